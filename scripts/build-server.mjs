@@ -1,0 +1,14 @@
+// Bundles the server's TypeScript into dist/server; packages stay in node_modules.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { main: 'src/server/main.ts', migrate: 'src/server/migrate-main.ts' },
+  outdir: 'dist/server',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});

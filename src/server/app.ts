@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { ZodError } from 'zod';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/client.js';
+import { type Lang, pickLanguage, t } from './i18n.js';
+import { HttpError } from './lib/http-error.js';
+import { type AuthUser, TokenService } from './modules/auth/tokens.js';
+import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
+import { apiModules } from './modules/index.js';
+import { isKnownPageRoute } from './page-routes.js';
+import { LOCALES_DIR, WEB_DIST_DIR } from './paths.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthUser | null;
+    lang: Lang;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  sessionSecret: string;
+  logger: Logger;
+  /** Tests may hand in their own transport; by default SMTP_URL or the development outbox. */
+  mailer?: Mailer;
+}
+
+/** The one app factory, used by main.ts and by every test. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, logger } = deps;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: true,
+    bodyLimit: 1_000_000,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    tokens: new TokenService(database.db, deps.sessionSecret),
+    mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger)),
+    log: logger,
+  };
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'self'", 'blob:'],
+        formAction: ["'self'", 'https:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
+
+  app.decorateRequest('auth', null);
+  app.decorateRequest('lang', 'en');
+  app.addHook('onRequest', async (request) => {
+    request.lang = pickLanguage(request.headers.cookie, request.headers['accept-language']);
+    const header = request.headers.authorization;
+    if (header?.startsWith('Bearer ')) request.auth = await ctx.tokens.authenticate(header.slice(7).trim());
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const lang = request.lang;
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const v of error.validation) {
+        const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        fields[field] ??= t(lang, v.message ?? 'errors.badInput');
+      }
+      const first = Object.values(fields)[0] ?? t(lang, 'errors.badInput');
+      return reply.status(400).send({ error: first, fields });
+    }
+    if (error instanceof ZodError) {
+      const issue = error.issues[0];
+      return reply.status(400).send({ error: t(lang, issue?.message ?? 'errors.badInput') });
+    }
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ error: t(lang, error.message, error.vars), ...error.extra });
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
+      return reply.status(error.statusCode).send({ error: error.code === 'FST_REQ_FILE_TOO_LARGE' ? t(lang, 'errors.fileTooLarge') : t(lang, 'errors.badInput') });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: t(lang, 'errors.generic') });
+  });
+
+  await app.register(async (api) => {
+    for (const mod of apiModules) await api.register(mod, { ctx });
+  }, { prefix: '/api' });
+
+  // Translations are served from the same files the server reads, so the two never drift.
+  await app.register(fastifyStatic, { root: LOCALES_DIR, prefix: '/locales/', decorateReply: false, maxAge: '1h' });
+  const hasWeb = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST_DIR, prefix: '/', wildcard: false, index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ error: t(request.lang, 'errors.notFound') });
+    }
+    // History fallback: the app renders every route itself, its 404 page included.
+    const pathname = request.url.split('?')[0] ?? '/';
+    return reply.status(isKnownPageRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache').sendFile('index.html', WEB_DIST_DIR);
+  });
+
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+// The only reader of process.env. Every variable is validated once at start; a bad value stops
+// the process with a message naming each bad variable.
+const optionalUrl = z.url().optional();
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@example.com')),
+  SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('Money Transfer <no-reply@example.com>')),
+  PAYPAL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  PAYPAL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  PAYPAL_API_BASE: z.preprocess(emptyToUndefined, z.url().default('https://api-m.sandbox.paypal.com')),
+  GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_ISSUER: z.preprocess(emptyToUndefined, z.url().default('https://accounts.google.com')),
+  FACEBOOK_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  FACEBOOK_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  FACEBOOK_AUTH_URL: z.preprocess(emptyToUndefined, z.url().default('https://www.facebook.com/v19.0/dialog/oauth')),
+  FACEBOOK_TOKEN_URL: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com/v19.0/oauth/access_token')),
+  FACEBOOK_USERINFO_URL: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com/me')),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
+  PAYMENT_INSTRUCTIONS_AIRTEL: z.preprocess(emptyToUndefined, z.string().default('Airtel Money Gabon: +241 00 00 00 00 (Money Transfer SARL)')),
+  PAYMENT_INSTRUCTIONS_RWANDA: z.preprocess(emptyToUndefined, z.string().default('MTN Mobile Money Rwanda: +250 700 000 000 (Money Transfer Ltd)')),
+  PAYMENT_INSTRUCTIONS_BANK: z.preprocess(emptyToUndefined, z.string().default('IBAN FR76 3000 6000 0112 3456 7890 189, BIC AGRIFRPP (Money Transfer SAS)')),
+  PAYMENT_INSTRUCTIONS_PAYPAL: z.preprocess(emptyToUndefined, z.string().default('PayPal: payments@example.com')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Env {
+  /** Where browsers reach the app: PUBLIC_URL, else http://localhost:PORT. */
+  publicUrl: string;
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return { ...e, publicUrl, isProduction: e.NODE_ENV === 'production' };
+}

@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { TokenService } from './modules/auth/tokens.js';
+import type { Mailer } from './modules/mail/mailer.js';
+
+/** What every module's routes and services are given; built once by buildApp. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  tokens: TokenService;
+  mailer: Mailer;
+  log: Logger;
+}

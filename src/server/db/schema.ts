@@ -1,0 +1,249 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
+  timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+// Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
+const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const profiles = pgTable('profiles', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  user_id: uuid('user_id').notNull().unique().defaultRandom(),
+  email: text('email').notNull(),
+  email_verified_at: timestamp('email_verified_at', { withTimezone: true }),
+  password_hash: text('password_hash'),
+  full_name: text('full_name'),
+  phone: text('phone'),
+  address: text('address'),
+  state: text('state'),
+  city: text('city'),
+  country: text('country'),
+  role: text('role', { enum: ['user', 'manager', 'admin'] }).notNull().default('user'),
+  language: text('language', { enum: ['en', 'fr'] }).notNull().default('en'),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+}, (t) => [
+  uniqueIndex('profiles_email_key').on(sql`lower(${t.email})`),
+  index('profiles_created_idx').on(t.created_at.desc(), t.id.desc()),
+  check('profiles_role_check', sql`${t.role} in ('user', 'manager', 'admin')`),
+]);
+
+/** External sign-in identities (Google, Facebook) linked to a profile. */
+export const identities = pgTable('identities', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  provider: text('provider', { enum: ['google', 'facebook'] }).notNull(),
+  subject: text('subject').notNull(),
+  email: text('email'),
+  created_at: createdAt(),
+}, (t) => [
+  uniqueIndex('identities_provider_subject_key').on(t.provider, t.subject),
+  index('identities_profile_idx').on(t.profile_id),
+]);
+
+/** Server-side session rows: a token is valid only while its row is neither expired nor revoked. */
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  remember: boolean('remember').notNull().default(false),
+  user_agent: text('user_agent'),
+  ip: text('ip'),
+  created_at: createdAt(),
+  expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  revoked_at: timestamp('revoked_at', { withTimezone: true }),
+}, (t) => [index('sessions_profile_idx').on(t.profile_id)]);
+
+/**
+ * Single-use secrets, stored hashed: e-mail codes, e-mail-change codes, password-reset links and
+ * OAuth sign-in tickets.
+ */
+export const oneTimeCodes = pgTable('one_time_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reset_password', 'oauth_ticket'] }).notNull(),
+  email: text('email').notNull(),
+  profile_id: uuid('profile_id').references(() => profiles.id, { onDelete: 'cascade' }),
+  code_hash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  payload: jsonb('payload'),
+  created_at: createdAt(),
+  expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumed_at: timestamp('consumed_at', { withTimezone: true }),
+}, (t) => [
+  index('one_time_codes_lookup_idx').on(t.purpose, sql`lower(${t.email})`, t.created_at.desc()),
+  index('one_time_codes_hash_idx').on(t.code_hash),
+]);
+
+/** OAuth authorization requests in flight: state, PKCE verifier and nonce, checked on return. */
+export const oauthStates = pgTable('oauth_states', {
+  state: text('state').primaryKey(),
+  provider: text('provider', { enum: ['google', 'facebook'] }).notNull(),
+  code_verifier: text('code_verifier').notNull(),
+  nonce: text('nonce'),
+  created_at: createdAt(),
+  expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const corridors = pgTable('corridors', {
+  direction: text('direction').primaryKey(),
+  min_amount: money('min_amount').notNull(),
+  max_amount: money('max_amount').notNull(),
+  processing_time: text('processing_time').notNull(),
+  updated_at: updatedAt(),
+});
+
+export const feeTiers = pgTable('fee_tiers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  direction: text('direction').notNull().references(() => corridors.direction),
+  percentage: numeric('percentage', { precision: 9, scale: 6 }).notNull(),
+  min_amount: money('min_amount').notNull(),
+  max_amount: money('max_amount'),
+  min_fee: money('min_fee'),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [
+  index('fee_tiers_direction_idx').on(t.direction, t.min_amount),
+  check('fee_tiers_percentage_check', sql`${t.percentage} > 0 and ${t.percentage} < 1`),
+]);
+
+/** The forward rates of decision D4; inverses are computed as exact reciprocals. */
+export const rates = pgTable('rates', {
+  key: text('key').primaryKey(),
+  value: numeric('value', { precision: 24, scale: 10 }).notNull(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [check('rates_positive_check', sql`${t.value} > 0`)]);
+
+export const transferRequests = pgTable('transfer_requests', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Short code the sender quotes when paying by hand and staff search by. */
+  reference: text('reference').notNull().unique(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  direction: text('direction').notNull(),
+  source_provider: text('source_provider').notNull(),
+  source_details: jsonb('source_details').notNull().default({}),
+  destination_provider: text('destination_provider').notNull(),
+  destination_details: jsonb('destination_details').notNull().default({}),
+  amount: money('amount').notNull(),
+  currency: text('currency').notNull(),
+  fee: money('fee').notNull(),
+  total: money('total').notNull(),
+  rate: numeric('rate', { precision: 24, scale: 10 }).notNull(),
+  payout_amount: money('payout_amount').notNull(),
+  payout_currency: text('payout_currency').notNull(),
+  fee_tier_id: uuid('fee_tier_id').references(() => feeTiers.id, { onDelete: 'set null' }),
+  status: text('status', { enum: ['pending', 'processing', 'completed', 'rejected', 'cancelled'] }).notNull().default('pending'),
+  /** awaiting → received (PayPal capture or staff) → refund_due when rejected/cancelled after payment. */
+  payment_status: text('payment_status', { enum: ['awaiting', 'received', 'refund_due', 'refunded'] }).notNull().default('awaiting'),
+  provider_order_id: text('provider_order_id'),
+  provider_txn_id: text('provider_txn_id'),
+  payout_reference: text('payout_reference'),
+  idempotency_key: text('idempotency_key'),
+  idempotency_hash: text('idempotency_hash'),
+  /** Bumped on every status change: a staff action on a stale copy gets 409. */
+  version: integer('version').notNull().default(1),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+}, (t) => [
+  index('transfer_requests_profile_created_idx').on(t.profile_id, t.created_at.desc(), t.id.desc()),
+  index('transfer_requests_profile_status_idx').on(t.profile_id, t.status, t.created_at.desc(), t.id.desc()),
+  index('transfer_requests_status_created_idx').on(t.status, t.created_at.desc(), t.id.desc()),
+  index('transfer_requests_created_idx').on(t.created_at.desc(), t.id.desc()),
+  index('transfer_requests_direction_created_idx').on(t.direction, t.created_at.desc()),
+  index('transfer_requests_provider_txn_idx').on(t.provider_txn_id),
+  index('transfer_requests_provider_order_idx').on(t.provider_order_id),
+  uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
+  check('transfer_requests_status_check', sql`${t.status} in ('pending', 'processing', 'completed', 'rejected', 'cancelled')`),
+  check('transfer_requests_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
+]);
+
+/** The money movement behind a transfer request, as the history screen lists it (spec §3). */
+export const transactions = pgTable('transactions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_request_id: uuid('transfer_request_id').notNull().unique().references(() => transferRequests.id),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  direction: text('direction').notNull(),
+  amount: money('amount').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull().default('pending'),
+  provider_txn_id: text('provider_txn_id'),
+  destination_details: jsonb('destination_details').notNull().default({}),
+  metadata: jsonb('metadata').notNull().default({}),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+}, (t) => [
+  index('transactions_profile_created_idx').on(t.profile_id, t.created_at.desc(), t.id.desc()),
+  index('transactions_profile_status_idx').on(t.profile_id, t.status, t.created_at.desc(), t.id.desc()),
+]);
+
+/** Append-only: who moved a transfer from which status to which, when, and why. */
+export const transferStatusHistory = pgTable('transfer_status_history', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
+  from_status: text('from_status'),
+  to_status: text('to_status').notNull(),
+  actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  actor_role: text('actor_role'),
+  note: text('note'),
+  created_at: createdAt(),
+}, (t) => [index('transfer_status_history_request_idx').on(t.transfer_request_id, t.id)]);
+
+/** Proofs of payment, kept in the database so every server process can serve them. */
+export const paymentProofs = pgTable('payment_proofs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  filename: text('filename').notNull(),
+  mime_type: text('mime_type').notNull(),
+  size: integer('size').notNull(),
+  sha256: text('sha256').notNull(),
+  data: bytea('data').notNull(),
+  created_at: createdAt(),
+}, (t) => [index('payment_proofs_request_idx').on(t.transfer_request_id, t.created_at.desc())]);
+
+export const savedRecipients = pgTable('saved_recipients', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  label: text('label'),
+  channel: text('channel').notNull(),
+  recipient_name: text('recipient_name'),
+  recipient_email: text('recipient_email'),
+  recipient_phone: text('recipient_phone'),
+  iban: text('iban'),
+  bic: text('bic'),
+  created_at: createdAt(),
+}, (t) => [index('saved_recipients_profile_idx').on(t.profile_id, t.created_at.desc())]);
+
+/** Who changed what in the back office: roles, fee tiers, rates. */
+export const auditLog = pgTable('audit_log', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  action: text('action').notNull(),
+  target_type: text('target_type').notNull(),
+  target_id: text('target_id'),
+  before: jsonb('before'),
+  after: jsonb('after'),
+  created_at: createdAt(),
+}, (t) => [index('audit_log_created_idx').on(t.created_at.desc()), index('audit_log_target_idx').on(t.target_type, t.target_id)]);
+
+/** The development outbox: mail that would have gone out when no SMTP_URL is set. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html').notNull(),
+  created_at: createdAt(),
+});
+
+/** Settings kept with the data, e.g. the generated session secret when SESSION_SECRET is unset. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+

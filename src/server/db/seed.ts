@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { SEED_CORRIDORS, SEED_FEE_TIERS } from '../../core/fees.js';
+import { SEED_RATES } from '../../core/rates.js';
+import type { Db } from './client.js';
+import { corridors, feeTiers, rates } from './schema.js';
+
+/**
+ * Seeds the published prices (D3) and rates (D4) on a fresh database. Existing rows are never
+ * overwritten: once an admin edits a tier or a rate, a restart keeps the edit.
+ */
+export async function seedReferenceData(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(corridors).values(SEED_CORRIDORS.map((c) => ({ ...c }))).onConflictDoNothing();
+    const seededDirections = await tx.execute<{ direction: string }>(sql`select distinct direction from fee_tiers`);
+    const have = new Set(seededDirections.rows.map((r) => r.direction));
+    const missing = SEED_FEE_TIERS.filter((t) => !have.has(t.direction));
+    if (missing.length > 0) {
+      await tx.insert(feeTiers).values(missing.map(({ direction, percentage, min_amount, max_amount, min_fee }) => ({
+        direction, percentage, min_amount, max_amount, min_fee,
+      })));
+    }
+    const rateRows = Object.entries(SEED_RATES).map(([key, value]) => ({ key, value: String(value) }));
+    await tx.insert(rates).values(rateRows).onConflictDoNothing();
+  });
+}

@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './start.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const server = await startServer(config);
+  console.log(`\n  Money transfer service is running at ${config.publicUrl} (listening on ${server.address})`);
+  if (server.admin.created) {
+    console.log(`  Bootstrap admin: ${server.admin.email}${server.admin.generated ? ` / password: ${server.admin.password}` : ' (password from ADMIN_PASSWORD)'}`);
+    if (server.admin.generated) console.log('  Keep this password: it is shown only on this first start.');
+  }
+  if (!config.SMTP_URL) console.log(`  No SMTP_URL: e-mails go to the development outbox (${config.publicUrl}/dev/outbox)`);
+  console.log('');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    try {
+      await server.close();
+      process.exit(0);
+    } catch (err) {
+      server.app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('Failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+import { loadConfig } from './config.js';
+import { connect, startEmbeddedPostgres } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+import { seedReferenceData } from './db/seed.js';
+
+// `npm run db:migrate`: bring the configured database to the current schema and seed it.
+const config = loadConfig();
+const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres(config.DATA_DIR);
+const database = connect(config.DATABASE_URL ?? embedded!.url);
+try {
+  await runMigrations(database);
+  await seedReferenceData(database.db);
+  console.log('Database migrated and seeded.');
+} finally {
+  await database.close();
+  await embedded?.stop();
+}

@@ -1,0 +1,80 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Db } from '../../db/client.js';
+import { profiles, sessions } from '../../db/schema.js';
+
+export type Role = 'user' | 'manager' | 'admin';
+
+/** The signed-in caller as every route sees it (spec §3 "Session user"). */
+export interface AuthUser {
+  user_id: string;
+  profile_id: string;
+  role: Role;
+  email: string;
+  full_name: string | null;
+  language: 'en' | 'fr';
+  session_id: string;
+}
+
+export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(private readonly db: Db, secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  /** Opens a session row and signs a token naming it; revoking the row kills the token. */
+  async createSession(profileId: string, opts: { remember?: boolean; userAgent?: string; ip?: string } = {}) {
+    const remember = opts.remember ?? false;
+    const expiresAt = new Date(Date.now() + (remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.default));
+    const [session] = await this.db.insert(sessions).values({
+      profile_id: profileId, remember, user_agent: opts.userAgent?.slice(0, 300), ip: opts.ip, expires_at: expiresAt,
+    }).returning();
+    const [profile] = await this.db.select().from(profiles).where(eq(profiles.id, profileId));
+    if (!session || !profile) throw new Error('session could not be created');
+    const token = await new SignJWT({ profile_id: profile.id, role: profile.role, sid: session.id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(profile.user_id)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+    return { token, session };
+  }
+
+  /**
+   * The caller behind a bearer token, or null for a missing, malformed, expired, tampered or
+   * revoked one. Role and name come from the database, not the token, so a role change or a
+   * revocation takes effect at once.
+   */
+  async authenticate(token: string): Promise<AuthUser | null> {
+    let sid: unknown;
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      sid = payload.sid;
+    } catch {
+      return null;
+    }
+    if (typeof sid !== 'string' || !/^[0-9a-f-]{36}$/.test(sid)) return null;
+    const [row] = await this.db
+      .select({ session_id: sessions.id, profile: profiles })
+      .from(sessions)
+      .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
+      .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at), gt(sessions.expires_at, new Date())));
+    if (!row) return null;
+    const p = row.profile;
+    return {
+      user_id: p.user_id, profile_id: p.id, role: p.role, email: p.email, full_name: p.full_name,
+      language: p.language, session_id: row.session_id,
+    };
+  }
+
+  async revokeSession(sessionId: string): Promise<void> {
+    await this.db.update(sessions).set({ revoked_at: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+  }
+}

@@ -1,0 +1,18 @@
+import adminRoutes from './admin/routes.js';
+import authRoutes from './auth/routes.js';
+import feesRoutes from './fees/routes.js';
+import geoRoutes from './geo/routes.js';
+import healthRoutes from './health/routes.js';
+import mailRoutes from './mail/routes.js';
+import type { ApiModule } from './module.js';
+import paymentsRoutes from './payments/routes.js';
+import profilesRoutes from './profiles/routes.js';
+import publicConfigRoutes from './public-config/routes.js';
+import ratesRoutes from './rates/routes.js';
+import recipientsRoutes from './recipients/routes.js';
+import transfersRoutes from './transfers/routes.js';
+
+export const apiModules: ApiModule[] = [
+  healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, profilesRoutes, geoRoutes,
+  paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, mailRoutes,
+];

@@ -1,0 +1,18 @@
+import type { ApiModule } from '../module.js';
+
+/** What the browser may know about this deployment: never a secret, only what is switched on. */
+const routes: ApiModule = async (app, { ctx }) => {
+  const { config } = ctx;
+  app.get('/config', async () => ({
+    data: {
+      support_email: config.SUPPORT_EMAIL,
+      features: {
+        google: Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET),
+        facebook: Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET),
+        paypal: Boolean(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET),
+      },
+      dev_outbox: !config.SMTP_URL && !config.isProduction,
+    },
+  }));
+};
+export default routes;

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t.close(); });
+
+describe('foundation', () => {
+  it('reports the database as reachable', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'reachable' });
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/no-such-thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.json().error).toBe('Resource not found.');
+  });
+
+  it('serves the seeded fee tiers and corridors of decisions D3/D6', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/fees' });
+    expect(res.statusCode).toBe(200);
+    const { data, corridors } = res.json();
+    expect(corridors).toHaveLength(12);
+    expect(data).toHaveLength(36);
+    const usdXaf = data.filter((tier: { direction: string }) => tier.direction === 'USD_XAF');
+    expect(usdXaf.map((x: { percentage: string }) => x.percentage)).toEqual(['0.045000', '0.039000', '0.032000']);
+    expect(usdXaf[0].min_fee).toBe('3.00');
+    expect(corridors.find((c: { direction: string }) => c.direction === 'XAF_USD')).toMatchObject({ min_amount: '3000.00', max_amount: '1200000.00' });
+  });
+
+  it('serves the seeded rates of D4 with their inverses and update time', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/rates' });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    expect(data).toMatchObject({ USD_XAF: '610', USD_RWF: '1300', EUR_XAF: '655', EUR_RWF: '1400' });
+    expect(Number.isNaN(Date.parse(data.updatedAt))).toBe(false);
+  });
+
+  it('quotes 100 USD to Gabon at the spec price: 4.50 fee, 104.50 total, 61,000 XAF', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'USD_XAF', amount: '100' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ amount: '100.00', fee: '4.50', total: '104.50', payout: '61000', currency: 'USD', payout_currency: 'XAF' });
+  });
+
+  it('refuses a bare user id as the bearer credential (D1)', async () => {
+    const user = await createUser(t);
+    const ok = await t.request({ method: 'GET', url: '/api/health', token: user.token });
+    expect(ok.statusCode).toBe(200);
+    const tampered = await t.tokens.authenticate(`${user.token.slice(0, -2)}xx`);
+    expect(tampered).toBeNull();
+    expect(await t.tokens.authenticate(user.user_id)).toBeNull();
+    expect(await t.tokens.authenticate(user.token)).toMatchObject({ profile_id: user.id, role: 'user' });
+  });
+});

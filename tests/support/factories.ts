@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { profiles } from '../../src/server/db/schema.js';
+import { hashPassword } from '../../src/server/modules/auth/password.js';
+import type { Role } from '../../src/server/modules/auth/tokens.js';
+import type { TestApp } from './test-app.js';
+
+export interface TestUser {
+  id: string;
+  user_id: string;
+  email: string;
+  password: string;
+  role: Role;
+  token: string;
+}
+
+/** A verified account with a password, signed in; override any profile field. */
+export async function createUser(
+  t: TestApp,
+  overrides: Partial<typeof profiles.$inferInsert> & { role?: Role; password?: string } = {},
+): Promise<TestUser> {
+  const { password = 'correct-horse-9', ...fields } = overrides;
+  const email = fields.email ?? `user-${randomBytes(4).toString('hex')}@example.test`;
+  const [profile] = await t.database.db.insert(profiles).values({
+    full_name: 'Test Sender', phone: '+15551234567', city: 'Libreville', country: 'GA',
+    email_verified_at: new Date(), role: 'user', ...fields, email, password_hash: await hashPassword(password),
+  }).returning();
+  if (!profile) throw new Error('profile not created');
+  const { token } = await t.tokens.createSession(profile.id);
+  return { id: profile.id, user_id: profile.user_id, email, password, role: profile.role, token };
+}
