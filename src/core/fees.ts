@@ -1,0 +1,282 @@
+// Fee tiers, corridor limits and quotes (spec §9, decisions D3 and D10). One price everywhere:
+// the calculator, the fees page, the transfer screen and the server all compute through here.
+import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
+import {
+  compareDecimal, decimalToMinor, formatDecimal, isMinor, parseDecimal, pow10, roundDiv,
+  type Currency, type Decimal, type Minor, type ParsedDecimal,
+} from './money.js';
+import { convert, displayRate, type RateKey } from './rates.js';
+
+/** Amounts are major-unit decimal strings in the source currency, as the numeric columns arrive. */
+export interface FeeTier {
+  id?: string;
+  direction: DirectionId;
+  /** A fraction: "0.045" is 4.5 %. */
+  percentage: Decimal;
+  min_amount: Decimal;
+  /** Null means unbounded. */
+  max_amount: Decimal | null;
+  min_fee: Decimal | null;
+}
+
+export interface Corridor {
+  direction: DirectionId;
+  min_amount: Decimal;
+  max_amount: Decimal;
+  processing_time: string;
+}
+
+/** Spec §9: with no tier at all, 4 % of the amount. */
+export const DEFAULT_FEE_PERCENTAGE: Decimal = '0.04';
+
+const PAYPAL_TO_MOBILE = '10-60 min';
+const MOBILE_TO_PAYPAL = '10-90 min';
+const FRANCE_BANK = '1-2 business days';
+
+function corridor(direction: DirectionId, min: string, max: string, processing_time: string): Corridor {
+  return { direction, min_amount: min, max_amount: max, processing_time };
+}
+
+/** Corridor limits and processing times of the fees page; France bank directions per D3. */
+export const SEED_CORRIDORS: readonly Corridor[] = [
+  corridor('USD_XAF', '5', '2000', PAYPAL_TO_MOBILE),
+  corridor('USD_RWF', '5', '2000', PAYPAL_TO_MOBILE),
+  corridor('USD_EUR', '5', '2000', FRANCE_BANK),
+  corridor('EUR_XAF', '5', '2000', PAYPAL_TO_MOBILE),
+  corridor('EUR_RWF', '5', '2000', PAYPAL_TO_MOBILE),
+  corridor('EUR_EUR', '5', '2000', FRANCE_BANK),
+  corridor('XAF_USD', '3000', '1200000', MOBILE_TO_PAYPAL),
+  corridor('RWF_USD', '5000', '2000000', MOBILE_TO_PAYPAL),
+  corridor('EUR_USD', '5', '2000', FRANCE_BANK),
+  corridor('XAF_EUR', '3000', '1200000', MOBILE_TO_PAYPAL),
+  corridor('RWF_EUR', '5000', '2000000', MOBILE_TO_PAYPAL),
+  corridor('EUR_EUR_FRANCE', '5', '2000', FRANCE_BANK),
+];
+
+/** Three tiers: [start, low], [low, high], [high, ∞); the minimum fee applies to the first only. */
+function tiers(
+  direction: DirectionId,
+  [start, low, high]: [string, string, string],
+  [first, second, third]: [Decimal, Decimal, Decimal],
+  minFee: Decimal | null,
+): FeeTier[] {
+  return [
+    { direction, percentage: first, min_amount: start, max_amount: low, min_fee: minFee },
+    { direction, percentage: second, min_amount: low, max_amount: high, min_fee: null },
+    { direction, percentage: third, min_amount: high, max_amount: null, min_fee: null },
+  ];
+}
+
+const MAJOR_BOUNDS: [string, string, string] = ['1', '100', '500'];
+
+/** Seeded from the fees-page table (D3); the France bank directions from the calculator tiers. */
+export const SEED_FEE_TIERS: readonly FeeTier[] = [
+  ...tiers('USD_XAF', MAJOR_BOUNDS, ['0.045', '0.039', '0.032'], '3'),
+  ...tiers('USD_RWF', MAJOR_BOUNDS, ['0.048', '0.041', '0.034'], '3'),
+  ...tiers('USD_EUR', MAJOR_BOUNDS, ['0.032', '0.028', '0.024'], null),
+  ...tiers('EUR_XAF', MAJOR_BOUNDS, ['0.043', '0.037', '0.03'], '2.5'),
+  ...tiers('EUR_RWF', MAJOR_BOUNDS, ['0.046', '0.039', '0.032'], '2.5'),
+  ...tiers('EUR_EUR', MAJOR_BOUNDS, ['0.025', '0.021', '0.018'], null),
+  ...tiers('XAF_USD', ['5000', '60000', '300000'], ['0.042', '0.036', '0.03'], '1800'),
+  ...tiers('RWF_USD', ['5000', '120000', '600000'], ['0.044', '0.037', '0.031'], '1500'),
+  ...tiers('EUR_USD', MAJOR_BOUNDS, ['0.031', '0.027', '0.023'], null),
+  ...tiers('XAF_EUR', ['5000', '65000', '327500'], ['0.04', '0.034', '0.028'], '1500'),
+  ...tiers('RWF_EUR', ['5000', '140000', '700000'], ['0.042', '0.035', '0.029'], '1400'),
+  ...tiers('EUR_EUR_FRANCE', MAJOR_BOUNDS, ['0.024', '0.02', '0.017'], null),
+];
+
+/** A percent as typed by an admin ("4.5") to the stored fraction ("0.045"), exactly. Null if invalid. */
+export function percentToFraction(percent: Decimal | number): Decimal | null {
+  const parsed = parseDecimal(percent);
+  return parsed ? formatDecimal({ units: parsed.units, scale: parsed.scale + 2 }) : null;
+}
+
+/** A stored fraction ("0.045") to the percent shown to people ("4.5"), exactly. Null if invalid. */
+export function fractionToPercent(fraction: Decimal | number): Decimal | null {
+  const parsed = parseDecimal(fraction);
+  if (!parsed) return null;
+  const { units, scale } = parsed;
+  return scale >= 2
+    ? formatDecimal({ units, scale: scale - 2 })
+    : formatDecimal({ units: units * pow10(2 - scale), scale: 0 });
+}
+
+/** An admin's tier with the percentage as a PERCENT (FeeTierInputSchema's output). */
+export interface FeeTierPercentInput {
+  direction: DirectionId;
+  percentage: Decimal;
+  min_amount: Decimal;
+  max_amount: Decimal | null;
+  min_fee?: Decimal | null | undefined;
+}
+
+/** D10: the stored form of an admin's tier ("4.5" % → "0.045"). */
+export function feeTierFromInput(input: FeeTierPercentInput): FeeTier {
+  const percentage = percentToFraction(input.percentage);
+  if (percentage === null) throw new RangeError(`feeTierFromInput: invalid percentage ${input.percentage}`);
+  return {
+    direction: input.direction,
+    percentage,
+    min_amount: input.min_amount,
+    max_amount: input.max_amount,
+    min_fee: input.min_fee ?? null,
+  };
+}
+
+interface TierBounds {
+  tier: FeeTier;
+  min: Minor;
+  max: Minor | null;
+}
+
+function boundsOf(tier: FeeTier, currency: Currency): TierBounds | null {
+  const min = decimalToMinor(tier.min_amount, currency);
+  const max = tier.max_amount == null ? null : decimalToMinor(tier.max_amount, currency);
+  if (min == null || (tier.max_amount != null && max == null)) return null;
+  return { tier, min, max };
+}
+
+/**
+ * The tier for an amount, among the tiers of ONE direction (spec §9): the one whose
+ * min_amount ≤ amount ≤ max_amount (null max = unbounded). On a shared boundary the lower tier wins
+ * (100 USD is charged the first tier's 4.5 %). Below every tier: the lowest tier. Otherwise, when
+ * none matches: the tier with the highest min_amount. Null when there are no (usable) tiers.
+ */
+export function selectTier(tiers: readonly FeeTier[], amount: Minor, currency: Currency): FeeTier | null {
+  const usable = tiers
+    .map((tier) => boundsOf(tier, currency))
+    .filter((b): b is TierBounds => b !== null)
+    .sort((a, b) => a.min - b.min);
+  const lowest = usable[0];
+  if (!lowest) return null;
+  const match = usable.find((b) => b.min <= amount && (b.max === null || amount <= b.max));
+  if (match) return match.tier;
+  if (amount < lowest.min) return lowest.tier;
+  return usable[usable.length - 1]!.tier;
+}
+
+/**
+ * amount × percentage rounded half up to the currency's minor unit, raised to min_fee when set.
+ * No tier: 4 %. An amount of 0 or less (or not a safe integer) has no fee.
+ */
+export function computeFee(amount: Minor, currency: Currency, tier: FeeTier | null): Minor {
+  if (!isMinor(amount) || amount <= 0) return 0;
+  const percentage = parseDecimal(tier?.percentage ?? DEFAULT_FEE_PERCENTAGE)
+    ?? (parseDecimal(DEFAULT_FEE_PERCENTAGE) as ParsedDecimal);
+  let fee = Number(roundDiv(BigInt(amount) * percentage.units, pow10(percentage.scale)));
+  const minFee = tier?.min_fee == null ? null : decimalToMinor(tier.min_fee, currency);
+  if (minFee != null && fee < minFee) fee = minFee;
+  return fee;
+}
+
+export type CorridorLimitCode = 'below_min' | 'above_max';
+export interface CorridorLimitError {
+  code: CorridorLimitCode;
+  /** The limit that was crossed, in minor units of the source currency. */
+  limit: Minor;
+}
+
+/** D6: the corridor's min and max, inclusive. Null when the amount is within them. */
+export function checkCorridorLimits(amount: Minor, currency: Currency, corridor: Corridor): CorridorLimitError | null {
+  const min = decimalToMinor(corridor.min_amount, currency);
+  const max = decimalToMinor(corridor.max_amount, currency);
+  if (min != null && amount < min) return { code: 'below_min', limit: min };
+  if (max != null && amount > max) return { code: 'above_max', limit: max };
+  return null;
+}
+
+export interface Quote {
+  direction: DirectionId;
+  source: ChannelId;
+  destination: ChannelId;
+  /** The source currency: amount, fee and total are in it. */
+  currency: Currency;
+  payout_currency: Currency;
+  amount: Minor;
+  fee: Minor;
+  total: Minor;
+  /** Units of payout currency per unit of source currency, for display (6 decimals at most). */
+  rate: Decimal;
+  /** What the recipient gets: the converted amount (the fee is paid on top). */
+  payout: Minor;
+  tier: FeeTier | null;
+  /** Corridor limit crossed, when a corridor was given; null otherwise. */
+  limit_error: CorridorLimitError | null;
+  processing_time: string | null;
+}
+
+export interface QuoteInput {
+  direction: DirectionId;
+  amount: Minor;
+  /** May hold every direction's tiers: only this direction's are used. */
+  tiers: readonly FeeTier[];
+  corridor?: Corridor | null;
+  rates: Partial<Record<RateKey, Decimal>>;
+}
+
+/**
+ * The full price of a transfer. An amount of 0 or less gives fee 0, total = amount and payout 0
+ * (spec §5). Throws only on an unknown direction, which the schemas rule out.
+ */
+export function computeQuote({ direction, amount, tiers, corridor, rates }: QuoteInput): Quote {
+  const info = directionById(direction);
+  if (!info) throw new RangeError(`computeQuote: unknown direction ${String(direction)}`);
+  const currency = CHANNELS[info.source].currency;
+  const positive = isMinor(amount) && amount > 0;
+  const tier = positive ? selectTier(tiers.filter((t) => t.direction === direction), amount, currency) : null;
+  const fee = positive ? computeFee(amount, currency, tier) : 0;
+  return {
+    direction,
+    source: info.source,
+    destination: info.destination,
+    currency,
+    payout_currency: info.to,
+    amount,
+    fee,
+    total: isMinor(amount) ? amount + fee : 0,
+    rate: displayRate(info.from, info.to, rates),
+    payout: positive ? convert(amount, info.from, info.to, rates) : 0,
+    tier,
+    limit_error: corridor && positive ? checkCorridorLimits(amount, currency, corridor) : null,
+    processing_time: corridor?.processing_time ?? null,
+  };
+}
+
+/** Exact decimal, non-negative; used to validate tier sets without a currency. */
+function decimalOrNull(value: Decimal | number | null | undefined): ParsedDecimal | null {
+  return value == null ? null : parseDecimal(value);
+}
+
+/**
+ * D10: validates all tiers of one direction. Returns a validation message key or null.
+ * 0 < percentage < 1 (a fraction), min_amount < max_amount, min_fee ≥ 0, and no overlap
+ * (tiers may touch at a boundary: [1,100] and [100,500]).
+ */
+export function validateTierSet(tiers: readonly FeeTier[]): string | null {
+  const first = tiers[0];
+  if (!first) return null;
+  if (tiers.some((t) => t.direction !== first.direction)) return 'validation.feeTierDirectionMixed';
+  const zero: ParsedDecimal = { units: 0n, scale: 0 };
+  const one: ParsedDecimal = { units: 1n, scale: 0 };
+  const parsed: { min: ParsedDecimal; max: ParsedDecimal | null }[] = [];
+  for (const tier of tiers) {
+    const percentage = decimalOrNull(tier.percentage);
+    if (!percentage || compareDecimal(percentage, zero) <= 0 || compareDecimal(percentage, one) >= 0) {
+      return 'validation.feePercentageRange';
+    }
+    const min = decimalOrNull(tier.min_amount);
+    const max = decimalOrNull(tier.max_amount);
+    if (!min || (tier.max_amount != null && !max)) return 'validation.feeAmountInvalid';
+    if (max && compareDecimal(min, max) >= 0) return 'validation.feeMinMax';
+    // parseDecimal refuses signs, so an unparsable min_fee is the negative (or garbage) case.
+    if (tier.min_fee != null && !decimalOrNull(tier.min_fee)) return 'validation.feeMinFeeInvalid';
+    parsed.push({ min, max });
+  }
+  parsed.sort((a, b) => compareDecimal(a.min, b.min));
+  for (let i = 1; i < parsed.length; i += 1) {
+    const previous = parsed[i - 1]!;
+    const current = parsed[i]!;
+    if (previous.max === null || compareDecimal(current.min, previous.max) < 0) return 'validation.feeTierOverlap';
+  }
+  return null;
+}

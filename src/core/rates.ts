@@ -1,0 +1,108 @@
+// Exchange rates (decision D4): five stored forward rates, inverses as exact reciprocals.
+import {
+  MINOR_UNITS, bigintToMinor, isMinor, parseDecimal, pow10, ratioToDecimal, roundDiv,
+  type Currency, type Decimal, type Minor,
+} from './money.js';
+
+export const RATE_KEYS = ['USD_XAF', 'USD_RWF', 'EUR_XAF', 'EUR_RWF', 'EUR_USD'] as const;
+/** A stored rate: units of the second currency per 1 unit of the first. */
+export type RateKey = (typeof RATE_KEYS)[number];
+export type RateSet = Record<RateKey, Decimal> & { updatedAt: string };
+
+export const SEED_RATES: RateSet = {
+  USD_XAF: '610',
+  USD_RWF: '1300',
+  EUR_XAF: '655',
+  EUR_RWF: '1400',
+  EUR_USD: '1.08',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+/** Every pair a direction can need: the forward rates, their inverses, and USD_EUR. */
+export const EXPANDED_RATE_KEYS = [
+  'USD_XAF', 'USD_RWF', 'EUR_XAF', 'EUR_RWF',
+  'XAF_USD', 'RWF_USD', 'XAF_EUR', 'RWF_EUR',
+  'EUR_USD', 'USD_EUR',
+] as const;
+export type ExpandedRateKey = (typeof EXPANDED_RATE_KEYS)[number];
+export type ExpandedRateSet = Record<ExpandedRateKey, Decimal> & { updatedAt: string };
+
+export interface Ratio {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+export function isRateKey(value: unknown): value is RateKey {
+  return typeof value === 'string' && (RATE_KEYS as readonly string[]).includes(value);
+}
+
+function storedRate(key: string, rates: Partial<Record<RateKey, Decimal>>): Ratio | null {
+  if (!isRateKey(key)) return null;
+  const value = rates[key];
+  if (value == null) return null;
+  const parsed = parseDecimal(value);
+  if (!parsed || parsed.units === 0n) return null;
+  return { numerator: parsed.units, denominator: pow10(parsed.scale) };
+}
+
+/**
+ * Units of `to` per 1 unit of `from` as an exact fraction. Same currency is 1; an inverse is the
+ * exact reciprocal of the stored forward rate (XAF→USD = 1/610). Null when the rate is missing,
+ * unparsable or zero.
+ */
+export function rateBetween(
+  from: Currency,
+  to: Currency,
+  rates: Partial<Record<RateKey, Decimal>>,
+): Ratio | null {
+  if (from === to) return { numerator: 1n, denominator: 1n };
+  const forward = storedRate(`${from}_${to}`, rates);
+  if (forward) return forward;
+  const inverse = storedRate(`${to}_${from}`, rates);
+  if (inverse) return { numerator: inverse.denominator, denominator: inverse.numerator };
+  return null;
+}
+
+/**
+ * Converts minor units of `from` into minor units of `to`, rounded half up to the target's minor
+ * unit (whole XAF/RWF). Returns 0 when the rate is missing or the amount is not a safe integer
+ * (spec §5), and also when the result would leave the safe-integer range.
+ */
+export function convert(
+  amount: Minor,
+  from: Currency,
+  to: Currency,
+  rates: Partial<Record<RateKey, Decimal>>,
+): Minor {
+  if (!isMinor(amount)) return 0;
+  const rate = rateBetween(from, to, rates);
+  if (!rate) return 0;
+  const numerator = BigInt(amount) * rate.numerator * pow10(MINOR_UNITS[to]);
+  const denominator = rate.denominator * pow10(MINOR_UNITS[from]);
+  return bigintToMinor(roundDiv(numerator, denominator)) ?? 0;
+}
+
+/** The rate as a decimal string with at most `digits` decimals ("610", "0.001639"); "0" when missing. */
+export function displayRate(
+  from: Currency,
+  to: Currency,
+  rates: Partial<Record<RateKey, Decimal>>,
+  digits = 6,
+): Decimal {
+  const rate = rateBetween(from, to, rates);
+  return rate ? ratioToDecimal(rate.numerator, rate.denominator, digits) : '0';
+}
+
+/**
+ * The exchange-rate set of spec §3 (forward rates, inverses, EUR/USD both ways, updatedAt) as
+ * decimal strings. Inverses get `digits` decimals so 1/1300 keeps several significant digits.
+ */
+export function expandRateSet(rates: RateSet, digits = 10): ExpandedRateSet {
+  const pair = (key: ExpandedRateKey): Decimal => {
+    const [from, to] = key.split('_') as [Currency, Currency];
+    return displayRate(from, to, rates, digits);
+  };
+  const expanded = { updatedAt: rates.updatedAt } as ExpandedRateSet;
+  for (const key of EXPANDED_RATE_KEYS) expanded[key] = pair(key);
+  return expanded;
+}

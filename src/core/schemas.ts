@@ -1,0 +1,390 @@
+// Request schemas shared by the server and the web. Every message is an i18n key of the
+// `validation` namespace (src/locales/{lng}/validation.json), never display text.
+import { z } from 'zod';
+import { CHANNELS, CHANNEL_IDS, DIRECTION_IDS, directionById, isSupportedPair, type ChannelKind } from './channels.js';
+import { isValidBic, isValidIban, normalizeBic, normalizeIban } from './iban.js';
+import { CURRENCIES, normalizeDecimal, parseAmount, parseDecimal, compareDecimal } from './money.js';
+import { RATE_KEYS } from './rates.js';
+import { ROLES, TRANSFER_STATUSES } from './status.js';
+
+/** Spec §5: text, at-sign, text, dot, text. Deliberately simple. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isValidEmail(value: string): boolean {
+  return EMAIL_PATTERN.test(value.trim());
+}
+
+/** "+241 06 12-34-56" → "+24106123456": separators people type are dropped. */
+export function compactPhone(value: string): string {
+  return value.trim().replace(/[\s().-]/g, '');
+}
+
+/** A plausible international number: + and 8-15 digits. Per-country checks are libphonenumber's, outside core. */
+export function isPlausiblePhone(value: string): boolean {
+  return /^\+\d{8,15}$/.test(compactPhone(value));
+}
+
+/** The message of the first issue: the primary error, reported first in the spec's order. */
+export function primaryErrorKey(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'validation.checkInput';
+}
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const OTP_LENGTH = 6;
+
+// ---- field builders ----
+
+function requiredText(key: string, max = 200) {
+  return z
+    .string({ error: key })
+    .trim()
+    .min(1, { error: key, abort: true })
+    .max(max, { error: 'validation.tooLong' });
+}
+
+function optionalText(max = 200) {
+  return z.string({ error: 'validation.checkInput' }).trim().max(max, { error: 'validation.tooLong' }).optional();
+}
+
+function emailField(requiredKey = 'validation.emailRequired') {
+  return z
+    .string({ error: requiredKey })
+    .trim()
+    .toLowerCase()
+    .min(1, { error: requiredKey, abort: true })
+    .max(254, { error: 'validation.emailInvalid', abort: true })
+    .regex(EMAIL_PATTERN, { error: 'validation.emailInvalid' });
+}
+
+function newPassword() {
+  return z
+    .string({ error: 'validation.passwordRequired' })
+    .min(1, { error: 'validation.passwordRequired', abort: true })
+    .min(MIN_PASSWORD_LENGTH, { error: 'validation.passwordTooShort', abort: true })
+    .max(1024, { error: 'validation.passwordTooLong' });
+}
+
+function otpField() {
+  return z
+    .string({ error: 'validation.otpRequired' })
+    .trim()
+    .min(1, { error: 'validation.otpRequired', abort: true })
+    .regex(/^\d{6}$/, { error: 'validation.otpFormat' });
+}
+
+/** An amount as typed (string) or sent as JSON number; checked against a currency by the object. */
+const amountInput = z.union([z.string(), z.number()], { error: 'validation.amountInvalid' });
+
+/** A non-negative decimal, normalized to its canonical string ("4.50" → "4.5"). */
+function decimalField(key: string) {
+  return z.union([z.string(), z.number()], { error: key }).transform((value, ctx) => {
+    const normalized = normalizeDecimal(value);
+    if (normalized === null) {
+      ctx.addIssue({ code: 'custom', message: key });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+}
+
+/** Like decimalField, but null, undefined or blank mean "none" (null). */
+function optionalDecimalField(key: string) {
+  return z
+    .union([z.string(), z.number(), z.null()], { error: key })
+    .optional()
+    .transform((value, ctx) => {
+      if (value == null || (typeof value === 'string' && value.trim() === '')) return null;
+      const normalized = normalizeDecimal(value);
+      if (normalized === null) {
+        ctx.addIssue({ code: 'custom', message: key });
+        return z.NEVER;
+      }
+      return normalized;
+    });
+}
+
+// ---- authentication and profile ----
+
+export const RegisterSchema = z.object({
+  email: emailField(),
+  password: newPassword(),
+  full_name: requiredText('validation.fullNameRequired'),
+  phone: requiredText('validation.phoneRequired', 32),
+  address: optionalText(300),
+  state: optionalText(100),
+  city: requiredText('validation.cityRequired', 100),
+  country: requiredText('validation.countryRequired', 100),
+});
+export type Register = z.infer<typeof RegisterSchema>;
+
+export const VerifyOtpSchema = z.object({ email: emailField(), otp: otpField() });
+export type VerifyOtp = z.infer<typeof VerifyOtpSchema>;
+
+export const ResendOtpSchema = z.object({ email: emailField() });
+export type ResendOtp = z.infer<typeof ResendOtpSchema>;
+
+/** Spec §5: on sign-in the e-mail format is not checked, only presence. */
+export const LoginSchema = z.object({
+  email: z
+    .string({ error: 'validation.emailRequired' })
+    .trim()
+    .toLowerCase()
+    .min(1, { error: 'validation.emailRequired', abort: true })
+    .max(254, { error: 'validation.tooLong' }),
+  password: z
+    .string({ error: 'validation.passwordRequired' })
+    .min(1, { error: 'validation.passwordRequired', abort: true })
+    .max(1024, { error: 'validation.passwordTooLong' }),
+  remember: z.boolean({ error: 'validation.checkInput' }).optional(),
+});
+export type Login = z.infer<typeof LoginSchema>;
+
+/** Forgot password: spec §5's "enter email to reset" when the e-mail is empty. */
+export const ResetPasswordRequestSchema = z.object({ email: emailField('validation.enterEmailToReset') });
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
+
+export const ResetPasswordConfirmSchema = z.object({
+  token: requiredText('validation.tokenRequired', 512),
+  password: newPassword(),
+});
+export type ResetPasswordConfirm = z.infer<typeof ResetPasswordConfirmSchema>;
+
+export const ProfileUpdateSchema = z
+  .object({
+    full_name: requiredText('validation.fullNameRequired').optional(),
+    phone: requiredText('validation.phoneRequired', 32).optional(),
+    email: emailField().optional(),
+  })
+  .refine((p) => p.full_name !== undefined || p.phone !== undefined || p.email !== undefined, {
+    error: 'validation.profileUpdateEmpty',
+  });
+export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
+
+/** D8: a new e-mail takes effect once it confirms the code sent to it. */
+export const EmailChangeConfirmSchema = z.object({ email: emailField(), otp: otpField() });
+export type EmailChangeConfirm = z.infer<typeof EmailChangeConfirmSchema>;
+
+export const RoleUpdateSchema = z.object({ role: z.enum(ROLES, { error: 'validation.roleInvalid' }) });
+export type RoleUpdate = z.infer<typeof RoleUpdateSchema>;
+
+/** D8: the single-use OAuth ticket exchanged for a session token. */
+export const TicketExchangeSchema = z.object({ ticket: requiredText('validation.ticketRequired', 512) });
+export type TicketExchange = z.infer<typeof TicketExchangeSchema>;
+
+// ---- quotes and transfers ----
+
+/** Amount 0 is allowed here: the calculator shows fee 0 and total = amount (spec §5). */
+export const QuoteRequestSchema = z
+  .object({
+    direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
+    amount: amountInput,
+  })
+  .superRefine((q, ctx) => {
+    const direction = directionById(q.direction);
+    if (direction && parseAmount(q.amount, direction.from) === null) {
+      ctx.addIssue({ code: 'custom', message: 'validation.amountInvalid', path: ['amount'] });
+    }
+  });
+export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
+
+interface RecipientFields {
+  recipient_name?: string | null | undefined;
+  recipient_email?: string | undefined;
+  recipient_phone?: string | undefined;
+  iban?: string | undefined;
+  bic?: string | undefined;
+  account_holder?: string | undefined;
+}
+
+/** The first failing recipient rule for a destination kind (spec §5 order), as [message, field]. */
+function recipientError(kind: ChannelKind, r: RecipientFields): [string, keyof RecipientFields] | null {
+  const blank = (v: string | null | undefined) => v == null || v.trim() === '';
+  if (kind === 'paypal') {
+    if (blank(r.recipient_email)) return ['validation.paypalEmailRequired', 'recipient_email'];
+    if (!isValidEmail(r.recipient_email!)) return ['validation.emailInvalid', 'recipient_email'];
+    if (blank(r.recipient_name)) return ['validation.paypalNameRequired', 'recipient_name'];
+  } else if (kind === 'mobile') {
+    if (blank(r.recipient_phone)) return ['validation.recipientPhoneRequired', 'recipient_phone'];
+    if (!isPlausiblePhone(r.recipient_phone!)) return ['validation.recipientPhoneInvalid', 'recipient_phone'];
+  } else {
+    if (blank(r.account_holder) && blank(r.recipient_name)) return ['validation.accountHolderRequired', 'account_holder'];
+    if (blank(r.iban)) return ['validation.ibanRequired', 'iban'];
+    if (!isValidIban(r.iban!)) return ['validation.ibanInvalid', 'iban'];
+    if (!blank(r.bic) && !isValidBic(r.bic!)) return ['validation.bicInvalid', 'bic'];
+  }
+  return null;
+}
+
+const recipientText = (max = 200) =>
+  z.string({ error: 'validation.checkInput' }).trim().max(max, { error: 'validation.tooLong' });
+const recipientEmail = () => recipientText(254).toLowerCase().optional();
+const recipientPhone = () => recipientText(40).overwrite(compactPhone).optional();
+const ibanText = () => recipientText(64).overwrite(normalizeIban).optional();
+const bicText = () => recipientText(20).overwrite(normalizeBic).optional();
+
+export const MAX_NOTE_LENGTH = 500;
+
+/**
+ * Spec §3 payment initiation payload, extended by D6 (bank_france) and D10 (saved recipients).
+ * Rules run in the spec's order and only the first failing one is reported, so the primary error
+ * is always issues[0]: pair, amount, currency, then the destination's recipient fields.
+ * (Being signed in is checked by the server before this schema.)
+ */
+export const PaymentInitiateSchema = z
+  .object({
+    source_provider: z.enum(CHANNEL_IDS, { error: 'validation.pairUnsupported' }),
+    destination_provider: z.enum(CHANNEL_IDS, { error: 'validation.pairUnsupported' }),
+    amount: amountInput,
+    currency: z.enum(CURRENCIES, { error: 'validation.currencyMismatch' }),
+    destination_details: z
+      .object({
+        recipient_name: recipientText().nullable().optional(),
+        recipient_email: recipientEmail(),
+        recipient_phone: recipientPhone(),
+        iban: ibanText(),
+        bic: bicText(),
+        account_holder: recipientText().optional(),
+      }, { error: 'validation.checkInput' })
+      .default({}),
+    source_details: z
+      .object({ note: z.string({ error: 'validation.checkInput' }).trim().optional() }, { error: 'validation.checkInput' })
+      .default({}),
+    save_recipient: z.boolean({ error: 'validation.checkInput' }).optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (!isSupportedPair(p.source_provider, p.destination_provider)) {
+      ctx.addIssue({ code: 'custom', message: 'validation.pairUnsupported', path: ['destination_provider'] });
+      return;
+    }
+    const source = CHANNELS[p.source_provider];
+    const amount = parseAmount(p.amount, source.currency);
+    if (amount === null || amount <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'validation.amountInvalid', path: ['amount'] });
+      return;
+    }
+    if (p.currency !== source.currency) {
+      ctx.addIssue({ code: 'custom', message: 'validation.currencyMismatch', path: ['currency'] });
+      return;
+    }
+    const failure = recipientError(CHANNELS[p.destination_provider].kind, p.destination_details);
+    if (failure) {
+      ctx.addIssue({ code: 'custom', message: failure[0], path: ['destination_details', failure[1]] });
+      return;
+    }
+    if ((p.source_details.note?.length ?? 0) > MAX_NOTE_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: 'validation.noteTooLong', path: ['source_details', 'note'] });
+    }
+  });
+export type PaymentInitiate = z.infer<typeof PaymentInitiateSchema>;
+
+export const StatusUpdateSchema = z.object({
+  status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }),
+  note: z.string({ error: 'validation.checkInput' }).trim().max(1000, { error: 'validation.statusNoteTooLong' }).optional(),
+  provider_reference: z
+    .string({ error: 'validation.checkInput' })
+    .trim()
+    .max(120, { error: 'validation.referenceTooLong' })
+    .optional(),
+  /** Optimistic concurrency: the status the staff member saw; a mismatch is a 409. */
+  expected_status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }).optional(),
+});
+export type StatusUpdate = z.infer<typeof StatusUpdateSchema>;
+
+// ---- back office: fee tiers and rates ----
+
+/** The fee fraction column holds 6 decimals, so a percent may have 4. */
+const MAX_PERCENT_DECIMALS = 4;
+
+/**
+ * D10: an admin's tier, percentage given as a PERCENT ("4.5" for 4.5 %, 0 < p < 100). The output
+ * keeps the percent; feeTierFromInput (fees.ts) turns it into a stored FeeTier. Amounts are in the
+ * direction's source currency and may not have more decimals than it.
+ */
+export const FeeTierInputSchema = z
+  .object({
+    direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
+    percentage: decimalField('validation.feePercentageRange'),
+    min_amount: decimalField('validation.feeAmountInvalid'),
+    max_amount: optionalDecimalField('validation.feeAmountInvalid'),
+    min_fee: optionalDecimalField('validation.feeMinFeeInvalid'),
+  })
+  .superRefine((t, ctx) => {
+    const percent = parseDecimal(t.percentage)!;
+    if (percent.units === 0n || compareDecimal(percent, { units: 100n, scale: 0 }) >= 0) {
+      ctx.addIssue({ code: 'custom', message: 'validation.feePercentageRange', path: ['percentage'] });
+      return;
+    }
+    if (percent.scale > MAX_PERCENT_DECIMALS) {
+      ctx.addIssue({ code: 'custom', message: 'validation.feePercentagePrecision', path: ['percentage'] });
+      return;
+    }
+    const currency = directionById(t.direction)!.from;
+    for (const field of ['min_amount', 'max_amount'] as const) {
+      const value = t[field];
+      if (value !== null && parseAmount(value, currency) === null) {
+        ctx.addIssue({ code: 'custom', message: 'validation.feeAmountInvalid', path: [field] });
+        return;
+      }
+    }
+    if (t.max_amount !== null && compareDecimal(parseDecimal(t.min_amount)!, parseDecimal(t.max_amount)!) >= 0) {
+      ctx.addIssue({ code: 'custom', message: 'validation.feeMinMax', path: ['max_amount'] });
+      return;
+    }
+    if (t.min_fee !== null && parseAmount(t.min_fee, currency) === null) {
+      ctx.addIssue({ code: 'custom', message: 'validation.feeMinFeeInvalid', path: ['min_fee'] });
+    }
+  });
+export type FeeTierInput = z.infer<typeof FeeTierInputSchema>;
+
+/** The rates column holds 10 decimals. */
+const MAX_RATE_DECIMALS = 10;
+
+export const RateUpdateSchema = z
+  .object({
+    key: z.enum(RATE_KEYS, { error: 'validation.rateKeyInvalid' }),
+    value: decimalField('validation.rateInvalid'),
+  })
+  .superRefine((r, ctx) => {
+    const value = parseDecimal(r.value)!;
+    const tooLarge = compareDecimal(value, { units: 10n ** 12n, scale: 0 }) >= 0;
+    if (value.units === 0n || value.scale > MAX_RATE_DECIMALS || tooLarge) {
+      ctx.addIssue({ code: 'custom', message: 'validation.rateInvalid', path: ['value'] });
+    }
+  });
+export type RateUpdate = z.infer<typeof RateUpdateSchema>;
+
+// ---- saved recipients and lists ----
+
+/** D10: a saved recipient holds what its channel needs, checked like a transfer's destination. */
+export const RecipientSchema = z
+  .object({
+    label: recipientText(60).optional(),
+    channel: z.enum(CHANNEL_IDS, { error: 'validation.channelInvalid' }),
+    recipient_name: recipientText().nullable().optional(),
+    recipient_email: recipientEmail(),
+    recipient_phone: recipientPhone(),
+    iban: ibanText(),
+    bic: bicText(),
+  })
+  .superRefine((r, ctx) => {
+    const failure = recipientError(CHANNELS[r.channel].kind, r);
+    if (failure) {
+      // A saved bank recipient has no separate account holder: its name is the holder.
+      const field = failure[1] === 'account_holder' ? 'recipient_name' : failure[1];
+      ctx.addIssue({ code: 'custom', message: failure[0], path: [field] });
+    }
+  });
+export type Recipient = z.infer<typeof RecipientSchema>;
+
+export const CursorQuerySchema = z.object({
+  cursor: z.string({ error: 'validation.cursorInvalid' }).max(500, { error: 'validation.cursorInvalid' }).optional(),
+  limit: z.coerce
+    .number({ error: 'validation.limitRange' })
+    .int({ error: 'validation.limitRange' })
+    .min(1, { error: 'validation.limitRange' })
+    .max(100, { error: 'validation.limitRange' })
+    .default(20),
+  status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }).optional(),
+  q: z.string({ error: 'validation.checkInput' }).trim().max(100, { error: 'validation.searchTooLong' }).optional(),
+});
+export type CursorQuery = z.infer<typeof CursorQuerySchema>;

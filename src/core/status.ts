@@ -1,0 +1,88 @@
+// Transfer statuses and who may move them (spec §4, decision D5), plus roles.
+
+export const TRANSFER_STATUSES = ['pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/** D5: nothing moves out of these. */
+export const FINAL_STATUSES = ['completed', 'rejected', 'cancelled'] as const satisfies readonly TransferStatus[];
+
+/** The history screen's filter choices besides "all" (spec §2). */
+export const HISTORY_FILTER_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const satisfies readonly TransferStatus[];
+
+export type StatusActor = 'staff' | 'owner';
+export type StatusColor = 'yellow' | 'green' | 'red' | 'blue';
+
+export function isTransferStatus(value: unknown): value is TransferStatus {
+  return typeof value === 'string' && (TRANSFER_STATUSES as readonly string[]).includes(value);
+}
+
+export function isFinalStatus(status: string): boolean {
+  return (FINAL_STATUSES as readonly string[]).includes(status);
+}
+
+const ALLOWED: Record<StatusActor, Partial<Record<TransferStatus, readonly TransferStatus[]>>> = {
+  staff: { pending: ['processing', 'completed', 'rejected'], processing: ['completed', 'rejected'] },
+  owner: { pending: ['cancelled'] },
+};
+
+/** D5: staff pending → processing|completed|rejected, processing → completed|rejected; owner pending → cancelled. */
+export function canTransition(from: string, to: string, actor: StatusActor): boolean {
+  if (!isTransferStatus(from) || !isTransferStatus(to)) return false;
+  return ALLOWED[actor]?.[from]?.includes(to) ?? false;
+}
+
+/** Why a move is refused, as a validation message key; null when it is allowed. */
+export function transitionError(from: string, to: string, actor: StatusActor): string | null {
+  if (canTransition(from, to, actor)) return null;
+  if (!isTransferStatus(from) || !isTransferStatus(to)) return 'validation.statusInvalid';
+  if (from === to) return 'validation.statusUnchanged';
+  if (isFinalStatus(from)) return 'validation.statusFinal';
+  if (actor === 'owner') return 'validation.statusCancelOnlyPending';
+  return 'validation.statusTransitionNotAllowed';
+}
+
+/** Spec §4: yellow pending, green completed, red rejected, blue otherwise. */
+export function statusColor(status: string): StatusColor {
+  switch (status) {
+    case 'pending': return 'yellow';
+    case 'completed': return 'green';
+    case 'rejected': return 'red';
+    default: return 'blue';
+  }
+}
+
+// Admin buttons (spec §4). The interface rules ("Process disabled if completed, rejected or
+// processing", ...) match the staff transitions of D5 once cancelled is final too.
+export function canProcess(status: string): boolean {
+  return canTransition(status, 'processing', 'staff');
+}
+
+export function canComplete(status: string): boolean {
+  return canTransition(status, 'completed', 'staff');
+}
+
+export function canReject(status: string): boolean {
+  return canTransition(status, 'rejected', 'staff');
+}
+
+/** D5: the sender may cancel only while pending (the payout check is the server's). */
+export function canCancel(status: string): boolean {
+  return canTransition(status, 'cancelled', 'owner');
+}
+
+export const ROLES = ['user', 'manager', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** D2: admins and managers process transfers. */
+export function isStaff(role: string | null | undefined): boolean {
+  return role === 'admin' || role === 'manager';
+}
+
+/** D2: users, roles, fee tiers and rates are the admin's alone. */
+export function isAdmin(role: string | null | undefined): boolean {
+  return role === 'admin';
+}
