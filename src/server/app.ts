@@ -98,7 +98,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply.status(400).send({ error: t(lang, issue?.message ?? 'errors.badInput') });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ error: t(lang, error.message, error.vars), ...error.extra });
+      // Variables may themselves be message keys (a reason inside "Failed to update status: …").
+      const vars = Object.fromEntries(Object.entries(error.vars).map(([k, v]) => [k, typeof v === 'string' ? t(lang, v) : v]));
+      return reply.status(error.statusCode).send({ error: t(lang, error.message, vars), ...error.extra });
     }
     if (error.statusCode && error.statusCode < 500) {
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
