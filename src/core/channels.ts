@@ -84,6 +84,8 @@ export function directionFor(source: string, destination: string): DirectionId |
   return DIRECTIONS.find((d) => d.source === source && d.destination === destination)?.id ?? null;
 }
 
+export function directionById(id: DirectionId): Direction;
+export function directionById(id: string): Direction | null;
 export function directionById(id: string): Direction | null {
   return DIRECTIONS.find((d) => d.id === id) ?? null;
 }
@@ -97,6 +99,8 @@ export function validDestinations(source: string): ChannelId[] {
  * Spec §4 transfer form: keep the current destination when the pair is supported, otherwise
  * switch to the first valid destination in CHANNEL_IDS order. Null only for an unknown source.
  */
+export function firstValidDestination(source: ChannelId, current?: string | null): ChannelId;
+export function firstValidDestination(source: string, current?: string | null): ChannelId | null;
 export function firstValidDestination(source: string, current?: string | null): ChannelId | null {
   if (current != null && isChannelId(current) && isSupportedPair(source, current)) return current;
   return validDestinations(source)[0] ?? null;

@@ -2,7 +2,7 @@
 // the calculator, the fees page, the transfer screen and the server all compute through here.
 import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
 import {
-  compareDecimal, decimalToMinor, formatDecimal, isMinor, parseDecimal, pow10, roundDiv,
+  bigintToMinor, compareDecimal, decimalToMinor, formatDecimal, isMinor, parseDecimal, pow10, roundDiv,
   type Currency, type Decimal, type Minor, type ParsedDecimal,
 } from './money.js';
 import { convert, displayRate, type RateKey } from './rates.js';
@@ -163,7 +163,8 @@ export function computeFee(amount: Minor, currency: Currency, tier: FeeTier | nu
   if (!isMinor(amount) || amount <= 0) return 0;
   const percentage = parseDecimal(tier?.percentage ?? DEFAULT_FEE_PERCENTAGE)
     ?? (parseDecimal(DEFAULT_FEE_PERCENTAGE) as ParsedDecimal);
-  let fee = Number(roundDiv(BigInt(amount) * percentage.units, pow10(percentage.scale)));
+  // Percentages are below 1 (D10), so the fee of a safe amount is itself safe.
+  let fee = bigintToMinor(roundDiv(BigInt(amount) * percentage.units, pow10(percentage.scale))) ?? 0;
   const minFee = tier?.min_fee == null ? null : decimalToMinor(tier.min_fee, currency);
   if (minFee != null && fee < minFee) fee = minFee;
   return fee;

@@ -112,7 +112,10 @@ export function decimalToMinor(input: string | number, currency: Currency): Mino
   return bigintToMinor(minor);
 }
 
-/** A BigInt result as a Minor, or null when it would not be a safe integer. */
+/**
+ * A BigInt result as a Minor, or null when it would not be a safe integer. The one place an exact
+ * integer becomes a JS number: within the safe range the conversion is lossless.
+ */
 export function bigintToMinor(value: bigint): Minor | null {
   if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) return null;
   return Number(value);
@@ -141,7 +144,7 @@ export function parseAmount(input: string | number, currency: Currency): Minor |
   if (scale > minorUnits) return null;
   const minor = units * pow10(minorUnits - scale);
   if (minor > MAX_MAJOR_AMOUNT * pow10(minorUnits)) return null;
-  return Number(minor);
+  return bigintToMinor(minor);
 }
 
 /** Minor units as a plain decimal string with the currency's decimals: "104.50", "61000", "0.00". */

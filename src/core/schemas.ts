@@ -318,7 +318,7 @@ export const FeeTierInputSchema = z
       ctx.addIssue({ code: 'custom', message: 'validation.feePercentagePrecision', path: ['percentage'] });
       return;
     }
-    const currency = directionById(t.direction)!.from;
+    const currency = directionById(t.direction).from;
     for (const field of ['min_amount', 'max_amount'] as const) {
       const value = t[field];
       if (value !== null && parseAmount(value, currency) === null) {
