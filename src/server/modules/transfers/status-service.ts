@@ -31,7 +31,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
   const updated = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(transferRequests).where(eq(transferRequests.id, change.requestId)).for('update');
     if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw notFound();
-    if (change.expectedStatus && change.expectedStatus !== current.status) throw statusFailed('validation.statusStale');
+    if (change.expectedStatus && change.expectedStatus !== current.status) throw statusFailed('validation.statusConflict');
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
     if (change.as === 'owner' && current.payout_reference) throw statusFailed('validation.statusCancelOnlyPending');
