@@ -1,0 +1,41 @@
+import { useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { LoadingState } from '../components/ui/spinner';
+import { isStaff, useSession } from './session';
+
+/** Signed-in routes: signed out (once the initial check is done) → /login, remembering where they were going. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <LoadingState />;
+  if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
+  return <>{children}</>;
+}
+
+/** /admin: admin and manager (D2); signed out → /login; anyone else → /. */
+export function RequireStaff({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <LoadingState />;
+  if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  if (!isStaff(user)) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+/**
+ * /login and /register: a user already signed in when arriving is sent to /dashboard.
+ * A sign-in that happens ON the page is left to the page (it shows its success message and
+ * navigates itself, spec §4).
+ */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  const { loading } = useSession();
+  if (loading) return <LoadingState />;
+  return <GuestDecision>{children}</GuestDecision>;
+}
+
+function GuestDecision({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  const [signedInOnArrival] = useState(() => user !== null);
+  if (signedInOnArrival) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,245 @@
+import { Suspense, useEffect, useId, useState } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LogOut, Menu, UserRound, X } from 'lucide-react';
+import { Button } from '../components/ui/button';
+import { LoadingState } from '../components/ui/spinner';
+import { Toaster } from '../components/ui/toast';
+import { cn } from '../lib/utils';
+import { LanguageSwitcher } from './language-switcher';
+import { useDocumentMeta } from './page-meta';
+import { displayName, isStaff, useSession } from './session';
+import { Logo } from './logo';
+
+interface NavItem {
+  to: string;
+  label: string;
+  end?: boolean;
+}
+
+/** Spec §2 header rules. */
+function useNavItems(): NavItem[] {
+  const { t } = useTranslation('common');
+  const { user } = useSession();
+  const items: NavItem[] = [
+    { to: '/', label: t('nav.home'), end: true },
+    { to: '/fees', label: t('nav.fees') },
+    { to: '/faq', label: t('nav.faq') },
+  ];
+  if (user) {
+    items.push(
+      { to: '/dashboard', label: t('nav.dashboard') },
+      { to: '/transfer', label: t('nav.transfer') },
+      { to: '/history', label: t('nav.history') },
+    );
+    if (isStaff(user)) items.push({ to: '/admin', label: t('nav.admin') });
+  }
+  return items;
+}
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-md px-3 py-2 text-sm font-medium transition-colors',
+    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-muted hover:text-foreground',
+  );
+
+function AccountActions({ mobile = false, onNavigate }: { mobile?: boolean; onNavigate?: () => void }) {
+  const { t } = useTranslation('common');
+  const { user, loading, logout } = useSession();
+  if (loading) return null;
+  if (user) {
+    const name = displayName(user, t('user.fallback'));
+    return (
+      <div className={cn('flex gap-2', mobile ? 'flex-col items-stretch' : 'items-center')}>
+        <Button asChild variant="outline" size={mobile ? 'default' : 'sm'} className={cn(!mobile && 'max-w-48')}>
+          <Link to="/profile" onClick={onNavigate} data-testid="profile-button" title={t('nav.profileOf', { name })}>
+            <UserRound aria-hidden />
+            <span className="sr-only">{t('nav.profile')}: </span>
+            <span className="truncate" data-testid="user-name">
+              {name}
+            </span>
+          </Link>
+        </Button>
+        <Button
+          variant="ghost"
+          size={mobile ? 'default' : 'sm'}
+          data-testid="logout-button"
+          onClick={() => {
+            onNavigate?.();
+            void logout();
+          }}
+        >
+          <LogOut aria-hidden />
+          {t('nav.logout')}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className={cn('flex gap-2', mobile ? 'flex-col items-stretch' : 'items-center')}>
+      <Button asChild variant="ghost" size={mobile ? 'default' : 'sm'}>
+        <Link to="/login" onClick={onNavigate}>
+          {t('nav.login')}
+        </Link>
+      </Button>
+      <Button asChild size={mobile ? 'default' : 'sm'}>
+        <Link to="/register" onClick={onNavigate}>
+          {t('nav.register')}
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+function Header() {
+  const { t } = useTranslation('common');
+  const items = useNavItems();
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  const menuId = useId();
+
+  // Close the mobile menu on navigation and on Escape.
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false);
+        document.getElementById(`${menuId}-toggle`)?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, menuId]);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8">
+        <Link to="/" className="mr-2 flex shrink-0 items-center gap-2 rounded-md" aria-label={t('nav.homeAria', { app: t('app.name') })}>
+          <Logo />
+        </Link>
+        <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 lg:block">
+          <ul className="flex items-center gap-1">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end} className={navLinkClass}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <LanguageSwitcher />
+          <div className="hidden lg:block">
+            <AccountActions />
+          </div>
+          <button
+            id={`${menuId}-toggle`}
+            type="button"
+            data-testid="mobile-menu-toggle"
+            className="inline-flex size-10 items-center justify-center rounded-md border border-input bg-white text-slate-800 hover:bg-muted lg:hidden"
+            aria-expanded={open}
+            aria-controls={menuId}
+            aria-label={open ? t('nav.closeMenu') : t('nav.openMenu')}
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+          </button>
+        </div>
+      </div>
+      <div id={menuId} hidden={!open} className="border-t border-border bg-white lg:hidden" data-testid="mobile-menu">
+        <nav aria-label={t('nav.mobile')} className="mx-auto max-w-7xl px-4 py-3 sm:px-6">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end} className={(s) => cn(navLinkClass(s), 'block py-2.5 text-base')} onClick={() => setOpen(false)}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 border-t border-border pt-3">
+            <AccountActions mobile onNavigate={() => setOpen(false)} />
+          </div>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function Footer() {
+  const { t } = useTranslation('common');
+  const links = [
+    { to: '/fees', label: t('nav.fees') },
+    { to: '/faq', label: t('nav.faq') },
+    { to: '/support', label: t('nav.support') },
+    { to: '/privacy', label: t('nav.privacy') },
+    { to: '/terms', label: t('nav.terms') },
+    { to: '/compliance', label: t('nav.compliance') },
+  ];
+  return (
+    <footer className="mt-auto border-t border-border bg-slate-50">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1.2fr_1fr] lg:px-8">
+        <div className="max-w-md">
+          <Logo />
+          <p className="mt-3 text-sm text-slate-700">{t('footer.tagline')}</p>
+          <p className="mt-2 text-sm text-slate-700">{t('footer.support')}</p>
+        </div>
+        <nav aria-label={t('nav.footer')}>
+          <ul className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3">
+            {links.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className="inline-block py-1 text-sm text-slate-700 underline-offset-4 hover:text-brand-800 hover:underline">
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <div className="border-t border-border">
+        <p className="mx-auto max-w-7xl px-4 py-4 text-xs text-slate-600 sm:px-6 lg:px-8">
+          {t('footer.rights', { year: new Date().getFullYear(), app: t('app.name') })}
+        </p>
+      </div>
+    </footer>
+  );
+}
+
+/** A thin bar at the top while a route's code is loading. */
+function RouteProgress() {
+  const navigation = useNavigation();
+  const { t } = useTranslation('common');
+  if (navigation.state === 'idle') return null;
+  return (
+    <div role="progressbar" aria-label={t('states.loading')} className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100">
+      <div className="h-full w-1/3 animate-pulse bg-brand-600" />
+    </div>
+  );
+}
+
+export function AppLayout() {
+  const { t } = useTranslation('common');
+  useDocumentMeta();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-4 py-2 text-sm font-medium text-brand-800 shadow focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        {t('nav.skip')}
+      </a>
+      <RouteProgress />
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Suspense fallback={<LoadingState />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Toaster />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, isApiError } from '../lib/api';
+import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
+
+export type Role = 'user' | 'manager' | 'admin';
+
+/** The signed-in user's profile, as GET /api/profiles/me returns it in `data`. */
+export interface SessionUser {
+  id: string;
+  user_id: string;
+  role: Role;
+  email: string | null;
+  full_name: string | null;
+  phone?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  created_at?: string;
+  [key: string]: unknown;
+}
+
+export interface Session {
+  user: SessionUser | null;
+  token: string | null;
+  /** True until the initial token check (ticket exchange, profile load) is done. */
+  loading: boolean;
+  /** Stores the token and loads the profile; resolves with the user (null if the token is refused). */
+  login: (token: string) => Promise<SessionUser | null>;
+  /** Revokes the session on the server (failure ignored), clears it here and goes to /. */
+  logout: () => Promise<void>;
+  /** Reloads the profile (e.g. after the profile page saved changes). */
+  refresh: () => Promise<SessionUser | null>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The name shown for a user: full name, else e-mail, else the word "User" (translated by the caller). */
+export function displayName(user: Pick<SessionUser, 'full_name' | 'email'> | null | undefined, fallback: string): string {
+  return user?.full_name?.trim() || user?.email?.trim() || fallback;
+}
+
+export function isStaff(user: SessionUser | null | undefined): boolean {
+  return user?.role === 'admin' || user?.role === 'manager';
+}
+
+/** Reads `?token=` (a single-use OAuth ticket, D8) and the address without it. */
+function ticketFromAddress(): { ticket: string | null; rest: { pathname: string; search: string; hash: string } } {
+  const url = new URL(window.location.href);
+  const ticket = url.searchParams.get('token');
+  url.searchParams.delete('token');
+  return { ticket, rest: { pathname: url.pathname, search: url.search, hash: url.hash } };
+}
+
+async function exchangeTicket(ticket: string): Promise<string | null> {
+  try {
+    const body = await api<{ data?: { token?: string }; token?: string }>('/api/auth/exchange', {
+      method: 'POST',
+      body: { ticket },
+      token: null,
+    });
+    return body.data?.token ?? body.token ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Ticket read once per page load (StrictMode runs effects twice; the exchange must happen once). */
+let pendingTicket: Promise<string | null> | null = null;
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(() => readToken());
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [loading, setLoading] = useState(true);
+  const generation = useRef(0);
+
+  const loadProfile = useCallback(async (tok: string | null): Promise<SessionUser | null> => {
+    const gen = ++generation.current;
+    if (!tok) {
+      setUser(null);
+      return null;
+    }
+    try {
+      const body = await api<{ data?: SessionUser }>('/api/profiles/me', { token: tok });
+      const me = body?.data ?? null;
+      if (gen === generation.current) setUser(me);
+      return me;
+    } catch (e) {
+      if (gen === generation.current) {
+        setUser(null);
+        if (isApiError(e) && e.status === 401) {
+          // The token is expired, revoked or unknown: signed out, silently.
+          if (readToken() === tok) writeToken(null);
+          setToken(null);
+        }
+      }
+      return null;
+    }
+  }, []);
+
+  // Initial check: ?token= ticket (D8), else the stored token.
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      if (!pendingTicket) {
+        const { ticket, rest } = ticketFromAddress();
+        pendingTicket = ticket ? exchangeTicket(ticket) : Promise.resolve(null);
+        // Remove the ticket from the address (and from the router's location) at once.
+        if (ticket) navigate(rest, { replace: true });
+      }
+      const exchanged = await pendingTicket;
+      if (exchanged) writeToken(exchanged);
+      const tok = exchanged ?? readToken();
+      if (cancelled) return;
+      setToken(tok);
+      await loadProfile(tok);
+      if (!cancelled) setLoading(false);
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per page load
+  }, []);
+
+  // Another tab signed in or out (spec §4).
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== null && e.key !== TOKEN_KEY) return;
+      const next = readToken();
+      setToken(next);
+      if (!next) queryClient.clear();
+      void loadProfile(next);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [loadProfile, queryClient]);
+
+  const login = useCallback(
+    async (tok: string) => {
+      writeToken(tok);
+      setToken(tok);
+      return loadProfile(tok);
+    },
+    [loadProfile],
+  );
+
+  const refresh = useCallback(() => loadProfile(readToken()), [loadProfile]);
+
+  const logout = useCallback(async () => {
+    const tok = readToken();
+    if (tok) {
+      try {
+        await api('/api/auth/logout', { method: 'POST', token: tok });
+      } catch {
+        /* ignored: the session is cleared here anyway */
+      }
+    }
+    generation.current++;
+    writeToken(null);
+    setToken(null);
+    setUser(null);
+    queryClient.clear();
+    navigate('/');
+  }, [navigate, queryClient]);
+
+  const value = useMemo<Session>(() => ({ user, token, loading, login, logout, refresh }), [user, token, loading, login, logout, refresh]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession must be used inside <SessionProvider>');
+  return ctx;
+}

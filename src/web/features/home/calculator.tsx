@@ -1,0 +1,183 @@
+import { useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ArrowRight, RefreshCw } from 'lucide-react';
+import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '../../../core/channels';
+import { computeQuote } from '../../../core/fees';
+import { MINOR_UNITS, parseAmount, toDecimal, type Currency } from '../../../core/money';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Select } from '../../components/ui/select';
+import { Alert } from '../../components/ui/alert';
+import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '../../lib/format';
+import { useFees, useRates } from '../../lib/queries';
+import { cn } from '../../lib/utils';
+
+/**
+ * Spec §4: a non-numeric amount is reset to 0. Digits with one '.' or ',' are kept while typing;
+ * decimals beyond the currency's (e.g. any for XAF) are cut.
+ */
+export function sanitizeAmountInput(raw: string, currency: Currency): string {
+  const value = raw.trim();
+  if (value === '') return '';
+  if (!/^\d*[.,]?\d*$/.test(value)) return '0';
+  const sep = value.search(/[.,]/);
+  if (sep === -1) return value;
+  const digits = MINOR_UNITS[currency];
+  if (digits === 0) return value.slice(0, sep) || '0';
+  return value.slice(0, sep + 1 + digits);
+}
+
+/** The amount typed, in minor units (0 when empty or unparsable). */
+export function amountToMinor(value: string, currency: Currency): number {
+  if (value === '' || value === '.' || value === ',') return 0;
+  return parseAmount(value, currency) ?? 0;
+}
+
+function updatedText(iso: string, lng: string): string {
+  const d = new Date(iso);
+  return d.toDateString() === new Date().toDateString() ? formatTime(d, lng) : formatDateTime(d, lng);
+}
+
+export interface CalculatorProps {
+  className?: string;
+  initialDirection?: DirectionId;
+  initialAmount?: string;
+}
+
+/** Home fee/rate calculator: the price computed by src/core from the server's tiers and rates. */
+export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, initialAmount = DEFAULT_AMOUNT }: CalculatorProps) {
+  const { t, i18n } = useTranslation(['public', 'common']);
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const id = useId();
+  const [direction, setDirection] = useState<DirectionId>(initialDirection);
+  const [amountText, setAmountText] = useState(initialAmount);
+
+  const rates = useRates();
+  const fees = useFees();
+
+  const info = directionById(direction) ?? DIRECTIONS[0]!;
+  const currency = info.from;
+  const minor = amountToMinor(amountText, currency);
+
+  const quote = useMemo(() => {
+    if (!rates.data || !fees.data) return null;
+    const corridor = fees.data.corridors?.find((c) => c.direction === direction) ?? null;
+    return computeQuote({ direction, amount: minor, tiers: fees.data.data ?? [], corridor, rates: rates.data });
+  }, [direction, minor, rates.data, fees.data]);
+
+  const loading = (rates.isPending || fees.isPending) && !quote;
+  const failed = !quote && (rates.isError || fees.isError);
+
+  const onDirection = (value: string) => {
+    if (!isDirectionId(value)) return;
+    const next = directionById(value);
+    setDirection(value);
+    // Keep the amount valid for the new source currency (e.g. no decimals in XAF).
+    if (next) setAmountText((a) => sanitizeAmountInput(a, next.from));
+  };
+
+  const sendHref = `/transfer?${new URLSearchParams({ direction, amount: minor > 0 ? toDecimal(minor, currency) : '0' }).toString()}`;
+
+  const row = (label: string, value: string | null, testId: string, strong = false) => (
+    <div className={cn('flex items-baseline justify-between gap-4 py-2', strong && 'border-t border-border pt-3')}>
+      <dt className={cn('text-sm', strong ? 'font-semibold text-slate-900' : 'text-slate-700')}>{label}</dt>
+      <dd data-testid={testId} className={cn('text-right tabular-nums', strong ? 'text-lg font-bold text-slate-900' : 'font-medium text-slate-900')}>
+        {value ?? <span className="inline-block h-4 w-20 animate-pulse rounded bg-muted align-middle" aria-hidden />}
+      </dd>
+    </div>
+  );
+
+  return (
+    <Card className={cn('p-5 sm:p-6', className)} data-testid="calculator">
+      <h2 className="text-lg font-semibold text-slate-900">{t('calculator.title')}</h2>
+      <div className="mt-4 grid gap-4">
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-direction`}>{t('calculator.direction')}</Label>
+          <Select id={`${id}-direction`} name="direction" value={direction} onChange={(e) => onDirection(e.target.value)} data-testid="calculator-direction">
+            {DIRECTIONS.map((d) => (
+              <option key={d.id} value={d.id}>
+                {directionLabel(t, d.id)}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-amount`}>{t('calculator.amount', { currency })}</Label>
+          <div className="relative">
+            <Input
+              id={`${id}-amount`}
+              name="amount"
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              value={amountText}
+              onChange={(e) => setAmountText(sanitizeAmountInput(e.target.value, currency))}
+              className="pr-14 text-lg font-semibold sm:text-lg"
+              aria-describedby={quote?.limit_error ? `${id}-limit` : undefined}
+              data-testid="calculator-amount"
+            />
+            <span aria-hidden className="pointer-events-none absolute right-3 top-1/2 -translate-y-1/2 text-sm font-semibold text-slate-600">
+              {currency}
+            </span>
+          </div>
+        </div>
+      </div>
+
+      {failed ? (
+        <Alert variant="destructive" className="mt-4 flex items-center justify-between gap-3">
+          <span>{t('calculator.unavailable')}</span>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => {
+              void rates.refetch();
+              void fees.refetch();
+            }}
+          >
+            <RefreshCw aria-hidden />
+            {t('common:actions.retry')}
+          </Button>
+        </Alert>
+      ) : (
+        <div aria-busy={loading} className="mt-5">
+          <dl className="rounded-lg bg-slate-50 px-4 py-2" aria-live="polite">
+            {row(t('calculator.youSend'), quote ? money(quote.amount, quote.currency, lng) : null, 'calc-you-send')}
+            {row(t('calculator.theyGet'), quote ? money(quote.payout, quote.payout_currency, lng) : null, 'calc-they-get')}
+            {row(t('calculator.fee'), quote ? money(quote.fee, quote.currency, lng) : null, 'calc-fee')}
+            {row(t('calculator.total'), quote ? money(quote.total, quote.currency, lng) : null, 'calc-total', true)}
+          </dl>
+          {quote?.limit_error ? (
+            <p id={`${id}-limit`} className="mt-3 text-sm font-medium text-yellow-900" role="status">
+              {quote.limit_error.code === 'below_min'
+                ? t('calculator.belowMin', { limit: money(quote.limit_error.limit, quote.currency, lng) })
+                : t('calculator.aboveMax', { limit: money(quote.limit_error.limit, quote.currency, lng) })}
+            </p>
+          ) : null}
+          <p className="mt-3 text-sm text-slate-700" data-testid="calc-rate">
+            {quote
+              ? t('calculator.rate', { from: info.from, to: info.to, rate: formatDecimalText(quote.rate, lng) })
+              : t('common:states.loading')}
+          </p>
+          {rates.data?.updatedAt ? (
+            <p className="mt-1 text-xs text-slate-600" data-testid="calc-updated">
+              {t('calculator.updatedAt', { time: updatedText(rates.data.updatedAt, lng) })}
+            </p>
+          ) : null}
+        </div>
+      )}
+
+      <Button asChild size="lg" className="mt-5 w-full">
+        <Link to={sendHref} data-testid="calculator-send">
+          {t('calculator.send')}
+          <ArrowRight aria-hidden />
+        </Link>
+      </Button>
+      <p className="mt-3 text-xs text-slate-600">{t('calculator.note')}</p>
+    </Card>
+  );
+}
+
+export default Calculator;

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Clock, RefreshCw } from 'lucide-react';
+import { DEFAULT_DIRECTION, DIRECTIONS, directionById, type DirectionId } from '../../../core/channels';
+import { fractionToPercent, type Corridor, type FeeTier } from '../../../core/fees';
+import { decimalToMinor, type Currency } from '../../../core/money';
+import { PageHeader, PageShell } from '../../components/page';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { EmptyState } from '../../components/ui/empty-state';
+import { LoadingState } from '../../components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { channelLabel, formatDecimalText, money } from '../../lib/format';
+import { useFees } from '../../lib/queries';
+
+function amount(value: string | null, currency: Currency, lng: string): string {
+  if (value == null) return '';
+  const minor = decimalToMinor(value, currency);
+  return minor == null ? value : money(minor, currency, lng);
+}
+
+function percent(fraction: string, lng: string): string {
+  const p = fractionToPercent(fraction);
+  return p == null ? fraction : `${formatDecimalText(p, lng)}${lng.startsWith('fr') ? '\u202f%' : '%'}`;
+}
+
+function sortTiers(tiers: FeeTier[], currency: Currency): FeeTier[] {
+  return [...tiers].sort((a, b) => (decimalToMinor(a.min_amount, currency) ?? 0) - (decimalToMinor(b.min_amount, currency) ?? 0));
+}
+
+function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId; tiers: FeeTier[]; corridor: Corridor | undefined }) {
+  const { t, i18n } = useTranslation(['public', 'common']);
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const info = directionById(direction)!;
+  const currency = info.from;
+  const sorted = sortTiers(tiers, currency);
+  return (
+    <Card className="overflow-hidden">
+      <div className="border-b border-border p-5 sm:p-6">
+        <h2 className="text-xl font-semibold text-slate-900">
+          {t('fees.corridorTitle', { from: channelLabel(t, info.source), to: channelLabel(t, info.destination) })}
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+          <div>
+            <dt className="text-sm text-slate-600">{t('fees.processingTime')}</dt>
+            <dd className="mt-1 flex items-center gap-1.5 font-semibold text-slate-900" data-testid="fees-processing-time">
+              <Clock aria-hidden className="size-4 text-brand-700" />
+              {corridor ? t(`fees.processing.${corridor.processing_time}`, { defaultValue: corridor.processing_time }) : '—'}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">{t('fees.minimum')}</dt>
+            <dd className="mt-1 font-semibold text-slate-900" data-testid="fees-min">
+              {corridor ? amount(corridor.min_amount, currency, lng) : '—'}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">{t('fees.maximum')}</dt>
+            <dd className="mt-1 font-semibold text-slate-900" data-testid="fees-max">
+              {corridor ? amount(corridor.max_amount, currency, lng) : '—'}
+            </dd>
+          </div>
+        </dl>
+      </div>
+      {sorted.length === 0 ? (
+        <div className="p-5 sm:p-6">
+          <EmptyState title={t('fees.noTiers')} />
+        </div>
+      ) : (
+        <table className="w-full text-left text-sm" data-testid="fees-tiers">
+          <caption className="sr-only">{t('fees.tableCaption', { currency })}</caption>
+          <thead className="bg-slate-50 text-slate-700">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold sm:px-6">
+                {t('fees.range')}
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold sm:px-6">
+                {t('fees.percent')}
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold sm:px-6">
+                {t('fees.minFee')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((tier, i) => (
+              <tr key={tier.id ?? i} className="border-t border-border" data-testid="fees-tier">
+                <td className="px-4 py-3 tabular-nums text-slate-900 sm:px-6">
+                  {tier.max_amount == null
+                    ? t('fees.above', { min: amount(tier.min_amount, currency, lng) })
+                    : t('fees.between', { min: amount(tier.min_amount, currency, lng), max: amount(tier.max_amount, currency, lng) })}
+                </td>
+                <td className="px-4 py-3 text-right font-semibold tabular-nums text-slate-900 sm:px-6" data-testid="fees-tier-percent">
+                  {percent(tier.percentage, lng)}
+                </td>
+                <td className="px-4 py-3 text-right tabular-nums text-slate-700 sm:px-6" data-testid="fees-tier-min-fee">
+                  {i === 0 && tier.min_fee != null ? amount(tier.min_fee, currency, lng) : <span aria-label={t('fees.none')}>—</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+export default function FeesPage() {
+  const { t } = useTranslation(['public', 'common']);
+  const fees = useFees();
+  const [tab, setTab] = useState<string>(DEFAULT_DIRECTION);
+
+  return (
+    <PageShell width="wide">
+      <PageHeader title={t('fees.title')} description={t('fees.description')} />
+      {fees.isPending ? (
+        <LoadingState label={t('fees.loading')} />
+      ) : fees.isError ? (
+        <Alert variant="destructive" className="flex flex-wrap items-center justify-between gap-3">
+          <span>{t('fees.error')}</span>
+          <Button size="sm" variant="outline" onClick={() => void fees.refetch()}>
+            <RefreshCw aria-hidden />
+            {t('common:actions.retry')}
+          </Button>
+        </Alert>
+      ) : (
+        <Tabs value={tab} onValueChange={setTab} className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_1fr] lg:items-start" orientation="vertical">
+          <TabsList aria-label={t('fees.corridors')} className="grid grid-cols-1 gap-1 sm:grid-cols-2 lg:grid-cols-1" data-testid="fees-tabs">
+            {DIRECTIONS.map((d) => (
+              <TabsTrigger key={d.id} value={d.id} className="h-auto justify-start py-2 text-left whitespace-normal" data-testid={`fees-tab-${d.id}`}>
+                <span>
+                  {channelLabel(t, d.source)} <span aria-hidden>→</span>
+                  <span className="sr-only">{t('fees.to')}</span> {channelLabel(t, d.destination)}
+                </span>
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {DIRECTIONS.map((d) => (
+            <TabsContent key={d.id} value={d.id} className="mt-0">
+              <CorridorPanel
+                direction={d.id}
+                tiers={fees.data.data.filter((x) => x.direction === d.id)}
+                corridor={fees.data.corridors?.find((c) => c.direction === d.id)}
+              />
+            </TabsContent>
+          ))}
+        </Tabs>
+      )}
+      <div className="mt-10 grid gap-4 rounded-xl bg-slate-50 p-5 text-sm text-slate-700 sm:p-6">
+        <p>{t('fees.notes.total')}</p>
+        <p>{t('fees.notes.rates')}</p>
+        <p>
+          {t('fees.notes.questions')}{' '}
+          <Link to="/faq" className="font-medium text-brand-800 underline underline-offset-4">
+            {t('common:nav.faq')}
+          </Link>
+        </p>
+      </div>
+    </PageShell>
+  );
+}

@@ -1,0 +1,128 @@
+import { i18n, currentLanguage } from './i18n';
+import { readToken } from './token-store';
+
+/** Field errors sent by the server beside `error` (e.g. `{ email: 'validation.email' }`). */
+export type FieldErrors = Record<string, string>;
+
+/** Any non-2xx answer, or a network failure (status 0). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields?: FieldErrors;
+  readonly body: unknown;
+
+  constructor(status: number, message: string, fields?: FieldErrors, body?: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    if (fields) this.fields = fields;
+    this.body = body;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON unless it is a FormData (file uploads). */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Extra headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
+  /** Use this token instead of the stored one (e.g. right after login). `null` sends none. */
+  token?: string | null;
+}
+
+function translate(key: string, fallback: string): string {
+  const text = i18n.isInitialized ? i18n.t(key, { ns: 'common' }) : '';
+  return text && text !== key ? text : fallback;
+}
+
+export function genericErrorMessage(): string {
+  return translate('errors.generic', 'An error occurred. Please try again.');
+}
+
+export function networkErrorMessage(): string {
+  return translate('errors.network', 'Network error. Please check your connection.');
+}
+
+function messageFrom(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const b = body as { error?: unknown; message?: unknown };
+    if (typeof b.error === 'string' && b.error) return b.error;
+    if (b.error && typeof b.error === 'object') {
+      const m = (b.error as { message?: unknown }).message;
+      if (typeof m === 'string' && m) return m;
+    }
+    if (typeof b.message === 'string' && b.message) return b.message;
+  }
+  return undefined;
+}
+
+function fieldsFrom(body: unknown): FieldErrors | undefined {
+  if (body && typeof body === 'object') {
+    const f = (body as { fields?: unknown }).fields;
+    if (f && typeof f === 'object') {
+      const out: FieldErrors = {};
+      for (const [k, v] of Object.entries(f as Record<string, unknown>)) {
+        if (typeof v === 'string') out[k] = v;
+        else if (Array.isArray(v) && typeof v[0] === 'string') out[k] = v[0];
+      }
+      return out;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Calls the JSON API on this origin and returns the whole parsed body (`{ data, ... }`).
+ * Sends `Accept-Language` (the current language) and `Authorization: Bearer <session token>` (D1).
+ * Throws {@link ApiError} on a non-2xx answer or a network failure (status 0).
+ */
+export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal } = options;
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': currentLanguage(),
+    ...options.headers,
+  };
+  const token = options.token === undefined ? readToken() : options.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+  } catch (e) {
+    if (signal?.aborted) throw e; // let callers (and TanStack Query) see the abort as such
+    throw new ApiError(0, networkErrorMessage());
+  }
+
+  const text = await res.text().catch(() => '');
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+
+  if (!res.ok) {
+    throw new ApiError(res.status, messageFrom(parsed) ?? genericErrorMessage(), fieldsFrom(parsed), parsed);
+  }
+  return parsed as T;
+}
+
+/** Same as {@link api} for the usual `{ data: T }` answer; returns `data`. */
+export async function apiData<T>(path: string, options?: ApiOptions): Promise<T> {
+  const body = await api<{ data: T }>(path, options);
+  return body.data;
+}

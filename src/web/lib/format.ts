@@ -1,0 +1,67 @@
+import type { TFunction } from 'i18next';
+import { CHANNELS, directionById, type ChannelId } from '../../core/channels';
+import { formatMoney, parseAmount, type Currency, type Minor } from '../../core/money';
+
+/** BCP 47 locale for Intl, from the interface language. */
+export function localeFor(lng: string): string {
+  return lng.startsWith('fr') ? 'fr-FR' : 'en-US';
+}
+
+export function formatDateTime(value: string | number | Date, lng: string): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(localeFor(lng), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+export function formatDate(value: string | number | Date, lng: string): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(localeFor(lng), { dateStyle: 'medium' }).format(d);
+}
+
+export function formatTime(value: string | number | Date, lng: string): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(localeFor(lng), { timeStyle: 'medium' }).format(d);
+}
+
+/** Minor units as localized money ("$104.50", "61 000 FCFA"). */
+export function money(minor: Minor, currency: Currency, lng: string): string {
+  return formatMoney(minor, currency, localeFor(lng));
+}
+
+/** A major-unit decimal string from the API ("2000.00") as localized money; the raw text if unparsable. */
+export function moneyFromDecimal(value: string | number, currency: Currency, lng: string): string {
+  const minor = parseAmount(value, currency);
+  return minor == null ? String(value) : money(minor, currency, lng);
+}
+
+/** A plain decimal string ("0.001639", "610") in the language's number format, without float rounding. */
+export function formatDecimalText(value: string, lng: string): string {
+  const [whole = '0', fraction] = value.split('.');
+  const grouped = new Intl.NumberFormat(localeFor(lng), { maximumFractionDigits: 0 }).format(BigInt(whole.replace('-', '') || '0'));
+  const sign = value.startsWith('-') ? '-' : '';
+  const sep = lng.startsWith('fr') ? ',' : '.';
+  return fraction ? `${sign}${grouped}${sep}${fraction}` : `${sign}${grouped}`;
+}
+
+/** "PayPal (USD)", "Airtel Money Gabon"… from common:channels.* */
+export function channelLabel(t: TFunction, id: ChannelId | string): string {
+  return t(`channels.${id}`, { ns: 'common', defaultValue: id });
+}
+
+/** "PayPal (USD) → Airtel Money Gabon" for a direction or route key. */
+export function directionLabel(t: TFunction, id: string): string {
+  const d = directionById(id);
+  if (!d) return id;
+  return t('directions.label', {
+    ns: 'common',
+    from: channelLabel(t, d.source),
+    to: channelLabel(t, d.destination),
+  });
+}
+
+/** Currency of a channel (e.g. for amount labels). */
+export function channelCurrency(id: ChannelId): Currency {
+  return CHANNELS[id].currency;
+}

@@ -1,0 +1,81 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import HttpBackend from 'i18next-http-backend';
+
+/** Languages of the interface (spec §1). English is the fallback. */
+export const SUPPORTED_LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+/**
+ * Namespaces. Each feature owner writes its own files under src/locales/{lng}/{ns}.json;
+ * the server serves them at /locales/{lng}/{ns}.json.
+ */
+export const NAMESPACES = ['common', 'public', 'validation', 'errors', 'auth', 'transfer', 'admin'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/** Detection order and caches of spec §1. */
+export const DETECTION = {
+  order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
+  lookupQuerystring: 'lng',
+  lookupCookie: 'i18next',
+  lookupLocalStorage: 'i18nextLng',
+  lookupSessionStorage: 'i18nextLng',
+  caches: ['localStorage'],
+};
+
+/** Translation loading (spec §9): up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
+export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
+
+export function normalizeLanguage(lng: string | undefined | null): Language {
+  const base = (lng ?? '').toLowerCase().split(/[-_]/)[0];
+  return base === 'fr' ? 'fr' : 'en';
+}
+
+function applyDocumentLanguage(lng: string): void {
+  if (typeof document === 'undefined') return;
+  const lang = normalizeLanguage(lng);
+  document.documentElement.lang = lang;
+  document.documentElement.dir = i18n.dir(lang);
+}
+
+let initPromise: Promise<unknown> | undefined;
+
+export function initI18n(): Promise<unknown> {
+  if (initPromise) return initPromise;
+  i18n.on('languageChanged', applyDocumentLanguage);
+  initPromise = i18n
+    .use(HttpBackend)
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .init({
+      fallbackLng: FALLBACK_LANGUAGE,
+      supportedLngs: [...SUPPORTED_LANGUAGES],
+      nonExplicitSupportedLngs: false,
+      load: 'languageOnly',
+      lowerCaseLng: true,
+      cleanCode: true,
+      // Only the shell's namespace is loaded up front; pages load theirs on demand (Suspense).
+      ns: ['common'],
+      defaultNS: 'common',
+      fallbackNS: false,
+      detection: DETECTION,
+      backend: {
+        loadPath: '/locales/{{lng}}/{{ns}}.json',
+      },
+      ...LOADING,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      returnEmptyString: false,
+      react: { useSuspense: true, bindI18n: 'languageChanged loaded' },
+    });
+  return initPromise;
+}
+
+export function currentLanguage(): Language {
+  return normalizeLanguage(i18n.resolvedLanguage ?? i18n.language);
+}
+
+export { i18n };
+export default i18n;

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Corridor, FeeTier } from '../../core/fees';
+import type { RateSet } from '../../core/rates';
+import { api } from './api';
+
+/** GET /api/fees → `{ data: FeeTier[], corridors: Corridor[] }` (public). */
+export interface FeesResponse {
+  data: FeeTier[];
+  corridors: Corridor[];
+}
+
+/** GET /api/config → public configuration. */
+export interface AppConfig {
+  support_email: string;
+  features: { google: boolean; facebook: boolean; paypal: boolean };
+  dev_outbox: boolean;
+}
+
+export const queryKeys = {
+  fees: ['fees'] as const,
+  rates: ['rates'] as const,
+  config: ['config'] as const,
+};
+
+/** Fee tiers and corridors: the same rows the server charges with (D3). */
+export function useFees() {
+  return useQuery({
+    queryKey: queryKeys.fees,
+    queryFn: ({ signal }) => api<FeesResponse>('/api/fees', { signal }),
+    staleTime: 60_000,
+  });
+}
+
+/** Rates refresh every 15 s while the page is open (D4). */
+export function useRates(refetchInterval: number | false = 15_000) {
+  return useQuery({
+    queryKey: queryKeys.rates,
+    queryFn: async ({ signal }) => (await api<{ data: RateSet }>('/api/rates', { signal })).data,
+    staleTime: 10_000,
+    refetchInterval,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function useAppConfig() {
+  return useQuery({
+    queryKey: queryKeys.config,
+    queryFn: async ({ signal }) => (await api<{ data: AppConfig }>('/api/config', { signal })).data,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}
