@@ -14,6 +14,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { type Lang, pickLanguage, t } from './i18n.js';
 import { HttpError } from './lib/http-error.js';
+import { createRateLimiter } from './lib/rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
@@ -54,7 +55,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: new TokenService(database.db, deps.sessionSecret),
     mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger)),
     log: logger,
+    limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
   };
+  app.addHook('onClose', () => ctx.limiter.close());
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

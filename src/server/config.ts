@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   FACEBOOK_TOKEN_URL: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com/v19.0/oauth/access_token')),
   FACEBOOK_USERINFO_URL: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com/me')),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
+  /** Namespace of this app's keys in a Redis shared with others (and per test). */
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('mt:')),
   PAYMENT_INSTRUCTIONS_AIRTEL: z.preprocess(emptyToUndefined, z.string().default('Airtel Money Gabon: +241 00 00 00 00 (Money Transfer SARL)')),
   PAYMENT_INSTRUCTIONS_RWANDA: z.preprocess(emptyToUndefined, z.string().default('MTN Mobile Money Rwanda: +250 700 000 000 (Money Transfer Ltd)')),
   PAYMENT_INSTRUCTIONS_BANK: z.preprocess(emptyToUndefined, z.string().default('IBAN FR76 3000 6000 0112 3456 7890 189, BIC AGRIFRPP (Money Transfer SAS)')),

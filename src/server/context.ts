@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { RateLimiter } from './lib/rate-limit.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
@@ -11,5 +12,7 @@ export interface AppContext {
   db: Db;
   tokens: TokenService;
   mailer: Mailer;
+  /** Attempt counters: in this process, or in Redis (REDIS_URL) shared by every process. */
+  limiter: RateLimiter;
   log: Logger;
 }
