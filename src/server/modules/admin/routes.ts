@@ -43,14 +43,6 @@ const AuditQuerySchema = z.object({
 
 const RateBodySchema = z.object({ value: z.union([z.string(), z.number()], { error: 'validation.rateInvalid' }) });
 
-/** A changeStatus refusal for a stale read carries our own message until validation.json has one. */
-function withStaleReason(err: unknown): unknown {
-  if (err instanceof HttpError && err.vars.reason === 'validation.statusStale') {
-    return new HttpError(err.statusCode, err.message, err.extra, { ...err.vars, reason: 'admin.validation.statusStale' });
-  }
-  return err;
-}
-
 const routes: ApiModule = async (app, { ctx }) => {
   // ---- transfer requests (staff) ----
 
@@ -66,7 +58,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       // D5: the payout reference is what the sender's receipt shows once the payout is done.
       payoutReference: body.status === 'completed' ? body.provider_reference || null : null,
       ...(body.expected_status ? { expectedStatus: body.expected_status } : {}),
-    }).catch((err: unknown) => { throw withStaleReason(err); });
+    });
     return { data: transferRequestToJson(row) };
   });
 

@@ -1,0 +1,131 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFER_STATUSES } from '../../src/core/status.js';
+import { transactions, transferStatusHistory } from '../../src/server/db/schema.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+let t: TestApp;
+let sender: TestUser;
+let manager: TestUser;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  [sender, manager, admin] = await Promise.all([
+    createUser(t), createUser(t, { role: 'manager', full_name: 'Mia Manager' }), createUser(t, { role: 'admin' }),
+  ]);
+});
+afterAll(async () => { await t.close(); });
+
+const history = (id: string) => t.database.db.select().from(transferStatusHistory)
+  .where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(asc(transferStatusHistory.id));
+
+const patch = (id: string, payload: object, token = manager.token) =>
+  t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload });
+
+/** D5, staff: pending → processing|completed|rejected; processing → completed|rejected; the rest is final. */
+const LEGAL: Record<string, string[]> = {
+  pending: ['processing', 'completed', 'rejected'],
+  processing: ['completed', 'rejected'],
+  completed: [], rejected: [], cancelled: [],
+};
+
+describe('PATCH /api/transfer-requests/:id — the moves of D5', () => {
+  for (const from of TRANSFER_STATUSES) {
+    for (const to of TRANSFER_STATUSES) {
+      const legal = LEGAL[from]!.includes(to);
+      it(`${from} → ${to}: ${legal ? '200' : '409'}`, async () => {
+        const transfer = await createTransfer(t, sender.id, { status: from });
+        const res = await patch(transfer.id, { status: to });
+        const steps = await history(transfer.id);
+        if (legal) {
+          expect(res.statusCode).toBe(200);
+          expect(res.json().data).toMatchObject({ id: transfer.id, status: to, version: 2 });
+          expect(steps).toHaveLength(1);
+          const [tx] = await t.database.db.select().from(transactions).where(eq(transactions.transfer_request_id, transfer.id));
+          expect(tx!.status).toBe(to);
+        } else {
+          expect(res.statusCode).toBe(409);
+          expect(res.json().error).toMatch(/^Failed to update status: /);
+          expect(steps).toHaveLength(0);
+        }
+      });
+    }
+  }
+
+  it('names why a move is refused, in the spec\'s words', async () => {
+    const done = await createTransfer(t, sender.id, { status: 'completed' });
+    expect((await patch(done.id, { status: 'rejected' })).json().error)
+      .toBe('Failed to update status: This transfer is final and can no longer change.');
+    const processing = await createTransfer(t, sender.id, { status: 'processing' });
+    expect((await patch(processing.id, { status: 'processing' })).json().error)
+      .toBe('Failed to update status: The transfer already has this status.');
+    expect((await patch(processing.id, { status: 'pending' })).json().error)
+      .toBe('Failed to update status: This status change is not allowed.');
+    const pending = await createTransfer(t, sender.id);
+    expect((await patch(pending.id, { status: 'cancelled' })).statusCode).toBe(409);
+  });
+
+  it('answers in French for a French staff member', async () => {
+    const done = await createTransfer(t, sender.id, { status: 'completed' });
+    const res = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${done.id}`, token: manager.token,
+      headers: { 'accept-language': 'fr-FR' }, payload: { status: 'rejected' } });
+    expect(res.json().error).toBe('Échec de la mise à jour du statut : Ce transfert est définitif et ne peut plus changer.');
+  });
+
+  it('records who moved it, from what, to what, and the note', async () => {
+    const transfer = await createTransfer(t, sender.id);
+    await patch(transfer.id, { status: 'processing', note: 'Payment seen on the Airtel statement' });
+    await patch(transfer.id, { status: 'rejected', note: 'Recipient number closed' }, admin.token);
+    const steps = await history(transfer.id);
+    expect(steps.map((s) => [s.from_status, s.to_status, s.actor_profile_id, s.actor_role, s.note])).toEqual([
+      ['pending', 'processing', manager.id, 'manager', 'Payment seen on the Airtel statement'],
+      ['processing', 'rejected', admin.id, 'admin', 'Recipient number closed'],
+    ]);
+  });
+
+  it('records the payout reference when completing a mobile-money payout', async () => {
+    const transfer = await createTransfer(t, sender.id, { status: 'processing' });
+    const res = await patch(transfer.id, { status: 'completed', provider_reference: 'AIRTEL-778899' }, admin.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'completed', payout_reference: 'AIRTEL-778899' });
+  });
+
+  it('ignores a reference sent with a move other than completion', async () => {
+    const transfer = await createTransfer(t, sender.id);
+    const res = await patch(transfer.id, { status: 'processing', provider_reference: 'TOO-EARLY' });
+    expect(res.json().data.payout_reference).toBeNull();
+  });
+
+  it('refuses a request changed since the staff member read it (expected_status)', async () => {
+    const transfer = await createTransfer(t, sender.id);
+    await patch(transfer.id, { status: 'processing' }, admin.token);
+    const stale = await patch(transfer.id, { status: 'rejected', expected_status: 'pending' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toBe('Failed to update status: Someone else changed this transfer. Reload and try again.');
+    expect(await history(transfer.id)).toHaveLength(1);
+  });
+
+  it('two staff acting at once on one request: exactly one wins, the other gets 409, one history entry', async () => {
+    for (const [a, b] of [['completed', 'rejected'], ['processing', 'processing'], ['processing', 'completed']] as const) {
+      const transfer = await createTransfer(t, sender.id);
+      const results = await Promise.all([
+        patch(transfer.id, { status: a, expected_status: 'pending' }, manager.token),
+        patch(transfer.id, { status: b, expected_status: 'pending' }, admin.token),
+      ]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect(results.find((r) => r.statusCode === 409)!.json().error).toMatch(/^Failed to update status: /);
+      expect(await history(transfer.id)).toHaveLength(1);
+    }
+  });
+
+  it('answers 404 for an unknown or malformed id, 400 for an unknown status', async () => {
+    expect((await patch('6f1c1f7e-1111-4b7a-9c52-000000000000', { status: 'processing' })).statusCode).toBe(404);
+    expect((await patch('not-a-uuid', { status: 'processing' })).statusCode).toBe(404);
+    const transfer = await createTransfer(t, sender.id);
+    const bad = await patch(transfer.id, { status: 'approved' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.status).toBe('Choose a valid status.');
+  });
+});
