@@ -1,5 +1,36 @@
+import { z } from 'zod';
+import { PaymentInitiateSchema } from '../../../core/schemas.js';
+import { requireUser } from '../../lib/guards.js';
+import { unauthorized } from '../../lib/http-error.js';
 import type { ApiModule } from '../module.js';
+import { capturePayPalReturn, findByOrder, initiatePayment } from './service.js';
 
-// Routes of this module are added by its issue.
-const routes: ApiModule = async () => {};
+const ReturnQuery = z.object({ token: z.string().max(100).optional() });
+const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200, { error: 'transfer.idempotencyKeyTooLong' }).optional() });
+
+const routes: ApiModule = async (app, { ctx }) => {
+  app.post('/payments/initiate', {
+    // Spec §5 rule 1 comes before every field rule: a signed-out caller is told to sign in.
+    preValidation: async (request) => {
+      if (!request.auth) throw unauthorized('validation.signInRequired');
+    },
+    schema: { body: PaymentInitiateSchema, headers: IdempotencyHeaders },
+  }, async (request, reply) => {
+    const user = requireUser(request);
+    const result = await initiatePayment(ctx, user, request.body, request.headers['idempotency-key'], request.lang);
+    return reply.status(201).send(result);
+  });
+
+  // PayPal sends the payer's browser back here (D7); no session header comes along, so the
+  // order id is the only input and the capture happens server to server.
+  app.get('/payments/paypal/return', { schema: { querystring: ReturnQuery } }, async (request, reply) => {
+    const row = request.query.token ? await capturePayPalReturn(ctx, request.query.token) : null;
+    return reply.redirect(row ? `/pay/${row.id}` : '/history');
+  });
+
+  app.get('/payments/paypal/cancel', { schema: { querystring: ReturnQuery } }, async (request, reply) => {
+    const row = request.query.token ? await findByOrder(ctx, request.query.token) : null;
+    return reply.redirect(row ? `/pay/${row.id}?paypal=cancelled` : '/history');
+  });
+};
 export default routes;

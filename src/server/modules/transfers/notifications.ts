@@ -1,5 +1,65 @@
+import { eq } from 'drizzle-orm';
+import { isCurrency, parseAmount, formatMoney } from '../../../core/money.js';
 import type { AppContext } from '../../context.js';
+import { profiles } from '../../db/schema.js';
+import { t, type Lang } from '../../i18n.js';
 import type { TransferRequestRow } from './status-service.js';
 
-/** E-mails the sender about a status change, in their language (filled in by the sending-money issue). */
-export async function notifyStatusChange(_ctx: AppContext, _request: TransferRequestRow): Promise<void> {}
+// The sender's e-mails about a transfer (created, paid, each status change), in the language of
+// their profile. A failed e-mail is logged by the caller, never undoing the change it reports.
+
+type Event = 'created' | 'paid' | 'status';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function amountText(value: string, currency: string, lang: Lang): string {
+  if (!isCurrency(currency)) return `${value} ${currency}`;
+  const minor = parseAmount(value, currency);
+  return minor === null ? `${value} ${currency}` : formatMoney(minor, currency, lang === 'fr' ? 'fr-FR' : 'en-US');
+}
+
+async function send(ctx: AppContext, event: Event, request: TransferRequestRow): Promise<void> {
+  const [profile] = await ctx.db.select({ email: profiles.email, full_name: profiles.full_name, language: profiles.language })
+    .from(profiles).where(eq(profiles.id, request.profile_id));
+  if (!profile) return;
+  const lang = profile.language;
+  const vars = {
+    name: profile.full_name || profile.email,
+    reference: request.reference,
+    amount: amountText(request.amount, request.currency, lang),
+    total: amountText(request.total, request.currency, lang),
+    fee: amountText(request.fee, request.currency, lang),
+    payout: amountText(request.payout_amount, request.payout_currency, lang),
+    status: t(lang, `transfer.status.${request.status}`),
+    link: `${ctx.config.publicUrl}/history`,
+    support: ctx.config.SUPPORT_EMAIL,
+  };
+  const key = `transfer.email.${event}`;
+  const lines = [
+    t(lang, 'transfer.email.greeting', vars),
+    '',
+    t(lang, `${key}.body`, vars),
+    ...(request.payment_status === 'refund_due' ? ['', t(lang, 'transfer.email.refund', vars)] : []),
+    '',
+    t(lang, 'transfer.email.summary', vars),
+    t(lang, 'transfer.email.follow', vars),
+    '',
+    t(lang, 'transfer.email.signature', vars),
+  ];
+  const text = lines.join('\n');
+  const html = lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('');
+  await ctx.mailer.send({ to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html });
+}
+
+export function notifyCreated(ctx: AppContext, request: TransferRequestRow): Promise<void> {
+  return send(ctx, 'created', request);
+}
+
+export function notifyPaymentReceived(ctx: AppContext, request: TransferRequestRow): Promise<void> {
+  return send(ctx, 'paid', request);
+}
+
+/** E-mails the sender about a status change, in their language. */
+export function notifyStatusChange(ctx: AppContext, request: TransferRequestRow): Promise<void> {
+  return send(ctx, 'status', request);
+}

@@ -1,0 +1,207 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { CHANNELS, directionFor } from '../../../core/channels.js';
+import { formatMoney, parseAmount, toDecimal, type Currency } from '../../../core/money.js';
+import type { PaymentInitiate } from '../../../core/schemas.js';
+import type { AppContext } from '../../context.js';
+import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import { t, type Lang } from '../../i18n.js';
+import { HttpError, badRequest } from '../../lib/http-error.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { priceTransfer } from '../fees/quote-service.js';
+import { saveRecipient } from '../recipients/repo.js';
+import { notifyCreated, notifyPaymentReceived } from '../transfers/notifications.js';
+import { transferRequestToJson } from '../transfers/serialize.js';
+import type { TransferRequestRow } from '../transfers/status-service.js';
+import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder, paypalConfigured } from './paypal.js';
+
+export interface Initiated {
+  payment_url: string;
+  data: ReturnType<typeof transferRequestToJson>;
+}
+
+/** A short code the sender quotes when paying by hand: no 0/O or 1/I to misread. */
+function newReference(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(8);
+  return `MT-${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+/** The same request body always hashes the same, whatever its key order or amount spelling. */
+function bodyHash(body: PaymentInitiate, amount: string): string {
+  return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
+}
+
+const usesPayPal = (ctx: AppContext, row: TransferRequestRow) =>
+  CHANNELS[row.source_provider as keyof typeof CHANNELS]?.kind === 'paypal' && paypalConfigured(ctx.config);
+
+function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
+  const key = code === 'below_min' ? 'validation.amountBelowMin' : 'validation.amountAboveMax';
+  const vars = { limit: formatMoney(parseAmount(limit, currency) ?? 0, currency, lang === 'fr' ? 'fr-FR' : 'en-US') };
+  return new HttpError(400, key, { fields: { amount: t(lang, key, vars) } }, vars);
+}
+
+/** Thrown inside the transaction when a concurrent twin already holds the idempotency key. */
+class IdempotentReplay extends Error {}
+
+/**
+ * Spec §7 / D7: prices the transfer server-side, stores request, transaction and first history
+ * row in one database transaction, then points the sender where to pay.
+ */
+export async function initiatePayment(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<Initiated> {
+  const direction = directionFor(body.source_provider, body.destination_provider);
+  if (!direction) throw badRequest('validation.pairUnsupported');
+  const source = CHANNELS[body.source_provider];
+  const priced = await priceTransfer(ctx.db, direction, body.amount);
+  const { quote } = priced;
+  if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
+  const amount = toDecimal(quote.amount, quote.currency);
+  const hash = idempotencyKey ? bodyHash(body, amount) : null;
+
+  if (idempotencyKey) {
+    const replay = await replayOf(ctx, user.profile_id, idempotencyKey, hash!);
+    if (replay) return replay;
+  }
+
+  const d = body.destination_details;
+  const destination_details = Object.fromEntries(Object.entries({
+    recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email, recipient_phone: d.recipient_phone,
+    iban: d.iban, bic: d.bic, account_holder: d.account_holder,
+  }).filter(([, v]) => v != null && v !== ''));
+  let created: TransferRequestRow;
+  try {
+    created = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx.insert(transferRequests).values({
+        reference: newReference(), profile_id: user.profile_id, direction,
+        source_provider: body.source_provider, source_details: body.source_details.note ? { note: body.source_details.note } : {},
+        destination_provider: body.destination_provider, destination_details,
+        amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
+        rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
+        fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
+      }).onConflictDoNothing({ target: [transferRequests.profile_id, transferRequests.idempotency_key] }).returning();
+      if (!row) throw new IdempotentReplay();
+      await tx.insert(transactions).values({
+        transfer_request_id: row.id, profile_id: row.profile_id, direction, amount, currency: row.currency,
+        destination_details,
+        metadata: {
+          reference: row.reference, recipient_name: destination_details.recipient_name ?? null,
+          recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
+        },
+      });
+      await tx.insert(transferStatusHistory).values({
+        transfer_request_id: row.id, from_status: null, to_status: 'pending', actor_profile_id: user.profile_id, actor_role: 'owner',
+      });
+      return row;
+    });
+  } catch (err) {
+    if (!(err instanceof IdempotentReplay)) throw err;
+    const replay = await replayOf(ctx, user.profile_id, idempotencyKey!, hash!);
+    if (!replay) throw err;
+    return replay;
+  }
+
+  if (body.save_recipient) {
+    await saveRecipient(ctx.db, user.profile_id, {
+      channel: body.destination_provider, recipient_name: destination_details.recipient_name as string | undefined,
+      recipient_email: d.recipient_email, recipient_phone: d.recipient_phone, iban: d.iban, bic: d.bic,
+    }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
+  }
+  await notifyCreated(ctx, created).catch((err) => ctx.log.error({ err, requestId: created.id }, 'creation e-mail failed'));
+  return answer(ctx, created);
+}
+
+/** The first answer again for the same key and body; 422 for the same key with another body. */
+async function replayOf(ctx: AppContext, profileId: string, key: string, hash: string): Promise<Initiated | null> {
+  const [existing] = await ctx.db.select().from(transferRequests)
+    .where(and(eq(transferRequests.profile_id, profileId), eq(transferRequests.idempotency_key, key)));
+  if (!existing) return null;
+  if (existing.idempotency_hash !== hash) throw new HttpError(422, 'transfer.idempotencyMismatch');
+  return answer(ctx, existing);
+}
+
+async function answer(ctx: AppContext, row: TransferRequestRow): Promise<Initiated> {
+  const paymentUrl = usesPayPal(ctx, row) && row.payment_status === 'awaiting' ? await paypalApproval(ctx, row) : `/pay/${row.id}`;
+  const [latest] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.id, row.id));
+  return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row) };
+}
+
+/** D7: a PayPal order for the total in the source currency; its approval page is where the sender pays. */
+async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise<string> {
+  try {
+    const order = row.provider_order_id
+      ? await getOrder(ctx.config, row.provider_order_id)
+      : await createOrder(ctx.config, {
+        requestId: row.id, reference: row.reference, currency: row.currency, total: row.total,
+        description: `Transfer ${row.reference}`,
+        returnUrl: `${ctx.config.publicUrl}/api/payments/paypal/return`,
+        cancelUrl: `${ctx.config.publicUrl}/api/payments/paypal/cancel`,
+      });
+    if (!row.provider_order_id) {
+      await ctx.db.update(transferRequests).set({ provider_order_id: order.id, updated_at: new Date() }).where(eq(transferRequests.id, row.id));
+    }
+    const link = approvalLink(order);
+    if (!link) throw new PayPalError(502, null, 'PayPal order without an approval link');
+    return link;
+  } catch (err) {
+    ctx.log.error({ err, requestId: row.id }, 'PayPal order creation failed');
+    throw new HttpError(502, 'transfer.paypalUnavailable');
+  }
+}
+
+/**
+ * The payer is back from PayPal: capture server-side, keep the capture id as provider_txn_id on
+ * both tables and mark the payment received. Returns the transfer, or null for an unknown order.
+ */
+export async function capturePayPalReturn(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
+  const [row] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.provider_order_id, orderId));
+  if (!row) return null;
+  if (row.payment_status !== 'awaiting') return row;
+  let order;
+  try {
+    order = await captureOrder(ctx.config, orderId);
+  } catch (err) {
+    // A repeated return after a capture that already happened: read the order instead.
+    if (err instanceof PayPalError && err.issue === 'ORDER_ALREADY_CAPTURED') order = await getOrder(ctx.config, orderId);
+    else {
+      ctx.log.warn({ err, requestId: row.id }, 'PayPal capture failed');
+      return row;
+    }
+  }
+  const capture = completedCapture(order);
+  if (!capture || capture.amount.currency_code !== row.currency || parseAmount(capture.amount.value, row.currency as Currency) !== parseAmount(row.total, row.currency as Currency)) {
+    ctx.log.error({ requestId: row.id, orderId }, 'PayPal capture missing or for another amount');
+    return row;
+  }
+  const paid = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx.update(transferRequests).set({ provider_txn_id: capture.id, payment_status: 'received', updated_at: new Date() })
+      .where(and(eq(transferRequests.id, row.id), eq(transferRequests.payment_status, 'awaiting'))).returning();
+    if (updated) await tx.update(transactions).set({ provider_txn_id: capture.id, updated_at: new Date() }).where(eq(transactions.transfer_request_id, row.id));
+    return updated ?? null;
+  });
+  if (!paid) return row;
+  await notifyPaymentReceived(ctx, paid).catch((err) => ctx.log.error({ err, requestId: row.id }, 'payment e-mail failed'));
+  return paid;
+}
+
+export async function findByOrder(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
+  const [row] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.provider_order_id, orderId));
+  return row ?? null;
+}
+
+/** Where the sender pays a manual transfer (D10: configuration, not code). */
+export function paymentInstructions(ctx: AppContext, sourceProvider: string): string {
+  switch (CHANNELS[sourceProvider as keyof typeof CHANNELS]?.kind === 'paypal' ? 'paypal' : sourceProvider) {
+    case 'paypal': return ctx.config.PAYMENT_INSTRUCTIONS_PAYPAL;
+    case 'airtel_gabon': return ctx.config.PAYMENT_INSTRUCTIONS_AIRTEL;
+    case 'mobile_rwanda': return ctx.config.PAYMENT_INSTRUCTIONS_RWANDA;
+    default: return ctx.config.PAYMENT_INSTRUCTIONS_BANK;
+  }
+}

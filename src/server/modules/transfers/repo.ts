@@ -1,0 +1,126 @@
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { parseDecimal } from '../../../core/money.js';
+import type { TransferStatus } from '../../../core/status.js';
+import type { Db } from '../../db/client.js';
+import { paymentProofs, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import { badRequest } from '../../lib/http-error.js';
+import { transactionToJson } from './serialize.js';
+
+// Lists page by (created_at, id) descending with a keyset cursor, so any page of a sender with
+// thousands of transfers is one walk down transfer_requests_profile_*_idx / transactions_profile_*_idx.
+
+export interface ListQuery {
+  cursor?: string | undefined;
+  limit: number;
+  status?: TransferStatus | undefined;
+  /** Only requests still open (pending or processing): the dashboard's list. */
+  open?: boolean | undefined;
+  q?: string | undefined;
+}
+
+interface Cursor { at: string; id: string }
+
+/** The timestamp travels as PostgreSQL's own text, microseconds included: a JS Date would drop them. */
+export function encodeCursor(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && UUID.test(id)) return { at, id };
+  } catch { /* fall through */ }
+  throw badRequest('validation.cursorInvalid');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Text search of spec §2: an id (or its start), an amount, a provider or payment reference. */
+function searchCondition(q: string, table: typeof transferRequests | typeof transactions): SQL {
+  const term = q.trim();
+  const prefix = `${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  const parts: SQL[] = [
+    sql`${table.id}::text like ${prefix}`,
+    sql`lower(${table.provider_txn_id}) like ${prefix}`,
+  ];
+  if (table === transferRequests) parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
+  else parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
+  const amount = parseDecimal(term.replace(',', '.'));
+  if (amount) parts.push(sql`${table.amount} = ${term.replace(',', '.')}::numeric`);
+  return or(...parts)!;
+}
+
+function pageConditions(query: ListQuery, table: typeof transferRequests | typeof transactions): SQL[] {
+  const conditions: SQL[] = [];
+  if (query.status) conditions.push(eq(table.status, query.status));
+  if (query.q) conditions.push(searchCondition(query.q, table));
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
+  }
+  return conditions;
+}
+
+function page<T>(rows: (T & { cursor_at: string; id: string })[], limit: number) {
+  const more = rows.length > limit;
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { rows: shown, next_cursor: more && last ? encodeCursor(last.cursor_at, last.id) : null };
+}
+
+/** The sender's own transfer requests, newest first. */
+export async function listOwnRequests(db: Db, profileId: string, query: ListQuery) {
+  const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(query, transferRequests)];
+  if (query.open && !query.status) conditions.push(inArray(transferRequests.status, ['pending', 'processing']));
+  const rows = await db.select({ row: transferRequests, cursor_at: sql<string>`${transferRequests.created_at}::text`, id: transferRequests.id })
+    .from(transferRequests).where(and(...conditions))
+    .orderBy(desc(transferRequests.created_at), desc(transferRequests.id)).limit(query.limit + 1);
+  return page(rows, query.limit);
+}
+
+const requestFields = {
+  reference: transferRequests.reference, source_provider: transferRequests.source_provider,
+  destination_provider: transferRequests.destination_provider, fee: transferRequests.fee, total: transferRequests.total,
+  rate: transferRequests.rate, payout_amount: transferRequests.payout_amount, payout_currency: transferRequests.payout_currency,
+  payout_reference: transferRequests.payout_reference, payment_status: transferRequests.payment_status,
+};
+
+/** The sender's own transactions with the request fields the screens and receipts show, newest first. */
+export async function listOwnTransactions(db: Db, profileId: string, query: ListQuery) {
+  const conditions = [eq(transactions.profile_id, profileId), ...pageConditions(query, transactions)];
+  if (query.open && !query.status) conditions.push(inArray(transactions.status, ['pending', 'processing']));
+  const rows = await db.select({ tx: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text`, id: transactions.id })
+    .from(transactions).innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
+    .where(and(...conditions))
+    .orderBy(desc(transactions.created_at), desc(transactions.id)).limit(query.limit + 1);
+  const { rows: shown, next_cursor } = page(rows, query.limit);
+  return { data: shown.map((r) => transactionToJson(r.tx, r.request)), next_cursor };
+}
+
+/** Counts per status of the sender's transactions (dashboard). */
+export async function countOwnByStatus(db: Db, profileId: string): Promise<Record<string, number>> {
+  const rows = await db.select({ status: transactions.status, count: sql<string>`count(*)` })
+    .from(transactions).where(eq(transactions.profile_id, profileId)).groupBy(transactions.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+}
+
+export async function findRequest(db: Db, id: string) {
+  if (!UUID.test(id)) return null;
+  const [row] = await db.select().from(transferRequests).where(eq(transferRequests.id, id));
+  return row ?? null;
+}
+
+export async function requestExtras(db: Db, id: string) {
+  const [history, [proof], [tx]] = await Promise.all([
+    db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(transferStatusHistory.id),
+    db.select({ id: paymentProofs.id }).from(paymentProofs).where(eq(paymentProofs.transfer_request_id, id)).limit(1),
+    db.select({ id: transactions.id }).from(transactions).where(eq(transactions.transfer_request_id, id)),
+  ]);
+  return { history, has_proof: Boolean(proof), transaction_id: tx?.id ?? null };
+}
+
+export async function newestProof(db: Db, requestId: string) {
+  const [proof] = await db.select().from(paymentProofs).where(eq(paymentProofs.transfer_request_id, requestId))
+    .orderBy(desc(paymentProofs.created_at)).limit(1);
+  return proof ?? null;
+}
