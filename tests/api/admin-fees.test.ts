@@ -1,0 +1,105 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transferRequests } from '../../src/server/db/schema.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+let t: TestApp;
+let sender: TestUser;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  [sender, admin] = await Promise.all([createUser(t), createUser(t, { role: 'admin', full_name: 'Ada Admin' })]);
+});
+afterAll(async () => { await t.close(); });
+
+interface Tier { id: string; direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
+const tiersOf = async (direction: string): Promise<Tier[]> =>
+  ((await t.request({ method: 'GET', url: '/api/fees' })).json().data as Tier[]).filter((x) => x.direction === direction);
+const post = (payload: object) => t.request({ method: 'POST', url: '/api/fees', token: admin.token, payload });
+const patchTier = (id: string, payload: object) => t.request({ method: 'PATCH', url: `/api/fees/${id}`, token: admin.token, payload });
+const quote = async (direction: string, amount: string) =>
+  (await t.request({ method: 'POST', url: '/api/quotes', payload: { direction, amount } })).json().data;
+
+describe('fee tiers (D10: validated, D3: new values for new transfers only)', () => {
+  it('refuses a tier overlapping the direction\'s others', async () => {
+    const res = await post({ direction: 'USD_XAF', percentage: '2', min_amount: '50', max_amount: '150' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Fee tiers of a direction must not overlap.');
+    expect(await tiersOf('USD_XAF')).toHaveLength(3);
+  });
+
+  it('refuses a percentage of 0 or 100 and more, and min ≥ max, naming the field', async () => {
+    for (const [payload, field, message] of [
+      [{ percentage: '0' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ percentage: '100' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ percentage: 'abc' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ min_amount: '900', max_amount: '800' }, 'max_amount', 'The minimum amount must be less than the maximum amount.'],
+    ] as const) {
+      const res = await post({ direction: 'RWF_EUR', percentage: '2', min_amount: '2000000', max_amount: '3000000', ...payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields[field]).toBe(message);
+    }
+  });
+
+  it('creates, edits and deletes a tier, each step in the audit log with before and after', async () => {
+    const [top] = (await tiersOf('EUR_USD')).filter((x) => x.max_amount === null);
+    expect((await patchTier(top!.id, { direction: 'EUR_USD', percentage: '2.3', min_amount: '500', max_amount: '1000' })).statusCode).toBe(200);
+    const created = await post({ direction: 'EUR_USD', percentage: '1.9', min_amount: '1000', max_amount: null });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data).toMatchObject({ direction: 'EUR_USD', percentage: '0.019000', min_amount: '1000.00', max_amount: null });
+    const id = created.json().data.id as string;
+    expect((await patchTier(id, { direction: 'EUR_USD', percentage: '1.8', min_amount: '1000' })).json().data.percentage).toBe('0.018000');
+    expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(404);
+
+    const audit = (await t.request({ method: 'GET', url: `/api/admin/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json();
+    expect(audit.data.map((a: { action: string }) => a.action)).toEqual(['fee_tier.delete', 'fee_tier.update', 'fee_tier.create']);
+    const [deleted, updated, createdEntry] = audit.data;
+    expect(createdEntry).toMatchObject({ before: null, after: { percentage: '0.019000' }, actor: { profile_id: admin.id, full_name: 'Ada Admin' } });
+    expect(updated).toMatchObject({ before: { percentage: '0.019000' }, after: { percentage: '0.018000' } });
+    expect(deleted).toMatchObject({ before: { percentage: '0.018000' }, after: null });
+  });
+
+  it('an edit changes new quotes but leaves created transfers with their fee and rate', async () => {
+    const before = await createTransfer(t, sender.id, { direction: 'USD_RWF', amount: '200' });
+    expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000' });
+    const middle = (await tiersOf('USD_RWF')).find((x) => x.min_amount === '100.00')!;
+    const res = await patchTier(middle.id, { direction: 'USD_RWF', percentage: '2', min_amount: '100', max_amount: '500' });
+    expect(res.statusCode).toBe(200);
+    const rate = await t.request({ method: 'PATCH', url: '/api/rates/USD_RWF', token: admin.token, payload: { value: '1350.5' } });
+    expect(rate.statusCode).toBe(200);
+    expect(rate.json().data.USD_RWF).toBe('1350.5');
+
+    expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.00', total: '204.00', rate: '1350.5' });
+    const [stored] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, before.id));
+    expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: before.payout_amount });
+  });
+
+  it('sets a rate with who changed it and when, and refuses a bad one', async () => {
+    const res = await t.request({ method: 'PATCH', url: '/api/rates/EUR_XAF', token: admin.token, payload: { value: '656' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ EUR_XAF: '656' });
+    const [entry] = (await t.request({ method: 'GET', url: '/api/admin/audit?target_type=rate', token: admin.token })).json().data;
+    expect(entry).toMatchObject({ action: 'rate.update', target_id: 'EUR_XAF', before: { value: '655' }, after: { value: '656' }, actor: { email: admin.email } });
+    expect(Date.parse(entry.created_at)).toBeGreaterThan(Date.now() - 60_000);
+
+    for (const value of ['0', '-3', 'abc']) {
+      const bad = await t.request({ method: 'PATCH', url: '/api/rates/EUR_XAF', token: admin.token, payload: { value } });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ error: 'Enter a rate greater than zero.', fields: { value: 'Enter a rate greater than zero.' } });
+    }
+    expect((await t.request({ method: 'PATCH', url: '/api/rates/GBP_XAF', token: admin.token, payload: { value: '1' } })).statusCode).toBe(404);
+  });
+
+  it('two admins adding overlapping tiers at once: one is refused', async () => {
+    const [top] = (await tiersOf('XAF_EUR')).filter((x) => x.max_amount === null);
+    await patchTier(top!.id, { direction: 'XAF_EUR', percentage: '2.8', min_amount: '327500', max_amount: '1000000' });
+    const results = await Promise.all([
+      post({ direction: 'XAF_EUR', percentage: '2', min_amount: '1000000', max_amount: '2000000' }),
+      post({ direction: 'XAF_EUR', percentage: '2.1', min_amount: '1500000', max_amount: null }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
+  });
+});
