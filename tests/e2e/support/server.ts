@@ -6,8 +6,13 @@ import path from 'node:path';
 
 export interface E2eServer {
   url: string;
+  dataDir: string;
   output: () => string;
-  stop(): Promise<void>;
+  /** SIGTERM, as a process manager would; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGTERM but keep DATA_DIR for inspection; removeData() afterwards. */
+  stopKeepingData(): Promise<number | null>;
+  removeData(): void;
 }
 
 function freePort(): Promise<number> {
@@ -41,7 +46,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   });
   child.stdout?.on('data', (d: Buffer) => { log += d.toString(); });
   child.stderr?.on('data', (d: Buffer) => { log += d.toString(); });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -53,13 +58,21 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const stopKeepingData = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   return {
     url,
+    dataDir,
     output: () => log,
+    stopKeepingData,
+    removeData,
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      const code = await stopKeepingData();
+      removeData();
+      return code;
     },
   };
 }

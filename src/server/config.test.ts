@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults for a fresh machine', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', DATA_DIR: './data', publicUrl: 'http://localhost:3000' });
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.PAYPAL_API_BASE).toBe('https://api-m.sandbox.paypal.com');
+    expect(c.GOOGLE_ISSUER).toBe('https://accounts.google.com');
+  });
+
+  it('names every bad variable in one message', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', SMTP_URL: 'http://mail' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'SESSION_SECRET', 'SMTP_URL']) expect(message).toContain(name);
+  });
+
+  it('treats empty values as unset and trims the public URL', () => {
+    const c = loadConfig({ DATABASE_URL: '', PUBLIC_URL: 'https://send.example.com/' });
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.publicUrl).toBe('https://send.example.com');
+  });
+});
