@@ -37,7 +37,8 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
       [{ percentage: 'abc' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
       [{ min_amount: '900', max_amount: '800' }, 'max_amount', 'The minimum amount must be less than the maximum amount.'],
     ] as const) {
-      const res = await post({ direction: 'RWF_EUR', percentage: '2', min_amount: '2000000', max_amount: '3000000', ...payload });
+      const base: Record<string, string> = { direction: 'RWF_EUR', percentage: '2', min_amount: '2000000', max_amount: '3000000' };
+      const res = await post({ ...base, ...payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().fields[field]).toBe(message);
     }

@@ -1,8 +1,93 @@
-// Placeholder written by the shell so the router compiles; the feature owner replaces this file.
+import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { TRANSFER_STATUSES } from '../../../core/status';
+import { PageHeader, PageShell } from '../../components/page';
+import { StatusBadge } from '../../components/ui/badge';
+import { Card } from '../../components/ui/card';
+import { LoadingState } from '../../components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { useSession } from '../../app/session';
+import { useStats } from './admin-api';
+import { FeesTab } from './fees-tab';
+import { RatesTab } from './rates-tab';
+import { RequestsTab } from './requests-tab';
+import { UsersTab } from './users-tab';
 
-export default function Page() {
-  const { t } = useTranslation('common');
-  return <PlaceholderPage title={t('meta.admin.title')} />;
+// The chart is code-split: its module loads only when the volume tab is opened.
+const VolumeTab = lazy(() => import('./volume-tab'));
+
+const ADMIN_TABS = ['users', 'fees', 'rates', 'volume'] as const;
+
+function StatCards({ isAdmin }: { isAdmin: boolean }) {
+  const { t } = useTranslation(['admin', 'common']);
+  const stats = useStats();
+  const cards: { key: string; label: string; value: number | undefined; status?: string }[] = [
+    ...TRANSFER_STATUSES.map((s) => ({ key: s, label: t(`status.${s}`, { ns: 'common' }), value: stats.data?.requests[s], status: s })),
+    ...(isAdmin ? [
+      { key: 'users', label: t('stats.users'), value: stats.data?.users },
+      { key: 'fee_tiers', label: t('stats.feeTiers'), value: stats.data?.fee_tiers },
+    ] : []),
+  ];
+  return (
+    <section aria-label={t('stats.title')}>
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
+        {cards.map((c) => (
+          <li key={c.key} data-testid={`stat-${c.key}`}>
+            <Card className="flex h-full flex-col gap-1 p-4">
+              <span className="text-sm text-muted-foreground">
+                {c.status ? <StatusBadge status={c.status}>{c.label}</StatusBadge> : c.label}
+              </span>
+              <span className="text-2xl font-bold tabular-nums text-slate-900">{c.value ?? '—'}</span>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export default function AdminPage() {
+  const { t } = useTranslation(['admin', 'common']);
+  const { user } = useSession();
+  const isAdmin = user?.role === 'admin';
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  // D2: a manager has the request queue only, whatever the address says.
+  const tab = isAdmin && (ADMIN_TABS as readonly string[]).includes(asked ?? '') ? asked! : 'requests';
+  const select = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value === 'requests') next.delete('tab');
+    else next.set('tab', value);
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <PageShell width="wide">
+      <PageHeader title={t('title')} description={isAdmin ? t('descriptionAdmin') : t('descriptionManager')} />
+      <div className="flex flex-col gap-6">
+        <StatCards isAdmin={isAdmin} />
+        {isAdmin ? (
+          <Tabs value={tab} onValueChange={select}>
+            <TabsList aria-label={t('tabs.label')}>
+              <TabsTrigger value="requests">{t('tabs.requests')}</TabsTrigger>
+              <TabsTrigger value="users">{t('tabs.users')}</TabsTrigger>
+              <TabsTrigger value="fees">{t('tabs.fees')}</TabsTrigger>
+              <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
+              <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
+            </TabsList>
+            <TabsContent value="requests"><RequestsTab /></TabsContent>
+            <TabsContent value="users"><UsersTab /></TabsContent>
+            <TabsContent value="fees"><FeesTab /></TabsContent>
+            <TabsContent value="rates"><RatesTab /></TabsContent>
+            <TabsContent value="volume">
+              <Suspense fallback={<LoadingState />}><VolumeTab /></Suspense>
+            </TabsContent>
+          </Tabs>
+        ) : (
+          <RequestsTab />
+        )}
+      </div>
+    </PageShell>
+  );
 }

@@ -1,0 +1,211 @@
+// The back office's calls (spec §7, issue 5) and their TanStack Query hooks.
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TransferStatus } from '../../../core/status';
+import type { Role } from '../../app/session';
+import { api, ApiError, networkErrorMessage } from '../../lib/api';
+import { readToken } from '../../lib/token-store';
+
+export interface Requester { full_name: string | null; email: string | null; profile_id: string }
+
+export type Details = Record<string, unknown>;
+
+export interface StaffRequest {
+  id: string;
+  reference: string;
+  profile_id: string;
+  direction: string;
+  source_provider: string;
+  destination_provider: string;
+  source_details: Details;
+  destination_details: Details;
+  amount: string;
+  currency: string;
+  fee: string;
+  total: string;
+  rate: string;
+  payout_amount: string;
+  payout_currency: string;
+  status: TransferStatus;
+  payment_status: string;
+  provider_txn_id: string | null;
+  payout_reference: string | null;
+  created_at: string;
+  updated_at: string;
+  requester: Requester;
+}
+
+export interface HistoryStep { from_status: string | null; to_status: string; note: string | null; actor_role: string | null; created_at: string }
+export type RequestDetails = Omit<StaffRequest, 'requester'> & { history: HistoryStep[]; has_proof: boolean };
+
+export interface StaffFilters { status: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest' }
+export const EMPTY_FILTERS: StaffFilters = { status: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
+
+export interface Stats {
+  requests: Record<TransferStatus, number>;
+  users?: number;
+  fee_tiers?: number;
+}
+
+export interface ProfileRow { id: string; email: string | null; full_name: string | null; role: Role; created_at?: string }
+export interface StoredTier { id: string; direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
+export interface VolumePoint { day: string; direction: string; currency: string; count: number; amount: string; fees: string }
+export interface AuditEntry {
+  id: number; action: string; target_type: string; target_id: string | null; before: Details | null; after: Details | null;
+  created_at: string; actor: { profile_id: string | null; full_name: string | null; email: string | null };
+}
+
+/** Refresh period of the queue (the list and the stats). */
+export const QUEUE_REFRESH_MS = 30_000;
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  stats: ['admin', 'stats'] as const,
+  requests: (f: StaffFilters) => ['admin', 'requests', f] as const,
+  request: (id: string) => ['admin', 'request', id] as const,
+  profiles: (q: string) => ['admin', 'profiles', q] as const,
+  volume: (days: number) => ['admin', 'volume', days] as const,
+  audit: (type: string) => ['admin', 'audit', type] as const,
+};
+
+export function filterQuery(f: StaffFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...f, ...extra })) if (v) params.set(k, v);
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export function useStats() {
+  return useQuery({
+    queryKey: adminKeys.stats,
+    queryFn: async ({ signal }) => (await api<{ data: Stats }>('/api/admin/stats', { signal })).data,
+    refetchInterval: QUEUE_REFRESH_MS,
+  });
+}
+
+/** The staff list, page after page; every loaded page refreshes in place, so filters and scroll stay. */
+export function useStaffRequests(filters: StaffFilters) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.requests(filters),
+    queryFn: ({ pageParam, signal }) =>
+      api<{ data: StaffRequest[]; next_cursor: string | null }>(
+        `/api/transfer-requests${filterQuery(filters, { limit: '25', ...(pageParam ? { cursor: pageParam } : {}) })}`,
+        { signal },
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    refetchInterval: QUEUE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRequestDetails(id: string | null) {
+  return useQuery({
+    queryKey: adminKeys.request(id ?? ''),
+    queryFn: async ({ signal }) => (await api<{ data: RequestDetails }>(`/api/transfer-requests/${id}`, { signal })).data,
+    enabled: Boolean(id),
+  });
+}
+
+export interface StatusChangeInput { id: string; status: TransferStatus; expected_status: TransferStatus; note?: string; provider_reference?: string }
+
+export function useChangeStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: StatusChangeInput) =>
+      api<{ data: StaffRequest }>(`/api/transfer-requests/${id}`, { method: 'PATCH', body }),
+    // Success or refusal, the queue is reloaded: a 409 means someone else moved it.
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/** A private file (proof of payment, CSV) fetched with the session token. */
+export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  const token = readToken();
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    throw new ApiError(0, networkErrorMessage());
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new ApiError(res.status, body.error ?? res.statusText);
+  }
+  return res.blob();
+}
+
+export function useProfiles(q: string) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.profiles(q),
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams();
+      if (q) params.set('q', q);
+      if (pageParam) params.set('cursor', pageParam);
+      const s = params.toString();
+      return api<{ data: ProfileRow[]; next_cursor?: string | null }>(`/api/profiles${s ? `?${s}` : ''}`, { signal });
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSetRole() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) => api(`/api/profiles/${id}`, { method: 'PATCH', body: { role } }),
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export interface TierInput { direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
+
+export function useSaveTier() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: TierInput & { id?: string }) =>
+      api(id ? `/api/fees/${id}` : '/api/fees', { method: id ? 'PATCH' : 'POST', body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['fees'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export function useDeleteTier() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/fees/${id}`, { method: 'DELETE' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['fees'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export function useSetRate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, value }: { key: string; value: string }) => api(`/api/rates/${key}`, { method: 'PATCH', body: { value } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['rates'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+export function useAudit(targetType: string) {
+  return useQuery({
+    queryKey: adminKeys.audit(targetType),
+    queryFn: async ({ signal }) =>
+      (await api<{ data: AuditEntry[] }>(`/api/admin/audit?target_type=${targetType}&limit=20`, { signal })).data,
+  });
+}
+
+export function useVolume(days: number) {
+  return useQuery({
+    queryKey: adminKeys.volume(days),
+    queryFn: async ({ signal }) =>
+      (await api<{ data: { from: string; to: string; points: VolumePoint[] } }>(`/api/admin/volume?days=${days}`, { signal })).data,
+  });
+}
+
+/** Spec §2: a requester by full name, else e-mail, else profile id. */
+export function requesterName(r: Requester): string {
+  return r.full_name?.trim() || r.email?.trim() || r.profile_id;
+}

@@ -1,0 +1,181 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FileText } from 'lucide-react';
+import { canComplete, canProcess, canReject, type TransferStatus } from '../../../core/status';
+import { Alert } from '../../components/ui/alert';
+import { StatusBadge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { FormField } from '../../components/ui/form-field';
+import { Input, Textarea } from '../../components/ui/input';
+import { LoadingState } from '../../components/ui/spinner';
+import { isApiError } from '../../lib/api';
+import { channelLabel, formatDateTime } from '../../lib/format';
+import { fetchBlob, requesterName, useRequestDetails, type StaffRequest } from './admin-api';
+import { amountText, needsPayoutReference } from './admin-format';
+import { useStatusAction } from './use-status-action';
+
+function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
+  if (children == null || children === '') return null;
+  return (
+    <div className="grid grid-cols-[9rem_1fr] gap-2 py-1 text-sm">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 break-words font-medium text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** The proof of payment: an image inline, a PDF as a link (both fetched with the session token). */
+function Proof({ id }: { id: string }) {
+  const { t } = useTranslation('admin');
+  const [file, setFile] = useState<{ url: string; type: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    let url: string | null = null;
+    fetchBlob(`/api/transfer-requests/${id}/proof`, controller.signal)
+      .then((blob) => { url = URL.createObjectURL(blob); setFile({ url, type: blob.type }); })
+      .catch((e: unknown) => { if (!controller.signal.aborted) setError(isApiError(e) ? e.message : t('details.proofFailed')); });
+    return () => { controller.abort(); if (url) URL.revokeObjectURL(url); };
+  }, [id, t]);
+  if (error) return <Alert variant="destructive">{error}</Alert>;
+  if (!file) return <LoadingState className="py-4" />;
+  if (file.type === 'application/pdf') {
+    return (
+      <a href={file.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-2 text-brand-700 underline">
+        <FileText aria-hidden className="size-4" /> {t('details.openPdf')}
+      </a>
+    );
+  }
+  return <img src={file.url} alt={t('details.proofAlt')} className="max-h-80 w-full rounded-md border border-border object-contain" />;
+}
+
+export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
+  const { t, i18n } = useTranslation(['admin', 'common']);
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const details = useRequestDetails(row.id);
+  const action = useStatusAction();
+  const [note, setNote] = useState('');
+  const [reference, setReference] = useState('');
+  const d = details.data;
+  const status: TransferStatus = d?.status ?? row.status;
+  const dest = d?.destination_details ?? row.destination_details;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const askReference = canComplete(status) && needsPayoutReference(row.destination_provider);
+
+  async function move(to: TransferStatus) {
+    const ok = await action.run({
+      id: row.id, status: to, expected_status: status,
+      ...(note.trim() ? { note: note.trim() } : {}),
+      ...(to === 'completed' && reference.trim() ? { provider_reference: reference.trim() } : {}),
+    });
+    if (ok) {
+      setNote('');
+      setReference('');
+      void details.refetch();
+    }
+  }
+
+  return (
+    <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle className="flex flex-wrap items-center gap-2">
+            {t('details.title', { reference: row.reference })}
+            <StatusBadge status={status}>{t(`status.${status}`, { ns: 'common' })}</StatusBadge>
+          </DialogTitle>
+          <DialogDescription>{formatDateTime(row.created_at, lng)}</DialogDescription>
+        </DialogHeader>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <section aria-labelledby="d-sender">
+            <h3 id="d-sender" className="mb-1 font-semibold">{t('details.sender')}</h3>
+            <dl>
+              <Row label={t('details.name')}>{requesterName(row.requester)}</Row>
+              <Row label={t('details.email')}>{row.requester.email}</Row>
+              <Row label={t('details.source')}>{channelLabel(t, row.source_provider)}</Row>
+              <Row label={t('details.senderNote')}>{text((d?.source_details ?? row.source_details).note)}</Row>
+            </dl>
+          </section>
+          <section aria-labelledby="d-recipient">
+            <h3 id="d-recipient" className="mb-1 font-semibold">{t('details.recipient')}</h3>
+            <dl>
+              <Row label={t('details.destination')}>{channelLabel(t, row.destination_provider)}</Row>
+              <Row label={t('details.name')}>{text(dest.recipient_name) || text(dest.account_holder) || t('details.unknownRecipient')}</Row>
+              <Row label={t('details.phone')}>{text(dest.recipient_phone)}</Row>
+              <Row label={t('details.email')}>{text(dest.recipient_email)}</Row>
+              <Row label="IBAN">{text(dest.iban)}</Row>
+              <Row label="BIC">{text(dest.bic)}</Row>
+            </dl>
+          </section>
+          <section aria-labelledby="d-amounts" className="sm:col-span-2">
+            <h3 id="d-amounts" className="mb-1 font-semibold">{t('details.amounts')}</h3>
+            <dl className="grid sm:grid-cols-2 sm:gap-x-6">
+              <Row label={t('details.amount')}>{amountText(row.amount, row.currency, lng)}</Row>
+              <Row label={t('details.fee')}>{amountText(row.fee, row.currency, lng)}</Row>
+              <Row label={t('details.total')}>{amountText(row.total, row.currency, lng)}</Row>
+              <Row label={t('details.rate')}>{`1 ${row.currency} = ${row.rate.replace(/\.?0+$/, '')} ${row.payout_currency}`}</Row>
+              <Row label={t('details.payout')}>{amountText(row.payout_amount, row.payout_currency, lng)}</Row>
+              <Row label={t('details.payment')}>{t(`payment.${row.payment_status}`, { defaultValue: row.payment_status })}</Row>
+              <Row label={t('details.providerTxn')}>{d?.provider_txn_id ?? row.provider_txn_id}</Row>
+              <Row label={t('details.payoutReference')}>{d?.payout_reference ?? row.payout_reference}</Row>
+            </dl>
+          </section>
+        </div>
+
+        <section aria-labelledby="d-proof">
+          <h3 id="d-proof" className="mb-2 font-semibold">{t('details.proof')}</h3>
+          {details.isPending ? <LoadingState className="py-4" /> : d?.has_proof ? <Proof id={row.id} /> : <p className="text-sm text-muted-foreground">{t('details.noProof')}</p>}
+        </section>
+
+        <section aria-labelledby="d-history">
+          <h3 id="d-history" className="mb-2 font-semibold">{t('details.history')}</h3>
+          {details.isError ? <Alert variant="destructive">{isApiError(details.error) ? details.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
+          {d && d.history.length === 0 ? <p className="text-sm text-muted-foreground">{t('details.noHistory')}</p> : null}
+          <ol className="flex flex-col gap-2 border-l-2 border-border pl-4" data-testid="status-history">
+            {d?.history.map((h, i) => (
+              <li key={i} className="text-sm">
+                <p>
+                  <span className="font-medium">
+                    {t('details.step', {
+                      from: h.from_status ? t(`status.${h.from_status}`, { ns: 'common' }) : '—',
+                      to: t(`status.${h.to_status}`, { ns: 'common' }),
+                    })}
+                  </span>{' '}
+                  <span className="text-muted-foreground">· {formatDateTime(h.created_at, lng)}{h.actor_role ? ` · ${t(`roles.${h.actor_role}`, { ns: 'common', defaultValue: h.actor_role })}` : ''}</span>
+                </p>
+                {h.note ? <p className="text-slate-700">{h.note}</p> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        {canProcess(status) || canComplete(status) || canReject(status) ? (
+          <section aria-labelledby="d-act" className="flex flex-col gap-3">
+            <h3 id="d-act" className="font-semibold">{t('details.act')}</h3>
+            <FormField label={t('details.note')} hint={t('details.noteHint')}>
+              <Textarea value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
+            </FormField>
+            {askReference ? (
+              <FormField label={t('details.payoutReferenceField')} hint={t('details.payoutReferenceHint')}>
+                <Input value={reference} onChange={(e) => setReference(e.target.value)} maxLength={120} autoComplete="off" />
+              </FormField>
+            ) : null}
+          </section>
+        ) : null}
+
+        <DialogFooter className="flex-wrap">
+          <Button variant="outline" disabled={!canProcess(status)} loading={action.pending && action.pendingId === row.id} onClick={() => void move('processing')}>
+            {t('actions.process')}
+          </Button>
+          <Button variant="destructive" disabled={!canReject(status) || action.pending} onClick={() => void move('rejected')}>
+            {t('actions.reject')}
+          </Button>
+          <Button variant="success" disabled={!canComplete(status) || action.pending} onClick={() => void move('completed')}>
+            {t('actions.markCompleted')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,199 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Download, RefreshCw, Search } from 'lucide-react';
+import { DIRECTIONS } from '../../../core/channels';
+import { canComplete, canProcess, canReject, TRANSFER_STATUSES } from '../../../core/status';
+import { Alert } from '../../components/ui/alert';
+import { StatusBadge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { EmptyState } from '../../components/ui/empty-state';
+import { FormField } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { LoadingState } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { isApiError } from '../../lib/api';
+import { directionLabel, formatDateTime } from '../../lib/format';
+import { amountText, needsPayoutReference } from './admin-format';
+import {
+  EMPTY_FILTERS, fetchBlob, filterQuery, requesterName, useStaffRequests, type StaffFilters, type StaffRequest,
+} from './admin-api';
+import { DetailsDialog } from './details-dialog';
+import { useStatusAction } from './use-status-action';
+
+/** Filters live in the address, so a reload or a shared link keeps them. */
+function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
+  const [params, setParams] = useSearchParams();
+  const filters: StaffFilters = {
+    status: params.get('status') ?? '',
+    direction: params.get('direction') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    q: params.get('q') ?? '',
+    sort: params.get('sort') === 'oldest' ? 'oldest' : 'newest',
+  };
+  const set = (f: StaffFilters) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(f)) {
+      if (v && !(k === 'sort' && v === 'newest')) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  return [filters, set];
+}
+
+export function RequestsTab() {
+  const { t, i18n } = useTranslation(['admin', 'common']);
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const [filters, setFilters] = useFilters();
+  const [search, setSearch] = useState(filters.q);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const { toast } = useToast();
+  const query = useStaffRequests(filters);
+  const action = useStatusAction();
+  const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
+  const open = rows.find((r) => r.id === openId) ?? null;
+
+  const update = (patch: Partial<StaffFilters>) => setFilters({ ...filters, ...patch });
+  const submitSearch = (e: FormEvent) => {
+    e.preventDefault();
+    update({ q: search.trim() });
+  };
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const blob = await fetchBlob(`/api/transfer-requests/export.csv${filterQuery(filters)}`);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `transfer-requests-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) {
+      toast({ variant: 'destructive', title: t('requests.exportFailed'), description: isApiError(e) ? e.message : undefined });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  function act(row: StaffRequest, status: 'processing' | 'completed' | 'rejected') {
+    if (status === 'completed' && needsPayoutReference(row.destination_provider)) {
+      setOpenId(row.id);
+      return;
+    }
+    if (status === 'rejected' && !window.confirm(t('requests.confirmReject', { reference: row.reference }))) return;
+    void action.run({ id: row.id, status, expected_status: row.status });
+  }
+
+  return (
+    <section aria-labelledby="requests-heading" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="requests-heading" className="text-xl font-semibold text-slate-900">{t('requests.title')}</h2>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" onClick={() => void query.refetch()} loading={query.isRefetching && !query.isFetchingNextPage}>
+            <RefreshCw aria-hidden /> {t('actions.refresh', { ns: 'common' })}
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => void exportCsv()} loading={exporting}>
+            <Download aria-hidden /> {t('requests.export')}
+          </Button>
+        </div>
+      </div>
+
+      <Card className="p-4">
+        <form onSubmit={submitSearch} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6" role="search" aria-label={t('requests.filters')}>
+          <FormField label={t('requests.search')} className="sm:col-span-2">
+            <div className="flex gap-2">
+              <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('requests.searchHint')} maxLength={100} />
+              <Button type="submit" variant="secondary" aria-label={t('actions.search', { ns: 'common' })}><Search aria-hidden /></Button>
+            </div>
+          </FormField>
+          <FormField label={t('requests.status')}>
+            <Select value={filters.status} onChange={(e) => update({ status: e.target.value })}>
+              <option value="">{t('requests.allStatuses')}</option>
+              {TRANSFER_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`, { ns: 'common' })}</option>)}
+            </Select>
+          </FormField>
+          <FormField label={t('requests.corridor')}>
+            <Select value={filters.direction} onChange={(e) => update({ direction: e.target.value })}>
+              <option value="">{t('requests.allCorridors')}</option>
+              {DIRECTIONS.map((d) => <option key={d.id} value={d.id}>{directionLabel(t, d.id)}</option>)}
+            </Select>
+          </FormField>
+          <FormField label={t('requests.from')}>
+            <Input type="date" value={filters.from} onChange={(e) => update({ from: e.target.value })} />
+          </FormField>
+          <FormField label={t('requests.to')}>
+            <Input type="date" value={filters.to} onChange={(e) => update({ to: e.target.value })} />
+          </FormField>
+          <FormField label={t('requests.sort')}>
+            <Select value={filters.sort} onChange={(e) => update({ sort: e.target.value === 'oldest' ? 'oldest' : 'newest' })}>
+              <option value="newest">{t('requests.newest')}</option>
+              <option value="oldest">{t('requests.oldest')}</option>
+            </Select>
+          </FormField>
+          <div className="flex items-end">
+            <Button variant="ghost" onClick={() => { setSearch(''); setFilters(EMPTY_FILTERS); }}>{t('requests.clear')}</Button>
+          </div>
+        </form>
+      </Card>
+
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError && rows.length === 0 ? (
+        <Alert variant="destructive">{isApiError(query.error) ? query.error.message : t('states.error', { ns: 'common' })}</Alert>
+      ) : rows.length === 0 ? (
+        <EmptyState title={t('requests.empty')} />
+      ) : (
+        <>
+          <p className="text-sm text-muted-foreground" aria-live="polite">{t('requests.shown', { count: rows.length })}</p>
+          <ul className="flex flex-col gap-3" aria-label={t('requests.title')}>
+            {rows.map((row) => (
+              <li key={row.id} data-testid="request-row" data-id={row.id}>
+                <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
+                  <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr]">
+                    <div className="min-w-0">
+                      <p className="truncate font-semibold text-slate-900">{requesterName(row.requester)}</p>
+                      <p className="truncate text-xs text-muted-foreground">{row.reference} · {formatDateTime(row.created_at, lng)}</p>
+                    </div>
+                    <div className="min-w-0 text-sm">
+                      <p className="truncate">{directionLabel(t, row.direction)}</p>
+                      <p className="truncate text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
+                    </div>
+                    <div className="flex items-center gap-3 sm:justify-end">
+                      <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
+                      <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
+                    </div>
+                  </div>
+                  <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
+                    <Button size="sm" variant="outline" disabled={!canProcess(row.status) || action.pendingId === row.id} onClick={() => act(row, 'processing')}>
+                      {t('actions.process')}
+                    </Button>
+                    <Button size="sm" variant="success" disabled={!canComplete(row.status) || action.pendingId === row.id} onClick={() => act(row, 'completed')}>
+                      {t('actions.complete')}
+                    </Button>
+                    <Button size="sm" variant="destructive" disabled={!canReject(row.status) || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
+                      {t('actions.reject')}
+                    </Button>
+                    <Button size="sm" variant="ghost" onClick={() => setOpenId(row.id)}>{t('actions.details')}</Button>
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+          {query.hasNextPage ? (
+            <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+              {t('requests.more')}
+            </Button>
+          ) : null}
+        </>
+      )}
+
+      {open ? <DetailsDialog row={open} onClose={() => setOpenId(null)} /> : null}
+    </section>
+  );
+}
