@@ -43,8 +43,9 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
     sql`${table.id}::text like ${prefix}`,
     sql`lower(${table.provider_txn_id}) like ${prefix}`,
   ];
-  if (table === transferRequests) parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
-  else parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
+  // Transactions are listed joined to their request, so both search the payment reference.
+  parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
+  if (table === transactions) parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
   const amount = parseDecimal(term.replace(',', '.'));
   if (amount) parts.push(sql`${table.amount} = ${term.replace(',', '.')}::numeric`);
   return or(...parts)!;
