@@ -142,7 +142,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
                       to: t(`status.${h.to_status}`, { ns: 'common' }),
                     })}
                   </span>{' '}
-                  <span className="text-muted-foreground">· {formatDateTime(h.created_at, lng)}{h.actor_role ? ` · ${t(`roles.${h.actor_role}`, { ns: 'common', defaultValue: h.actor_role })}` : ''}</span>
+                  <span className="text-muted-foreground">· {formatDateTime(h.created_at, lng)}{h.actor_role ? ` · ${t(`details.actors.${h.actor_role}`, { defaultValue: h.actor_role })}` : ''}</span>
                 </p>
                 {h.note ? <p className="text-slate-700">{h.note}</p> : null}
               </li>

@@ -1,0 +1,126 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpListener } from '../support/smtp-listener.js';
+import { launchBrowser, newPage } from './support/browser.js';
+import { startBuiltServer, type E2eServer } from './support/server.js';
+
+let server: E2eServer;
+let browser: Browser;
+let smtp: SmtpListener;
+
+const ADMIN = { email: 'admin@example.test', password: 'admin-password-1' };
+const SENDER = { email: 'sender@example.test', password: 'sender-password-1', full_name: 'Sandra Sender' };
+const MANAGER = { email: 'manager@example.test', password: 'manager-password-1', full_name: 'Marc Manager' };
+
+async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json() as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Registration as the API contract has it: the form, then the e-mailed code. */
+async function register(account: typeof SENDER): Promise<string> {
+  await call('POST', '/api/auth/register', { ...account, phone: '+24177000000', city: 'Libreville', country: 'GA' });
+  const code = await smtp.codeFor(account.email);
+  return (await call<{ token: string }>('POST', '/api/auth/verify-otp', { email: account.email, otp: code })).token;
+}
+
+/** Sign-in through the login page (e-mail, password, submit). */
+async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.goto(`${server.url}/login`);
+  await page.locator('input[type="email"]').fill(account.email);
+  await page.locator('input[type="password"]').fill(account.password);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+const row = (page: Page, reference: string) => page.getByTestId('request-row').filter({ hasText: reference });
+
+beforeAll(async () => {
+  smtp = await new SmtpListener().start();
+  [server, browser] = await Promise.all([startBuiltServer({ SMTP_URL: smtp.url }), launchBrowser()]);
+});
+afterAll(async () => { await browser?.close(); await server?.stop(); await smtp?.stop(); });
+
+describe('the back office in Chromium', () => {
+  let reference = '';
+  let transferId = '';
+  let senderToken = '';
+
+  it('a sender creates a transfer', async () => {
+    senderToken = await register(SENDER);
+    const created = await call<{ data?: { id: string; reference: string }; id?: string; reference?: string; transfer_request?: { id: string; reference: string } }>(
+      'POST', '/api/payments/initiate', {
+        source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
+        destination_details: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' },
+      }, senderToken);
+    const list = await call<{ data: { id: string; reference: string }[] }>('GET', '/api/transfer-requests', undefined, senderToken);
+    expect(list.data).toHaveLength(1);
+    ({ id: transferId, reference } = list.data[0]!);
+    expect(created).toBeTruthy();
+  });
+
+  it('a manager marks it processing and sees no users, fees or rates tabs', async () => {
+    await register(MANAGER);
+    const admin = await call<{ token: string }>('POST', '/api/auth/login', ADMIN);
+    const found = await call<{ data: { id: string }[] }>('GET', `/api/profiles?q=${encodeURIComponent(MANAGER.email)}`, undefined, admin.token);
+    await call('PATCH', `/api/profiles/${found.data[0]!.id}`, { role: 'manager' }, admin.token);
+
+    const page = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${server.url}/admin`);
+    await row(page, reference).waitFor();
+    expect(await page.getByRole('tab').count()).toBe(0);
+    for (const name of ['Users', 'Fees', 'Rates', 'Volume']) expect(await page.getByRole('tab', { name }).count()).toBe(0);
+    expect(await page.getByTestId('stat-users').count()).toBe(0);
+    expect(await page.getByTestId('stat-pending').textContent()).toContain('1');
+
+    await row(page, reference).getByRole('button', { name: 'Process' }).click();
+    await page.getByText('Status updated to processing successfully!').waitFor();
+    await expect.poll(() => row(page, reference).getByRole('button', { name: 'Process' }).isDisabled()).toBe(true);
+    expect(await row(page, reference).textContent()).toContain('Processing');
+    // The server refuses the admin's calls to a manager even by hand (D2).
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const res = await fetch(`${server.url}/api/fees`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(403);
+  });
+
+  it('an admin completes it with the payout reference, through the details dialog', async () => {
+    const page = await newPage(browser);
+    await signIn(page, ADMIN);
+    await page.goto(`${server.url}/admin`);
+    for (const name of ['Requests', 'Users', 'Fees', 'Rates', 'Volume']) await page.getByRole('tab', { name }).waitFor();
+    await row(page, reference).getByRole('button', { name: 'Completed' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Marie Nguema').waitFor();
+    await dialog.getByTestId('status-history').getByText('Pending → Processing').waitFor();
+    await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
+    await dialog.getByLabel('Payout reference').fill('AIRTEL-778899');
+    await dialog.getByRole('button', { name: 'Mark completed' }).click();
+    await page.getByText('Status updated to completed successfully!').waitFor();
+    await dialog.getByTestId('status-history').getByText('Processing → Completed').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Mark completed' }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+  });
+
+  it('the sender sees "completed", the timeline and the payout reference', async () => {
+    const details = await call<{ data: { status: string; payout_reference: string; history: { to_status: string; note: string | null }[] } }>(
+      'GET', `/api/transfer-requests/${transferId}`, undefined, senderToken);
+    expect(details.data.status).toBe('completed');
+    expect(details.data.payout_reference).toBe('AIRTEL-778899');
+    expect(details.data.history.map((h) => h.to_status)).toEqual(['pending', 'processing', 'completed']);
+    expect(details.data.history[2]!.note).toBe('Paid out by Airtel Money');
+    await smtp.waitFor(SENDER.email, /completed/i);
+
+    const page = await newPage(browser);
+    await signIn(page, SENDER);
+    await page.goto(`${server.url}/history`);
+    await page.getByText('Completed').first().waitFor();
+    await page.getByText('AIRTEL-778899').first().waitFor();
+  });
+});
