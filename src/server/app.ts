@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -75,6 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  // Dynamic answers (API, translations) compressed on the fly; the built app is precompressed.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
 
   app.decorateRequest('auth', null);
@@ -118,11 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }, { prefix: '/api' });
 
   // Translations are served from the same files the server reads, so the two never drift.
-  await app.register(fastifyStatic, { root: LOCALES_DIR, prefix: '/locales/', decorateReply: false, maxAge: '1h' });
+  await app.register(fastifyStatic, { root: LOCALES_DIR, prefix: '/locales/', decorateReply: false, maxAge: '5m' });
   const hasWeb = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST_DIR, prefix: '/', wildcard: false, index: false,
+      root: WEB_DIST_DIR, prefix: '/', wildcard: false, index: false, preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
       },
