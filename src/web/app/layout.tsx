@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useId, useState } from 'react';
-import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LogOut, Menu, UserRound, X } from 'lucide-react';
+import { LogOut, Menu, UserRound, X } from '../components/icons';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
 import { Toaster } from '../components/ui/toast';
@@ -10,6 +10,7 @@ import { LanguageSwitcher } from './language-switcher';
 import { useDocumentMeta } from './page-meta';
 import { displayName, isStaff, useSession } from './session';
 import { Logo } from './logo';
+import { ErrorBoundary } from './route-error';
 
 interface NavItem {
   to: string;
@@ -207,21 +208,25 @@ function Footer() {
   );
 }
 
-/** A thin bar at the top while a route's code is loading. */
-function RouteProgress() {
-  const navigation = useNavigation();
-  const { t } = useTranslation('common');
-  if (navigation.state === 'idle') return null;
-  return (
-    <div role="progressbar" aria-label={t('states.loading')} className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100">
-      <div className="h-full w-1/3 animate-pulse bg-brand-600" />
-    </div>
-  );
+/** New page: scroll to the top (or to the #hash); back/forward keeps the browser's position. */
+function useScrollOnNavigate(): void {
+  const { pathname, hash } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type === 'POP') return;
+    if (hash) {
+      document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+      return;
+    }
+    window.scrollTo(0, 0);
+  }, [pathname, hash, type]);
 }
 
 export function AppLayout() {
   const { t } = useTranslation('common');
+  const { pathname } = useLocation();
   useDocumentMeta();
+  useScrollOnNavigate();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -230,16 +235,16 @@ export function AppLayout() {
       >
         {t('nav.skip')}
       </a>
-      <RouteProgress />
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Suspense fallback={<LoadingState />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
       <Toaster />
-      <ScrollRestoration />
     </div>
   );
 }

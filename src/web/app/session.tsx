@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { api, isApiError } from '../lib/api';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
 
@@ -67,12 +66,16 @@ async function exchangeTicket(ticket: string): Promise<string | null> {
   }
 }
 
+/** Drops every cached query (another user's data must not survive a sign-out). Loaded lazily. */
+function clearQueryCache(): void {
+  void import('../lib/query-client').then((m) => m.queryClient.clear());
+}
+
 /** Ticket read once per page load (StrictMode runs effects twice; the exchange must happen once). */
 let pendingTicket: Promise<string | null> | null = null;
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => readToken());
   const [user, setUser] = useState<SessionUser | null>(null);
   const [loading, setLoading] = useState(true);
@@ -132,12 +135,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (e.key !== null && e.key !== TOKEN_KEY) return;
       const next = readToken();
       setToken(next);
-      if (!next) queryClient.clear();
+      if (!next) clearQueryCache();
       void loadProfile(next);
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
-  }, [loadProfile, queryClient]);
+  }, [loadProfile]);
 
   const login = useCallback(
     async (tok: string) => {
@@ -163,9 +166,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     writeToken(null);
     setToken(null);
     setUser(null);
-    queryClient.clear();
+    clearQueryCache();
     navigate('/');
-  }, [navigate, queryClient]);
+  }, [navigate]);
 
   const value = useMemo<Session>(() => ({ user, token, loading, login, logout, refresh }), [user, token, loading, login, logout, refresh]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

@@ -1,7 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
-import HttpBackend from 'i18next-http-backend';
+import { HttpBackend } from './i18n-backend';
+import { LanguageDetector } from './i18n-detector';
 
 /** Languages of the interface (spec §1). English is the fallback. */
 export const SUPPORTED_LANGUAGES = ['en', 'fr'] as const;
@@ -15,15 +15,8 @@ export const FALLBACK_LANGUAGE: Language = 'en';
 export const NAMESPACES = ['common', 'public', 'validation', 'errors', 'auth', 'transfer', 'admin'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-/** Detection order and caches of spec §1. */
-export const DETECTION = {
-  order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
-  lookupQuerystring: 'lng',
-  lookupCookie: 'i18next',
-  lookupLocalStorage: 'i18nextLng',
-  lookupSessionStorage: 'i18nextLng',
-  caches: ['localStorage'],
-};
+/** Detection order and caches of spec §1: see ./i18n-detector.ts. */
+export { DETECTION_ORDER } from './i18n-detector';
 
 /** Translation loading (spec §9): up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
 export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
@@ -60,10 +53,6 @@ export function initI18n(): Promise<unknown> {
       ns: ['common'],
       defaultNS: 'common',
       fallbackNS: false,
-      detection: DETECTION,
-      backend: {
-        loadPath: '/locales/{{lng}}/{{ns}}.json',
-      },
       ...LOADING,
       interpolation: { escapeValue: false },
       returnNull: false,

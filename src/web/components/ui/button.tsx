@@ -1,8 +1,8 @@
-import { forwardRef, type ButtonHTMLAttributes } from 'react';
-import { Slot } from 'radix-ui';
+import { forwardRef, type ButtonHTMLAttributes, type Ref } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { cn } from '../../lib/utils';
 import { Spinner } from './spinner';
+import { Slot } from './slot';
 
 export const buttonVariants = cva(
   'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:pointer-events-none disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0',
@@ -39,9 +39,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(
   ({ className, variant, size, asChild = false, loading = false, disabled, children, type, ...props }, ref) => {
     if (asChild) {
       return (
-        <Slot.Root ref={ref} className={cn(buttonVariants({ variant, size }), className)} {...props}>
+        <Slot ref={ref as Ref<HTMLElement>} className={cn(buttonVariants({ variant, size }), className)} {...props}>
           {children}
-        </Slot.Root>
+        </Slot>
       );
     }
     return (

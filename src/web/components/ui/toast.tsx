@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CheckCircle2, AlertCircle, Info, X } from 'lucide-react';
+import { CircleCheck as CheckCircle2, CircleAlert as AlertCircle, Info, X } from '../icons';
 import { cn } from '../../lib/utils';
 
 /** Spec §9: at most one toast shown at once. */

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowRight, RefreshCw } from 'lucide-react';
+import { ArrowRight, RefreshCw } from '../../components/icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '../../../core/channels';
 import { computeQuote } from '../../../core/fees';
 import { MINOR_UNITS, parseAmount, toDecimal, type Currency } from '../../../core/money';
@@ -12,7 +12,9 @@ import { Label } from '../../components/ui/label';
 import { Select } from '../../components/ui/select';
 import { Alert } from '../../components/ui/alert';
 import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '../../lib/format';
-import { useFees, useRates } from '../../lib/queries';
+import type { FeesResponse } from '../../lib/queries';
+import type { RateSet } from '../../../core/rates';
+import { useJson } from '../../lib/use-json';
 import { cn } from '../../lib/utils';
 
 /**
@@ -55,8 +57,10 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const [direction, setDirection] = useState<DirectionId>(initialDirection);
   const [amountText, setAmountText] = useState(initialAmount);
 
-  const rates = useRates();
-  const fees = useFees();
+  // Plain fetches (not TanStack Query): the home page stays light. Rates refresh every 15 s (D4).
+  const ratesRes = useJson<{ data: RateSet }>('/api/rates', 15_000);
+  const fees = useJson<FeesResponse>('/api/fees');
+  const rates = { ...ratesRes, data: ratesRes.data?.data };
 
   const info = directionById(direction) ?? DIRECTIONS[0]!;
   const currency = info.from;
@@ -69,7 +73,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   }, [direction, minor, rates.data, fees.data]);
 
   const loading = (rates.isPending || fees.isPending) && !quote;
-  const failed = !quote && (rates.isError || fees.isError);
+  const failed = !quote && (!!rates.error || !!fees.error);
 
   const onDirection = (value: string) => {
     if (!isDirectionId(value)) return;
@@ -133,8 +137,8 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
             size="sm"
             variant="outline"
             onClick={() => {
-              void rates.refetch();
-              void fees.refetch();
+              rates.refetch();
+              fees.refetch();
             }}
           >
             <RefreshCw aria-hidden />

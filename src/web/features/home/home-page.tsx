@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { BadgeCheck, Clock, Eye, Headset, Lock, ShieldCheck, Send, UserPlus, Zap } from 'lucide-react';
+import { Clock, Eye, Headset, Lock, ShieldCheck, Zap } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Calculator } from './calculator';
@@ -21,11 +21,7 @@ export default function HomePage() {
     { key: 'france', Flag: FlagFrance },
   ] as const;
 
-  const steps = [
-    { key: 'signup', icon: UserPlus },
-    { key: 'send', icon: Send },
-    { key: 'done', icon: BadgeCheck },
-  ] as const;
+  const steps = ['signup', 'send', 'done'] as const;
 
   const reasons = [
     { key: 'fees', icon: Eye },
@@ -99,10 +95,10 @@ export default function HomePage() {
             {t('home.steps.title')}
           </h2>
           <ol className="mt-8 grid gap-6 md:grid-cols-3">
-            {steps.map(({ key, icon: Icon }, i) => (
+            {steps.map((key, i) => (
               <li key={key} className="flex gap-4">
-                <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white">
-                  <Icon className="size-5" />
+                <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white">
+                  {i + 1}
                 </span>
                 <div>
                   <h3 className="font-semibold text-slate-900">

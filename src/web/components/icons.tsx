@@ -1,0 +1,51 @@
+import type { ReactNode, SVGProps } from 'react';
+
+/*
+ * The few icons the shell and the home page draw, as plain SVG (paths from Lucide, ISC licence,
+ * https://lucide.dev). Importing lucide-react there would add its runtime to the home page, which
+ * must stay under 120 KB of JavaScript (issue 6); feature pages use lucide-react freely.
+ * Same look as Lucide: 24×24, stroke currentColor, width 2, round caps. Decorative by default.
+ */
+export type IconProps = SVGProps<SVGSVGElement>;
+
+function icon(children: ReactNode) {
+  return function Icon({ className = 'size-4', ...props }: IconProps) {
+    return (
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+        className={className}
+        {...props}
+      >
+        {children}
+      </svg>
+    );
+  };
+}
+
+export const Menu = icon(<><path d="M4 5h16" /><path d="M4 12h16" /><path d="M4 19h16" /></>);
+export const X = icon(<><path d="M18 6 6 18" /><path d="m6 6 12 12" /></>);
+export const Globe = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 2a14.5 14.5 0 0 0 0 20 14.5 14.5 0 0 0 0-20" /><path d="M2 12h20" /></>);
+export const Check = icon(<path d="M20 6 9 17l-5-5" />);
+export const LogOut = icon(<><path d="m16 17 5-5-5-5" /><path d="M21 12H9" /><path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" /></>);
+export const UserRound = icon(<><circle cx="12" cy="8" r="5" /><path d="M20 21a8 8 0 0 0-16 0" /></>);
+export const CircleCheck = icon(<><circle cx="12" cy="12" r="10" /><path d="m16 9-5.5 5.5L8 12" /></>);
+export const CircleAlert = icon(<><circle cx="12" cy="12" r="10" /><line x1="12" x2="12" y1="8" y2="12" /><line x1="12" x2="12.01" y1="16" y2="16" /></>);
+export const Info = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 16v-4" /><path d="M12 8h.01" /></>);
+export const ChevronDown = icon(<path d="m6 9 6 6 6-6" />);
+export const Clock = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 6v6l4 2" /></>);
+export const Eye = icon(<circle cx="12" cy="12" r="3" />);
+export const Headset = icon(<path d="M21 16v2a4 4 0 0 1-4 4h-5" />);
+export const Lock = icon(<><rect width="18" height="11" x="3" y="11" rx="2" ry="2" /><path d="M7 11V7a5 5 0 0 1 10 0v4" /></>);
+export const ShieldCheck = icon(<path d="m9 12 2 2 4-4" />);
+export const Zap = icon(<path d="M15.914 4a1.5 1.5 0 00-2.474-1.561l-9 9A1.5 1.5 0 005.5 14h4.002a.5.5 0 01.471.666L8.086 20a1.5 1.5 0 002.475 1.56l9-9A1.5 1.5 0 0018.5 10h-3.997a.5.5 0 01-.472-.667z" />);
+export const ArrowRight = icon(<><path d="M5 12h14" /><path d="m12 5 7 7-7 7" /></>);
+export const RefreshCw = icon(<><path d="M3 12a9 9 0 0 1 9-9 9.75 9.75 0 0 1 6.74 2.74L21 8" /><path d="M21 3v5h-5" /><path d="M21 12a9 9 0 0 1-9 9 9.75 9.75 0 0 1-6.74-2.74L3 16" /><path d="M8 16H3v5" /></>);
+export const TriangleAlert = icon(<><path d="M12 9v4" /><path d="M12 17h.01" /></>);

@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, type ApiError } from './api';
+
+export interface JsonState<T> {
+  data: T | undefined;
+  error: ApiError | Error | undefined;
+  isPending: boolean;
+  refetch: () => void;
+}
+
+/** Shared across components and navigations so a page revisit shows data at once. */
+const cache = new Map<string, unknown>();
+
+/**
+ * A tiny GET hook for the home page, which must stay light (no TanStack Query there):
+ * fetches `path`, refetches every `interval` ms while the tab is visible, aborts on unmount.
+ */
+export function useJson<T>(path: string, interval?: number): JsonState<T> {
+  const [data, setData] = useState<T | undefined>(() => cache.get(path) as T | undefined);
+  const [error, setError] = useState<ApiError | Error | undefined>();
+  const [tick, setTick] = useState(0);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    controller.current = ctrl;
+    api<T>(path, { signal: ctrl.signal }).then(
+      (body) => {
+        cache.set(path, body);
+        setData(body);
+        setError(undefined);
+      },
+      (e: unknown) => {
+        if (!ctrl.signal.aborted) setError(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+    return () => ctrl.abort();
+  }, [path, tick]);
+
+  useEffect(() => {
+    if (!interval) return;
+    const id = window.setInterval(() => {
+      if (document.visibilityState === 'visible') setTick((n) => n + 1);
+    }, interval);
+    return () => window.clearInterval(id);
+  }, [interval]);
+
+  const refetch = useCallback(() => setTick((n) => n + 1), []);
+  return { data, error, isPending: data === undefined && error === undefined, refetch };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { cn, mergeClasses } from './utils';
+
+describe('cn', () => {
+  it('joins conditional classes', () => {
+    expect(cn('a', false && 'b', undefined, { c: true, d: false })).toBe('a c');
+  });
+
+  it('lets a later utility of the same group win', () => {
+    expect(cn('px-3 py-2 text-sm', 'py-4 text-lg')).toBe('px-3 py-4 text-lg');
+    expect(cn('bg-primary text-white', 'bg-red-50 text-red-900')).toBe('bg-red-50 text-red-900');
+    expect(cn('inline-flex justify-center', 'hidden justify-start')).toBe('hidden justify-start');
+    expect(cn('h-10 w-full', 'size-4')).toBe('size-4');
+  });
+
+  it('keeps text size and text colour apart', () => {
+    expect(cn('text-sm text-slate-700', 'text-brand-800')).toBe('text-sm text-brand-800');
+  });
+
+  it('keeps different variants apart', () => {
+    expect(cn('hover:bg-muted bg-white', 'bg-black')).toBe('hover:bg-muted bg-black');
+    expect(cn('sm:p-6 p-5', 'sm:pt-0')).toBe('sm:p-6 p-5 sm:pt-0');
+  });
+
+  it('a shorthand overrides earlier longhands, not later ones', () => {
+    expect(mergeClasses('pt-2 px-4 p-3')).toBe('p-3');
+    expect(mergeClasses('p-3 pt-0')).toBe('p-3 pt-0');
+  });
+
+  it('keeps arbitrary values and unknown classes', () => {
+    expect(cn('grid-cols-[1fr_2fr] data-[state=active]:bg-white foo', 'foo bar')).toBe('grid-cols-[1fr_2fr] data-[state=active]:bg-white foo bar');
+  });
+
+  it('tells border width, style and colour apart', () => {
+    expect(cn('border border-input', 'border-2 border-red-300 border-dashed')).toBe('border-2 border-red-300 border-dashed');
+    expect(cn('border-t border-border', 'border-input')).toBe('border-t border-input');
+  });
+});
