@@ -31,7 +31,7 @@ export const StaffListQuerySchema = StaffFilterSchema.extend({
 export type StaffListQuery = z.infer<typeof StaffListQuerySchema>;
 
 /** Position after a row: its exact timestamp text (microseconds, which a JS Date would lose) and id. */
-interface Cursor { at: string; id: string }
+export interface Cursor { at: string; id: string }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function encodeCursor(c: Cursor): string {
@@ -75,8 +75,8 @@ const requesterColumns = {
   email: profiles.email,
 };
 
-/** One page of staff rows after `cursor`, in the filter's order (keyset pagination on the created_at indexes). */
-export async function staffPage(db: Db, filter: StaffFilter, cursor: Cursor | null, limit: number) {
+/** The query of one page after `cursor`, in the filter's order (keyset on the created_at indexes); `limit + 1` rows tell if more follow. */
+export function staffQuery(db: Db, filter: StaffFilter, cursor: Cursor | null, limit: number) {
   const tr = transferRequests;
   const newest = filter.sort === 'newest';
   const where = staffWhere(filter);
@@ -86,7 +86,7 @@ export async function staffPage(db: Db, filter: StaffFilter, cursor: Cursor | nu
       : sql`(${tr.created_at}, ${tr.id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
   }
   const order = newest ? [desc(tr.created_at), desc(tr.id)] : [asc(tr.created_at), asc(tr.id)];
-  const rows = await db.select({
+  return db.select({
     request: tr,
     requester: requesterColumns,
     at: sql<string>`${tr.created_at}::text`,
@@ -94,6 +94,11 @@ export async function staffPage(db: Db, filter: StaffFilter, cursor: Cursor | nu
     .where(where.length ? and(...where) : undefined)
     .orderBy(...order)
     .limit(limit + 1);
+}
+
+/** One page of staff rows after `cursor`, and the position after its last row when more follow. */
+export async function staffPage(db: Db, filter: StaffFilter, cursor: Cursor | null, limit: number) {
+  const rows = await staffQuery(db, filter, cursor, limit);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];

@@ -1,0 +1,130 @@
+// Back-office budgets (issue 5): the staff list and the CSV export over 10,000 and 1,000,000
+// transfer requests on a fresh embedded PostgreSQL. Prints the query plans (EXPLAIN ANALYZE),
+// page timings, and the export's duration and peak memory, which must stay flat as rows grow.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { connect, startEmbeddedPostgres } from '../../src/server/db/client.js';
+import { runMigrations } from '../../src/server/db/migrate.js';
+import { seedReferenceData } from '../../src/server/db/seed.js';
+import { exportRows } from '../../src/server/modules/admin/export-csv.js';
+import { staffPage, staffQuery, StaffFilterSchema, type Cursor, type StaffFilter } from '../../src/server/modules/admin/staff-requests.js';
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
+const SENDERS = 2_000;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-backoffice-'));
+const pg = await startEmbeddedPostgres(dir);
+const database = connect(pg.url, 4);
+const { db, pool } = database;
+
+/** Adds requests up to `total`, spread over the last 365 days, statuses and corridors mixed. */
+async function growTo(total: number, have: number) {
+  const started = performance.now();
+  await db.execute(sql`
+    insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, destination_details,
+      amount, currency, fee, total, rate, payout_amount, payout_currency, status, created_at, updated_at)
+    select 'B' || lpad(g::text, 9, '0'),
+      s.ids[1 + g % ${SENDERS}],
+      'USD_XAF', 'paypal_usd', 'airtel_gabon',
+      jsonb_build_object('recipient_name', 'Recipient ' || g, 'recipient_phone', '+2417' || lpad(g::text, 7, '0')),
+      100 + (g % 1900), 'USD', 4.50, 104.50 + (g % 1900), 610, 61000, 'XAF',
+      (array['pending','processing','completed','completed','completed','rejected','cancelled'])[1 + g % 7],
+      now() - (g % 525600) * interval '1 minute', now()
+    from generate_series(${have + 1}::int, ${total}::int) g, (select array_agg(id order by id) ids from profiles) s`);
+  // A corridor mix without a second pass over the sender lookup.
+  await db.execute(sql`update transfer_requests set direction = 'EUR_RWF', currency = 'EUR', source_provider = 'paypal_eur', destination_provider = 'mobile_rwanda'
+    where reference > ${`B${String(have).padStart(9, '0')}`} and right(reference, 1) in ('3', '7')`);
+  await db.execute(sql`vacuum analyze transfer_requests`);
+  console.log(`  generated ${total - have} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function explain(label: string, filter: StaffFilter, cursor: Cursor | null = null) {
+  const { sql: text, params } = staffQuery(db, filter, cursor, 25).toSQL();
+  const res = await pool.query(`explain (analyze, buffers, costs off) ${text}`, params as unknown[]);
+  const lines = res.rows.map((r: Record<string, string>) => r['QUERY PLAN']);
+  console.log(`\n  -- ${label}`);
+  for (const line of lines) console.log(`     ${line}`);
+}
+
+async function timePage(filter: StaffFilter, cursor: Cursor | null = null, runs = 7): Promise<string> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const t0 = performance.now();
+    await staffPage(db, filter, cursor, 25);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return `median ${times[Math.floor(runs / 2)]!.toFixed(1)} ms, max ${times[runs - 1]!.toFixed(1)} ms`;
+}
+
+/** Reads the whole export as the HTTP reply would, sampling memory while it streams. */
+async function measureExport(filter: StaffFilter) {
+  global.gc?.();
+  const base = process.memoryUsage();
+  let peakHeap = base.heapUsed;
+  let peakRss = base.rss;
+  const sample = setInterval(() => {
+    const m = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+    peakRss = Math.max(peakRss, m.rss);
+  }, 20);
+  const t0 = performance.now();
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of exportRows(db, filter)) {
+    bytes += Buffer.byteLength(chunk);
+    lines += chunk.split('\r\n').length - 1;
+  }
+  clearInterval(sample);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return {
+    seconds: ((performance.now() - t0) / 1000).toFixed(1), rows: lines - 1, size: mb(bytes),
+    heapGrowth: mb(peakHeap - base.heapUsed), peakRss: mb(peakRss),
+  };
+}
+
+const all = StaffFilterSchema.parse({});
+const pending = StaffFilterSchema.parse({ status: 'pending' });
+const corridor = StaffFilterSchema.parse({ direction: 'EUR_RWF', sort: 'oldest' });
+const lastMonth = StaffFilterSchema.parse({ from: new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10) });
+const search = StaffFilterSchema.parse({ q: 'Recipient 4242' });
+
+try {
+  await runMigrations(database);
+  await seedReferenceData(db);
+  await db.execute(sql`insert into profiles (email, full_name) select 'sender' || g || '@example.test', 'Sender ' || g from generate_series(1, ${SENDERS}) g`);
+  let have = 0;
+  for (const size of SIZES) {
+    console.log(`\n=== ${size.toLocaleString('en-US')} transfer requests ===`);
+    await growTo(size, have);
+    have = size;
+
+    // A cursor 40 pages deep, as a staff member scrolling far would send.
+    let deep: Cursor | null = null;
+    for (let i = 0; i < 40; i += 1) deep = (await staffPage(db, all, deep, 25)).next;
+
+    await explain('first page, newest first', all);
+    await explain('pending only', pending);
+    await explain('one corridor, oldest first', corridor);
+    await explain('page 41 (cursor)', all, deep);
+    await explain('free-text search', search);
+
+    console.log('\n  staff list, 25 rows:');
+    console.log(`    first page           ${await timePage(all)}`);
+    console.log(`    pending              ${await timePage(pending)}`);
+    console.log(`    corridor, oldest     ${await timePage(corridor)}`);
+    console.log(`    last 30 days         ${await timePage(lastMonth)}`);
+    console.log(`    page 41 (cursor)     ${await timePage(all, deep)}`);
+    console.log(`    free-text search     ${await timePage(search, null, 3)}`);
+
+    const full = await measureExport(all);
+    console.log(`\n  CSV export, every row: ${full.rows.toLocaleString('en-US')} rows, ${full.size} in ${full.seconds} s; ` +
+      `heap growth at peak ${full.heapGrowth}, peak RSS ${full.peakRss}`);
+  }
+} finally {
+  await database.close();
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
