@@ -1,0 +1,67 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Alert } from '../../components/ui/alert';
+import { LoadingState } from '../../components/ui/spinner';
+import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '../../lib/format';
+import { recipientName, useTransfer, type TransactionItem } from '../transfer/api';
+
+/** One transfer's details and its status timeline (D5: every change, who and when). */
+export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem | null; onClose: () => void }) {
+  const { t, i18n } = useTranslation(['transfer', 'common']);
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const detail = useTransfer(item?.transfer_request_id);
+  const d = detail.data;
+
+  return (
+    <Dialog open={item !== null} onOpenChange={(open) => { if (!open) onClose(); }}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>{t('history.detailsTitle', { reference: item?.reference ?? '' })}</DialogTitle>
+          <DialogDescription>{item ? `${channelLabel(t, item.source_provider)} → ${channelLabel(t, item.destination_provider)}` : ''}</DialogDescription>
+        </DialogHeader>
+        {detail.isPending ? <LoadingState /> : detail.isError || !d ? (
+          <Alert variant="destructive">{detail.error?.message ?? t('common:errors.generic')}</Alert>
+        ) : (
+          <div className="grid gap-5">
+            <dl className="grid grid-cols-2 gap-3 text-sm">
+              <div><dt className="text-slate-600">{t('form.amountLabel')}</dt><dd className="font-medium tabular-nums">{moneyFromDecimal(d.amount, d.currency, lng)}</dd></div>
+              <div><dt className="text-slate-600">{t('form.fee')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.fee, d.currency, lng)}</dd></div>
+              <div><dt className="text-slate-600">{t('form.total')}</dt><dd className="font-medium tabular-nums">{moneyFromDecimal(d.total, d.currency, lng)}</dd></div>
+              <div><dt className="text-slate-600">{t('form.theyGet')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payout_amount, d.payout_currency, lng)}</dd></div>
+              <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(d.rate.replace(/\.?0+$/, ''), lng) })}</dd></div>
+              <div><dt className="text-slate-600">{t('form.recipient')}</dt><dd>{recipientName(d) ?? t('history.unknownRecipient')}</dd></div>
+              <div><dt className="text-slate-600">{t('pay.paymentStatus')}</dt><dd>{t(`payment.${d.payment_status}`)}</dd></div>
+              {d.provider_txn_id ? <div><dt className="text-slate-600">{t('receipt.providerReference')}</dt><dd className="break-all font-mono">{d.provider_txn_id}</dd></div> : null}
+              {d.payout_reference ? <div><dt className="text-slate-600">{t('receipt.payoutReference')}</dt><dd className="break-all font-mono">{d.payout_reference}</dd></div> : null}
+              {d.source_details.note ? <div className="col-span-2"><dt className="text-slate-600">{t('form.notes')}</dt><dd className="break-words">{d.source_details.note}</dd></div> : null}
+            </dl>
+            <section aria-labelledby="timeline-title">
+              <h3 id="timeline-title" className="font-semibold">{t('history.timeline')}</h3>
+              <ol className="mt-3 border-l-2 border-slate-200 pl-4" data-testid="timeline">
+                {d.history.map((h, i) => (
+                  <li key={i} className="relative mb-4 last:mb-0">
+                    <span aria-hidden className="absolute -left-[23px] top-1 size-3 rounded-full border-2 border-white bg-brand-700" />
+                    <div className="flex flex-wrap items-center gap-2">
+                      <StatusBadge status={h.to_status}>{t(`status.${h.to_status}`)}</StatusBadge>
+                      <time className="text-xs text-slate-600" dateTime={h.created_at}>{formatDateTime(h.created_at, lng)}</time>
+                    </div>
+                    <p className="mt-1 text-sm text-slate-700">
+                      {h.from_status ? t('history.byRole', { role: t(`history.roles.${h.actor_role ?? 'system'}`, { defaultValue: h.actor_role ?? '' }) }) : t('history.created')}
+                    </p>
+                    {h.note ? <p className="mt-1 text-sm italic text-slate-700">“{h.note}”</p> : null}
+                  </li>
+                ))}
+              </ol>
+            </section>
+            {d.status === 'pending' && d.payment_status === 'awaiting' ? (
+              <Button asChild><Link to={`/pay/${d.id}`}>{d.has_proof ? t('history.viewPayment') : t('history.payNow')}</Link></Button>
+            ) : null}
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

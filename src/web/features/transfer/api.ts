@@ -1,0 +1,163 @@
+// The sending-money API as the transfer, payment, dashboard and history screens use it.
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ChannelId } from '../../../core/channels';
+import type { Currency } from '../../../core/money';
+import type { TransferStatus } from '../../../core/status';
+import { api } from '../../lib/api';
+
+export interface DestinationDetails {
+  recipient_name?: string | null;
+  recipient_email?: string;
+  recipient_phone?: string;
+  iban?: string;
+  bic?: string;
+  account_holder?: string;
+}
+
+/** GET /api/transactions rows: the transaction plus its request's price and references. */
+export interface TransactionItem {
+  id: string;
+  transfer_request_id: string;
+  reference: string;
+  created_at: string;
+  direction: string;
+  amount: string;
+  currency: Currency;
+  fee: string;
+  total: string;
+  rate: string;
+  payout_amount: string;
+  payout_currency: Currency;
+  status: TransferStatus;
+  payment_status: string;
+  provider_txn_id: string | null;
+  payout_reference: string | null;
+  source_provider: ChannelId;
+  destination_provider: ChannelId;
+  destination_details: DestinationDetails;
+  metadata: Record<string, unknown>;
+}
+
+export interface HistoryEntry {
+  from_status: TransferStatus | null;
+  to_status: TransferStatus;
+  note: string | null;
+  actor_role: string | null;
+  created_at: string;
+}
+
+/** GET /api/transfer-requests/:id */
+export interface TransferDetail {
+  id: string;
+  reference: string;
+  created_at: string;
+  direction: string;
+  source_provider: ChannelId;
+  destination_provider: ChannelId;
+  source_details: { note?: string };
+  destination_details: DestinationDetails;
+  amount: string;
+  currency: Currency;
+  fee: string;
+  total: string;
+  rate: string;
+  payout_amount: string;
+  payout_currency: Currency;
+  status: TransferStatus;
+  payment_status: 'awaiting' | 'received' | 'refund_due' | 'refunded';
+  provider_txn_id: string | null;
+  payout_reference: string | null;
+  history: HistoryEntry[];
+  has_proof: boolean;
+  transaction_id: string | null;
+  payment_instructions: string;
+}
+
+export interface SavedRecipient {
+  id: string;
+  label: string | null;
+  channel: ChannelId;
+  recipient_name: string | null;
+  recipient_email: string | null;
+  recipient_phone: string | null;
+  iban: string | null;
+  bic: string | null;
+}
+
+export interface Summary {
+  total: number;
+  pending: number;
+  processing: number;
+  completed: number;
+  rejected: number;
+  cancelled: number;
+}
+
+interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+export const transferKeys = {
+  all: ['transfers'] as const,
+  transactions: (filters: Record<string, string>) => ['transfers', 'transactions', filters] as const,
+  summary: ['transfers', 'summary'] as const,
+  detail: (id: string) => ['transfers', 'detail', id] as const,
+  recipients: ['recipients'] as const,
+};
+
+function query(filters: Record<string, string>, cursor?: string | null): string {
+  const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
+  if (cursor) params.set('cursor', cursor);
+  return params.toString();
+}
+
+/** The sender's transactions, newest first, a page at a time (cursor). */
+export function useTransactions(filters: Record<string, string>) {
+  return useInfiniteQuery({
+    queryKey: transferKeys.transactions(filters),
+    queryFn: ({ pageParam, signal }) => api<Page<TransactionItem>>(`/api/transactions?${query(filters, pageParam)}`, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTransactionList(filters: Record<string, string>) {
+  return useQuery({
+    queryKey: transferKeys.transactions(filters),
+    queryFn: async ({ signal }) => (await api<Page<TransactionItem>>(`/api/transactions?${query(filters)}`, { signal })).data,
+  });
+}
+
+export function useSummary() {
+  return useQuery({
+    queryKey: transferKeys.summary,
+    queryFn: async ({ signal }) => (await api<{ data: Summary }>('/api/transactions/summary', { signal })).data,
+  });
+}
+
+export function useTransfer(id: string | undefined, refetchInterval: number | false = false) {
+  return useQuery({
+    queryKey: transferKeys.detail(id ?? ''),
+    queryFn: async ({ signal }) => (await api<{ data: TransferDetail }>(`/api/transfer-requests/${id}`, { signal })).data,
+    enabled: Boolean(id),
+    refetchInterval,
+  });
+}
+
+export function useSavedRecipients() {
+  return useQuery({
+    queryKey: transferKeys.recipients,
+    queryFn: async ({ signal }) => (await api<{ data: SavedRecipient[] }>('/api/recipients', { signal })).data,
+    staleTime: 30_000,
+  });
+}
+
+/** The name a row shows for its recipient, or null when none is known ("unknown recipient"). */
+export function recipientName(item: { destination_details?: DestinationDetails; metadata?: Record<string, unknown> }): string | null {
+  const d = item.destination_details ?? {};
+  const m = item.metadata ?? {};
+  const pick = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+  return pick(d.recipient_name) ?? pick(d.account_holder) ?? pick(m.recipient_name) ?? null;
+}
