@@ -1,5 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  LoginSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema, ResetPasswordRequestSchema, TicketExchangeSchema,
+  VerifyOtpSchema,
+} from '../../../core/schemas.js';
+import { t } from '../../i18n.js';
+import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
+import { LIMITS, clientAddress, enforceLimits } from './limits.js';
+import { GoogleClient, OAuthError, PROVIDERS, finishSignIn, profileForIdentity, startSignIn } from './oauth.js';
+import {
+  type ClientInfo, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
+  verifyEmail,
+} from './service.js';
 
-// Routes of this module are added by its issue.
-const routes: ApiModule = async () => {};
+const client = (request: FastifyRequest): ClientInfo => ({ ip: clientAddress(request), userAgent: request.headers['user-agent'] });
+
+const routes: ApiModule = async (app, { ctx }) => {
+  app.post('/auth/register', { schema: { body: RegisterSchema } }, async (request, reply) => {
+    const ip = clientAddress(request);
+    await enforceLimits(ctx, reply, [[LIMITS.registerAccount, request.body.email], [LIMITS.registerAddress, ip]]);
+    return register(ctx, request.body, request.lang);
+  });
+
+  app.post('/auth/verify-otp', { schema: { body: VerifyOtpSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.verifyAccount, request.body.email], [LIMITS.verifyAddress, clientAddress(request)]]);
+    return verifyEmail(ctx, request.body, client(request), request.lang);
+  });
+
+  app.post('/auth/resend-otp', { schema: { body: ResendOtpSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.resendAccount, request.body.email], [LIMITS.resendAddress, clientAddress(request)]]);
+    return resendCode(ctx, request.body.email, request.lang);
+  });
+
+  app.post('/auth/login', { schema: { body: LoginSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.loginAccount, request.body.email], [LIMITS.loginAddress, clientAddress(request)]]);
+    return login(ctx, request.body, client(request));
+  });
+
+  app.post('/auth/logout', async (request) => {
+    const user = requireUser(request);
+    await ctx.tokens.revokeSession(user.session_id);
+    return { message: t(request.lang, 'auth.logout.done') };
+  });
+
+  app.post('/auth/logout-all', async (request) => {
+    const user = requireUser(request);
+    const revoked = await ctx.tokens.revokeAllSessions(user.profile_id);
+    return { message: t(request.lang, 'auth.logout.everywhere'), revoked };
+  });
+
+  app.post('/auth/reset-password', { schema: { body: ResetPasswordRequestSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.resetAccount, request.body.email], [LIMITS.resetAddress, clientAddress(request)]]);
+    return requestPasswordReset(ctx, request.body.email, request.lang);
+  });
+
+  app.post('/auth/reset-password/confirm', { schema: { body: ResetPasswordConfirmSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
+    return confirmPasswordReset(ctx, request.body, client(request), request.lang);
+  });
+
+  app.post('/auth/exchange', { schema: { body: TicketExchangeSchema } }, async (request, reply) => {
+    await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
+    return exchangeTicket(ctx, request.body.ticket, client(request));
+  });
+
+  // OAuth: full-page navigations. Every outcome is a redirect: to the provider, back to the app
+  // with a single-use ticket (D8), or to /login with the reason.
+  const google = new GoogleClient(ctx.config);
+  const toLogin = (provider: string, code: string) => `/login?${new URLSearchParams({ error: code, provider })}`;
+  for (const provider of PROVIDERS) {
+    app.get(`/auth/${provider}`, async (request, reply) => {
+      try {
+        return reply.redirect(await startSignIn(ctx, google, provider));
+      } catch (err) {
+        if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
+        throw err;
+      }
+    });
+
+    app.get(`/auth/${provider}/callback`, {
+      schema: { querystring: z.record(z.string(), z.string().max(4096)) },
+    }, async (request, reply) => {
+      try {
+        const identity = await finishSignIn(ctx, google, provider, request.query);
+        const profile = await profileForIdentity(ctx, provider, identity, request.lang);
+        const ticket = await issueSignInTicket(ctx, profile);
+        return reply.redirect(`/?${new URLSearchParams({ token: ticket })}`);
+      } catch (err) {
+        if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
+        throw err;
+      }
+    });
+  }
+};
 export default routes;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../../db/client.js';
 import { profiles, sessions } from '../../db/schema.js';
@@ -76,5 +76,13 @@ export class TokenService {
 
   async revokeSession(sessionId: string): Promise<void> {
     await this.db.update(sessions).set({ revoked_at: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+  }
+
+  /** Signs the profile out everywhere (optionally keeping one session); returns how many were revoked. */
+  async revokeAllSessions(profileId: string, opts: { except?: string } = {}): Promise<number> {
+    const revoked = await this.db.update(sessions).set({ revoked_at: new Date() })
+      .where(and(eq(sessions.profile_id, profileId), isNull(sessions.revoked_at), opts.except ? ne(sessions.id, opts.except) : undefined))
+      .returning({ id: sessions.id });
+    return revoked.length;
   }
 }

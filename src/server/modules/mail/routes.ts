@@ -1,5 +1,24 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { mailOutbox } from '../../db/schema.js';
+import { notFound } from '../../lib/http-error.js';
 import type { ApiModule } from '../module.js';
 
-// Routes of this module are added by its issue.
-const routes: ApiModule = async () => {};
+/**
+ * GET /api/dev/outbox: the mail that would have been sent, newest first, for the /dev/outbox page.
+ * Only while mail goes to the outbox (no SMTP_URL) and never in production: 404 otherwise.
+ */
+const routes: ApiModule = async (app, { ctx }) => {
+  const enabled = !ctx.config.SMTP_URL && !ctx.config.isProduction;
+  app.get('/dev/outbox', {
+    schema: { querystring: z.object({ to: z.string().trim().max(254).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },
+  }, async (request) => {
+    if (!enabled) throw notFound();
+    const { to, limit } = request.query;
+    const rows = await ctx.db.select().from(mailOutbox)
+      .where(to ? eq(sql`lower(${mailOutbox.to})`, to.toLowerCase()) : undefined)
+      .orderBy(desc(mailOutbox.id)).limit(limit);
+    return { data: rows.map((m) => ({ ...m, created_at: m.created_at.toISOString() })) };
+  });
+};
 export default routes;

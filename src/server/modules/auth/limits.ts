@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { HttpError } from '../../lib/http-error.js';
+import type { RateLimitRule } from '../../lib/rate-limit.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * D8: sign-ins and code requests are limited per account and per client address. Account limits
+ * stop guessing one password or code; address limits stop one client trying many accounts.
+ */
+export const LIMITS = {
+  loginAccount: { name: 'login:account', limit: 10, windowMs: 15 * MINUTE },
+  loginAddress: { name: 'login:ip', limit: 100, windowMs: 15 * MINUTE },
+  registerAccount: { name: 'register:account', limit: 5, windowMs: HOUR },
+  registerAddress: { name: 'register:ip', limit: 30, windowMs: HOUR },
+  verifyAccount: { name: 'verify:account', limit: 10, windowMs: 15 * MINUTE },
+  verifyAddress: { name: 'verify:ip', limit: 60, windowMs: 15 * MINUTE },
+  resendAccount: { name: 'resend:account', limit: 5, windowMs: HOUR },
+  resendAddress: { name: 'resend:ip', limit: 30, windowMs: HOUR },
+  resetAccount: { name: 'reset:account', limit: 5, windowMs: HOUR },
+  resetAddress: { name: 'reset:ip', limit: 30, windowMs: HOUR },
+  /** Single-use secrets presented back (reset links, OAuth tickets): per address only. */
+  secretAddress: { name: 'secret:ip', limit: 60, windowMs: 15 * MINUTE },
+  /** E-mail changes on the profile: codes requested and tried, per account. */
+  emailChangeAccount: { name: 'email-change:account', limit: 10, windowMs: HOUR },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * Counts one attempt on each rule; if any is over its limit, answers 429 with Retry-After and
+ * "Too many attempts. Please try again in N minute(s)."
+ */
+export async function enforceLimits(ctx: AppContext, reply: FastifyReply, checks: Array<[RateLimitRule, string]>): Promise<void> {
+  let retryAfterMs = 0;
+  for (const [rule, key] of checks) {
+    const result = await ctx.limiter.hit(rule, key.toLowerCase());
+    if (!result.allowed) retryAfterMs = Math.max(retryAfterMs, result.retryAfterMs);
+  }
+  if (retryAfterMs > 0) {
+    const seconds = Math.ceil(retryAfterMs / 1000);
+    reply.header('Retry-After', String(seconds));
+    throw new HttpError(429, 'errors.rateLimited', {}, { minutes: Math.max(1, Math.ceil(seconds / 60)) });
+  }
+}
+
+/** The client's address, as the proxy in front reports it (trustProxy) or the socket's. */
+export const clientAddress = (request: FastifyRequest) => request.ip;

@@ -1,0 +1,165 @@
+import { eq, sql } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { Login, Register, ResetPasswordConfirm } from '../../../core/schemas.js';
+import type { AppContext } from '../../context.js';
+import { profiles } from '../../db/schema.js';
+import { type Lang, t } from '../../i18n.js';
+import { HttpError, badRequest, conflict, unauthorized } from '../../lib/http-error.js';
+import { isKnownCountry } from '../geo/data.js';
+import { type AccountMail, accountMail } from '../mail/templates.js';
+import { findProfileByEmail, type ProfileRow } from '../profiles/repo.js';
+import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, issueCode, issueToken, revokeTokens } from './codes.js';
+import { hashPassword, verifyPassword } from './password.js';
+
+// Sign-up, e-mail verification, password sign-in and reset (issue 3, spec §4-§8, D8).
+
+/** Where a session is opened from, kept on its row. */
+export interface ClientInfo {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+/** A 400 naming the field, shaped like the schema errors: `{ error, fields: { [field]: error } }`. */
+export function fieldError(lang: Lang, field: string, key: string): HttpError {
+  return badRequest(key, { fields: { [field]: t(lang, key) } });
+}
+
+/** A phone number in E.164 ("+24106123456"), or a 400 naming the phone field. */
+export function normalizePhone(value: string, lang: Lang): string {
+  const parsed = parsePhoneNumberFromString(value);
+  if (!parsed?.isValid()) throw fieldError(lang, 'phone', 'auth.errors.phoneInvalid');
+  return parsed.number;
+}
+
+export async function sendAccountMail(ctx: AppContext, lang: Lang, to: string, name: string | null, mail: AccountMail): Promise<void> {
+  const message = accountMail(lang, to, name, mail, { app: t(lang, 'common.app.name'), support: ctx.config.SUPPORT_EMAIL });
+  try {
+    await ctx.mailer.send(message);
+  } catch (err) {
+    ctx.log.error({ err, to, kind: mail.kind }, 'account e-mail could not be sent');
+    throw new HttpError(503, 'auth.errors.mailFailed');
+  }
+}
+
+async function sendVerificationCode(ctx: AppContext, profile: Pick<ProfileRow, 'id' | 'email' | 'full_name' | 'language'>) {
+  const code = await issueCode(ctx.db, { purpose: 'verify_email', email: profile.email, profileId: profile.id });
+  await sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'verifyEmail', code, minutes: CODE_TTL_MS / 60_000 });
+}
+
+/**
+ * POST /api/auth/register. A new address gets a profile (role user, the caller's language) and a
+ * code by e-mail. An address already verified gets the spec's "already registered" and nothing
+ * more. An address registered but never verified is taken over by the newest registration (its
+ * details and password), since only the mailbox's owner can verify it.
+ */
+export async function register(ctx: AppContext, input: Register, lang: Lang) {
+  const phone = normalizePhone(input.phone, lang);
+  const country = input.country.toUpperCase();
+  if (!isKnownCountry(country)) throw fieldError(lang, 'country', 'auth.errors.countryUnknown');
+  const details = {
+    full_name: input.full_name, phone, address: input.address || null, state: input.state || null, city: input.city, country,
+    language: lang, password_hash: await hashPassword(input.password),
+  };
+  const existing = await findProfileByEmail(ctx.db, input.email);
+  if (existing?.email_verified_at) throw conflict('validation.emailAlreadyRegistered');
+  let profile: ProfileRow | undefined;
+  if (existing) {
+    [profile] = await ctx.db.update(profiles).set({ ...details, updated_at: sql`now()` })
+      .where(sql`${profiles.id} = ${existing.id} and ${profiles.email_verified_at} is null`).returning();
+  } else {
+    [profile] = await ctx.db.insert(profiles).values({ ...details, email: input.email, role: 'user' })
+      .onConflictDoNothing().returning();
+  }
+  // Lost a race with another registration (or a verification) of the same address.
+  if (!profile) throw conflict('validation.emailAlreadyRegistered');
+  await sendVerificationCode(ctx, profile);
+  return { requiresVerification: true as const, message: t(lang, 'auth.register.codeSent', { email: profile.email }) };
+}
+
+function codeError(reason: 'invalid' | 'exhausted'): HttpError {
+  return badRequest(reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
+}
+
+/** POST /api/auth/verify-otp: the code verifies the address and signs the user in (12-hour session). */
+export async function verifyEmail(ctx: AppContext, input: { email: string; otp: string }, client: ClientInfo, lang: Lang) {
+  const profile = await findProfileByEmail(ctx.db, input.email);
+  if (!profile || profile.email_verified_at) throw codeError('invalid');
+  const check = await checkCode(ctx.db, { purpose: 'verify_email', email: input.email, code: input.otp, profileId: profile.id });
+  if (!check.ok) throw codeError(check.reason);
+  await ctx.db.update(profiles).set({ email_verified_at: sql`now()`, updated_at: sql`now()` }).where(eq(profiles.id, profile.id));
+  const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
+  return { token, message: t(lang, 'auth.verify.success') };
+}
+
+/** POST /api/auth/resend-otp: a new code replaces the old one. The answer is the same for any address. */
+export async function resendCode(ctx: AppContext, email: string, lang: Lang) {
+  const profile = await findProfileByEmail(ctx.db, email);
+  if (profile && !profile.email_verified_at) await sendVerificationCode(ctx, profile);
+  return { message: t(lang, 'auth.verify.resent') };
+}
+
+let dummyHash: Promise<string> | null = null;
+
+/**
+ * POST /api/auth/login. Unknown address and wrong password answer alike (and take as long: a
+ * hash is always checked). A right password on an unverified address is told to verify.
+ */
+export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
+  const profile = await findProfileByEmail(ctx.db, input.email);
+  dummyHash ??= hashPassword('not-a-real-password');
+  const valid = await verifyPassword(profile?.password_hash ?? (await dummyHash), input.password);
+  if (!profile || !profile.password_hash || !valid) throw unauthorized('auth.errors.invalidCredentials');
+  if (!profile.email_verified_at) throw new HttpError(403, 'auth.errors.unverified', { requiresVerification: true });
+  const { token, session } = await ctx.tokens.createSession(profile.id, { remember: input.remember ?? false, userAgent: client.userAgent, ip: client.ip });
+  return { token, expires_at: session.expires_at.toISOString() };
+}
+
+/**
+ * POST /api/auth/reset-password: a single-use link valid one hour, in the account's language.
+ * The answer is the same whether or not the address has an account, and does not wait for the
+ * mail server, so its timing does not tell either.
+ */
+export async function requestPasswordReset(ctx: AppContext, email: string, lang: Lang) {
+  const profile = await findProfileByEmail(ctx.db, email);
+  if (profile) {
+    const token = await issueToken(ctx.db, { purpose: 'reset_password', email: profile.email, profileId: profile.id, ttlMs: RESET_TTL_MS });
+    const link = `${ctx.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    void sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'resetPassword', link, minutes: RESET_TTL_MS / 60_000 })
+      .catch(() => { /* logged by sendAccountMail */ });
+  }
+  return { message: t(lang, 'auth.reset.sent') };
+}
+
+/**
+ * POST /api/auth/reset-password/confirm: sets the new password, revokes every session and every
+ * other reset link, and signs in on a fresh session. Following the link proves the mailbox, so an
+ * unverified address becomes verified.
+ */
+export async function confirmPasswordReset(ctx: AppContext, input: ResetPasswordConfirm, client: ClientInfo, lang: Lang) {
+  const row = await consumeToken(ctx.db, 'reset_password', input.token);
+  if (!row?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
+  const password_hash = await hashPassword(input.password);
+  const [profile] = await ctx.db.update(profiles)
+    .set({ password_hash, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())`, updated_at: sql`now()` })
+    // A link sent to an address the profile no longer has is void.
+    .where(sql`${profiles.id} = ${row.profile_id} and lower(${profiles.email}) = ${row.email}`)
+    .returning();
+  if (!profile) throw badRequest('auth.errors.resetLinkInvalid');
+  await revokeTokens(ctx.db, 'reset_password', profile.id);
+  await ctx.tokens.revokeAllSessions(profile.id);
+  const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
+  return { token, message: t(lang, 'auth.reset.done') };
+}
+
+/** A single-use ticket for a profile, put in the address after an OAuth sign-in (D8). */
+export function issueSignInTicket(ctx: AppContext, profile: Pick<ProfileRow, 'id' | 'email'>): Promise<string> {
+  return issueToken(ctx.db, { purpose: 'oauth_ticket', email: profile.email, profileId: profile.id, ttlMs: TICKET_TTL_MS });
+}
+
+/** POST /api/auth/exchange: the ticket, once, for a session token. */
+export async function exchangeTicket(ctx: AppContext, ticket: string, client: ClientInfo) {
+  const row = await consumeToken(ctx.db, 'oauth_ticket', ticket);
+  if (!row?.profile_id) throw unauthorized('validation.ticketRequired');
+  const { token } = await ctx.tokens.createSession(row.profile_id, { userAgent: client.userAgent, ip: client.ip });
+  return { token };
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { registration, uniqueAddress } from './auth-fixtures.js';
+
+describe('the development outbox (no SMTP_URL, not production)', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ env: { NODE_ENV: 'development' } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('holds the sign-up code, so a newcomer can sign up on the embedded default', async () => {
+    const body = registration();
+    const res = await t.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } });
+    expect(res.statusCode).toBe(200);
+    const outbox = await t.request({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(body.email.toUpperCase())}` });
+    expect(outbox.statusCode).toBe(200);
+    const [mail] = outbox.json().data;
+    expect(mail).toMatchObject({ to: body.email });
+    expect(mail.subject).toMatch(/^\d{6} is your .+ verification code$/);
+    expect(mail.html).toContain('<p');
+    const otp = /\b(\d{6})\b/.exec(mail.text)![1];
+    const verified = await t.request({ method: 'POST', url: '/api/auth/verify-otp', payload: { email: body.email, otp } });
+    expect(verified.statusCode).toBe(200);
+  });
+
+  it('lists the newest mail first', async () => {
+    const all = (await t.request({ method: 'GET', url: '/api/dev/outbox' })).json().data as Array<{ id: number }>;
+    expect(all.map((m) => m.id)).toEqual([...all.map((m) => m.id)].sort((a, b) => b - a));
+  });
+});
+
+describe('the outbox is unreachable elsewhere', () => {
+  for (const [name, env] of [
+    ['in production', { NODE_ENV: 'production' }],
+    ['with SMTP_URL', { NODE_ENV: 'development', SMTP_URL: 'smtp://127.0.0.1:2525' }],
+  ] as const) {
+    it(`answers 404 ${name}`, async () => {
+      const t = await createTestApp({ env });
+      try {
+        const res = await t.request({ method: 'GET', url: '/api/dev/outbox' });
+        expect(res.statusCode).toBe(404);
+        expect(res.json().error).toBe('Resource not found.');
+        const config = (await t.request({ method: 'GET', url: '/api/config' })).json().data;
+        expect(config.dev_outbox).toBe(false);
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});

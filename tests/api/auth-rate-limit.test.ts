@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/server/modules/auth/limits.js';
+import { createUser } from '../support/factories.js';
+import { SmtpListener } from '../support/smtp-listener.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let smtp: SmtpListener;
+beforeAll(async () => { smtp = await new SmtpListener().start(); });
+afterAll(async () => { await smtp?.stop(); });
+
+type Call = (app: TestApp, email: string, address: string) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): { error?: string } }>;
+
+const post = (app: TestApp, url: string, payload: object, address: string) =>
+  app.request({ method: 'POST', url, payload, headers: { 'x-forwarded-for': address } });
+
+/** Each limited endpoint, with the account and address rules that guard it. */
+const endpoints: Record<string, { call: Call; account: { limit: number }; address: { limit: number } }> = {
+  login: { call: (a, email, ip) => post(a, '/api/auth/login', { email, password: 'wrong-password' }, ip), account: LIMITS.loginAccount, address: LIMITS.loginAddress },
+  register: { call: (a, email, ip) => post(a, '/api/auth/register', registration({ email }), ip), account: LIMITS.registerAccount, address: LIMITS.registerAddress },
+  'verify-otp': { call: (a, email, ip) => post(a, '/api/auth/verify-otp', { email, otp: '000000' }, ip), account: LIMITS.verifyAccount, address: LIMITS.verifyAddress },
+  'resend-otp': { call: (a, email, ip) => post(a, '/api/auth/resend-otp', { email }, ip), account: LIMITS.resendAccount, address: LIMITS.resendAddress },
+  'reset-password': { call: (a, email, ip) => post(a, '/api/auth/reset-password', { email }, ip), account: LIMITS.resetAccount, address: LIMITS.resetAddress },
+};
+
+function expectLimited(res: Awaited<ReturnType<Call>>) {
+  expect(res.statusCode).toBe(429);
+  expect(res.json().error).toMatch(/^Too many attempts\. Please try again in \d+ minute\(s\)\.$/);
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(res.json().error).toContain(`in ${Math.ceil(retryAfter / 60)} minute(s)`);
+}
+
+describe('rate limits in process (no REDIS_URL)', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ env: { SMTP_URL: smtp.url } }); });
+  afterAll(async () => { await t?.close(); });
+
+  for (const [name, { call, account, address }] of Object.entries(endpoints)) {
+    it(`${name}: per account, whatever the address`, async () => {
+      const email = uniqueEmail('limited');
+      for (let i = 0; i < account.limit; i++) expect((await call(t, email, uniqueAddress())).statusCode).not.toBe(429);
+      expectLimited(await call(t, email, uniqueAddress()));
+      // Another account is not affected.
+      expect((await call(t, uniqueEmail('free'), uniqueAddress())).statusCode).not.toBe(429);
+    });
+
+    it(`${name}: per client address, whatever the account`, async () => {
+      const ip = uniqueAddress();
+      for (let i = 0; i < address.limit; i++) expect((await call(t, uniqueEmail('spread'), ip)).statusCode).not.toBe(429);
+      expectLimited(await call(t, uniqueEmail('spread'), ip));
+      expect((await call(t, uniqueEmail('spread'), uniqueAddress())).statusCode).not.toBe(429);
+    });
+  }
+
+  it('refuses even the right password once the account is limited, and says so in French', async () => {
+    const user = await createUser(t);
+    for (let i = 0; i < LIMITS.loginAccount.limit; i++) await endpoints.login!.call(t, user.email, uniqueAddress());
+    const res = await t.request({
+      method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password },
+      headers: { 'x-forwarded-for': uniqueAddress(), 'accept-language': 'fr' },
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error).toMatch(/^Trop de tentatives\. Veuillez réessayer dans \d+ minute\(s\)\.$/);
+  });
+});
+
+describe('rate limits shared through Redis (REDIS_URL)', () => {
+  const prefix = `mt-test:${randomBytes(6).toString('hex')}:`;
+  let a: TestApp;
+  let b: TestApp;
+  let redis: Redis;
+  beforeAll(async () => {
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, SMTP_URL: smtp.url };
+    [a, b] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    const keys = await redis?.keys(`${prefix}*`);
+    if (keys?.length) await redis.del(...keys);
+    await redis?.quit();
+    await a?.close();
+    await b?.close();
+  });
+
+  it('counts attempts of two server processes together, in keys under the prefix', async () => {
+    const email = uniqueEmail('shared');
+    for (let i = 0; i < LIMITS.loginAccount.limit; i++) {
+      const app = i % 2 === 0 ? a : b;
+      expect((await endpoints.login!.call(app, email, uniqueAddress())).statusCode).toBe(401);
+    }
+    expectLimited(await endpoints.login!.call(a, email, uniqueAddress()));
+    expectLimited(await endpoints.login!.call(b, email, uniqueAddress()));
+    expect(await redis.get(`${prefix}login:account:${email}`)).toBe(String(LIMITS.loginAccount.limit + 2));
+    const ttl = await redis.pttl(`${prefix}login:account:${email}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(LIMITS.loginAccount.windowMs);
+  });
+
+  it('limits per address across processes too', async () => {
+    const ip = uniqueAddress();
+    for (let i = 0; i < LIMITS.resetAddress.limit; i++) {
+      expect((await endpoints['reset-password']!.call(i % 2 ? a : b, uniqueEmail('r'), ip)).statusCode).toBe(200);
+    }
+    expectLimited(await endpoints['reset-password']!.call(a, uniqueEmail('r'), ip));
+  });
+});

@@ -1,0 +1,210 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneTimeCodes, profiles } from '../../src/server/db/schema.js';
+import { verifyPassword } from '../../src/server/modules/auth/password.js';
+import { createUser } from '../support/factories.js';
+import { SmtpListener } from '../support/smtp-listener.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { registration, uniqueAddress } from './auth-fixtures.js';
+
+let t: TestApp;
+let smtp: SmtpListener;
+beforeAll(async () => {
+  smtp = await new SmtpListener().start();
+  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.stop();
+});
+
+/** Each call from its own address: these tests are about codes, not address limits. */
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.request({ method: 'POST', url, payload, headers: { 'x-forwarded-for': uniqueAddress(), ...headers } });
+
+async function registerAndGetCode(overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const body = registration(overrides);
+  const res = await post('/api/auth/register', body, headers);
+  expect(res.statusCode, res.body).toBe(200);
+  return { body, otp: await smtp.codeFor(body.email) };
+}
+
+const wrongCode = (otp: string) => String((Number(otp) + 1) % 1_000_000).padStart(6, '0');
+
+describe('sign-up with a code e-mailed over SMTP', () => {
+  it('registers, delivers the code to the SMTP server, and the code verifies and signs in', async () => {
+    const body = registration();
+    const res = await post('/api/auth/register', body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ requiresVerification: true, message: `We sent a 6-digit code to ${body.email}. Enter it to verify your email.` });
+
+    const mail = await smtp.waitFor(body.email, /verification code/);
+    expect(mail.raw).toContain('Content-Type: text/plain');
+    expect(mail.raw).toContain('Content-Type: text/html');
+    expect(mail.raw).toContain('Hello Awa Ndong,');
+    const otp = await smtp.codeFor(body.email);
+    expect(otp).toMatch(/^\d{6}$/);
+
+    const [stored] = await t.database.db.select().from(profiles).where(eq(profiles.email, body.email));
+    expect(stored).toMatchObject({ role: 'user', email_verified_at: null, phone: '+24106123456', country: 'GA', city: 'Libreville', state: 'Estuaire Province' });
+    expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(stored!.password_hash, body.password)).toBe(true);
+
+    const verified = await post('/api/auth/verify-otp', { email: body.email, otp });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().message).toBe('Email verified!');
+    const { token } = verified.json();
+    const me = await t.request({ method: 'GET', url: '/api/profiles/me', token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data).toMatchObject({ email: body.email, full_name: 'Awa Ndong', role: 'user', email_verified: true, language: 'en' });
+
+    // Used once: the same code cannot verify again.
+    expect((await post('/api/auth/verify-otp', { email: body.email, otp })).statusCode).toBe(400);
+  });
+
+  it('keeps the language of the sign-up on the profile and writes the e-mail in it', async () => {
+    const { body } = await registerAndGetCode({}, { 'accept-language': 'fr-FR,fr;q=0.9' });
+    const mail = await smtp.waitFor(body.email);
+    expect(mail.raw).toContain('Bonjour Awa Ndong,');
+    expect(mail.raw).toContain('Saisissez ce code pour v');
+    const [stored] = await t.database.db.select().from(profiles).where(eq(profiles.email, body.email));
+    expect(stored!.language).toBe('fr');
+  });
+
+  it('answers an address already verified with the spec message, and nothing more', async () => {
+    const existing = await createUser(t);
+    const res = await post('/api/auth/register', registration({ email: existing.email.toUpperCase() }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: 'This email is already registered. Please sign in instead.' });
+  });
+
+  it('lets a registration never verified start again: new details, new code, the old one dead', async () => {
+    const first = await registerAndGetCode();
+    const again = await post('/api/auth/register', registration({ email: first.body.email, full_name: 'Awa N.', password: 'Other-pass-2' }));
+    expect(again.statusCode).toBe(200);
+    const second = await smtp.waitFor(first.body.email, new RegExp(`Awa N\\.`));
+    const otp = /\b(\d{6})\b/.exec(second.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))![1]!;
+    expect((await post('/api/auth/verify-otp', { email: first.body.email, otp: first.otp })).json().error).toBe('Invalid or expired OTP code');
+    const ok = await post('/api/auth/verify-otp', { email: first.body.email, otp });
+    expect(ok.statusCode).toBe(200);
+    const login = await post('/api/auth/login', { email: first.body.email, password: 'Other-pass-2' });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('validates the payload as spec §5, on the server', async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ full_name: '' }, 'full_name', 'Full name is required.'],
+      [{ phone: '' }, 'phone', 'Phone number is required.'],
+      [{ email: '' }, 'email', 'Email is required.'],
+      [{ email: 'not-an-email' }, 'email', 'Enter a valid email address.'],
+      [{ password: '' }, 'password', 'Password is required.'],
+      [{ password: '12345' }, 'password', 'Password must be at least 6 characters.'],
+      [{ country: '' }, 'country', 'Country is required.'],
+      [{ city: '' }, 'city', 'City is required.'],
+      [{ phone: '+1 555 123' }, 'phone', 'Enter a valid phone number for the selected country.'],
+      [{ country: 'XX' }, 'country', 'Choose a country from the list.'],
+    ];
+    for (const [override, field, message] of cases) {
+      const res = await post('/api/auth/register', registration(override));
+      expect(res.statusCode, JSON.stringify(override)).toBe(400);
+      expect(res.json().error).toBe(message);
+      expect(res.json().fields[field]).toBe(message);
+    }
+    // Address and state are optional.
+    const ok = await post('/api/auth/register', registration({ address: undefined, state: undefined }));
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('answers validation errors in French for a French caller', async () => {
+    const res = await post('/api/auth/register', registration({ city: '' }), { 'accept-language': 'fr' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('La ville est obligatoire.');
+  });
+
+  it('tells an unverified account to verify at sign-in, and only with the right password', async () => {
+    const { body } = await registerAndGetCode();
+    const wrong = await post('/api/auth/login', { email: body.email, password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'Invalid email or password.' });
+    const right = await post('/api/auth/login', { email: body.email, password: body.password });
+    expect(right.statusCode).toBe(403);
+    expect(right.json()).toEqual({
+      error: 'Please verify your email before signing in. Enter the code we sent you, or request a new one.',
+      requiresVerification: true,
+    });
+  });
+});
+
+describe('one-time codes (D8)', () => {
+  it('dies after five wrong tries: the sixth try fails even with the right code', async () => {
+    const { body, otp } = await registerAndGetCode();
+    for (let i = 1; i <= 5; i++) {
+      const res = await post('/api/auth/verify-otp', { email: body.email, otp: wrongCode(otp) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(i < 5 ? 'Invalid or expired OTP code' : 'Too many wrong codes. Request a new code and try again.');
+    }
+    const sixth = await post('/api/auth/verify-otp', { email: body.email, otp });
+    expect(sixth.statusCode).toBe(400);
+    expect(sixth.json().error).toBe('Too many wrong codes. Request a new code and try again.');
+    const [stored] = await t.database.db.select().from(profiles).where(eq(profiles.email, body.email));
+    expect(stored!.email_verified_at).toBeNull();
+  });
+
+  it('accepts the right code on the fifth try', async () => {
+    const { body, otp } = await registerAndGetCode();
+    for (let i = 0; i < 4; i++) await post('/api/auth/verify-otp', { email: body.email, otp: wrongCode(otp) });
+    expect((await post('/api/auth/verify-otp', { email: body.email, otp })).statusCode).toBe(200);
+  });
+
+  it('counts concurrent wrong guesses exactly: never more than five tries', async () => {
+    const { body, otp } = await registerAndGetCode();
+    const guesses = Array.from({ length: 8 }, (_, i) => String((Number(otp) + 1 + i) % 1_000_000).padStart(6, '0'));
+    await Promise.all(guesses.map((g) => post('/api/auth/verify-otp', { email: body.email, otp: g })));
+    const [code] = await t.database.db.select().from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.email, body.email), eq(oneTimeCodes.purpose, 'verify_email')));
+    expect(code!.attempts).toBe(5);
+    expect((await post('/api/auth/verify-otp', { email: body.email, otp })).statusCode).toBe(400);
+  });
+
+  it('expires after 10 minutes', async () => {
+    const { body, otp } = await registerAndGetCode();
+    const [code] = await t.database.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.email, body.email));
+    expect(code!.expires_at.getTime() - code!.created_at.getTime()).toBe(10 * 60_000);
+    await t.database.db.update(oneTimeCodes).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(oneTimeCodes.email, body.email));
+    const res = await post('/api/auth/verify-otp', { email: body.email, otp });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Invalid or expired OTP code');
+  });
+
+  it('is replaced by a resend: the old code fails, the new one verifies', async () => {
+    const { body, otp: first } = await registerAndGetCode();
+    const before = smtp.messages.length;
+    const resend = await post('/api/auth/resend-otp', { email: body.email });
+    expect(resend.statusCode).toBe(200);
+    expect(resend.json().message).toBe('If this email is waiting for verification, a new code is on its way.');
+    await expect.poll(() => smtp.messages.length).toBeGreaterThan(before);
+    const second = await smtp.codeFor(body.email);
+    expect((await post('/api/auth/verify-otp', { email: body.email, otp: first })).statusCode).toBe(first === second ? 200 : 400);
+    if (first !== second) expect((await post('/api/auth/verify-otp', { email: body.email, otp: second })).statusCode).toBe(200);
+  });
+
+  it('gives a resend for an unknown or verified address the same answer, sending nothing', async () => {
+    const verified = await createUser(t);
+    const before = smtp.messages.length;
+    for (const email of ['nobody-here@example.test', verified.email]) {
+      const res = await post('/api/auth/resend-otp', { email });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().message).toBe('If this email is waiting for verification, a new code is on its way.');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('checks the code format: six digits', async () => {
+    const res = await post('/api/auth/verify-otp', { email: 'someone@example.test', otp: '12ab' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('The code has 6 digits.');
+    const unknown = await post('/api/auth/verify-otp', { email: 'someone@example.test', otp: '123456' });
+    expect(unknown.json().error).toBe('Invalid or expired OTP code');
+  });
+});
