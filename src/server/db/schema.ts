@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
+  type AnyPgColumn, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
   timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -118,6 +118,16 @@ export const rates = pgTable('rates', {
   updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
 }, (t) => [check('rates_positive_check', sql`${t.value} > 0`)]);
 
+/**
+ * What staff search a transfer by (reference, provider ids, recipient fields), as one lower-case
+ * text. The back office's search and its trigram index use this same expression, so
+ * PostgreSQL can answer "contains" searches from the index instead of reading every row.
+ */
+export function transferSearchText(t: { reference: AnyPgColumn; provider_txn_id: AnyPgColumn; payout_reference: AnyPgColumn; destination_details: AnyPgColumn }) {
+  const d = t.destination_details;
+  return sql`lower(${t.reference} || ' ' || coalesce(${t.provider_txn_id}, '') || ' ' || coalesce(${t.payout_reference}, '') || ' ' || coalesce(${d} ->> 'recipient_name', '') || ' ' || coalesce(${d} ->> 'recipient_phone', '') || ' ' || coalesce(${d} ->> 'recipient_email', '') || ' ' || coalesce(${d} ->> 'account_holder', ''))`;
+}
+
 export const transferRequests = pgTable('transfer_requests', {
   id: uuid('id').primaryKey().defaultRandom(),
   /** Short code the sender quotes when paying by hand and staff search by. */
@@ -157,6 +167,7 @@ export const transferRequests = pgTable('transfer_requests', {
   index('transfer_requests_provider_txn_idx').on(t.provider_txn_id),
   index('transfer_requests_provider_order_idx').on(t.provider_order_id),
   uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
+  index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`),
   check('transfer_requests_status_check', sql`${t.status} in ('pending', 'processing', 'completed', 'rejected', 'cancelled')`),
   check('transfer_requests_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
 ]);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/client.js';
-import { staffPage, type StaffFilter, type StaffRequestJson } from './staff-requests.js';
+import { prepareFilter, staffPage, type StaffFilter, type StaffRequestJson } from './staff-requests.js';
 
 /** Rows fetched per query: the export holds one batch in memory at a time, however large the table. */
 export const EXPORT_BATCH = 500;
@@ -56,9 +56,10 @@ export function csvLine(row: StaffRequestJson): string {
 /** The filtered list as CSV, read batch by batch with the list's keyset cursor. */
 export async function* exportRows(db: Db, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
   yield `${COLUMNS.map(([name]) => name).join(',')}\r\n`;
+  const prepared = await prepareFilter(db, filter);
   let cursor: { at: string; id: string } | null = null;
   do {
-    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, filter, cursor, batch);
+    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, prepared, cursor, batch);
     if (page.rows.length) yield page.rows.map(csvLine).join('');
     cursor = page.next;
   } while (cursor);

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { DIRECTION_IDS } from '../../../core/channels.js';
 import { TRANSFER_STATUSES } from '../../../core/status.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { profiles, transferRequests } from '../../db/schema.js';
+import { profiles, transferRequests, transferSearchText } from '../../db/schema.js';
 import { transferRequestToJson } from '../transfers/serialize.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -47,24 +47,41 @@ export function decodeCursor(raw: string): Cursor | null {
 /** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
 const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-/** The WHERE of a staff filter: status, corridor, UTC days, and the free-text search. */
-export function staffWhere(filter: StaffFilter): SQL[] {
+/** A filter ready to query: the senders whose name or e-mail match the search, looked up once. */
+export type PreparedFilter = StaffFilter & { senderIds: string[] };
+
+/**
+ * Senders matching the search. Looked up first (profiles are few next to transfers) so the
+ * transfer query can use its profile index instead of testing every row against a sub-query.
+ */
+export async function prepareFilter(db: Db, filter: StaffFilter): Promise<PreparedFilter> {
+  if (!filter.q) return { ...filter, senderIds: [] };
+  const like = likeText(filter.q);
+  const rows = await db.select({ id: profiles.id }).from(profiles)
+    .where(or(ilike(profiles.email, like), ilike(profiles.full_name, like)));
+  return { ...filter, senderIds: rows.map((r) => r.id) };
+}
+
+/** A UTC day as the instant it starts, whatever the session's time zone. */
+const dayStart = (day: string, plusDays = 0) => sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'UTC')`;
+
+/**
+ * The WHERE of a staff filter: status, corridor, UTC days, and the search by id, sender
+ * (name, e-mail), reference, provider reference or recipient (name, phone, e-mail), where every
+ * branch is indexed: primary key, trigram index on transferSearchText, profile index.
+ */
+export function staffWhere(filter: PreparedFilter): SQL[] {
   const tr = transferRequests;
   const where: SQL[] = [];
   if (filter.status) where.push(eq(tr.status, filter.status));
   if (filter.direction) where.push(eq(tr.direction, filter.direction));
-  if (filter.from) where.push(gte(tr.created_at, sql`${filter.from}::date::timestamptz`));
-  if (filter.to) where.push(lt(tr.created_at, sql`(${filter.to}::date + 1)::timestamptz`));
+  if (filter.from) where.push(gte(tr.created_at, dayStart(filter.from)));
+  if (filter.to) where.push(lt(tr.created_at, dayStart(filter.to, 1)));
   const q = filter.q;
   if (q) {
-    const like = likeText(q);
-    const dest = (field: string) => sql`${tr.destination_details}->>${field} ilike ${like}`;
-    const matches: (SQL | undefined)[] = [
-      ilike(tr.reference, like), eq(tr.provider_txn_id, q), eq(tr.payout_reference, q),
-      ilike(profiles.email, like), ilike(profiles.full_name, like),
-      dest('recipient_name'), dest('recipient_phone'), dest('recipient_email'), dest('account_holder'),
-    ];
-    if (UUID.test(q)) matches.unshift(eq(tr.id, q));
+    const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];
+    if (UUID.test(q)) matches.push(eq(tr.id, q));
+    if (filter.senderIds.length) matches.push(inArray(tr.profile_id, filter.senderIds));
     where.push(or(...matches)!);
   }
   return where;
@@ -76,7 +93,7 @@ const requesterColumns = {
 };
 
 /** The query of one page after `cursor`, in the filter's order (keyset on the created_at indexes); `limit + 1` rows tell if more follow. */
-export function staffQuery(db: Db, filter: StaffFilter, cursor: Cursor | null, limit: number) {
+export function staffQuery(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
   const tr = transferRequests;
   const newest = filter.sort === 'newest';
   const where = staffWhere(filter);
@@ -85,7 +102,11 @@ export function staffQuery(db: Db, filter: StaffFilter, cursor: Cursor | null, l
       ? sql`(${tr.created_at}, ${tr.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
       : sql`(${tr.created_at}, ${tr.id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
   }
-  const order = newest ? [desc(tr.created_at), desc(tr.id)] : [asc(tr.created_at), asc(tr.id)];
+  // The created_at indexes are DESC NULLS LAST: the same ordering (or its exact reverse) lets
+  // PostgreSQL read a page straight off the index instead of sorting every matching row.
+  const order = newest
+    ? [sql`${tr.created_at} desc nulls last`, sql`${tr.id} desc nulls last`]
+    : [sql`${tr.created_at} asc nulls first`, sql`${tr.id} asc nulls first`];
   return db.select({
     request: tr,
     requester: requesterColumns,
@@ -97,7 +118,7 @@ export function staffQuery(db: Db, filter: StaffFilter, cursor: Cursor | null, l
 }
 
 /** One page of staff rows after `cursor`, and the position after its last row when more follow. */
-export async function staffPage(db: Db, filter: StaffFilter, cursor: Cursor | null, limit: number) {
+export async function staffPage(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
   const rows = await staffQuery(db, filter, cursor, limit);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
@@ -121,6 +142,6 @@ export async function listStaffRequests(ctx: AppContext, query: unknown): Promis
     cursor = decodeCursor(parsed.cursor);
     if (!cursor) throw new z.ZodError([{ code: 'custom', message: 'validation.cursorInvalid', path: ['cursor'], input: parsed.cursor }]);
   }
-  const { rows, next } = await staffPage(ctx.db, parsed, cursor, parsed.limit);
+  const { rows, next } = await staffPage(ctx.db, await prepareFilter(ctx.db, parsed), cursor, parsed.limit);
   return { data: rows, next_cursor: next ? encodeCursor(next) : null };
 }

@@ -1,0 +1,3 @@
+-- The back office's "contains" search is answered from a trigram index (pg_trgm ships with PostgreSQL).
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+CREATE INDEX "transfer_requests_search_idx" ON "transfer_requests" USING gin (lower("reference" || ' ' || coalesce("provider_txn_id", '') || ' ' || coalesce("payout_reference", '') || ' ' || coalesce("destination_details" ->> 'recipient_name', '') || ' ' || coalesce("destination_details" ->> 'recipient_phone', '') || ' ' || coalesce("destination_details" ->> 'recipient_email', '') || ' ' || coalesce("destination_details" ->> 'account_holder', '')) gin_trgm_ops);
