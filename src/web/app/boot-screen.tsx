@@ -1,8 +1,20 @@
-/** Shown while the first translations load (no text: nothing is translated yet). */
+import { APP_NAME, LogoMark } from './logo';
+
+/**
+ * Shown while the first translations load: the same bare header as the static shell in index.html
+ * (nothing is translated yet, so no text but the brand), then a spinner.
+ */
 export function BootScreen() {
   return (
-    <div className="flex min-h-dvh items-center justify-center" aria-busy="true">
-      <span aria-hidden className="inline-block size-8 animate-spin rounded-full border-2 border-brand-600 border-r-transparent" />
+    <div className="flex min-h-dvh flex-col" aria-busy="true">
+      <header className="sticky top-0 z-40 border-b border-border bg-white">
+        <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8">
+          <span className="flex items-center gap-2">
+            <LogoMark />
+            <span className="text-lg font-bold tracking-tight text-slate-900">{APP_NAME}</span>
+          </span>
+        </div>
+      </header>
     </div>
   );
 }

@@ -238,7 +238,8 @@ export function AppLayout() {
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <ErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<LoadingState />}>
+          {/* The fallback fills the screen so the footer never jumps up and back (layout shift). */}
+          <Suspense fallback={<LoadingState className="min-h-[calc(100dvh-4rem)] items-start pt-24" />}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>

@@ -25,7 +25,7 @@ export const HttpBackend: BackendModule = {
   init() {},
   read(language: string, namespace: string, callback: ReadCallback) {
     const url = loadUrl(language, namespace);
-    fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(
+    fetch(url, { credentials: 'same-origin' }).then(
       (res) => {
         if (!res.ok) {
           callback(`failed loading ${url}; status code: ${res.status}`, isRetryableStatus(res.status));

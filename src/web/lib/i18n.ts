@@ -57,7 +57,8 @@ export function initI18n(): Promise<unknown> {
       interpolation: { escapeValue: false },
       returnNull: false,
       returnEmptyString: false,
-      react: { useSuspense: true, bindI18n: 'languageChanged loaded' },
+      // Suspense waits for namespaces; re-render on language change only (not on every file loaded).
+      react: { useSuspense: true, bindI18n: 'languageChanged' },
     });
   return initPromise;
 }

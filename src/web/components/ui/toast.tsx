@@ -1,7 +1,5 @@
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CircleCheck as CheckCircle2, CircleAlert as AlertCircle, Info, X } from '../icons';
-import { cn } from '../../lib/utils';
 
 /** Spec §9: at most one toast shown at once. */
 export const TOAST_LIMIT = 1;
@@ -99,18 +97,8 @@ export function useToast(): { toasts: ToastItem[]; toast: typeof toast; dismiss:
   return { toasts, toast, dismiss: dismissToast };
 }
 
-const variantClass: Record<ToastVariant, string> = {
-  default: 'border-border bg-white text-foreground',
-  success: 'border-green-300 bg-green-50 text-green-900',
-  destructive: 'border-red-300 bg-red-50 text-red-900',
-};
-
-const VariantIcon = ({ variant }: { variant: ToastVariant }) => {
-  const cls = 'mt-0.5 size-5 shrink-0';
-  if (variant === 'success') return <CheckCircle2 aria-hidden className={cn(cls, 'text-green-700')} />;
-  if (variant === 'destructive') return <AlertCircle aria-hidden className={cn(cls, 'text-red-700')} />;
-  return <Info aria-hidden className={cn(cls, 'text-brand-700')} />;
-};
+// The cards load on the first toast: they are not needed to show a page (home page budget).
+const ToastCard = lazy(() => import('./toast-view'));
 
 /** Renders the open toast(s). Mounted once, at the root. */
 export function Toaster() {
@@ -132,40 +120,15 @@ export function Toaster() {
     >
       {/* Two live regions: polite for information, assertive for errors. */}
       <div role="status" aria-live="polite" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
-        {open.filter((x) => x.variant !== 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        <Suspense fallback={null}>
+          {open.filter((x) => x.variant !== 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        </Suspense>
       </div>
       <div role="alert" aria-live="assertive" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
-        {open.filter((x) => x.variant === 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        <Suspense fallback={null}>
+          {open.filter((x) => x.variant === 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        </Suspense>
       </div>
-    </div>
-  );
-}
-
-function ToastCard({ item }: { item: ToastItem }) {
-  const { t } = useTranslation('common');
-  const variant = item.variant ?? 'default';
-  return (
-    <div
-      data-testid="toast"
-      data-variant={variant}
-      className={cn(
-        'pointer-events-auto flex w-full max-w-sm animate-toast-in items-start gap-3 rounded-lg border p-4 shadow-lg',
-        variantClass[variant],
-      )}
-    >
-      <VariantIcon variant={variant} />
-      <div className="min-w-0 flex-1 text-sm">
-        {item.title ? <p className="font-semibold">{item.title}</p> : null}
-        {item.description ? <p className="mt-1 break-words opacity-90">{item.description}</p> : null}
-      </div>
-      <button
-        type="button"
-        onClick={() => dismissToast(item.id)}
-        className="-m-1 rounded p-1 opacity-70 hover:opacity-100"
-        aria-label={t('actions.close')}
-      >
-        <X aria-hidden className="size-4" />
-      </button>
     </div>
   );
 }

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import { CircleCheck, CircleAlert, Info, X } from '../icons';
+import { cn } from '../../lib/utils';
+import { dismissToast, type ToastItem, type ToastVariant } from './toast';
+
+const variantClass: Record<ToastVariant, string> = {
+  default: 'border-border bg-white text-foreground',
+  success: 'border-green-300 bg-green-50 text-green-900',
+  destructive: 'border-red-300 bg-red-50 text-red-900',
+};
+
+const VariantIcon = ({ variant }: { variant: ToastVariant }) => {
+  const cls = 'mt-0.5 size-5 shrink-0';
+  if (variant === 'success') return <CircleCheck aria-hidden className={cn(cls, 'text-green-700')} />;
+  if (variant === 'destructive') return <CircleAlert aria-hidden className={cn(cls, 'text-red-700')} />;
+  return <Info aria-hidden className={cn(cls, 'text-brand-700')} />;
+};
+
+/** One toast (loaded on demand by <Toaster>). */
+export default function ToastCard({ item }: { item: ToastItem }) {
+  const { t } = useTranslation('common');
+  const variant = item.variant ?? 'default';
+  return (
+    <div
+      data-testid="toast"
+      data-variant={variant}
+      className={cn(
+        'pointer-events-auto flex w-full max-w-sm animate-toast-in items-start gap-3 rounded-lg border p-4 shadow-lg',
+        variantClass[variant],
+      )}
+    >
+      <VariantIcon variant={variant} />
+      <div className="min-w-0 flex-1 text-sm">
+        {item.title ? <p className="font-semibold">{item.title}</p> : null}
+        {item.description ? <p className="mt-1 break-words opacity-90">{item.description}</p> : null}
+      </div>
+      <button
+        type="button"
+        onClick={() => dismissToast(item.id)}
+        className="-m-1 rounded p-1 opacity-70 hover:opacity-100"
+        aria-label={t('actions.close')}
+      >
+        <X aria-hidden className="size-4" />
+      </button>
+    </div>
+  );
+}
