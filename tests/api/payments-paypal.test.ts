@@ -101,6 +101,21 @@ describe('D7: paying with PayPal through Orders v2', () => {
     expect(paypal.orders.size).toBe(before + 1);
   });
 
+  it('sends the owner back to PayPal for an unpaid transfer, and only the owner', async () => {
+    const { payment_url, data } = (await initiate({ ...usdToGabon, amount: '80' })).json();
+    const detail = (await t.request({ method: 'GET', url: `/api/transfer-requests/${data.id}`, token: sender.token })).json().data;
+    expect(detail.paypal_checkout).toBe(true);
+    const again = await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal`, token: sender.token });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.payment_url).toBe(payment_url);
+    const stranger = await createUser(t);
+    expect((await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal`, token: stranger.token })).statusCode).toBe(404);
+    await t.request({ method: 'POST', url: `/api/transfer-requests/${data.id}/cancel`, token: sender.token });
+    const closed = await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal`, token: sender.token });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().error).toBe('This transfer cannot be paid with PayPal any more.');
+  });
+
   it('mobile-money sources still pay on the app’s own page', async () => {
     const res = await initiate({
       source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount: '10000', currency: 'XAF',

@@ -40,7 +40,7 @@ function bodyHash(body: PaymentInitiate, amount: string): string {
   return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
 }
 
-const usesPayPal = (ctx: AppContext, row: TransferRequestRow) =>
+export const usesPayPal = (ctx: AppContext, row: TransferRequestRow) =>
   CHANNELS[row.source_provider as keyof typeof CHANNELS]?.kind === 'paypal' && paypalConfigured(ctx.config);
 
 function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
@@ -131,6 +131,12 @@ async function answer(ctx: AppContext, row: TransferRequestRow): Promise<Initiat
   const paymentUrl = usesPayPal(ctx, row) && row.payment_status === 'awaiting' ? await paypalApproval(ctx, row) : `/pay/${row.id}`;
   const [latest] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.id, row.id));
   return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row) };
+}
+
+/** The PayPal approval page again, for a sender who left PayPal before paying. */
+export async function paypalCheckout(ctx: AppContext, row: TransferRequestRow): Promise<string> {
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting' || row.status !== 'pending') throw new HttpError(409, 'transfer.paypalNotPayable');
+  return paypalApproval(ctx, row);
 }
 
 /** D7: a PayPal order for the total in the source currency; its approval page is where the sender pays. */

@@ -10,7 +10,7 @@ import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import { listStaffRequests } from '../admin/staff-requests.js';
 import type { AuthUser } from '../auth/tokens.js';
 import type { ApiModule } from '../module.js';
-import { paymentInstructions } from '../payments/service.js';
+import { paymentInstructions, usesPayPal } from '../payments/service.js';
 import { countOwnByStatus, findRequest, listOwnRequests, listOwnTransactions, newestProof, requestExtras } from './repo.js';
 import { historyToJson, transferRequestToJson } from './serialize.js';
 import { changeStatus } from './status-service.js';
@@ -68,6 +68,8 @@ const routes: ApiModule = async (app, { ctx }) => {
         has_proof: extras.has_proof,
         transaction_id: extras.transaction_id,
         payment_instructions: paymentInstructions(ctx, row.source_provider),
+        /** D7: paid through PayPal's checkout rather than by hand. */
+        paypal_checkout: usesPayPal(ctx, row),
       },
     };
   });

@@ -71,6 +71,8 @@ export interface TransferDetail {
   has_proof: boolean;
   transaction_id: string | null;
   payment_instructions: string;
+  /** Paid through PayPal's checkout (D7) instead of by hand with a proof. */
+  paypal_checkout: boolean;
 }
 
 export interface SavedRecipient {
