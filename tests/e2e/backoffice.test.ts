@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpListener } from '../support/smtp-listener.js';
@@ -39,6 +40,13 @@ async function signIn(page: Page, account: { email: string; password: string }) 
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
+async function pdfText(file: Buffer): Promise<string> {
+  // pdf-parse ships no types; its library entry avoids the package's debug self-test.
+  const modulePath = 'pdf-parse/lib/pdf-parse.js';
+  const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
+  return (await parse(file)).text;
+}
+
 const row = (page: Page, reference: string) => page.getByTestId('request-row').filter({ hasText: reference });
 
 beforeAll(async () => {
@@ -50,19 +58,20 @@ afterAll(async () => { await browser?.close(); await server?.stop(); await smtp?
 describe('the back office in Chromium', () => {
   let reference = '';
   let transferId = '';
-  let senderToken = '';
 
-  it('a sender creates a transfer', async () => {
-    senderToken = await register(SENDER);
-    const created = await call<{ data?: { id: string; reference: string }; id?: string; reference?: string; transfer_request?: { id: string; reference: string } }>(
-      'POST', '/api/payments/initiate', {
-        source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
-        destination_details: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' },
-      }, senderToken);
-    const list = await call<{ data: { id: string; reference: string }[] }>('GET', '/api/transfer-requests', undefined, senderToken);
-    expect(list.data).toHaveLength(1);
-    ({ id: transferId, reference } = list.data[0]!);
-    expect(created).toBeTruthy();
+  it('a sender creates a transfer on the transfer screen', async () => {
+    await register(SENDER);
+    const page = await newPage(browser);
+    await signIn(page, SENDER);
+    await page.goto(`${server.url}/transfer?direction=USD_XAF&amount=100`);
+    await page.getByLabel('Recipient phone number').fill('06 12 34 56');
+    await page.getByLabel('Recipient name (optional)').fill('Marie Nguema');
+    await page.getByTestId('transfer-review').click();
+    await page.getByTestId('transfer-confirm').click();
+    await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
+    transferId = new URL(page.url()).pathname.split('/').pop()!;
+    reference = (await page.getByTestId('pay-reference').textContent()) ?? '';
+    expect(reference).toMatch(/^MT-/);
   });
 
   it('a manager marks it processing and sees no users, fees or rates tabs', async () => {
@@ -108,19 +117,24 @@ describe('the back office in Chromium', () => {
     expect(await dialog.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
   });
 
-  it('the sender sees "completed", the timeline and the payout reference', async () => {
-    const details = await call<{ data: { status: string; payout_reference: string; history: { to_status: string; note: string | null }[] } }>(
-      'GET', `/api/transfer-requests/${transferId}`, undefined, senderToken);
-    expect(details.data.status).toBe('completed');
-    expect(details.data.payout_reference).toBe('AIRTEL-778899');
-    expect(details.data.history.map((h) => h.to_status)).toEqual(['pending', 'processing', 'completed']);
-    expect(details.data.history[2]!.note).toBe('Paid out by Airtel Money');
+  it('the sender sees "completed", the timeline and the payout reference on the receipt', async () => {
     await smtp.waitFor(SENDER.email, /completed/i);
-
     const page = await newPage(browser);
     await signIn(page, SENDER);
     await page.goto(`${server.url}/history`);
-    await page.getByText('Completed').first().waitFor();
-    await page.getByText('AIRTEL-778899').first().waitFor();
+    const line = page.locator(`[data-testid="history-row"][data-reference="${reference}"]`);
+    await line.getByText('Completed').waitFor();
+    await line.getByRole('button', { name: `Details of ${reference}` }).click();
+    const timeline = page.getByTestId('timeline');
+    for (const status of ['Pending', 'Processing', 'Completed']) await timeline.getByText(status, { exact: true }).first().waitFor();
+    await timeline.getByText('Paid out by Airtel Money').waitFor();
+    await page.getByRole('dialog').getByText('AIRTEL-778899').waitFor();
+    await page.keyboard.press('Escape');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), line.getByTestId('history-receipt').click()]);
+    const text = await pdfText(await readFile((await download.path())!));
+    expect(text).toContain('AIRTEL-778899');
+    expect(text).toMatch(/completed/i);
+    expect(transferId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -13,7 +13,8 @@ import { useToast } from '../../components/ui/toast';
 import { useSession } from '../../app/session';
 import { isApiError } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { useProfiles, useSetRole } from './admin-api';
+import { useAudit, useProfiles, useSetRole } from './admin-api';
+import { AuditList } from './audit-list';
 
 export function UsersTab() {
   const { t, i18n } = useTranslation(['admin', 'common']);
@@ -22,6 +23,7 @@ export function UsersTab() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const query = useProfiles(q);
+  const audit = useAudit('profile');
   const setRole = useSetRole();
   const { toast } = useToast();
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
@@ -73,6 +75,7 @@ export function UsersTab() {
       {query.hasNextPage ? (
         <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>{t('requests.more')}</Button>
       ) : null}
+      <AuditList title={t('users.history')} query={audit} />
     </section>
   );
 }
