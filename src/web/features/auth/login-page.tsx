@@ -1,8 +1,210 @@
-// Placeholder written by the shell so the router compiles; the feature owner replaces this file.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { LoginSchema } from '../../../core/schemas';
+import { useSession } from '../../app/session';
+import { PageShell } from '../../components/page';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { FormField } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { useToast } from '../../components/ui/toast';
+import { isApiError } from '../../lib/api';
+import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from './api';
+import { OAuthButtons, OrDivider } from './oauth-buttons';
+import { PasswordInput } from './password-field';
+import { errorText, translateKey } from './translate';
+import { VerifyEmailStep } from './verify-email-step';
 
-export default function Page() {
-  const { t } = useTranslation('common');
-  return <PlaceholderPage title={t('meta.login.title')} />;
+const OAUTH_FAILURES = ['oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required'] as const;
+const PROVIDER_NAMES: Record<string, string> = { google: 'Google', facebook: 'Facebook' };
+
+/** Where to go after signing in: back where the guard sent them from, else home (spec §4). */
+function useReturnPath(): string {
+  const state = useLocation().state as { from?: unknown } | null;
+  return typeof state?.from === 'string' && state.from.startsWith('/') && !state.from.startsWith('//') ? state.from : '/';
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation(['auth', 'validation', 'common']);
+  const { toast } = useToast();
+  const { login } = useSession();
+  const navigate = useNavigate();
+  const returnTo = useReturnPath();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [reset, setReset] = useState<{ busy: boolean; message?: string; success?: boolean; error?: string }>({ busy: false });
+  const [verifying, setVerifying] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  // Back from Google or Facebook without a sign-in: say why (server redirect, spec §2).
+  const failure = params.get('error');
+  const provider = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'Google';
+  const oauthMessage = (OAUTH_FAILURES as readonly string[]).includes(failure ?? '') ? t(`oauth.${failure}`, { provider }) : null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const parsed = LoginSchema.safeParse({ email, password, remember });
+    if (!parsed.success) {
+      const errs: { email?: string; password?: string } = {};
+      for (const issue of parsed.error.issues) {
+        const name = issue.path[0] as 'email' | 'password';
+        errs[name] ??= translateKey(t, issue.message);
+      }
+      setFieldErrors(errs);
+      return;
+    }
+    setBusy(true);
+    try {
+      const { token } = await authApi.login(parsed.data);
+      await login(token);
+      navigate(returnTo, { replace: true });
+    } catch (err) {
+      if (isApiError(err) && needsVerification(err.body)) setVerifying(true);
+      setError(errorText(err, t('login.failed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Spec §5: the reset is asked for the e-mail typed above; without one, say so. */
+  const forgot = async () => {
+    const value = email.trim();
+    if (!value) {
+      setReset({ busy: false, error: t('validation:enterEmailToReset') });
+      return;
+    }
+    setReset({ busy: true });
+    try {
+      const { message } = await authApi.requestReset(value);
+      const text = message || t('reset.sentFallback');
+      setReset({ busy: false, message: text, success: looksSuccessful(text) });
+    } catch (err) {
+      setReset({ busy: false, error: errorText(err, t('reset.failed')) });
+    }
+  };
+
+  return (
+    <PageShell width="narrow">
+      <Card className="mx-auto max-w-md">
+        <CardHeader>
+          <CardTitle as="h1" className="text-2xl">
+            {verifying ? t('verify.title') : t('login.title')}
+          </CardTitle>
+          {verifying ? null : <p className="text-sm text-muted-foreground">{t('login.subtitle')}</p>}
+        </CardHeader>
+        <CardContent>
+          {verifying ? (
+            <div className="flex flex-col gap-4">
+              {error ? <Alert variant="warning">{error}</Alert> : null}
+              <VerifyEmailStep
+                email={email.trim()}
+                message={t('verify.loginDescription', { email: email.trim() })}
+                onBack={() => {
+                  setVerifying(false);
+                  setError(null);
+                }}
+                backLabel={t('verify.backToLogin')}
+                onVerified={async (token) => {
+                  await login(token);
+                  toast({ variant: 'success', title: t('verify.verifiedTitle') });
+                  timer.current = window.setTimeout(() => navigate(returnTo, { replace: true }), REDIRECT_DELAY_MS);
+                }}
+              />
+            </div>
+          ) : (
+            <>
+              {oauthMessage ? (
+                <Alert variant="destructive" className="mb-4" data-testid="oauth-error">
+                  {oauthMessage}
+                </Alert>
+              ) : null}
+              <OAuthButtons />
+              <OrDivider />
+              <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="login-form">
+                {error ? (
+                  <Alert variant="destructive" data-testid="login-error">
+                    {error}
+                  </Alert>
+                ) : null}
+                <FormField label={t('login.email')} error={fieldErrors.email} required>
+                  <Input
+                    type="email"
+                    inputMode="email"
+                    autoComplete="username"
+                    value={email}
+                    onChange={(e) => {
+                      setEmail(e.target.value);
+                      setFieldErrors((f) => ({ ...f, email: undefined }));
+                      if (reset.error) setReset({ busy: false });
+                    }}
+                  />
+                </FormField>
+                <FormField
+                  label={t('login.password')}
+                  error={fieldErrors.password}
+                  required
+                  labelAction={
+                    <button
+                      type="button"
+                      onClick={forgot}
+                      disabled={reset.busy}
+                      className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline disabled:opacity-60"
+                      data-testid="forgot-password"
+                    >
+                      {reset.busy ? t('reset.sending') : t('login.forgot')}
+                    </button>
+                  }
+                >
+                  <PasswordInput
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => {
+                      setPassword(e.target.value);
+                      setFieldErrors((f) => ({ ...f, password: undefined }));
+                    }}
+                  />
+                </FormField>
+                {reset.error ? (
+                  <Alert variant="destructive" data-testid="reset-error">
+                    {reset.error}
+                  </Alert>
+                ) : reset.message ? (
+                  <Alert variant={reset.success ? 'success' : 'default'} data-testid="reset-message">
+                    {reset.message}
+                  </Alert>
+                ) : null}
+                <label className="flex items-center gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    checked={remember}
+                    onChange={(e) => setRemember(e.target.checked)}
+                    className="size-4 rounded border-input accent-brand-700"
+                  />
+                  {t('login.remember')}
+                </label>
+                <Button type="submit" size="lg" loading={busy} data-testid="login-submit">
+                  {busy ? t('login.busy') : t('login.submit')}
+                </Button>
+                <p className="text-center text-sm text-slate-700">
+                  {t('login.noAccount')}{' '}
+                  <Link to="/register" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                    {t('login.register')}
+                  </Link>
+                </p>
+              </form>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </PageShell>
+  );
 }

@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+// The countries, states and cities the app serves itself (D10), loaded only where a form needs
+// them. They change only with a release: cached for the whole visit.
+
+export interface GeoCountry {
+  id: string;
+  name: string;
+  emoji: string;
+  phone_code: string;
+}
+export interface GeoState {
+  id: string;
+  name: string;
+}
+
+const forever = { staleTime: Infinity, gcTime: Infinity } as const;
+
+export function useCountries() {
+  return useQuery({
+    queryKey: ['geo', 'countries'],
+    queryFn: async ({ signal }) => (await api<{ data: GeoCountry[] }>('/api/geo/countries', { signal, token: null })).data,
+    ...forever,
+  });
+}
+
+export function useStates(country: string) {
+  return useQuery({
+    queryKey: ['geo', 'states', country],
+    queryFn: async ({ signal }) =>
+      (await api<{ data: GeoState[] }>(`/api/geo/countries/${encodeURIComponent(country)}/states`, { signal, token: null })).data,
+    enabled: Boolean(country),
+    ...forever,
+  });
+}
+
+export function useCities(country: string, state: string) {
+  return useQuery({
+    queryKey: ['geo', 'cities', country, state],
+    queryFn: async ({ signal }) => {
+      const q = state ? `?state=${encodeURIComponent(state)}` : '';
+      return (await api<{ data: Array<{ name: string }> }>(`/api/geo/countries/${encodeURIComponent(country)}/cities${q}`, { signal, token: null }))
+        .data.map((c) => c.name);
+    },
+    enabled: Boolean(country),
+    ...forever,
+  });
+}

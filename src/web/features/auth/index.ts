@@ -1,0 +1,5 @@
+// What other features may use of the accounts feature (the profile screen does).
+export { authApi, looksSuccessful } from './api';
+export { CodeEntry } from './code-entry';
+export { isValidPhone, PhoneField } from './phone-field';
+export { errorText, translateKey } from './translate';

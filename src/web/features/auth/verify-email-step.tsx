@@ -1,0 +1,54 @@
+import { useTranslation } from 'react-i18next';
+import { useToast } from '../../components/ui/toast';
+import { authApi } from './api';
+import { CodeEntry } from './code-entry';
+import { errorText } from './translate';
+
+/**
+ * Spec §2 "Verify e-mail": the code sent at sign-up (or a new one) verifies the address and
+ * signs in. Used by step 2 of registration and by sign-in of an account not yet verified.
+ */
+export function VerifyEmailStep({
+  email,
+  message,
+  onVerified,
+  onBack,
+  backLabel,
+}: {
+  email: string;
+  message?: string | undefined;
+  onVerified: (token: string) => Promise<void> | void;
+  onBack?: () => void;
+  backLabel?: string;
+}) {
+  const { t } = useTranslation(['auth', 'validation']);
+  const { toast } = useToast();
+  const failed = t('validation:otpInvalid');
+  return (
+    <CodeEntry
+      description={message ?? t('verify.description', { email })}
+      submitLabel={t('verify.submit')}
+      busyLabel={t('verify.busy')}
+      failureFallback={failed}
+      onSubmit={async (code) => {
+        try {
+          const { token } = await authApi.verifyOtp(email, code);
+          await onVerified(token);
+        } catch (err) {
+          toast({ variant: 'destructive', title: t('verify.failedTitle'), description: errorText(err, failed) });
+          throw err;
+        }
+      }}
+      onResend={async () => {
+        try {
+          const { message: sent } = await authApi.resendOtp(email);
+          toast({ variant: 'success', title: t('verify.resentTitle'), description: sent });
+        } catch (err) {
+          toast({ variant: 'destructive', title: t('verify.resendFailed'), description: errorText(err, t('common:errors.generic')) });
+          throw err;
+        }
+      }}
+      {...(onBack ? { onBack, backLabel: backLabel ?? t('verify.back') } : {})}
+    />
+  );
+}

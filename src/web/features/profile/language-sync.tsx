@@ -1,0 +1,22 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session';
+import { normalizeLanguage } from '../../lib/i18n';
+import { profileApi } from './profile-api';
+
+/**
+ * Keeps the signed-in user's e-mail language (stored on the profile) in step with the EN/FR
+ * switcher: when the interface language and the profile's differ, the profile follows.
+ * Renders nothing; mount it once inside the session provider.
+ */
+export function EmailLanguageSync() {
+  const { i18n } = useTranslation();
+  const { user, refresh } = useSession();
+  const current = normalizeLanguage(i18n.resolvedLanguage ?? i18n.language);
+  const stored = typeof user?.language === 'string' ? user.language : null;
+  useEffect(() => {
+    if (!user || !stored || stored === current) return;
+    profileApi.setLanguage(current).then(() => refresh(), () => { /* retried on the next switch or visit */ });
+  }, [user, stored, current, refresh]);
+  return null;
+}

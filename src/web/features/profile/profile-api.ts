@@ -1,0 +1,77 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChannelId } from '../../../core/channels';
+import { api } from '../../lib/api';
+
+/** GET /api/profiles/me → data (spec §3 profile, plus the profile screen's statistics). */
+export interface MyProfile {
+  id: string;
+  user_id: string;
+  email: string;
+  full_name: string | null;
+  phone: string | null;
+  address: string | null;
+  state: string | null;
+  city: string | null;
+  country: string | null;
+  role: 'user' | 'manager' | 'admin';
+  language: 'en' | 'fr';
+  created_at: string;
+  stats: { total: number; completed: number; pending: number };
+}
+
+/** GET /api/recipients rows (D10), built by the sending-money feature. */
+export interface SavedRecipient {
+  id: string;
+  label: string | null;
+  channel: ChannelId;
+  recipient_name: string | null;
+  recipient_email: string | null;
+  recipient_phone: string | null;
+  iban: string | null;
+  bic: string | null;
+  created_at: string;
+}
+
+export const profileKeys = {
+  me: ['profile', 'me'] as const,
+  /** The same key the transfer form reads saved recipients with: one cache. */
+  recipients: ['recipients'] as const,
+};
+
+export function useMyProfile() {
+  return useQuery({
+    queryKey: profileKeys.me,
+    queryFn: async ({ signal }) => (await api<{ data: MyProfile }>('/api/profiles/me', { signal })).data,
+    staleTime: 0,
+  });
+}
+
+export interface ProfileSaveAnswer {
+  data: Omit<MyProfile, 'stats'>;
+  message?: string;
+  pending_email?: string;
+}
+
+export const profileApi = {
+  save: (body: { full_name?: string; phone?: string; email?: string }) =>
+    api<ProfileSaveAnswer>('/api/profiles/me', { method: 'PATCH', body }),
+  confirmEmail: (email: string, otp: string) =>
+    api<ProfileSaveAnswer>('/api/profiles/me/email/confirm', { method: 'POST', body: { email, otp } }),
+  setLanguage: (language: 'en' | 'fr') => api('/api/profiles/me/language', { method: 'PUT', body: { language } }),
+  logoutEverywhere: () => api<{ message: string }>('/api/auth/logout-all', { method: 'POST' }),
+};
+
+export function useSavedRecipients() {
+  return useQuery({
+    queryKey: profileKeys.recipients,
+    queryFn: async ({ signal }) => (await api<{ data: SavedRecipient[] }>('/api/recipients', { signal })).data,
+  });
+}
+
+export function useDeleteRecipient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/recipients/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.recipients }),
+  });
+}

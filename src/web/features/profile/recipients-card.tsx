@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Trash2, Users } from 'lucide-react';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { EmptyState } from '../../components/ui/empty-state';
+import { LoadingState } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { channelLabel } from '../../lib/format';
+import { errorText } from '../auth';
+import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './profile-api';
+
+/** "FR76 •••• 0189": enough of an IBAN to recognise it, not to copy it. */
+const maskIban = (iban: string) => (iban.length > 8 ? `${iban.slice(0, 4)} •••• ${iban.slice(-4)}` : iban);
+
+function contactOf(r: SavedRecipient): string {
+  return r.recipient_email ?? r.recipient_phone ?? (r.iban ? maskIban(r.iban) : '');
+}
+
+/**
+ * The saved recipients of D10 (spec §2 shows only the card and its empty message). A failure to
+ * load them stays inside the card: the rest of the profile works.
+ */
+export function RecipientsCard() {
+  const { t } = useTranslation(['auth', 'common']);
+  const { toast } = useToast();
+  const recipients = useSavedRecipients();
+  const remove = useDeleteRecipient();
+  const [confirming, setConfirming] = useState<SavedRecipient | null>(null);
+
+  const doDelete = async () => {
+    if (!confirming) return;
+    try {
+      await remove.mutateAsync(confirming.id);
+      toast({ variant: 'success', title: t('common:success.deleted') });
+      setConfirming(null);
+    } catch (err) {
+      toast({ variant: 'destructive', title: t('profile.recipients.deleteFailed'), description: errorText(err, t('common:errors.generic')) });
+    }
+  };
+
+  return (
+    <Card data-testid="recipients-card">
+      <CardHeader>
+        <CardTitle>{t('profile.recipients.title')}</CardTitle>
+        <CardDescription>{t('profile.recipients.subtitle')}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {recipients.isPending ? (
+          <LoadingState label={t('profile.recipients.loading')} className="py-6" />
+        ) : recipients.isError ? (
+          <Alert variant="destructive" data-testid="recipients-error">
+            {t('profile.recipients.loadFailed')}{' '}
+            <button type="button" className="font-medium underline" onClick={() => void recipients.refetch()}>
+              {t('common:actions.retry')}
+            </button>
+          </Alert>
+        ) : recipients.data.length === 0 ? (
+          <EmptyState icon={<Users className="size-8" />} title={t('profile.recipients.empty')} description={t('profile.recipients.emptyHint')} />
+        ) : (
+          <ul className="divide-y divide-border" data-testid="recipients-list">
+            {recipients.data.map((r) => (
+              <li key={r.id} className="flex items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="truncate font-medium">{r.label || r.recipient_name || contactOf(r)}</p>
+                  <p className="truncate text-sm text-muted-foreground">
+                    {channelLabel(t, r.channel)}
+                    {contactOf(r) ? ` · ${contactOf(r)}` : ''}
+                  </p>
+                </div>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={t('profile.recipients.delete', { name: r.label || r.recipient_name || contactOf(r) })}
+                  onClick={() => setConfirming(r)}
+                >
+                  <Trash2 aria-hidden />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <Dialog open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{t('profile.recipients.confirmTitle')}</DialogTitle>
+            <DialogDescription>
+              {t('profile.recipients.confirmText', { name: confirming ? confirming.label || confirming.recipient_name || contactOf(confirming) : '' })}
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirming(null)}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button variant="destructive" onClick={doDelete} loading={remove.isPending}>
+              {t('common:actions.delete')}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}
