@@ -40,7 +40,7 @@ function useNavItems(): NavItem[] {
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    'rounded-md px-3 py-2 text-sm font-medium transition-colors',
+    'whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors',
     isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-muted hover:text-foreground',
   );
 
@@ -52,11 +52,11 @@ function AccountActions({ mobile = false, onNavigate }: { mobile?: boolean; onNa
     const name = displayName(user, t('user.fallback'));
     return (
       <div className={cn('flex gap-2', mobile ? 'flex-col items-stretch' : 'items-center')}>
-        <Button asChild variant="outline" size={mobile ? 'default' : 'sm'} className={cn(!mobile && 'max-w-48')}>
-          <Link to="/profile" onClick={onNavigate} data-testid="profile-button" title={t('nav.profileOf', { name })}>
+        <Button asChild variant="outline" size={mobile ? 'default' : 'sm'} className={cn(!mobile && 'max-w-44')}>
+          <Link to="/profile" onClick={onNavigate} data-testid={mobile ? 'mobile-profile-button' : 'profile-button'} title={t('nav.profileOf', { name })}>
             <UserRound aria-hidden />
             <span className="sr-only">{t('nav.profile')}: </span>
-            <span className="truncate" data-testid="user-name">
+            <span className="truncate" data-testid={mobile ? 'mobile-user-name' : 'user-name'}>
               {name}
             </span>
           </Link>
@@ -64,7 +64,7 @@ function AccountActions({ mobile = false, onNavigate }: { mobile?: boolean; onNa
         <Button
           variant="ghost"
           size={mobile ? 'default' : 'sm'}
-          data-testid="logout-button"
+          data-testid={mobile ? 'mobile-logout-button' : 'logout-button'}
           onClick={() => {
             onNavigate?.();
             void logout();
@@ -95,6 +95,9 @@ function AccountActions({ mobile = false, onNavigate }: { mobile?: boolean; onNa
 function Header() {
   const { t } = useTranslation('common');
   const items = useNavItems();
+  const { user } = useSession();
+  // Signed in, the header holds twice as many links: the full bar needs an xl screen.
+  const wide = user !== null;
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   const menuId = useId();
@@ -119,7 +122,7 @@ function Header() {
         <Link to="/" className="mr-2 flex shrink-0 items-center gap-2 rounded-md" aria-label={t('nav.homeAria', { app: t('app.name') })}>
           <Logo />
         </Link>
-        <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 lg:block">
+        <nav aria-label={t('nav.main')} className={cn('hidden min-w-0 flex-1', wide ? 'xl:block' : 'lg:block')}>
           <ul className="flex items-center gap-1">
             {items.map((item) => (
               <li key={item.to}>
@@ -132,14 +135,17 @@ function Header() {
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <LanguageSwitcher />
-          <div className="hidden lg:block">
+          <div className={cn('hidden', wide ? 'xl:block' : 'lg:block')}>
             <AccountActions />
           </div>
           <button
             id={`${menuId}-toggle`}
             type="button"
             data-testid="mobile-menu-toggle"
-            className="inline-flex size-10 items-center justify-center rounded-md border border-input bg-white text-slate-800 hover:bg-muted lg:hidden"
+            className={cn(
+              'inline-flex size-10 items-center justify-center rounded-md border border-input bg-white text-slate-800 hover:bg-muted',
+              wide ? 'xl:hidden' : 'lg:hidden',
+            )}
             aria-expanded={open}
             aria-controls={menuId}
             aria-label={open ? t('nav.closeMenu') : t('nav.openMenu')}
@@ -149,7 +155,7 @@ function Header() {
           </button>
         </div>
       </div>
-      <div id={menuId} hidden={!open} className="border-t border-border bg-white lg:hidden" data-testid="mobile-menu">
+      <div id={menuId} hidden={!open} className={cn('border-t border-border bg-white', wide ? 'xl:hidden' : 'lg:hidden')} data-testid="mobile-menu">
         <nav aria-label={t('nav.mobile')} className="mx-auto max-w-7xl px-4 py-3 sm:px-6">
           <ul className="flex flex-col gap-1">
             {items.map((item) => (

@@ -47,7 +47,7 @@ export function useDocumentMeta(): void {
     const app = t('app.name');
     const title = key === 'home' ? t('app.title') : t('meta.titleFormat', { page: t(`meta.${key}.title`), app });
     document.title = title;
-    const description = t(`meta.${key}.description`, { defaultValue: '' }) || t('app.description');
+    const description = i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description');
     setMetaDescription(description);
-  }, [key, t, i18n.resolvedLanguage]);
+  }, [key, t, i18n, i18n.resolvedLanguage]);
 }
