@@ -88,6 +88,7 @@ describe('GET /api/transfer-requests for staff', () => {
     for (const [query, message] of [
       ['?status=approved', 'Choose a valid status.'],
       ['?from=03/01/2025', 'Enter a date as YYYY-MM-DD.'],
+      ['?to=2025-02-31', 'Enter a date as YYYY-MM-DD.'],
       ['?limit=500', 'The page size must be between 1 and 100.'],
       ['?cursor=garbage', 'The page cursor is invalid.'],
       ['?sort=sideways', 'Choose newest or oldest first.'],

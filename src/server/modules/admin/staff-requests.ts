@@ -9,7 +9,9 @@ import { transferRequestToJson } from '../transfers/serialize.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dayField = z.string({ error: 'validation.checkInput' }).regex(DAY, { error: 'admin.validation.dateInvalid' })
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), { error: 'admin.validation.dateInvalid' });
+  // A real calendar day: 2025-02-31 does not survive the round trip.
+  .refine((d) => { const t = Date.parse(`${d}T00:00:00Z`); return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d; },
+    { error: 'admin.validation.dateInvalid' });
 
 /** The back office's filters; the same for the list and the CSV export. */
 export const StaffFilterSchema = z.object({
