@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { i18n as I18n, TFunction } from 'i18next';
 
 /** Which `common:meta.*` entry titles each route. Unknown paths use notFound. */
 export function metaKeyFor(pathname: string): string {
@@ -38,16 +39,46 @@ function setMetaDescription(content: string): void {
   el.content = content;
 }
 
-/** document.title and meta description follow the route and the language (spec §1). */
+/** A page's own title/description (already translated), set with {@link usePageMeta}. */
+let override: { title?: string; description?: string } | null = null;
+let applyRoute: (() => void) | null = null;
+
+function apply(key: string, t: TFunction, i18n: I18n): void {
+  const app = t('app.name');
+  const page = override?.title ?? (key === 'home' ? null : t(`meta.${key}.title`));
+  document.title = page ? t('meta.titleFormat', { page, app }) : t('app.title');
+  const description =
+    override?.description ??
+    (i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description'));
+  setMetaDescription(description);
+}
+
+/**
+ * document.title and meta description follow the route and the language (spec §1). Mounted once,
+ * in the layout; titles come from `common:meta.{route}.title`.
+ */
 export function useDocumentMeta(): void {
   const { pathname } = useLocation();
   const { t, i18n } = useTranslation('common');
   const key = metaKeyFor(pathname);
   useEffect(() => {
-    const app = t('app.name');
-    const title = key === 'home' ? t('app.title') : t('meta.titleFormat', { page: t(`meta.${key}.title`), app });
-    document.title = title;
-    const description = i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description');
-    setMetaDescription(description);
+    applyRoute = () => apply(key, t, i18n);
+    applyRoute();
   }, [key, t, i18n, i18n.resolvedLanguage]);
+}
+
+/**
+ * Optional, for a page that wants a more precise title than its route's (e.g. a transfer
+ * reference): `usePageMeta(t('payment.title', { ref }))`. Pass translated text; it is restored
+ * to the route's title when the page unmounts.
+ */
+export function usePageMeta(title?: string, description?: string): void {
+  useEffect(() => {
+    override = { title, description };
+    applyRoute?.();
+    return () => {
+      override = null;
+      applyRoute?.();
+    };
+  }, [title, description]);
 }

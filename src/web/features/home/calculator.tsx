@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { ArrowRight, RefreshCw } from '../../components/icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '../../../core/channels';
 import { computeQuote } from '../../../core/fees';
-import { MINOR_UNITS, parseAmount, toDecimal, type Currency } from '../../../core/money';
+import { toDecimal } from '../../../core/money';
+import { amountToMinor, sanitizeAmountInput } from './amount-input';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -16,27 +17,6 @@ import type { FeesResponse } from '../../lib/queries';
 import type { RateSet } from '../../../core/rates';
 import { useJson } from '../../lib/use-json';
 import { cn } from '../../lib/utils';
-
-/**
- * Spec §4: a non-numeric amount is reset to 0. Digits with one '.' or ',' are kept while typing;
- * decimals beyond the currency's (e.g. any for XAF) are cut.
- */
-export function sanitizeAmountInput(raw: string, currency: Currency): string {
-  const value = raw.trim();
-  if (value === '') return '';
-  if (!/^\d*[.,]?\d*$/.test(value)) return '0';
-  const sep = value.search(/[.,]/);
-  if (sep === -1) return value;
-  const digits = MINOR_UNITS[currency];
-  if (digits === 0) return value.slice(0, sep) || '0';
-  return value.slice(0, sep + 1 + digits);
-}
-
-/** The amount typed, in minor units (0 when empty or unparsable). */
-export function amountToMinor(value: string, currency: Currency): number {
-  if (value === '' || value === '.' || value === ',') return 0;
-  return parseAmount(value, currency) ?? 0;
-}
 
 function updatedText(iso: string, lng: string): string {
   const d = new Date(iso);
