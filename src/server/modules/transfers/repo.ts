@@ -43,9 +43,12 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
     sql`${table.id}::text like ${prefix}`,
     sql`lower(${table.provider_txn_id}) like ${prefix}`,
   ];
-  // Transactions are listed joined to their request, so both search the payment reference.
-  parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
-  if (table === transactions) parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
+  if (table === transferRequests) parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
+  else {
+    // A transaction carries its request's reference in metadata, so the search needs no join.
+    parts.push(sql`lower(${transactions.metadata}->>'reference') like ${prefix}`);
+    parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
+  }
   const amount = parseDecimal(term.replace(',', '.'));
   if (amount) parts.push(sql`${table.amount} = ${term.replace(',', '.')}::numeric`);
   return or(...parts)!;
@@ -69,13 +72,23 @@ function page<T>(rows: (T & { cursor_at: string; id: string })[], limit: number)
   return { rows: shown, next_cursor: more && last ? encodeCursor(last.cursor_at, last.id) : null };
 }
 
+/** Newest first, matching the indexes' "DESC NULLS LAST" (a bare DESC means NULLS FIRST and forces a sort). */
+const newestFirst = (table: typeof transferRequests | typeof transactions) =>
+  [sql`${table.created_at} desc nulls last`, sql`${table.id} desc nulls last`];
+
+// Each list first picks the page's ids in index order (an index-only walk of
+// *_profile_created_idx or *_profile_status_idx that stops after limit + 1 rows), then reads
+// those rows; the sender's other transfers are never sorted or fetched.
+
 /** The sender's own transfer requests, newest first. */
 export async function listOwnRequests(db: Db, profileId: string, query: ListQuery) {
   const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(query, transferRequests)];
   if (query.open && !query.status) conditions.push(inArray(transferRequests.status, ['pending', 'processing']));
+  const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...conditions))
+    .orderBy(...newestFirst(transferRequests)).limit(query.limit + 1).as('page_ids');
   const rows = await db.select({ row: transferRequests, cursor_at: sql<string>`${transferRequests.created_at}::text`, id: transferRequests.id })
-    .from(transferRequests).where(and(...conditions))
-    .orderBy(desc(transferRequests.created_at), desc(transferRequests.id)).limit(query.limit + 1);
+    .from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
+    .orderBy(...newestFirst(transferRequests));
   return page(rows, query.limit);
 }
 
@@ -90,10 +103,12 @@ const requestFields = {
 export async function listOwnTransactions(db: Db, profileId: string, query: ListQuery) {
   const conditions = [eq(transactions.profile_id, profileId), ...pageConditions(query, transactions)];
   if (query.open && !query.status) conditions.push(inArray(transactions.status, ['pending', 'processing']));
+  const ids = db.select({ page_id: transactions.id }).from(transactions).where(and(...conditions))
+    .orderBy(...newestFirst(transactions)).limit(query.limit + 1).as('page_ids');
   const rows = await db.select({ tx: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text`, id: transactions.id })
-    .from(transactions).innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
-    .where(and(...conditions))
-    .orderBy(desc(transactions.created_at), desc(transactions.id)).limit(query.limit + 1);
+    .from(transactions).innerJoin(ids, eq(ids.page_id, transactions.id))
+    .innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
+    .orderBy(...newestFirst(transactions));
   const { rows: shown, next_cursor } = page(rows, query.limit);
   return { data: shown.map((r) => transactionToJson(r.tx, r.request)), next_cursor };
 }

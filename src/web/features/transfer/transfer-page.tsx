@@ -181,7 +181,8 @@ export default function TransferPage() {
       }
       setFormError(message);
       toast({ variant: 'destructive', title: t('form.initiateFailed'), description: message });
-      setReview(null);
+      // A network failure keeps the review and its Idempotency-Key: confirming again cannot create a second transfer.
+      if (!isApiError(err) || err.status !== 0) setReview(null);
       setCreating(false);
     }
   };
