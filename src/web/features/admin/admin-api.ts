@@ -204,8 +204,3 @@ export function useVolume(days: number) {
       (await api<{ data: { from: string; to: string; points: VolumePoint[] } }>(`/api/admin/volume?days=${days}`, { signal })).data,
   });
 }
-
-/** Spec §2: a requester by full name, else e-mail, else profile id. */
-export function requesterName(r: Requester): string {
-  return r.full_name?.trim() || r.email?.trim() || r.profile_id;
-}

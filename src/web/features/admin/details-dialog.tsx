@@ -10,9 +10,9 @@ import { FormField } from '../../components/ui/form-field';
 import { Input, Textarea } from '../../components/ui/input';
 import { LoadingState } from '../../components/ui/spinner';
 import { isApiError } from '../../lib/api';
-import { channelLabel, formatDateTime } from '../../lib/format';
-import { fetchBlob, requesterName, useRequestDetails, type StaffRequest } from './admin-api';
-import { amountText, needsPayoutReference } from './admin-format';
+import { channelLabel, formatDateTime, formatDecimalText } from '../../lib/format';
+import { fetchBlob, useRequestDetails, type StaffRequest } from './admin-api';
+import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
 import { useStatusAction } from './use-status-action';
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
@@ -114,7 +114,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               <Row label={t('details.amount')}>{amountText(row.amount, row.currency, lng)}</Row>
               <Row label={t('details.fee')}>{amountText(row.fee, row.currency, lng)}</Row>
               <Row label={t('details.total')}>{amountText(row.total, row.currency, lng)}</Row>
-              <Row label={t('details.rate')}>{`1 ${row.currency} = ${row.rate.replace(/\.?0+$/, '')} ${row.payout_currency}`}</Row>
+              <Row label={t('details.rate')}>{`1 ${row.currency} = ${formatDecimalText(trimZeros(row.rate), lng)} ${row.payout_currency}`}</Row>
               <Row label={t('details.payout')}>{amountText(row.payout_amount, row.payout_currency, lng)}</Row>
               <Row label={t('details.payment')}>{t(`payment.${row.payment_status}`, { defaultValue: row.payment_status })}</Row>
               <Row label={t('details.providerTxn')}>{d?.provider_txn_id ?? row.provider_txn_id}</Row>

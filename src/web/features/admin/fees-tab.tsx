@@ -16,12 +16,12 @@ import { isApiError, type FieldErrors } from '../../lib/api';
 import { directionLabel } from '../../lib/format';
 import { useFees } from '../../lib/queries';
 import { useAudit, useDeleteTier, useSaveTier, type StoredTier } from './admin-api';
-import { amountText } from './admin-format';
+import { amountText, trimZeros } from './admin-format';
 import { AuditList } from './audit-list';
 
 interface Draft { id?: string; percentage: string; min_amount: string; max_amount: string; min_fee: string }
 const EMPTY: Draft = { percentage: '', min_amount: '', max_amount: '', min_fee: '' };
-const plain = (v: string | null) => (v == null ? '' : v.replace(/\.0+$/, ''));
+const plain = (v: string | null) => (v == null ? '' : trimZeros(v));
 
 function byMin(a: StoredTier, b: StoredTier): number {
   return compareDecimal(parseDecimal(a.min_amount) ?? { units: 0n, scale: 0 }, parseDecimal(b.min_amount) ?? { units: 0n, scale: 0 });
@@ -90,7 +90,7 @@ export function FeesTab() {
       {fees.isPending ? <LoadingState /> : fees.isError ? <Alert variant="destructive">{t('states.error', { ns: 'common' })}</Alert> : tiers.length === 0 ? (
         <EmptyState title={t('fees.empty')} />
       ) : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full min-w-[34rem] text-sm">
             <thead className="border-b border-border text-left text-muted-foreground">
               <tr>

@@ -16,9 +16,9 @@ import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
 import { directionLabel, formatDateTime } from '../../lib/format';
-import { amountText, needsPayoutReference } from './admin-format';
+import { amountText, needsPayoutReference, requesterName } from './admin-format';
 import {
-  EMPTY_FILTERS, fetchBlob, filterQuery, requesterName, useStaffRequests, type StaffFilters, type StaffRequest,
+  EMPTY_FILTERS, fetchBlob, filterQuery, useStaffRequests, type StaffFilters, type StaffRequest,
 } from './admin-api';
 import { DetailsDialog } from './details-dialog';
 import { useStatusAction } from './use-status-action';

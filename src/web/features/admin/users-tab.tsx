@@ -49,7 +49,7 @@ export function UsersTab() {
       {query.isPending ? <LoadingState /> : query.isError ? (
         <Alert variant="destructive">{isApiError(query.error) ? query.error.message : t('states.error', { ns: 'common' })}</Alert>
       ) : rows.length === 0 ? <EmptyState title={t('users.empty')} /> : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full min-w-[32rem] text-sm">
             <thead className="border-b border-border text-left text-muted-foreground">
               <tr><th scope="col" className="p-3">{t('users.name')}</th><th scope="col" className="p-3">{t('users.email')}</th><th scope="col" className="p-3">{t('users.since')}</th><th scope="col" className="p-3">{t('users.role')}</th></tr>

@@ -99,7 +99,7 @@ export default function VolumeTab() {
               <span><span aria-hidden className="mr-1 inline-block size-2 rounded-sm bg-amber-400" />{t('volume.fees')}</span>
             </p>
           </Card>
-          <Card className="overflow-x-auto">
+          <Card className="relative overflow-x-auto">
             <table className="w-full min-w-[28rem] text-sm">
               <caption className="sr-only">{t('volume.tableCaption')}</caption>
               <thead className="border-b border-border text-left text-muted-foreground">
