@@ -9,6 +9,9 @@ let server: E2eServer;
 let browser: Browser;
 let smtp: SmtpListener;
 
+/** A 1×1 PNG: the proof of payment the sender uploads. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082', 'hex');
+
 const ADMIN = { email: 'admin@example.test', password: 'admin-password-1' };
 const SENDER = { email: 'sender@example.test', password: 'sender-password-1', full_name: 'Sandra Sender' };
 const MANAGER = { email: 'manager@example.test', password: 'manager-password-1', full_name: 'Marc Manager' };
@@ -59,7 +62,7 @@ describe('the back office in Chromium', () => {
   let reference = '';
   let transferId = '';
 
-  it('a sender creates a transfer on the transfer screen', async () => {
+  it('a sender creates a transfer on the transfer screen and uploads a proof of payment', async () => {
     await register(SENDER);
     const page = await newPage(browser);
     await signIn(page, SENDER);
@@ -72,6 +75,9 @@ describe('the back office in Chromium', () => {
     transferId = new URL(page.url()).pathname.split('/').pop()!;
     reference = (await page.getByTestId('pay-reference').textContent()) ?? '';
     expect(reference).toMatch(/^MT-/);
+    await page.getByTestId('pay-file').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('pay-upload').click();
+    await page.getByTestId('pay-has-proof').waitFor();
   });
 
   it('a manager marks it processing and sees no users, fees or rates tabs', async () => {
@@ -104,9 +110,17 @@ describe('the back office in Chromium', () => {
     await signIn(page, ADMIN);
     await page.goto(`${server.url}/admin`);
     for (const name of ['Requests', 'Users', 'Fees', 'Rates', 'Volume']) await page.getByRole('tab', { name }).waitFor();
+    // Queue work from the keyboard: search by reference, Enter; the filter stays through actions and refreshes.
+    await page.getByRole('searchbox').first().fill(reference);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('q') === reference);
+    await expect.poll(() => page.getByTestId('request-row').count()).toBe(1);
     await row(page, reference).getByRole('button', { name: 'Completed' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Marie Nguema').waitFor();
+    const proof = dialog.getByRole('img', { name: 'Proof of payment uploaded by the sender' });
+    await proof.waitFor();
+    await expect.poll(() => proof.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
     await dialog.getByTestId('status-history').getByText('Pending → Processing').waitFor();
     await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
     await dialog.getByLabel('Payout reference').fill('AIRTEL-778899');
@@ -115,6 +129,10 @@ describe('the back office in Chromium', () => {
     await dialog.getByTestId('status-history').getByText('Processing → Completed').waitFor();
     expect(await dialog.getByRole('button', { name: 'Mark completed' }).isDisabled()).toBe(true);
     expect(await dialog.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row(page, reference).textContent()).toContain('Completed');
+    expect(new URL(page.url()).searchParams.get('q')).toBe(reference);
+    expect(await page.getByRole('searchbox').first().inputValue()).toBe(reference);
   });
 
   it('the sender sees "completed", the timeline and the payout reference on the receipt', async () => {
