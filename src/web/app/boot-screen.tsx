@@ -15,6 +15,7 @@ export function BootScreen() {
           </span>
         </div>
       </header>
+      <main className="flex-1" />
     </div>
   );
 }

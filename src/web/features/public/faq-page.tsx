@@ -112,6 +112,7 @@ export default function FaqPage() {
           </TabsList>
           {FAQ_CATEGORIES.map((c) => (
             <TabsContent key={c.id} value={c.id}>
+              <h2 className="sr-only">{t(`faq.category.${c.id}`)}</h2>
               {filtered[c.id].length === 0 ? (
                 <EmptyState title={t('faq.noResults', { query: deferred.trim() })} />
               ) : (
