@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transferRequests } from '../../src/server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { createTransfer } from './admin-fixtures.js';
 
 let t: TestApp;
 let sender: TestUser;
@@ -63,19 +62,28 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
     expect(deleted).toMatchObject({ before: { percentage: '0.018000' }, after: null });
   });
 
-  it('an edit changes new quotes but leaves created transfers with their fee and rate', async () => {
-    const before = await createTransfer(t, sender.id, { direction: 'USD_RWF', amount: '200' });
-    expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000' });
+  it('an edit applies to new transfers only: a created transfer keeps its fee and rate (D3)', async () => {
+    const initiate = async () => {
+      const res = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
+        source_provider: 'paypal_usd', destination_provider: 'mobile_rwanda', amount: '200', currency: 'USD',
+        destination_details: { recipient_name: 'Jean Habimana', recipient_phone: '+250788000111' },
+      } });
+      expect(res.statusCode).toBe(201);
+      return res.json().data as { id: string; fee: string; total: string; rate: string; payout_amount: string };
+    };
+    const before = await initiate();
+    expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
+
     const middle = (await tiersOf('USD_RWF')).find((x) => x.min_amount === '100.00')!;
-    const res = await patchTier(middle.id, { direction: 'USD_RWF', percentage: '2', min_amount: '100', max_amount: '500' });
-    expect(res.statusCode).toBe(200);
+    expect((await patchTier(middle.id, { direction: 'USD_RWF', percentage: '2', min_amount: '100', max_amount: '500' })).statusCode).toBe(200);
     const rate = await t.request({ method: 'PATCH', url: '/api/rates/USD_RWF', token: admin.token, payload: { value: '1350.5' } });
     expect(rate.statusCode).toBe(200);
     expect(rate.json().data.USD_RWF).toBe('1350.5');
 
     expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.00', total: '204.00', rate: '1350.5' });
+    expect(await initiate()).toMatchObject({ fee: '4.00', total: '204.00', rate: '1350.5000000000', payout_amount: '270100.00' });
     const [stored] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, before.id));
-    expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: before.payout_amount });
+    expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
   });
 
   it('sets a rate with who changed it and when, and refuses a bad one', async () => {
@@ -102,5 +110,15 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
       post({ direction: 'XAF_EUR', percentage: '2.1', min_amount: '1500000', max_amount: null }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
+  });
+
+  it('lists role changes in the audit log, and refuses an unknown target type', async () => {
+    const member = await createUser(t, { full_name: 'Nia Member' });
+    expect((await t.request({ method: 'PATCH', url: `/api/profiles/${member.id}`, token: admin.token, payload: { role: 'manager' } })).statusCode).toBe(200);
+    const [entry] = (await t.request({ method: 'GET', url: '/api/admin/audit?target_type=profile', token: admin.token })).json().data;
+    expect(entry).toMatchObject({ target_type: 'profile', target_id: member.id, before: { role: 'user' }, after: { role: 'manager' }, actor: { profile_id: admin.id } });
+    const bad = await t.request({ method: 'GET', url: '/api/admin/audit?target_type=session', token: admin.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('Choose rate, fee_tier or profile.');
   });
 });
