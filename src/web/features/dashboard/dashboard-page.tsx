@@ -23,7 +23,7 @@ function ListCard({ title, query, empty, render, testId }: {
   testId: string;
 }) {
   return (
-    <Card className="p-5 sm:p-6">
+    <Card className="min-w-0 p-5 sm:p-6">
       <h2 className="text-lg font-semibold">{title}</h2>
       <div className="mt-3">
         {query.isPending ? <LoadingState /> : query.isError ? <Alert variant="destructive">{query.error.message}</Alert>
@@ -86,10 +86,10 @@ export default function DashboardPage() {
           </div>
         )} />
         <ListCard title={t('dashboard.open')} query={open} empty={t('dashboard.noOpen')} testId="dashboard-open" render={(item) => (
-          <div className="flex items-center justify-between gap-3">
+          <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="min-w-0">
               <p className="truncate font-medium">{channelLabel(t, item.source_provider)} → {channelLabel(t, item.destination_provider)}</p>
-              <p className="text-xs text-slate-600">{moneyFromDecimal(item.amount, item.currency, lng)} · {item.currency}</p>
+              <p className="text-xs text-slate-600">{moneyFromDecimal(item.amount, item.currency, lng)} · {item.reference}</p>
             </div>
             <div className="flex shrink-0 items-center gap-2">
               <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>

@@ -132,7 +132,7 @@ export default function HistoryPage() {
                     <tr key={item.id} data-testid="history-row" data-reference={item.reference}>
                       <td className="whitespace-nowrap px-4 py-3">{formatDateTime(item.created_at, lng)}</td>
                       <td className="px-4 py-3">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</td>
-                      <td className="px-4 py-3">{directionLabel(t, item.direction)}</td>
+                      <td className="min-w-48 px-4 py-3">{directionLabel(t, item.direction)}</td>
                       <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</td>
                       <td className="px-4 py-3"><StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge></td>
                       <td className="px-4 py-3">
