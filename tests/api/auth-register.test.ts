@@ -208,3 +208,19 @@ describe('one-time codes (D8)', () => {
     expect(unknown.json().error).toBe('Invalid or expired OTP code');
   });
 });
+
+describe('when the mail server cannot be reached', () => {
+  it('says the e-mail could not be sent (503), and a resend works once it is back', async () => {
+    const down = await createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+    try {
+      const body = registration();
+      const res = await down.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toBe('We could not send the email right now. Please try again in a few minutes.');
+      const [stored] = await down.database.db.select().from(profiles).where(eq(profiles.email, body.email));
+      expect(stored!.email_verified_at).toBeNull();
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -126,6 +126,18 @@ describe('changing the e-mail (D8): only once the new address confirms a code', 
   });
 });
 
+describe('e-mail change limits', () => {
+  it('answers 429 after too many code requests for one account', async () => {
+    const user = await createUser(t);
+    for (let i = 0; i < 10; i++) expect((await patchMe(user.token, { email: uniqueEmail('many') })).statusCode).toBe(200);
+    const res = await patchMe(user.token, { email: uniqueEmail('many') });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // Name and phone changes are not limited.
+    expect((await patchMe(user.token, { full_name: 'Still fine' })).statusCode).toBe(200);
+  });
+});
+
 describe('PUT /api/profiles/me/language', () => {
   it('stores the language e-mails are written in', async () => {
     const user = await createUser(t);
