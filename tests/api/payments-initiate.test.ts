@@ -88,6 +88,15 @@ describe('spec §5: transfer submit rules, checked in order', () => {
     expect(minimal.statusCode).toBe(201);
   });
 
+  it('the currency must be the source channel’s, and notes stay under 500 characters', async () => {
+    const currency = await initiate({ ...payload('USD_XAF', '50'), currency: 'EUR' });
+    expect(currency.json().error).toBe('The currency must be the currency of the source account.');
+    const note = await initiate({ ...payload('USD_XAF', '50'), source_details: { note: 'x'.repeat(501) } });
+    expect(note.json().error).toBe('Notes can be at most 500 characters.');
+    const unknown = await initiate({ ...payload('USD_XAF', '50'), source_provider: 'bitcoin' });
+    expect(unknown.json().error).toBe('Selected source/destination pair is not supported.');
+  });
+
   it('a bank destination needs a valid IBAN; the messages follow the caller’s language', async () => {
     const bad = await initiate({ ...payload('USD_EUR', '50'), destination_details: { account_holder: 'Paul', iban: 'FR7630006000011234567890188' } });
     expect(bad.json().error).toBe('Enter a valid IBAN.');
