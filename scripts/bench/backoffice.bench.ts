@@ -11,6 +11,7 @@ import { connect, startEmbeddedPostgres } from '../../src/server/db/client.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { seedReferenceData } from '../../src/server/db/seed.js';
 import { exportRows } from '../../src/server/modules/admin/export-csv.js';
+import { dailyVolume, requestCounts } from '../../src/server/modules/admin/stats.js';
 import { prepareFilter, staffPage, staffQuery, StaffFilterSchema, type Cursor, type StaffFilter } from '../../src/server/modules/admin/staff-requests.js';
 
 // A forced collection shows the memory the export really holds, apart from garbage not yet collected.
@@ -135,6 +136,12 @@ try {
     console.log(`    search: recipient    ${await timePage(search)}`);
     console.log(`    search: sender       ${await timePage(senderSearch)}`);
     console.log(`    search: reference    ${await timePage(referenceSearch)}`);
+
+    const t1 = performance.now();
+    await requestCounts(db);
+    const t2 = performance.now();
+    await dailyVolume(db, 30);
+    console.log(`\n  stats: counts by status ${(t2 - t1).toFixed(1)} ms; 30-day volume per corridor ${(performance.now() - t2).toFixed(1)} ms`);
 
     const full = await measureExport(all);
     console.log(`\n  CSV export, every row: ${full.size} in ${full.seconds} s; live heap above the start at most ${full.liveHeap} ` +
