@@ -1,8 +1,6 @@
-// Account test data: registrations as the register page sends them, and a whole sign-up.
+// Account test data: registrations as the register page sends them, unique addresses, transfer rows.
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
 import { transferRequests } from '../../src/server/db/schema.js';
-import type { SmtpListener } from '../support/smtp-listener.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const uniqueEmail = (tag = 'new') => `${tag}-${randomBytes(5).toString('hex')}@example.test`;
@@ -16,17 +14,6 @@ export function registration(overrides: Record<string, unknown> = {}) {
     address: '12 rue de la Paix', state: 'Estuaire Province', city: 'Libreville', country: 'GA',
     ...overrides,
   };
-}
-
-/** Registers, reads the code from the SMTP listener and verifies: a signed-in new account. */
-export async function signUp(t: TestApp, smtp: SmtpListener, overrides: Record<string, unknown> = {}) {
-  const body = registration(overrides);
-  const res = await t.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } });
-  expect(res.statusCode, res.body).toBe(200);
-  const otp = await smtp.codeFor(body.email);
-  const verified = await t.request({ method: 'POST', url: '/api/auth/verify-otp', payload: { email: body.email, otp }, headers: { 'x-forwarded-for': uniqueAddress() } });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return { ...body, token: verified.json().token as string };
 }
 
 /** A transfer request row of a profile in a given status (for the profile screen's counts). */

@@ -210,7 +210,7 @@ describe('one-time codes (D8)', () => {
 });
 
 describe('when the mail server cannot be reached', () => {
-  it('says the e-mail could not be sent (503), and a resend works once it is back', async () => {
+  it('says the e-mail could not be sent (503); the account waits, unverified', async () => {
     const down = await createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
     try {
       const body = registration();
