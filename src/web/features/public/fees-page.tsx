@@ -116,7 +116,7 @@ export default function FeesPage() {
     <PageShell width="wide">
       <PageHeader title={t('fees.title')} description={t('fees.description')} />
       {fees.isPending ? (
-        <LoadingState label={t('fees.loading')} />
+        <LoadingState label={t('fees.loading')} className="min-h-[calc(100dvh-4rem)] items-start" />
       ) : fees.isError ? (
         <Alert variant="destructive" className="flex flex-wrap items-center justify-between gap-3">
           <span>{t('fees.error')}</span>
