@@ -43,7 +43,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, logger } = deps;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: true,
+    // A hop count trusts that many proxies nearest the server.
+    trustProxy: typeof config.TRUST_PROXY === 'number'
+      ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.TRUST_PROXY)
+      : config.TRUST_PROXY,
     bodyLimit: 1_000_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

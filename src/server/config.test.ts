@@ -22,6 +22,13 @@ describe('configuration', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'SESSION_SECRET', 'SMTP_URL']) expect(message).toContain(name);
   });
 
+  it('trusts no proxy unless told, then a hop count or addresses', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY).toBe('10.0.0.0/8');
+  });
+
   it('treats empty values as unset and trims the public URL', () => {
     const c = loadConfig({ DATABASE_URL: '', PUBLIC_URL: 'https://send.example.com/' });
     expect(c.DATABASE_URL).toBeUndefined();

@@ -36,6 +36,12 @@ const EnvSchema = z.object({
   PAYMENT_INSTRUCTIONS_RWANDA: z.preprocess(emptyToUndefined, z.string().default('MTN Mobile Money Rwanda: +250 700 000 000 (Money Transfer Ltd)')),
   PAYMENT_INSTRUCTIONS_BANK: z.preprocess(emptyToUndefined, z.string().default('IBAN FR76 3000 6000 0112 3456 7890 189, BIC AGRIFRPP (Money Transfer SAS)')),
   PAYMENT_INSTRUCTIONS_PAYPAL: z.preprocess(emptyToUndefined, z.string().default('PayPal: payments@example.com')),
+  // Which proxies may set X-Forwarded-For: unset trusts none (client addresses can't be forged
+  // past the rate limits); `true`, a hop count, or addresses/CIDRs behind a load balancer.
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().default('false').transform((v): boolean | number | string => {
+    if (v === 'true' || v === 'false') return v === 'true';
+    return /^\d+$/.test(v) ? Number(v) : v;
+  })),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -109,3 +109,15 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
     expectLimited(await endpoints['reset-password']!.call(a, uniqueEmail('r'), ip));
   });
 });
+
+describe('client addresses behind no trusted proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ env: { SMTP_URL: smtp.url, TRUST_PROXY: 'false' } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('ignores a forged X-Forwarded-For: the per-address limit still applies to the real address', async () => {
+    const { call, address } = endpoints['reset-password']!;
+    for (let i = 0; i < address.limit; i++) expect((await call(t, uniqueEmail('forged'), uniqueAddress())).statusCode).not.toBe(429);
+    expectLimited(await call(t, uniqueEmail('forged'), uniqueAddress()));
+  });
+});

@@ -32,7 +32,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; mailer
   const database = connect(withDatabase(adminUrl, name), 5);
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/nonexistent',
-    PUBLIC_URL: 'http://localhost:3000', SUPPORT_EMAIL: 'help@example.test', MAIL_FROM: 'Test <no-reply@example.test>',
+    PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true', SUPPORT_EMAIL: 'help@example.test', MAIL_FROM: 'Test <no-reply@example.test>',
     ...opts.env,
   });
   const sessionSecret = randomBytes(32).toString('hex');
