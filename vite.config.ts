@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -65,6 +66,14 @@ export default defineConfig({
   root: '.',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), bootPreload()],
+  resolve: {
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(new URL('./src/web/lib/use-sync-external-store-shim.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { api, isApiError } from '../lib/api';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
@@ -164,10 +164,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     generation.current++;
     writeToken(null);
-    setToken(null);
-    setUser(null);
     clearQueryCache();
-    navigate('/');
+    // One transition for both: a signed-in page must not render signed out (and bounce to /login)
+    // before the navigation to / lands.
+    startTransition(() => {
+      setToken(null);
+      setUser(null);
+      navigate('/');
+    });
   }, [navigate]);
 
   const value = useMemo<Session>(() => ({ user, token, loading, login, logout, refresh }), [user, token, loading, login, logout, refresh]);

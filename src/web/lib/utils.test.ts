@@ -37,3 +37,17 @@ describe('cn', () => {
     expect(cn('border-t border-border', 'border-input')).toBe('border-t border-input');
   });
 });
+
+describe('cn groups', () => {
+  it('handles prefixes, sizes and negative values', () => {
+    expect(cn('min-h-9 px-3', 'min-h-0')).toBe('px-3 min-h-0');
+    expect(cn('-m-1 m-2')).toBe('m-2');
+    expect(cn('rounded-md', 'rounded-full')).toBe('rounded-full');
+    expect(cn('shadow-sm', 'shadow-lg')).toBe('shadow-lg');
+    expect(cn('text-left text-lg', 'text-center')).toBe('text-lg text-center');
+    expect(cn('font-medium', 'font-bold')).toBe('font-bold');
+    expect(cn('flex-col flex-1', 'flex-row')).toBe('flex-1 flex-row');
+    expect(cn('w-full max-w-sm', 'max-w-lg')).toBe('w-full max-w-lg');
+    expect(cn('overflow-hidden overflow-x-auto')).toBe('overflow-hidden overflow-x-auto');
+  });
+});

@@ -6,48 +6,37 @@ import { clsx, type ClassValue } from 'clsx';
  * itself costs ~8.5 KB gzip on every page, too much for the home page budget (issue 6).
  * Classes outside the known groups are always kept.
  */
-const GROUPS: [RegExp, string | ((m: RegExpMatchArray) => string)][] = [
-  [/^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|flow-root|list-item)$/, 'display'],
-  [/^(static|fixed|absolute|relative|sticky)$/, 'position'],
-  [/^p([xytrblse]?)-/, (m) => `p${m[1]}`],
-  [/^m([xytrblse]?)-/, (m) => `m${m[1]}`],
-  [/^(size|min-w|min-h|max-w|max-h|w|h)-/, (m) => m[1]!],
-  [/^gap(-[xy])?-/, (m) => `gap${m[1] ?? ''}`],
-  [/^space-([xy])-/, (m) => `space-${m[1]}`],
-  [/^text-(xs|sm|base|lg|xl|[2-9]xl)(\/.*)?$/, 'text-size'],
-  [/^text-(left|center|right|justify|start|end)$/, 'text-align'],
-  [/^text-(wrap|nowrap|balance|pretty|ellipsis|clip)$/, 'text-wrap'],
-  [/^text-/, 'text-color'],
-  [/^font-(thin|extralight|light|normal|medium|semibold|bold|extrabold|black)$/, 'font-weight'],
-  [/^bg-(linear|radial|conic|gradient|none)/, 'bg-image'],
-  [/^bg-/, 'bg-color'],
-  [/^justify-(start|end|center|between|around|evenly|stretch|normal)$/, 'justify'],
-  [/^items-/, 'items'],
-  [/^self-/, 'self'],
-  [/^flex-(row|col)(-reverse)?$/, 'flex-dir'],
-  [/^flex-(wrap|nowrap|wrap-reverse)$/, 'flex-wrap'],
-  [/^(flex-1|flex-auto|flex-initial|flex-none)$/, 'flex'],
-  [/^rounded(-(none|xs|sm|md|lg|xl|2xl|3xl|4xl|full))?$/, 'rounded'],
-  [/^border(-[0-9]+)?$/, 'border-w'],
-  [/^border-(solid|dashed|dotted|double|hidden|none)$/, 'border-style'],
-  [/^border-(?!(x|y|t|r|b|l|s|e)(-|$))/, 'border-color'],
-  [/^shadow(-(2xs|xs|sm|md|lg|xl|2xl|none))?$/, 'shadow'],
-  [/^whitespace-/, 'whitespace'],
-  [/^overflow-([xy]-)?/, (m) => `overflow${m[1] ?? ''}`],
-  [/^opacity-/, 'opacity'],
-  [/^leading-/, 'leading'],
-  [/^tracking-/, 'tracking'],
-  [/^(inset-x|inset-y|inset|top|right|bottom|left)-/, (m) => m[1]!],
-  [/^z-/, 'z'],
-  [/^grid-cols-/, 'grid-cols'],
-  [/^col-span-/, 'col-span'],
-  [/^shrink(-|$)/, 'shrink'],
-  [/^grow(-|$)/, 'grow'],
-  [/^truncate$/, 'text-overflow'],
-  [/^pointer-events-/, 'pointer-events'],
-  [/^cursor-/, 'cursor'],
-  [/^underline-offset-/, 'underline-offset'],
-];
+
+/** Utilities whose group is their prefix: `px-3` is in group `px`, `min-h-9` in `min-h`. Longest first. */
+const PREFIXES =
+  'underline-offset pointer-events grid-cols col-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify self inset top right bottom left size cursor shrink grow gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
+    ' ',
+  );
+const DISPLAY = /^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|flow-root|list-item)$/;
+const POSITION = /^(static|fixed|absolute|relative|sticky)$/;
+
+function groupOf(base: string): string | null {
+  const b = base.replace(/^!|!$/g, '').replace(/^-/, '');
+  if (DISPLAY.test(b)) return 'display';
+  if (POSITION.test(b)) return 'position';
+  if (b === 'truncate') return 'text-overflow';
+  let m: RegExpMatchArray | null;
+  if ((m = b.match(/^text-(?:(xs|sm|base|lg|[2-9]?xl)(\/.*)?|(left|center|right|justify|start|end)|(wrap|nowrap|balance|pretty|ellipsis|clip)|.+)$/)))
+    return m[1] ? 'text-size' : m[3] ? 'text-align' : m[4] ? 'text-wrap' : 'text-color';
+  if (/^font-(thin|extralight|light|normal|medium|semibold|bold|extrabold|black)$/.test(b)) return 'font-weight';
+  if (/^bg-(linear|radial|conic|gradient|none)/.test(b)) return 'bg-image';
+  if (b.startsWith('bg-')) return 'bg-color';
+  if (/^flex-(row|col)(-reverse)?$/.test(b)) return 'flex-dir';
+  if (/^flex-(wrap|nowrap|wrap-reverse)$/.test(b)) return 'flex-wrap';
+  if (/^flex-(1|auto|initial|none)$/.test(b)) return 'flex';
+  if (/^rounded(-(none|xs|sm|md|lg|[2-4]?xl|full))?$/.test(b)) return 'rounded';
+  if (/^shadow(-(2xs|xs|sm|md|lg|x?l|2xl|none))?$/.test(b)) return 'shadow';
+  if (/^border(-\d+)?$/.test(b)) return 'border-w';
+  if (/^border-(solid|dashed|dotted|double|hidden|none)$/.test(b)) return 'border-style';
+  if (/^border-(?!([xytrblse]|\d+)(-|$))/.test(b)) return 'border-color';
+  for (const p of PREFIXES) if (b.startsWith(`${p}-`)) return p;
+  return null;
+}
 
 /** A later utility of the key group also overrides earlier ones of these groups. */
 const OVERRIDES: Record<string, string[]> = {
@@ -64,6 +53,7 @@ const OVERRIDES: Record<string, string[]> = {
   gap: ['gap-x', 'gap-y'],
 };
 
+/** Splits `sm:hover:px-3` into `sm:hover:` and `px-3` (colons inside brackets are not variants). */
 function splitVariants(token: string): [string, string] {
   let depth = 0;
   let cut = -1;
@@ -73,16 +63,7 @@ function splitVariants(token: string): [string, string] {
     else if (c === ']' || c === ')') depth--;
     else if (c === ':' && depth === 0) cut = i;
   }
-  return cut === -1 ? ['', token] : [token.slice(0, cut + 1), token.slice(cut + 1)];
-}
-
-function groupOf(base: string): string | null {
-  const b = base.replace(/^!|!$/g, '').replace(/^-/, '');
-  for (const [re, name] of GROUPS) {
-    const m = b.match(re);
-    if (m) return typeof name === 'string' ? name : name(m);
-  }
-  return null;
+  return [token.slice(0, cut + 1), token.slice(cut + 1)];
 }
 
 /** Merges class lists: later Tailwind utilities override earlier ones of the same group. */
@@ -94,16 +75,10 @@ export function mergeClasses(classes: string): string {
     const token = tokens[i]!;
     const [variants, base] = splitVariants(token);
     const group = groupOf(base);
-    if (group === null) {
-      if (!seen.has(`=${token}`)) kept.push(token);
-      seen.add(`=${token}`);
-      continue;
-    }
-    const important = base.startsWith('!') || base.endsWith('!') ? '!' : '';
-    const key = `${variants}${important}|${group}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    for (const g of OVERRIDES[group] ?? []) seen.add(`${variants}${important}|${g}`);
+    const key = group === null ? `=${token}` : `${variants}${/^!|!$/.test(base) ? '!' : ''}|`;
+    if (seen.has(group === null ? key : key + group)) continue;
+    if (group === null) seen.add(key);
+    else for (const g of [group, ...(OVERRIDES[group] ?? [])]) seen.add(key + g);
     kept.push(token);
   }
   return kept.reverse().join(' ');
