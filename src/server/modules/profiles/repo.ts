@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { profiles, transferRequests } from '../../db/schema.js';
 
@@ -61,7 +61,8 @@ export async function listProfiles(db: Db, opts: { q?: string | undefined; curso
       pattern ? or(ilike(profiles.email, pattern), ilike(profiles.full_name, pattern)) : undefined,
       opts.cursor ? sql`(${profiles.created_at}, ${profiles.id}) < (${opts.cursor.at}::timestamptz, ${opts.cursor.id}::uuid)` : undefined,
     ))
-    .orderBy(desc(profiles.created_at), desc(profiles.id))
+    // As the index is declared (DESC NULLS LAST); a bare DESC would sort every profile.
+    .orderBy(sql`${profiles.created_at} desc nulls last`, sql`${profiles.id} desc nulls last`)
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
