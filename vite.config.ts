@@ -5,13 +5,21 @@ import tailwindcss from '@tailwindcss/vite';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
 
-/** Public routes whose page reads the `public` namespace (see src/web/app/router.tsx). */
-const PUBLIC_ROUTES = ['/', '/fees', '/faq', '/support', '/privacy', '/terms', '/compliance'];
+/** Public routes (they read the `public` namespace) and their page modules, as in src/web/app/router.tsx. */
+const PUBLIC_ROUTE_MODULES: Record<string, string> = {
+  '/': 'features/home/home-page.tsx',
+  '/fees': 'features/public/fees-page.tsx',
+  '/faq': 'features/public/faq-page.tsx',
+  '/support': 'features/public/support-page.tsx',
+  '/privacy': 'features/public/privacy-page.tsx',
+  '/terms': 'features/public/terms-page.tsx',
+  '/compliance': 'features/public/compliance-page.tsx',
+};
 
 /**
  * Emits /assets/boot-[hash].js, run (deferred) before the app: it detects the language exactly as
  * src/web/lib/i18n-detector.ts does and preloads that language's translation files (and English,
- * the fallback), plus the home page's code on `/`. Without it, those requests would only start once
+ * the fallback), plus the current public page's code. Without it, those requests would only start once
  * the app's JavaScript has run: one more round trip before anything useful shows (Lighthouse, issue 6).
  * A file and not an inline script: the server's Content-Security-Policy allows 'self' scripts only.
  */
@@ -23,18 +31,30 @@ function bootPreload(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const entry = chunks.find((c) => c.isEntry);
-      const home = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith('src/web/features/home/home-page.tsx'));
       const html = bundle['index.html'];
-      if (!entry || !home || !html || html.type !== 'asset') return;
+      if (!entry || !html || html.type !== 'asset') return;
       const already = new Set([entry.fileName, ...entry.imports]);
-      const homeFiles: string[] = [];
-      const walk = (fileName: string) => {
-        if (already.has(fileName) || homeFiles.includes(fileName)) return;
-        homeFiles.push(fileName);
-        const c = bundle[fileName];
-        if (c && c.type === 'chunk') c.imports.forEach(walk);
+      const chunkOf = (module: string) => chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(`src/web/${module}`));
+      /** A page chunk and what it imports, minus what the entry already loads. */
+      const filesFor = (modules: string[]) => {
+        const files: string[] = [];
+        const walk = (fileName: string) => {
+          if (already.has(fileName) || files.includes(fileName)) return;
+          files.push(fileName);
+          const c = bundle[fileName];
+          if (c && c.type === 'chunk') c.imports.forEach(walk);
+        };
+        for (const m of modules) {
+          const c = chunkOf(m);
+          if (c) walk(c.fileName);
+        }
+        return files.map((f) => `/${f}`);
       };
-      walk(home.fileName);
+      const routeFiles: Record<string, string[]> = {};
+      for (const [route, module] of Object.entries(PUBLIC_ROUTE_MODULES)) {
+        // Every page but home also loads the TanStack Query provider (see src/web/app/router.tsx).
+        routeFiles[route] = filesFor(route === '/' ? [module] : [module, 'lib/query-client.tsx']);
+      }
       const code = `(function(){try{
 var d=document,w=window,c=[],q,m;
 function s(f){try{return f()}catch(e){return null}}
@@ -47,11 +67,11 @@ c.push(d.documentElement.getAttribute('lang'));
 var lng='en';
 for(var i=0;i<c.length;i++){q=String(c[i]||'').trim().toLowerCase().split(/[-_]/)[0];if(q==='en'||q==='fr'){lng=q;break}}
 var p=location.pathname.replace(/\\/+$/,'')||'/';
-var ns=['common'];if(${JSON.stringify(PUBLIC_ROUTES)}.indexOf(p)>=0)ns.push('public');
+var ns=['common'];if(${JSON.stringify(Object.keys(PUBLIC_ROUTE_MODULES))}.indexOf(p)>=0)ns.push('public');
 var ls=lng==='en'?['en']:[lng,'en'];
 function add(r,h,a){var e=d.createElement('link');e.rel=r;e.href=h;if(a){e.as=a;e.crossOrigin='anonymous'}d.head.appendChild(e)}
 ls.forEach(function(l){ns.forEach(function(n){add('preload','/locales/'+l+'/'+n+'.json','fetch')})});
-if(p==='/')${JSON.stringify(homeFiles.map((f) => `/${f}`))}.forEach(function(f){add('modulepreload',f)});
+(${JSON.stringify(routeFiles)}[p]||[]).forEach(function(f){add('modulepreload',f)});
 }catch(e){}})();`;
       const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: code });
       const src = `/${this.getFileName(ref)}`;
