@@ -46,6 +46,15 @@ describe('foundation', () => {
     expect(res.json().data).toMatchObject({ amount: '100.00', fee: '4.50', total: '104.50', payout: '61000', currency: 'USD', payout_currency: 'XAF' });
   });
 
+  it('quotes 0 with no fee and refuses an unreadable amount with the spec message', async () => {
+    const zero = await t.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'USD_XAF', amount: '0' } });
+    expect(zero.statusCode).toBe(200);
+    expect(zero.json().data).toMatchObject({ fee: '0.00', total: '0.00' });
+    const bad = await t.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'USD_XAF', amount: '12.345' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('Enter a valid amount greater than zero.');
+  });
+
   it('refuses a bare user id as the bearer credential (D1)', async () => {
     const user = await createUser(t);
     const ok = await t.request({ method: 'GET', url: '/api/health', token: user.token });

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { EmailLanguageSync } from './email-language-sync';
 import { LogOut, Menu, UserRound, X } from '../components/icons';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
@@ -252,6 +253,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <Toaster />
+      <EmailLanguageSync />
     </div>
   );
 }

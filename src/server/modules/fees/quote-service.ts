@@ -20,7 +20,8 @@ export async function priceTransfer(db: Db, direction: DirectionId, amountInput:
   const dir = directionById(direction);
   if (!dir) throw badRequest('validation.pairUnsupported');
   const amount = parseAmount(amountInput, dir.from);
-  if (amount === null || amount <= 0) throw badRequest('validation.amountPositive');
+  // 0 is a valid quote (fee 0, spec §5); initiation requires more through its own schema.
+  if (amount === null || amount < 0) throw badRequest('validation.amountInvalid');
   const [tiers, corridor, rates] = await Promise.all([listTiers(db, direction), findCorridor(db, direction), loadRates(db)]);
   const quote = computeQuote({ direction, amount, tiers, corridor: corridor ?? undefined, rates });
   const limit = corridor ? checkCorridorLimits(amount, dir.from, corridor) : null;

@@ -57,7 +57,6 @@ export const profileApi = {
     api<ProfileSaveAnswer>('/api/profiles/me', { method: 'PATCH', body }),
   confirmEmail: (email: string, otp: string) =>
     api<ProfileSaveAnswer>('/api/profiles/me/email/confirm', { method: 'POST', body: { email, otp } }),
-  setLanguage: (language: 'en' | 'fr') => api('/api/profiles/me/language', { method: 'PUT', body: { language } }),
   logoutEverywhere: () => api<{ message: string }>('/api/auth/logout-all', { method: 'POST' }),
 };
 

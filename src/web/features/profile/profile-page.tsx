@@ -12,7 +12,6 @@ import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { authApi, CodeEntry, errorText, isValidPhone, PhoneField, translateKey } from '../auth';
-import { EmailLanguageSync } from './language-sync';
 import { profileApi, profileKeys, useMyProfile, type MyProfile } from './profile-api';
 import { RecipientsCard } from './recipients-card';
 import { SecurityCard } from './security-card';
@@ -33,7 +32,6 @@ export default function ProfilePage() {
 
   return (
     <PageShell width="wide">
-      <EmailLanguageSync />
       <PageHeader title={t('profile.title')} description={t('profile.subtitle')} />
       {profile.isPending ? (
         <LoadingState />

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session';
-import { normalizeLanguage } from '../../lib/i18n';
-import { profileApi } from './profile-api';
+import { api } from '../lib/api';
+import { normalizeLanguage } from '../lib/i18n';
+import { useSession } from './session';
 
 /**
  * Keeps the signed-in user's e-mail language (stored on the profile) in step with the EN/FR
  * switcher: when the interface language and the profile's differ, the profile follows.
- * Renders nothing; mount it once inside the session provider.
+ * Renders nothing; mounted once by the layout.
  */
 export function EmailLanguageSync() {
   const { i18n } = useTranslation();
@@ -16,7 +16,7 @@ export function EmailLanguageSync() {
   const stored = typeof user?.language === 'string' ? user.language : null;
   useEffect(() => {
     if (!user || !stored || stored === current) return;
-    profileApi.setLanguage(current).then(() => refresh(), () => { /* retried on the next switch or visit */ });
+    api('/api/profiles/me/language', { method: 'PUT', body: { language: current } }).then(() => refresh(), () => { /* retried on the next switch or visit */ });
   }, [user, stored, current, refresh]);
   return null;
 }
