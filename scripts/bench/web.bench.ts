@@ -23,13 +23,14 @@ try {
   // 1. JavaScript fetched by the home page until the network is idle, gzip-compressed as served.
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   const page = await browser.newPage();
-  const scripts: { url: string; raw: number; gzip: number }[] = [];
-  page.on('response', async (res) => {
-    if (res.request().resourceType() !== 'script') return;
-    const body = await res.body().catch(() => Buffer.alloc(0));
-    scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+  const reads: Promise<{ url: string; raw: number; gzip: number }>[] = [];
+  page.on('response', (res) => {
+    const url = new URL(res.url()).pathname;
+    if (!url.endsWith('.js')) return;
+    reads.push(res.body().then((body) => ({ url, raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
   });
   await page.goto(server.url, { waitUntil: 'networkidle' });
+  const scripts = await Promise.all(reads);
   await browser.close();
   const total = scripts.reduce((sum, s) => sum + s.gzip, 0) / 1024;
   console.log('JavaScript loaded by / before interaction:');
