@@ -133,11 +133,12 @@ export default function RegisterPage() {
                 <FormField label={t('register.email')} error={err('email')} hint={t('register.emailHint')} required className="sm:col-span-2">
                   <Input type="email" autoComplete="email" inputMode="email" {...field('email')} />
                 </FormField>
-                <FormField label={t('register.phone')} error={err('phone')} required className="sm:col-span-2">
-                  <Controller
-                    control={control}
-                    name="phone"
-                    render={({ field: f }) => (
+                {/* The field wraps the phone input itself, so its label and error reach the input. */}
+                <Controller
+                  control={control}
+                  name="phone"
+                  render={({ field: f }) => (
+                    <FormField label={t('register.phone')} error={err('phone')} required className="sm:col-span-2">
                       <PhoneField
                         value={f.value}
                         onChange={(v) => {
@@ -146,9 +147,9 @@ export default function RegisterPage() {
                         }}
                         onBlur={f.onBlur}
                       />
-                    )}
-                  />
-                </FormField>
+                    </FormField>
+                  )}
+                />
                 <div className="flex flex-col gap-2 sm:col-span-2">
                   <FormField label={t('register.password')} error={err('password')} hint={t('register.passwordHint')} required>
                     <PasswordInput autoComplete="new-password" {...field('password')} />

@@ -1,0 +1,364 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import axe from 'axe-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from './support/browser.js';
+import { startBuiltServer, type E2eServer } from './support/server.js';
+
+/*
+ * Issue 6 on every public route, in English and French: axe-core (no serious or critical
+ * violation), no untranslated text in French, <html lang>, title and description in the chosen
+ * language, 360 px without horizontal scrolling, keyboard use of tabs, accordions and the mobile
+ * menu, and the language detection order and cache of spec §1.
+ */
+
+let server: E2eServer;
+let browser: Browser;
+beforeAll(async () => { [server, browser] = await Promise.all([startBuiltServer(), launchBrowser()]); });
+afterAll(async () => { await browser?.close(); await server?.stop(); });
+
+// --- the catalogs, to know what each language must (not) show ---------------------------------
+
+type Json = string | Json[] | { [k: string]: Json };
+type Flat = Record<string, string>;
+const LOCALES = path.resolve(__dirname, '../../src/locales');
+function flatten(value: Json, prefix = '', out: Flat = {}): Flat {
+  if (typeof value === 'string') out[prefix] = value;
+  else if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${prefix}[${i}]`, out));
+  else for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+const catalog = (lng: 'en' | 'fr') =>
+  Object.fromEntries(
+    readdirSync(path.join(LOCALES, lng)).map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(path.join(LOCALES, lng, f), 'utf8')) as Json)]),
+  ) as Record<string, Flat>;
+const EN = catalog('en');
+const FR = catalog('fr');
+
+/** English sentences (no placeholders, translated differently in French) that French pages must not show. */
+const ENGLISH_SENTENCES = Object.entries(EN).flatMap(([ns, flat]) =>
+  Object.entries(flat)
+    .filter(([k, v]) => v.length >= 20 && !v.includes('{{') && FR[ns]?.[k] !== v && /\s/.test(v))
+    .map(([, v]) => v),
+);
+
+/** Title and meta description a route must have in a language (src/web/app/page-meta.ts). */
+function expectedMeta(lng: 'en' | 'fr', metaKey: string): { title: string; description: string } {
+  const c = lng === 'en' ? EN.common! : FR.common!;
+  const title =
+    metaKey === 'home' ? c['app.title']! : c['meta.titleFormat']!.replace('{{page}}', c[`meta.${metaKey}.title`]!).replace('{{app}}', c['app.name']!);
+  return { title, description: c[`meta.${metaKey}.description`] ?? c['app.description']! };
+}
+
+const ROUTES = [
+  { path: '/', meta: 'home' },
+  { path: '/fees', meta: 'fees' },
+  { path: '/faq', meta: 'faq' },
+  { path: '/support', meta: 'support' },
+  { path: '/privacy', meta: 'privacy' },
+  { path: '/terms', meta: 'terms' },
+  { path: '/compliance', meta: 'compliance' },
+  { path: '/login', meta: 'login' },
+  { path: '/register', meta: 'register' },
+  { path: '/no/such/page', meta: 'notFound' },
+] as const;
+
+// --- helpers ----------------------------------------------------------------------------------
+
+/** A page with axe-core in every document it loads. */
+async function axePage(opts: { locale?: string; width?: number } = {}): Promise<Page> {
+  const page = await newPage(browser, opts);
+  await page.context().addInitScript({ content: axe.source });
+  return page;
+}
+
+/** Loaded: the page's heading is shown and no loading spinner is left. */
+async function ready(page: Page): Promise<void> {
+  await page.locator('main h1').first().waitFor();
+  await expect.poll(() => page.locator('main [role="status"] .animate-spin').count()).toBe(0);
+}
+
+async function open(page: Page, route: string): Promise<void> {
+  await page.goto(`${server.url}${route}`);
+  await ready(page);
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.targets.join(', ')}`);
+}
+
+const visibleText = (page: Page) => page.evaluate(() => document.body.innerText);
+
+/**
+ * Raw keys on screen: "namespace:key" or "a.dotted.key" tokens (e-mail addresses and host names
+ * excluded).
+ */
+function rawKeys(text: string): string[] {
+  const ns = Object.keys(EN).join('|');
+  const prefixed = [...text.matchAll(new RegExp(`\\b(?:${ns}):[\\w.]+`, 'g'))].map((m) => m[0]);
+  const dotted = [...text.matchAll(/(?<![\w@.-])[a-z][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)+(?![\w@-])/g)]
+    .map((m) => m[0])
+    .filter((s) => !/\.(test|com|org|net|fr|ga|rw|io|app|example)$/.test(s));
+  return [...prefixed, ...dotted];
+}
+
+async function meta(page: Page) {
+  return page.evaluate(() => ({
+    lang: document.documentElement.lang,
+    title: document.title,
+    description: document.querySelector<HTMLMetaElement>('meta[name="description"]')?.content ?? '',
+  }));
+}
+
+async function expectFrench(page: Page, route: (typeof ROUTES)[number]): Promise<void> {
+  const want = expectedMeta('fr', route.meta);
+  await expect.poll(() => meta(page), { message: route.path }).toEqual({ lang: 'fr', ...want });
+  expect(want.title).not.toBe(expectedMeta('en', route.meta).title);
+  const text = await visibleText(page);
+  expect(rawKeys(text), `raw keys on ${route.path}`).toEqual([]);
+  expect(ENGLISH_SENTENCES.filter((s) => text.includes(s)), `English on ${route.path}`).toEqual([]);
+}
+
+async function noHorizontalScroll(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+/** Presses Tab until the focused element matches, or fails after `max` presses. */
+async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+
+// --- tests ------------------------------------------------------------------------------------
+
+describe('public site, every route in English and French', () => {
+  it('English, desktop: no serious or critical axe violation; English title, description and lang', async () => {
+    const page = await axePage();
+    for (const route of ROUTES) {
+      await open(page, route.path);
+      expect(await meta(page), route.path).toEqual({ lang: 'en', ...expectedMeta('en', route.meta) });
+      expect(await seriousViolations(page), route.path).toEqual([]);
+    }
+    // The English pages do show the English text the French ones must not.
+    await open(page, '/no/such/page');
+    expect(await visibleText(page)).toContain('Oops! Page not found');
+    await page.context().close();
+  });
+
+  it('French via ?lng=fr at 360 px: translated text, title, description and lang; axe clean; no horizontal scroll', async () => {
+    const page = await axePage({ width: 360 });
+    for (const route of ROUTES) {
+      await open(page, `${route.path}?lng=fr`);
+      await expectFrench(page, route);
+      expect(await seriousViolations(page), route.path).toEqual([]);
+      const { scrollWidth, innerWidth } = await noHorizontalScroll(page);
+      expect(innerWidth).toBe(360);
+      expect(scrollWidth, `horizontal scroll on ${route.path}`).toBeLessThanOrEqual(innerWidth);
+    }
+    const text = await visibleText(page);
+    expect(text).not.toContain('Oops! Page not found');
+    expect(text).toContain(FR.public!['notFound.title']);
+    await page.context().close();
+  });
+
+  it('English at 360 px: no horizontal scroll on any route', async () => {
+    const page = await newPage(browser, { width: 360 });
+    for (const route of ROUTES) {
+      await open(page, route.path);
+      const { scrollWidth, innerWidth } = await noHorizontalScroll(page);
+      expect(scrollWidth, `horizontal scroll on ${route.path}`).toBeLessThanOrEqual(innerWidth);
+    }
+    await page.context().close();
+  });
+
+  it('the EN/FR switcher turns the whole site French, cached in localStorage i18nextLng', async () => {
+    const page = await newPage(browser);
+    await open(page, '/');
+    const switcher = page.getByTestId('language-switcher');
+    expect((await switcher.textContent())?.trim()).toMatch(/^EN/);
+    await switcher.click();
+    await page.getByRole('menuitemradio', { name: 'Français' }).click();
+    await expect.poll(() => switcher.textContent()).toMatch(/^FR/);
+    expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('fr');
+    await expectFrench(page, ROUTES[0]);
+
+    // Every other public route, through the header and footer links (no reload), then a reload.
+    for (const route of ROUTES.slice(1)) {
+      if (route.meta === 'notFound') continue;
+      await page.locator(`footer a[href="${route.path}"], header a[href="${route.path}"]`).first().click();
+      await page.waitForURL(`${server.url}${route.path}`);
+      await ready(page);
+      await expectFrench(page, route);
+    }
+    await open(page, '/no/such/page');
+    await expectFrench(page, ROUTES[9]);
+    await open(page, '/fees');
+    await expectFrench(page, ROUTES[1]);
+
+    // And back to English with the keyboard.
+    // The menu opens on the current language; arrows move, Escape closes, Enter chooses.
+    await switcher.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(page)).toBe('Français');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('language-switcher');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(page)).toBe('English');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => meta(page)).toEqual({ lang: 'en', ...expectedMeta('en', 'fees') });
+    expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('en');
+    await page.context().close();
+  });
+});
+
+describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sessionStorage, browser)', () => {
+  async function detect(setup: { locale?: string; query?: string; cookie?: string; local?: string; session?: string }) {
+    const page = await newPage(browser, { locale: setup.locale ?? 'en-US' });
+    const ctx: BrowserContext = page.context();
+    if (setup.cookie) await ctx.addCookies([{ name: 'i18next', value: setup.cookie, url: server.url }]);
+    if (setup.local || setup.session) {
+      // Storage is per origin: visit once to write it, then load the page under test.
+      await page.goto(`${server.url}/robots.txt`);
+      await page.evaluate(({ local, session }) => {
+        if (local) localStorage.setItem('i18nextLng', local);
+        if (session) sessionStorage.setItem('i18nextLng', session);
+      }, setup);
+    }
+    await open(page, `/faq${setup.query ? `?lng=${setup.query}` : ''}`);
+    const got = { lang: (await meta(page)).lang, cached: await page.evaluate(() => localStorage.getItem('i18nextLng')) };
+    const heading = await page.locator('main h1').first().textContent();
+    await ctx.close();
+    return { ...got, heading };
+  }
+
+  it('follows the browser language when nothing else is set, and caches it', async () => {
+    // Cached as detected ("fr-fr"), which the next visit reads back as French.
+    expect(await detect({ locale: 'fr-FR' })).toEqual({ lang: 'fr', cached: expect.stringMatching(/^fr\b/), heading: FR.public!['faq.title'] });
+    expect(await detect({ locale: 'en-US' })).toEqual({ lang: 'en', cached: expect.stringMatching(/^en\b/), heading: EN.public!['faq.title'] });
+  });
+
+  it('?lng wins over everything, then the cookie, then localStorage, then sessionStorage, then the browser', async () => {
+    expect((await detect({ query: 'en', cookie: 'fr', local: 'fr', session: 'fr', locale: 'fr-FR' })).lang).toBe('en');
+    expect((await detect({ query: 'fr', cookie: 'en', local: 'en', session: 'en' })).lang).toBe('fr');
+    expect((await detect({ cookie: 'fr', local: 'en', session: 'en' })).lang).toBe('fr');
+    expect((await detect({ cookie: 'en', local: 'fr', locale: 'fr-FR' })).lang).toBe('en');
+    expect((await detect({ local: 'fr', session: 'en' })).lang).toBe('fr');
+    expect((await detect({ local: 'en', session: 'fr', locale: 'fr-FR' })).lang).toBe('en');
+    expect((await detect({ session: 'fr' })).lang).toBe('fr');
+  });
+
+  it('caches ?lng in localStorage, so the next visit without it keeps the language', async () => {
+    const page = await newPage(browser);
+    await open(page, '/support?lng=fr');
+    expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('fr');
+    await open(page, '/terms');
+    await expectFrench(page, ROUTES[5]);
+    await page.context().close();
+  });
+});
+
+describe('keyboard and the mobile menu', () => {
+  it('fees: Tab reaches the corridor tabs, arrow keys switch corridors', async () => {
+    const page = await newPage(browser);
+    await open(page, '/fees');
+    await tabTo(page, '[role="tab"]');
+    const tabs = page.getByRole('tab');
+    expect(await tabs.first().getAttribute('aria-selected')).toBe('true');
+    const firstPanel = await page.getByRole('tabpanel').locator('h2').textContent();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => tabs.nth(1).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+    const secondPanel = await page.getByRole('tabpanel').locator('h2').textContent();
+    expect(secondPanel).not.toBe(firstPanel);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => tabs.first().getAttribute('aria-selected')).toBe('true');
+    // Tab leaves the tab list for the selected panel's content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('tab');
+    await page.context().close();
+  });
+
+  it('faq: arrow keys switch categories; Enter and Space open and close the questions', async () => {
+    const page = await newPage(browser);
+    await open(page, '/faq');
+    await tabTo(page, '[role="tab"]');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByTestId('faq-tab-transfers').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByTestId('faq-tab-general').getAttribute('aria-selected')).toBe('true');
+
+    await tabTo(page, '[data-testid="faq-list-general"] button[aria-expanded]');
+    const first = page.getByTestId('faq-list-general').locator('button[aria-expanded]').first();
+    expect(await first.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByTestId('faq-list-general').getByRole('region').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => first.getAttribute('aria-expanded')).toBe('true');
+    // The answer is the region the question controls.
+    const answer = page.locator(`[id="${await first.getAttribute('aria-controls')}"]`);
+    await expect.poll(() => answer.isVisible()).toBe(true);
+    expect((await answer.textContent())?.length).toBeGreaterThan(20);
+    await page.keyboard.press('Space');
+    await expect.poll(() => first.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => answer.isVisible()).toBe(false);
+
+    await page.keyboard.press('Tab');
+    const second = page.getByTestId('faq-list-general').locator('button[aria-expanded]').nth(1);
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe((await second.textContent())?.trim());
+    await page.keyboard.press('Space');
+    await expect.poll(() => second.getAttribute('aria-expanded')).toBe('true');
+    await page.context().close();
+  });
+
+  it('360 px: the mobile menu opens by click and by keyboard, navigates, and closes on Escape', async () => {
+    const page = await newPage(browser, { width: 360 });
+    await open(page, '/');
+    const toggle = page.getByTestId('mobile-menu-toggle');
+    const menu = page.getByTestId('mobile-menu');
+    expect(await toggle.isVisible()).toBe(true);
+    expect(await page.locator('header nav').first().isVisible()).toBe(false);
+    expect(await menu.isVisible()).toBe(false);
+
+    // Click: opens, a link navigates and closes it.
+    await toggle.click();
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await menu.getByRole('link', { name: EN.common!['nav.faq'], exact: true }).click();
+    await page.waitForURL(`${server.url}/faq`);
+    await ready(page);
+    await expect.poll(() => menu.isVisible()).toBe(false);
+
+    // Keyboard: Tab to the toggle, Enter opens, Tab into the links, Enter follows one.
+    await page.locator('body').focus();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, '[data-testid="mobile-menu-toggle"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await tabTo(page, '[data-testid="mobile-menu"] a[href="/fees"]', 10);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/fees`);
+    await ready(page);
+    await expect.poll(() => menu.isVisible()).toBe(false);
+
+    // Space opens, Escape closes and gives the focus back to the toggle.
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('mobile-menu-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.context().close();
+  });
+});
