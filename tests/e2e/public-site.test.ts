@@ -79,6 +79,15 @@ async function ready(page: Page): Promise<void> {
   await expect.poll(() => page.locator('main [role="status"] .animate-spin').count()).toBe(0);
 }
 
+/**
+ * After an in-page navigation: the new page has replaced the old one (navigations run in a
+ * transition, so the old page stays until the new one's code is in), which its title shows.
+ */
+async function arrived(page: Page, metaKey: string, lng: 'en' | 'fr' = 'en'): Promise<void> {
+  await expect.poll(() => page.title()).toBe(expectedMeta(lng, metaKey).title);
+  await ready(page);
+}
+
 async function open(page: Page, route: string): Promise<void> {
   await page.goto(`${server.url}${route}`);
   await ready(page);
@@ -146,7 +155,7 @@ describe('public site, every route in English and French', () => {
     const page = await axePage();
     for (const route of ROUTES) {
       await open(page, route.path);
-      expect(await meta(page), route.path).toEqual({ lang: 'en', ...expectedMeta('en', route.meta) });
+      await expect.poll(() => meta(page), { message: route.path }).toEqual({ lang: 'en', ...expectedMeta('en', route.meta) });
       expect(await seriousViolations(page), route.path).toEqual([]);
     }
     // The English pages do show the English text the French ones must not.
@@ -197,7 +206,7 @@ describe('public site, every route in English and French', () => {
       if (route.meta === 'notFound') continue;
       await page.locator(`footer a[href="${route.path}"], header a[href="${route.path}"]`).first().click();
       await page.waitForURL(`${server.url}${route.path}`);
-      await ready(page);
+      await arrived(page, route.meta, 'fr');
       await expectFrench(page, route);
     }
     await open(page, '/no/such/page');
@@ -291,7 +300,7 @@ describe('keyboard and the mobile menu', () => {
   });
 
   it('faq: arrow keys switch categories; Enter and Space open and close the questions', async () => {
-    const page = await newPage(browser);
+    const page = await axePage();
     await open(page, '/faq');
     await tabTo(page, '[role="tab"]');
     await page.keyboard.press('ArrowRight');
@@ -309,6 +318,7 @@ describe('keyboard and the mobile menu', () => {
     const answer = page.locator(`[id="${await first.getAttribute('aria-controls')}"]`);
     await expect.poll(() => answer.isVisible()).toBe(true);
     expect((await answer.textContent())?.length).toBeGreaterThan(20);
+    expect(await seriousViolations(page), 'faq with an open answer').toEqual([]);
     await page.keyboard.press('Space');
     await expect.poll(() => first.getAttribute('aria-expanded')).toBe('false');
     await expect.poll(() => answer.isVisible()).toBe(false);
@@ -322,7 +332,7 @@ describe('keyboard and the mobile menu', () => {
   });
 
   it('360 px: the mobile menu opens by click and by keyboard, navigates, and closes on Escape', async () => {
-    const page = await newPage(browser, { width: 360 });
+    const page = await axePage({ width: 360 });
     await open(page, '/');
     const toggle = page.getByTestId('mobile-menu-toggle');
     const menu = page.getByTestId('mobile-menu');
@@ -334,9 +344,10 @@ describe('keyboard and the mobile menu', () => {
     await toggle.click();
     await expect.poll(() => menu.isVisible()).toBe(true);
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await seriousViolations(page), 'open mobile menu').toEqual([]);
     await menu.getByRole('link', { name: EN.common!['nav.faq'], exact: true }).click();
     await page.waitForURL(`${server.url}/faq`);
-    await ready(page);
+    await arrived(page, 'faq');
     await expect.poll(() => menu.isVisible()).toBe(false);
 
     // Keyboard: Tab to the toggle, Enter opens, Tab into the links, Enter follows one.
@@ -348,7 +359,7 @@ describe('keyboard and the mobile menu', () => {
     await tabTo(page, '[data-testid="mobile-menu"] a[href="/fees"]', 10);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/fees`);
-    await ready(page);
+    await arrived(page, 'fees');
     await expect.poll(() => menu.isVisible()).toBe(false);
 
     // Space opens, Escape closes and gives the focus back to the toggle.
