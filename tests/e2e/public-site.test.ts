@@ -43,6 +43,11 @@ const ENGLISH_SENTENCES = Object.entries(EN).flatMap(([ns, flat]) =>
     .map(([, v]) => v),
 );
 
+/** Any English text (labels included) French translates differently: must not be a French page's aria-label, placeholder or title. */
+const ENGLISH_LABELS = new Set(
+  Object.entries(EN).flatMap(([ns, flat]) => Object.entries(flat).filter(([k, v]) => !v.includes('{{') && FR[ns]?.[k] !== v).map(([, v]) => v.trim())),
+);
+
 /** Title and meta description a route must have in a language (src/web/app/page-meta.ts). */
 function expectedMeta(lng: 'en' | 'fr', metaKey: string): { title: string; description: string } {
   const c = lng === 'en' ? EN.common! : FR.common!;
@@ -131,6 +136,12 @@ async function expectFrench(page: Page, route: (typeof ROUTES)[number]): Promise
   const text = await visibleText(page);
   expect(rawKeys(text), `raw keys on ${route.path}`).toEqual([]);
   expect(ENGLISH_SENTENCES.filter((s) => text.includes(s)), `English on ${route.path}`).toEqual([]);
+  const labels = await page.evaluate(() =>
+    [...document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')].flatMap((el) =>
+      ['aria-label', 'placeholder', 'title', 'alt'].map((a) => el.getAttribute(a)?.trim() ?? '').filter(Boolean),
+    ),
+  );
+  expect(labels.filter((l) => ENGLISH_LABELS.has(l)), `English labels on ${route.path}`).toEqual([]);
 }
 
 async function noHorizontalScroll(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
