@@ -185,6 +185,17 @@ describe('public site, every route in English and French', () => {
       expect(innerWidth).toBe(360);
       expect(scrollWidth, `horizontal scroll on ${route.path}`).toBeLessThanOrEqual(innerWidth);
     }
+    // Every corridor's table fits too (XAF and RWF amounts are the longest).
+    await open(page, '/fees?lng=fr');
+    const tabs = page.getByRole('tab');
+    expect(await tabs.count()).toBeGreaterThanOrEqual(8);
+    for (let i = 0; i < (await tabs.count()); i++) {
+      await tabs.nth(i).click();
+      await expect.poll(() => tabs.nth(i).getAttribute('aria-selected')).toBe('true');
+      const { scrollWidth, innerWidth } = await noHorizontalScroll(page);
+      expect(scrollWidth, `horizontal scroll on /fees, tab ${i + 1}`).toBeLessThanOrEqual(innerWidth);
+    }
+    await open(page, '/no/such/page?lng=fr');
     const text = await visibleText(page);
     expect(text).not.toContain('Oops! Page not found');
     expect(text).toContain(FR.public!['notFound.title']);
