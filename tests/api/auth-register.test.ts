@@ -29,6 +29,12 @@ async function registerAndGetCode(overrides: Record<string, unknown> = {}, heade
   return { body, otp: await smtp.codeFor(body.email) };
 }
 
+/** The code of the newest mail to `email` that names `name` (the registration it answers). */
+async function codeInMailNaming(email: string, name: string) {
+  const mail = await smtp.waitFor(email, new RegExp(name.replace(/\./g, '\\.')));
+  return /\b(\d{6})\b/.exec(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))![1]!;
+}
+
 const wrongCode = (otp: string) => String((Number(otp) + 1) % 1_000_000).padStart(6, '0');
 
 describe('sign-up with a code e-mailed over SMTP', () => {
@@ -78,17 +84,36 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     expect(res.json()).toEqual({ error: 'This email is already registered. Please sign in instead.' });
   });
 
-  it('lets a registration never verified start again: new details, new code, the old one dead', async () => {
-    const first = await registerAndGetCode();
-    const again = await post('/api/auth/register', registration({ email: first.body.email, full_name: 'Awa N.', password: 'Other-pass-2' }));
+  it('lets a registration never verified start again with the same password: new details, new code, the old one dead', async () => {
+    const first = await registerAndGetCode({ password: 'Same-pass-1' });
+    const again = await post('/api/auth/register', registration({ email: first.body.email, full_name: 'Awa N.', password: 'Same-pass-1' }));
     expect(again.statusCode).toBe(200);
-    const second = await smtp.waitFor(first.body.email, new RegExp(`Awa N\\.`));
-    const otp = /\b(\d{6})\b/.exec(second.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))![1]!;
+    const otp = await codeInMailNaming(first.body.email, 'Awa N.');
     expect((await post('/api/auth/verify-otp', { email: first.body.email, otp: first.otp })).json().error).toBe('Invalid or expired OTP code');
     const ok = await post('/api/auth/verify-otp', { email: first.body.email, otp });
-    expect(ok.statusCode).toBe(200);
-    const login = await post('/api/auth/login', { email: first.body.email, password: 'Other-pass-2' });
+    expect(ok.json()).toMatchObject({ message: 'Email verified!' });
+    const login = await post('/api/auth/login', { email: first.body.email, password: 'Same-pass-1' });
     expect(login.statusCode).toBe(200);
+    const [row] = await t.database.db.select().from(profiles).where(eq(profiles.email, first.body.email));
+    expect(row?.full_name).toBe('Awa N.');
+  });
+
+  it('keeps no password set by someone re-registering an unverified address with another one', async () => {
+    // The owner registers; someone else registers the same address before it is verified.
+    const owner = await registerAndGetCode({ password: 'Owners-pass-1' });
+    const other = await post('/api/auth/register', registration({ email: owner.body.email, full_name: 'Someone Else', password: 'Intruder-pass-2' }));
+    expect(other.statusCode).toBe(200);
+    const otp = await codeInMailNaming(owner.body.email, 'Someone Else');
+    // Whichever person's code the mailbox owner types, neither password opens the account...
+    const ok = await post('/api/auth/verify-otp', { email: owner.body.email, otp });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ password_required: true, message: 'Email verified! We have sent you a link to choose your password.' });
+    for (const password of ['Intruder-pass-2', 'Owners-pass-1']) {
+      expect((await post('/api/auth/login', { email: owner.body.email, password })).statusCode).toBe(401);
+    }
+    // ...the verifier is signed in, and the mailbox gets a link to choose one.
+    expect((await t.request({ method: 'GET', url: '/api/profiles/me', token: ok.json().token })).statusCode).toBe(200);
+    await smtp.waitFor(owner.body.email, /reset-password\?token=/);
   });
 
   it('validates the payload as spec §5, on the server', async () => {

@@ -58,12 +58,17 @@ export async function register(ctx: AppContext, input: Register, lang: Lang) {
   if (!isKnownCountry(country)) throw fieldError(lang, 'country', 'auth.errors.countryUnknown');
   const details = {
     full_name: input.full_name, phone, address: input.address || null, state: input.state || null, city: input.city, country,
-    language: lang, password_hash: await hashPassword(input.password),
+    language: lang, password_hash: (await hashPassword(input.password)) as string | null,
   };
   const existing = await findProfileByEmail(ctx.db, input.email);
   if (existing?.email_verified_at) throw conflict('validation.emailAlreadyRegistered');
   let profile: ProfileRow | undefined;
   if (existing) {
+    // A second registration of an unverified address with another password can't tell the
+    // mailbox owner from someone who typed their address first: the account keeps neither
+    // password, and whoever verifies the code is sent a link to choose one.
+    const samePassword = await verifyPassword(existing.password_hash, input.password);
+    if (!samePassword) details.password_hash = null;
     [profile] = await ctx.db.update(profiles).set({ ...details, updated_at: sql`now()` })
       .where(sql`${profiles.id} = ${existing.id} and ${profiles.email_verified_at} is null`).returning();
   } else {
@@ -88,6 +93,10 @@ export async function verifyEmail(ctx: AppContext, input: { email: string; otp: 
   if (!check.ok) throw codeError(check.reason);
   await ctx.db.update(profiles).set({ email_verified_at: sql`now()`, updated_at: sql`now()` }).where(eq(profiles.id, profile.id));
   const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
+  if (!profile.password_hash) {
+    await requestPasswordReset(ctx, profile.email, lang);
+    return { token, password_required: true, message: t(lang, 'auth.verify.successChoosePassword') };
+  }
   return { token, message: t(lang, 'auth.verify.success') };
 }
 
