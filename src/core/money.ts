@@ -157,15 +157,18 @@ export function toDecimal(minor: Minor, currency: Currency): Decimal {
   return negative ? `-${text}` : text;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 /** Localized money text, e.g. "$104.50" (en) or "104,50 $US" (fr). The exact decimal string is formatted, never a float. */
 export function formatMoney(minor: Minor, currency: Currency, locale = 'en'): string {
-  const digits = MINOR_UNITS[currency];
-  const format = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
+  const key = `${locale}|${currency}`;
+  // Building an Intl formatter is costly (tables of every amount on a page): one per locale and currency.
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const digits = MINOR_UNITS[currency];
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(key, format);
+  }
   // Intl formats numeric strings exactly (ES2023); the cast only satisfies the lib typing.
   return format.format(toDecimal(minor, currency) as `${number}`);
 }

@@ -36,10 +36,17 @@ export function moneyFromDecimal(value: string | number, currency: Currency, lng
   return minor == null ? String(value) : money(minor, currency, lng);
 }
 
+const integerFormats = new Map<string, Intl.NumberFormat>();
+const integerFormat = (locale: string) => {
+  let f = integerFormats.get(locale);
+  if (!f) integerFormats.set(locale, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })));
+  return f;
+};
+
 /** A plain decimal string ("0.001639", "610") in the language's number format, without float rounding. */
 export function formatDecimalText(value: string, lng: string): string {
   const [whole = '0', fraction] = value.split('.');
-  const grouped = new Intl.NumberFormat(localeFor(lng), { maximumFractionDigits: 0 }).format(BigInt(whole.replace('-', '') || '0'));
+  const grouped = integerFormat(localeFor(lng)).format(BigInt(whole.replace('-', '') || '0'));
   const sign = value.startsWith('-') ? '-' : '';
   const sep = lng.startsWith('fr') ? ',' : '.';
   return fraction ? `${sign}${grouped}${sep}${fraction}` : `${sign}${grouped}`;
