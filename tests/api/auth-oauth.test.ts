@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identities, oauthStates, oneTimeCodes, profiles } from '../../src/server/db/schema.js';
@@ -6,17 +5,7 @@ import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueEmail } from './auth-fixtures.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../src/server/lib/free-port.js';
 
 /** The app listening on loopback, its public URL pointing at itself, and the provider configured. */
 async function listeningApp(env: Record<string, string>): Promise<{ t: TestApp; base: string }> {

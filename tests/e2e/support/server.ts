@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../../src/server/lib/free-port.js';
 
 export interface E2eServer {
   url: string;
@@ -13,17 +13,6 @@ export interface E2eServer {
   /** SIGTERM but keep DATA_DIR for inspection; removeData() afterwards. */
   stopKeepingData(): Promise<number | null>;
   removeData(): void;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
