@@ -131,6 +131,28 @@ describe('accounts in Chromium', () => {
     await page.close();
   });
 
+  it('tells the person who verifies to choose a password when someone re-registered the address with another one', async () => {
+    const page = await newPage(browser);
+    const owner = { ...account, email: `twice-${randomBytes(4).toString('hex')}@example.test` };
+    const register = new RegisterPage(page);
+    await register.open();
+    await register.fill(owner);
+    await page.getByTestId('register-submit').click();
+    await expect.poll(() => page.getByTestId('register-step').textContent()).toBe('Step 2 of 2');
+    // Someone else registers the same, still unverified, address with another password.
+    const other = await fetch(`${server.url}/api/auth/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: owner.email, password: 'Someone-else-2', full_name: 'Someone Else', phone: '+24106123456', city: 'Libreville', country: 'GA' }),
+    });
+    expect(other.status).toBe(200);
+    await smtp.waitFor(owner.email, /Someone Else/);
+    await page.getByTestId('otp-input').fill(await smtp.codeFor(owner.email));
+    await page.getByTestId('otp-submit').click();
+    await page.getByTestId('toast').filter({ hasText: 'We have sent you a link to choose your password.' }).waitFor();
+    await smtp.waitFor(owner.email, /reset-password\?token=/);
+    await page.close();
+  });
+
   it('comes back to /login with a "not available" message from an unconfigured Google button', async () => {
     const page = await newPage(browser);
     await page.goto(`${server.url}/login`);

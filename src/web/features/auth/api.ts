@@ -12,6 +12,8 @@ export interface RegisterAnswer {
 export interface TokenAnswer {
   token: string;
   message?: string;
+  /** The account has no password yet (a second sign-up replaced it): a link to choose one was sent. */
+  password_required?: boolean;
 }
 export interface MessageAnswer {
   message: string;

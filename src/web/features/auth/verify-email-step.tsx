@@ -32,8 +32,9 @@ export function VerifyEmailStep({
       failureFallback={failed}
       onSubmit={async (code) => {
         try {
-          const { token } = await authApi.verifyOtp(email, code);
-          await onVerified(token);
+          const answer = await authApi.verifyOtp(email, code);
+          await onVerified(answer.token);
+          if (answer.password_required) toast({ title: t('verify.verifiedTitle'), description: answer.message });
         } catch (err) {
           toast({ variant: 'destructive', title: t('verify.failedTitle'), description: errorText(err, failed) });
           throw err;
