@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChannelId } from '../../../core/channels';
+import type { SavedRecipient } from '../../lib/saved-recipient';
 import { api } from '../../lib/api';
 
 /** GET /api/profiles/me → data (spec §3 profile, plus the profile screen's statistics). */
@@ -17,19 +17,6 @@ export interface MyProfile {
   language: 'en' | 'fr';
   created_at: string;
   stats: { total: number; completed: number; pending: number };
-}
-
-/** GET /api/recipients rows (D10), built by the sending-money feature. */
-export interface SavedRecipient {
-  id: string;
-  label: string | null;
-  channel: ChannelId;
-  recipient_name: string | null;
-  recipient_email: string | null;
-  recipient_phone: string | null;
-  iban: string | null;
-  bic: string | null;
-  created_at: string;
 }
 
 export const profileKeys = {
@@ -74,3 +61,5 @@ export function useDeleteRecipient() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.recipients }),
   });
 }
+
+export type { SavedRecipient };

@@ -1,6 +1,7 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ChannelId } from '../../../core/channels';
+import type { SavedRecipient } from '../../lib/saved-recipient';
 import type { Currency } from '../../../core/money';
 import type { TransferStatus } from '../../../core/status';
 import { api } from '../../lib/api';
@@ -73,17 +74,6 @@ export interface TransferDetail {
   payment_instructions: string;
   /** Paid through PayPal's checkout (D7) instead of by hand with a proof. */
   paypal_checkout: boolean;
-}
-
-export interface SavedRecipient {
-  id: string;
-  label: string | null;
-  channel: ChannelId;
-  recipient_name: string | null;
-  recipient_email: string | null;
-  recipient_phone: string | null;
-  iban: string | null;
-  bic: string | null;
 }
 
 export interface Summary {
@@ -163,3 +153,5 @@ export function recipientName(item: { destination_details?: DestinationDetails; 
   const pick = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
   return pick(d.recipient_name) ?? pick(d.account_holder) ?? pick(m.recipient_name) ?? null;
 }
+
+export type { SavedRecipient };
