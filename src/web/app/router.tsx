@@ -53,7 +53,7 @@ const ADMIN = ['admin', 'transfer', 'validation', 'errors'];
 /** Every route of spec §2 (and D2, D7, D8). Exported for tests and tooling. */
 export const ROUTES: { path: string; Page: LazyExoticComponent<ComponentType>; guard?: Guard }[] = [
   { path: '/', Page: page(() => import('../features/home/home-page'), PUBLIC, { query: false }) },
-  { path: '/fees', Page: page(() => import('../features/public/fees-page'), PUBLIC) },
+  { path: '/fees', Page: page(() => import('../features/public/fees-page'), PUBLIC, { query: false }) },
   { path: '/faq', Page: page(() => import('../features/public/faq-page'), PUBLIC) },
   { path: '/support', Page: page(() => import('../features/public/support-page'), PUBLIC) },
   { path: '/privacy', Page: page(() => import('../features/public/privacy-page'), PUBLIC) },

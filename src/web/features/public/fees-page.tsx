@@ -13,7 +13,8 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { LoadingState } from '../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { channelLabel, formatDecimalText, money } from '../../lib/format';
-import { useFees } from '../../lib/queries';
+import type { FeesResponse } from '../../lib/queries';
+import { useJson } from '../../lib/use-json';
 
 function amount(value: string | null, currency: Currency, lng: string): string {
   if (value == null) return '';
@@ -109,7 +110,9 @@ function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId;
 
 export default function FeesPage() {
   const { t } = useTranslation(['public', 'common']);
-  const fees = useFees();
+  // The light fetch hook, as on home: this public page stays free of the query client.
+  const fees = useJson<FeesResponse>('/api/fees');
+  const data = fees.data;
   const [tab, setTab] = useState<string>(DEFAULT_DIRECTION);
 
   return (
@@ -117,7 +120,7 @@ export default function FeesPage() {
       <PageHeader title={t('fees.title')} description={t('fees.description')} />
       {fees.isPending ? (
         <LoadingState label={t('fees.loading')} className="min-h-[calc(100dvh-4rem)] items-start" />
-      ) : fees.isError ? (
+      ) : !data ? (
         <Alert variant="destructive" className="flex flex-wrap items-center justify-between gap-3">
           <span>{t('fees.error')}</span>
           <Button size="sm" variant="outline" onClick={() => void fees.refetch()}>
@@ -141,8 +144,8 @@ export default function FeesPage() {
             <TabsContent key={d.id} value={d.id} className="mt-0">
               <CorridorPanel
                 direction={d.id}
-                tiers={fees.data.data.filter((x) => x.direction === d.id)}
-                corridor={fees.data.corridors?.find((c) => c.direction === d.id)}
+                tiers={data.data.filter((x) => x.direction === d.id)}
+                corridor={data.corridors?.find((c) => c.direction === d.id)}
               />
             </TabsContent>
           ))}
