@@ -5,6 +5,9 @@ import tailwindcss from '@tailwindcss/vite';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
 
+/** Public pages fetched without the query client (see `page(..., { query: false })` in the router). */
+const NO_QUERY_ROUTES = ['/', '/fees'];
+
 /** Public routes (they read the `public` namespace) and their page modules, as in src/web/app/router.tsx. */
 const PUBLIC_ROUTE_MODULES: Record<string, string> = {
   '/': 'features/home/home-page.tsx',
@@ -52,8 +55,7 @@ function bootPreload(): Plugin {
       };
       const routeFiles: Record<string, string[]> = {};
       for (const [route, module] of Object.entries(PUBLIC_ROUTE_MODULES)) {
-        // Every page but home also loads the TanStack Query provider (see src/web/app/router.tsx).
-        routeFiles[route] = filesFor(route === '/' ? [module] : [module, 'lib/query-client.tsx']);
+        routeFiles[route] = filesFor(NO_QUERY_ROUTES.includes(route) ? [module] : [module, 'lib/query-client.tsx']);
       }
       const code = `(function(){try{
 var d=document,w=window,c=[],q,m;
