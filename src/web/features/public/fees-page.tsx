@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Clock, RefreshCw } from 'lucide-react';
@@ -44,25 +44,12 @@ function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId;
           {t('fees.corridorTitle', { from: channelLabel(t, info.source), to: channelLabel(t, info.destination) })}
         </h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
-          <div>
-            <dt className="text-sm text-slate-600">{t('fees.processingTime')}</dt>
-            <dd className="mt-1 flex items-center gap-1.5 font-semibold text-slate-900" data-testid="fees-processing-time">
-              <Clock aria-hidden className="size-4 text-brand-700" />
-              {corridor ? t(`fees.processing.${corridor.processing_time}`, { defaultValue: corridor.processing_time }) : '—'}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-600">{t('fees.minimum')}</dt>
-            <dd className="mt-1 font-semibold text-slate-900" data-testid="fees-min">
-              {corridor ? amount(corridor.min_amount, currency, lng) : '—'}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-600">{t('fees.maximum')}</dt>
-            <dd className="mt-1 font-semibold text-slate-900" data-testid="fees-max">
-              {corridor ? amount(corridor.max_amount, currency, lng) : '—'}
-            </dd>
-          </div>
+          <Fact label={t('fees.processingTime')} testId="fees-processing-time">
+            <Clock aria-hidden className="size-4 text-brand-700" />
+            {corridor ? t(`fees.processing.${corridor.processing_time}`, { defaultValue: corridor.processing_time }) : '—'}
+          </Fact>
+          <Fact label={t('fees.minimum')} testId="fees-min">{corridor ? amount(corridor.min_amount, currency, lng) : '—'}</Fact>
+          <Fact label={t('fees.maximum')} testId="fees-max">{corridor ? amount(corridor.max_amount, currency, lng) : '—'}</Fact>
         </dl>
       </div>
       {sorted.length === 0 ? (
@@ -105,6 +92,16 @@ function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId;
         </table>
       )}
     </Card>
+  );
+}
+
+/** One fact of a corridor (processing time, minimum, maximum). */
+function Fact({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="mt-1 flex items-center gap-1.5 font-semibold text-slate-900" data-testid={testId}>{children}</dd>
+    </div>
   );
 }
 

@@ -15,13 +15,17 @@ export interface DestinationDetails {
   account_holder?: string;
 }
 
-/** GET /api/transactions rows: the transaction plus its request's price and references. */
-export interface TransactionItem {
+export type PaymentStatus = 'awaiting' | 'received' | 'refund_due' | 'refunded';
+
+/** What every transfer answer carries: the request's channels, price, status and references. */
+interface TransferFields {
   id: string;
-  transfer_request_id: string;
   reference: string;
   created_at: string;
   direction: string;
+  source_provider: ChannelId;
+  destination_provider: ChannelId;
+  destination_details: DestinationDetails;
   amount: string;
   currency: Currency;
   fee: string;
@@ -30,12 +34,14 @@ export interface TransactionItem {
   payout_amount: string;
   payout_currency: Currency;
   status: TransferStatus;
-  payment_status: string;
+  payment_status: PaymentStatus;
   provider_txn_id: string | null;
   payout_reference: string | null;
-  source_provider: ChannelId;
-  destination_provider: ChannelId;
-  destination_details: DestinationDetails;
+}
+
+/** GET /api/transactions rows: the transaction plus its request's price and references. */
+export interface TransactionItem extends TransferFields {
+  transfer_request_id: string;
   metadata: Record<string, unknown>;
 }
 
@@ -48,26 +54,8 @@ export interface HistoryEntry {
 }
 
 /** GET /api/transfer-requests/:id */
-export interface TransferDetail {
-  id: string;
-  reference: string;
-  created_at: string;
-  direction: string;
-  source_provider: ChannelId;
-  destination_provider: ChannelId;
+export interface TransferDetail extends TransferFields {
   source_details: { note?: string };
-  destination_details: DestinationDetails;
-  amount: string;
-  currency: Currency;
-  fee: string;
-  total: string;
-  rate: string;
-  payout_amount: string;
-  payout_currency: Currency;
-  status: TransferStatus;
-  payment_status: 'awaiting' | 'received' | 'refund_due' | 'refunded';
-  provider_txn_id: string | null;
-  payout_reference: string | null;
   history: HistoryEntry[];
   has_proof: boolean;
   transaction_id: string | null;
