@@ -88,6 +88,17 @@ describe('spec §5: transfer submit rules, checked in order', () => {
     expect(minimal.statusCode).toBe(201);
   });
 
+  it('a mobile payout number must belong to the destination country, on the server too', async () => {
+    const rwandanToGabon = await initiate({ ...payload('USD_XAF', '50'), destination_details: { recipient_phone: '+250 788 123 456' } });
+    expect(rwandanToGabon.statusCode).toBe(400);
+    expect(rwandanToGabon.json().error).toBe('Enter a valid phone number for Airtel Money Gabon.');
+    const tooShort = await initiate({ ...payload('USD_RWF', '50'), destination_details: { recipient_phone: '+250 788 12' } }, { lang: 'fr' });
+    expect(tooShort.json().error).toBe('Saisissez un numéro de téléphone valide pour Mobile money Rwanda.');
+    const ok = await initiate({ ...payload('USD_RWF', '50'), destination_details: { recipient_phone: '+250 788 123 456' } });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().data.destination_details.recipient_phone).toBe('+250788123456');
+  });
+
   it('the currency must be the source channel’s, and notes stay under 500 characters', async () => {
     const currency = await initiate({ ...payload('USD_XAF', '50'), currency: 'EUR' });
     expect(currency.json().error).toBe('The currency must be the currency of the source account.');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { CHANNELS, directionFor } from '../../../core/channels.js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { CHANNELS, directionFor, type ChannelId } from '../../../core/channels.js';
 import { formatMoney, parseAmount, toDecimal, type Currency } from '../../../core/money.js';
 import type { PaymentInitiate } from '../../../core/schemas.js';
 import type { AppContext } from '../../context.js';
@@ -53,6 +54,20 @@ function limitError(code: 'below_min' | 'above_max', limit: string, currency: Cu
 class IdempotentReplay extends Error {}
 
 /**
+ * A mobile-money payout goes to a number of the destination's country (+241 Gabon, +250 Rwanda),
+ * checked here as on the transfer screen; stored in E.164.
+ */
+function mobilePayoutNumber(destination: ChannelId, phone: string): string {
+  const channel = CHANNELS[destination];
+  if (channel.kind !== 'mobile') return phone;
+  const parsed = parsePhoneNumberFromString(phone);
+  if (!parsed?.isValid() || parsed.country !== channel.country) {
+    throw new HttpError(400, 'validation.recipientPhoneCountry', {}, { channel: `common.channels.${destination}` });
+  }
+  return parsed.number;
+}
+
+/**
  * Spec §7 / D7: prices the transfer server-side, stores request, transaction and first history
  * row in one database transaction, then points the sender where to pay.
  */
@@ -73,7 +88,8 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
 
   const d = body.destination_details;
   const destination_details = Object.fromEntries(Object.entries({
-    recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email, recipient_phone: d.recipient_phone,
+    recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email,
+    recipient_phone: d.recipient_phone && mobilePayoutNumber(body.destination_provider, d.recipient_phone),
     iban: d.iban, bic: d.bic, account_holder: d.account_holder,
   }).filter(([, v]) => v != null && v !== ''));
   let created: TransferRequestRow;
