@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MINOR_UNITS, compareDecimal, decimalToMinor, formatDecimal, formatMoney, normalizeDecimal, parseAmount,
+  CURRENCIES, MINOR_UNITS, compareDecimal, localizeDecimal, decimalToMinor, formatDecimal, formatMoney, normalizeDecimal, parseAmount,
   parseDecimal, ratioToDecimal, roundDiv, toDecimal,
 } from './money.js';
 
@@ -129,6 +129,27 @@ describe('formatMoney', () => {
   });
   it('formats negative amounts', () => {
     expect(formatMoney(-450, 'USD')).toBe('-$4.50');
+    expect(formatMoney(-123456, 'EUR', 'fr-FR')).toBe('-1\u202f234,56\u00a0€');
+  });
+  it('writes what Intl writes for every currency in both languages', () => {
+    const amounts = [0, 1, 9, 10, 99, 100, 999, 1000, 12345, 100000, 1234567, 98765432, -5, -100000, Number.MAX_SAFE_INTEGER];
+    for (const locale of ['en', 'en-US', 'fr', 'fr-FR']) {
+      for (const currency of CURRENCIES) {
+        const digits = MINOR_UNITS[currency];
+        const intl = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+        for (const minor of amounts) expect(formatMoney(minor, currency, locale)).toBe(intl.format(toDecimal(minor, currency) as `${number}`));
+      }
+    }
+  });
+});
+
+describe('localizeDecimal', () => {
+  it('groups thousands and writes the decimal mark of the language, keeping every digit', () => {
+    expect(localizeDecimal('1234567.000123')).toBe('1,234,567.000123');
+    expect(localizeDecimal('610', 'fr-FR')).toBe('610');
+    expect(localizeDecimal('0.001639', 'fr')).toBe('0,001639');
+    expect(localizeDecimal('-98765.4', 'fr')).toBe('-98\u202f765,4');
+    expect(localizeDecimal('1000')).toBe('1,000');
   });
 });
 

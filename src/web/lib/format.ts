@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { CHANNELS, directionById, type ChannelId } from '../../core/channels';
-import { formatMoney, parseAmount, type Currency, type Minor } from '../../core/money';
+import { formatMoney, localizeDecimal, parseAmount, type Currency, type Minor } from '../../core/money';
 
 /** BCP 47 locale for Intl, from the interface language. */
 export function localeFor(lng: string): string {
@@ -19,10 +19,17 @@ export function formatDate(value: string | number | Date, lng: string): string {
   return new Intl.DateTimeFormat(localeFor(lng), { dateStyle: 'medium' }).format(d);
 }
 
+/**
+ * Local time of day: "3:04:05 PM" (en) or "15:04:05" (fr). Written by hand like money (src/core/money.ts):
+ * the home calculator shows it on first load, where a first Intl.DateTimeFormat costs about 50 ms.
+ */
 export function formatTime(value: string | number | Date, lng: string): string {
   const d = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(localeFor(lng), { timeStyle: 'medium' }).format(d);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const [h, m, s] = [d.getHours(), d.getMinutes(), d.getSeconds()];
+  if (lng.startsWith('fr')) return `${two(h)}:${two(m)}:${two(s)}`;
+  return `${h % 12 || 12}:${two(m)}:${two(s)} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
 /** Minor units as localized money ("$104.50", "61 000 FCFA"). */
@@ -36,20 +43,9 @@ export function moneyFromDecimal(value: string | number, currency: Currency, lng
   return minor == null ? String(value) : money(minor, currency, lng);
 }
 
-const integerFormats = new Map<string, Intl.NumberFormat>();
-const integerFormat = (locale: string) => {
-  let f = integerFormats.get(locale);
-  if (!f) integerFormats.set(locale, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })));
-  return f;
-};
-
 /** A plain decimal string ("0.001639", "610") in the language's number format, without float rounding. */
 export function formatDecimalText(value: string, lng: string): string {
-  const [whole = '0', fraction] = value.split('.');
-  const grouped = integerFormat(localeFor(lng)).format(BigInt(whole.replace('-', '') || '0'));
-  const sign = value.startsWith('-') ? '-' : '';
-  const sep = lng.startsWith('fr') ? ',' : '.';
-  return fraction ? `${sign}${grouped}${sep}${fraction}` : `${sign}${grouped}`;
+  return localizeDecimal(value, localeFor(lng));
 }
 
 /** "PayPal (USD)", "Airtel Money Gabon"… from common:channels.* */
