@@ -84,7 +84,7 @@ ls.forEach(function(l){ns.forEach(function(n){add('preload','/locales/'+l+'/'+n+
 
 // The web app is built to dist/web and served by the Node server (src/server) with a history
 // fallback. Translation files are NOT copied: the server serves src/locales at /locales/{lng}/{ns}.json.
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: '.',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), bootPreload()],
@@ -99,6 +99,8 @@ export default defineConfig({
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
+    // The SSR build (src/web/prerender.tsx, run once at build time) needs no copy of public/.
+    copyPublicDir: !isSsrBuild,
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 600,
@@ -131,4 +133,4 @@ export default defineConfig({
       '/locales': { target: apiTarget, changeOrigin: false },
     },
   },
-});
+}));

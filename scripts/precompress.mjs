@@ -1,10 +1,10 @@
-// Writes .br and .gz beside each text asset of the built web app; the server sends them to
-// browsers that accept them (no compression work per request).
+// Writes .br and .gz beside each text asset of the built web app and prerendered pages; the server
+// sends them to browsers that accept them (no compression work per request).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const ROOT = 'dist/web';
+const ROOTS = ['dist/web', 'dist/pages'];
 const TEXT = /\.(js|mjs|css|html|json|svg|txt|xml|webmanifest)$/;
 
 function* files(dir) {
@@ -16,11 +16,11 @@ function* files(dir) {
 }
 
 let count = 0;
-for (const file of files(ROOT)) {
+for (const file of ROOTS.flatMap((root) => [...files(root)])) {
   const data = readFileSync(file);
   if (data.length < 512) continue;
   writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
   count++;
 }
-console.log(`precompressed ${count} files in ${ROOT}`);
+console.log(`precompressed ${count} files in ${ROOTS.join(' and ')}`);

@@ -19,8 +19,8 @@ import { createRateLimiter } from './lib/rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
-import { isKnownPageRoute } from './page-routes.js';
-import { LOCALES_DIR, WEB_DIST_DIR } from './paths.js';
+import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
+import { LOCALES_DIR, PAGES_DIST_DIR, WEB_DIST_DIR } from './paths.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -135,13 +135,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
+  const prerenderedPage = prerenderedPages(PAGES_DIST_DIR);
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET' || !hasWeb) {
       return reply.status(404).send({ error: t(request.lang, 'errors.notFound') });
     }
-    // History fallback: the app renders every route itself, its 404 page included.
     const pathname = request.url.split('?')[0] ?? '/';
-    return reply.status(isKnownPageRoute(pathname) ? 200 : 404).header('Cache-Control', 'no-cache').sendFile('index.html', WEB_DIST_DIR);
+    reply.header('Cache-Control', 'no-cache');
+    // Public pages come prerendered in the visitor's language: ?lng, the i18next cookie, then
+    // Accept-Language, as the browser would detect it (spec §1). The browser hydrates them.
+    const lng = new URLSearchParams(request.url.slice(pathname.length)).get('lng') ?? undefined;
+    const prerendered = prerenderedPage(pathname, pickLanguage(request.headers.cookie, request.headers['accept-language'], lng));
+    if (prerendered) return reply.header('Vary', 'Accept-Language, Cookie').sendFile(prerendered, PAGES_DIST_DIR);
+    // History fallback: the app renders every other route itself, its 404 page included.
+    return reply.status(isKnownPageRoute(pathname) ? 200 : 404).sendFile('index.html', WEB_DIST_DIR);
   });
 
   return app as unknown as FastifyInstance;

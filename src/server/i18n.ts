@@ -37,10 +37,10 @@ export function t(lang: Lang, key: string, vars: Record<string, string | number>
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
 }
 
-/** Language from the i18next cookie, else Accept-Language, else English (spec §1). */
-export function pickLanguage(cookieHeader: string | undefined, acceptLanguage: string | undefined): Lang {
+/** Language from `?lng` (pages only), the i18next cookie, else Accept-Language, else English (spec §1). */
+export function pickLanguage(cookieHeader: string | undefined, acceptLanguage: string | undefined, queryLng?: string): Lang {
   const cookie = /(?:^|;\s*)i18next=([a-zA-Z-]+)/.exec(cookieHeader ?? '')?.[1];
-  for (const candidate of [cookie, ...(acceptLanguage ?? '').split(',').map((p) => p.split(';')[0]?.trim())]) {
+  for (const candidate of [queryLng, cookie, ...(acceptLanguage ?? '').split(',').map((p) => p.split(';')[0]?.trim())]) {
     const base = candidate?.slice(0, 2).toLowerCase();
     if (base === 'en' || base === 'fr') return base;
   }

@@ -1,24 +1,32 @@
-import { startTransition, StrictMode, Suspense } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
 import './styles.css';
 import { initI18n } from './lib/i18n';
-import { AppRouter } from './app/router';
-import { BootScreen } from './app/boot-screen';
+import { detectLanguage } from './lib/i18n-detector';
+import { App } from './app/app';
+import { preloadRoute } from './app/router';
 
 void initI18n();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-// A transition: React renders in small slices instead of one long task (Lighthouse TBT). The static
-// shell of index.html stays on screen meanwhile.
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <Suspense fallback={<BootScreen />}>
-        <AppRouter />
-      </Suspense>
-    </StrictMode>,
-  );
-});
+const app = (
+  <BrowserRouter>
+    <App />
+  </BrowserRouter>
+);
+
+// Public pages arrive prerendered in the language the server guessed (data-lng, see
+// scripts/prerender.mjs): hydrated when the browser settles on that language too, else rendered anew.
+if (container.dataset.lng && container.dataset.lng === detectLanguage()) {
+  // Hydration must not wait on anything, or React may drop the prerendered HTML and draw the
+  // page again: translations and the page's code first.
+  void Promise.all([initI18n(), preloadRoute(location.pathname)]).finally(() => hydrateRoot(container, app));
+} else {
+  // A transition: React renders in small slices instead of one long task (Lighthouse TBT). The
+  // static shell of index.html stays on screen meanwhile.
+  const root = createRoot(container);
+  startTransition(() => root.render(app));
+}

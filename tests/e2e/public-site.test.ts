@@ -78,9 +78,11 @@ async function axePage(opts: { locale?: string; width?: number } = {}): Promise<
   return page;
 }
 
-/** Loaded: the page's heading is shown and no loading spinner is left. */
+/** The page is up: its heading is there (prerendered pages have it before any script runs), the
+ * app has loaded and hydrated it and fetched its data (the network is quiet), no spinner is left. */
 async function ready(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
+  await page.waitForLoadState('networkidle');
   await expect.poll(() => page.locator('main [role="status"] .animate-spin').count()).toBe(0);
 }
 
@@ -254,6 +256,96 @@ describe('public site, every route in English and French', () => {
   });
 });
 
+describe('public pages arrive prerendered in the visitor\'s language and are hydrated in place', () => {
+  const PUBLIC = ROUTES.slice(0, 7);
+  async function fetchPage(route: string, headers: Record<string, string> = {}) {
+    const res = await fetch(`${server.url}${route}`, { headers });
+    const html = await res.text();
+    return {
+      status: res.status,
+      vary: res.headers.get('vary') ?? '',
+      lang: /<html lang="([^"]+)"/.exec(html)?.[1],
+      title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
+      rootLang: /<div id="root" data-lng="([^"]+)"/.exec(html)?.[1] ?? null,
+      html,
+    };
+  }
+
+  it('the server sends each public page with its text, title and lang, in the language of ?lng, the i18next cookie or Accept-Language', async () => {
+    for (const route of PUBLIC) {
+      for (const lng of ['en', 'fr'] as const) {
+        const got = await fetchPage(route.path, { 'accept-language': lng === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-US,en;q=0.9' });
+        expect(got.status, route.path).toBe(200);
+        expect({ lang: got.lang, title: got.title, rootLang: got.rootLang }, route.path).toEqual({ lang: lng, title: expectedMeta(lng, route.meta).title, rootLang: lng });
+        expect(got.html, route.path).toContain(`content="${expectedMeta(lng, route.meta).description}"`);
+        expect(got.html, route.path).toMatch(/<main[^>]*>[\s\S]*<h1/);
+        expect(got.vary).toMatch(/Accept-Language/i);
+        expect(got.vary).toMatch(/Cookie/i);
+      }
+    }
+    const home = await fetchPage('/');
+    expect(home.html).toContain(EN.public!['home.hero.title']);
+    expect(home.lang).toBe('en');
+    expect((await fetchPage('/faq', { 'accept-language': 'fr' })).html).toContain(FR.public!['faq.title']);
+    // The same order as the browser: ?lng, then the cookie, then Accept-Language (first supported).
+    expect((await fetchPage('/fees?lng=fr', { cookie: 'i18next=en', 'accept-language': 'en' })).lang).toBe('fr');
+    expect((await fetchPage('/fees?lng=en', { cookie: 'i18next=fr', 'accept-language': 'fr' })).lang).toBe('en');
+    expect((await fetchPage('/fees', { cookie: 'a=1; i18next=fr', 'accept-language': 'en' })).lang).toBe('fr');
+    expect((await fetchPage('/fees', { 'accept-language': 'de-DE,de;q=0.9,fr;q=0.8,en;q=0.7' })).lang).toBe('fr');
+    expect((await fetchPage('/fees/', { 'accept-language': 'fr' })).rootLang).toBe('fr');
+    // Pages that are not prerendered get the plain shell; unknown ones still answer 404.
+    expect((await fetchPage('/login', { 'accept-language': 'fr' })).rootLang).toBeNull();
+    expect((await fetchPage('/no/such/page')).status).toBe(404);
+  });
+
+  it('the browser hydrates the prerendered page (same heading element, no error), then prices come live from the API', async () => {
+    for (const locale of ['en-US', 'fr-FR']) {
+      const page = await newPage(browser, { locale, width: 412 });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      // The heading as parsed from the HTML, before any script of the app has run.
+      await page.addInitScript(() => {
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState === 'interactive') (window as unknown as { firstHeading: Element | null }).firstHeading = document.querySelector('main h1');
+        });
+      });
+      for (const route of ['/', '/fees', '/faq']) {
+        await open(page, route);
+        const same = await page.evaluate(() => {
+          const first = (window as unknown as { firstHeading: Element | null }).firstHeading;
+          return !!first && first.isConnected && first === document.querySelector('main h1');
+        });
+        expect(same, `${route} (${locale}): the prerendered heading was kept`).toBe(true);
+      }
+      // Live and interactive: the calculator prices 250 from the server's tiers and rates.
+      await open(page, '/');
+      const amount = page.getByTestId('calculator-amount');
+      await amount.fill('250');
+      await expect.poll(() => page.getByTestId('calc-you-send').textContent()).toMatch(locale === 'en-US' ? /^\$250\.00$/ : /^250,00\s\$US$/u);
+      expect(errors, locale).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('a language chosen in the switcher is also kept in the i18next cookie, so the next page arrives prerendered in it', async () => {
+    const page = await newPage(browser);
+    await open(page, '/');
+    await page.getByTestId('language-switcher').click();
+    await page.getByRole('menuitemradio', { name: 'Français' }).click();
+    await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === 'i18next')?.value).toBe('fr');
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    expect((await fetchPage('/fees', { cookie, 'accept-language': 'en-US' })).lang).toBe('fr');
+    // A reload keeps French from the first byte, without an error from a mismatch.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await open(page, '/fees');
+    await expectFrench(page, ROUTES[1]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sessionStorage, browser)', () => {
   async function detect(setup: { locale?: string; query?: string; cookie?: string; local?: string; session?: string }) {
     const page = await newPage(browser, { locale: setup.locale ?? 'en-US' });
@@ -275,7 +367,6 @@ describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sess
   }
 
   it('follows the browser language when nothing else is set, and caches it', async () => {
-    // Cached as detected ("fr-fr"), which the next visit reads back as French.
     expect(await detect({ locale: 'fr-FR' })).toEqual({ lang: 'fr', cached: expect.stringMatching(/^fr\b/), heading: FR.public!['faq.title'] });
     expect(await detect({ locale: 'en-US' })).toEqual({ lang: 'en', cached: expect.stringMatching(/^en\b/), heading: EN.public!['faq.title'] });
   });

@@ -43,13 +43,19 @@ function setMetaDescription(content: string): void {
 let override: { title?: string; description?: string } | null = null;
 let applyRoute: (() => void) | null = null;
 
-function apply(key: string, t: TFunction, i18n: I18n): void {
+/** A route's document title and meta description in the current language (also used by src/web/prerender.tsx). */
+export function routeMeta(key: string, t: TFunction, i18n: I18n): { title: string; description: string } {
   const app = t('app.name');
   const page = override?.title ?? (key === 'home' ? null : t(`meta.${key}.title`));
-  document.title = page ? t('meta.titleFormat', { page, app }) : t('app.title');
   const description =
     override?.description ??
     (i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description'));
+  return { title: page ? t('meta.titleFormat', { page, app }) : t('app.title'), description };
+}
+
+function apply(key: string, t: TFunction, i18n: I18n): void {
+  const { title, description } = routeMeta(key, t, i18n);
+  document.title = title;
   setMetaDescription(description);
 }
 

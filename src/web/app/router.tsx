@@ -1,5 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { matchPath, Route, Routes } from 'react-router';
 import { i18n } from '../lib/i18n';
 import { SessionProvider } from './session';
 import { AppLayout } from './layout';
@@ -17,25 +17,40 @@ import { ErrorBoundary } from './route-error';
 
 type Guard = 'auth' | 'staff' | 'guest';
 
+/** A page component whose code (and translations) can be loaded ahead of rendering it. */
+export type PageComponent = ComponentType & { preload: () => Promise<unknown> };
+
 /**
  * A code-split page: its module, the QueryClientProvider (every page but home) and its translation
- * namespaces load together, so a page never shows untranslated keys.
+ * namespaces load together, so a page never shows untranslated keys. Rendered through React.lazy
+ * until loaded; once `preload` has finished, rendered directly, without suspending: main.tsx
+ * preloads the current page before hydrating its prerendered HTML, which must not wait on anything.
  */
 function page(
   load: () => Promise<{ default: ComponentType }>,
   namespaces: string[],
   { query = true }: { query?: boolean } = {},
-): LazyExoticComponent<ComponentType> {
-  return lazy(async () => {
-    const [mod, q] = await Promise.all([
+): PageComponent {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= Promise.all([
       load(),
       query ? import('../lib/query-client') : null,
       i18n.loadNamespaces(namespaces).catch(() => undefined),
-    ]);
-    const Page = mod.default;
-    const QueryProvider = q?.QueryProvider;
-    return { default: QueryProvider ? () => <QueryProvider><Page /></QueryProvider> : Page };
-  });
+    ]).then(([mod, q]) => {
+      const Content = mod.default;
+      const QueryProvider = q?.QueryProvider;
+      loaded = QueryProvider ? () => <QueryProvider><Content /></QueryProvider> : Content;
+      return loaded;
+    }));
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+  const Page = () => {
+    // Chosen once per mount: switching from Lazy to Loaded later would remount the page.
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? <Loaded /> : <Lazy />;
+  };
+  return Object.assign(Page, { preload });
 }
 
 function guarded(guard: Guard | undefined, node: ReactNode): ReactNode {
@@ -51,7 +66,7 @@ const TRANSFER = ['transfer', 'validation', 'errors'];
 const ADMIN = ['admin', 'transfer', 'validation', 'errors'];
 
 /** Every route of spec §2 (and D2, D7, D8). Exported for tests and tooling. */
-export const ROUTES: { path: string; Page: LazyExoticComponent<ComponentType>; guard?: Guard }[] = [
+export const ROUTES: { path: string; Page: PageComponent; guard?: Guard }[] = [
   { path: '/', Page: page(() => import('../features/home/home-page'), PUBLIC, { query: false }) },
   { path: '/fees', Page: page(() => import('../features/public/fees-page'), PUBLIC, { query: false }) },
   { path: '/faq', Page: page(() => import('../features/public/faq-page'), PUBLIC) },
@@ -75,20 +90,25 @@ export const ROUTES: { path: string; Page: LazyExoticComponent<ComponentType>; g
   { path: '*', Page: page(() => import('../features/public/not-found-page'), PUBLIC) },
 ];
 
-export function AppRouter() {
+/** Loads the page of `pathname` (its code and translations), e.g. before hydrating it. */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const route = ROUTES.find(({ path }) => path !== '*' && matchPath(path, pathname)) ?? ROUTES.at(-1)!;
+  return route.Page.preload();
+}
+
+/** The routes, under a router given by the caller (BrowserRouter in the browser, StaticRouter when prerendering). */
+export function AppRoutes() {
   return (
-    <BrowserRouter>
-      <ErrorBoundary root>
-        <SessionProvider>
-          <Routes>
-            <Route element={<AppLayout />}>
-              {ROUTES.map(({ path, Page, guard }) => (
-                <Route key={path} path={path} element={guarded(guard, <Page />)} />
-              ))}
-            </Route>
-          </Routes>
-        </SessionProvider>
-      </ErrorBoundary>
-    </BrowserRouter>
+    <ErrorBoundary root>
+      <SessionProvider>
+        <Routes>
+          <Route element={<AppLayout />}>
+            {ROUTES.map(({ path, Page, guard }) => (
+              <Route key={path} path={path} element={guarded(guard, <Page />)} />
+            ))}
+          </Route>
+        </Routes>
+      </SessionProvider>
+    </ErrorBoundary>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCandidates, DETECTION_ORDER } from './i18n-detector';
+import { detectCandidates, detectLanguage, DETECTION_ORDER } from './i18n-detector';
 
 function fakeWindow({
   search = '',
@@ -42,5 +42,12 @@ describe('language detection (spec §1)', () => {
     const win = fakeWindow({ htmlLang: 'fr' });
     Object.defineProperty(win, 'localStorage', { get: () => { throw new Error('denied'); } });
     expect(detectCandidates(win)).toEqual(['fr']);
+  });
+
+  it('settles on the first supported candidate, else English', () => {
+    expect(detectLanguage(fakeWindow({ languages: ['de-DE', 'fr-CA', 'en'] }))).toBe('fr');
+    expect(detectLanguage(fakeWindow({ cookie: 'i18next=en', languages: ['fr'] }))).toBe('en');
+    expect(detectLanguage(fakeWindow({ languages: ['de'] }))).toBe('en');
+    expect(detectLanguage(fakeWindow({ languages: ['de'], htmlLang: 'fr' }))).toBe('fr');
   });
 });

@@ -3,7 +3,8 @@ import type { LanguageDetectorModule } from 'i18next';
 /**
  * Language detection of spec §1, in order: the query parameter `lng`, the cookie `i18next`, local
  * storage `i18nextLng`, session storage `i18nextLng`, the browser languages, the page's `lang`
- * attribute. The chosen language is cached in local storage `i18nextLng`.
+ * attribute. The chosen language is cached in local storage `i18nextLng`, and in the cookie `i18next`
+ * too, so that the server serves the public pages prerendered in that language (src/server/app.ts).
  * (Same names and order as i18next-browser-languagedetector, which costs 2.3 KB gzip on the home
  * page; this module is a few hundred bytes.)
  */
@@ -53,11 +54,24 @@ export function detectCandidates(win: Window = window): string[] {
   return out.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
 }
 
+/** The language i18next settles on: the first candidate that is English or French, else English. */
+export function detectLanguage(win: Window = window): 'en' | 'fr' {
+  for (const candidate of detectCandidates(win)) {
+    const base = candidate.toLowerCase().split(/[-_]/)[0];
+    if (base === 'en' || base === 'fr') return base;
+  }
+  return 'en';
+}
+
+const ONE_YEAR = 365 * 24 * 3600;
+
 export const LanguageDetector: LanguageDetectorModule = {
   type: 'languageDetector',
   init() {},
   detect: () => detectCandidates(),
   cacheUserLanguage(lng: string) {
-    safe(() => window.localStorage.setItem(LOOKUP_STORAGE, lng));
+    const base = lng.toLowerCase().split(/[-_]/)[0] ?? lng;
+    safe(() => window.localStorage.setItem(LOOKUP_STORAGE, base));
+    safe(() => (window.document.cookie = `${LOOKUP_COOKIE}=${encodeURIComponent(base)}; path=/; max-age=${ONE_YEAR}; SameSite=Lax`));
   },
 };

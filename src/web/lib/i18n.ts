@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { HttpBackend } from './i18n-backend';
 import { LanguageDetector } from './i18n-detector';
@@ -33,6 +33,23 @@ function applyDocumentLanguage(lng: string): void {
   document.documentElement.dir = i18n.dir(lang);
 }
 
+/** Options shared by the browser (initI18n) and the build-time prerender of public pages (src/web/prerender.tsx). */
+export const I18N_OPTIONS = {
+  fallbackLng: FALLBACK_LANGUAGE,
+  supportedLngs: [...SUPPORTED_LANGUAGES],
+  nonExplicitSupportedLngs: false,
+  load: 'languageOnly',
+  lowerCaseLng: true,
+  cleanCode: true,
+  defaultNS: 'common',
+  fallbackNS: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  returnEmptyString: false,
+  // Suspense waits for namespaces; re-render on language change only (not on every file loaded).
+  react: { useSuspense: true, bindI18n: 'languageChanged' },
+} satisfies InitOptions;
+
 let initPromise: Promise<unknown> | undefined;
 
 export function initI18n(): Promise<unknown> {
@@ -42,24 +59,8 @@ export function initI18n(): Promise<unknown> {
     .use(HttpBackend)
     .use(LanguageDetector)
     .use(initReactI18next)
-    .init({
-      fallbackLng: FALLBACK_LANGUAGE,
-      supportedLngs: [...SUPPORTED_LANGUAGES],
-      nonExplicitSupportedLngs: false,
-      load: 'languageOnly',
-      lowerCaseLng: true,
-      cleanCode: true,
-      // Only the shell's namespace is loaded up front; pages load theirs on demand (Suspense).
-      ns: ['common'],
-      defaultNS: 'common',
-      fallbackNS: false,
-      ...LOADING,
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      returnEmptyString: false,
-      // Suspense waits for namespaces; re-render on language change only (not on every file loaded).
-      react: { useSuspense: true, bindI18n: 'languageChanged' },
-    });
+    // Only the shell's namespace is loaded up front; pages load theirs on demand (Suspense).
+    .init({ ...I18N_OPTIONS, ns: ['common'], ...LOADING });
   return initPromise;
 }
 

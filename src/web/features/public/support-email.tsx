@@ -6,7 +6,13 @@ import { cn } from '../../lib/utils';
 export function SupportEmail({ className }: { className?: string }) {
   const { t } = useTranslation('public');
   const config = useAppConfig();
-  if (config.isPending) return <span className={cn('inline-block h-4 w-40 animate-pulse rounded bg-slate-200 align-middle', className)} aria-label={t('common:states.loading')} />;
+  if (config.isPending) {
+    return (
+      <span role="status" className={cn('inline-block h-4 w-40 animate-pulse rounded bg-slate-200 align-middle', className)}>
+        <span className="sr-only">{t('common:states.loading')}</span>
+      </span>
+    );
+  }
   const email = config.data?.support_email;
   if (!email) return <span className={className}>{t('support.emailUnknown')}</span>;
   return (

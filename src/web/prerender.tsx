@@ -1,0 +1,51 @@
+// Build-time rendering of the public pages (scripts/prerender.mjs runs this module's SSR build). The
+// static text of each page arrives in the HTML, in English and in French, so it shows before any
+// JavaScript has run; the browser then hydrates it (main.tsx). Prices, limits, rates and the support
+// address are not part of it: the pages still fetch them from the API, as the server charges them.
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { initReactI18next } from 'react-i18next';
+import { App } from './app/app';
+import { metaKeyFor, routeMeta } from './app/page-meta';
+import { preloadRoute } from './app/router';
+import { i18n, I18N_OPTIONS, NAMESPACES, type Language } from './lib/i18n';
+
+/** The public routes of spec §2 that the server answers with a prerendered page. */
+export const PRERENDERED_ROUTES = ['/', '/fees', '/faq', '/support', '/privacy', '/terms', '/compliance'];
+
+const catalogs = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+
+function resources(): Record<string, Record<string, Record<string, unknown>>> {
+  const out: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const [file, catalog] of Object.entries(catalogs)) {
+    const [, lng, ns] = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file) ?? [];
+    if (lng && ns) (out[lng] ??= {})[ns] = catalog;
+  }
+  return out;
+}
+
+let ready: Promise<unknown> | undefined;
+
+export interface PrerenderedPage {
+  /** The markup of #root. */
+  html: string;
+  title: string;
+  description: string;
+}
+
+export async function renderPage(path: string, lng: Language): Promise<PrerenderedPage> {
+  ready ??= i18n.use(initReactI18next).init({ ...I18N_OPTIONS, lng, ns: [...NAMESPACES], resources: resources() });
+  await ready;
+  await Promise.all([i18n.changeLanguage(lng), preloadRoute(path)]);
+  const tree = (
+    <StaticRouter location={path}>
+      <App />
+    </StaticRouter>
+  );
+  // The whole page in place, however large: React would otherwise move big Suspense contents to
+  // the end with an inline script to swap them in, which the Content-Security-Policy blocks.
+  const { prelude } = await prerender(tree, { progressiveChunkSize: Number.POSITIVE_INFINITY });
+  const html = await new Response(prelude).text();
+  if (html.includes('<script')) throw new Error(`prerender: ${path} has a script in its markup, which the browser would not run`);
+  return { html, ...routeMeta(metaKeyFor(path), i18n.getFixedT(lng, 'common'), i18n) };
+}
