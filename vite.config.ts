@@ -114,6 +114,12 @@ export default defineConfig(({ isSsrBuild }) => ({
               name: 'framework',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|html-parse-stringify|void-elements)[\\/]/,
             },
+            // The small modules the home page and /fees share with the money screens (prices,
+            // corridors, plain form parts), in one file: nine tiny files cost more, compressed.
+            {
+              name: 'pricing',
+              test: /src[\\/](core[\\/](money|channels|fees|rates)\.ts|web[\\/]lib[\\/](format|use-json)\.ts|web[\\/]components[\\/]ui[\\/](alert|card|input|label|select)\.tsx)$/,
+            },
           ],
         },
       },

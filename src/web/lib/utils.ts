@@ -84,7 +84,16 @@ export function mergeClasses(classes: string): string {
   return kept.reverse().join(' ');
 }
 
+/** Merged lists by input: components ask for the same few hundred lists on every render. */
+const merged = new Map<string, string>();
+
 /** Joins class names and lets later Tailwind utilities override earlier ones (shadcn's `cn`). */
 export function cn(...inputs: ClassValue[]): string {
-  return mergeClasses(clsx(inputs));
+  const classes = clsx(inputs);
+  let result = merged.get(classes);
+  if (result === undefined) {
+    if (merged.size >= 1000) merged.clear();
+    merged.set(classes, (result = mergeClasses(classes)));
+  }
+  return result;
 }
