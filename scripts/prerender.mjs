@@ -16,7 +16,7 @@ function fill(html, pattern, replacement) {
   return html.replace(pattern, () => replacement);
 }
 
-/** "/" → "index", "/fees" → "fees" (the server's naming, src/server/prerendered-pages.ts). */
+/** "/" → "index", "/fees" → "fees" (the server's naming: prerenderedPages in src/server/page-routes.ts). */
 const fileName = (route) => (route === '/' ? 'index' : route.slice(1));
 
 rmSync(OUT, { recursive: true, force: true });

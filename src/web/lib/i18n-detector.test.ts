@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCandidates, detectLanguage, DETECTION_ORDER } from './i18n-detector';
+import { baseLanguage, detectCandidates, detectLanguage, DETECTION_ORDER } from './i18n-detector';
 
 function fakeWindow({
   search = '',
@@ -49,5 +49,6 @@ describe('language detection (spec §1)', () => {
     expect(detectLanguage(fakeWindow({ cookie: 'i18next=en', languages: ['fr'] }))).toBe('en');
     expect(detectLanguage(fakeWindow({ languages: ['de'] }))).toBe('en');
     expect(detectLanguage(fakeWindow({ languages: ['de'], htmlLang: 'fr' }))).toBe('fr');
+    expect([baseLanguage('fr-FR'), baseLanguage(' EN_us'), baseLanguage('')]).toEqual(['fr', 'en', '']);
   });
 });

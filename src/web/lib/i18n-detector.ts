@@ -54,10 +54,15 @@ export function detectCandidates(win: Window = window): string[] {
   return out.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
 }
 
+/** "fr-FR" → "fr", "EN_us" → "en". */
+export function baseLanguage(code: string): string {
+  return code.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+}
+
 /** The language i18next settles on: the first candidate that is English or French, else English. */
 export function detectLanguage(win: Window = window): 'en' | 'fr' {
   for (const candidate of detectCandidates(win)) {
-    const base = candidate.toLowerCase().split(/[-_]/)[0];
+    const base = baseLanguage(candidate);
     if (base === 'en' || base === 'fr') return base;
   }
   return 'en';
@@ -70,7 +75,7 @@ export const LanguageDetector: LanguageDetectorModule = {
   init() {},
   detect: () => detectCandidates(),
   cacheUserLanguage(lng: string) {
-    const base = lng.toLowerCase().split(/[-_]/)[0] ?? lng;
+    const base = baseLanguage(lng);
     safe(() => window.localStorage.setItem(LOOKUP_STORAGE, base));
     safe(() => (window.document.cookie = `${LOOKUP_COOKIE}=${encodeURIComponent(base)}; path=/; max-age=${ONE_YEAR}; SameSite=Lax`));
   },

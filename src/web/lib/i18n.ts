@@ -1,7 +1,7 @@
 import i18n, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { HttpBackend } from './i18n-backend';
-import { LanguageDetector } from './i18n-detector';
+import { baseLanguage, LanguageDetector } from './i18n-detector';
 
 /** Languages of the interface (spec §1). English is the fallback. */
 export const SUPPORTED_LANGUAGES = ['en', 'fr'] as const;
@@ -22,8 +22,7 @@ export { DETECTION_ORDER } from './i18n-detector';
 export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
 
 export function normalizeLanguage(lng: string | undefined | null): Language {
-  const base = (lng ?? '').toLowerCase().split(/[-_]/)[0];
-  return base === 'fr' ? 'fr' : 'en';
+  return baseLanguage(lng ?? '') === 'fr' ? 'fr' : 'en';
 }
 
 function applyDocumentLanguage(lng: string): void {
