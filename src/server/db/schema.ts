@@ -55,6 +55,8 @@ export const sessions = pgTable('sessions', {
   created_at: createdAt(),
   expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  /** Last request made with the session: an idle session ends before its absolute expiry. */
+  last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('sessions_profile_idx').on(t.profile_id)]);
 
 /**
@@ -83,6 +85,8 @@ export const oauthStates = pgTable('oauth_states', {
   provider: text('provider', { enum: ['google', 'facebook'] }).notNull(),
   code_verifier: text('code_verifier').notNull(),
   nonce: text('nonce'),
+  /** sha256 of the secret in the HttpOnly cookie of the browser that started the flow (login CSRF). */
+  browser_hash: text('browser_hash').notNull().default(''),
   created_at: createdAt(),
   expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
