@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CURRENCIES, MINOR_UNITS, compareDecimal, localizeDecimal, decimalToMinor, formatDecimal, formatMoney, normalizeDecimal, parseAmount,
-  parseDecimal, ratioToDecimal, roundDiv, toDecimal,
+  MAX_DECIMAL_TEXT, parseDecimal, ratioToDecimal, roundDiv, toDecimal,
 } from './money.js';
 
 describe('MINOR_UNITS (D9)', () => {
@@ -163,6 +163,14 @@ describe('decimals', () => {
     expect(normalizeDecimal('0010.0100')).toBe('10.01');
     expect(normalizeDecimal(1.08)).toBe('1.08');
     expect(formatDecimal({ units: 5n, scale: 4 })).toBe('0.0005');
+  });
+  it('refuses text longer than MAX_DECIMAL_TEXT before parsing it', () => {
+    const longest = `1.${'0'.repeat(MAX_DECIMAL_TEXT - 2)}`;
+    expect(parseAmount(longest, 'USD')).toBe(100);
+    expect(parseAmount(`${longest}0`, 'USD')).toBeNull();
+    expect(parseDecimal(` ${'0'.repeat(MAX_DECIMAL_TEXT)}`)).toBeNull();
+    // The shape that froze the server for 23 s: a long tail of zeros is refused at once.
+    expect(parseAmount(`1.${'0'.repeat(200_000)}`, 'USD')).toBeNull();
   });
   it('compares across scales', () => {
     const a = parseDecimal('100')!;

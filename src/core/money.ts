@@ -40,6 +40,14 @@ export function roundDiv(numerator: bigint, denominator: bigint): bigint {
 // Digits, optionally one '.' or ',' and more digits. No sign, exponent, grouping or spaces inside.
 const DECIMAL_PATTERN = /^(\d*)(?:[.,](\d+))?$/;
 
+/**
+ * Longest decimal text read at all, surrounding spaces included. The largest value anything takes
+ * (1e12 major units, a rate's 10 decimals, a numeric column's trailing zeros) fits in well under
+ * 40 characters; longer input is refused before any parsing, since BigInt work on a long digit
+ * string is superlinear and one request could hold the event loop for minutes.
+ */
+export const MAX_DECIMAL_TEXT = 40;
+
 export interface ParsedDecimal {
   /** The value times 10^scale. */
   units: bigint;
@@ -56,6 +64,7 @@ export function parseDecimal(input: string | number): ParsedDecimal | null {
     if (!Number.isFinite(input) || Math.abs(input) > Number.MAX_SAFE_INTEGER) return null;
     text = String(input);
   } else if (typeof input === 'string') {
+    if (input.length > MAX_DECIMAL_TEXT) return null;
     text = input.trim();
   } else {
     return null;
