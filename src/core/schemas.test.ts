@@ -77,7 +77,7 @@ describe('helpers', () => {
 
 describe('RegisterSchema (spec §5)', () => {
   const valid = {
-    email: '  Ada@Example.COM ', password: 'secret', full_name: 'Ada Lovelace', phone: '+24106123456',
+    email: '  Ada@Example.COM ', password: 'Analytical-9', full_name: 'Ada Lovelace', phone: '+24106123456',
     city: 'Libreville', country: 'Gabon',
   };
 
@@ -98,9 +98,11 @@ describe('RegisterSchema (spec §5)', () => {
 
   it('checks the e-mail pattern and the password length', () => {
     expect(errors(RegisterSchema, { ...valid, email: 'ada@example' })).toEqual(['validation.emailInvalid']);
-    expect(errors(RegisterSchema, { ...valid, password: '12345' })).toEqual(['validation.passwordTooShort']);
+    expect(errors(RegisterSchema, { ...valid, password: '1234567' })).toEqual(['validation.passwordTooShort']);
     expect(errors(RegisterSchema, { ...valid, password: '' })).toEqual(['validation.passwordRequired']);
-    expect(errors(RegisterSchema, { ...valid, password: '123456' })).toEqual([]);
+    expect(errors(RegisterSchema, { ...valid, password: '12345678' })).toEqual([]);
+    expect(errors(RegisterSchema, { ...valid, password: 'x'.repeat(128) })).toEqual([]);
+    expect(errors(RegisterSchema, { ...valid, password: 'x'.repeat(129) })).toEqual(['validation.passwordMaxLength']);
   });
 });
 
@@ -125,7 +127,7 @@ describe('OTP, login and password reset', () => {
     expect(errors(ResetPasswordRequestSchema, {})).toEqual(['validation.enterEmailToReset']);
     expect(errors(ResetPasswordRequestSchema, { email: 'nope' })).toEqual(['validation.emailInvalid']);
     expect(errors(ResetPasswordConfirmSchema, { token: 't', password: '123' })).toEqual(['validation.passwordTooShort']);
-    expect(errors(ResetPasswordConfirmSchema, { password: '123456' })).toEqual(['validation.tokenRequired']);
+    expect(errors(ResetPasswordConfirmSchema, { password: '12345678' })).toEqual(['validation.tokenRequired']);
   });
 
   it('checks roles, tickets and profile updates', () => {

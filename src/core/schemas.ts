@@ -29,7 +29,9 @@ export function primaryErrorKey(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'validation.checkInput';
 }
 
-export const MIN_PASSWORD_LENGTH = 6;
+/** D13 (OWASP ASVS 6.2.1): at least 8, at most 128 characters. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 128;
 export const OTP_LENGTH = 6;
 
 // ---- field builders ----
@@ -61,7 +63,7 @@ function newPassword() {
     .string({ error: 'validation.passwordRequired' })
     .min(1, { error: 'validation.passwordRequired', abort: true })
     .min(MIN_PASSWORD_LENGTH, { error: 'validation.passwordTooShort', abort: true })
-    .max(1024, { error: 'validation.passwordTooLong' });
+    .max(MAX_PASSWORD_LENGTH, { error: 'validation.passwordMaxLength' });
 }
 
 function otpField() {

@@ -123,7 +123,11 @@ describe('sign-up with a code e-mailed over SMTP', () => {
       [{ email: '' }, 'email', 'Email is required.'],
       [{ email: 'not-an-email' }, 'email', 'Enter a valid email address.'],
       [{ password: '' }, 'password', 'Password is required.'],
-      [{ password: '12345' }, 'password', 'Password must be at least 6 characters.'],
+      [{ password: '1234567' }, 'password', 'Password must be at least 8 characters.'],
+      [{ password: 'x'.repeat(129) }, 'password', 'Password must be at most 128 characters.'],
+      [{ password: 'password' }, 'password', 'This password is one of the most common passwords and easy to guess. Choose another one.'],
+      [{ password: 'Password1' }, 'password', 'This password is one of the most common passwords and easy to guess. Choose another one.'],
+      [{ email: 'Nadia.Essono@example.test', password: 'my-NADIA.ESSONO-2026' }, 'password', 'Your password must not contain the name of your email address. Choose another one.'],
       [{ country: '' }, 'country', 'Country is required.'],
       [{ city: '' }, 'city', 'City is required.'],
       [{ phone: '+1 555 123' }, 'phone', 'Enter a valid phone number for the selected country.'],
@@ -144,6 +148,17 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     const res = await post('/api/auth/register', registration({ city: '' }), { 'accept-language': 'fr' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('La ville est obligatoire.');
+    const common = await post('/api/auth/register', registration({ password: 'motdepasse' }), { 'accept-language': 'fr' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().fields.password).toBe('Ce mot de passe fait partie des plus courants et se devine facilement. Choisissez-en un autre.');
+  });
+
+  it('creates nothing and sends nothing for a refused password', async () => {
+    const body = registration({ password: 'qwertyuiop' });
+    const before = smtp.messages.length;
+    expect((await post('/api/auth/register', body)).statusCode).toBe(400);
+    expect(await t.database.db.select().from(profiles).where(eq(profiles.email, body.email))).toEqual([]);
+    expect(smtp.messages.length).toBe(before);
   });
 
   it('tells an unverified account to verify at sign-in, and only with the right password', async () => {

@@ -64,7 +64,13 @@ describe('forgot password (D8)', () => {
 
     const short = await post('/api/auth/reset-password/confirm', { token, password: '123' });
     expect(short.statusCode).toBe(400);
-    expect(short.json().error).toBe('Password must be at least 6 characters.');
+    expect(short.json().error).toBe('Password must be at least 8 characters.');
+    const common = await post('/api/auth/reset-password/confirm', { token, password: 'iloveyou' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().fields.password).toBe('This password is one of the most common passwords and easy to guess. Choose another one.');
+    const named = await post('/api/auth/reset-password/confirm', { token, password: `${victim.email.split('@')[0]}-7!` });
+    expect(named.statusCode).toBe(400);
+    expect(named.json().fields.password).toBe('Your password must not contain the name of your email address. Choose another one.');
 
     const done = await post('/api/auth/reset-password/confirm', { token, password: 'Brand-new-pass-7' });
     expect(done.statusCode).toBe(200);

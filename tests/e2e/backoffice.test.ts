@@ -12,9 +12,9 @@ let smtp: SmtpListener;
 /** A 1×1 PNG: the proof of payment the sender uploads. */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082', 'hex');
 
-const ADMIN = { email: 'admin@example.test', password: 'admin-password-1' };
-const SENDER = { email: 'sender@example.test', password: 'sender-password-1', full_name: 'Sandra Sender' };
-const MANAGER = { email: 'manager@example.test', password: 'manager-password-1', full_name: 'Marc Manager' };
+const ADMIN = { email: 'admin@example.test', password: 'Bootstrap-Staff-Key-1' };
+const SENDER = { email: 'sender@example.test', password: 'Sandra-Sends-Money-1', full_name: 'Sandra Sender' };
+const MANAGER = { email: 'manager@example.test', password: 'Marc-Approves-Things-2', full_name: 'Marc Manager' };
 
 async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${server.url}${path}`, {

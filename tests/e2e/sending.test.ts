@@ -11,7 +11,7 @@ let browser: Browser;
 let smtp: SmtpListener;
 let page: Page;
 
-const SENDER = { email: 'awa@example.test', password: 'awa-password-1', full_name: 'Awa Sender' };
+const SENDER = { email: 'awa@example.test', password: 'Sunny-Libreville-42', full_name: 'Awa Sender' };
 // 1x1 PNG, sent by its real bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082', 'hex');
 

@@ -28,7 +28,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     env: {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'warn',
       PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url,
-      ADMIN_EMAIL: 'admin@example.test', ADMIN_PASSWORD: 'admin-password-1', SUPPORT_EMAIL: 'help@example.test',
+      ADMIN_EMAIL: 'admin@example.test', ADMIN_PASSWORD: 'Bootstrap-Staff-Key-1', SUPPORT_EMAIL: 'help@example.test',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

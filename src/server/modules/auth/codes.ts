@@ -97,6 +97,13 @@ export async function consumeToken(db: Db, purpose: TokenPurpose, token: string)
   return row ?? null;
 }
 
+/** A live token without consuming it (to check a request before spending the token on it). */
+export async function findLiveToken(db: Db, purpose: TokenPurpose, token: string) {
+  const [row] = await db.select().from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.code_hash, sha256(token)), eq(oneTimeCodes.purpose, purpose), live()));
+  return row ?? null;
+}
+
 /** Kills every live secret of a purpose for a profile (e.g. other reset links once one was used). */
 export async function revokeTokens(db: Db, purpose: TokenPurpose | CodePurpose, profileId: string): Promise<void> {
   await db.update(oneTimeCodes).set({ consumed_at: sql`now()` })

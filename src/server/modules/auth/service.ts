@@ -8,8 +8,9 @@ import { HttpError, badRequest, conflict, unauthorized } from '../../lib/http-er
 import { isKnownCountry } from '../geo/data.js';
 import { type AccountMail, accountMail } from '../mail/templates.js';
 import { findProfileByEmail, type ProfileRow } from '../profiles/repo.js';
-import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, issueCode, issueToken, revokeTokens } from './codes.js';
+import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { assertAcceptablePassword } from './password-policy.js';
 
 // Sign-up, e-mail verification, password sign-in and reset (issue 3, spec §4-§8, D8).
 
@@ -53,6 +54,7 @@ async function sendVerificationCode(ctx: AppContext, profile: Pick<ProfileRow, '
  * details and password), since only the mailbox's owner can verify it.
  */
 export async function register(ctx: AppContext, input: Register, lang: Lang) {
+  assertAcceptablePassword(input.password, input.email, lang);
   const phone = normalizePhone(input.phone, lang);
   const country = input.country.toUpperCase();
   if (!isKnownCountry(country)) throw fieldError(lang, 'country', 'auth.errors.countryUnknown');
@@ -145,6 +147,10 @@ export async function requestPasswordReset(ctx: AppContext, email: string, lang:
  * unverified address becomes verified.
  */
 export async function confirmPasswordReset(ctx: AppContext, input: ResetPasswordConfirm, client: ClientInfo, lang: Lang) {
+  const link = await findLiveToken(ctx.db, 'reset_password', input.token);
+  if (!link?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
+  // A refused password leaves the link usable, so the user can try another one.
+  assertAcceptablePassword(input.password, link.email, lang);
   const row = await consumeToken(ctx.db, 'reset_password', input.token);
   if (!row?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
   const password_hash = await hashPassword(input.password);
