@@ -12,7 +12,8 @@ import { runMigrations } from '../../src/server/db/migrate.js';
 import { seedReferenceData } from '../../src/server/db/seed.js';
 import { exportRows } from '../../src/server/modules/admin/export-csv.js';
 import { dailyVolume, requestCounts } from '../../src/server/modules/admin/stats.js';
-import { prepareFilter, staffPage, staffQuery, StaffFilterSchema, type Cursor, type StaffFilter } from '../../src/server/modules/admin/staff-requests.js';
+import { prepareFilter, staffPage, staffQuery, StaffFilterSchema, type StaffFilter } from '../../src/server/modules/admin/staff-requests.js';
+import type { Cursor } from '../../src/server/lib/cursor.js';
 
 // A forced collection shows the memory the export really holds, apart from garbage not yet collected.
 v8.setFlagsFromString('--expose-gc');

@@ -12,8 +12,9 @@ import { connect, startEmbeddedPostgres, type Database } from '../../src/server/
 import { runMigrations } from '../../src/server/db/migrate.js';
 import * as schema from '../../src/server/db/schema.js';
 import { seedReferenceData } from '../../src/server/db/seed.js';
+import { encodeCursor } from '../../src/server/lib/cursor.js';
 import {
-  countOwnByStatus, encodeCursor, findRequest, listOwnRequests, listOwnTransactions, requestExtras,
+  countOwnByStatus, findRequest, listOwnRequests, listOwnTransactions, requestExtras,
 } from '../../src/server/modules/transfers/repo.js';
 
 const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -95,7 +96,7 @@ try {
   const heavy = await fill();
   const [mid] = (await db.execute<{ at: string; id: string }>(sql`select created_at::text as at, id from transactions
     where profile_id = ${heavy} order by created_at desc, id desc offset 5000 limit 1`)).rows as [{ at: string; id: string }];
-  const deep = encodeCursor(mid.at, mid.id);
+  const deep = encodeCursor({ at: mid.at, id: mid.id });
   const [one] = (await db.execute<{ id: string }>(sql`select id from transfer_requests where profile_id = ${heavy} limit 1`)).rows as [{ id: string }];
 
   await measure('history: first page (20)', () => listOwnTransactions(db, heavy, { limit: 20 }));

@@ -19,7 +19,9 @@ afterAll(async () => { await t.close(); });
 // Just under the 1,000,000-byte body limit once wrapped in JSON, so the amount itself is read.
 const HUGE = `1.${'0'.repeat(990_000)}`;
 
-const CASES: Array<{ name: string; method: 'POST' | 'PATCH'; url: () => string; token: () => string | undefined; body: object }> = [
+interface Case { name: string; method: 'POST' | 'PATCH'; url: () => string; token: () => string | undefined; body: object }
+
+const CASES: Case[] = [
   { name: 'POST /api/quotes amount', method: 'POST', url: () => '/api/quotes', token: () => undefined, body: { direction: 'USD_XAF', amount: HUGE } },
   {
     name: 'POST /api/payments/initiate amount', method: 'POST', url: () => '/api/payments/initiate', token: () => sender.token,
@@ -28,13 +30,13 @@ const CASES: Array<{ name: string; method: 'POST' | 'PATCH'; url: () => string; 
       destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 06 12 34 56' },
     },
   },
-  ...(['percentage', 'min_amount', 'max_amount', 'min_fee'] as const).flatMap((field) => [
+  ...(['percentage', 'min_amount', 'max_amount', 'min_fee'] as const).flatMap((field): Case[] => [
     {
-      name: `POST /api/fees ${field}`, method: 'POST' as const, url: () => '/api/fees', token: () => admin.token,
+      name: `POST /api/fees ${field}`, method: 'POST', url: () => '/api/fees', token: () => admin.token,
       body: { direction: 'RWF_EUR', percentage: '2', min_amount: '2000000', max_amount: '3000000', [field]: HUGE },
     },
     {
-      name: `PATCH /api/fees/:id ${field}`, method: 'PATCH' as const, url: () => `/api/fees/${tierId}`, token: () => admin.token,
+      name: `PATCH /api/fees/:id ${field}`, method: 'PATCH', url: () => `/api/fees/${tierId}`, token: () => admin.token,
       body: { direction: 'USD_XAF', percentage: '2', min_amount: '5', max_amount: '100', [field]: HUGE },
     },
   ]),

@@ -5,7 +5,10 @@ import { TRANSFER_STATUSES } from '../../../core/status.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { profiles, transferRequests, transferSearchText } from '../../db/schema.js';
+import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { transferRequestToJson } from '../transfers/serialize.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dayField = z.string({ error: 'validation.checkInput' }).regex(DAY, { error: 'admin.validation.dateInvalid' })
@@ -31,20 +34,6 @@ export const StaffListQuerySchema = StaffFilterSchema.extend({
     .min(1, { error: 'validation.limitRange' }).max(100, { error: 'validation.limitRange' }).default(20),
 });
 export type StaffListQuery = z.infer<typeof StaffListQuerySchema>;
-
-/** Position after a row: its exact timestamp text (microseconds, which a JS Date would lose) and id. */
-export interface Cursor { at: string; id: string }
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(`${c.at}|${c.id}`).toString('base64url');
-}
-
-export function decodeCursor(raw: string): Cursor | null {
-  const [at, id] = Buffer.from(raw, 'base64url').toString().split('|');
-  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) return null;
-  return { at, id };
-}
 
 /** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
 const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;

@@ -1,6 +1,7 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { profiles, transferRequests } from '../../db/schema.js';
+import { type Cursor, encodeCursor } from '../../lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
 
@@ -34,23 +35,10 @@ export async function profileStats(db: Db, profileId: string) {
   return { total: row?.total ?? 0, completed: row?.completed ?? 0, pending: row?.pending ?? 0 };
 }
 
-export interface ProfileCursor {
-  at: string;
-  id: string;
-}
-
-export const encodeCursor = (c: ProfileCursor) => Buffer.from(`${c.at}|${c.id}`, 'utf8').toString('base64url');
-
-export function decodeCursor(value: string): ProfileCursor | null {
-  const [at, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
-  if (rest.length || !at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/.test(id)) return null;
-  return { at, id };
-}
-
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Newest first, keyset-paginated on (created_at, id); q matches the e-mail or the name. */
-export async function listProfiles(db: Db, opts: { q?: string | undefined; cursor: ProfileCursor | null; limit: number }) {
+export async function listProfiles(db: Db, opts: { q?: string | undefined; cursor: Cursor | null; limit: number }) {
   const pattern = opts.q ? `%${escapeLike(opts.q)}%` : null;
   // The cursor keeps PostgreSQL's microseconds: a JavaScript Date would round them away and skip rows.
   const rows = await db.select({

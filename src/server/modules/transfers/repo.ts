@@ -3,6 +3,7 @@ import { parseDecimal } from '../../../core/money.js';
 import type { TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
 import { paymentProofs, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { badRequest } from '../../lib/http-error.js';
 import { transactionToJson } from './serialize.js';
 
@@ -18,19 +19,10 @@ export interface ListQuery {
   q?: string | undefined;
 }
 
-interface Cursor { at: string; id: string }
-
-/** The timestamp travels as PostgreSQL's own text, microseconds included: a JS Date would drop them. */
-export function encodeCursor(at: string, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && UUID.test(id)) return { at, id };
-  } catch { /* fall through */ }
-  throw badRequest('validation.cursorInvalid');
+function cursorOrBadRequest(raw: string): Cursor {
+  const cursor = decodeCursor(raw);
+  if (!cursor) throw badRequest('validation.cursorInvalid');
+  return cursor;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,7 +51,7 @@ function pageConditions(query: ListQuery, table: typeof transferRequests | typeo
   if (query.status) conditions.push(eq(table.status, query.status));
   if (query.q) conditions.push(searchCondition(query.q, table));
   if (query.cursor) {
-    const c = decodeCursor(query.cursor);
+    const c = cursorOrBadRequest(query.cursor);
     conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
   }
   return conditions;
@@ -69,7 +61,7 @@ function page<T>(rows: (T & { cursor_at: string; id: string })[], limit: number)
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { rows: shown, next_cursor: more && last ? encodeCursor(last.cursor_at, last.id) : null };
+  return { rows: shown, next_cursor: more && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null };
 }
 
 /** Newest first, matching the indexes' "DESC NULLS LAST" (a bare DESC means NULLS FIRST and forces a sort). */
