@@ -5,7 +5,8 @@ import { ADMIN, requireRole, requireUser } from '../../lib/guards.js';
 import { badRequest } from '../../lib/http-error.js';
 import { LIMITS, enforceLimits } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
-import { decodeCursor, listProfiles, serializeProfile } from './repo.js';
+import { decodeCursor } from '../../lib/cursor.js';
+import { listProfiles, serializeProfile } from './repo.js';
 import { changeRole, confirmEmailChange, getMyProfile, setMyLanguage, updateMyProfile } from './service.js';
 
 const ListQuerySchema = CursorQuerySchema.pick({ cursor: true, limit: true, q: true });
