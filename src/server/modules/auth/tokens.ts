@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../../db/client.js';
 import { profiles, sessions } from '../../db/schema.js';
@@ -18,6 +18,20 @@ export interface AuthUser {
 }
 
 export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
+
+/**
+ * Inactivity limits (ASVS 7.3.1), on top of the absolute lifetimes above: a session unused this
+ * long is refused. Staff hold the keys to everyone's money: 30 minutes whatever "remember me"
+ * says. A remembered sender comes back within a week; otherwise a sender's session is meant for
+ * one sitting, so 2 hours covers a transfer interrupted by finding the money.
+ */
+export const SESSION_IDLE_MS = { staff: 30 * 60_000, remember: 7 * 24 * 3600_000, default: 2 * 3600_000 } as const;
+
+/** last_seen_at is written at most this often per session, so most requests only read. */
+export const SESSION_TOUCH_MS = 60_000;
+
+/** A time so many milliseconds ago on the database's clock. */
+const ago = (ms: number) => sql`now() - ${ms}::float8 * interval '1 millisecond'`;
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
@@ -48,9 +62,9 @@ export class TokenService {
   }
 
   /**
-   * The caller behind a bearer token, or null for a missing, malformed, expired, tampered or
-   * revoked one. Role and name come from the database, not the token, so a role change or a
-   * revocation takes effect at once.
+   * The caller behind a bearer token, or null for a missing, malformed, expired, tampered,
+   * revoked or idle one; a live session is marked seen. Role and name come from the database, not
+   * the token, so a role change or a revocation takes effect at once.
    */
   async authenticate(token: string): Promise<AuthUser | null> {
     let sid: unknown;
@@ -62,11 +76,20 @@ export class TokenService {
     }
     if (typeof sid !== 'string' || !/^[0-9a-f-]{36}$/.test(sid)) return null;
     const [row] = await this.db
-      .select({ session_id: sessions.id, profile: profiles })
+      .select({ session_id: sessions.id, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${ago(SESSION_TOUCH_MS)}` })
       .from(sessions)
       .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
-      .where(and(eq(sessions.id, sid), isNull(sessions.revoked_at), gt(sessions.expires_at, new Date())));
+      .where(and(
+        eq(sessions.id, sid), isNull(sessions.revoked_at), gt(sessions.expires_at, new Date()),
+        sql`${sessions.last_seen_at} > case when ${profiles.role} in ('admin', 'manager') then ${ago(SESSION_IDLE_MS.staff)}
+          when ${sessions.remember} then ${ago(SESSION_IDLE_MS.remember)} else ${ago(SESSION_IDLE_MS.default)} end`,
+      ));
     if (!row) return null;
+    if (row.stale) {
+      // Conditional, so concurrent requests of one session write once.
+      await this.db.update(sessions).set({ last_seen_at: sql`now()` })
+        .where(and(eq(sessions.id, row.session_id), sql`${sessions.last_seen_at} < ${ago(SESSION_TOUCH_MS)}`));
+    }
     const p = row.profile;
     return {
       user_id: p.user_id, profile_id: p.id, role: p.role, email: p.email, full_name: p.full_name,

@@ -1,0 +1,73 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '../../src/server/db/schema.js';
+import type { Role } from '../../src/server/modules/auth/tokens.js';
+import { createUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const me = (token: string) => t.request({ method: 'GET', url: '/api/profiles/me', token });
+
+/** A fresh session of a new account with that role. */
+async function session(role: Role, remember: boolean) {
+  const user = await createUser(t, { role });
+  const { token, session: row } = await t.tokens.createSession(user.id, { remember });
+  return { token, id: row.id };
+}
+
+/** Moves time: the session was last used `interval` ago (a PostgreSQL interval, e.g. '2 hours'). */
+async function lastSeen(id: string, interval: string) {
+  await t.database.db.update(sessions).set({ last_seen_at: sql`now() - ${interval}::interval` }).where(eq(sessions.id, id));
+}
+
+async function secondsSinceSeen(id: string): Promise<number> {
+  const [row] = await t.database.db.select({ s: sql<number>`extract(epoch from now() - ${sessions.last_seen_at})::float8` })
+    .from(sessions).where(eq(sessions.id, id));
+  return Number(row!.s);
+}
+
+describe('inactivity timeout (ASVS 7.3.1), on top of the absolute lifetime', () => {
+  const cases: Array<[string, Role, boolean, string, string]> = [
+    ['an admin', 'admin', true, '29 minutes', '31 minutes'],
+    ['a manager', 'manager', false, '29 minutes', '31 minutes'],
+    ['a remembered sender', 'user', true, '6 days 23 hours', '7 days 1 minute'],
+    ['a sender not remembered', 'user', false, '1 hour 59 minutes', '2 hours 1 minute'],
+  ];
+  for (const [who, role, remember, fine, idle] of cases) {
+    it(`keeps ${who} signed in after ${fine} idle, and signs them out after ${idle}`, async () => {
+      const s = await session(role, remember);
+      await lastSeen(s.id, fine);
+      expect((await me(s.token)).statusCode).toBe(200);
+      // That request counted as activity: the clock starts again.
+      expect(await secondsSinceSeen(s.id)).toBeLessThan(5);
+      await lastSeen(s.id, idle);
+      const res = await me(s.token);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe('Please sign in to continue.');
+      // An idle session stays dead: a later request does not revive it.
+      expect((await me(s.token)).statusCode).toBe(401);
+    });
+  }
+
+  it('writes last_seen_at at most once a minute per session', async () => {
+    const s = await session('user', false);
+    await lastSeen(s.id, '30 seconds');
+    expect((await me(s.token)).statusCode).toBe(200);
+    expect(await secondsSinceSeen(s.id)).toBeGreaterThanOrEqual(29);
+    await lastSeen(s.id, '90 seconds');
+    expect((await me(s.token)).statusCode).toBe(200);
+    expect(await secondsSinceSeen(s.id)).toBeLessThan(5);
+  });
+
+  it('judges staff by their current role: a sender promoted to admin gets the staff limit at once', async () => {
+    const s = await session('user', true);
+    await lastSeen(s.id, '1 hour');
+    expect((await me(s.token)).statusCode).toBe(200);
+    await t.database.db.execute(sql`update profiles set role = 'admin' where id = (select profile_id from sessions where id = ${s.id})`);
+    await lastSeen(s.id, '1 hour');
+    expect((await me(s.token)).statusCode).toBe(401);
+  });
+});
