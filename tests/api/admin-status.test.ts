@@ -21,6 +21,17 @@ afterAll(async () => { await t.close(); });
 const history = (id: string) => t.database.db.select().from(transferStatusHistory)
   .where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(asc(transferStatusHistory.id));
 
+/** Waits until `count` sessions of this database wait on a row lock. */
+async function waitForLockWaiters(count: number) {
+  for (let i = 0; i < 500; i += 1) {
+    const { rows } = await t.database.pool.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    if (rows[0]!.n >= count) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`fewer than ${count} requests waited on the row`);
+}
+
 const patch = (id: string, payload: object, token = manager.token) =>
   t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload });
 
@@ -116,6 +127,30 @@ describe('PATCH /api/transfer-requests/:id — the moves of D5', () => {
       ]);
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       expect(results.find((r) => r.statusCode === 409)!.json().error).toMatch(/^Failed to update status: /);
+      expect(await history(transfer.id)).toHaveLength(1);
+    }
+  });
+
+  it('without expected_status too: of two staff moving one request at once, exactly one wins (10 races)', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const transfer = await createTransfer(t, sender.id);
+      const [a, b] = round % 2 ? ['processing', 'completed'] : ['processing', 'rejected'];
+      // Both moves arrive while the row is busy (held here), so both really race for it.
+      const holder = await t.database.pool.connect();
+      let results;
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from transfer_requests where id = $1 for update', [transfer.id]);
+        const racing = Promise.all([patch(transfer.id, { status: a }, manager.token), patch(transfer.id, { status: b }, admin.token)]);
+        await waitForLockWaiters(2);
+        await holder.query('commit');
+        results = await racing;
+      } finally {
+        holder.release();
+      }
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect(results.find((r) => r.statusCode === 409)!.json().error)
+        .toBe('Failed to update status: Someone else changed this transfer. Reload and try again.');
       expect(await history(transfer.id)).toHaveLength(1);
     }
   });

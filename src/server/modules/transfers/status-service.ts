@@ -17,7 +17,10 @@ export interface StatusChange {
   note?: string | null;
   /** A payout reference recorded when staff complete a payout (shown on the receipt). */
   payoutReference?: string | null;
-  /** The status the caller saw; a request changed since answers 409 instead of being overwritten. */
+  /**
+   * The status the caller saw; a request changed since answers 409 instead of being overwritten.
+   * Without it, the status read as the request arrives stands in for it.
+   */
   expectedStatus?: TransferStatus;
 }
 
@@ -28,10 +31,15 @@ const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpd
  * reads refused, transaction mirrored, history appended, and the sender e-mailed afterwards.
  */
 export async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
+  // Compare-and-set whatever the body says: two moves racing on one request both read it before
+  // either commits, so the second finds it changed and gets 409 rather than stacking its move
+  // on top (pending → processing, then processing → completed, both "won").
+  const expected = change.expectedStatus ?? (await ctx.db.select({ status: transferRequests.status })
+    .from(transferRequests).where(eq(transferRequests.id, change.requestId)))[0]?.status;
   const updated = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(transferRequests).where(eq(transferRequests.id, change.requestId)).for('update');
     if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw notFound();
-    if (change.expectedStatus && change.expectedStatus !== current.status) throw statusFailed('validation.statusConflict');
+    if (expected !== current.status) throw statusFailed('validation.statusConflict');
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
     if (change.as === 'owner' && current.payout_reference) throw statusFailed('validation.statusCancelOnlyPending');
