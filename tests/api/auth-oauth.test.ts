@@ -5,35 +5,7 @@ import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueEmail } from './auth-fixtures.js';
-import { freePort } from '../../src/server/lib/free-port.js';
-
-/** The app listening on loopback, its public URL pointing at itself, and the provider configured. */
-async function listeningApp(env: Record<string, string>): Promise<{ t: TestApp; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ env: { PUBLIC_URL: base, ...env } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  return { t, base };
-}
-
-const manual = (url: string) => fetch(url, { redirect: 'manual' });
-const location = (res: Response) => res.headers.get('location') ?? '';
-
-/**
- * Browser-like walk: the app's start URL → provider → the app's callback → the app with a ticket.
- * Returns each hop's URL.
- */
-async function signInThrough(base: string, provider: 'google' | 'facebook') {
-  const start = await manual(`${base}/api/auth/${provider}`);
-  expect(start.status).toBe(302);
-  const authorize = location(start);
-  const atProvider = await manual(authorize);
-  expect(atProvider.status).toBe(302);
-  const callback = location(atProvider);
-  const back = await manual(callback);
-  expect(back.status).toBe(302);
-  return { authorize: new URL(authorize), callback: new URL(callback), landing: new URL(location(back), base) };
-}
+import { Browser, listeningApp, location, signInThrough, startAtProvider } from './oauth-fixtures.js';
 
 async function exchange(t: TestApp, ticket: string) {
   return t.request({ method: 'POST', url: '/api/auth/exchange', payload: { ticket } });
@@ -123,20 +95,22 @@ describe('Google (OpenID Connect) against a provider on loopback', () => {
 
   it('refuses a callback whose state is unknown or replayed', async () => {
     oidc.signInAs({ sub: 'g-state', email: uniqueEmail('state'), email_verified: true });
-    const start = await manual(`${base}/api/auth/google`);
-    const atProvider = await manual(location(start));
-    const callback = new URL(location(atProvider));
+    const browser = new Browser();
+    const { callback } = await startAtProvider(browser, base, 'google');
     const forged = new URL(callback);
     forged.searchParams.set('state', 'forged-state');
-    const bad = await manual(forged.toString());
+    const bad = await browser.open(forged.toString());
     expect(location(bad)).toBe('/login?error=oauth_failed&provider=google');
-    expect(location(await manual(callback.toString()))).toMatch(/^\/\?token=/);
+    // The forged attempt cleared the cookie: the real flow now fails in this browser too.
+    expect(location(await browser.open(callback.toString()))).toBe('/login?error=oauth_failed&provider=google');
+    const again = await startAtProvider(browser, base, 'google');
+    expect(location(await browser.open(again.callback.toString()))).toMatch(/^\/\?token=/);
     // Replayed: the state is gone.
-    expect(location(await manual(callback.toString()))).toBe('/login?error=oauth_failed&provider=google');
+    expect(location(await browser.open(again.callback.toString()))).toBe('/login?error=oauth_failed&provider=google');
   });
 
   it('comes back to /login when the user cancels at the provider', async () => {
-    const res = await manual(`${base}/api/auth/google/callback?error=access_denied&state=whatever`);
+    const res = await new Browser().open(`${base}/api/auth/google/callback?error=access_denied&state=whatever`);
     expect(res.status).toBe(302);
     expect(location(res)).toBe('/login?error=oauth_cancelled&provider=google');
   });
@@ -184,7 +158,7 @@ describe('Facebook (OAuth 2.0 code flow) against a provider on loopback', () => 
   });
 
   it('leaves Google unavailable when it is not configured', async () => {
-    const res = await manual(`${base}/api/auth/google`);
+    const res = await new Browser().open(`${base}/api/auth/google`);
     expect(res.status).toBe(302);
     expect(location(res)).toBe('/login?error=oauth_unavailable&provider=google');
   });

@@ -11,7 +11,13 @@ const HOUR = 60 * MINUTE;
  * stop guessing one password or code; address limits stop one client trying many accounts.
  */
 export const LIMITS = {
-  loginAccount: { name: 'login:account', limit: 10, windowMs: 15 * MINUTE },
+  /**
+   * Sign-in counts only wrong passwords against an account, so strangers cannot lock its owner
+   * out: strictly per account and address (one guesser), loosely per account from anywhere (past
+   * that, each failure makes every sign-in of the account wait longer; see login-throttle.ts).
+   */
+  loginAccountAddress: { name: 'login:account-ip', limit: 10, windowMs: 15 * MINUTE },
+  loginAccount: { name: 'login:account', limit: 20, windowMs: HOUR },
   loginAddress: { name: 'login:ip', limit: 100, windowMs: 15 * MINUTE },
   registerAccount: { name: 'register:account', limit: 5, windowMs: HOUR },
   registerAddress: { name: 'register:ip', limit: 30, windowMs: HOUR },
@@ -23,6 +29,8 @@ export const LIMITS = {
   resetAddress: { name: 'reset:ip', limit: 30, windowMs: HOUR },
   /** Single-use secrets presented back (reset links, OAuth tickets): per address only. */
   secretAddress: { name: 'secret:ip', limit: 60, windowMs: 15 * MINUTE },
+  /** OAuth sign-ins started (each stores a pending flow until it expires): per address. */
+  oauthStartAddress: { name: 'oauth-start:ip', limit: 30, windowMs: 15 * MINUTE },
   /** E-mail changes on the profile: codes requested and tried, per account. */
   emailChangeAccount: { name: 'email-change:account', limit: 10, windowMs: HOUR },
 } as const satisfies Record<string, RateLimitRule>;
@@ -37,11 +45,14 @@ export async function enforceLimits(ctx: AppContext, reply: FastifyReply, checks
     const result = await ctx.limiter.hit(rule, key.toLowerCase());
     if (!result.allowed) retryAfterMs = Math.max(retryAfterMs, result.retryAfterMs);
   }
-  if (retryAfterMs > 0) {
-    const seconds = Math.ceil(retryAfterMs / 1000);
-    reply.header('Retry-After', String(seconds));
-    throw new HttpError(429, 'errors.rateLimited', {}, { minutes: Math.max(1, Math.ceil(seconds / 60)) });
-  }
+  if (retryAfterMs > 0) refuseAttempt(reply, retryAfterMs);
+}
+
+/** The 429 of every limit: Retry-After and "Too many attempts. Please try again in N minute(s)." */
+export function refuseAttempt(reply: FastifyReply, retryAfterMs: number): never {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  reply.header('Retry-After', String(seconds));
+  throw new HttpError(429, 'errors.rateLimited', {}, { minutes: Math.max(1, Math.ceil(seconds / 60)) });
 }
 
 /** The client's address, as the proxy in front reports it (trustProxy) or the socket's. */

@@ -5,18 +5,20 @@ import type { AppContext } from '../../context.js';
 import { identities, oauthStates, profiles } from '../../db/schema.js';
 import type { Lang } from '../../i18n.js';
 import type { ProfileRow } from '../profiles/repo.js';
+import { sameBrowser } from './oauth-browser.js';
 
 // Sign-in with Google (OpenID Connect, discovered from GOOGLE_ISSUER) and Facebook (the plain
 // OAuth 2.0 code flow against FACEBOOK_*_URL), both with state and PKCE; Google with a nonce too.
-// The state, verifier and nonce wait in oauth_states (any process can finish the flow).
+// The state, verifier and nonce wait in oauth_states (any process can finish the flow), with the
+// hash of the starting browser's cookie secret (oauth-browser.ts): only that browser finishes it.
 
 export type Provider = 'google' | 'facebook';
 export const PROVIDERS: readonly Provider[] = ['google', 'facebook'];
 
-const STATE_TTL_MS = 10 * 60_000;
+export const STATE_TTL_MS = 10 * 60_000;
 
 /** Why a sign-in came back to /login: the login page shows the matching message. */
-export type OAuthFailure = 'oauth_unavailable' | 'oauth_failed' | 'oauth_cancelled' | 'oauth_email_required';
+export type OAuthFailure = 'oauth_unavailable' | 'oauth_failed' | 'oauth_cancelled' | 'oauth_email_required' | 'oauth_rate_limited';
 
 export class OAuthError extends Error {
   constructor(readonly code: OAuthFailure, cause?: unknown) {
@@ -65,8 +67,11 @@ export class GoogleClient {
   }
 }
 
-/** The provider's authorization URL for a new sign-in; its state, PKCE verifier and nonce are stored. */
-export async function startSignIn(ctx: AppContext, google: GoogleClient, provider: Provider): Promise<string> {
+/**
+ * The provider's authorization URL for a new sign-in; its state, PKCE verifier and nonce are
+ * stored with `browserHash`, the starting browser's.
+ */
+export async function startSignIn(ctx: AppContext, google: GoogleClient, provider: Provider, browserHash: string): Promise<string> {
   if (!isConfigured(ctx.config, provider)) throw new OAuthError('oauth_unavailable');
   const state = oidc.randomState();
   const codeVerifier = oidc.randomPKCECodeVerifier();
@@ -96,23 +101,26 @@ export async function startSignIn(ctx: AppContext, google: GoogleClient, provide
   // Requests abandoned half-way are swept as new ones start.
   await ctx.db.delete(oauthStates).where(sql`${oauthStates.expires_at} < now()`);
   await ctx.db.insert(oauthStates).values({
-    state, provider, code_verifier: codeVerifier, nonce, expires_at: new Date(Date.now() + STATE_TTL_MS),
+    state, provider, code_verifier: codeVerifier, nonce, browser_hash: browserHash, expires_at: new Date(Date.now() + STATE_TTL_MS),
   });
   return url.toString();
 }
 
 /**
- * The provider came back to the callback with `query`: the state is checked and consumed (once),
- * the code is exchanged with the PKCE verifier, and the identity read.
+ * The provider came back to the callback with `query` in a browser with `browserHash`: the state
+ * is consumed (once) and must belong to that browser, the code is exchanged with the PKCE
+ * verifier, and the identity read.
  */
-export async function finishSignIn(ctx: AppContext, google: GoogleClient, provider: Provider, query: Record<string, string | undefined>): Promise<ProviderIdentity> {
+export async function finishSignIn(
+  ctx: AppContext, google: GoogleClient, provider: Provider, query: Record<string, string | undefined>, browserHash: string | null,
+): Promise<ProviderIdentity> {
   if (!isConfigured(ctx.config, provider)) throw new OAuthError('oauth_unavailable');
   if (query.error) throw new OAuthError(query.error === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed');
   if (!query.state || !query.code) throw new OAuthError('oauth_failed');
   const [pending] = await ctx.db.delete(oauthStates)
     .where(and(eq(oauthStates.state, query.state), eq(oauthStates.provider, provider), gt(oauthStates.expires_at, sql`now()`)))
     .returning();
-  if (!pending) throw new OAuthError('oauth_failed');
+  if (!pending || !sameBrowser(browserHash, pending.browser_hash)) throw new OAuthError('oauth_failed');
   try {
     return provider === 'google'
       ? await googleIdentity(ctx, google, pending, query)

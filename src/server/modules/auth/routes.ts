@@ -5,10 +5,12 @@ import {
   VerifyOtpSchema,
 } from '../../../core/schemas.js';
 import { t } from '../../i18n.js';
+import { HttpError } from '../../lib/http-error.js';
 import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
-import { GoogleClient, OAuthError, PROVIDERS, finishSignIn, profileForIdentity, startSignIn } from './oauth.js';
+import { GoogleClient, OAuthError, PROVIDERS, STATE_TTL_MS, finishSignIn, profileForIdentity, startSignIn } from './oauth.js';
+import { browserHash, clearBrowserBinding, newBrowserBinding } from './oauth-browser.js';
 import {
   type ClientInfo, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
   verifyEmail,
@@ -72,8 +74,13 @@ const routes: ApiModule = async (app, { ctx }) => {
   for (const provider of PROVIDERS) {
     app.get(`/auth/${provider}`, async (request, reply) => {
       try {
-        return reply.redirect(await startSignIn(ctx, google, provider));
+        // Each start writes a row: limited per address, the refusal said on the login page.
+        await enforceLimits(ctx, reply, [[LIMITS.oauthStartAddress, clientAddress(request)]]);
+        const binding = newBrowserBinding(ctx.config, provider, STATE_TTL_MS);
+        const url = await startSignIn(ctx, google, provider, binding.hash);
+        return reply.header('set-cookie', binding.cookie).redirect(url);
       } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 429) return reply.redirect(toLogin(provider, 'oauth_rate_limited'));
         if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
         throw err;
       }
@@ -82,8 +89,9 @@ const routes: ApiModule = async (app, { ctx }) => {
     app.get(`/auth/${provider}/callback`, {
       schema: { querystring: z.record(z.string(), z.string().max(4096)) },
     }, async (request, reply) => {
+      clearBrowserBinding(reply, ctx.config, provider);
       try {
-        const identity = await finishSignIn(ctx, google, provider, request.query);
+        const identity = await finishSignIn(ctx, google, provider, request.query, browserHash(request, provider));
         const profile = await profileForIdentity(ctx, provider, identity, request.lang);
         const ticket = await issueSignInTicket(ctx, profile);
         return reply.redirect(`/?${new URLSearchParams({ token: ticket })}`);

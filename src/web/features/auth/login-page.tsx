@@ -17,7 +17,7 @@ import { PasswordInput } from './password-field';
 import { errorText, translateKey } from './translate';
 import { VerifyEmailStep } from './verify-email-step';
 
-const OAUTH_FAILURES = ['oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required'] as const;
+const OAUTH_FAILURES = ['oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required', 'oauth_rate_limited'] as const;
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', facebook: 'Facebook' };
 
 /** Where to go after signing in: back where the guard sent them from, else home (spec §4). */
