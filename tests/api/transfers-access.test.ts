@@ -188,6 +188,42 @@ describe('proof of payment', () => {
     expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}/proof`, token: alice.token })).statusCode).toBe(404);
   });
 
+  it('keeps every proof for staff, each with its time: a later upload does not replace the one staff saw', async () => {
+    const created = await createTransfer(alice, '117');
+    const first = (await upload(alice, created.id, 'first.png', PNG)).json().data;
+    const second = (await upload(alice, created.id, 'second.pdf', PDF, 'application/pdf')).json().data;
+    const details = (await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}`, token: manager.token })).json().data;
+    expect(details.proofs.map((p: { filename: string }) => p.filename)).toEqual(['second.pdf', 'first.png']);
+    expect(Date.parse(details.proofs[1].created_at)).toBeLessThanOrEqual(Date.parse(details.proofs[0].created_at));
+    const old = await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}/proofs/${first.id}`, token: manager.token });
+    expect(old.statusCode).toBe(200);
+    expect(old.rawPayload.equals(PNG)).toBe(true);
+    expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}/proofs/${second.id}`, token: bob.token })).statusCode).toBe(404);
+    const other = await createTransfer(alice, '118');
+    expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${other.id}/proofs/${first.id}`, token: manager.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}/proofs/nope`, token: manager.token })).statusCode).toBe(404);
+  });
+
+  it('takes at most 5 proofs per transfer and 20 per sender a day, with a clear message and nothing stored', async () => {
+    const carol = await createUser(t, { full_name: 'Carol' });
+    const transfers = [];
+    for (const amount of ['60', '61', '62', '63', '64']) transfers.push(await createTransfer(carol, amount));
+    const [a, b, c, d, e] = transfers.map((x) => x.id) as [string, string, string, string, string];
+    for (let i = 0; i < 5; i += 1) expect((await upload(carol, a, `p${i}.png`, PNG)).statusCode).toBe(201);
+    const sixth = await upload(carol, a, 'p5.png', PNG);
+    expect(sixth.statusCode).toBe(409);
+    expect(sixth.json().error).toBe('This transfer already has 5 proofs of payment, the most it can take. Write to support if another is needed.');
+    const concurrent = await Promise.all([b, b, b, b, b, b, b].map((id) => upload(carol, id, 'race.png', PNG)));
+    expect(concurrent.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    for (const id of [c, d]) for (let i = 0; i < 5; i += 1) expect((await upload(carol, id, 'more.png', PNG)).statusCode).toBe(201);
+    const overDaily = await upload(carol, e, 'late.png', PNG, 'image/png');
+    expect(overDaily.statusCode).toBe(429);
+    expect(overDaily.json().error).toBe('You have uploaded 20 proofs of payment in the last 24 hours, the most allowed. Please try again tomorrow.');
+    const stored = (await t.request({ method: 'GET', url: `/api/transfer-requests/${e}`, token: carol.token })).json().data;
+    expect(stored.proofs).toEqual([]);
+    expect(stored.has_proof).toBe(false);
+  });
+
   it('refuses a file over 5 MB and an upload without a file', async () => {
     const created = await createTransfer(alice, '116');
     const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]);

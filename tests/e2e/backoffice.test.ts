@@ -121,6 +121,7 @@ describe('the back office in Chromium', () => {
     const proof = dialog.getByRole('img', { name: 'Proof of payment uploaded by the sender' });
     await proof.waitFor();
     await expect.poll(() => proof.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+    await dialog.getByText(/^Uploaded .+ · /).waitFor();
     await dialog.getByTestId('status-history').getByText('Pending → Processing').waitFor();
     await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
     await dialog.getByLabel('Payout reference').fill('AIRTEL-778899');

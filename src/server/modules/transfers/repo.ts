@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { parseDecimal } from '../../../core/money.js';
 import type { TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
-import { paymentProofs, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
 import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { badRequest } from '../../lib/http-error.js';
+import { listProofs } from './proofs.js';
 import { transactionToJson } from './serialize.js';
 
 // Lists page by (created_at, id) descending with a keyset cursor, so any page of a sender with
@@ -119,16 +120,10 @@ export async function findRequest(db: Db, id: string) {
 }
 
 export async function requestExtras(db: Db, id: string) {
-  const [history, [proof], [tx]] = await Promise.all([
+  const [history, proofs, [tx]] = await Promise.all([
     db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(transferStatusHistory.id),
-    db.select({ id: paymentProofs.id }).from(paymentProofs).where(eq(paymentProofs.transfer_request_id, id)).limit(1),
+    listProofs(db, id),
     db.select({ id: transactions.id }).from(transactions).where(eq(transactions.transfer_request_id, id)),
   ]);
-  return { history, has_proof: Boolean(proof), transaction_id: tx?.id ?? null };
-}
-
-export async function newestProof(db: Db, requestId: string) {
-  const [proof] = await db.select().from(paymentProofs).where(eq(paymentProofs.transfer_request_id, requestId))
-    .orderBy(desc(paymentProofs.created_at)).limit(1);
-  return proof ?? null;
+  return { history, proofs, transaction_id: tx?.id ?? null };
 }

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
 import { CursorQuerySchema } from '../../../core/schemas.js';
 import { isFinalStatus, isStaff } from '../../../core/status.js';
-import { paymentProofs } from '../../db/schema.js';
 import { requireUser } from '../../lib/guards.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import { listStaffRequests } from '../admin/staff-requests.js';
 import type { AuthUser } from '../auth/tokens.js';
 import type { ApiModule } from '../module.js';
 import { paymentInstructions, usesPayPal } from '../payments/service.js';
-import { countOwnByStatus, findRequest, listOwnRequests, listOwnTransactions, newestProof, requestExtras } from './repo.js';
+import { addProof, checkProofLimits, findProof } from './proofs.js';
+import { countOwnByStatus, findRequest, listOwnRequests, listOwnTransactions, requestExtras } from './repo.js';
 import { historyToJson, transferRequestToJson } from './serialize.js';
 import { changeStatus } from './status-service.js';
 
@@ -19,6 +19,8 @@ const ListQuerySchema = CursorQuerySchema.extend({
   open: z.enum(['true', 'false'], { error: 'validation.checkInput' }).optional(),
 });
 const IdParams = z.object({ id: z.string() });
+const ProofParams = z.object({ id: z.string(), proofId: z.string() });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Proofs of payment by what the bytes are, never by the name or the declared type. */
 const PROOF_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/pdf']);
@@ -65,7 +67,8 @@ const routes: ApiModule = async (app, { ctx }) => {
       data: {
         ...transferRequestToJson(row),
         history: extras.history.map(historyToJson),
-        has_proof: extras.has_proof,
+        has_proof: extras.proofs.length > 0,
+        proofs: extras.proofs,
         transaction_id: extras.transaction_id,
         payment_instructions: paymentInstructions(ctx, row.source_provider),
         /** D7: paid through PayPal's checkout rather than by hand. */
@@ -85,23 +88,22 @@ const routes: ApiModule = async (app, { ctx }) => {
     const user = requireUser(request);
     const row = await visibleRequest(user, request.params.id, false);
     if (isFinalStatus(row.status)) throw new HttpError(409, 'transfer.proofClosed');
+    await checkProofLimits(ctx.db, row.id, user.profile_id);
     const file = await request.file().catch(() => undefined);
     if (!file) throw badRequest('transfer.proofMissing');
     const data = await file.toBuffer();
     const type = await fileTypeFromBuffer(data);
     if (!type || !PROOF_TYPES.has(type.mime)) throw badRequest('transfer.proofType');
-    const filename = (file.filename || 'proof').replace(/[\r\n"\\/]/g, '_').slice(-120);
-    const [proof] = await ctx.db.insert(paymentProofs).values({
-      transfer_request_id: row.id, profile_id: user.profile_id, filename, mime_type: type.mime, size: data.length,
-      sha256: createHash('sha256').update(data).digest('hex'), data,
-    }).returning({ id: paymentProofs.id, filename: paymentProofs.filename, mime_type: paymentProofs.mime_type, size: paymentProofs.size, created_at: paymentProofs.created_at });
-    return reply.status(201).send({ data: { ...proof!, created_at: proof!.created_at.toISOString() } });
+    const proof = await addProof(ctx.db, {
+      transferRequestId: row.id, profileId: user.profile_id, mimeType: type.mime, data,
+      filename: (file.filename || 'proof').replace(/[\r\n"\\/]/g, '_').slice(-120),
+      sha256: createHash('sha256').update(data).digest('hex'),
+    });
+    return reply.status(201).send({ data: proof });
   });
 
-  app.get('/transfer-requests/:id/proof', { schema: { params: IdParams } }, async (request, reply) => {
-    const user = requireUser(request);
-    const row = await visibleRequest(user, request.params.id, true);
-    const proof = await newestProof(ctx.db, row.id);
+  /** A proof's bytes, served as a download-safe inline file. */
+  async function sendProof(reply: FastifyReply, proof: Awaited<ReturnType<typeof findProof>>) {
     if (!proof) throw notFound();
     return reply
       .header('Content-Type', proof.mime_type)
@@ -109,6 +111,16 @@ const routes: ApiModule = async (app, { ctx }) => {
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, no-store')
       .send(proof.data);
+  }
+
+  app.get('/transfer-requests/:id/proof', { schema: { params: IdParams } }, async (request, reply) => {
+    const row = await visibleRequest(requireUser(request), request.params.id, true);
+    return sendProof(reply, await findProof(ctx.db, row.id));
+  });
+
+  app.get('/transfer-requests/:id/proofs/:proofId', { schema: { params: ProofParams } }, async (request, reply) => {
+    const row = await visibleRequest(requireUser(request), request.params.id, true);
+    return sendProof(reply, UUID.test(request.params.proofId) ? await findProof(ctx.db, row.id, request.params.proofId) : null);
   });
 };
 export default routes;

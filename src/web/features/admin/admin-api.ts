@@ -35,7 +35,9 @@ export interface StaffRequest {
 }
 
 export interface HistoryStep { from_status: string | null; to_status: string; note: string | null; actor_role: string | null; created_at: string }
-export type RequestDetails = Omit<StaffRequest, 'requester'> & { history: HistoryStep[]; has_proof: boolean };
+/** A proof of payment the sender uploaded; every one is kept, with its time. */
+export interface ProofFile { id: string; filename: string; mime_type: string; size: number; created_at: string }
+export type RequestDetails = Omit<StaffRequest, 'requester'> & { history: HistoryStep[]; has_proof: boolean; proofs: ProofFile[] };
 
 export interface StaffFilters { status: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest' }
 export const EMPTY_FILTERS: StaffFilters = { status: '', direction: '', from: '', to: '', q: '', sort: 'newest' };

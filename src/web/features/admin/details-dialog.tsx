@@ -11,7 +11,7 @@ import { Input, Textarea } from '../../components/ui/input';
 import { LoadingState } from '../../components/ui/spinner';
 import { isApiError } from '../../lib/api';
 import { channelLabel, formatDateTime, formatDecimalText } from '../../lib/format';
-import { fetchBlob, useRequestDetails, type StaffRequest } from './admin-api';
+import { fetchBlob, useRequestDetails, type ProofFile, type StaffRequest } from './admin-api';
 import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
 import { useStatusAction } from './use-status-action';
 
@@ -25,29 +25,37 @@ function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   );
 }
 
-/** The proof of payment: an image inline, a PDF as a link (both fetched with the session token). */
-function Proof({ id }: { id: string }) {
-  const { t } = useTranslation('admin');
+/** One proof of payment: an image inline, a PDF as a link (both fetched with the session token). */
+function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
+  const { t, i18n } = useTranslation('admin');
   const [file, setFile] = useState<{ url: string; type: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     let url: string | null = null;
-    fetchBlob(`/api/transfer-requests/${id}/proof`, controller.signal)
+    fetchBlob(`/api/transfer-requests/${requestId}/proofs/${proof.id}`, controller.signal)
       .then((blob) => { url = URL.createObjectURL(blob); setFile({ url, type: blob.type }); })
       .catch((e: unknown) => { if (!controller.signal.aborted) setError(isApiError(e) ? e.message : t('details.proofFailed')); });
     return () => { controller.abort(); if (url) URL.revokeObjectURL(url); };
-  }, [id, t]);
-  if (error) return <Alert variant="destructive">{error}</Alert>;
-  if (!file) return <LoadingState className="py-4" />;
-  if (file.type === 'application/pdf') {
-    return (
+  }, [requestId, proof.id, t]);
+  let body: ReactNode;
+  if (error) body = <Alert variant="destructive">{error}</Alert>;
+  else if (!file) body = <LoadingState className="py-4" />;
+  else if (file.type === 'application/pdf') {
+    body = (
       <a href={file.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-2 text-brand-700 underline">
         <FileText aria-hidden className="size-4" /> {t('details.openPdf')}
       </a>
     );
-  }
-  return <img src={file.url} alt={t('details.proofAlt')} className="max-h-80 w-full rounded-md border border-border object-contain" />;
+  } else body = <img src={file.url} alt={t('details.proofAlt')} className="max-h-80 w-full rounded-md border border-border object-contain" />;
+  return (
+    <li className="flex flex-col gap-1">
+      <p className="text-sm text-muted-foreground">
+        {t('details.proofUploaded', { time: formatDateTime(proof.created_at, i18n.resolvedLanguage ?? 'en') })} · {proof.filename}
+      </p>
+      {body}
+    </li>
+  );
 }
 
 export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
@@ -125,7 +133,11 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
 
         <section aria-labelledby="d-proof">
           <h3 id="d-proof" className="mb-2 font-semibold">{t('details.proof')}</h3>
-          {details.isPending ? <LoadingState className="py-4" /> : d?.has_proof ? <Proof id={row.id} /> : <p className="text-sm text-muted-foreground">{t('details.noProof')}</p>}
+          {details.isPending ? <LoadingState className="py-4" /> : d?.proofs.length ? (
+            <ol className="flex flex-col gap-4" data-testid="proofs">
+              {d.proofs.map((proof) => <Proof key={proof.id} requestId={row.id} proof={proof} />)}
+            </ol>
+          ) : <p className="text-sm text-muted-foreground">{t('details.noProof')}</p>}
         </section>
 
         <section aria-labelledby="d-history">
