@@ -13,6 +13,12 @@ describe('foundation', () => {
     expect(res.json()).toEqual({ status: 'ok', database: 'reachable' });
   });
 
+  it('sends a CSP that allows no plugins, no <base> and only its own scripts', async () => {
+    const csp = String((await t.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
+    expect(directives).toMatchObject({ 'object-src': "'none'", 'base-uri': "'none'", 'script-src': "'self'", 'default-src': "'self'" });
+  });
+
   it('answers unknown API paths with a JSON 404', async () => {
     const res = await t.request({ method: 'GET', url: '/api/no-such-thing' });
     expect(res.statusCode).toBe(404);
