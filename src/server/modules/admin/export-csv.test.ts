@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { csvCell } from './export-csv.js';
 
 describe('CSV cells (RFC 4180, safe to open in a spreadsheet)', () => {
+  it('quotes semicolons, which French spreadsheets split on', () => {
+    expect(csvCell('Rue de la Paix; Libreville')).toBe('"Rue de la Paix; Libreville"');
+  });
+
   it('quotes commas, quotes and line breaks', () => {
     expect(csvCell('plain')).toBe('plain');
     expect(csvCell('Bob "The" Builder, Jr')).toBe('"Bob ""The"" Builder, Jr"');

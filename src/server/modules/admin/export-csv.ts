@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/client.js';
+import type { Cursor } from '../../lib/cursor.js';
 import { prepareFilter, staffPage, type StaffFilter, type StaffRequestJson } from './staff-requests.js';
 
 /** Rows fetched per query: the export holds one batch in memory at a time, however large the table. */
@@ -46,7 +47,8 @@ export function csvCell(value: string | number | null | undefined): string {
   if (value == null) return '';
   let s = String(value);
   if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  // ';' too: French spreadsheets split on it.
+  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvLine(row: StaffRequestJson): string {
@@ -57,7 +59,7 @@ export function csvLine(row: StaffRequestJson): string {
 export async function* exportRows(db: Db, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
   yield `${COLUMNS.map(([name]) => name).join(',')}\r\n`;
   const prepared = await prepareFilter(db, filter);
-  let cursor: { at: string; id: string } | null = null;
+  let cursor: Cursor | null = null;
   do {
     const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, prepared, cursor, batch);
     if (page.rows.length) yield page.rows.map(csvLine).join('');
