@@ -11,6 +11,8 @@ export interface RateLimitResult {
 /** Fixed-window counters: `limit` attempts per `windowMs` for each key. */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /** The current window's count without counting anything (0 when there is no live window). */
+  peek(key: string): Promise<{ count: number; resetInMs: number }>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count += 1;
     return { count: w.count, resetInMs: w.resetAt - now };
+  }
+
+  async peek(key: string) {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    return w && w.resetAt > now ? { count: w.count, resetInMs: w.resetAt - now } : { count: 0, resetInMs: 0 };
   }
 
   /** Drops ended windows now and then, so the map holds only live keys. */
@@ -52,6 +60,12 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return { count, ttl }
 `;
 
+const PEEK_SCRIPT = `
+local count = redis.call('GET', KEYS[1])
+if not count then return { 0, 0 } end
+return { tonumber(count), redis.call('PTTL', KEYS[1]) }
+`;
+
 /**
  * Counters in Redis, shared by every server process. When Redis cannot be reached the limits fall
  * back to this process's own counters (logged), rather than failing every sign-in.
@@ -73,6 +87,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (err) {
       this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit counted in process: redis unavailable');
       return this.fallback.hit(key, windowMs);
+    }
+  }
+
+  async peek(key: string) {
+    try {
+      if (this.redis.status !== 'ready') await this.ready();
+      const [count, ttl] = (await this.redis.eval(PEEK_SCRIPT, 1, `${this.prefix}${key}`)) as [number, number];
+      return { count, resetInMs: Math.max(ttl, 0) };
+    } catch (err) {
+      this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit read in process: redis unavailable');
+      return this.fallback.peek(key);
     }
   }
 
@@ -111,6 +136,12 @@ export class RateLimiter {
   async hit(rule: RateLimitRule, key: string): Promise<RateLimitResult> {
     const { count, resetInMs } = await this.store.hit(`${rule.name}:${key}`, rule.windowMs);
     return { allowed: count <= rule.limit, count, retryAfterMs: count <= rule.limit ? 0 : Math.max(resetInMs, 1000) };
+  }
+
+  /** Whether one more attempt would be within the rule, without counting one. */
+  async peek(rule: RateLimitRule, key: string): Promise<RateLimitResult> {
+    const { count, resetInMs } = await this.store.peek(`${rule.name}:${key}`);
+    return { allowed: count < rule.limit, count, retryAfterMs: count < rule.limit ? 0 : Math.max(resetInMs, 1000) };
   }
 
   close() {

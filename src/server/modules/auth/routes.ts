@@ -9,6 +9,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
+import { assertLoginAllowed, recordLoginFailure } from './login-throttle.js';
 import { GoogleClient, OAuthError, PROVIDERS, STATE_TTL_MS, finishSignIn, profileForIdentity, startSignIn } from './oauth.js';
 import { browserHash, clearBrowserBinding, newBrowserBinding } from './oauth-browser.js';
 import {
@@ -36,8 +37,14 @@ const routes: ApiModule = async (app, { ctx }) => {
   });
 
   app.post('/auth/login', { schema: { body: LoginSchema } }, async (request, reply) => {
-    await enforceLimits(ctx, reply, [[LIMITS.loginAccount, request.body.email], [LIMITS.loginAddress, clientAddress(request)]]);
-    return login(ctx, request.body, client(request));
+    const ip = clientAddress(request);
+    await assertLoginAllowed(ctx, reply, request.body.email, ip);
+    try {
+      return await login(ctx, request.body, client(request));
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 401) await recordLoginFailure(ctx, request.body.email, ip);
+      throw err;
+    }
   });
 
   app.post('/auth/logout', async (request) => {

@@ -9,7 +9,8 @@ export type AccountMail =
   | { kind: 'verifyEmail'; code: string; minutes: number }
   | { kind: 'changeEmail'; code: string; minutes: number }
   | { kind: 'resetPassword'; link: string; minutes: number }
-  | { kind: 'emailChanged'; newEmail: string };
+  | { kind: 'emailChanged'; newEmail: string }
+  | { kind: 'loginThrottled'; failures: number; minutes: number };
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -52,5 +53,7 @@ function mailVars(mail: AccountMail): Record<string, string | number> {
       return { minutes: mail.minutes };
     case 'emailChanged':
       return { newEmail: mail.newEmail };
+    case 'loginThrottled':
+      return { failures: mail.failures, minutes: mail.minutes };
   }
 }
