@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
+import { mailStartupLine } from './modules/mail/outbox-access.js';
 import { startServer } from './start.js';
 
 async function main() {
@@ -18,7 +19,7 @@ async function main() {
     console.log(`  Bootstrap admin: ${server.admin.email}${server.admin.generated ? ` / password: ${server.admin.password}` : ' (password from ADMIN_PASSWORD)'}`);
     if (server.admin.generated) console.log('  Keep this password: it is shown only on this first start.');
   }
-  if (!config.SMTP_URL) console.log(`  No SMTP_URL: e-mails go to the development outbox (${config.publicUrl}/dev/outbox)`);
+  console.log(`  ${mailStartupLine(config)}`);
   console.log('');
 
   let stopping = false;

@@ -1,9 +1,10 @@
+import { outboxReadable } from '../mail/outbox-access.js';
 import type { ApiModule } from '../module.js';
 
 /** What the browser may know about this deployment: never a secret, only what is switched on. */
 const routes: ApiModule = async (app, { ctx }) => {
   const { config } = ctx;
-  app.get('/config', async () => ({
+  app.get('/config', async (request) => ({
     data: {
       support_email: config.SUPPORT_EMAIL,
       features: {
@@ -11,7 +12,7 @@ const routes: ApiModule = async (app, { ctx }) => {
         facebook: Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET),
         paypal: Boolean(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET),
       },
-      dev_outbox: !config.SMTP_URL && !config.isProduction,
+      dev_outbox: outboxReadable(config, request),
     },
   }));
 };

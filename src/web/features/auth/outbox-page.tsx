@@ -39,7 +39,8 @@ function Linkified({ text }: { text: string }) {
 
 /**
  * /dev/outbox: the e-mails the app would have sent, while no SMTP_URL is set and outside
- * production (the server answers 404 otherwise), so sign-up works on a fresh machine.
+ * production, in a browser on the server's machine (the server answers 404 otherwise), so
+ * sign-up works on a fresh machine.
  */
 export default function OutboxPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
