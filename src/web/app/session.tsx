@@ -45,10 +45,13 @@ export function isStaff(user: SessionUser | null | undefined): boolean {
   return user?.role === 'admin' || user?.role === 'manager';
 }
 
-/** Reads `?token=` (a single-use OAuth ticket, D8) and the address without it. */
+/** Where the OAuth callback lands with its ticket; /reset-password?token= is a reset link, not a ticket. */
+const TICKET_PATH = '/';
+
+/** Reads `?token=` on the OAuth landing address (a single-use ticket, D8) and the address without it. */
 function ticketFromAddress(): { ticket: string | null; rest: { pathname: string; search: string; hash: string } } {
   const url = new URL(window.location.href);
-  const ticket = url.searchParams.get('token');
+  const ticket = url.pathname === TICKET_PATH ? url.searchParams.get('token') : null;
   url.searchParams.delete('token');
   return { ticket, rest: { pathname: url.pathname, search: url.search, hash: url.hash } };
 }
