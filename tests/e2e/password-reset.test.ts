@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OidcProvider } from '../support/oidc-provider.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { launchBrowser, newPage } from './support/browser.js';
 import { startBuiltServer, type E2eServer } from './support/server.js';
@@ -8,6 +9,7 @@ import { startBuiltServer, type E2eServer } from './support/server.js';
 let server: E2eServer;
 let browser: Browser;
 let smtp: SmtpListener;
+let oidc: OidcProvider;
 
 const USER = { email: 'forgetful@example.test', password: 'Marble-Lantern-42', full_name: 'Forgetful Sender' };
 const NEW_PASSWORD = 'Tumbleweed-Orbit-73';
@@ -29,8 +31,9 @@ async function signIn(page: Page, password: string) {
 }
 
 beforeAll(async () => {
-  smtp = await new SmtpListener().start();
-  [server, browser] = await Promise.all([startBuiltServer({ SMTP_URL: smtp.url }), launchBrowser()]);
+  [smtp, oidc] = await Promise.all([new SmtpListener().start(), new OidcProvider().start()]);
+  const google = { GOOGLE_CLIENT_ID: 'app-client', GOOGLE_CLIENT_SECRET: 'app-secret', GOOGLE_ISSUER: oidc.issuer };
+  [server, browser] = await Promise.all([startBuiltServer({ SMTP_URL: smtp.url, ...google }), launchBrowser()]);
   expect((await post('/api/auth/register', { ...USER, phone: '+24177000001', city: 'Libreville', country: 'GA' })).status).toBe(200);
   expect((await post('/api/auth/verify-otp', { email: USER.email, otp: await smtp.codeFor(USER.email) })).status).toBe(200);
 });
@@ -38,9 +41,10 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await smtp?.stop();
+  await oidc?.stop();
 });
 
-describe('forgot password in Chromium', () => {
+describe('links carrying ?token= in Chromium', () => {
   it('the e-mailed link sets a new password, signs in, and signs out every other session', async () => {
     // A session on another device, which the reset must end.
     const oldDevice = await newPage(browser);
@@ -97,5 +101,14 @@ describe('forgot password in Chromium', () => {
     await oldDevice.goto(`${server.url}/profile`);
     await oldDevice.waitForURL(`${server.url}/login`);
     await oldDevice.getByTestId('login-submit').waitFor();
+  });
+
+  it('the Google sign-in still lands on / with a ticket that signs in and leaves the address', async () => {
+    oidc.signInAs({ sub: 'g-ticket', email: 'ticket@example.test', email_verified: true, name: 'Ticket Holder' });
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByTestId('oauth-google').click();
+    await expect.poll(() => page.getByTestId('user-name').first().textContent()).toBe('Ticket Holder');
+    expect(new URL(page.url()).search).toBe('');
   });
 });
