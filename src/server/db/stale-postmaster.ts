@@ -29,7 +29,7 @@ export async function releaseStalePostmaster(pgDir: string, log?: Logger): Promi
     case 'none':
       return;
     case 'ours':
-      log?.warn({ pid: holder.pid }, 'stopping the PostgreSQL left running on this DATA_DIR by an earlier run');
+      log?.warn({ postgresPid: holder.pid }, 'stopping the PostgreSQL left running on this DATA_DIR by an earlier run');
       await stopProcess(holder.pid, pidFile);
       // Gone after SIGKILL: its lock file stays behind.
       if (existsSync(pidFile) && !isAlive(holder.pid)) rmSync(pidFile, { force: true });
