@@ -13,13 +13,13 @@ describe('configuration', () => {
   it('names every bad variable in one message', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', SMTP_URL: 'http://mail' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', MIGRATION_DATABASE_URL: 'owner', SESSION_SECRET: 'short', SMTP_URL: 'http://mail' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const name of ['PORT', 'DATABASE_URL', 'SESSION_SECRET', 'SMTP_URL']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'MIGRATION_DATABASE_URL', 'SESSION_SECRET', 'SMTP_URL']) expect(message).toContain(name);
   });
 
   it('trusts no proxy unless told, then a hop count or addresses', () => {

@@ -11,6 +11,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  /** The schema owner's URL, for migrations only, so DATABASE_URL can name a role that only reads and writes rows. */
+  MIGRATION_DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),

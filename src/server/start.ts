@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { connect, startEmbeddedPostgres, type EmbeddedServer } from './db/client.js';
-import { runMigrations } from './db/migrate.js';
+import { migrateDatabase } from './db/migrate.js';
 import { seedReferenceData } from './db/seed.js';
 import { createLogger } from './logger.js';
 import { ensureBootstrapAdmin, type BootstrapResult } from './modules/auth/bootstrap-admin.js';
@@ -25,7 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   const database = connect(config.DATABASE_URL ?? embedded!.url, 10, logger);
   try {
-    await runMigrations(database);
+    await migrateDatabase(database, config.MIGRATION_DATABASE_URL);
     await seedReferenceData(database.db);
     const admin = await ensureBootstrapAdmin(database.db, config);
     const app = await buildApp({ config, database, logger, sessionSecret: resolveSessionSecret(config) });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
@@ -21,22 +22,47 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh database cloned from the migrated template, and the real app built on it. */
-export async function createTestApp(opts: { env?: Record<string, string>; mailer?: Mailer } = {}): Promise<TestApp> {
+/**
+ * The app's least-privilege role of docs/database-roles.sql, made in the test database under a
+ * name of its own (roles are shared by the whole server); the URL connecting as it.
+ */
+async function leastPrivilegeUrl(admin: pg.Client, databaseUrl: string, id: string): Promise<string> {
+  const role = `mt_app_${id}`;
+  const password = randomBytes(12).toString('hex');
+  const script = readFileSync('docs/database-roles.sql', 'utf8').replaceAll('mt_app', role).replace('change-me', password);
+  await admin.query(script);
+  const url = new URL(databaseUrl);
+  url.username = role;
+  url.password = password;
+  return url.toString();
+}
+
+/**
+ * A fresh database cloned from the migrated template, and the real app built on it; with
+ * `leastPrivilege`, the app connects as the documented least-privilege role.
+ */
+export async function createTestApp(opts: { env?: Record<string, string>; mailer?: Mailer; leastPrivilege?: boolean; logger?: Logger } = {}): Promise<TestApp> {
   const adminUrl = inject('adminDatabaseUrl');
-  const name = `mt_test_${randomBytes(6).toString('hex')}`;
+  const id = randomBytes(6).toString('hex');
+  const name = `mt_test_${id}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
   await admin.end();
-  const database = connect(withDatabase(adminUrl, name), 5);
+  let databaseUrl = withDatabase(adminUrl, name);
+  if (opts.leastPrivilege) {
+    const owner = new pg.Client({ connectionString: databaseUrl });
+    await owner.connect();
+    databaseUrl = await leastPrivilegeUrl(owner, databaseUrl, id).finally(() => owner.end());
+  }
+  const database = connect(databaseUrl, 5);
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/nonexistent',
     PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true', SUPPORT_EMAIL: 'help@example.test', MAIL_FROM: 'Test <no-reply@example.test>',
     ...opts.env,
   });
   const sessionSecret = randomBytes(32).toString('hex');
-  const app = await buildApp({ config, database, logger: pino({ level: 'silent' }), sessionSecret, mailer: opts.mailer });
+  const app = await buildApp({ config, database, logger: opts.logger ?? pino({ level: 'silent' }), sessionSecret, mailer: opts.mailer });
   await app.ready();
   return {
     app, database, config, tokens: new TokenService(database.db, sessionSecret),
@@ -48,6 +74,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; mailer
       const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);
+      if (opts.leastPrivilege) await a.query(`drop role if exists mt_app_${id}`);
       await a.end();
     },
   };
