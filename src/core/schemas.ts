@@ -151,16 +151,30 @@ export const ResetPasswordConfirmSchema = z.object({
 });
 export type ResetPasswordConfirm = z.infer<typeof ResetPasswordConfirmSchema>;
 
+/**
+ * D13: proof that the signed-in caller is the account's owner, asked before the e-mail or the
+ * password changes: the current password, or (an account without one) a code mailed to it.
+ */
+const reauthFields = {
+  current_password: z.string({ error: 'validation.checkInput' }).max(1024, { error: 'validation.passwordTooLong' }).optional(),
+  current_code: otpField().optional(),
+};
+
 export const ProfileUpdateSchema = z
   .object({
     full_name: requiredText('validation.fullNameRequired').optional(),
     phone: requiredText('validation.phoneRequired', 32).optional(),
     email: emailField().optional(),
+    ...reauthFields,
   })
   .refine((p) => p.full_name !== undefined || p.phone !== undefined || p.email !== undefined, {
     error: 'validation.profileUpdateEmpty',
   });
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
+
+/** A signed-in password change (every other session ends). */
+export const PasswordChangeSchema = z.object({ ...reauthFields, password: newPassword() });
+export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
 
 /** D8: a new e-mail takes effect once it confirms the code sent to it. */
 export const EmailChangeConfirmSchema = z.object({ email: emailField(), otp: otpField() });

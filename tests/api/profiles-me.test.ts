@@ -31,12 +31,12 @@ describe('GET /api/profiles/me', () => {
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual([
-      'address', 'city', 'country', 'created_at', 'email', 'email_verified', 'full_name', 'id', 'language', 'phone', 'role', 'state', 'stats', 'user_id',
+      'address', 'city', 'country', 'created_at', 'email', 'email_verified', 'full_name', 'has_password', 'id', 'language', 'phone', 'role', 'state', 'stats', 'user_id',
     ]);
     expect(data).toMatchObject({
       id: user.id, user_id: user.user_id, email: user.email, full_name: 'Stat Sender', phone: '+15551234567', address: '1 rue A',
       state: 'Estuaire Province', city: 'Libreville', country: 'GA', role: 'user', language: 'en',
-      stats: { total: 5, completed: 2, pending: 2 },
+      stats: { total: 5, completed: 2, pending: 2 }, has_password: true,
     });
     expect(JSON.stringify(data)).not.toContain('argon2');
   });
@@ -81,7 +81,7 @@ describe('changing the e-mail (D8): only once the new address confirms a code', 
   it('sends a code to the new address; the e-mail changes only when it is confirmed, and the old address is told', async () => {
     const user = await createUser(t, { full_name: 'Mover' });
     const newEmail = uniqueEmail('moved');
-    const res = await patchMe(user.token, { email: newEmail.toUpperCase(), full_name: 'Mover Two' });
+    const res = await patchMe(user.token, { email: newEmail.toUpperCase(), full_name: 'Mover Two', current_password: user.password });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       pending_email: newEmail, message: `We sent a 6-digit code to ${newEmail}. Enter it to confirm your new email.`,
@@ -111,7 +111,7 @@ describe('changing the e-mail (D8): only once the new address confirms a code', 
   it('refuses an address another account already has', async () => {
     const a = await createUser(t);
     const b = await createUser(t);
-    const res = await patchMe(a.token, { email: b.email });
+    const res = await patchMe(a.token, { email: b.email, current_password: a.password });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('This email is already registered. Please sign in instead.');
   });
@@ -129,8 +129,9 @@ describe('changing the e-mail (D8): only once the new address confirms a code', 
 describe('e-mail change limits', () => {
   it('answers 429 after too many code requests for one account', async () => {
     const user = await createUser(t);
-    for (let i = 0; i < 10; i++) expect((await patchMe(user.token, { email: uniqueEmail('many') })).statusCode).toBe(200);
-    const res = await patchMe(user.token, { email: uniqueEmail('many') });
+    const proof = { current_password: user.password };
+    for (let i = 0; i < 10; i++) expect((await patchMe(user.token, { email: uniqueEmail('many'), ...proof })).statusCode).toBe(200);
+    const res = await patchMe(user.token, { email: uniqueEmail('many'), ...proof });
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     // Name and phone changes are not limited.

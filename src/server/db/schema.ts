@@ -65,7 +65,7 @@ export const sessions = pgTable('sessions', {
  */
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
-  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reset_password', 'oauth_ticket'] }).notNull(),
+  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reauth', 'reset_password', 'oauth_ticket'] }).notNull(),
   email: text('email').notNull(),
   profile_id: uuid('profile_id').references(() => profiles.id, { onDelete: 'cascade' }),
   code_hash: text('code_hash').notNull(),

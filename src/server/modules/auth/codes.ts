@@ -5,7 +5,7 @@ import { oneTimeCodes } from '../../db/schema.js';
 import { randomToken, sha256 } from './tokens.js';
 
 // Single-use secrets (D8), stored only as hashes in one_time_codes:
-// - 6-digit codes sent by e-mail (verify_email, change_email): 10 minutes, 5 tries, a new code
+// - 6-digit codes sent by e-mail (verify_email, change_email, reauth): 10 minutes, 5 tries, a new code
 //   replaces the previous one;
 // - long random tokens (reset_password links, oauth_ticket): looked up by hash, consumed once.
 
@@ -14,7 +14,7 @@ export const MAX_CODE_ATTEMPTS = 5;
 export const RESET_TTL_MS = 60 * 60_000;
 export const TICKET_TTL_MS = 2 * 60_000;
 
-type CodePurpose = 'verify_email' | 'change_email';
+type CodePurpose = 'verify_email' | 'change_email' | 'reauth';
 type TokenPurpose = 'reset_password' | 'oauth_ticket';
 
 /** A code is bound to its purpose and address: the same digits mean nothing elsewhere. */

@@ -8,6 +8,8 @@ import type { MailMessage } from './mailer.js';
 export type AccountMail =
   | { kind: 'verifyEmail'; code: string; minutes: number }
   | { kind: 'changeEmail'; code: string; minutes: number }
+  | { kind: 'reauthCode'; code: string; minutes: number }
+  | { kind: 'passwordChanged' }
   | { kind: 'resetPassword'; link: string; minutes: number }
   | { kind: 'emailChanged'; newEmail: string }
   | { kind: 'loginThrottled'; failures: number; minutes: number };
@@ -25,7 +27,7 @@ export function accountMail(lang: Lang, to: string, name: string | null, mail: A
 
   let textMiddle = '';
   let htmlMiddle = '';
-  if (mail.kind === 'verifyEmail' || mail.kind === 'changeEmail') {
+  if (mail.kind === 'verifyEmail' || mail.kind === 'changeEmail' || mail.kind === 'reauthCode') {
     textMiddle = `    ${mail.code}`;
     htmlMiddle = `<p style="font-size:28px;font-weight:bold;letter-spacing:6px;margin:16px 0">${mail.code}</p>`;
   } else if (mail.kind === 'resetPassword') {
@@ -48,7 +50,10 @@ function mailVars(mail: AccountMail): Record<string, string | number> {
   switch (mail.kind) {
     case 'verifyEmail':
     case 'changeEmail':
+    case 'reauthCode':
       return { code: mail.code, minutes: mail.minutes };
+    case 'passwordChanged':
+      return {};
     case 'resetPassword':
       return { minutes: mail.minutes };
     case 'emailChanged':

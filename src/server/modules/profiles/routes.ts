@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CursorQuerySchema, EmailChangeConfirmSchema, ProfileUpdateSchema, RoleUpdateSchema } from '../../../core/schemas.js';
+import {
+  CursorQuerySchema, EmailChangeConfirmSchema, PasswordChangeSchema, ProfileUpdateSchema, RoleUpdateSchema,
+} from '../../../core/schemas.js';
 import { LANGUAGES } from '../../i18n.js';
 import { ADMIN, requireRole, requireUser } from '../../lib/guards.js';
 import { badRequest } from '../../lib/http-error.js';
@@ -7,7 +9,7 @@ import { LIMITS, enforceLimits } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
 import { decodeCursor } from '../../lib/cursor.js';
 import { listProfiles, serializeProfile } from './repo.js';
-import { changeRole, confirmEmailChange, getMyProfile, setMyLanguage, updateMyProfile } from './service.js';
+import { changeMyPassword, changeRole, confirmEmailChange, getMyProfile, setMyLanguage, updateMyProfile } from './service.js';
 
 const ListQuerySchema = CursorQuerySchema.pick({ cursor: true, limit: true, q: true });
 const IdParams = z.object({ id: z.uuid({ error: 'errors.notFound' }) });
@@ -24,8 +26,13 @@ const routes: ApiModule = async (app, { ctx }) => {
     if (request.body.email !== undefined && request.body.email !== me.email.toLowerCase()) {
       await enforceLimits(ctx, reply, [[LIMITS.emailChangeAccount, me.profile_id]]);
     }
-    return updateMyProfile(ctx, me, request.body, request.lang);
+    return updateMyProfile(ctx, reply, me, request.body, request.lang);
   });
+
+  app.put('/profiles/me/password', {
+    preValidation: async (request) => { requireUser(request); },
+    schema: { body: PasswordChangeSchema },
+  }, async (request, reply) => changeMyPassword(ctx, reply, requireUser(request), request.body, request.lang));
 
   app.post('/profiles/me/email/confirm', {
     preValidation: async (request) => { requireUser(request); },

@@ -1,12 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import type { EmailChangeConfirm, ProfileUpdate, RoleUpdate } from '../../../core/schemas.js';
+import type { FastifyReply } from 'fastify';
+import type { EmailChangeConfirm, PasswordChange, ProfileUpdate, RoleUpdate } from '../../../core/schemas.js';
 import type { AppContext } from '../../context.js';
 import { auditLog, profiles } from '../../db/schema.js';
 import { type Lang, t } from '../../i18n.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
-import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
+import { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from '../auth/codes.js';
+import { hashPassword } from '../auth/password.js';
+import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { normalizePhone, sendAccountMail } from '../auth/service.js';
+import { assertOwner } from './reauth.js';
 import { findProfileByEmail, findProfileById, profileStats, serializeProfile } from './repo.js';
 
 // The signed-in user's own profile, and the admin's user management (spec §2, §6; D2, D8).
@@ -14,14 +18,16 @@ import { findProfileByEmail, findProfileById, profileStats, serializeProfile } f
 export async function getMyProfile(ctx: AppContext, me: AuthUser) {
   const profile = await findProfileById(ctx.db, me.profile_id);
   if (!profile) throw notFound();
-  return { ...serializeProfile(profile), stats: await profileStats(ctx.db, profile.id) };
+  // has_password: whether changes are confirmed with the password or with a mailed code (D13).
+  return { ...serializeProfile(profile), has_password: profile.password_hash !== null, stats: await profileStats(ctx.db, profile.id) };
 }
 
 /**
- * PATCH /api/profiles/me: name and phone change at once. A new e-mail takes effect only once it
- * confirms a code sent to it (D8): the answer then says where the code went (`pending_email`).
+ * PATCH /api/profiles/me: name and phone change at once. A new e-mail needs the owner's proof
+ * (D13) and takes effect only once it confirms a code sent to it (D8): the answer then says
+ * where the code went (`pending_email`).
  */
-export async function updateMyProfile(ctx: AppContext, me: AuthUser, input: ProfileUpdate, lang: Lang) {
+export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: AuthUser, input: ProfileUpdate, lang: Lang) {
   const current = await findProfileById(ctx.db, me.profile_id);
   if (!current) throw notFound();
   const changes: Partial<typeof profiles.$inferInsert> = {};
@@ -29,6 +35,7 @@ export async function updateMyProfile(ctx: AppContext, me: AuthUser, input: Prof
   if (input.phone !== undefined) changes.phone = normalizePhone(input.phone, lang);
   const newEmail = input.email !== undefined && input.email !== current.email.toLowerCase() ? input.email : null;
   if (newEmail) {
+    await assertOwner(ctx, reply, current, input, lang);
     const taken = await findProfileByEmail(ctx.db, newEmail);
     if (taken) throw conflict('validation.emailAlreadyRegistered');
   }
@@ -64,6 +71,24 @@ export async function confirmEmailChange(ctx: AppContext, me: AuthUser, input: E
   await sendAccountMail(ctx, profile.language, before.email, profile.full_name, { kind: 'emailChanged', newEmail: profile.email })
     .catch(() => { /* logged by sendAccountMail; the change stands */ });
   return { data: serializeProfile(profile), message: t(lang, 'auth.profile.emailChanged') };
+}
+
+/**
+ * PUT /api/profiles/me/password: with the owner's proof (D13), sets a new password (D13's rules),
+ * ends every other session and every reset link, and tells the account by e-mail.
+ */
+export async function changeMyPassword(ctx: AppContext, reply: FastifyReply, me: AuthUser, input: PasswordChange, lang: Lang) {
+  const current = await findProfileById(ctx.db, me.profile_id);
+  if (!current) throw notFound();
+  assertAcceptablePassword(input.password, current.email, lang);
+  await assertOwner(ctx, reply, current, input, lang);
+  const password_hash = await hashPassword(input.password);
+  await ctx.db.update(profiles).set({ password_hash, updated_at: sql`now()` }).where(eq(profiles.id, current.id));
+  await revokeTokens(ctx.db, 'reset_password', current.id);
+  const revoked = await ctx.tokens.revokeAllSessions(current.id, { except: me.session_id });
+  await sendAccountMail(ctx, current.language, current.email, current.full_name, { kind: 'passwordChanged' })
+    .catch(() => { /* logged by sendAccountMail; the change stands */ });
+  return { message: t(lang, 'auth.profile.passwordChanged'), revoked };
 }
 
 /** PUT /api/profiles/me/language: the language the user's e-mails are written in. */

@@ -1,0 +1,48 @@
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { type Lang, t } from '../../i18n.js';
+import { HttpError } from '../../lib/http-error.js';
+import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
+import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
+import { verifyPassword } from '../auth/password.js';
+import { sendAccountMail } from '../auth/service.js';
+import type { ProfileRow } from './repo.js';
+
+// D13: a session alone does not change the e-mail or the password, or a stolen session would
+// become the account for good. The caller proves to be the owner: with the current password, or,
+// for an account signed in only through Google/Facebook, with a code mailed to its current address.
+
+export interface ReauthProof {
+  current_password?: string | undefined;
+  current_code?: string | undefined;
+}
+
+/** A refusal (403 unless said) naming the proof's field; `extra` rides along (e.g. the code-sent marker). */
+function refused(lang: Lang, field: keyof ReauthProof, key: string, vars: Record<string, string> = {}, extra: Record<string, unknown> = {}, status = 403) {
+  return new HttpError(status, key, { ...extra, fields: { [field]: t(lang, key, vars) } }, vars);
+}
+
+/**
+ * Returns when the proof holds; otherwise throws (and nothing has changed). Wrong passwords and
+ * codes mailed count against the account's limit (a code dies after five wrong tries itself).
+ */
+export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile: ProfileRow, proof: ReauthProof, lang: Lang): Promise<void> {
+  if (profile.password_hash) {
+    if (!proof.current_password) throw refused(lang, 'current_password', 'auth.errors.currentPasswordRequired', {}, {}, 400);
+    const limit = await ctx.limiter.peek(LIMITS.reauthAccount, profile.id);
+    if (!limit.allowed) refuseAttempt(reply, limit.retryAfterMs);
+    if (!(await verifyPassword(profile.password_hash, proof.current_password))) {
+      await ctx.limiter.hit(LIMITS.reauthAccount, profile.id);
+      throw refused(lang, 'current_password', 'auth.errors.currentPasswordWrong');
+    }
+    return;
+  }
+  if (!proof.current_code) {
+    await enforceLimits(ctx, reply, [[LIMITS.reauthAccount, profile.id]]);
+    const code = await issueCode(ctx.db, { purpose: 'reauth', email: profile.email, profileId: profile.id });
+    await sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'reauthCode', code, minutes: CODE_TTL_MS / 60_000 });
+    throw refused(lang, 'current_code', 'auth.errors.reauthCodeSent', { email: profile.email }, { code: 'reauth_code_sent' });
+  }
+  const check = await checkCode(ctx.db, { purpose: 'reauth', email: profile.email, code: proof.current_code, profileId: profile.id });
+  if (!check.ok) throw refused(lang, 'current_code', check.reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
+}
