@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database,
     db: database.db,
     tokens: new TokenService(database.db, deps.sessionSecret),
-    mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger)),
+    mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger, `${config.publicUrl}/dev/outbox`)),
     log: logger,
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
   };

@@ -1,13 +1,14 @@
 // OAuth test helpers: the app listening on loopback, and a browser that keeps its cookies.
+import type { Logger } from 'pino';
 import { expect } from 'vitest';
 import { freePort } from '../../src/server/lib/free-port.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The app listening on loopback, its public URL pointing at itself, and the provider configured. */
-export async function listeningApp(env: Record<string, string>): Promise<{ t: TestApp; base: string }> {
+export async function listeningApp(env: Record<string, string>, logger?: Logger): Promise<{ t: TestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ env: { PUBLIC_URL: base, ...env } });
+  const t = await createTestApp({ env: { PUBLIC_URL: base, ...env }, logger });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, base };
 }

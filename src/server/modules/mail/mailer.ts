@@ -26,13 +26,17 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 
 /**
  * Without SMTP_URL mail lands in the development outbox: stored in the database (so any process
- * can show it at /dev/outbox) and printed to the console, so a newcomer can sign up locally.
+ * can show it at /dev/outbox), so a newcomer can sign up locally. The log says where to read it
+ * but never holds a code or a link: logs travel further than the outbox.
  */
-export function outboxMailer(db: Db, log: Logger): Mailer {
+export function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
   return {
     async send(m) {
       await db.insert(mailOutbox).values(m);
-      log.info({ to: m.to, subject: m.subject }, `development outbox:\n${m.text}`);
+      log.info({ to: m.to, subject: maskCodes(m.subject) }, `e-mail kept in the development outbox, read it at ${outboxUrl}`);
     },
   };
 }
+
+/** Subjects may name a code ("123456 is your code"): digit runs are masked. */
+const maskCodes = (text: string) => text.replace(/\d{4,}/g, '[code]');
