@@ -60,6 +60,8 @@ describe('links carrying ?token= in Chromium', () => {
     await page.getByLabel('Email').fill(USER.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('If an account exists, a password reset email has been sent.').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await shot(page, 'reset-request-360');
 
     // Open the link exactly as the mail carries it.
     const mail = await smtp.waitFor(USER.email, /\/reset-password\?token=/);
