@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SavedRecipient } from '../../lib/saved-recipient';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 
 /** GET /api/profiles/me → data (spec §3 profile, plus the profile screen's statistics). */
 export interface MyProfile {
@@ -16,7 +16,15 @@ export interface MyProfile {
   role: 'user' | 'manager' | 'admin';
   language: 'en' | 'fr';
   created_at: string;
+  /** Changes of e-mail or password are confirmed with the password, else with a mailed code (D13). */
+  has_password: boolean;
   stats: { total: number; completed: number; pending: number };
+}
+
+/** The proof of being the account's owner that e-mail and password changes carry (D13). */
+export interface OwnerProof {
+  current_password?: string;
+  current_code?: string;
 }
 
 export const profileKeys = {
@@ -33,15 +41,22 @@ export function useMyProfile() {
   });
 }
 
+/** The server mailed a code to the current address: ask for it, then send the request again with it. */
+export function isReauthCodeSent(err: unknown): boolean {
+  return isApiError(err) && (err.body as { code?: unknown } | undefined)?.code === 'reauth_code_sent';
+}
+
 export interface ProfileSaveAnswer {
-  data: Omit<MyProfile, 'stats'>;
+  data: Omit<MyProfile, 'stats' | 'has_password'>;
   message?: string;
   pending_email?: string;
 }
 
 export const profileApi = {
-  save: (body: { full_name?: string; phone?: string; email?: string }) =>
+  save: (body: { full_name?: string; phone?: string; email?: string } & OwnerProof) =>
     api<ProfileSaveAnswer>('/api/profiles/me', { method: 'PATCH', body }),
+  changePassword: (body: { password: string } & OwnerProof) =>
+    api<{ message: string; revoked: number }>('/api/profiles/me/password', { method: 'PUT', body }),
   confirmEmail: (email: string, otp: string) =>
     api<ProfileSaveAnswer>('/api/profiles/me/email/confirm', { method: 'POST', body: { email, otp } }),
   logoutEverywhere: () => api<{ message: string }>('/api/auth/logout-all', { method: 'POST' }),

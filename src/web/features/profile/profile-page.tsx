@@ -11,9 +11,10 @@ import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { authApi, CodeEntry, errorText, isValidPhone, PhoneField, translateKey } from '../auth';
-import { profileApi, profileKeys, useMyProfile, type MyProfile } from './profile-api';
+import { CodeEntry, errorText, isValidPhone, PasswordInput, PhoneField } from '../auth';
+import { isReauthCodeSent, profileApi, profileKeys, useMyProfile, type MyProfile, type OwnerProof, type ProfileSaveAnswer } from './profile-api';
 import { RecipientsCard } from './recipients-card';
+import { PasswordCard } from './password-card';
 import { SecurityCard } from './security-card';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -50,7 +51,7 @@ export default function ProfilePage() {
           </div>
           <div className="flex min-w-0 flex-col gap-6">
             <StatsCard profile={profile.data} />
-            <PasswordCard email={profile.data.email} />
+            <PasswordCard profile={profile.data} />
             <SecurityCard />
           </div>
         </div>
@@ -67,11 +68,17 @@ function ProfileForm({ profile }: { profile: MyProfile }) {
   const [fullName, setFullName] = useState(profile.full_name ?? '');
   const [email, setEmail] = useState(profile.email);
   const [phone, setPhone] = useState(profile.phone ?? '');
-  const [errors, setErrors] = useState<{ full_name?: string; email?: string; phone?: string }>({});
+  const [errors, setErrors] = useState<{ full_name?: string; email?: string; phone?: string; current_password?: string; current_code?: string }>({});
   const [busy, setBusy] = useState(false);
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  // D13: a new e-mail needs the current password, or a code the server mailed to the current address.
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [currentCode, setCurrentCode] = useState('');
+  const [codeSent, setCodeSent] = useState<string | null>(null);
+  const [resendProof, setResendProof] = useState<OwnerProof | null>(null);
+  const emailChanging = email.trim().toLowerCase() !== profile.email.toLowerCase();
 
-  const saved = async (data: MyProfile | Omit<MyProfile, 'stats'>) => {
+  const saved = async (data: ProfileSaveAnswer['data']) => {
     // Merge what the server answered into the form (spec §7) and the cached profile.
     setFullName(data.full_name ?? '');
     setPhone(data.phone ?? '');
@@ -89,6 +96,14 @@ function ProfileForm({ profile }: { profile: MyProfile }) {
     if (changes.full_name !== undefined && !fullName.trim()) next.full_name = t('validation:fullNameRequired');
     if (changes.phone !== undefined && !isValidPhone(phone)) next.phone = phone ? t('errors.phoneInvalid') : t('validation:phoneRequired');
     if (changes.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) next.email = email.trim() ? t('validation:emailInvalid') : t('validation:emailRequired');
+    let proof: OwnerProof = {};
+    if (changes.email !== undefined && profile.has_password) {
+      if (!currentPassword) next.current_password = t('errors.currentPasswordRequired');
+      proof = { current_password: currentPassword };
+    } else if (changes.email !== undefined && codeSent) {
+      if (!currentCode.trim()) next.current_code = t('validation:otpRequired');
+      proof = { current_code: currentCode.trim() };
+    }
     setErrors(next);
     if (Object.keys(next).length) return;
     if (Object.keys(changes).length === 0) {
@@ -97,15 +112,24 @@ function ProfileForm({ profile }: { profile: MyProfile }) {
     }
     setBusy(true);
     try {
-      const answer = await profileApi.save(changes);
+      const answer = await profileApi.save({ ...changes, ...proof });
       await saved(answer.data);
+      setCurrentPassword('');
+      setCurrentCode('');
+      setCodeSent(null);
       if (answer.pending_email) {
         setPendingEmail(answer.pending_email);
+        // A password proves again for "resend"; a mailed code was used up.
+        setResendProof(proof.current_password ? proof : null);
         toast({ variant: 'success', title: t('profile.codeSentTitle'), description: answer.message });
       } else {
         toast({ variant: 'success', title: t('profile.savedTitle') });
       }
     } catch (err) {
+      if (isReauthCodeSent(err)) {
+        setCodeSent(errorText(err, ''));
+        return;
+      }
       if (isApiError(err) && err.fields) setErrors(err.fields);
       toast({ variant: 'destructive', title: t('profile.saveFailedTitle'), description: errorText(err, t('profile.saveFailed')) });
     } finally {
@@ -142,6 +166,34 @@ function ProfileForm({ profile }: { profile: MyProfile }) {
               }}
             />
           </FormField>
+          {emailChanging && profile.has_password ? (
+            <FormField label={t('profile.currentPassword')} hint={t('profile.currentPasswordHint')} error={errors.current_password} required>
+              <PasswordInput
+                autoComplete="current-password"
+                value={currentPassword}
+                data-testid="profile-current-password"
+                onChange={(e) => {
+                  setCurrentPassword(e.target.value);
+                  setErrors((x) => ({ ...x, current_password: undefined }));
+                }}
+              />
+            </FormField>
+          ) : null}
+          {emailChanging && codeSent ? (
+            <FormField label={t('profile.currentCode')} hint={codeSent} error={errors.current_code} required>
+              <Input
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={currentCode}
+                data-testid="profile-current-code"
+                onChange={(e) => {
+                  setCurrentCode(e.target.value);
+                  setErrors((x) => ({ ...x, current_code: undefined }));
+                }}
+              />
+            </FormField>
+          ) : null}
           <FormField label={t('register.phone')} error={errors.phone} required>
             <PhoneField
               value={phone}
@@ -168,21 +220,23 @@ function ProfileForm({ profile }: { profile: MyProfile }) {
               onSubmit={async (code) => {
                 const answer = await profileApi.confirmEmail(pendingEmail, code);
                 setPendingEmail(null);
+                setResendProof(null);
                 setEmail(answer.data.email);
                 await saved(answer.data);
                 toast({ variant: 'success', title: answer.message ?? t('profile.savedTitle') });
               }}
-              onResend={async () => {
+              onResend={resendProof ? async () => {
                 try {
-                  const answer = await profileApi.save({ email: pendingEmail });
+                  const answer = await profileApi.save({ email: pendingEmail, ...resendProof });
                   toast({ variant: 'success', title: t('verify.resentTitle'), description: answer.message });
                 } catch (err) {
                   toast({ variant: 'destructive', title: t('verify.resendFailed'), description: errorText(err, t('common:errors.generic')) });
                   throw err;
                 }
-              }}
+              } : undefined}
               onBack={() => {
                 setPendingEmail(null);
+                setResendProof(null);
                 setEmail(profile.email);
               }}
               backLabel={t('common:actions.cancel')}
@@ -216,41 +270,6 @@ function StatsCard({ profile }: { profile: MyProfile }) {
             </div>
           ))}
         </dl>
-      </CardContent>
-    </Card>
-  );
-}
-
-/** Spec §2/§5: a password reset mailed to the profile's address (which must be set). */
-function PasswordCard({ email }: { email: string }) {
-  const { t } = useTranslation(['auth', 'validation']);
-  const { toast } = useToast();
-  const [busy, setBusy] = useState(false);
-  const request = async () => {
-    if (!email.trim()) {
-      toast({ variant: 'destructive', title: translateKey(t, 'validation.resetEmailRequired') });
-      return;
-    }
-    setBusy(true);
-    try {
-      const { message } = await authApi.requestReset(email);
-      toast({ variant: 'success', title: t('profile.resetSentTitle'), description: message || t('reset.sentFallback') });
-    } catch (err) {
-      toast({ variant: 'destructive', title: t('reset.failed'), description: errorText(err, t('profile.resetFailed')) });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('profile.passwordTitle')}</CardTitle>
-        <CardDescription>{t('profile.passwordSubtitle')}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button variant="outline" onClick={request} loading={busy} data-testid="profile-reset-password">
-          {busy ? t('reset.sending') : t('profile.requestReset')}
-        </Button>
       </CardContent>
     </Card>
   );
