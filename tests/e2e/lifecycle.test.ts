@@ -131,6 +131,19 @@ describe('server lifecycle', () => {
     }
   });
 
+  it('refuses to start a second copy on a DATA_DIR in use, saying so, and the first keeps working', async () => {
+    const first = await startBuiltServer(ADMIN_ENV);
+    try {
+      const failure = await startBuiltServer(ADMIN_ENV, { dataDir: first.dataDir }).then(() => null, (err: Error) => err.message);
+      expect(failure).toContain(`Failed to start: ${first.dataDir} is in use by another running copy of this service`);
+      expect(failure).toContain('Stop that copy first, or give this one another DATA_DIR.');
+      expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+      expect((await call(first.url, 'POST', '/api/auth/login', ADMIN)).status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+  });
+
   it.runIf(process.getuid?.() === 0)('run as root, says plainly that a DATA_DIR under a folder only root can enter cannot work', async () => {
     const closed = mkdtempSync(path.join(os.tmpdir(), 'mt-e2e-closed-'));
     try {

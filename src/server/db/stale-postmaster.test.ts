@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, releaseStalePostmaster } from './stale-postmaster';
+import { DataDirBusyError, isAlive, releaseStalePostmaster } from './stale-postmaster';
 
 const cleanup: Array<() => void> = [];
 afterEach(() => { for (const f of cleanup.splice(0)) f(); });
@@ -24,19 +24,40 @@ function run(argv0: string, cwd: string): ChildProcess {
   return child;
 }
 
+/** A fake postmaster on `cwd` whose parent has exited, as after `kill -9` of the service. */
+function orphan(cwd: string): number {
+  const pid = Number(execFileSync('bash', ['-c', '(exec -a postgres sleep 600 </dev/null >/dev/null 2>&1) & echo $!'], { cwd, encoding: 'utf8' }));
+  cleanup.push(() => { if (isAlive(pid)) process.kill(pid, 'SIGKILL'); });
+  return pid;
+}
+
 const lockFile = (pid: number, pgDir: string) => `${pid}\n${pgDir}\n1700000000\n5432\n`;
 const settle = () => new Promise((r) => setTimeout(r, 200));
 
 describe('a postmaster.pid left by an earlier run', () => {
-  it('stops the PostgreSQL still running on this data folder', async () => {
+  it('stops the PostgreSQL left running on this data folder by a service that is gone', async () => {
     const { pgDir, pidFile } = dataDir();
-    const orphan = run('postgres', pgDir);
-    await settle();
-    writeFileSync(pidFile, lockFile(orphan.pid!, pgDir));
-    const exit = once(orphan, 'exit');
+    const pid = orphan(pgDir);
+    writeFileSync(pidFile, lockFile(pid, pgDir));
     await releaseStalePostmaster(pgDir);
-    expect(await exit).toEqual([null, 'SIGINT']);
+    expect(isAlive(pid)).toBe(false);
     expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it('refuses to touch the PostgreSQL of another copy of the service that still runs', async () => {
+    const { pgDir, pidFile } = dataDir();
+    // A live process of our runtime started it, as the other copy's embedded server is.
+    const postgres = run('postgres', pgDir);
+    await settle();
+    writeFileSync(pidFile, lockFile(postgres.pid!, pgDir));
+    const failure = await releaseStalePostmaster(pgDir).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(DataDirBusyError);
+    expect((failure as Error).message).toBe(
+      `${path.dirname(pgDir)} is in use by another running copy of this service (process ${process.pid}, its PostgreSQL is process ${postgres.pid}). ` +
+        'Stop that copy first, or give this one another DATA_DIR.',
+    );
+    expect(isAlive(postgres.pid!)).toBe(true);
+    expect(existsSync(pidFile)).toBe(true);
   });
 
   it('never signals a process that is not this PostgreSQL, and drops the lock file naming it', async () => {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 type Holder =
   | { kind: 'none' }
   | { kind: 'ours'; pid: number }
+  | { kind: 'in-use'; pid: number; parent: number }
   | { kind: 'stale'; reason: string }
   | { kind: 'unknown'; pid: number; reason: string };
 
@@ -18,9 +19,10 @@ const STOP_STEPS: Array<[NodeJS.Signals, number]> = [['SIGINT', 30_000], ['SIGQU
 
 /**
  * A `kill -9` of the service leaves its embedded PostgreSQL running, re-parented, with the data
- * folder locked. Before starting, stop such a server if it runs on THIS data folder, drop a lock
- * file whose process is gone or is something else, and refuse if the holder cannot be inspected.
- * Never signals a process that is not our own PostgreSQL.
+ * folder locked. Before starting, stop such a server if it runs on THIS data folder and the copy
+ * of the service that started it is gone, drop a lock file whose process is gone or is something
+ * else, and refuse if another copy still runs or the holder cannot be inspected. Never signals a
+ * process that is not our own PostgreSQL.
  */
 export async function releaseStalePostmaster(pgDir: string, log?: Logger): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
@@ -34,6 +36,11 @@ export async function releaseStalePostmaster(pgDir: string, log?: Logger): Promi
       // Gone after SIGKILL: its lock file stays behind.
       if (existsSync(pidFile) && !isAlive(holder.pid)) rmSync(pidFile, { force: true });
       return;
+    case 'in-use':
+      throw new DataDirBusyError(
+        `${path.dirname(pgDir)} is in use by another running copy of this service (process ${holder.parent}, its PostgreSQL is process ${holder.pid}). ` +
+          'Stop that copy first, or give this one another DATA_DIR.',
+      );
     case 'stale':
       log?.warn({ reason: holder.reason }, 'removing a stale postmaster.pid');
       rmSync(pidFile, { force: true });
@@ -70,7 +77,9 @@ function inspectHolder(pidFile: string, pgDir: string): Holder {
   if (path.basename(program) !== 'postgres' && !program.startsWith('postgres:')) return unrelated;
   const dir = workingDir(pid) ?? dataDirArg(argv);
   if (!dir) return { kind: 'unknown', pid, reason: 'its data directory is not visible' };
-  return samePath(dir, pgDir) ? { kind: 'ours', pid } : unrelated;
+  if (!samePath(dir, pgDir)) return unrelated;
+  const parent = liveServiceParent(pid);
+  return parent ? { kind: 'in-use', pid, parent } : { kind: 'ours', pid };
 }
 
 /** True while the process exists and is not a zombie waiting for a parent to reap it. */
@@ -105,6 +114,17 @@ async function stopProcess(pid: number, pidFile: string): Promise<void> {
     if (!isAlive(pid)) return;
   }
   throw new DataDirBusyError(`PostgreSQL process ${pid} from an earlier run does not stop. Stop it (kill -KILL ${pid}), then start again.`);
+}
+
+/** The parent that started this PostgreSQL if it still runs on our runtime (another copy of the service). */
+function liveServiceParent(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return parent > 1 && samePath(readlinkSync(`/proc/${parent}/exe`), process.execPath) ? parent : null;
+  } catch {
+    return null;
+  }
 }
 
 function readComm(pid: number): string {
