@@ -89,13 +89,15 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  let stat: string;
   try {
-    // The state follows the command name in parentheses, which may itself hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return false;
+    // No /proc to tell a zombie (not Linux): it exists.
+    return true;
   }
+  // The state follows the command name in parentheses, which may itself hold spaces.
+  return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
 }
 
 async function stopProcess(pid: number, pidFile: string): Promise<void> {
