@@ -5,7 +5,7 @@ import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueEmail } from './auth-fixtures.js';
-import { Browser, listeningApp, location, signInThrough, startAtProvider } from './oauth-fixtures.js';
+import { Browser, listeningApp, location, mailedConfirmLink, signInThrough, startAtProvider } from './oauth-fixtures.js';
 
 async function exchange(t: TestApp, ticket: string) {
   return t.request({ method: 'POST', url: '/api/auth/exchange', payload: { ticket } });
@@ -136,14 +136,17 @@ describe('Facebook (OAuth 2.0 code flow) against a provider on loopback', () => 
   });
   afterAll(async () => { await t?.close(); });
 
-  it('runs the code flow with state and PKCE and signs in by the Facebook identity', async () => {
+  it('runs the code flow with state and PKCE and signs in by the Facebook identity once the address confirms', async () => {
     const email = uniqueEmail('facebook');
     oidc.signInAs({ sub: `fb-${email}`, email, name: 'Félix Nze' });
-    const { authorize, landing } = await signInThrough(base, 'facebook');
+    const browser = new Browser();
+    const { authorize, landing: waiting } = await signInThrough(base, 'facebook', browser);
     expect(authorize.searchParams.get('client_id')).toBe('fb-client');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${base}/api/auth/facebook/callback`);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('state')).toBeTruthy();
+    expect(waiting.pathname + waiting.search).toBe('/login?error=oauth_confirm_email&provider=facebook');
+    const landing = new URL(location(await browser.open(await mailedConfirmLink(t, email))), base);
     const { token } = (await exchange(t, landing.searchParams.get('token')!)).json();
     const me = (await t.request({ method: 'GET', url: '/api/profiles/me', token })).json().data;
     expect(me).toMatchObject({ email, full_name: 'Félix Nze', role: 'user' });

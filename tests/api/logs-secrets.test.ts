@@ -6,7 +6,7 @@ import { createLogger } from '../../src/server/logger.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
-import { listeningApp, signInThrough } from './oauth-fixtures.js';
+import { Browser, listeningApp, location, mailedConfirmLink, signInThrough } from './oauth-fixtures.js';
 
 // The server's own logger (as `npm start` builds it, at info) writing to memory while requests
 // carrying codes, reset links, OAuth codes, states and tickets go through: none may be logged.
@@ -61,9 +61,17 @@ describe('logs never hold a secret', () => {
   });
 
   it('redacts OAuth codes, states and the sign-in ticket, on the way in and out', async () => {
-    oidc.signInAs({ sub: 'fb-logs', email: uniqueEmail('logs'), name: 'Logs' });
-    const { authorize, callback, landing } = await signInThrough(base, 'facebook');
-    const secrets = [authorize.searchParams.get('state')!, authorize.searchParams.get('code_challenge')!, callback.searchParams.get('code')!];
+    const email = uniqueEmail('logs');
+    oidc.signInAs({ sub: 'fb-logs', email, name: 'Logs' });
+    const browser = new Browser();
+    const { authorize, callback } = await signInThrough(base, 'facebook', browser);
+    // Facebook's address is confirmed by a mailed link, itself a secret.
+    const confirm = new URL(await mailedConfirmLink(t, email));
+    const landing = new URL(location(await browser.open(confirm.toString())), base);
+    const secrets = [
+      authorize.searchParams.get('state')!, authorize.searchParams.get('code_challenge')!, callback.searchParams.get('code')!,
+      confirm.searchParams.get('token')!,
+    ];
     // The app's address bar after sign-in carries the ticket, as a browser would request it.
     const ticket = landing.searchParams.get('token');
     await fetch(new URL(landing.pathname + landing.search, base));
@@ -73,5 +81,6 @@ describe('logs never hold a secret', () => {
       expect(logged()).not.toContain(secret);
     }
     expect(logged()).toContain('/api/auth/facebook/callback?code=[redacted]&state=[redacted]');
+    expect(logged()).toContain('/api/auth/facebook/confirm?token=[redacted]');
   });
 });

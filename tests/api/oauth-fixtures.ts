@@ -1,6 +1,8 @@
 // OAuth test helpers: the app listening on loopback, and a browser that keeps its cookies.
+import { desc, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { expect } from 'vitest';
+import { mailOutbox } from '../../src/server/db/schema.js';
 import { freePort } from '../../src/server/lib/free-port.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -52,4 +54,12 @@ export async function signInThrough(base: string, provider: 'google' | 'facebook
   const back = await browser.open(callback.toString());
   expect(back.status).toBe(302);
   return { authorize, callback, back, landing: new URL(location(back), base) };
+}
+
+/** The confirmation link last mailed to `email` (the development outbox keeps every e-mail). */
+export async function mailedConfirmLink(t: TestApp, email: string): Promise<string> {
+  const [mail] = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
+  const link = /https?:\/\/\S+\/api\/auth\/facebook\/confirm\?token=[\w%-]+/.exec(mail?.text ?? '')?.[0];
+  expect(link, `a confirmation link mailed to ${email}`).toBeTruthy();
+  return link!;
 }

@@ -60,12 +60,12 @@ export const sessions = pgTable('sessions', {
 }, (t) => [index('sessions_profile_idx').on(t.profile_id)]);
 
 /**
- * Single-use secrets, stored hashed: e-mail codes, e-mail-change codes, password-reset links and
- * OAuth sign-in tickets.
+ * Single-use secrets, stored hashed: e-mail codes, e-mail-change codes, password-reset links,
+ * OAuth sign-in tickets, and links confirming an address a provider did not vouch for (oauth_link).
  */
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
-  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reauth', 'reset_password', 'oauth_ticket'] }).notNull(),
+  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reauth', 'reset_password', 'oauth_ticket', 'oauth_link'] }).notNull(),
   email: text('email').notNull(),
   profile_id: uuid('profile_id').references(() => profiles.id, { onDelete: 'cascade' }),
   code_hash: text('code_hash').notNull(),

@@ -31,6 +31,8 @@ export const LIMITS = {
   secretAddress: { name: 'secret:ip', limit: 60, windowMs: 15 * MINUTE },
   /** OAuth sign-ins started (each stores a pending flow until it expires): per address. */
   oauthStartAddress: { name: 'oauth-start:ip', limit: 30, windowMs: 15 * MINUTE },
+  /** Links mailed to confirm an address a provider did not vouch for: per address mailed. */
+  oauthConfirmAccount: { name: 'oauth-confirm:account', limit: 5, windowMs: HOUR },
   /** Wrong current passwords, and codes mailed, to change the e-mail or password: per account. */
   reauthAccount: { name: 'reauth:account', limit: 10, windowMs: HOUR },
   /** E-mail changes on the profile: codes requested and tried, per account. */

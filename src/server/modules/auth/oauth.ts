@@ -18,7 +18,9 @@ export const PROVIDERS: readonly Provider[] = ['google', 'facebook'];
 export const STATE_TTL_MS = 10 * 60_000;
 
 /** Why a sign-in came back to /login: the login page shows the matching message. */
-export type OAuthFailure = 'oauth_unavailable' | 'oauth_failed' | 'oauth_cancelled' | 'oauth_email_required' | 'oauth_rate_limited';
+export type OAuthFailure =
+  | 'oauth_unavailable' | 'oauth_failed' | 'oauth_cancelled' | 'oauth_email_required' | 'oauth_rate_limited'
+  | 'oauth_confirm_email' | 'oauth_link_invalid';
 
 export class OAuthError extends Error {
   constructor(readonly code: OAuthFailure, cause?: unknown) {
@@ -168,22 +170,37 @@ async function facebookIdentity(ctx: AppContext, pending: typeof oauthStates.$in
   const user = (await userRes.json().catch(() => null)) as { id?: unknown; sub?: unknown; email?: unknown; name?: unknown } | null;
   const subject = user?.id ?? user?.sub;
   if (!userRes.ok || (typeof subject !== 'string' && typeof subject !== 'number')) throw new OAuthError('oauth_failed');
-  // Facebook only ever returns an address its owner confirmed.
+  // The Graph API has no claim that the address was confirmed: it proves no mailbox here.
   const email = typeof user?.email === 'string' ? user.email.toLowerCase() : null;
-  return { subject: String(subject), email, emailVerified: email !== null, name: typeof user?.name === 'string' ? user.name : null };
+  return { subject: String(subject), email, emailVerified: false, name: typeof user?.name === 'string' ? user.name : null };
+}
+
+/**
+ * Whether an identity needs its address confirmed by mail before it is linked: a Facebook one
+ * with an address, not yet linked. (Google's address counts when Google says it is verified.)
+ */
+export async function needsMailConfirmation(ctx: AppContext, provider: Provider, identity: ProviderIdentity): Promise<boolean> {
+  if (provider !== 'facebook' || !identity.email) return false;
+  return (await linkedProfile(ctx, provider, identity.subject)) === undefined;
+}
+
+async function linkedProfile(ctx: AppContext, provider: Provider, subject: string): Promise<ProfileRow | undefined> {
+  const [linked] = await ctx.db.select({ profile: profiles }).from(identities)
+    .innerJoin(profiles, eq(profiles.id, identities.profile_id))
+    .where(and(eq(identities.provider, provider), eq(identities.subject, subject)));
+  return linked?.profile;
 }
 
 /**
  * The profile behind a provider identity: the one already linked, else the one with the same
- * (provider-verified) address, now linked, else a new one (role user). Linking proves the mailbox,
+ * address (verified by the provider, or confirmed by mail), now linked, else a new one (role
+ * user). Linking proves the mailbox,
  * so an address never verified here becomes verified, and a password set by whoever registered it
  * unverified is dropped.
  */
 export async function profileForIdentity(ctx: AppContext, provider: Provider, identity: ProviderIdentity, lang: Lang): Promise<ProfileRow> {
-  const [linked] = await ctx.db.select({ profile: profiles }).from(identities)
-    .innerJoin(profiles, eq(profiles.id, identities.profile_id))
-    .where(and(eq(identities.provider, provider), eq(identities.subject, identity.subject)));
-  if (linked) return linked.profile;
+  const linked = await linkedProfile(ctx, provider, identity.subject);
+  if (linked) return linked;
   if (!identity.email || !identity.emailVerified) throw new OAuthError('oauth_email_required');
   const email = identity.email;
   return ctx.db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   LoginSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema, ResetPasswordRequestSchema, TicketExchangeSchema,
@@ -8,10 +8,14 @@ import { t } from '../../i18n.js';
 import { HttpError } from '../../lib/http-error.js';
 import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
+import type { ProfileRow } from '../profiles/repo.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
 import { assertLoginAllowed, recordLoginFailure } from './login-throttle.js';
-import { GoogleClient, OAuthError, PROVIDERS, STATE_TTL_MS, finishSignIn, profileForIdentity, startSignIn } from './oauth.js';
+import {
+  GoogleClient, OAuthError, PROVIDERS, STATE_TTL_MS, finishSignIn, needsMailConfirmation, profileForIdentity, startSignIn,
+} from './oauth.js';
 import { browserHash, clearBrowserBinding, newBrowserBinding } from './oauth-browser.js';
+import { confirmSignIn, requestConfirmation } from './oauth-confirm.js';
 import {
   type ClientInfo, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
   verifyEmail,
@@ -78,6 +82,13 @@ const routes: ApiModule = async (app, { ctx }) => {
   // with a single-use ticket (D8), or to /login with the reason.
   const google = new GoogleClient(ctx.config);
   const toLogin = (provider: string, code: string) => `/login?${new URLSearchParams({ error: code, provider })}`;
+  const signedIn = async (reply: FastifyReply, profile: ProfileRow) =>
+    reply.redirect(`/?${new URLSearchParams({ token: await issueSignInTicket(ctx, profile) })}`);
+  const failed = (reply: FastifyReply, provider: string, err: unknown) => {
+    if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
+    if (err instanceof HttpError) return reply.redirect(toLogin(provider, err.statusCode === 429 ? 'oauth_rate_limited' : 'oauth_failed'));
+    throw err;
+  };
   for (const provider of PROVIDERS) {
     app.get(`/auth/${provider}`, async (request, reply) => {
       try {
@@ -87,9 +98,7 @@ const routes: ApiModule = async (app, { ctx }) => {
         const url = await startSignIn(ctx, google, provider, binding.hash);
         return reply.header('set-cookie', binding.cookie).redirect(url);
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 429) return reply.redirect(toLogin(provider, 'oauth_rate_limited'));
-        if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
-        throw err;
+        return failed(reply, provider, err);
       }
     });
 
@@ -99,12 +108,25 @@ const routes: ApiModule = async (app, { ctx }) => {
       clearBrowserBinding(reply, ctx.config, provider);
       try {
         const identity = await finishSignIn(ctx, google, provider, request.query, browserHash(request, provider));
-        const profile = await profileForIdentity(ctx, provider, identity, request.lang);
-        const ticket = await issueSignInTicket(ctx, profile);
-        return reply.redirect(`/?${new URLSearchParams({ token: ticket })}`);
+        if (identity.email && await needsMailConfirmation(ctx, provider, identity)) {
+          await requestConfirmation(ctx, reply, provider, { ...identity, email: identity.email }, request.lang);
+          return reply.redirect(toLogin(provider, 'oauth_confirm_email'));
+        }
+        return await signedIn(reply, await profileForIdentity(ctx, provider, identity, request.lang));
       } catch (err) {
-        if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
-        throw err;
+        return failed(reply, provider, err);
+      }
+    });
+
+    // The link mailed by requestConfirmation.
+    app.get(`/auth/${provider}/confirm`, {
+      schema: { querystring: z.object({ token: z.string().min(1).max(200) }) },
+    }, async (request, reply) => {
+      try {
+        await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
+        return await signedIn(reply, await confirmSignIn(ctx, request, reply, provider, request.query.token));
+      } catch (err) {
+        return failed(reply, provider, err);
       }
     });
   }

@@ -11,6 +11,7 @@ export type AccountMail =
   | { kind: 'reauthCode'; code: string; minutes: number }
   | { kind: 'passwordChanged' }
   | { kind: 'resetPassword'; link: string; minutes: number }
+  | { kind: 'confirmSignIn'; link: string; minutes: number; provider: string }
   | { kind: 'emailChanged'; newEmail: string }
   | { kind: 'loginThrottled'; failures: number; minutes: number };
 
@@ -30,7 +31,7 @@ export function accountMail(lang: Lang, to: string, name: string | null, mail: A
   if (mail.kind === 'verifyEmail' || mail.kind === 'changeEmail' || mail.kind === 'reauthCode') {
     textMiddle = `    ${mail.code}`;
     htmlMiddle = `<p style="font-size:28px;font-weight:bold;letter-spacing:6px;margin:16px 0">${mail.code}</p>`;
-  } else if (mail.kind === 'resetPassword') {
+  } else if (mail.kind === 'resetPassword' || mail.kind === 'confirmSignIn') {
     textMiddle = mail.link;
     htmlMiddle = `<p style="margin:16px 0"><a href="${escapeHtml(mail.link)}" style="background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(k('button'))}</a></p>`
       + `<p style="font-size:12px;color:#475569">${escapeHtml(k('linkHint'))}<br>${escapeHtml(mail.link)}</p>`;
@@ -56,6 +57,8 @@ function mailVars(mail: AccountMail): Record<string, string | number> {
       return {};
     case 'resetPassword':
       return { minutes: mail.minutes };
+    case 'confirmSignIn':
+      return { minutes: mail.minutes, provider: mail.provider };
     case 'emailChanged':
       return { newEmail: mail.newEmail };
     case 'loginThrottled':

@@ -17,7 +17,9 @@ import { PasswordInput } from './password-field';
 import { errorText, translateKey } from './translate';
 import { VerifyEmailStep } from './verify-email-step';
 
-const OAUTH_FAILURES = ['oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required', 'oauth_rate_limited'] as const;
+const OAUTH_FAILURES = [
+  'oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required', 'oauth_rate_limited', 'oauth_confirm_email', 'oauth_link_invalid',
+] as const;
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', facebook: 'Facebook' };
 
 /** Where to go after signing in: back where the guard sent them from, else home (spec §4). */
@@ -123,7 +125,7 @@ export default function LoginPage() {
           ) : (
             <>
               {oauthMessage ? (
-                <Alert variant="destructive" className="mb-4" data-testid="oauth-error">
+                <Alert variant={failure === 'oauth_confirm_email' ? 'default' : 'destructive'} className="mb-4" data-testid="oauth-error">
                   {oauthMessage}
                 </Alert>
               ) : null}
