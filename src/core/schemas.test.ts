@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import en from '../locales/en/validation.json';
 import fr from '../locales/fr/validation.json';
 import {
-  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, LoginSchema, PaymentInitiateSchema, ProfileUpdateSchema,
+  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, LoginSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
   QuoteRequestSchema, RateUpdateSchema, RecipientSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema,
   ResetPasswordRequestSchema, RoleUpdateSchema, StatusUpdateSchema, TicketExchangeSchema, VerifyOtpSchema,
   isPlausiblePhone, isValidEmail, primaryErrorKey,
@@ -138,6 +138,16 @@ describe('OTP, login and password reset', () => {
     expect(errors(ProfileUpdateSchema, { full_name: ' ' })).toEqual(['validation.fullNameRequired']);
     expect(errors(ProfileUpdateSchema, { email: 'bad' })).toEqual(['validation.emailInvalid']);
     expect(ProfileUpdateSchema.parse({ phone: '+33 6 12 34 56 78' })).toEqual({ phone: '+33 6 12 34 56 78' });
+  });
+
+  it('carries the proof of the owner (D13) with e-mail and password changes', () => {
+    expect(errors(ProfileUpdateSchema, { email: 'new@b.co', current_password: 'whatever-it-was' })).toEqual([]);
+    expect(errors(ProfileUpdateSchema, { email: 'new@b.co', current_code: '12345' })).toEqual(['validation.otpFormat']);
+    // The proof alone changes nothing.
+    expect(errors(ProfileUpdateSchema, { current_password: 'x' })).toEqual(['validation.profileUpdateEmpty']);
+    expect(errors(PasswordChangeSchema, { current_password: 'old-one', password: 'New-pass-2026' })).toEqual([]);
+    expect(errors(PasswordChangeSchema, { current_code: ' 123456 ', password: 'short' })).toEqual(['validation.passwordTooShort']);
+    expect(errors(PasswordChangeSchema, { current_password: 'x'.repeat(1025), password: 'New-pass-2026' })).toEqual(['validation.passwordTooLong']);
   });
 });
 
