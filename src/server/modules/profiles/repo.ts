@@ -43,7 +43,7 @@ export async function listProfiles(db: Db, opts: { q?: string | undefined; curso
   // The cursor keeps PostgreSQL's microseconds: a JavaScript Date would round them away and skip rows.
   const rows = await db.select({
     profile: profiles,
-    at: sql<string>`to_char(${profiles.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    at: sql<string>`${profiles.created_at}::text`,
   }).from(profiles)
     .where(and(
       pattern ? or(ilike(profiles.email, pattern), ilike(profiles.full_name, pattern)) : undefined,
