@@ -4,7 +4,7 @@ import { connect, type Database } from './client.js';
 
 // An advisory lock lets several processes start at once against one database: one migrates,
 // the others wait and then find nothing to do.
-const MIGRATION_LOCK = 726_354_001;
+export const MIGRATION_LOCK = 726_354_001;
 
 export async function runMigrations(database: Database): Promise<void> {
   const client = await database.pool.connect();
