@@ -10,7 +10,7 @@ import pg from 'pg';
 // tells a whole file from a cut one. Every line is read in one repeatable-read transaction: the
 // file is the database as it stood at one instant, however much the app writes meanwhile.
 // (pg_dump would do this too, but none of the server's major version ships here: see
-// docs/decisions/009-backups.md.)
+// docs/decisions/010-backups.md.)
 
 export const BACKUP_FORMAT = 'money-transfer-backup';
 export const BACKUP_VERSION = 1;
