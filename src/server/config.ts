@@ -49,6 +49,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable's name, for the checks that .env.example and the README list them all. */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as Array<keyof Env>;
+
 export interface Config extends Env {
   /** Where browsers reach the app: PUBLIC_URL, else http://localhost:PORT. */
   publicUrl: string;
