@@ -14,11 +14,13 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { type Lang, pickLanguage, t } from './i18n.js';
-import { HttpError } from './lib/http-error.js';
+import { enforceAccess } from './lib/access.js';
+import { HttpError, errorCode } from './lib/http-error.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
+import { registerOpenApi } from './openapi.js';
 import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
 import { LOCALES_DIR, PAGES_DIST_DIR, WEB_DIST_DIR } from './paths.js';
 
@@ -93,34 +95,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (header?.startsWith('Bearer ')) request.auth = await ctx.tokens.authenticate(header.slice(7).trim());
   });
 
+  app.addHook('onRequest', enforceAccess);
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const lang = request.lang;
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // A malformed id in the path names no resource: 404, like an unknown one.
+      if (error.validationContext === 'params') return reply.status(404).send({ error: t(lang, 'errors.notFound'), code: 'not_found' });
       const fields: Record<string, string> = {};
       for (const v of error.validation) {
         const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
         fields[field] ??= t(lang, v.message ?? 'errors.badInput');
       }
       const first = Object.values(fields)[0] ?? t(lang, 'errors.badInput');
-      return reply.status(400).send({ error: first, fields });
+      return reply.status(400).send({ error: first, code: 'validation_failed', fields });
     }
     if (error instanceof ZodError) {
       const issue = error.issues[0];
-      return reply.status(400).send({ error: t(lang, issue?.message ?? 'errors.badInput') });
+      return reply.status(400).send({ error: t(lang, issue?.message ?? 'errors.badInput'), code: 'validation_failed' });
     }
     if (error instanceof HttpError) {
       // Variables may themselves be message keys (a reason inside "Failed to update status: …").
       const vars = Object.fromEntries(Object.entries(error.vars).map(([k, v]) => [k, typeof v === 'string' ? t(lang, v) : v]));
-      return reply.status(error.statusCode).send({ error: t(lang, error.message, vars), ...error.extra });
+      return reply.status(error.statusCode).send({ error: t(lang, error.message, vars), code: errorCode(error.message), ...error.extra });
     }
     if (error.statusCode && error.statusCode < 500) {
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
-      return reply.status(error.statusCode).send({ error: error.code === 'FST_REQ_FILE_TOO_LARGE' ? t(lang, 'errors.fileTooLarge') : t(lang, 'errors.badInput') });
+      const tooLarge = error.code === 'FST_REQ_FILE_TOO_LARGE';
+      return reply.status(error.statusCode).send({
+        error: t(lang, tooLarge ? 'errors.fileTooLarge' : 'errors.badInput'), code: tooLarge ? 'file_too_large' : 'bad_request',
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: t(lang, 'errors.generic') });
+    return reply.status(500).send({ error: t(lang, 'errors.generic'), code: 'internal_error' });
   });
 
+  await registerOpenApi(app as unknown as FastifyInstance);
   await app.register(async (api) => {
     for (const mod of apiModules) await api.register(mod, { ctx });
   }, { prefix: '/api' });
@@ -140,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const prerenderedPage = prerenderedPages(PAGES_DIST_DIR);
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET' || !hasWeb) {
-      return reply.status(404).send({ error: t(request.lang, 'errors.notFound') });
+      return reply.status(404).send({ error: t(request.lang, 'errors.notFound'), code: 'not_found' });
     }
     const pathname = request.url.split('?')[0] ?? '/';
     reply.header('Cache-Control', 'no-cache');

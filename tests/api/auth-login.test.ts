@@ -32,7 +32,7 @@ describe('password sign-in', () => {
     const unknown = await login({ email: 'nobody@example.test', password: 'wrong-password' });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: 'Invalid email or password.' });
+    expect(wrong.json()).toEqual({ error: 'Invalid email or password.', code: 'invalid_credentials' });
     expect(unknown.json()).toEqual(wrong.json());
   });
 
@@ -77,7 +77,7 @@ describe('the bearer credential (D1)', () => {
     }
     const none = await t.request({ method: 'GET', url: '/api/profiles/me' });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual({ error: 'Please sign in to continue.' });
+    expect(none.json()).toEqual({ error: 'Please sign in to continue.', code: 'unauthenticated' });
   });
 
   it('refuses a token once its session has expired', async () => {

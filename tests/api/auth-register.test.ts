@@ -81,7 +81,7 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     const existing = await createUser(t);
     const res = await post('/api/auth/register', registration({ email: existing.email.toUpperCase() }));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: 'This email is already registered. Please sign in instead.' });
+    expect(res.json()).toEqual({ error: 'This email is already registered. Please sign in instead.', code: 'email_already_registered' });
   });
 
   it('lets a registration never verified start again with the same password: new details, new code, the old one dead', async () => {
@@ -165,11 +165,12 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     const { body } = await registerAndGetCode();
     const wrong = await post('/api/auth/login', { email: body.email, password: 'not-the-password' });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: 'Invalid email or password.' });
+    expect(wrong.json()).toEqual({ error: 'Invalid email or password.', code: 'invalid_credentials' });
     const right = await post('/api/auth/login', { email: body.email, password: body.password });
     expect(right.statusCode).toBe(403);
     expect(right.json()).toEqual({
       error: 'Please verify your email before signing in. Enter the code we sent you, or request a new one.',
+      code: 'unverified',
       requiresVerification: true,
     });
   });

@@ -94,7 +94,8 @@ describe('PATCH /api/profiles/:id { role } (admin only)', () => {
   it('validates the role and the id', async () => {
     expect((await setRole(admin.token, user.id, 'owner')).json().error).toBe('Choose a valid role.');
     expect((await setRole(admin.token, '00000000-0000-4000-8000-000000000000', 'user')).statusCode).toBe(404);
-    expect((await setRole(admin.token, 'not-a-uuid', 'user')).statusCode).toBe(400);
+    // A malformed id names no resource, like an unknown one.
+    expect((await setRole(admin.token, 'not-a-uuid', 'user')).statusCode).toBe(404);
   });
 
   it('never demotes the last admin, even when two admins demote each other at once', async () => {

@@ -1,20 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Corridor, FeeTier } from '../../core/fees';
+import type { FeesResponse } from '../../core/api/pricing';
+import type { PublicConfig } from '../../core/api/system';
 import type { RateSet } from '../../core/rates';
 import { api } from './api';
 
-/** GET /api/fees → `{ data: FeeTier[], corridors: Corridor[] }` (public). */
-export interface FeesResponse {
-  data: FeeTier[];
-  corridors: Corridor[];
-}
-
-/** GET /api/config → public configuration. */
-export interface AppConfig {
-  support_email: string;
-  features: { google: boolean; facebook: boolean; paypal: boolean };
-  dev_outbox: boolean;
-}
+export type { FeesResponse } from '../../core/api/pricing';
+/** GET /api/config → what the browser may know of the deployment. */
+export type AppConfig = PublicConfig;
 
 export const queryKeys = {
   fees: ['fees'] as const,

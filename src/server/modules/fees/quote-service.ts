@@ -4,7 +4,7 @@ import { parseAmount, toDecimal } from '../../../core/money.js';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/http-error.js';
 import { loadRates } from '../rates/repo.js';
-import { findCorridor, listTiers } from './repo.js';
+import { findCorridor, listCorridors, listTiers } from './repo.js';
 
 export interface PricedQuote {
   quote: Quote;
@@ -30,6 +30,12 @@ export async function priceTransfer(db: Db, direction: DirectionId, amountInput:
     limits: corridor ? { min: corridor.min_amount, max: corridor.max_amount } : null,
     limitError: limit ? { code: limit.code, limit: toDecimal(limit.limit, dir.from) } : null,
   };
+}
+
+/** The published prices: every tier (its time as ISO text) and every corridor. */
+export async function publishedFees(db: Db) {
+  const [tiers, corridors] = await Promise.all([listTiers(db), listCorridors(db)]);
+  return { data: tiers.map((tier) => ({ ...tier, updated_at: tier.updated_at.toISOString() })), corridors };
 }
 
 /** A quote as the API shows it: every amount an exact decimal string in its currency. */

@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import { FeesResponseSchema, QuoteResponseSchema } from '../../../core/api/pricing.js';
 import { QuoteRequestSchema } from '../../../core/schemas.js';
+import { replies } from '../../lib/contract.js';
 import type { ApiModule } from '../module.js';
-import { listCorridors, listTiers } from './repo.js';
-import { priceTransfer, quoteToJson } from './quote-service.js';
+import { priceTransfer, publishedFees, quoteToJson } from './quote-service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Public: the tiers are the published prices (D3).
-  app.get('/fees', async () => {
-    const [tiers, corridors] = await Promise.all([listTiers(ctx.db), listCorridors(ctx.db)]);
-    return { data: tiers, corridors };
-  });
+  app.get('/fees', {
+    config: { access: 'public' },
+    schema: { response: replies({ 200: FeesResponseSchema }) },
+  }, async () => publishedFees(ctx.db));
 
-  app.post('/quotes', { schema: { body: QuoteRequestSchema } }, async (request) => {
-    const body = request.body as z.infer<typeof QuoteRequestSchema>;
-    return { data: quoteToJson(await priceTransfer(ctx.db, body.direction, body.amount)) };
-  });
+  app.post('/quotes', {
+    config: { access: 'public' },
+    schema: { body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
+  }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx.db, request.body.direction, request.body.amount)) }));
 };
 export default routes;

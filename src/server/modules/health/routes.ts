@@ -1,14 +1,19 @@
 import { sql } from 'drizzle-orm';
+import { HealthSchema } from '../../../core/api/system.js';
+import { replies } from '../../lib/contract.js';
 import type { ApiModule } from '../module.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', {
+    config: { access: 'public' },
+    schema: { response: replies({ 200: HealthSchema, 503: HealthSchema }) },
+  }, async (_request, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
-      return { status: 'ok', database: 'reachable' };
+      return { status: 'ok' as const, database: 'reachable' as const };
     } catch (err) {
       ctx.log.error({ err }, 'health check: database unreachable');
-      return reply.status(503).send({ status: 'error', database: 'unreachable' });
+      return reply.status(503).send({ status: 'error' as const, database: 'unreachable' as const });
     }
   });
 };

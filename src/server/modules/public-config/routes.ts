@@ -1,10 +1,15 @@
+import { PublicConfigResponseSchema } from '../../../core/api/system.js';
+import { replies } from '../../lib/contract.js';
 import { outboxReadable } from '../mail/outbox-access.js';
 import type { ApiModule } from '../module.js';
 
 /** What the browser may know about this deployment: never a secret, only what is switched on. */
 const routes: ApiModule = async (app, { ctx }) => {
   const { config } = ctx;
-  app.get('/config', async (request) => ({
+  app.get('/config', {
+    config: { access: 'public' },
+    schema: { response: replies({ 200: PublicConfigResponseSchema }) },
+  }, async (request) => ({
     data: {
       support_email: config.SUPPORT_EMAIL,
       features: {

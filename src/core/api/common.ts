@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+// The pieces every endpoint's contract is built from: the error body, the id in a path, and the
+// envelopes answers come in. Shared by the server (routes declare them; OpenAPI is generated from
+// them) and the web client (its types are inferred from them).
+
+/** Every 4xx/5xx answer: the message in the caller's language, a stable machine code, and per-field messages. */
+export const ErrorBodySchema = z.looseObject({
+  error: z.string(),
+  code: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** A resource's id in the path. A malformed one names no resource: the server answers 404, like an unknown one. */
+export const IdParamsSchema = z.object({ id: z.uuid() });
+
+/** `{ data }`: the one envelope of a single answer. */
+export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+/** `{ data: [...], next_cursor }`: one page of a list; `next_cursor` is null on the last page. */
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** `{ message }`: an action's outcome, in the caller's language. */
+export const MessageSchema = z.object({ message: z.string() });
+
+/** Timestamps travel as ISO 8601 text. */
+export const isoDateTime = () => z.string();
+
+/** Exact decimals travel as text ("104.50", "0.045"), never as JSON numbers. */
+export const decimalText = () => z.string();

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { dataOf } from './common.js';
+
+// Answers about the service itself: health and what the browser may know of the deployment.
+
+export const HealthSchema = z.object({ status: z.enum(['ok', 'error']), database: z.enum(['reachable', 'unreachable']) });
+
+export const PublicConfigSchema = z.object({
+  support_email: z.string(),
+  features: z.object({ google: z.boolean(), facebook: z.boolean(), paypal: z.boolean() }),
+  /** Whether this caller may read the development outbox (only from this machine, without SMTP). */
+  dev_outbox: z.boolean(),
+});
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+export const PublicConfigResponseSchema = dataOf(PublicConfigSchema);

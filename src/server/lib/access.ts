@@ -1,0 +1,30 @@
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from './http-error.js';
+
+/**
+ * Who may call a route, declared once on the route (`config: { access }`) and enforced by one
+ * hook before the body is read: signed out is 401 and the wrong role 403, whatever the body holds.
+ */
+export type Access = 'public' | 'user' | 'staff' | 'admin';
+export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'staff', 'admin'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** The message key of the 401 when a route words "sign in" its own way. */
+    signInKey?: string;
+  }
+}
+
+const ROLES_OF: Record<Exclude<Access, 'public' | 'user'>, readonly string[]> = {
+  staff: ['admin', 'manager'],
+  admin: ['admin'],
+};
+
+/** The onRequest hook: the route's declared access against the caller's session. */
+export async function enforceAccess(request: FastifyRequest): Promise<void> {
+  const { access, signInKey } = request.routeOptions.config;
+  if (!access || access === 'public') return;
+  if (!request.auth) throw unauthorized(signInKey);
+  if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) throw forbidden();
+}
