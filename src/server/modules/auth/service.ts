@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { profiles } from '../../db/schema.js';
 import { type Lang, t } from '../../i18n.js';
 import { HttpError, badRequest, conflict, unauthorized } from '../../lib/http-error.js';
-import { isKnownCountry } from '../geo/data.js';
+import { isKnownCountry } from '../geo/service.js';
 import { type AccountMail, accountMail } from '../mail/templates.js';
 import { findProfileByEmail, type ProfileRow } from '../profiles/repo.js';
 import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';

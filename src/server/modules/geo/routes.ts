@@ -1,31 +1,42 @@
 import { z } from 'zod';
-import { notFound } from '../../lib/http-error.js';
+import { CitiesResponseSchema, CountriesResponseSchema, StatesResponseSchema } from '../../../core/api/geo.js';
+import { replies } from '../../lib/contract.js';
 import type { ApiModule } from '../module.js';
-import { isKnownCountry, listCities, listCountries, listStates } from './data.js';
+import { citiesOf, countries, statesOf } from './service.js';
 
-// Spec §3 picker items: countries { id, name, emoji }, states { id, name }, cities { name }.
 // The data only changes with a new release: browsers and proxies may keep it for a day.
 const CACHE = 'public, max-age=86400';
 const CountryParams = z.object({ country: z.string().max(10) });
 
 const routes: ApiModule = async (app) => {
-  app.get('/geo/countries', async (_request, reply) => {
+  app.get('/geo/countries', {
+    config: { access: 'public' },
+    schema: { response: replies({ 200: CountriesResponseSchema }) },
+  }, async (_request, reply) => {
     reply.header('Cache-Control', CACHE);
-    return { data: listCountries() };
+    return { data: countries() };
   });
 
-  app.get('/geo/countries/:country/states', { schema: { params: CountryParams } }, async (request, reply) => {
-    if (!isKnownCountry(request.params.country)) throw notFound();
+  app.get('/geo/countries/:country/states', {
+    config: { access: 'public' },
+    schema: { params: CountryParams, response: replies({ 200: StatesResponseSchema }) },
+  }, async (request, reply) => {
+    const data = statesOf(request.params.country);
     reply.header('Cache-Control', CACHE);
-    return { data: listStates(request.params.country) };
+    return { data };
   });
 
   app.get('/geo/countries/:country/cities', {
-    schema: { params: CountryParams, querystring: z.object({ state: z.string().max(10).optional() }) },
+    config: { access: 'public' },
+    schema: {
+      params: CountryParams,
+      querystring: z.object({ state: z.string().max(10).optional() }),
+      response: replies({ 200: CitiesResponseSchema }),
+    },
   }, async (request, reply) => {
-    if (!isKnownCountry(request.params.country)) throw notFound();
+    const data = citiesOf(request.params.country, request.query.state);
     reply.header('Cache-Control', CACHE);
-    return { data: listCities(request.params.country, request.query.state || undefined).map((name) => ({ name })) };
+    return { data };
   });
 };
 export default routes;

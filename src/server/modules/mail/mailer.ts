@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { mailOutbox } from '../../db/schema.js';
+import { keepInOutbox } from './repo.js';
 
 export interface MailMessage {
   to: string;
@@ -32,7 +32,7 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 export function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
   return {
     async send(m) {
-      await db.insert(mailOutbox).values(m);
+      await keepInOutbox(db, m);
       log.info({ to: m.to, subject: maskCodes(m.subject) }, `e-mail kept in the development outbox, read it at ${outboxUrl}`);
     },
   };

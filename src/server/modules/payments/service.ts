@@ -10,7 +10,7 @@ import { t, type Lang } from '../../i18n.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/quote-service.js';
-import { saveRecipient } from '../recipients/repo.js';
+import { saveRecipient } from '../recipients/service.js';
 import { notifyCreated, notifyPaymentReceived } from '../transfers/notifications.js';
 import { transferRequestToJson } from '../transfers/serialize.js';
 import type { TransferRequestRow } from '../transfers/status-service.js';

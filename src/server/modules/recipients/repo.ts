@@ -5,11 +5,7 @@ import { savedRecipients } from '../../db/schema.js';
 
 export type SavedRecipientRow = typeof savedRecipients.$inferSelect;
 
-export function recipientToJson(row: SavedRecipientRow) {
-  const { profile_id: _owner, ...rest } = row;
-  return { ...rest, created_at: row.created_at.toISOString() };
-}
-
+/** The sender's newest 200 recipients, newest first. */
 export async function listRecipients(db: Db, profileId: string) {
   return db.select().from(savedRecipients).where(eq(savedRecipients.profile_id, profileId))
     .orderBy(desc(savedRecipients.created_at)).limit(200);

@@ -1,30 +1,29 @@
-import { z } from 'zod';
+import { IdParamsSchema } from '../../../core/api/common.js';
+import { RecipientDeletedResponseSchema, RecipientListResponseSchema, RecipientResponseSchema } from '../../../core/api/recipients.js';
 import { RecipientSchema } from '../../../core/schemas.js';
+import { replies } from '../../lib/contract.js';
 import { requireUser } from '../../lib/guards.js';
-import { notFound } from '../../lib/http-error.js';
 import type { ApiModule } from '../module.js';
-import { deleteRecipient, listRecipients, recipientToJson, saveRecipient } from './repo.js';
+import { deleteMyRecipient, myRecipients, saveRecipient } from './service.js';
 
-const IdParams = z.object({ id: z.string() });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** D10: the sender's saved recipients; nobody sees or deletes another sender's. */
+/** The sender's saved recipients, offered again on the transfer form. */
 const routes: ApiModule = async (app, { ctx }) => {
-  app.get('/recipients', async (request) => {
-    const user = requireUser(request);
-    return { data: (await listRecipients(ctx.db, user.profile_id)).map(recipientToJson) };
+  app.get('/recipients', {
+    config: { access: 'user' },
+    schema: { response: replies({ 200: RecipientListResponseSchema }) },
+  }, async (request) => ({ data: await myRecipients(ctx.db, requireUser(request).profile_id) }));
+
+  app.post('/recipients', {
+    config: { access: 'user' },
+    schema: { body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
+  }, async (request, reply) => {
+    const data = await saveRecipient(ctx.db, requireUser(request).profile_id, request.body);
+    return reply.status(201).send({ data });
   });
 
-  app.post('/recipients', { preValidation: async (request) => { requireUser(request); }, schema: { body: RecipientSchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const row = await saveRecipient(ctx.db, user.profile_id, request.body);
-    return reply.status(201).send({ data: recipientToJson(row) });
-  });
-
-  app.delete('/recipients/:id', { schema: { params: IdParams } }, async (request) => {
-    const user = requireUser(request);
-    if (!UUID.test(request.params.id) || !(await deleteRecipient(ctx.db, user.profile_id, request.params.id))) throw notFound();
-    return { data: { id: request.params.id } };
-  });
+  app.delete('/recipients/:id', {
+    config: { access: 'user' },
+    schema: { params: IdParamsSchema, response: replies({ 200: RecipientDeletedResponseSchema }) },
+  }, async (request) => ({ data: await deleteMyRecipient(ctx.db, requireUser(request).profile_id, request.params.id) }));
 };
 export default routes;

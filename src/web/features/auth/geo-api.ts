@@ -1,26 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import type { CitiesResponse, CountriesResponse, StatesResponse } from '../../../core/api/geo';
 import { api } from '../../lib/api';
 
-// The countries, states and cities the app serves itself (D10), loaded only where a form needs
-// them. They change only with a release: cached for the whole visit.
-
-export interface GeoCountry {
-  id: string;
-  name: string;
-  emoji: string;
-  phone_code: string;
-}
-export interface GeoState {
-  id: string;
-  name: string;
-}
+// The countries, states and cities the app serves itself, loaded only where a form needs them.
+// They change only with a release: cached for the whole visit.
 
 const forever = { staleTime: Infinity, gcTime: Infinity } as const;
 
 export function useCountries() {
   return useQuery({
     queryKey: ['geo', 'countries'],
-    queryFn: async ({ signal }) => (await api<{ data: GeoCountry[] }>('/api/geo/countries', { signal, token: null })).data,
+    queryFn: async ({ signal }) => (await api<CountriesResponse>('/api/geo/countries', { signal, token: null })).data,
     ...forever,
   });
 }
@@ -29,7 +19,7 @@ export function useStates(country: string) {
   return useQuery({
     queryKey: ['geo', 'states', country],
     queryFn: async ({ signal }) =>
-      (await api<{ data: GeoState[] }>(`/api/geo/countries/${encodeURIComponent(country)}/states`, { signal, token: null })).data,
+      (await api<StatesResponse>(`/api/geo/countries/${encodeURIComponent(country)}/states`, { signal, token: null })).data,
     enabled: Boolean(country),
     ...forever,
   });
@@ -40,7 +30,7 @@ export function useCities(country: string, state: string) {
     queryKey: ['geo', 'cities', country, state],
     queryFn: async ({ signal }) => {
       const q = state ? `?state=${encodeURIComponent(state)}` : '';
-      return (await api<{ data: Array<{ name: string }> }>(`/api/geo/countries/${encodeURIComponent(country)}/cities${q}`, { signal, token: null }))
+      return (await api<CitiesResponse>(`/api/geo/countries/${encodeURIComponent(country)}/cities${q}`, { signal, token: null }))
         .data.map((c) => c.name);
     },
     enabled: Boolean(country),

@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Country, State } from '../../../core/api/geo.js';
 
-// Countries, states and cities the app serves from its own origin (D10), read from the
+// Countries, states and cities the app serves from its own origin, read from the
 // country-state-city package's data files. Countries load on first use (about 100 kB); the cities
 // file (8 MB) is read once, on the first city request, and kept as one small list per country.
-
-export interface Country {
-  id: string;
-  name: string;
-  emoji: string;
-  phone_code: string;
-}
-export interface State {
-  id: string;
-  name: string;
-}
 
 const require = createRequire(import.meta.url);
 const ASSETS = path.join(path.dirname(require.resolve('country-state-city/package.json')), 'lib', 'assets');

@@ -1,49 +1,8 @@
-import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { api, isApiError } from '../lib/api';
+import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
-
-export type Role = 'user' | 'manager' | 'admin';
-
-/** The signed-in user's profile, as GET /api/profiles/me returns it in `data`. */
-export interface SessionUser {
-  id: string;
-  user_id: string;
-  role: Role;
-  email: string | null;
-  full_name: string | null;
-  phone?: string | null;
-  address?: string | null;
-  city?: string | null;
-  state?: string | null;
-  country?: string | null;
-  created_at?: string;
-  [key: string]: unknown;
-}
-
-export interface Session {
-  user: SessionUser | null;
-  token: string | null;
-  /** True until the initial token check (ticket exchange, profile load) is done. */
-  loading: boolean;
-  /** Stores the token and loads the profile; resolves with the user (null if the token is refused). */
-  login: (token: string) => Promise<SessionUser | null>;
-  /** Revokes the session on the server (failure ignored), clears it here and goes to /. */
-  logout: () => Promise<void>;
-  /** Reloads the profile (e.g. after the profile page saved changes). */
-  refresh: () => Promise<SessionUser | null>;
-}
-
-const SessionContext = createContext<Session | null>(null);
-
-/** The name shown for a user: full name, else e-mail, else the word "User" (translated by the caller). */
-export function displayName(user: Pick<SessionUser, 'full_name' | 'email'> | null | undefined, fallback: string): string {
-  return user?.full_name?.trim() || user?.email?.trim() || fallback;
-}
-
-export function isStaff(user: SessionUser | null | undefined): boolean {
-  return user?.role === 'admin' || user?.role === 'manager';
-}
 
 /** Where the OAuth callback lands with its ticket; /reset-password?token= is a reset link, not a ticket. */
 const TICKET_PATH = '/';
@@ -179,10 +138,4 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Session>(() => ({ user, token, loading, login, logout, refresh }), [user, token, loading, login, logout, refresh]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
-}
-
-export function useSession(): Session {
-  const ctx = useContext(SessionContext);
-  if (!ctx) throw new Error('useSession must be used inside <SessionProvider>');
-  return ctx;
 }

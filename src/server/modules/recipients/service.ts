@@ -1,0 +1,27 @@
+import type { Recipient } from '../../../core/schemas.js';
+import type { SavedRecipient } from '../../../core/api/recipients.js';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../lib/http-error.js';
+import * as repo from './repo.js';
+
+// A sender's saved recipients: each sender sees and deletes only their own.
+
+function toJson(row: repo.SavedRecipientRow): SavedRecipient {
+  const { profile_id: _owner, ...rest } = row;
+  return { ...rest, channel: rest.channel as SavedRecipient['channel'], created_at: row.created_at.toISOString() };
+}
+
+export async function myRecipients(db: Db, profileId: string): Promise<SavedRecipient[]> {
+  return (await repo.listRecipients(db, profileId)).map(toJson);
+}
+
+/** Saves a recipient; the same one saved again for the same channel is kept once. */
+export async function saveRecipient(db: Db, profileId: string, recipient: Recipient): Promise<SavedRecipient> {
+  return toJson(await repo.saveRecipient(db, profileId, recipient));
+}
+
+/** Deletes the sender's own recipient; someone else's is as unknown as a missing one (404). */
+export async function deleteMyRecipient(db: Db, profileId: string, id: string): Promise<{ id: string }> {
+  if (!(await repo.deleteRecipient(db, profileId, id))) throw notFound();
+  return { id };
+}

@@ -1,0 +1,51 @@
+import { createContext, useContext } from 'react';
+
+// The session as features see it; app/session-provider.tsx signs in and out and provides it.
+
+export type Role = 'user' | 'manager' | 'admin';
+
+/** The signed-in user's profile, as GET /api/profiles/me returns it in `data`. */
+export interface SessionUser {
+  id: string;
+  user_id: string;
+  role: Role;
+  email: string | null;
+  full_name: string | null;
+  phone?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  created_at?: string;
+  [key: string]: unknown;
+}
+
+export interface Session {
+  user: SessionUser | null;
+  token: string | null;
+  /** True until the initial token check (ticket exchange, profile load) is done. */
+  loading: boolean;
+  /** Stores the token and loads the profile; resolves with the user (null if the token is refused). */
+  login: (token: string) => Promise<SessionUser | null>;
+  /** Revokes the session on the server (failure ignored), clears it here and goes to /. */
+  logout: () => Promise<void>;
+  /** Reloads the profile (e.g. after the profile page saved changes). */
+  refresh: () => Promise<SessionUser | null>;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+/** The name shown for a user: full name, else e-mail, else the word "User" (translated by the caller). */
+export function displayName(user: Pick<SessionUser, 'full_name' | 'email'> | null | undefined, fallback: string): string {
+  return user?.full_name?.trim() || user?.email?.trim() || fallback;
+}
+
+export function isStaff(user: SessionUser | null | undefined): boolean {
+  return user?.role === 'admin' || user?.role === 'manager';
+}
+
+export function useSession(): Session {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession must be used inside <SessionProvider>');
+  return ctx;
+}
