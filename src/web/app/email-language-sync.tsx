@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../lib/api';
 import { normalizeLanguage } from '../lib/i18n';
-import { useSession } from './session';
+import { useSession } from '../lib/session';
 
 /**
  * Keeps the signed-in user's e-mail language (stored on the profile) in step with the EN/FR

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingState } from '../components/ui/spinner';
-import { isStaff, useSession } from './session';
+import { isStaff, useSession } from '../lib/session';
 
 /** Signed-in routes: signed out (once the initial check is done) → /login, remembering where they were going. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -5,11 +5,11 @@ import { EmailLanguageSync } from './email-language-sync';
 import { LogOut, Menu, UserRound, X } from '../components/icons';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
-import { Toaster } from '../components/ui/toast';
+import { Toaster } from '../components/ui/toaster';
 import { cn } from '../lib/utils';
 import { LanguageSwitcher } from './language-switcher';
 import { useDocumentMeta } from './page-meta';
-import { displayName, isStaff, useSession } from './session';
+import { displayName, isStaff, useSession } from '../lib/session';
 import { Logo } from './logo';
 import { ErrorBoundary } from './route-error';
 

@@ -1,7 +1,7 @@
 import { lazy, useState, type ComponentType, type ReactNode } from 'react';
 import { matchPath, Route, Routes } from 'react-router';
 import { i18n } from '../lib/i18n';
-import { SessionProvider } from './session';
+import { SessionProvider } from './session-provider';
 import { AppLayout } from './layout';
 import { GuestOnly, RequireAuth, RequireStaff } from './guards';
 import { ErrorBoundary } from './route-error';

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useSyncExternalStore, type ReactNode } from 'react';
+
+// The toast store: features call toast()/useToast(); <Toaster> (./toaster.tsx) shows what it holds.
 
 /** Spec §9: at most one toast shown at once. */
 export const TOAST_LIMIT = 1;
@@ -91,44 +92,12 @@ function getSnapshot(): ToastItem[] {
   return state;
 }
 
+export function hasOpenToast(): boolean {
+  return state.some((t) => t.open);
+}
+
 /** `const { toast } = useToast(); toast({ title, description, variant })` */
 export function useToast(): { toasts: ToastItem[]; toast: typeof toast; dismiss: typeof dismissToast } {
   const toasts = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   return { toasts, toast, dismiss: dismissToast };
-}
-
-// The cards load on the first toast: they are not needed to show a page (home page budget).
-const ToastCard = lazy(() => import('./toast-view'));
-
-/** Renders the open toast(s). Mounted once, at the root. */
-export function Toaster() {
-  const { toasts } = useToast();
-  const { t } = useTranslation('common');
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && state.some((x) => x.open)) dismissToast();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-  const open = toasts.filter((x) => x.open);
-  return (
-    <div
-      role="region"
-      aria-label={t('toast.region')}
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center p-4 sm:bottom-4 sm:left-auto sm:right-4 sm:items-end sm:p-0"
-    >
-      {/* Two live regions: polite for information, assertive for errors. */}
-      <div role="status" aria-live="polite" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
-        <Suspense fallback={null}>
-          {open.filter((x) => x.variant !== 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
-        </Suspense>
-      </div>
-      <div role="alert" aria-live="assertive" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
-        <Suspense fallback={null}>
-          {open.filter((x) => x.variant === 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
-        </Suspense>
-      </div>
-    </div>
-  );
 }

@@ -1,7 +1,7 @@
 // The back office's calls (spec §7, issue 5) and their TanStack Query hooks.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TransferStatus } from '../../../core/status';
-import type { Role } from '../../app/session';
+import type { Role } from '../../lib/session';
 import { api, ApiError, networkErrorMessage } from '../../lib/api';
 import { readToken } from '../../lib/token-store';
 

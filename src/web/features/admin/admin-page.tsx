@@ -7,7 +7,7 @@ import { StatusBadge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { LoadingState } from '../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { useStats } from './admin-api';
 import { FeesTab } from './fees-tab';
 import { RatesTab } from './rates-tab';

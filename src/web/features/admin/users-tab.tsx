@@ -10,7 +10,7 @@ import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { isApiError } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useAudit, useProfiles, useSetRole } from './admin-api';

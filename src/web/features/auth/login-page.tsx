@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LoginSchema } from '../../../core/schemas';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { PageShell } from '../../components/page';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

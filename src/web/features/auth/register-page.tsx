@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { RegisterSchema } from '../../../core/schemas';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { PageShell } from '../../components/page';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
 import { LoadingState } from '../../components/ui/spinner';
-import { displayName, useSession } from '../../app/session';
+import { displayName, useSession } from '../../lib/session';
 import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '../../lib/format';
 import { useSummary, useTransactionList, type TransactionItem } from '../transfer/api';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { PageHeader, PageShell } from '../../components/page';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

@@ -19,7 +19,7 @@ import { FormField } from '../../components/ui/form-field';
 import { Input, Textarea } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { useToast } from '../../components/ui/toast';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { api, isApiError } from '../../lib/api';
 import { channelLabel, formatDecimalText, money } from '../../lib/format';
 import { useFees, useRates } from '../../lib/queries';

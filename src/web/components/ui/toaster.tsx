@@ -1,0 +1,39 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { dismissToast, hasOpenToast, useToast } from './toast';
+
+// The cards load on the first toast: they are not needed to show a page (home page budget).
+const ToastCard = lazy(() => import('./toast-view'));
+
+/** Renders the open toast(s). Mounted once, at the root. */
+export function Toaster() {
+  const { toasts } = useToast();
+  const { t } = useTranslation('common');
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && hasOpenToast()) dismissToast();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const open = toasts.filter((x) => x.open);
+  return (
+    <div
+      role="region"
+      aria-label={t('toast.region')}
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center p-4 sm:bottom-4 sm:left-auto sm:right-4 sm:items-end sm:p-0"
+    >
+      {/* Two live regions: polite for information, assertive for errors. */}
+      <div role="status" aria-live="polite" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
+        <Suspense fallback={null}>
+          {open.filter((x) => x.variant !== 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        </Suspense>
+      </div>
+      <div role="alert" aria-live="assertive" aria-atomic="true" className="flex w-full flex-col items-center gap-2 sm:items-end">
+        <Suspense fallback={null}>
+          {open.filter((x) => x.variant === 'destructive').map((x) => <ToastCard key={x.id} item={x} />)}
+        </Suspense>
+      </div>
+    </div>
+  );
+}
