@@ -1,6 +1,30 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/** Each web feature may import only itself (and the shared layers), never another feature. */
+const FEATURES = readdirSync('src/web/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+/**
+ * The layers (docs/decisions/011-layers-by-lint.md): core ← server, core ← web; inside web,
+ * lib and components ← features ← app. A zone forbids its `target` files to import from `from`.
+ */
+const LAYER_ZONES = [
+  { target: './src/core', from: ['./src/server', './src/web', './tests', './scripts'], message: 'core is pure domain: it imports only libraries.' },
+  { target: './src/server', from: ['./src/web'], message: 'server and web share code only through src/core.' },
+  { target: './src/web', from: ['./src/server'], message: 'server and web share code only through src/core.' },
+  { target: ['./src/web/lib', './src/web/components'], from: ['./src/web/app', './src/web/features'], message: 'lib and components are shared by every feature: they import no feature and not app.' },
+  { target: './src/web/features', from: ['./src/web/app'], message: 'features do not import app: move what they share into src/web/lib.' },
+  ...FEATURES.map((name) => ({
+    target: `./src/web/features/${name}`,
+    from: './src/web/features',
+    except: [`./${name}`],
+    message: 'a feature does not import another feature: move what they share into src/web/lib or src/web/components.',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', '.test-data/', 'src/server/db/migrations/'] },
@@ -15,6 +39,19 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Amounts are exact: use parseAmount from src/core/money.' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

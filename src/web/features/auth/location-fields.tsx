@@ -4,7 +4,7 @@ import { FormField } from '../../components/ui/form-field';
 import { Select } from '../../components/ui/select';
 import { Combobox, type ComboOption } from './combobox';
 import { useCities, useCountries, useStates } from './geo-api';
-import { useCountryNames } from './phone-field';
+import { useCountryNames } from '../../components/phone-field';
 
 export interface LocationValue {
   /** ISO code, e.g. "GA". */

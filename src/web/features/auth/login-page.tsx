@@ -11,10 +11,10 @@ import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
-import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from './api';
+import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '../../lib/auth-api';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
-import { PasswordInput } from './password-field';
-import { errorText, translateKey } from './translate';
+import { PasswordInput } from '../../components/password-field';
+import { errorText, translateKey } from '../../lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 
 const OAUTH_FAILURES = [

@@ -14,12 +14,12 @@ import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
-import { authApi, REDIRECT_DELAY_MS } from './api';
+import { authApi, REDIRECT_DELAY_MS } from '../../lib/auth-api';
 import { LocationFields, type LocationValue } from './location-fields';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
-import { PasswordInput, PasswordStrength } from './password-field';
-import { isValidPhone, PhoneField } from './phone-field';
-import { errorText, translateKey } from './translate';
+import { PasswordInput, PasswordStrength } from '../../components/password-field';
+import { isValidPhone, PhoneField } from '../../components/phone-field';
+import { errorText, translateKey } from '../../lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 
 /** The shared schema, plus the per-country phone check the browser can make (the server makes it too). */

@@ -10,9 +10,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
-import { authApi, looksSuccessful } from './api';
-import { PasswordInput, PasswordStrength } from './password-field';
-import { errorText, translateKey } from './translate';
+import { authApi, looksSuccessful } from '../../lib/auth-api';
+import { PasswordInput, PasswordStrength } from '../../components/password-field';
+import { errorText, translateKey } from '../../lib/translate';
 
 /**
  * /reset-password (D8). With ?token= from the e-mailed link: choose a new password (which signs

@@ -11,7 +11,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { LoadingState } from '../../components/ui/spinner';
 import { displayName, useSession } from '../../lib/session';
 import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '../../lib/format';
-import { useSummary, useTransactionList, type TransactionItem } from '../transfer/api';
+import { useSummary, useTransactionList, type TransactionItem } from '../../lib/transfers';
 
 const TIPS = ['checkRecipient', 'reference', 'proof', 'limits'] as const;
 

@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Alert } from '../../components/ui/alert';
 import { LoadingState } from '../../components/ui/spinner';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '../../lib/format';
-import { recipientName, useTransfer, type TransactionItem } from '../transfer/api';
+import { recipientName, useTransfer, type TransactionItem } from '../../lib/transfers';
 
 /** One transfer's details and its status timeline (D5: every change, who and when). */
 export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem | null; onClose: () => void }) {

@@ -17,7 +17,7 @@ import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { api, isApiError } from '../../lib/api';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '../../lib/format';
-import { recipientName, transferKeys, useTransactions, type TransactionItem } from '../transfer/api';
+import { recipientName, transferKeys, useTransactions, type TransactionItem } from '../../lib/transfers';
 import { TransferDetailsDialog } from './details-dialog';
 
 const FILTERS = ['', 'pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;

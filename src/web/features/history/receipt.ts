@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { CHANNELS, directionById } from '../../../core/channels';
 import { isCurrency, parseAmount, toDecimal } from '../../../core/money';
 import { formatDateTime } from '../../lib/format';
-import { recipientName, type TransactionItem } from '../transfer/api';
+import { recipientName, type TransactionItem } from '../../lib/transfers';
 
 /** "104.50 USD": plain text the PDF's standard font can show (no narrow spaces or symbols). */
 function plainMoney(value: string, currency: string): string {

@@ -10,7 +10,7 @@ import { Card } from '../../components/ui/card';
 import { LoadingState } from '../../components/ui/spinner';
 import { api, isApiError } from '../../lib/api';
 import { channelLabel, moneyFromDecimal } from '../../lib/format';
-import { useTransfer } from '../transfer/api';
+import { useTransfer } from '../../lib/transfers';
 import { ProofCard } from './proof-card';
 
 /** D7: the app's own payment page — amount, where to pay, the reference and the proof upload. */

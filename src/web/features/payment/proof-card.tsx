@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
-import { transferKeys, type TransferDetail } from '../transfer/api';
+import { transferKeys, type TransferDetail } from '../../lib/transfers';
 import { uploadProof } from './upload';
 
 const MAX_BYTES = 5 * 1024 * 1024;

@@ -8,7 +8,9 @@ import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
-import { authApi, errorText, PasswordInput, PasswordStrength, translateKey } from '../auth';
+import { PasswordInput, PasswordStrength } from '../../components/password-field';
+import { authApi } from '../../lib/auth-api';
+import { errorText, translateKey } from '../../lib/translate';
 import { isReauthCodeSent, profileApi, profileKeys, type MyProfile } from './profile-api';
 
 type Errors = { current_password?: string; current_code?: string; password?: string; confirm?: string };

@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { channelLabel } from '../../lib/format';
-import { errorText } from '../auth';
+import { errorText } from '../../lib/translate';
 import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './profile-api';
 
 /** "FR76 •••• 0189": enough of an IBAN to recognise it, not to copy it. */

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { useToast } from '../../components/ui/toast';
-import { errorText } from '../auth';
+import { errorText } from '../../lib/translate';
 import { profileApi } from './profile-api';
 
 /** Spec §2 security card: sign out on every device (every session revoked on the server). */

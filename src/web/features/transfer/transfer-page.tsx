@@ -23,7 +23,7 @@ import { useSession } from '../../lib/session';
 import { api, isApiError } from '../../lib/api';
 import { channelLabel, formatDecimalText, money } from '../../lib/format';
 import { useFees, useRates } from '../../lib/queries';
-import { transferKeys, useSavedRecipients, type DestinationDetails } from './api';
+import { transferKeys, useSavedRecipients, type DestinationDetails } from '../../lib/transfers';
 import { translateKey } from './translate';
 
 type Fields = Record<'recipient_name' | 'recipient_email' | 'recipient_phone' | 'iban' | 'bic', string>;

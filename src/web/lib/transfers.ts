@@ -1,10 +1,10 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ChannelId } from '../../../core/channels';
-import type { SavedRecipient } from '../../lib/saved-recipient';
-import type { Currency } from '../../../core/money';
-import type { TransferStatus } from '../../../core/status';
-import { api } from '../../lib/api';
+import type { ChannelId } from '../../core/channels';
+import type { SavedRecipient } from './saved-recipient';
+import type { Currency } from '../../core/money';
+import type { TransferStatus } from '../../core/status';
+import { api } from './api';
 
 export interface DestinationDetails {
   recipient_name?: string | null;

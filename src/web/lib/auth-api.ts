@@ -1,5 +1,5 @@
-import type { Login, Register } from '../../../core/schemas';
-import { api } from '../../lib/api';
+import type { Login, Register } from '../../core/schemas';
+import { api } from './api';
 
 // The account calls of spec §7 (and D8). Each answers the parsed body; failures throw ApiError
 // with the server's message, its field errors and its body (e.g. `requiresVerification`).

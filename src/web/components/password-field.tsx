@@ -1,9 +1,9 @@
 import { forwardRef, useState, type InputHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Eye, EyeOff } from 'lucide-react';
-import { passwordScore, passwordStrength } from '../../../core/password';
-import { Input } from '../../components/ui/input';
-import { cn } from '../../lib/utils';
+import { passwordScore, passwordStrength } from '../../core/password';
+import { Input } from './ui/input';
+import { cn } from '../lib/utils';
 
 /** A password input with a show/hide toggle (spec §2). */
 export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>>(

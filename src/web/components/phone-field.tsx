@@ -2,8 +2,8 @@ import { forwardRef, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import PhoneInput, { getCountries, isValidPhoneNumber, type Country, type Labels } from 'react-phone-number-input';
 import 'react-phone-number-input/style.css';
-import { fieldClassName } from '../../components/ui/input';
-import { cn } from '../../lib/utils';
+import { fieldClassName } from './ui/input';
+import { cn } from '../lib/utils';
 
 /** A flag drawn from the country code's regional-indicator letters: no image from a third party. */
 export function flagEmoji(country: string): string {

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { isApiError } from '../../lib/api';
+import { isApiError } from './api';
 
 /** A shared-schema message key ("validation.cityRequired", "auth.errors.x") in the current language. */
 export function translateKey(t: TFunction, key: string | undefined): string {

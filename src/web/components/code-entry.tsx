@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OTP_LENGTH } from '../../../core/schemas';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { FormField } from '../../components/ui/form-field';
-import { Input } from '../../components/ui/input';
-import { errorText } from './translate';
+import { OTP_LENGTH } from '../../core/schemas';
+import { Alert } from './ui/alert';
+import { Button } from './ui/button';
+import { FormField } from './ui/form-field';
+import { Input } from './ui/input';
+import { errorText } from '../lib/translate';
 
 /**
  * A 6-digit code entry (text, at most 6 characters, spec §5) with its submit, an optional resend
