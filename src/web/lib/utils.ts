@@ -21,6 +21,8 @@ function groupOf(base: string): string | null {
   if (POSITION.test(b)) return 'position';
   if (b === 'truncate') return 'text-overflow';
   let m: RegExpMatchArray | null;
+  // An arbitrary length (text-[10px], text-[length:var(--x)]) is a size like text-sm, not a colour.
+  if (/^text-\[(?:length:|[\d.]+(?:px|r?em|%|vw|vh|ch|pt)\])/.test(b)) return 'text-size';
   if ((m = b.match(/^text-(?:(xs|sm|base|lg|[2-9]?xl)(\/.*)?|(left|center|right|justify|start|end)|(wrap|nowrap|balance|pretty|ellipsis|clip)|.+)$/)))
     return m[1] ? 'text-size' : m[3] ? 'text-align' : m[4] ? 'text-wrap' : 'text-color';
   if (/^font-(thin|extralight|light|normal|medium|semibold|bold|extrabold|black)$/.test(b)) return 'font-weight';
@@ -29,6 +31,14 @@ function groupOf(base: string): string | null {
   if (/^flex-(row|col)(-reverse)?$/.test(b)) return 'flex-dir';
   if (/^flex-(wrap|nowrap|wrap-reverse)$/.test(b)) return 'flex-wrap';
   if (/^flex-(1|auto|initial|none)$/.test(b)) return 'flex';
+  if (/^font-(sans|serif|mono)$/.test(b)) return 'font-family';
+  if (/^fill-/.test(b)) return 'fill';
+  if (/^stroke-(?!\d)/.test(b)) return 'stroke';
+  if (/^transition(-(all|colors|opacity|shadow|transform|none))?$/.test(b)) return 'transition';
+  if (b.startsWith('animate-')) return 'animate';
+  if ((m = b.match(/^rounded-(tl|tr|br|bl|ss|se|es|ee|[trblse])(-.+)?$/))) return `rounded-${m[1]}`;
+  if ((m = b.match(/^border-([xytrblse])(-\d+)?$/))) return `border-w-${m[1]}`;
+  if ((m = b.match(/^border-([xytrblse])-(?!(solid|dashed|dotted|double|hidden|none)$).+$/))) return `border-color-${m[1]}`;
   if (/^rounded(-(none|xs|sm|md|lg|[2-4]?xl|full))?$/.test(b)) return 'rounded';
   if (/^shadow(-(2xs|xs|sm|md|lg|x?l|2xl|none))?$/.test(b)) return 'shadow';
   if (/^border(-\d+)?$/.test(b)) return 'border-w';
@@ -37,6 +47,8 @@ function groupOf(base: string): string | null {
   for (const p of PREFIXES) if (b.startsWith(`${p}-`)) return p;
   return null;
 }
+
+const SIDES = 'xytrblse';
 
 /** A later utility of the key group also overrides earlier ones of these groups. */
 const OVERRIDES: Record<string, string[]> = {
@@ -51,6 +63,12 @@ const OVERRIDES: Record<string, string[]> = {
   'inset-x': ['right', 'left'],
   'inset-y': ['top', 'bottom'],
   gap: ['gap-x', 'gap-y'],
+  // A font size sets its own line height in Tailwind 4.
+  'text-size': ['leading'],
+  overflow: ['overflow-x', 'overflow-y'],
+  rounded: ['t', 'r', 'b', 'l', 's', 'e', 'tl', 'tr', 'br', 'bl', 'ss', 'se', 'es', 'ee'].map((side) => `rounded-${side}`),
+  'border-w': [...SIDES].map((side) => `border-w-${side}`),
+  'border-color': [...SIDES].map((side) => `border-color-${side}`),
 };
 
 /** Splits `sm:hover:px-3` into `sm:hover:` and `px-3` (colons inside brackets are not variants). */
