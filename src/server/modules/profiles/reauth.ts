@@ -8,18 +8,19 @@ import { verifyPassword } from '../auth/password.js';
 import { sendAccountMail } from '../auth/service.js';
 import type { ProfileRow } from './repo.js';
 
-// D13: a session alone does not change the e-mail or the password, or a stolen session would
-// become the account for good. The caller proves to be the owner: with the current password, or,
-// for an account signed in only through Google/Facebook, with a code mailed to its current address.
+// A session alone does not change the e-mail or the password, or a stolen session would become
+// the account for good (docs/rules/accounts.md). The caller proves to be the owner: with the
+// current password, or, for an account signed in only through Google/Facebook, with a code mailed
+// to its current address.
 
 export interface ReauthProof {
   current_password?: string | undefined;
   current_code?: string | undefined;
 }
 
-/** A refusal (403 unless said) naming the proof's field; `extra` rides along (e.g. the code-sent marker). */
-function refused(lang: Lang, field: keyof ReauthProof, key: string, vars: Record<string, string> = {}, extra: Record<string, unknown> = {}, status = 403) {
-  return new HttpError(status, key, { ...extra, fields: { [field]: t(lang, key, vars) } }, vars);
+/** A refusal (403 unless said) naming the proof's field; its code tells a client which proof to ask for. */
+function refused(lang: Lang, field: keyof ReauthProof, key: string, vars: Record<string, string> = {}, status = 403) {
+  return new HttpError(status, key, { fields: { [field]: t(lang, key, vars) } }, vars);
 }
 
 /**
@@ -28,7 +29,7 @@ function refused(lang: Lang, field: keyof ReauthProof, key: string, vars: Record
  */
 export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile: ProfileRow, proof: ReauthProof, lang: Lang): Promise<void> {
   if (profile.password_hash) {
-    if (!proof.current_password) throw refused(lang, 'current_password', 'auth.errors.currentPasswordRequired', {}, {}, 400);
+    if (!proof.current_password) throw refused(lang, 'current_password', 'auth.errors.currentPasswordRequired', {}, 400);
     const limit = await ctx.limiter.peek(LIMITS.reauthAccount, profile.id);
     if (!limit.allowed) refuseAttempt(reply, limit.retryAfterMs);
     if (!(await verifyPassword(profile.password_hash, proof.current_password))) {
@@ -41,7 +42,7 @@ export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile:
     await enforceLimits(ctx, reply, [[LIMITS.reauthAccount, profile.id]]);
     const code = await issueCode(ctx.db, { purpose: 'reauth', email: profile.email, profileId: profile.id });
     await sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'reauthCode', code, minutes: CODE_TTL_MS / 60_000 });
-    throw refused(lang, 'current_code', 'auth.errors.reauthCodeSent', { email: profile.email }, { code: 'reauth_code_sent' });
+    throw refused(lang, 'current_code', 'auth.errors.reauthCodeSent', { email: profile.email });
   }
   const check = await checkCode(ctx.db, { purpose: 'reauth', email: profile.email, code: proof.current_code, profileId: profile.id });
   if (!check.ok) throw refused(lang, 'current_code', check.reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');

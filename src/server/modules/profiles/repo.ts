@@ -1,19 +1,12 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
+import type { Role } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
-import { profiles, transferRequests } from '../../db/schema.js';
+import { auditLog, profiles, transferRequests } from '../../db/schema.js';
 import { type Cursor, encodeCursor } from '../../lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
-
-/** A profile as the API shows it (spec §3): never the password hash. */
-export function serializeProfile(p: ProfileRow) {
-  return {
-    id: p.id, user_id: p.user_id, email: p.email, full_name: p.full_name, phone: p.phone, address: p.address,
-    state: p.state, city: p.city, country: p.country, role: p.role, language: p.language,
-    email_verified: p.email_verified_at !== null, created_at: p.created_at.toISOString(),
-  };
-}
-export type Profile = ReturnType<typeof serializeProfile>;
+export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert, 'full_name' | 'phone' | 'language' | 'password_hash'>>;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export async function findProfileByEmail(db: Db, email: string): Promise<ProfileRow | null> {
   const [row] = await db.select().from(profiles).where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
@@ -25,7 +18,26 @@ export async function findProfileById(db: Db, id: string): Promise<ProfileRow | 
   return row ?? null;
 }
 
-/** The profile screen's statistics (spec §2), counted from the sender's transfer requests. */
+export async function updateProfile(db: Db, id: string, changes: ProfileChanges): Promise<ProfileRow | null> {
+  const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();
+  return row ?? null;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
+
+/** Sets a proven e-mail; 'taken' when another account has it (the unique index decides, races included). */
+export async function setVerifiedEmail(db: Db, id: string, email: string): Promise<ProfileRow | 'taken' | null> {
+  try {
+    const [row] = await db.update(profiles).set({ email, email_verified_at: sql`now()` }).where(eq(profiles.id, id)).returning();
+    return row ?? null;
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'taken';
+    throw err;
+  }
+}
+
+/** The profile screen's statistics, counted from the sender's transfer requests. */
 export async function profileStats(db: Db, profileId: string) {
   const [row] = await db.select({
     total: sql<number>`count(*)::int`,
@@ -58,4 +70,21 @@ export async function listProfiles(db: Db, opts: { q?: string | undefined; curso
     data: page.map((r) => r.profile),
     next_cursor: rows.length > opts.limit && last ? encodeCursor({ at: last.at, id: last.profile.id }) : null,
   };
+}
+
+/** Locks every admin row and the target's, so two role changes at once are decided one after the other. */
+export async function lockAdminsAndProfile(tx: Tx, id: string) {
+  const admins = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, 'admin')).for('update');
+  const [target] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
+  return { adminCount: admins.length, target: target ?? null };
+}
+
+/** Sets the role and writes who changed it, before and after, to the audit log. */
+export async function writeRole(tx: Tx, actorId: string, target: ProfileRow, role: Role): Promise<ProfileRow> {
+  const [updated] = await tx.update(profiles).set({ role }).where(eq(profiles.id, target.id)).returning();
+  await tx.insert(auditLog).values({
+    actor_profile_id: actorId, action: 'profile.role_update', target_type: 'profile', target_id: target.id,
+    before: { role: target.role }, after: { role },
+  });
+  return updated!;
 }

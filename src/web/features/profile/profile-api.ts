@@ -1,31 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MyProfileResponse, ProfileSavedResponse, SessionsEndedResponse } from '../../../core/api/profiles';
+import type { RecipientDeletedResponse, RecipientListResponse } from '../../../core/api/recipients';
+import type { PasswordChange } from '../../../core/schemas';
 import type { SavedRecipient } from '../../lib/saved-recipient';
 import { api, isApiError } from '../../lib/api';
 
-/** GET /api/profiles/me → data (spec §3 profile, plus the profile screen's statistics). */
-export interface MyProfile {
-  id: string;
-  user_id: string;
-  email: string;
-  full_name: string | null;
-  phone: string | null;
-  address: string | null;
-  state: string | null;
-  city: string | null;
-  country: string | null;
-  role: 'user' | 'manager' | 'admin';
-  language: 'en' | 'fr';
-  created_at: string;
-  /** Changes of e-mail or password are confirmed with the password, else with a mailed code (D13). */
-  has_password: boolean;
-  stats: { total: number; completed: number; pending: number };
-}
+export type { MyProfile } from '../../../core/api/profiles';
 
-/** The proof of being the account's owner that e-mail and password changes carry (D13). */
-export interface OwnerProof {
-  current_password?: string;
-  current_code?: string;
-}
+/** The proof of being the account's owner that e-mail and password changes carry. */
+export type OwnerProof = Pick<PasswordChange, 'current_password' | 'current_code'>;
 
 export const profileKeys = {
   me: ['profile', 'me'] as const,
@@ -36,7 +19,7 @@ export const profileKeys = {
 export function useMyProfile() {
   return useQuery({
     queryKey: profileKeys.me,
-    queryFn: async ({ signal }) => (await api<{ data: MyProfile }>('/api/profiles/me', { signal })).data,
+    queryFn: async ({ signal }) => (await api<MyProfileResponse>('/api/profiles/me', { signal })).data,
     staleTime: 0,
   });
 }
@@ -46,33 +29,29 @@ export function isReauthCodeSent(err: unknown): boolean {
   return isApiError(err) && (err.body as { code?: unknown } | undefined)?.code === 'reauth_code_sent';
 }
 
-export interface ProfileSaveAnswer {
-  data: Omit<MyProfile, 'stats' | 'has_password'>;
-  message?: string;
-  pending_email?: string;
-}
+export type ProfileSaveAnswer = ProfileSavedResponse;
 
 export const profileApi = {
   save: (body: { full_name?: string; phone?: string; email?: string } & OwnerProof) =>
     api<ProfileSaveAnswer>('/api/profiles/me', { method: 'PATCH', body }),
   changePassword: (body: { password: string } & OwnerProof) =>
-    api<{ message: string; revoked: number }>('/api/profiles/me/password', { method: 'PUT', body }),
+    api<SessionsEndedResponse>('/api/profiles/me/password', { method: 'PUT', body }),
   confirmEmail: (email: string, otp: string) =>
     api<ProfileSaveAnswer>('/api/profiles/me/email/confirm', { method: 'POST', body: { email, otp } }),
-  logoutEverywhere: () => api<{ message: string }>('/api/auth/logout-all', { method: 'POST' }),
+  logoutEverywhere: () => api<SessionsEndedResponse>('/api/auth/logout-all', { method: 'POST' }),
 };
 
 export function useSavedRecipients() {
   return useQuery({
     queryKey: profileKeys.recipients,
-    queryFn: async ({ signal }) => (await api<{ data: SavedRecipient[] }>('/api/recipients', { signal })).data,
+    queryFn: async ({ signal }) => (await api<RecipientListResponse>('/api/recipients', { signal })).data,
   });
 }
 
 export function useDeleteRecipient() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/recipients/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => api<RecipientDeletedResponse>(`/api/recipients/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.recipients }),
   });
 }
