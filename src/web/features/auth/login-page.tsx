@@ -1,20 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LoginSchema } from '../../../core/schemas';
 import { useSession } from '../../lib/session';
 import { PageShell } from '../../components/page';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { FormField } from '../../components/ui/form-field';
+import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
 import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '../../lib/auth-api';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
 import { PasswordInput } from '../../components/password-field';
-import { errorText, translateKey } from '../../lib/translate';
+import { errorText } from '../../lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 
 const OAUTH_FAILURES = [
@@ -35,58 +34,27 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const returnTo = useReturnPath();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useZodForm(LoginSchema, { email: '', password: '', remember: false });
   const [reset, setReset] = useState<{ busy: boolean; message?: string; success?: boolean; error?: string }>({ busy: false });
   const [verifying, setVerifying] = useState(false);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
+  const email = form.watch('email').trim();
 
   // Back from Google or Facebook without a sign-in: say why (server redirect, spec §2).
   const failure = params.get('error');
   const provider = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'Google';
   const oauthMessage = (OAUTH_FAILURES as readonly string[]).includes(failure ?? '') ? t(`oauth.${failure}`, { provider }) : null;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const parsed = LoginSchema.safeParse({ email, password, remember });
-    if (!parsed.success) {
-      const errs: { email?: string; password?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const name = issue.path[0] as 'email' | 'password';
-        errs[name] ??= translateKey(t, issue.message);
-      }
-      setFieldErrors(errs);
-      return;
-    }
-    setBusy(true);
-    try {
-      const { token } = await authApi.login(parsed.data);
-      await login(token);
-      navigate(returnTo, { replace: true });
-    } catch (err) {
-      if (isApiError(err) && needsVerification(err.body)) setVerifying(true);
-      setError(errorText(err, t('login.failed')));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   /** Spec §5: the reset is asked for the e-mail typed above; without one, say so. */
   const forgot = async () => {
-    const value = email.trim();
-    if (!value) {
+    if (!email) {
       setReset({ busy: false, error: t('validation:enterEmailToReset') });
       return;
     }
     setReset({ busy: true });
     try {
-      const { message } = await authApi.requestReset(value);
+      const { message } = await authApi.requestReset(email);
       const text = message || t('reset.sentFallback');
       setReset({ busy: false, message: text, success: looksSuccessful(text) });
     } catch (err) {
@@ -106,13 +74,13 @@ export default function LoginPage() {
         <CardContent>
           {verifying ? (
             <div className="flex flex-col gap-4">
-              {error ? <Alert variant="warning">{error}</Alert> : null}
+              <Alert variant="warning">{form.formState.errors.root?.server?.message}</Alert>
               <VerifyEmailStep
-                email={email.trim()}
-                message={t('verify.loginDescription', { email: email.trim() })}
+                email={email}
+                message={t('verify.loginDescription', { email })}
                 onBack={() => {
                   setVerifying(false);
-                  setError(null);
+                  form.clearErrors('root');
                 }}
                 backLabel={t('verify.backToLogin')}
                 onVerified={async (token) => {
@@ -131,28 +99,25 @@ export default function LoginPage() {
               ) : null}
               <OAuthButtons />
               <OrDivider />
-              <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="login-form">
-                {error ? (
-                  <Alert variant="destructive" data-testid="login-error">
-                    {error}
-                  </Alert>
-                ) : null}
-                <FormField label={t('login.email')} error={fieldErrors.email} required>
-                  <Input
-                    type="email"
-                    inputMode="email"
-                    autoComplete="username"
-                    value={email}
-                    onChange={(e) => {
-                      setEmail(e.target.value);
-                      setFieldErrors((f) => ({ ...f, email: undefined }));
-                      if (reset.error) setReset({ busy: false });
-                    }}
-                  />
-                </FormField>
-                <FormField
+              <Form
+                form={form}
+                onSubmit={async (values) => {
+                  const { token } = await authApi.login(values);
+                  await login(token);
+                  navigate(returnTo, { replace: true });
+                }}
+                onFailure={(err) => setVerifying(isApiError(err) && needsVerification(err.body))}
+                fallbackError={t('login.failed')}
+                className="flex flex-col gap-4"
+                data-testid="login-form"
+              >
+                <FormError data-testid="login-error" />
+                <Field name="email" label={t('login.email')} required onValueChange={() => reset.error && setReset({ busy: false })}>
+                  <Input type="email" inputMode="email" autoComplete="username" />
+                </Field>
+                <Field
+                  name="password"
                   label={t('login.password')}
-                  error={fieldErrors.password}
                   required
                   labelAction={
                     <button
@@ -166,15 +131,8 @@ export default function LoginPage() {
                     </button>
                   }
                 >
-                  <PasswordInput
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => {
-                      setPassword(e.target.value);
-                      setFieldErrors((f) => ({ ...f, password: undefined }));
-                    }}
-                  />
-                </FormField>
+                  <PasswordInput autoComplete="current-password" />
+                </Field>
                 {reset.error ? (
                   <Alert variant="destructive" data-testid="reset-error">
                     {reset.error}
@@ -184,25 +142,17 @@ export default function LoginPage() {
                     {reset.message}
                   </Alert>
                 ) : null}
-                <label className="flex items-center gap-2 text-sm text-slate-800">
-                  <input
-                    type="checkbox"
-                    checked={remember}
-                    onChange={(e) => setRemember(e.target.checked)}
-                    className="size-4 rounded border-input accent-brand-700"
-                  />
-                  {t('login.remember')}
-                </label>
-                <Button type="submit" size="lg" loading={busy} data-testid="login-submit">
-                  {busy ? t('login.busy') : t('login.submit')}
-                </Button>
+                <CheckboxField name="remember" label={t('login.remember')} />
+                <SubmitButton size="lg" busyLabel={t('login.busy')} data-testid="login-submit">
+                  {t('login.submit')}
+                </SubmitButton>
                 <p className="text-center text-sm text-slate-700">
                   {t('login.noAccount')}{' '}
                   <Link to="/register" className="font-medium text-brand-700 underline-offset-4 hover:underline">
                     {t('login.register')}
                   </Link>
                 </p>
-              </form>
+              </Form>
             </>
           )}
         </CardContent>
