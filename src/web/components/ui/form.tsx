@@ -118,11 +118,11 @@ export function FormError({ children, className, ...props }: { children?: ReactN
 
 type FieldControl = Parameters<typeof FormField>[0]['children'];
 
-interface ControlProps {
-  name?: string;
-  value?: unknown;
-  onChange?: (input: never) => void;
-  onBlur?: () => void;
+/** A form value's error in the current language, for controls laid out by hand (several values in one). */
+export function useFieldError(name: string): string | undefined {
+  const { getFieldState } = useFormContext();
+  const state = useFormState({ name });
+  return useMessage()(getFieldState(name, state).error?.message);
 }
 
 /** The value a control's change gives: an input's text, a checkbox's state, or the value itself. */
@@ -148,10 +148,19 @@ function useFieldControl<T extends FieldValues>(name: FieldPath<T>, parse?: (tex
   return { field, onChange, error: useMessage()(fieldState.error?.message) };
 }
 
+/** What a field hands its control. */
+export interface FieldControlProps {
+  name: string;
+  value: unknown;
+  onChange: (input: unknown) => void;
+  onBlur: () => void;
+  ref: (element: HTMLElement | null) => void;
+}
+
 /**
  * A labelled form value: label (with the required marker), its control, a hint and its error
- * (aria-invalid, aria-describedby, role=alert). The control is any element taking
- * value/onChange/onBlur (an Input, a Select, the phone field…).
+ * (aria-invalid, aria-describedby, role=alert). The control is an Input, Select or Textarea
+ * element, or a function giving one from {@link FieldControlProps} (e.g. for the phone field).
  */
 export function Field<T extends FieldValues = FieldValues>({
   name, label, hint, required, className, labelAction, parse, onValueChange, children,
@@ -166,10 +175,11 @@ export function Field<T extends FieldValues = FieldValues>({
   parse?: (text: string) => unknown;
   /** Told the new value after a change (e.g. to adjust another field). */
   onValueChange?: (value: unknown) => void;
-  children: ReactElement<ControlProps>;
+  children: ReactElement | ((control: FieldControlProps) => ReactElement);
 }) {
   const { field, onChange, error } = useFieldControl<T>(name, parse, onValueChange);
-  const control = cloneElement(children, { name: field.name, value: field.value ?? '', onChange, onBlur: field.onBlur, ref: field.ref } as ControlProps) as FieldControl;
+  const props: FieldControlProps = { name: field.name, value: field.value ?? '', onChange, onBlur: field.onBlur, ref: field.ref };
+  const control = (typeof children === 'function' ? children(props) : cloneElement(children, props)) as FieldControl;
   return (
     <FormField label={label} hint={hint} error={error} required={required} className={className} labelAction={labelAction}>
       {control}

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useFormContext } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -8,9 +7,8 @@ import { RegisterSchema } from '../../../core/schemas';
 import { useSession } from '../../lib/session';
 import { PageShell } from '../../components/page';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { FormField } from '../../components/ui/form-field';
+import { Field, Form, FormError, SubmitButton, useFieldError, useZodForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { isApiError } from '../../lib/api';
@@ -19,16 +17,13 @@ import { LocationFields, type LocationValue } from './location-fields';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
 import { PasswordInput, PasswordStrength } from '../../components/password-field';
 import { isValidPhone, PhoneField } from '../../components/phone-field';
-import { errorText, translateKey } from '../../lib/translate';
+import { errorText } from '../../lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 
 /** The shared schema, plus the per-country phone check the browser can make (the server makes it too). */
 const FormSchema = RegisterSchema.superRefine((v, ctx) => {
   if (v.phone && !isValidPhone(v.phone)) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'auth.errors.phoneInvalid' });
 });
-type FormInput = z.input<typeof FormSchema>;
-type FormOutput = z.output<typeof FormSchema>;
-type FieldName = keyof FormInput;
 
 export default function RegisterPage() {
   const { t } = useTranslation(['auth', 'validation', 'common']);
@@ -37,51 +32,18 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [step, setStep] = useState<'form' | 'verify'>('form');
   const [pending, setPending] = useState<{ email: string; message?: string | undefined } | null>(null);
-  const [formError, setFormError] = useState<{ text: string; alreadyRegistered: boolean } | null>(null);
+  const [alreadyRegistered, setAlreadyRegistered] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(FormSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
-    defaultValues: { full_name: '', phone: '', email: '', password: '', address: '', country: '', state: '', city: '' },
-  });
-  const { register, control, handleSubmit, formState, setError, clearErrors, watch, setValue } = form;
-  const password = watch('password') ?? '';
-  const location: LocationValue = { country: watch('country') ?? '', state: watch('state') ?? '', city: watch('city') ?? '' };
-  const err = (name: FieldName) => translateKey(t, formState.errors[name]?.message);
-  /** Spec §5: editing a field clears its error. */
-  const field = (name: FieldName) => register(name, { onChange: () => clearErrors(name) });
+  const form = useZodForm(FormSchema, { full_name: '', phone: '', email: '', password: '', address: '', country: '', state: '', city: '' });
 
   const signedIn = async (token: string, message: string) => {
     await login(token);
     setSuccess(message);
     timer.current = window.setTimeout(() => navigate('/'), REDIRECT_DELAY_MS);
   };
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const answer = await authApi.register(values);
-      if (answer.token) {
-        await signedIn(answer.token, t('register.success'));
-      } else if (answer.requiresVerification) {
-        setPending({ email: values.email, message: answer.message });
-        setStep('verify');
-      }
-    } catch (e) {
-      const text = errorText(e, t('register.failed'));
-      if (isApiError(e) && e.fields) {
-        for (const [name, message] of Object.entries(e.fields)) {
-          if (name in FormSchema.shape) setError(name as FieldName, { message });
-        }
-      }
-      setFormError({ text, alreadyRegistered: isApiError(e) && e.status === 409 });
-      toast({ variant: 'destructive', title: t('register.failedTitle'), description: text });
-    }
-  });
 
   return (
     <PageShell width="narrow">
@@ -116,63 +78,56 @@ export default function RegisterPage() {
             <div>
               <OAuthButtons />
               <OrDivider />
-              <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2" data-testid="register-form">
-                {formError ? (
-                  <Alert variant="destructive" className="sm:col-span-2" data-testid="register-error">
-                    {formError.text}{' '}
-                    {formError.alreadyRegistered ? (
-                      <Link to="/login" className="font-medium underline">
-                        {t('register.signInInstead')}
-                      </Link>
-                    ) : null}
-                  </Alert>
-                ) : null}
-                <FormField label={t('register.fullName')} error={err('full_name')} required className="sm:col-span-2">
-                  <Input autoComplete="name" {...field('full_name')} />
-                </FormField>
-                <FormField label={t('register.email')} error={err('email')} hint={t('register.emailHint')} required className="sm:col-span-2">
-                  <Input type="email" autoComplete="email" inputMode="email" {...field('email')} />
-                </FormField>
-                {/* The field wraps the phone input itself, so its label and error reach the input. */}
-                <Controller
-                  control={control}
-                  name="phone"
-                  render={({ field: f }) => (
-                    <FormField label={t('register.phone')} error={err('phone')} required className="sm:col-span-2">
-                      <PhoneField
-                        value={f.value}
-                        onChange={(v) => {
-                          f.onChange(v);
-                          clearErrors('phone');
-                        }}
-                        onBlur={f.onBlur}
-                      />
-                    </FormField>
-                  )}
-                />
+              <Form
+                form={form}
+                onSubmit={async (values) => {
+                  setAlreadyRegistered(false);
+                  const answer = await authApi.register(values);
+                  if (answer.token) {
+                    await signedIn(answer.token, t('register.success'));
+                  } else if (answer.requiresVerification) {
+                    setPending({ email: values.email, message: answer.message });
+                    setStep('verify');
+                  }
+                }}
+                onFailure={(e) => {
+                  setAlreadyRegistered(isApiError(e) && e.status === 409);
+                  toast({ variant: 'destructive', title: t('register.failedTitle'), description: errorText(e, t('register.failed')) });
+                }}
+                fallbackError={t('register.failed')}
+                className="grid gap-4 sm:grid-cols-2"
+                data-testid="register-form"
+              >
+                <FormError className="sm:col-span-2" data-testid="register-error">
+                  {alreadyRegistered ? (
+                    <Link to="/login" className="font-medium underline">
+                      {t('register.signInInstead')}
+                    </Link>
+                  ) : null}
+                </FormError>
+                <Field name="full_name" label={t('register.fullName')} required className="sm:col-span-2">
+                  <Input autoComplete="name" />
+                </Field>
+                <Field name="email" label={t('register.email')} hint={t('register.emailHint')} required className="sm:col-span-2">
+                  <Input type="email" autoComplete="email" inputMode="email" />
+                </Field>
+                <Field name="phone" label={t('register.phone')} required className="sm:col-span-2">
+                  {({ value, ...control }) => <PhoneField value={String(value)} {...control} />}
+                </Field>
                 <div className="flex flex-col gap-2 sm:col-span-2">
-                  <FormField label={t('register.password')} error={err('password')} hint={t('register.passwordHint')} required>
-                    <PasswordInput autoComplete="new-password" {...field('password')} />
-                  </FormField>
-                  <PasswordStrength password={password} />
+                  <Field name="password" label={t('register.password')} hint={t('register.passwordHint')} required>
+                    <PasswordInput autoComplete="new-password" />
+                  </Field>
+                  <PasswordStrength password={form.watch('password') ?? ''} />
                 </div>
-                <FormField label={t('register.address')} hint={t('register.optional')} className="sm:col-span-2">
-                  <Input autoComplete="street-address" {...field('address')} />
-                </FormField>
-                <LocationFields
-                  value={location}
-                  errors={{ country: err('country'), city: err('city') }}
-                  onChange={(changed, next) => {
-                    setValue('country', next.country);
-                    setValue('state', next.state);
-                    setValue('city', next.city);
-                    clearErrors(changed);
-                  }}
-                />
+                <Field name="address" label={t('register.address')} hint={t('register.optional')} className="sm:col-span-2">
+                  <Input autoComplete="street-address" />
+                </Field>
+                <RegisterLocation />
                 <div className="flex flex-col gap-3 sm:col-span-2">
-                  <Button type="submit" size="lg" loading={formState.isSubmitting} data-testid="register-submit">
-                    {formState.isSubmitting ? t('register.busy') : t('register.submit')}
-                  </Button>
+                  <SubmitButton size="lg" busyLabel={t('register.busy')} data-testid="register-submit">
+                    {t('register.submit')}
+                  </SubmitButton>
                   <p className="text-center text-sm text-slate-700">
                     {t('register.haveAccount')}{' '}
                     <Link to="/login" className="font-medium text-brand-700 underline-offset-4 hover:underline">
@@ -180,11 +135,30 @@ export default function RegisterPage() {
                     </Link>
                   </p>
                 </div>
-              </form>
+              </Form>
             </div>
           )}
         </CardContent>
       </Card>
     </PageShell>
+  );
+}
+
+/** Country, state and city: three form values laid out by one component. */
+function RegisterLocation() {
+  const { watch, setValue, clearErrors } = useFormContext<z.input<typeof FormSchema>>();
+  const errors = { country: useFieldError('country'), city: useFieldError('city') };
+  const value: LocationValue = { country: watch('country') ?? '', state: watch('state') ?? '', city: watch('city') ?? '' };
+  return (
+    <LocationFields
+      value={value}
+      errors={errors}
+      onChange={(changed, next) => {
+        setValue('country', next.country);
+        setValue('state', next.state);
+        setValue('city', next.city);
+        clearErrors(changed);
+      }}
+    />
   );
 }
