@@ -23,6 +23,7 @@ export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array
 
 /** `{ message }`: an action's outcome, in the caller's language. */
 export const MessageSchema = z.object({ message: z.string() });
+export type MessageBody = z.infer<typeof MessageSchema>;
 
 /** Timestamps travel as ISO 8601 text. */
 export const isoDateTime = () => z.string();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../languages.js';
 import { ROLES } from '../status.js';
-import { MessageSchema, dataOf, isoDateTime, pageOf } from './common.js';
+import { dataOf, isoDateTime, pageOf } from './common.js';
 
 // Answers about accounts: the signed-in user's own profile, and the admin's list of them.
 
@@ -42,10 +42,6 @@ export const ProfileSavedResponseSchema = dataOf(ProfileSchema).extend({
   pending_email: z.string().optional(),
 });
 export type ProfileSavedResponse = z.infer<typeof ProfileSavedResponseSchema>;
-
-/** An action that signed sessions out, and how many. */
-export const SessionsEndedResponseSchema = MessageSchema.extend({ revoked: z.number().int() });
-export type SessionsEndedResponse = z.infer<typeof SessionsEndedResponseSchema>;
 
 export const ProfilePageResponseSchema = pageOf(ProfileSchema);
 export type ProfilePageResponse = z.infer<typeof ProfilePageResponseSchema>;

@@ -1,10 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  RedirectSchema, RegisteredResponseSchema, SessionResponseSchema, SessionWithMessageResponseSchema, SessionsEndedResponseSchema,
+  SignedInResponseSchema,
+} from '../../../core/api/auth.js';
+import { MessageSchema } from '../../../core/api/common.js';
+import {
   LoginSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema, ResetPasswordRequestSchema, TicketExchangeSchema,
   VerifyOtpSchema,
 } from '../../../core/schemas.js';
 import { t } from '../../i18n.js';
+import { replies } from '../../lib/contract.js';
 import { HttpError } from '../../lib/http-error.js';
 import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
@@ -24,23 +30,35 @@ import {
 const client = (request: FastifyRequest): ClientInfo => ({ ip: clientAddress(request), userAgent: request.headers['user-agent'] });
 
 const routes: ApiModule = async (app, { ctx }) => {
-  app.post('/auth/register', { schema: { body: RegisterSchema } }, async (request, reply) => {
+  app.post('/auth/register', {
+    config: { access: 'public' },
+    schema: { body: RegisterSchema, response: replies({ 200: RegisteredResponseSchema }) },
+  }, async (request, reply) => {
     const ip = clientAddress(request);
     await enforceLimits(ctx, reply, [[LIMITS.registerAccount, request.body.email], [LIMITS.registerAddress, ip]]);
     return register(ctx, request.body, request.lang);
   });
 
-  app.post('/auth/verify-otp', { schema: { body: VerifyOtpSchema } }, async (request, reply) => {
+  app.post('/auth/verify-otp', {
+    config: { access: 'public' },
+    schema: { body: VerifyOtpSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
+  }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.verifyAccount, request.body.email], [LIMITS.verifyAddress, clientAddress(request)]]);
     return verifyEmail(ctx, request.body, client(request), request.lang);
   });
 
-  app.post('/auth/resend-otp', { schema: { body: ResendOtpSchema } }, async (request, reply) => {
+  app.post('/auth/resend-otp', {
+    config: { access: 'public' },
+    schema: { body: ResendOtpSchema, response: replies({ 200: MessageSchema }) },
+  }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resendAccount, request.body.email], [LIMITS.resendAddress, clientAddress(request)]]);
     return resendCode(ctx, request.body.email, request.lang);
   });
 
-  app.post('/auth/login', { schema: { body: LoginSchema } }, async (request, reply) => {
+  app.post('/auth/login', {
+    config: { access: 'public' },
+    schema: { body: LoginSchema, response: replies({ 200: SignedInResponseSchema }) },
+  }, async (request, reply) => {
     const ip = clientAddress(request);
     await assertLoginAllowed(ctx, reply, request.body.email, ip);
     try {
@@ -51,35 +69,50 @@ const routes: ApiModule = async (app, { ctx }) => {
     }
   });
 
-  app.post('/auth/logout', async (request) => {
+  app.post('/auth/logout', {
+    config: { access: 'user' },
+    schema: { response: replies({ 200: MessageSchema }) },
+  }, async (request) => {
     const user = requireUser(request);
     await ctx.tokens.revokeSession(user.session_id);
     return { message: t(request.lang, 'auth.logout.done') };
   });
 
-  app.post('/auth/logout-all', async (request) => {
+  app.post('/auth/logout-all', {
+    config: { access: 'user' },
+    schema: { response: replies({ 200: SessionsEndedResponseSchema }) },
+  }, async (request) => {
     const user = requireUser(request);
     const revoked = await ctx.tokens.revokeAllSessions(user.profile_id);
     return { message: t(request.lang, 'auth.logout.everywhere'), revoked };
   });
 
-  app.post('/auth/reset-password', { schema: { body: ResetPasswordRequestSchema } }, async (request, reply) => {
+  app.post('/auth/reset-password', {
+    config: { access: 'public' },
+    schema: { body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }) },
+  }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resetAccount, request.body.email], [LIMITS.resetAddress, clientAddress(request)]]);
     return requestPasswordReset(ctx, request.body.email, request.lang);
   });
 
-  app.post('/auth/reset-password/confirm', { schema: { body: ResetPasswordConfirmSchema } }, async (request, reply) => {
+  app.post('/auth/reset-password/confirm', {
+    config: { access: 'public' },
+    schema: { body: ResetPasswordConfirmSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
+  }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return confirmPasswordReset(ctx, request.body, client(request), request.lang);
   });
 
-  app.post('/auth/exchange', { schema: { body: TicketExchangeSchema } }, async (request, reply) => {
+  app.post('/auth/exchange', {
+    config: { access: 'public' },
+    schema: { body: TicketExchangeSchema, response: replies({ 200: SessionResponseSchema }) },
+  }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return exchangeTicket(ctx, request.body.ticket, client(request));
   });
 
   // OAuth: full-page navigations. Every outcome is a redirect: to the provider, back to the app
-  // with a single-use ticket (D8), or to /login with the reason.
+  // with a single-use ticket, or to /login with the reason.
   const google = new GoogleClient(ctx.config);
   const toLogin = (provider: string, code: string) => `/login?${new URLSearchParams({ error: code, provider })}`;
   const signedIn = async (reply: FastifyReply, profile: ProfileRow) =>
@@ -90,7 +123,10 @@ const routes: ApiModule = async (app, { ctx }) => {
     throw err;
   };
   for (const provider of PROVIDERS) {
-    app.get(`/auth/${provider}`, async (request, reply) => {
+    app.get(`/auth/${provider}`, {
+      config: { access: 'public' },
+      schema: { response: replies({ 302: RedirectSchema }) },
+    }, async (request, reply) => {
       try {
         // Each start writes a row: limited per address, the refusal said on the login page.
         await enforceLimits(ctx, reply, [[LIMITS.oauthStartAddress, clientAddress(request)]]);
@@ -103,7 +139,8 @@ const routes: ApiModule = async (app, { ctx }) => {
     });
 
     app.get(`/auth/${provider}/callback`, {
-      schema: { querystring: z.record(z.string(), z.string().max(4096)) },
+      config: { access: 'public' },
+      schema: { querystring: z.record(z.string(), z.string().max(4096)), response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       clearBrowserBinding(reply, ctx.config, provider);
       try {
@@ -120,7 +157,8 @@ const routes: ApiModule = async (app, { ctx }) => {
 
     // The link mailed by requestConfirmation.
     app.get(`/auth/${provider}/confirm`, {
-      schema: { querystring: z.object({ token: z.string().min(1).max(200) }) },
+      config: { access: 'public' },
+      schema: { querystring: z.object({ token: z.string().min(1).max(200) }), response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       try {
         await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdParamsSchema } from '../../../core/api/common.js';
+import { SessionsEndedResponseSchema } from '../../../core/api/auth.js';
 import {
-  MyProfileResponseSchema, ProfilePageResponseSchema, ProfileResponseSchema, ProfileSavedResponseSchema, SessionsEndedResponseSchema,
+  MyProfileResponseSchema, ProfilePageResponseSchema, ProfileResponseSchema, ProfileSavedResponseSchema,
 } from '../../../core/api/profiles.js';
 import { LANGUAGES } from '../../../core/languages.js';
 import {

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MyProfileResponse, ProfileSavedResponse, SessionsEndedResponse } from '../../../core/api/profiles';
+import type { SessionsEndedResponse } from '../../../core/api/auth';
+import type { MyProfileResponse, ProfileSavedResponse } from '../../../core/api/profiles';
 import type { RecipientDeletedResponse, RecipientListResponse } from '../../../core/api/recipients';
 import type { PasswordChange } from '../../../core/schemas';
 import type { SavedRecipient } from '../../lib/saved-recipient';
