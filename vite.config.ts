@@ -1,37 +1,28 @@
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { pathAliases } from './scripts/path-aliases.js';
+import { PAGE_ROUTES } from './src/core/routes.js';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
 
-/** Public pages fetched without the query client (see `page(..., { query: false })` in the router). */
-const NO_QUERY_ROUTES = ['/', '/fees'];
-
-/** Public routes (they read the `public` namespace) and their page modules, as in src/web/app/router.tsx. */
-const PUBLIC_ROUTE_MODULES: Record<string, string> = {
-  '/': 'features/home/home-page.tsx',
-  '/fees': 'features/public/fees-page.tsx',
-  '/faq': 'features/public/faq-page.tsx',
-  '/support': 'features/public/support-page.tsx',
-  '/privacy': 'features/public/privacy-page.tsx',
-  '/terms': 'features/public/terms-page.tsx',
-  '/compliance': 'features/public/compliance-page.tsx',
-};
+/** The public pages: the boot script preloads the current one's code and translations. */
+const PRERENDERED = PAGE_ROUTES.filter((route) => route.prerendered);
 
 /**
- * Emits /assets/boot-[hash].js, run (deferred) before the app: it detects the language exactly as
- * src/web/lib/i18n-detector.ts does and preloads that language's translation files (and English,
- * the fallback), plus the current public page's code. Without it, those requests would only start once
- * the app's JavaScript has run: one more round trip before anything useful shows (Lighthouse, issue 6).
- * A file and not an inline script: the server's Content-Security-Policy allows 'self' scripts only.
+ * Emits /assets/boot-[hash].js (src/web/boot.ts, bundled on its own), run (deferred) before the
+ * app: it detects the language as the app does and preloads that language's translation files,
+ * plus the current public page's code and namespaces. A file and not an inline script: the
+ * server's Content-Security-Policy allows 'self' scripts only.
  */
 function bootPreload(): Plugin {
   return {
     name: 'boot-preload',
     apply: 'build',
     enforce: 'post',
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const entry = chunks.find((c) => c.isEntry);
       const html = bundle['index.html'];
@@ -53,29 +44,24 @@ function bootPreload(): Plugin {
         }
         return files.map((f) => `/${f}`);
       };
-      const routeFiles: Record<string, string[]> = {};
-      for (const [route, module] of Object.entries(PUBLIC_ROUTE_MODULES)) {
-        routeFiles[route] = filesFor(NO_QUERY_ROUTES.includes(route) ? [module] : [module, 'lib/query-client.tsx']);
-      }
-      const code = `(function(){try{
-var d=document,w=window,c=[],q,m;
-function s(f){try{return f()}catch(e){return null}}
-c.push(s(function(){return new URLSearchParams(location.search).get('lng')}));
-c.push(s(function(){m=d.cookie.match(/(?:^|;\\s*)i18next=([^;]*)/);return m?decodeURIComponent(m[1]):null}));
-c.push(s(function(){return w.localStorage.getItem('i18nextLng')}));
-c.push(s(function(){return w.sessionStorage.getItem('i18nextLng')}));
-c=c.concat(s(function(){return [].concat(navigator.languages||[],navigator.language)})||[]);
-c.push(d.documentElement.getAttribute('lang'));
-var lng='en';
-for(var i=0;i<c.length;i++){q=String(c[i]||'').trim().toLowerCase().split(/[-_]/)[0];if(q==='en'||q==='fr'){lng=q;break}}
-var p=location.pathname.replace(/\\/+$/,'')||'/';
-var ns=['common'];if(${JSON.stringify(Object.keys(PUBLIC_ROUTE_MODULES))}.indexOf(p)>=0)ns.push('public');
-var ls=lng==='en'?['en']:[lng,'en'];
-function add(r,h,a){var e=d.createElement('link');e.rel=r;e.href=h;if(a){e.as=a;e.crossOrigin='anonymous'}d.head.appendChild(e)}
-ls.forEach(function(l){ns.forEach(function(n){add('preload','/locales/'+l+'/'+n+'.json','fetch')})});
-(${JSON.stringify(routeFiles)}[p]||[]).forEach(function(f){add('modulepreload',f)});
-}catch(e){}})();`;
-      const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: code });
+      const preloads = Object.fromEntries(
+        PRERENDERED.map((route) => {
+          const page = `features/${route.page}.tsx`;
+          const files = filesFor(route.withoutQueryClient ? [page] : [page, 'lib/query-client.tsx']);
+          return [route.path, { namespaces: route.namespaces, files }];
+        }),
+      );
+      const boot = await build({
+        entryPoints: ['src/web/boot.ts'],
+        bundle: true,
+        write: false,
+        minify: true,
+        format: 'iife',
+        target: 'es2022',
+        define: { BOOT_PRELOADS: JSON.stringify(preloads) },
+        logLevel: 'warning',
+      });
+      const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: boot.outputFiles[0]!.text });
       const src = `/${this.getFileName(ref)}`;
       html.source = String(html.source).replace('<head>', `<head>\n    <script src="${src}" defer></script>`);
     },
@@ -90,6 +76,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), bootPreload()],
   resolve: {
     alias: [
+      ...pathAliases,
       {
         find: /^use-sync-external-store\/shim(\/index\.js)?$/,
         replacement: fileURLToPath(new URL('./src/web/lib/use-sync-external-store-shim.ts', import.meta.url)),

@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { pathAliases } from './scripts/path-aliases.js';
 
 // Three levels, one runner: pure unit tests beside the code, API tests against a real
 // PostgreSQL through buildApp, and end-to-end tests driving the built server in Chromium.
 export default defineConfig({
+  resolve: { alias: pathAliases },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
@@ -13,6 +16,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
@@ -22,6 +26,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -4,7 +4,7 @@
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const { PRERENDERED_ROUTES, renderPage } = await import(path.resolve('dist/prerender/prerender.js'));
+const { PRERENDERED_PAGES, renderPage } = await import(path.resolve('dist/prerender/prerender.js'));
 const OUT = 'dist/pages';
 const template = readFileSync('dist/web/index.html', 'utf8');
 
@@ -16,20 +16,17 @@ function fill(html, pattern, replacement) {
   return html.replace(pattern, () => replacement);
 }
 
-/** "/" → "index", "/fees" → "fees" (the server's naming: prerenderedPages in src/server/page-routes.ts). */
-const fileName = (route) => (route === '/' ? 'index' : route.slice(1));
-
 rmSync(OUT, { recursive: true, force: true });
 let count = 0;
 for (const lng of ['en', 'fr']) {
   mkdirSync(path.join(OUT, lng), { recursive: true });
-  for (const route of PRERENDERED_ROUTES) {
+  for (const { path: route, fileName } of PRERENDERED_PAGES) {
     const page = await renderPage(route, lng);
     let html = fill(template, /<html lang="[^"]*">/, `<html lang="${lng}">`);
     html = fill(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`);
     html = fill(html, /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(page.description)}" />`);
     html = fill(html, /<div id="root">[\s\S]*?<\/div>(?=\s*<noscript>)/, `<div id="root" data-lng="${lng}">${page.html}</div>`);
-    writeFileSync(path.join(OUT, lng, `${fileName(route)}.html`), html);
+    writeFileSync(path.join(OUT, lng, `${fileName}.html`), html);
     count++;
   }
 }

@@ -13,7 +13,8 @@ import { ZodError } from 'zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
-import { type Lang, pickLanguage, t } from './i18n.js';
+import { requestLanguage } from '../core/language-detection.js';
+import { type Lang, t } from './i18n.js';
 import { enforceAccess } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
 import { createRateLimiter } from './lib/rate-limit.js';
@@ -90,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('auth', null);
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request) => {
-    request.lang = pickLanguage(request.headers.cookie, request.headers['accept-language']);
+    request.lang = requestLanguage({ cookies: request.headers.cookie, acceptLanguage: request.headers['accept-language'] });
     const header = request.headers.authorization;
     if (header?.startsWith('Bearer ')) request.auth = await ctx.tokens.authenticate(header.slice(7).trim());
   });
@@ -156,8 +157,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('Cache-Control', 'no-cache');
     // Public pages come prerendered in the visitor's language: ?lng, the i18next cookie, then
     // Accept-Language, as the browser would detect it (spec §1). The browser hydrates them.
-    const lng = new URLSearchParams(request.url.slice(pathname.length)).get('lng') ?? undefined;
-    const prerendered = prerenderedPage(pathname, pickLanguage(request.headers.cookie, request.headers['accept-language'], lng));
+    const query = new URLSearchParams(request.url.slice(pathname.length)).get('lng') ?? undefined;
+    const lang = requestLanguage({ query, cookies: request.headers.cookie, acceptLanguage: request.headers['accept-language'] });
+    const prerendered = prerenderedPage(pathname, lang);
     if (prerendered) return reply.header('Vary', 'Accept-Language, Cookie').sendFile(prerendered, PAGES_DIST_DIR);
     // History fallback: the app renders every other route itself, its 404 page included.
     return reply.status(isKnownPageRoute(pathname) ? 200 : 404).sendFile('index.html', WEB_DIST_DIR);

@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pickLanguage } from './i18n.js';
-import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
+import { isKnownPageRoute, prerenderedPages } from '@server/page-routes.js';
 
 describe('prerendered public pages', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pages-'));
@@ -31,15 +30,5 @@ describe('prerendered public pages', () => {
   it('keeps the known routes known', () => {
     expect(isKnownPageRoute('/fees')).toBe(true);
     expect(isKnownPageRoute('/nope')).toBe(false);
-  });
-});
-
-describe('pickLanguage (spec §1 order as the server sees it)', () => {
-  it('takes ?lng, then the i18next cookie, then Accept-Language in order, else English', () => {
-    expect(pickLanguage('i18next=en', 'en', 'fr')).toBe('fr');
-    expect(pickLanguage('a=b; i18next=fr', 'en-US')).toBe('fr');
-    expect(pickLanguage(undefined, 'de-DE,de;q=0.9,fr;q=0.8')).toBe('fr');
-    expect(pickLanguage(undefined, 'de')).toBe('en');
-    expect(pickLanguage(undefined, undefined, 'xx')).toBe('en');
   });
 });

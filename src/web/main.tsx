@@ -2,8 +2,8 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import './styles.css';
+import { browserLanguage } from '../core/language-detection';
 import { initI18n } from './lib/i18n';
-import { detectLanguage } from './lib/i18n-detector';
 import { App } from './app/app';
 import { preloadRoute } from './app/router';
 
@@ -20,7 +20,7 @@ const app = (
 
 // Public pages arrive prerendered in the language the server guessed (data-lng, see
 // scripts/prerender.mjs): hydrated when the browser settles on that language too, else rendered anew.
-if (container.dataset.lng && container.dataset.lng === detectLanguage()) {
+if (container.dataset.lng && container.dataset.lng === browserLanguage(window)) {
   // Hydration must not wait on anything, or React may drop the prerendered HTML and draw the
   // page again: translations and the page's code first.
   void Promise.all([initI18n(), preloadRoute(location.pathname)]).finally(() => hydrateRoot(container, app));

@@ -5,13 +5,17 @@
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { initReactI18next } from 'react-i18next';
+import { PAGE_ROUTES, prerenderedFileName } from '../core/routes';
 import { App } from './app/app';
 import { metaKeyFor, routeMeta } from './app/page-meta';
 import { preloadRoute } from './app/router';
 import { i18n, I18N_OPTIONS, NAMESPACES, type Language } from './lib/i18n';
 
-/** The public routes of spec §2 that the server answers with a prerendered page. */
-export const PRERENDERED_ROUTES = ['/', '/fees', '/faq', '/support', '/privacy', '/terms', '/compliance'];
+/** The public pages the server answers with a prerendered file, and that file's name (scripts/prerender.mjs writes them). */
+export const PRERENDERED_PAGES = PAGE_ROUTES.filter((route) => route.prerendered).map((route) => ({
+  path: route.path,
+  fileName: prerenderedFileName(route),
+}));
 
 const catalogs = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
 

@@ -2,31 +2,11 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { i18n as I18n, TFunction } from 'i18next';
+import { routeFor } from '@core/routes';
 
-/** Which `common:meta.*` entry titles each route. Unknown paths use notFound. */
+/** Which `common:meta.*` entry titles the page at `pathname` (src/core/routes.ts). Unknown paths use notFound. */
 export function metaKeyFor(pathname: string): string {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  const map: Record<string, string> = {
-    '/': 'home',
-    '/fees': 'fees',
-    '/faq': 'faq',
-    '/support': 'support',
-    '/privacy': 'privacy',
-    '/terms': 'terms',
-    '/compliance': 'compliance',
-    '/login': 'login',
-    '/register': 'register',
-    '/reset-password': 'resetPassword',
-    '/dashboard': 'dashboard',
-    '/transfer': 'transfer',
-    '/history': 'history',
-    '/profile': 'profile',
-    '/admin': 'admin',
-    '/dev/outbox': 'outbox',
-  };
-  if (map[path]) return map[path];
-  if (/^\/pay\/[^/]+$/.test(path)) return 'payment';
-  return 'notFound';
+  return routeFor(pathname).meta;
 }
 
 function setMetaDescription(content: string): void {

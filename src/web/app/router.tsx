@@ -1,6 +1,7 @@
 import { lazy, useState, type ComponentType, type ReactNode } from 'react';
-import { matchPath, Route, Routes } from 'react-router';
-import { i18n } from '../lib/i18n';
+import { Route, Routes } from 'react-router';
+import { PAGE_ROUTES, routeFor, type PageAccess, type PageRoute } from '../../core/routes';
+import { i18n } from '@web/lib/i18n';
 import { SessionProvider } from './session-provider';
 import { AppLayout } from './layout';
 import { GuestOnly, RequireAuth, RequireStaff } from './guards';
@@ -14,8 +15,6 @@ import { ErrorBoundary } from './route-error';
  * Data APIs (loaders, actions, useFetcher, useNavigation, useBlocker) are therefore not available:
  * pages fetch with TanStack Query.
  */
-
-type Guard = 'auth' | 'staff' | 'guest';
 
 /** A page component whose code (and translations) can be loaded ahead of rendering it. */
 export type PageComponent = ComponentType & { preload: () => Promise<unknown> };
@@ -53,47 +52,29 @@ function page(
   return Object.assign(Page, { preload });
 }
 
-function guarded(guard: Guard | undefined, node: ReactNode): ReactNode {
-  if (guard === 'auth') return <RequireAuth>{node}</RequireAuth>;
-  if (guard === 'staff') return <RequireStaff>{node}</RequireStaff>;
-  if (guard === 'guest') return <GuestOnly>{node}</GuestOnly>;
+function guarded(access: PageAccess | undefined, node: ReactNode): ReactNode {
+  if (access === 'auth') return <RequireAuth>{node}</RequireAuth>;
+  if (access === 'staff') return <RequireStaff>{node}</RequireStaff>;
+  if (access === 'guest') return <GuestOnly>{node}</GuestOnly>;
   return node;
 }
 
-const PUBLIC = ['public'];
-const AUTH = ['auth', 'validation', 'errors'];
-const TRANSFER = ['transfer', 'validation', 'errors'];
-const ADMIN = ['admin', 'transfer', 'validation', 'errors'];
+// Each page's module, found by the route list's `page` (code-split: loaded when first shown).
+const PAGE_MODULES = import.meta.glob<{ default: ComponentType }>('../features/*/*-page.tsx');
 
-/** Every route of spec §2 (and D2, D7, D8). Exported for tests and tooling. */
-export const ROUTES: { path: string; Page: PageComponent; guard?: Guard }[] = [
-  { path: '/', Page: page(() => import('../features/home/home-page'), PUBLIC, { query: false }) },
-  { path: '/fees', Page: page(() => import('../features/public/fees-page'), PUBLIC, { query: false }) },
-  { path: '/faq', Page: page(() => import('../features/public/faq-page'), PUBLIC) },
-  { path: '/support', Page: page(() => import('../features/public/support-page'), PUBLIC) },
-  { path: '/privacy', Page: page(() => import('../features/public/privacy-page'), PUBLIC) },
-  { path: '/terms', Page: page(() => import('../features/public/terms-page'), PUBLIC) },
-  { path: '/compliance', Page: page(() => import('../features/public/compliance-page'), PUBLIC) },
+function pageOf(route: PageRoute): PageComponent {
+  const load = PAGE_MODULES[`../features/${route.page}.tsx`];
+  if (!load) throw new Error(`The route ${route.path} names a page that does not exist: src/web/features/${route.page}.tsx`);
+  return page(load, [...route.namespaces], { query: !route.withoutQueryClient });
+}
 
-  { path: '/login', Page: page(() => import('../features/auth/login-page'), AUTH), guard: 'guest' },
-  { path: '/register', Page: page(() => import('../features/auth/register-page'), AUTH), guard: 'guest' },
-  { path: '/reset-password', Page: page(() => import('../features/auth/reset-password-page'), AUTH) },
-  { path: '/dev/outbox', Page: page(() => import('../features/auth/outbox-page'), AUTH) },
-
-  { path: '/dashboard', Page: page(() => import('../features/dashboard/dashboard-page'), TRANSFER), guard: 'auth' },
-  { path: '/transfer', Page: page(() => import('../features/transfer/transfer-page'), TRANSFER), guard: 'auth' },
-  { path: '/history', Page: page(() => import('../features/history/history-page'), TRANSFER), guard: 'auth' },
-  { path: '/profile', Page: page(() => import('../features/profile/profile-page'), AUTH), guard: 'auth' },
-  { path: '/pay/:id', Page: page(() => import('../features/payment/payment-page'), TRANSFER), guard: 'auth' },
-  { path: '/admin', Page: page(() => import('../features/admin/admin-page'), ADMIN), guard: 'staff' },
-
-  { path: '*', Page: page(() => import('../features/public/not-found-page'), PUBLIC) },
-];
+/** Every page of src/core/routes.ts with its code-split component. */
+const ROUTES = PAGE_ROUTES.map((route) => ({ ...route, Page: pageOf(route) }));
 
 /** Loads the page of `pathname` (its code and translations), e.g. before hydrating it. */
 export function preloadRoute(pathname: string): Promise<unknown> {
-  const route = ROUTES.find(({ path }) => path !== '*' && matchPath(path, pathname)) ?? ROUTES.at(-1)!;
-  return route.Page.preload();
+  const { path } = routeFor(pathname);
+  return ROUTES.find((route) => route.path === path)!.Page.preload();
 }
 
 /** The routes, under a router given by the caller (BrowserRouter in the browser, StaticRouter when prerendering). */
@@ -103,8 +84,8 @@ export function AppRoutes() {
       <SessionProvider>
         <Routes>
           <Route element={<AppLayout />}>
-            {ROUTES.map(({ path, Page, guard }) => (
-              <Route key={path} path={path} element={guarded(guard, <Page />)} />
+            {ROUTES.map(({ path, Page, access }) => (
+              <Route key={path} path={path} element={guarded(access, <Page />)} />
             ))}
           </Route>
         </Routes>

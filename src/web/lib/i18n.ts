@@ -1,7 +1,8 @@
 import i18n, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { HttpBackend } from './i18n-backend';
-import { baseLanguage, LanguageDetector } from './i18n-detector';
+import { baseLanguage } from '../../core/language-detection';
+import { LanguageDetector } from './i18n-detector';
 
 /** Languages of the interface (spec §1). English is the fallback. */
 export const SUPPORTED_LANGUAGES = ['en', 'fr'] as const;
@@ -14,9 +15,6 @@ export const FALLBACK_LANGUAGE: Language = 'en';
  */
 export const NAMESPACES = ['common', 'public', 'validation', 'errors', 'auth', 'transfer', 'admin'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
-
-/** Detection order and caches of spec §1: see ./i18n-detector.ts. */
-export { DETECTION_ORDER } from './i18n-detector';
 
 /** Translation loading (spec §9): up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
 export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
