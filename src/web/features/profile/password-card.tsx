@@ -1,19 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { PasswordChangeSchema } from '../../../core/schemas';
+import { z } from 'zod';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { FormField } from '../../components/ui/form-field';
+import { Field, Form, SubmitButton, useZodForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
-import { isApiError } from '../../lib/api';
+import { checkNewPassword } from '../../lib/new-password';
 import { PasswordInput, PasswordStrength } from '../../components/password-field';
 import { authApi } from '../../lib/auth-api';
 import { errorText, translateKey } from '../../lib/translate';
 import { isReauthCodeSent, profileApi, profileKeys, type MyProfile } from './profile-api';
 
-type Errors = { current_password?: string; current_code?: string; password?: string; confirm?: string };
+const FormValues = z.object({ current_password: z.string(), current_code: z.string(), password: z.string(), confirm: z.string() });
+
+/** The new password typed twice, with the owner's proof (D13): the PUT body. */
+function passwordFormSchema(hasPassword: boolean, codeSent: boolean) {
+  return FormValues.superRefine((v, ctx) => {
+    if (hasPassword && !v.current_password) ctx.addIssue({ code: 'custom', path: ['current_password'], message: 'auth.errors.currentPasswordRequired' });
+    if (codeSent && !v.current_code.trim()) ctx.addIssue({ code: 'custom', path: ['current_code'], message: 'validation.otpRequired' });
+    checkNewPassword(v, ctx);
+  }).transform((v) => ({
+    password: v.password,
+    ...(hasPassword ? { current_password: v.current_password } : codeSent ? { current_code: v.current_code.trim() } : {}),
+  }));
+}
+
+const EMPTY = { current_password: '', current_code: '', password: '', confirm: '' };
 
 /**
  * D13: the signed-in password change, confirmed with the current password (or, for an account
@@ -24,52 +38,9 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
   const { t } = useTranslation(['auth', 'validation', 'common']);
   const { toast } = useToast();
   const queryClient = useQueryClient();
-  const [current, setCurrent] = useState('');
-  const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
   const hasPassword = profile.has_password;
-
-  const field = (name: keyof Errors, set: (v: string) => void) => (e: { target: { value: string } }) => {
-    set(e.target.value);
-    setErrors((x) => ({ ...x, [name]: undefined }));
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const next: Errors = {};
-    if (hasPassword && !current) next.current_password = t('errors.currentPasswordRequired');
-    if (codeSent && !code.trim()) next.current_code = t('validation:otpRequired');
-    const parsed = PasswordChangeSchema.shape.password.safeParse(password);
-    if (!parsed.success) next.password = translateKey(t, parsed.error.issues[0]?.message);
-    if (password !== confirm) next.confirm = t('reset.mismatch');
-    setErrors(next);
-    if (Object.keys(next).length) return;
-    setBusy(true);
-    try {
-      const proof = hasPassword ? { current_password: current } : codeSent ? { current_code: code.trim() } : {};
-      const { message } = await profileApi.changePassword({ password, ...proof });
-      toast({ variant: 'success', title: t('profile.passwordChangedTitle'), description: message });
-      setCurrent('');
-      setCode('');
-      setCodeSent(null);
-      setPassword('');
-      setConfirm('');
-      queryClient.setQueryData<MyProfile>(profileKeys.me, (old) => (old ? { ...old, has_password: true } : old));
-    } catch (err) {
-      if (isReauthCodeSent(err)) {
-        setCodeSent(errorText(err, ''));
-        return;
-      }
-      if (isApiError(err) && err.fields) setErrors(err.fields);
-      toast({ variant: 'destructive', title: t('profile.passwordChangeFailed'), description: errorText(err, t('common:errors.generic')) });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useZodForm(passwordFormSchema(hasPassword, codeSent !== null), EMPTY);
 
   return (
     <Card>
@@ -78,30 +49,48 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
         <CardDescription>{hasPassword ? t('profile.changePasswordSubtitle') : t('profile.setPasswordSubtitle')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
-        <form onSubmit={submit} noValidate className="grid gap-4" data-testid="password-form">
+        <Form
+          form={form}
+          onSubmit={async (body) => {
+            try {
+              const { message } = await profileApi.changePassword(body);
+              toast({ variant: 'success', title: t('profile.passwordChangedTitle'), description: message });
+              form.reset(EMPTY);
+              setCodeSent(null);
+              queryClient.setQueryData<MyProfile>(profileKeys.me, (old) => (old ? { ...old, has_password: true } : old));
+            } catch (err) {
+              if (!isReauthCodeSent(err)) throw err;
+              setCodeSent(errorText(err, ''));
+            }
+          }}
+          onFailure={(err) => toast({ variant: 'destructive', title: t('profile.passwordChangeFailed'), description: errorText(err, t('common:errors.generic')) })}
+          fallbackError={t('common:errors.generic')}
+          className="grid gap-4"
+          data-testid="password-form"
+        >
           {hasPassword ? (
-            <FormField label={t('profile.currentPassword')} error={errors.current_password} required>
-              <PasswordInput autoComplete="current-password" value={current} onChange={field('current_password', setCurrent)} />
-            </FormField>
+            <Field name="current_password" label={t('profile.currentPassword')} required>
+              <PasswordInput autoComplete="current-password" />
+            </Field>
           ) : null}
           {codeSent ? (
-            <FormField label={t('profile.currentCode')} hint={codeSent} error={errors.current_code} required>
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={field('current_code', setCode)} />
-            </FormField>
+            <Field name="current_code" label={t('profile.currentCode')} hint={codeSent} required>
+              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+            </Field>
           ) : null}
-          <FormField label={t('profile.newPassword')} hint={t('register.passwordHint')} error={errors.password} required>
-            <PasswordInput autoComplete="new-password" value={password} onChange={field('password', setPassword)} />
-          </FormField>
-          <PasswordStrength password={password} />
-          <FormField label={t('profile.confirmPassword')} error={errors.confirm} required>
-            <PasswordInput autoComplete="new-password" value={confirm} onChange={field('confirm', setConfirm)} />
-          </FormField>
+          <Field name="password" label={t('profile.newPassword')} hint={t('register.passwordHint')} required>
+            <PasswordInput autoComplete="new-password" />
+          </Field>
+          <PasswordStrength password={form.watch('password')} />
+          <Field name="confirm" label={t('profile.confirmPassword')} required>
+            <PasswordInput autoComplete="new-password" />
+          </Field>
           <div>
-            <Button type="submit" loading={busy} data-testid="password-change-submit">
-              {busy ? t('profile.changingPassword') : hasPassword ? t('profile.changePassword') : t('profile.setPassword')}
-            </Button>
+            <SubmitButton busyLabel={t('profile.changingPassword')} data-testid="password-change-submit">
+              {hasPassword ? t('profile.changePassword') : t('profile.setPassword')}
+            </SubmitButton>
           </div>
-        </form>
+        </Form>
         {hasPassword ? <ForgotCurrentPassword email={profile.email} /> : null}
       </CardContent>
     </Card>
