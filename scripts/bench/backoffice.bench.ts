@@ -1,4 +1,4 @@
-// Back-office budgets (issue 5): the staff list and the CSV export over 10,000 and 1,000,000
+// Back-office budgets: the staff list and the CSV export over 10,000 and 1,000,000
 // transfer requests on a fresh embedded PostgreSQL. Prints the query plans (EXPLAIN ANALYZE),
 // page timings, and the export's duration and peak memory, which must stay flat as rows grow.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,10 +10,10 @@ import { sql } from 'drizzle-orm';
 import { connect, startEmbeddedPostgres } from '../../src/server/db/client.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { seedReferenceData } from '../../src/server/db/seed.js';
-import { exportRows } from '../../src/server/modules/admin/export-csv.js';
-import { dailyVolume, requestCounts } from '../../src/server/modules/admin/stats.js';
-import { prepareFilter, staffPage, staffQuery, StaffFilterSchema, type StaffFilter } from '../../src/server/modules/admin/staff-requests.js';
-import type { Cursor } from '../../src/server/lib/cursor.js';
+import { StaffFilterSchema, type StaffFilter } from '../../src/core/api/admin.js';
+import { decodeCursor } from '../../src/server/lib/cursor.js';
+import { dailyVolume, prepareFilter, requestCounts, staffRows } from '../../src/server/modules/admin/repo.js';
+import { exportLines, listStaffRequests } from '../../src/server/modules/admin/service.js';
 
 // A forced collection shows the memory the export really holds, apart from garbage not yet collected.
 v8.setFlagsFromString('--expose-gc');
@@ -50,19 +50,19 @@ async function growTo(total: number, have: number) {
   console.log(`  generated ${total - have} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function explain(label: string, filter: StaffFilter, cursor: Cursor | null = null) {
-  const { sql: text, params } = staffQuery(db, await prepareFilter(db, filter), cursor, 25).toSQL();
+async function explain(label: string, filter: StaffFilter, cursor?: string) {
+  const { sql: text, params } = staffRows(db, await prepareFilter(db, filter), cursor ? decodeCursor(cursor) : null, 25).toSQL();
   const res = await pool.query(`explain (analyze, buffers, costs off) ${text}`, params as unknown[]);
   const lines = res.rows.map((r: Record<string, string>) => r['QUERY PLAN']);
   console.log(`\n  -- ${label}`);
   for (const line of lines) console.log(`     ${line}`);
 }
 
-async function timePage(filter: StaffFilter, cursor: Cursor | null = null, runs = 7): Promise<string> {
+async function timePage(filter: StaffFilter, cursor?: string, runs = 7): Promise<string> {
   const times: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const t0 = performance.now();
-    await staffPage(db, await prepareFilter(db, filter), cursor, 25);
+    await listStaffRequests(db, { ...filter, cursor, limit: 25 });
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
@@ -79,7 +79,7 @@ async function measureExport(filter: StaffFilter) {
   const t0 = performance.now();
   let bytes = 0;
   let chunks = 0;
-  for await (const chunk of exportRows(db, filter)) {
+  for await (const chunk of exportLines(db, filter)) {
     bytes += Buffer.byteLength(chunk);
     // Every 5 batches, what is still held once garbage is gone.
     if (++chunks % 5 === 0) {
@@ -118,8 +118,8 @@ try {
     have = size;
 
     // A cursor 40 pages deep, as a staff member scrolling far would send.
-    let deep: Cursor | null = null;
-    for (let i = 0; i < 40; i += 1) deep = (await staffPage(db, { ...all, senderIds: [] }, deep, 25)).next;
+    let deep: string | undefined;
+    for (let i = 0; i < 40; i += 1) deep = (await listStaffRequests(db, { ...all, cursor: deep, limit: 25 })).next_cursor ?? undefined;
 
     await explain('first page, newest first', all);
     await explain('pending only', pending);

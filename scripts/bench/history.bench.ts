@@ -1,4 +1,4 @@
-// Sending-money budgets (issue 4): the history and dashboard queries of one sender with 10,000
+// Sending-money budgets: the history and dashboard queries of one sender with 10,000
 // transfers, in a database of 1,000,000. Runs the app's own repository functions, prints each
 // query's plan (EXPLAIN ANALYZE, BUFFERS) and its timings: index scans bounded by the page, no
 // sequential scan of transfer_requests or transactions.
@@ -13,9 +13,8 @@ import { runMigrations } from '../../src/server/db/migrate.js';
 import * as schema from '../../src/server/db/schema.js';
 import { seedReferenceData } from '../../src/server/db/seed.js';
 import { encodeCursor } from '../../src/server/lib/cursor.js';
-import {
-  countOwnByStatus, findRequest, listOwnRequests, listOwnTransactions, requestExtras,
-} from '../../src/server/modules/transfers/repo.js';
+import { countOwnByStatus } from '../../src/server/modules/transfers/repo.js';
+import { listOwnRequests, listOwnTransactions, transferDetail } from '../../src/server/modules/transfers/service.js';
 
 const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const HEAVY = 10_000;
@@ -97,21 +96,19 @@ try {
   const [mid] = (await db.execute<{ at: string; id: string }>(sql`select created_at::text as at, id from transactions
     where profile_id = ${heavy} order by created_at desc, id desc offset 5000 limit 1`)).rows as [{ at: string; id: string }];
   const deep = encodeCursor({ at: mid.at, id: mid.id });
+  const sender = { profile_id: heavy, role: 'user' as const };
   const [one] = (await db.execute<{ id: string }>(sql`select id from transfer_requests where profile_id = ${heavy} limit 1`)).rows as [{ id: string }];
 
-  await measure('history: first page (20)', () => listOwnTransactions(db, heavy, { limit: 20 }));
-  await measure('history: page after 5,000 rows (cursor)', () => listOwnTransactions(db, heavy, { limit: 20, cursor: deep }));
-  await measure('history: status filter (rejected)', () => listOwnTransactions(db, heavy, { limit: 20, status: 'rejected' }));
-  await measure('history: search by amount (1234)', () => listOwnTransactions(db, heavy, { limit: 20, q: '1234' }));
-  await measure('history: search by reference (MT-00000042)', () => listOwnTransactions(db, heavy, { limit: 20, q: 'MT-00000042' }));
-  await measure('transfer requests: first page (20)', () => listOwnRequests(db, heavy, { limit: 20 }));
+  await measure('history: first page (20)', () => listOwnTransactions(db, sender, { limit: 20 }));
+  await measure('history: page after 5,000 rows (cursor)', () => listOwnTransactions(db, sender, { limit: 20, cursor: deep }));
+  await measure('history: status filter (rejected)', () => listOwnTransactions(db, sender, { limit: 20, status: 'rejected' }));
+  await measure('history: search by amount (1234)', () => listOwnTransactions(db, sender, { limit: 20, q: '1234' }));
+  await measure('history: search by reference (MT-00000042)', () => listOwnTransactions(db, sender, { limit: 20, q: 'MT-00000042' }));
+  await measure('transfer requests: first page (20)', () => listOwnRequests(db, sender, { limit: 20 }));
   await measure('dashboard: counts by status', () => countOwnByStatus(db, heavy));
-  await measure('dashboard: 6 recent transactions', () => listOwnTransactions(db, heavy, { limit: 6 }));
-  await measure('dashboard: up to 6 open requests', () => listOwnTransactions(db, heavy, { limit: 6, open: true }));
-  await measure('details: one transfer with its timeline', async () => {
-    await findRequest(db, one.id);
-    await requestExtras(db, one.id);
-  });
+  await measure('dashboard: 6 recent transactions', () => listOwnTransactions(db, sender, { limit: 6 }));
+  await measure('dashboard: up to 6 open requests', () => listOwnTransactions(db, sender, { limit: 6, open: true }));
+  await measure('details: one transfer with its timeline', () => transferDetail(db, sender, one.id));
 } finally {
   await database.close();
   await pg?.stop();

@@ -318,10 +318,10 @@ describe('percent ↔ fraction', () => {
     expect(fractionToPercent('0.5')).toBe('50');
     expect(fractionToPercent('x')).toBeNull();
   });
-  it('builds a stored tier from an admin input', () => {
-    expect(feeTierFromInput({ direction: 'USD_XAF', percentage: '4.5', min_amount: '1', max_amount: '100', min_fee: '3' })).toEqual({
+  it('builds a stored tier from an admin input, whose percentage is already a fraction', () => {
+    expect(feeTierFromInput({ direction: 'USD_XAF', percentage: '0.045', min_amount: '1', max_amount: '100', min_fee: '3' })).toEqual({
       direction: 'USD_XAF', percentage: '0.045', min_amount: '1', max_amount: '100', min_fee: '3',
     });
-    expect(feeTierFromInput({ direction: 'USD_XAF', percentage: '3.2', min_amount: '500', max_amount: null }).min_fee).toBeNull();
+    expect(feeTierFromInput({ direction: 'USD_XAF', percentage: '0.032', min_amount: '500', max_amount: null }).min_fee).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-// Fee tiers, corridor limits and quotes (spec §9, decisions D3 and D10). One price everywhere:
+// Fee tiers, corridor limits and quotes (docs/rules/fees-and-rates.md). One price everywhere:
 // the calculator, the fees page, the transfer screen and the server all compute through here.
 import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
 import {
@@ -37,7 +37,7 @@ function corridor(direction: DirectionId, min: string, max: string, processing_t
   return { direction, min_amount: min, max_amount: max, processing_time };
 }
 
-/** Corridor limits and processing times of the fees page; France bank directions per D3. */
+/** Corridor limits and processing times of the fees page, France bank directions included. */
 export const SEED_CORRIDORS: readonly Corridor[] = [
   corridor('USD_XAF', '5', '2000', PAYPAL_TO_MOBILE),
   corridor('USD_RWF', '5', '2000', PAYPAL_TO_MOBILE),
@@ -69,7 +69,7 @@ function tiers(
 
 const MAJOR_BOUNDS: [string, string, string] = ['1', '100', '500'];
 
-/** Seeded from the fees-page table (D3); the France bank directions from the calculator tiers. */
+/** Seeded from the fees-page table; the France bank directions from the calculator tiers. */
 export const SEED_FEE_TIERS: readonly FeeTier[] = [
   ...tiers('USD_XAF', MAJOR_BOUNDS, ['0.045', '0.039', '0.032'], '3'),
   ...tiers('USD_RWF', MAJOR_BOUNDS, ['0.048', '0.041', '0.034'], '3'),
@@ -101,8 +101,8 @@ export function fractionToPercent(fraction: Decimal | number): Decimal | null {
     : formatDecimal({ units: units * pow10(2 - scale), scale: 0 });
 }
 
-/** An admin's tier with the percentage as a PERCENT (FeeTierInputSchema's output). */
-export interface FeeTierPercentInput {
+/** An admin's tier as FeeTierInputSchema gives it: `percentage` is already the stored fraction. */
+export interface FeeTierInputFields {
   direction: DirectionId;
   percentage: Decimal;
   min_amount: Decimal;
@@ -110,13 +110,11 @@ export interface FeeTierPercentInput {
   min_fee?: Decimal | null | undefined;
 }
 
-/** D10: the stored form of an admin's tier ("4.5" % → "0.045"). */
-export function feeTierFromInput(input: FeeTierPercentInput): FeeTier {
-  const percentage = percentToFraction(input.percentage);
-  if (percentage === null) throw new RangeError(`feeTierFromInput: invalid percentage ${input.percentage}`);
+/** The stored form of an admin's tier (no min fee is null). */
+export function feeTierFromInput(input: FeeTierInputFields): FeeTier {
   return {
     direction: input.direction,
-    percentage,
+    percentage: input.percentage,
     min_amount: input.min_amount,
     max_amount: input.max_amount,
     min_fee: input.min_fee ?? null,
@@ -137,7 +135,7 @@ function boundsOf(tier: FeeTier, currency: Currency): TierBounds | null {
 }
 
 /**
- * The tier for an amount, among the tiers of ONE direction (spec §9): the one whose
+ * The tier for an amount, among the tiers of ONE direction: the one whose
  * min_amount ≤ amount ≤ max_amount (null max = unbounded). On a shared boundary the lower tier wins
  * (100 USD is charged the first tier's 4.5 %). Below every tier: the lowest tier. Otherwise, when
  * none matches: the tier with the highest min_amount. Null when there are no (usable) tiers.
@@ -163,7 +161,7 @@ export function computeFee(amount: Minor, currency: Currency, tier: FeeTier | nu
   if (!isMinor(amount) || amount <= 0) return 0;
   const percentage = parseDecimal(tier?.percentage ?? DEFAULT_FEE_PERCENTAGE)
     ?? (parseDecimal(DEFAULT_FEE_PERCENTAGE) as ParsedDecimal);
-  // Percentages are below 1 (D10), so the fee of a safe amount is itself safe.
+  // Percentages are below 1, so the fee of a safe amount is itself safe.
   let fee = bigintToMinor(roundDiv(BigInt(amount) * percentage.units, pow10(percentage.scale))) ?? 0;
   const minFee = tier?.min_fee == null ? null : decimalToMinor(tier.min_fee, currency);
   if (minFee != null && fee < minFee) fee = minFee;
@@ -177,7 +175,7 @@ export interface CorridorLimitError {
   limit: Minor;
 }
 
-/** D6: the corridor's min and max, inclusive. Null when the amount is within them. */
+/** The corridor's min and max, inclusive. Null when the amount is within them. */
 export function checkCorridorLimits(amount: Minor, currency: Currency, corridor: Corridor): CorridorLimitError | null {
   const min = decimalToMinor(corridor.min_amount, currency);
   const max = decimalToMinor(corridor.max_amount, currency);
@@ -217,7 +215,7 @@ export interface QuoteInput {
 
 /**
  * The full price of a transfer. An amount of 0 or less gives fee 0, total = amount and payout 0
- * (spec §5). Throws only on an unknown direction, which the schemas rule out.
+ * Throws only on an unknown direction, which the schemas rule out.
  */
 export function computeQuote({ direction, amount, tiers, corridor, rates }: QuoteInput): Quote {
   const info = directionById(direction);
@@ -249,7 +247,7 @@ function decimalOrNull(value: Decimal | number | null | undefined): ParsedDecima
 }
 
 /**
- * D10: validates all tiers of one direction. Returns a validation message key or null.
+ * Validates all tiers of one direction. Returns a validation message key or null.
  * 0 < percentage < 1 (a fraction), min_amount < max_amount, min_fee ≥ 0, and no overlap
  * (tiers may touch at a boundary: [1,100] and [100,500]).
  */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import en from '../locales/en/validation.json';
 import fr from '../locales/fr/validation.json';
 import {
-  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, LoginSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
+  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, FeeTierPatchSchema, LoginSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
   QuoteRequestSchema, RateUpdateSchema, RecipientSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema,
   ResetPasswordRequestSchema, RoleUpdateSchema, StatusUpdateSchema, TicketExchangeSchema, VerifyOtpSchema,
   isPlausiblePhone, isValidEmail, primaryErrorKey,
@@ -267,25 +267,25 @@ describe('StatusUpdateSchema', () => {
   });
 });
 
-describe('FeeTierInputSchema (D10)', () => {
-  const valid = { direction: 'USD_XAF', percentage: '4.5', min_amount: '1', max_amount: '100', min_fee: '3' };
+describe('FeeTierInputSchema', () => {
+  const valid = { direction: 'USD_XAF', percentage: '0.045', min_amount: '1', max_amount: '100', min_fee: '3' };
 
-  it('keeps the percent and normalizes decimals', () => {
+  it('takes the percentage as a fraction and normalizes decimals', () => {
     expect(FeeTierInputSchema.parse(valid)).toEqual(valid);
-    expect(FeeTierInputSchema.parse({ ...valid, percentage: 3.9, min_amount: 100, max_amount: '', min_fee: null })).toEqual({
-      direction: 'USD_XAF', percentage: '3.9', min_amount: '100', max_amount: null, min_fee: null,
+    expect(FeeTierInputSchema.parse({ ...valid, percentage: 0.039, min_amount: 100, max_amount: '', min_fee: null })).toEqual({
+      direction: 'USD_XAF', percentage: '0.039', min_amount: '100', max_amount: null, min_fee: null,
     });
-    expect(FeeTierInputSchema.parse({ direction: 'XAF_USD', percentage: '4,2', min_amount: '5000.00', max_amount: null })).toEqual({
-      direction: 'XAF_USD', percentage: '4.2', min_amount: '5000', max_amount: null, min_fee: null,
+    expect(FeeTierInputSchema.parse({ direction: 'XAF_USD', percentage: '0,042', min_amount: '5000.00', max_amount: null })).toEqual({
+      direction: 'XAF_USD', percentage: '0.042', min_amount: '5000', max_amount: null, min_fee: null,
     });
   });
 
-  it('requires 0 < percentage < 100 with at most 4 decimals', () => {
-    for (const percentage of ['0', '100', '150', '-1', 'abc', '']) {
+  it('requires 0 < percentage < 1 with at most 6 decimals (a percent with 4)', () => {
+    for (const percentage of ['0', '1', '4.5', '-0.01', 'abc', '']) {
       expect(errors(FeeTierInputSchema, { ...valid, percentage })).toEqual(['validation.feePercentageRange']);
     }
-    expect(errors(FeeTierInputSchema, { ...valid, percentage: '99.9999' })).toEqual([]);
-    expect(errors(FeeTierInputSchema, { ...valid, percentage: '4.12345' })).toEqual(['validation.feePercentagePrecision']);
+    expect(errors(FeeTierInputSchema, { ...valid, percentage: '0.999999' })).toEqual([]);
+    expect(errors(FeeTierInputSchema, { ...valid, percentage: '0.0412345' })).toEqual(['validation.feePercentagePrecision']);
   });
 
   it('checks amounts against the source currency, then min < max, then the min fee', () => {
@@ -298,6 +298,14 @@ describe('FeeTierInputSchema (D10)', () => {
     expect(errors(FeeTierInputSchema, { ...valid, min_fee: '-1' })).toEqual(['validation.feeMinFeeInvalid']);
     expect(errors(FeeTierInputSchema, { ...valid, min_fee: '0.001' })).toEqual(['validation.feeMinFeeInvalid']);
     expect(errors(FeeTierInputSchema, { ...valid, direction: 'USD_USD' })).toEqual(['validation.directionInvalid']);
+  });
+});
+
+describe('FeeTierPatchSchema', () => {
+  it('keeps absent fields absent and null as "none"', () => {
+    expect(FeeTierPatchSchema.parse({ percentage: '0.02' })).toEqual({ percentage: '0.02' });
+    expect(FeeTierPatchSchema.parse({ max_amount: null, min_fee: '' })).toEqual({ max_amount: null, min_fee: null });
+    expect(errors(FeeTierPatchSchema, { percentage: 'abc' })).toEqual(['validation.feePercentageRange']);
   });
 });
 

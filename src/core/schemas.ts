@@ -308,49 +308,57 @@ export type StatusUpdate = z.infer<typeof StatusUpdateSchema>;
 
 // ---- back office: fee tiers and rates ----
 
-/** The fee fraction column holds 6 decimals, so a percent may have 4. */
-const MAX_PERCENT_DECIMALS = 4;
+/** The fee fraction column holds 6 decimals (a percent shown with 4). */
+const MAX_FRACTION_DECIMALS = 6;
+const ONE = { units: 1n, scale: 0 };
+
+const FeeTierFieldsSchema = z.object({
+  direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
+  percentage: decimalField('validation.feePercentageRange'),
+  min_amount: decimalField('validation.feeAmountInvalid'),
+  max_amount: optionalDecimalField('validation.feeAmountInvalid'),
+  min_fee: optionalDecimalField('validation.feeMinFeeInvalid'),
+});
 
 /**
- * D10: an admin's tier, percentage given as a PERCENT ("4.5" for 4.5 %, 0 < p < 100). The output
- * keeps the percent; feeTierFromInput (fees.ts) turns it into a stored FeeTier. Amounts are in the
+ * An admin's fee tier. `percentage` is a FRACTION ("0.045" for 4.5 %, 0 < p < 1), as the API
+ * answers it; screens show and take a percent and convert (fees.ts). Amounts are in the
  * direction's source currency and may not have more decimals than it.
  */
-export const FeeTierInputSchema = z
-  .object({
-    direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
-    percentage: decimalField('validation.feePercentageRange'),
-    min_amount: decimalField('validation.feeAmountInvalid'),
-    max_amount: optionalDecimalField('validation.feeAmountInvalid'),
-    min_fee: optionalDecimalField('validation.feeMinFeeInvalid'),
-  })
-  .superRefine((t, ctx) => {
-    const percent = parseDecimal(t.percentage)!;
-    if (percent.units === 0n || compareDecimal(percent, { units: 100n, scale: 0 }) >= 0) {
-      ctx.addIssue({ code: 'custom', message: 'validation.feePercentageRange', path: ['percentage'] });
+export const FeeTierInputSchema = FeeTierFieldsSchema.superRefine((t, ctx) => {
+  const fraction = parseDecimal(t.percentage)!;
+  if (fraction.units === 0n || compareDecimal(fraction, ONE) >= 0) {
+    ctx.addIssue({ code: 'custom', message: 'validation.feePercentageRange', path: ['percentage'] });
+    return;
+  }
+  if (fraction.scale > MAX_FRACTION_DECIMALS) {
+    ctx.addIssue({ code: 'custom', message: 'validation.feePercentagePrecision', path: ['percentage'] });
+    return;
+  }
+  const currency = directionById(t.direction).from;
+  for (const field of ['min_amount', 'max_amount'] as const) {
+    const value = t[field];
+    if (value !== null && parseAmount(value, currency) === null) {
+      ctx.addIssue({ code: 'custom', message: 'validation.feeAmountInvalid', path: [field] });
       return;
     }
-    if (percent.scale > MAX_PERCENT_DECIMALS) {
-      ctx.addIssue({ code: 'custom', message: 'validation.feePercentagePrecision', path: ['percentage'] });
-      return;
-    }
-    const currency = directionById(t.direction).from;
-    for (const field of ['min_amount', 'max_amount'] as const) {
-      const value = t[field];
-      if (value !== null && parseAmount(value, currency) === null) {
-        ctx.addIssue({ code: 'custom', message: 'validation.feeAmountInvalid', path: [field] });
-        return;
-      }
-    }
-    if (t.max_amount !== null && compareDecimal(parseDecimal(t.min_amount)!, parseDecimal(t.max_amount)!) >= 0) {
-      ctx.addIssue({ code: 'custom', message: 'validation.feeMinMax', path: ['max_amount'] });
-      return;
-    }
-    if (t.min_fee !== null && parseAmount(t.min_fee, currency) === null) {
-      ctx.addIssue({ code: 'custom', message: 'validation.feeMinFeeInvalid', path: ['min_fee'] });
-    }
-  });
+  }
+  if (t.max_amount !== null && compareDecimal(parseDecimal(t.min_amount)!, parseDecimal(t.max_amount)!) >= 0) {
+    ctx.addIssue({ code: 'custom', message: 'validation.feeMinMax', path: ['max_amount'] });
+    return;
+  }
+  if (t.min_fee !== null && parseAmount(t.min_fee, currency) === null) {
+    ctx.addIssue({ code: 'custom', message: 'validation.feeMinFeeInvalid', path: ['min_fee'] });
+  }
+});
 export type FeeTierInput = z.infer<typeof FeeTierInputSchema>;
+
+/**
+ * A tier edit: only the fields sent change (null clears max_amount or min_fee). The server
+ * checks the tier they make with the stored fields by FeeTierInputSchema.
+ */
+export const FeeTierPatchSchema = FeeTierFieldsSchema.partial();
+export type FeeTierPatch = z.infer<typeof FeeTierPatchSchema>;
 
 /** The rates column holds 10 decimals. */
 const MAX_RATE_DECIMALS = 10;

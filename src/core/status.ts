@@ -1,13 +1,21 @@
-// Transfer statuses and who may move them (spec §4, decision D5), plus roles.
+// Transfer statuses and who may move them, payment states, and roles. See docs/rules/transfers.md,
+// docs/rules/money-states.md and docs/rules/accounts.md.
 
 export const TRANSFER_STATUSES = ['pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
-/** D5: nothing moves out of these. */
+/** Nothing moves out of these. */
 export const FINAL_STATUSES = ['completed', 'rejected', 'cancelled'] as const satisfies readonly TransferStatus[];
 
-/** The history screen's filter choices besides "all" (spec §2). */
+/** The history screen's filter choices besides "all". */
 export const HISTORY_FILTER_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const satisfies readonly TransferStatus[];
+
+/**
+ * Where the sender's money stands: awaiting → received (PayPal capture or staff) → refund_due
+ * when the transfer is rejected or cancelled after payment → refunded.
+ */
+export const PAYMENT_STATUSES = ['awaiting', 'received', 'refund_due', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export type StatusActor = 'staff' | 'owner';
 export type StatusColor = 'yellow' | 'green' | 'red' | 'blue';
@@ -25,7 +33,7 @@ const ALLOWED: Record<StatusActor, Partial<Record<TransferStatus, readonly Trans
   owner: { pending: ['cancelled'] },
 };
 
-/** D5: staff pending → processing|completed|rejected, processing → completed|rejected; owner pending → cancelled. */
+/** Staff pending → processing|completed|rejected, processing → completed|rejected; owner pending → cancelled. */
 export function canTransition(from: string, to: string, actor: StatusActor): boolean {
   if (!isTransferStatus(from) || !isTransferStatus(to)) return false;
   return ALLOWED[actor]?.[from]?.includes(to) ?? false;
@@ -51,8 +59,8 @@ export function statusColor(status: string): StatusColor {
   }
 }
 
-// Admin buttons (spec §4). The interface rules ("Process disabled if completed, rejected or
-// processing", ...) match the staff transitions of D5 once cancelled is final too.
+// Admin buttons. The interface rules ("Process disabled if completed, rejected or processing",
+// ...) match the staff transitions once cancelled is final too.
 export function canProcess(status: string): boolean {
   return canTransition(status, 'processing', 'staff');
 }
@@ -65,7 +73,7 @@ export function canReject(status: string): boolean {
   return canTransition(status, 'rejected', 'staff');
 }
 
-/** D5: the sender may cancel only while pending (the payout check is the server's). */
+/** The sender may cancel only while pending (the payout check is the server's). */
 export function canCancel(status: string): boolean {
   return canTransition(status, 'cancelled', 'owner');
 }
@@ -77,12 +85,12 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** D2: admins and managers process transfers. */
+/** Admins and managers process transfers. */
 export function isStaff(role: string | null | undefined): boolean {
   return role === 'admin' || role === 'manager';
 }
 
-/** D2: users, roles, fee tiers and rates are the admin's alone. */
+/** Users, roles, fee tiers and rates are the admin's alone. */
 export function isAdmin(role: string | null | undefined): boolean {
   return role === 'admin';
 }

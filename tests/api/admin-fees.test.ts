@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-interface Tier { id: string; direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
+interface Tier { id: string; direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null; updated_at: string }
 const tiersOf = async (direction: string): Promise<Tier[]> =>
   ((await t.request({ method: 'GET', url: '/api/fees' })).json().data as Tier[]).filter((x) => x.direction === direction);
 const post = (payload: object) => t.request({ method: 'POST', url: '/api/fees', token: admin.token, payload });
@@ -21,22 +21,23 @@ const patchTier = (id: string, payload: object) => t.request({ method: 'PATCH', 
 const quote = async (direction: string, amount: string) =>
   (await t.request({ method: 'POST', url: '/api/quotes', payload: { direction, amount } })).json().data;
 
-describe('fee tiers (D10: validated, D3: new values for new transfers only)', () => {
+describe('fee tiers: validated, new values for new transfers only; percentage is a fraction', () => {
   it('refuses a tier overlapping the direction\'s others', async () => {
-    const res = await post({ direction: 'USD_XAF', percentage: '2', min_amount: '50', max_amount: '150' });
+    const res = await post({ direction: 'USD_XAF', percentage: '0.02', min_amount: '50', max_amount: '150' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('Fee tiers of a direction must not overlap.');
     expect(await tiersOf('USD_XAF')).toHaveLength(3);
   });
 
-  it('refuses a percentage of 0 or 100 and more, and min ≥ max, naming the field', async () => {
+  it('refuses a fraction of 0 or 1 and more (a percent such as 4.5 too), and min ≥ max, naming the field', async () => {
     for (const [payload, field, message] of [
       [{ percentage: '0' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
-      [{ percentage: '100' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ percentage: '1' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ percentage: '4.5' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
       [{ percentage: 'abc' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
       [{ min_amount: '900', max_amount: '800' }, 'max_amount', 'The minimum amount must be less than the maximum amount.'],
     ] as const) {
-      const base: Record<string, string> = { direction: 'RWF_EUR', percentage: '2', min_amount: '2000000', max_amount: '3000000' };
+      const base: Record<string, string> = { direction: 'RWF_EUR', percentage: '0.02', min_amount: '2000000', max_amount: '3000000' };
       const res = await post({ ...base, ...payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().fields[field]).toBe(message);
@@ -45,12 +46,12 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
 
   it('creates, edits and deletes a tier, each step in the audit log with before and after', async () => {
     const [top] = (await tiersOf('EUR_USD')).filter((x) => x.max_amount === null);
-    expect((await patchTier(top!.id, { direction: 'EUR_USD', percentage: '2.3', min_amount: '500', max_amount: '1000' })).statusCode).toBe(200);
-    const created = await post({ direction: 'EUR_USD', percentage: '1.9', min_amount: '1000', max_amount: null });
+    expect((await patchTier(top!.id, { max_amount: '1000' })).statusCode).toBe(200);
+    const created = await post({ direction: 'EUR_USD', percentage: '0.019', min_amount: '1000', max_amount: null });
     expect(created.statusCode).toBe(201);
     expect(created.json().data).toMatchObject({ direction: 'EUR_USD', percentage: '0.019000', min_amount: '1000.00', max_amount: null });
     const id = created.json().data.id as string;
-    expect((await patchTier(id, { direction: 'EUR_USD', percentage: '1.8', min_amount: '1000' })).json().data.percentage).toBe('0.018000');
+    expect((await patchTier(id, { percentage: '0.018' })).json().data).toMatchObject({ percentage: '0.018000', min_amount: '1000.00', max_amount: null });
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(404);
 
@@ -62,7 +63,33 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
     expect(deleted).toMatchObject({ before: { percentage: '0.018000' }, after: null });
   });
 
-  it('an edit applies to new transfers only: a created transfer keeps its fee and rate (D3)', async () => {
+  it('an edit changes only the fields sent, and the tier they make is checked like a new one', async () => {
+    const [low, middle] = await tiersOf('RWF_USD');
+    const edited = await patchTier(middle!.id, { min_fee: '2000' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data).toEqual({
+      ...middle, min_fee: '2000.00', updated_at: expect.any(String), updated_by: admin.id,
+    });
+    expect(Date.parse(edited.json().data.updated_at)).toBeGreaterThan(Date.parse(middle!.updated_at));
+    expect((await patchTier(middle!.id, { min_fee: null })).json().data.min_fee).toBeNull();
+
+    for (const [payload, field, message] of [
+      [{ min_amount: '600000' }, 'max_amount', 'The minimum amount must be less than the maximum amount.'],
+      [{ percentage: '3.7' }, 'percentage', 'The fee percentage must be greater than 0 and less than 100.'],
+      [{ min_amount: '5000.5' }, 'min_amount', 'Enter a valid amount for this currency.'],
+    ] as const) {
+      const res = await patchTier(middle!.id, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed', fields: { [field]: message } });
+    }
+    const overlap = await patchTier(middle!.id, { min_amount: low!.min_amount });
+    expect(overlap.statusCode).toBe(400);
+    expect(overlap.json()).toEqual({ error: 'Fee tiers of a direction must not overlap.', code: 'fee_tier_overlap' });
+    expect((await tiersOf('RWF_USD')).find((x) => x.id === middle!.id)).toMatchObject({ min_amount: middle!.min_amount, min_fee: null });
+    expect((await patchTier('00000000-0000-4000-8000-000000000000', { min_fee: '1' })).statusCode).toBe(404);
+  });
+
+  it('an edit applies to new transfers only: a created transfer keeps its fee and rate', async () => {
     const initiate = async () => {
       const res = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
         source_provider: 'paypal_usd', destination_provider: 'mobile_rwanda', amount: '200', currency: 'USD',
@@ -75,7 +102,7 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
     expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
 
     const middle = (await tiersOf('USD_RWF')).find((x) => x.min_amount === '100.00')!;
-    expect((await patchTier(middle.id, { direction: 'USD_RWF', percentage: '2', min_amount: '100', max_amount: '500' })).statusCode).toBe(200);
+    expect((await patchTier(middle.id, { percentage: '0.02' })).statusCode).toBe(200);
     const rate = await t.request({ method: 'PATCH', url: '/api/rates/USD_RWF', token: admin.token, payload: { value: '1350.5' } });
     expect(rate.statusCode).toBe(200);
     expect(rate.json().data.USD_RWF).toBe('1350.5');
@@ -104,10 +131,10 @@ describe('fee tiers (D10: validated, D3: new values for new transfers only)', ()
 
   it('two admins adding overlapping tiers at once: one is refused', async () => {
     const [top] = (await tiersOf('XAF_EUR')).filter((x) => x.max_amount === null);
-    await patchTier(top!.id, { direction: 'XAF_EUR', percentage: '2.8', min_amount: '327500', max_amount: '1000000' });
+    await patchTier(top!.id, { max_amount: '1000000' });
     const results = await Promise.all([
-      post({ direction: 'XAF_EUR', percentage: '2', min_amount: '1000000', max_amount: '2000000' }),
-      post({ direction: 'XAF_EUR', percentage: '2.1', min_amount: '1500000', max_amount: null }),
+      post({ direction: 'XAF_EUR', percentage: '0.02', min_amount: '1000000', max_amount: '2000000' }),
+      post({ direction: 'XAF_EUR', percentage: '0.021', min_amount: '1500000', max_amount: null }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
   });

@@ -3,12 +3,16 @@ import {
   type AnyPgColumn, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
   timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
+import { PAYMENT_STATUSES, ROLES, TRANSFER_STATUSES } from '../../core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** Set by every update through drizzle: no query writes it by hand. */
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow().$onUpdate(() => new Date());
+/** A check constraint's list of allowed values, from the same constants as the column's type. */
+const oneOf = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
 export const profiles = pgTable('profiles', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -22,14 +26,14 @@ export const profiles = pgTable('profiles', {
   state: text('state'),
   city: text('city'),
   country: text('country'),
-  role: text('role', { enum: ['user', 'manager', 'admin'] }).notNull().default('user'),
+  role: text('role', { enum: ROLES }).notNull().default('user'),
   language: text('language', { enum: ['en', 'fr'] }).notNull().default('en'),
   created_at: createdAt(),
   updated_at: updatedAt(),
 }, (t) => [
   uniqueIndex('profiles_email_key').on(sql`lower(${t.email})`),
   index('profiles_created_idx').on(t.created_at.desc(), t.id.desc()),
-  check('profiles_role_check', sql`${t.role} in ('user', 'manager', 'admin')`),
+  check('profiles_role_check', sql`${t.role} in (${oneOf(ROLES)})`),
 ]);
 
 /** External sign-in identities (Google, Facebook) linked to a profile. */
@@ -114,7 +118,7 @@ export const feeTiers = pgTable('fee_tiers', {
   check('fee_tiers_percentage_check', sql`${t.percentage} > 0 and ${t.percentage} < 1`),
 ]);
 
-/** The forward rates of decision D4; inverses are computed as exact reciprocals. */
+/** The forward rates; inverses are computed as exact reciprocals (docs/rules/fees-and-rates.md). */
 export const rates = pgTable('rates', {
   key: text('key').primaryKey(),
   value: numeric('value', { precision: 24, scale: 10 }).notNull(),
@@ -150,9 +154,8 @@ export const transferRequests = pgTable('transfer_requests', {
   payout_amount: money('payout_amount').notNull(),
   payout_currency: text('payout_currency').notNull(),
   fee_tier_id: uuid('fee_tier_id').references(() => feeTiers.id, { onDelete: 'set null' }),
-  status: text('status', { enum: ['pending', 'processing', 'completed', 'rejected', 'cancelled'] }).notNull().default('pending'),
-  /** awaiting → received (PayPal capture or staff) → refund_due when rejected/cancelled after payment. */
-  payment_status: text('payment_status', { enum: ['awaiting', 'received', 'refund_due', 'refunded'] }).notNull().default('awaiting'),
+  status: text('status', { enum: TRANSFER_STATUSES }).notNull().default('pending'),
+  payment_status: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('awaiting'),
   provider_order_id: text('provider_order_id'),
   provider_txn_id: text('provider_txn_id'),
   payout_reference: text('payout_reference'),
@@ -172,11 +175,11 @@ export const transferRequests = pgTable('transfer_requests', {
   index('transfer_requests_provider_order_idx').on(t.provider_order_id),
   uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
   index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`),
-  check('transfer_requests_status_check', sql`${t.status} in ('pending', 'processing', 'completed', 'rejected', 'cancelled')`),
+  check('transfer_requests_status_check', sql`${t.status} in (${oneOf(TRANSFER_STATUSES)})`),
   check('transfer_requests_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
 ]);
 
-/** The money movement behind a transfer request, as the history screen lists it (spec §3). */
+/** The money movement behind a transfer request, as the history screen lists it. */
 export const transactions = pgTable('transactions', {
   id: uuid('id').primaryKey().defaultRandom(),
   transfer_request_id: uuid('transfer_request_id').notNull().unique().references(() => transferRequests.id),
@@ -184,7 +187,7 @@ export const transactions = pgTable('transactions', {
   direction: text('direction').notNull(),
   amount: money('amount').notNull(),
   currency: text('currency').notNull(),
-  status: text('status').notNull().default('pending'),
+  status: text('status', { enum: TRANSFER_STATUSES }).notNull().default('pending'),
   provider_txn_id: text('provider_txn_id'),
   destination_details: jsonb('destination_details').notNull().default({}),
   metadata: jsonb('metadata').notNull().default({}),
@@ -199,8 +202,8 @@ export const transactions = pgTable('transactions', {
 export const transferStatusHistory = pgTable('transfer_status_history', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
-  from_status: text('from_status'),
-  to_status: text('to_status').notNull(),
+  from_status: text('from_status', { enum: TRANSFER_STATUSES }),
+  to_status: text('to_status', { enum: TRANSFER_STATUSES }).notNull(),
   actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
   actor_role: text('actor_role'),
   note: text('note'),

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuthUser, Role } from '../modules/auth/tokens.js';
+import type { Role } from '../../core/status.js';
+import type { AuthUser } from '../modules/auth/tokens.js';
 import { forbidden, unauthorized } from './http-error.js';
 
 /** The signed-in caller, or 401. */

@@ -1,77 +1,12 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ChannelId } from '../../core/channels';
+import type { DestinationDetails, TransactionJson, TransferDetail, TransferSummary } from '../../core/api/transfers';
 import type { SavedRecipient } from './saved-recipient';
-import type { Currency } from '../../core/money';
-import type { TransferStatus } from '../../core/status';
 import { api } from './api';
 
-export interface DestinationDetails {
-  recipient_name?: string | null;
-  recipient_email?: string;
-  recipient_phone?: string;
-  iban?: string;
-  bic?: string;
-  account_holder?: string;
-}
-
-export type PaymentStatus = 'awaiting' | 'received' | 'refund_due' | 'refunded';
-
-/** What every transfer answer carries: the request's channels, price, status and references. */
-interface TransferFields {
-  id: string;
-  reference: string;
-  created_at: string;
-  direction: string;
-  source_provider: ChannelId;
-  destination_provider: ChannelId;
-  destination_details: DestinationDetails;
-  amount: string;
-  currency: Currency;
-  fee: string;
-  total: string;
-  rate: string;
-  payout_amount: string;
-  payout_currency: Currency;
-  status: TransferStatus;
-  payment_status: PaymentStatus;
-  provider_txn_id: string | null;
-  payout_reference: string | null;
-}
-
+export type { DestinationDetails, TransferDetail };
 /** GET /api/transactions rows: the transaction plus its request's price and references. */
-export interface TransactionItem extends TransferFields {
-  transfer_request_id: string;
-  metadata: Record<string, unknown>;
-}
-
-export interface HistoryEntry {
-  from_status: TransferStatus | null;
-  to_status: TransferStatus;
-  note: string | null;
-  actor_role: string | null;
-  created_at: string;
-}
-
-/** GET /api/transfer-requests/:id */
-export interface TransferDetail extends TransferFields {
-  source_details: { note?: string };
-  history: HistoryEntry[];
-  has_proof: boolean;
-  transaction_id: string | null;
-  payment_instructions: string;
-  /** Paid through PayPal's checkout (D7) instead of by hand with a proof. */
-  paypal_checkout: boolean;
-}
-
-export interface Summary {
-  total: number;
-  pending: number;
-  processing: number;
-  completed: number;
-  rejected: number;
-  cancelled: number;
-}
+export type TransactionItem = TransactionJson;
 
 interface Page<T> {
   data: T[];
@@ -113,7 +48,7 @@ export function useTransactionList(filters: Record<string, string>) {
 export function useSummary() {
   return useQuery({
     queryKey: transferKeys.summary,
-    queryFn: async ({ signal }) => (await api<{ data: Summary }>('/api/transactions/summary', { signal })).data,
+    queryFn: async ({ signal }) => (await api<{ data: TransferSummary }>('/api/transactions/summary', { signal })).data,
   });
 }
 

@@ -1,10 +1,6 @@
-import { Readable } from 'node:stream';
-import type { Db } from '../../db/client.js';
-import type { Cursor } from '../../lib/cursor.js';
-import { prepareFilter, staffPage, type StaffFilter, type StaffRequestJson } from './staff-requests.js';
+import type { StaffRequestJson } from '../../../core/api/transfers.js';
 
-/** Rows fetched per query: the export holds one batch in memory at a time, however large the table. */
-export const EXPORT_BATCH = 500;
+// The back office's CSV export: one line per transfer request, safe to open in a spreadsheet.
 
 type Details = Record<string, unknown>;
 const text = (details: unknown, key: string) => {
@@ -51,22 +47,10 @@ export function csvCell(value: string | number | null | undefined): string {
   return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+export function csvHeader(): string {
+  return `${COLUMNS.map(([name]) => name).join(',')}\r\n`;
+}
+
 export function csvLine(row: StaffRequestJson): string {
   return `${COLUMNS.map(([, get]) => csvCell(get(row))).join(',')}\r\n`;
-}
-
-/** The filtered list as CSV, read batch by batch with the list's keyset cursor. */
-export async function* exportRows(db: Db, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
-  yield `${COLUMNS.map(([name]) => name).join(',')}\r\n`;
-  const prepared = await prepareFilter(db, filter);
-  let cursor: Cursor | null = null;
-  do {
-    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, prepared, cursor, batch);
-    if (page.rows.length) yield page.rows.map(csvLine).join('');
-    cursor = page.next;
-  } while (cursor);
-}
-
-export function exportStream(db: Db, filter: StaffFilter): Readable {
-  return Readable.from(exportRows(db, filter), { objectMode: false });
 }

@@ -207,7 +207,7 @@ export async function profileForIdentity(ctx: AppContext, provider: Provider, id
     const [existing] = await tx.select().from(profiles).where(eq(sql`lower(${profiles.email})`, email));
     let profile: ProfileRow | undefined = existing;
     if (profile && !profile.email_verified_at) {
-      [profile] = await tx.update(profiles).set({ email_verified_at: sql`now()`, password_hash: null, updated_at: sql`now()` })
+      [profile] = await tx.update(profiles).set({ email_verified_at: sql`now()`, password_hash: null })
         .where(eq(profiles.id, profile.id)).returning();
     } else if (!profile) {
       [profile] = await tx.insert(profiles).values({

@@ -71,7 +71,7 @@ export async function register(ctx: AppContext, input: Register, lang: Lang) {
     // password, and whoever verifies the code is sent a link to choose one.
     const samePassword = await verifyPassword(existing.password_hash, input.password);
     if (!samePassword) details.password_hash = null;
-    [profile] = await ctx.db.update(profiles).set({ ...details, updated_at: sql`now()` })
+    [profile] = await ctx.db.update(profiles).set(details)
       .where(sql`${profiles.id} = ${existing.id} and ${profiles.email_verified_at} is null`).returning();
   } else {
     [profile] = await ctx.db.insert(profiles).values({ ...details, email: input.email, role: 'user' })
@@ -93,7 +93,7 @@ export async function verifyEmail(ctx: AppContext, input: { email: string; otp: 
   if (!profile || profile.email_verified_at) throw codeError('invalid');
   const check = await checkCode(ctx.db, { purpose: 'verify_email', email: input.email, code: input.otp, profileId: profile.id });
   if (!check.ok) throw codeError(check.reason);
-  await ctx.db.update(profiles).set({ email_verified_at: sql`now()`, updated_at: sql`now()` }).where(eq(profiles.id, profile.id));
+  await ctx.db.update(profiles).set({ email_verified_at: sql`now()` }).where(eq(profiles.id, profile.id));
   const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
   if (!profile.password_hash) {
     await requestPasswordReset(ctx, profile.email, lang);
@@ -155,7 +155,7 @@ export async function confirmPasswordReset(ctx: AppContext, input: ResetPassword
   if (!row?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
   const password_hash = await hashPassword(input.password);
   const [profile] = await ctx.db.update(profiles)
-    .set({ password_hash, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())`, updated_at: sql`now()` })
+    .set({ password_hash, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())` })
     // A link sent to an address the profile no longer has is void.
     .where(sql`${profiles.id} = ${row.profile_id} and lower(${profiles.email}) = ${row.email}`)
     .returning();

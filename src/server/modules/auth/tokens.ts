@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../../db/client.js';
+import type { Role } from '../../../core/status.js';
 import { profiles, sessions } from '../../db/schema.js';
-
-export type Role = 'user' | 'manager' | 'admin';
 
 /** The signed-in caller as every route sees it (spec §3 "Session user"). */
 export interface AuthUser {

@@ -11,9 +11,7 @@ import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/quote-service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { notifyCreated, notifyPaymentReceived } from '../transfers/notifications.js';
-import { transferRequestToJson } from '../transfers/serialize.js';
-import type { TransferRequestRow } from '../transfers/status-service.js';
+import { notifyCreated, notifyPaymentReceived, transferRequestToJson, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder, paypalConfigured } from './paypal.js';
 
 export interface Initiated {
@@ -167,7 +165,7 @@ async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise
         cancelUrl: `${ctx.config.publicUrl}/api/payments/paypal/cancel`,
       });
     if (!row.provider_order_id) {
-      await ctx.db.update(transferRequests).set({ provider_order_id: order.id, updated_at: new Date() }).where(eq(transferRequests.id, row.id));
+      await ctx.db.update(transferRequests).set({ provider_order_id: order.id }).where(eq(transferRequests.id, row.id));
     }
     const link = approvalLink(order);
     if (!link) throw new PayPalError(502, null, 'PayPal order without an approval link');
@@ -203,9 +201,9 @@ export async function capturePayPalReturn(ctx: AppContext, orderId: string): Pro
     return row;
   }
   const paid = await ctx.db.transaction(async (tx) => {
-    const [updated] = await tx.update(transferRequests).set({ provider_txn_id: capture.id, payment_status: 'received', updated_at: new Date() })
+    const [updated] = await tx.update(transferRequests).set({ provider_txn_id: capture.id, payment_status: 'received' })
       .where(and(eq(transferRequests.id, row.id), eq(transferRequests.payment_status, 'awaiting'))).returning();
-    if (updated) await tx.update(transactions).set({ provider_txn_id: capture.id, updated_at: new Date() }).where(eq(transactions.transfer_request_id, row.id));
+    if (updated) await tx.update(transactions).set({ provider_txn_id: capture.id }).where(eq(transactions.transfer_request_id, row.id));
     return updated ?? null;
   });
   if (!paid) return row;

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { isCurrency, parseAmount, formatMoney } from '../../../core/money.js';
 import type { AppContext } from '../../context.js';
-import { profiles } from '../../db/schema.js';
 import { t, type Lang } from '../../i18n.js';
-import type { TransferRequestRow } from './status-service.js';
+import { senderContact, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
 // their profile. A failed e-mail is logged by the caller, never undoing the change it reports.
@@ -19,8 +17,7 @@ function amountText(value: string, currency: string, lang: Lang): string {
 }
 
 async function send(ctx: AppContext, event: Event, request: TransferRequestRow): Promise<void> {
-  const [profile] = await ctx.db.select({ email: profiles.email, full_name: profiles.full_name, language: profiles.language })
-    .from(profiles).where(eq(profiles.id, request.profile_id));
+  const profile = await senderContact(ctx.db, request.profile_id);
   if (!profile) return;
   const lang = profile.language;
   const vars = {

@@ -1,34 +1,29 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { parseDecimal } from '../../../core/money.js';
-import type { TransferStatus } from '../../../core/status.js';
+import type { Role, TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
-import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
-import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { badRequest } from '../../lib/http-error.js';
-import { listProofs } from './proofs.js';
-import { transactionToJson } from './serialize.js';
+import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import type { Cursor } from '../../lib/cursor.js';
 
-// Lists page by (created_at, id) descending with a keyset cursor, so any page of a sender with
-// thousands of transfers is one walk down transfer_requests_profile_*_idx / transactions_profile_*_idx.
+// The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
+// of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
+// transactions_profile_*_idx.
 
-export interface ListQuery {
-  cursor?: string | undefined;
+export type TransferRequestRow = typeof transferRequests.$inferSelect;
+export type TransactionRow = typeof transactions.$inferSelect;
+export type HistoryRow = typeof transferStatusHistory.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface ListFilter {
+  cursor: Cursor | null;
   limit: number;
   status?: TransferStatus | undefined;
   /** Only requests still open (pending or processing): the dashboard's list. */
-  open?: boolean | undefined;
+  open: boolean;
   q?: string | undefined;
 }
 
-function cursorOrBadRequest(raw: string): Cursor {
-  const cursor = decodeCursor(raw);
-  if (!cursor) throw badRequest('validation.cursorInvalid');
-  return cursor;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Text search of spec §2: an id (or its start), an amount, a provider or payment reference. */
+/** Text search: an id (or its start), an amount, a provider or payment reference. */
 function searchCondition(q: string, table: typeof transferRequests | typeof transactions): SQL {
   const term = q.trim();
   const prefix = `${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
@@ -47,22 +42,14 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
   return or(...parts)!;
 }
 
-function pageConditions(query: ListQuery, table: typeof transferRequests | typeof transactions): SQL[] {
+function pageConditions(filter: ListFilter, table: typeof transferRequests | typeof transactions): SQL[] {
   const conditions: SQL[] = [];
-  if (query.status) conditions.push(eq(table.status, query.status));
-  if (query.q) conditions.push(searchCondition(query.q, table));
-  if (query.cursor) {
-    const c = cursorOrBadRequest(query.cursor);
-    conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
-  }
+  if (filter.status) conditions.push(eq(table.status, filter.status));
+  else if (filter.open) conditions.push(inArray(table.status, ['pending', 'processing']));
+  if (filter.q) conditions.push(searchCondition(filter.q, table));
+  const c = filter.cursor;
+  if (c) conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
   return conditions;
-}
-
-function page<T>(rows: (T & { cursor_at: string; id: string })[], limit: number) {
-  const more = rows.length > limit;
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1];
-  return { rows: shown, next_cursor: more && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null };
 }
 
 /** Newest first, matching the indexes' "DESC NULLS LAST" (a bare DESC means NULLS FIRST and forces a sort). */
@@ -73,18 +60,17 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 // *_profile_created_idx or *_profile_status_idx that stops after limit + 1 rows), then reads
 // those rows; the sender's other transfers are never sorted or fetched.
 
-/** The sender's own transfer requests, newest first. */
-export async function listOwnRequests(db: Db, profileId: string, query: ListQuery) {
-  const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(query, transferRequests)];
-  if (query.open && !query.status) conditions.push(inArray(transferRequests.status, ['pending', 'processing']));
+/** The sender's own transfer requests after the cursor, newest first: `limit + 1` rows tell if more follow. */
+export async function ownRequestRows(db: Db, profileId: string, filter: ListFilter) {
+  const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(filter, transferRequests)];
   const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...conditions))
-    .orderBy(...newestFirst(transferRequests)).limit(query.limit + 1).as('page_ids');
-  const rows = await db.select({ row: transferRequests, cursor_at: sql<string>`${transferRequests.created_at}::text`, id: transferRequests.id })
+    .orderBy(...newestFirst(transferRequests)).limit(filter.limit + 1).as('page_ids');
+  return db.select({ row: transferRequests, cursor_at: sql<string>`${transferRequests.created_at}::text` })
     .from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
     .orderBy(...newestFirst(transferRequests));
-  return page(rows, query.limit);
 }
 
+/** The request fields a transaction row shows (screens and receipts). */
 const requestFields = {
   reference: transferRequests.reference, source_provider: transferRequests.source_provider,
   destination_provider: transferRequests.destination_provider, fee: transferRequests.fee, total: transferRequests.total,
@@ -92,38 +78,128 @@ const requestFields = {
   payout_reference: transferRequests.payout_reference, payment_status: transferRequests.payment_status,
 };
 
-/** The sender's own transactions with the request fields the screens and receipts show, newest first. */
-export async function listOwnTransactions(db: Db, profileId: string, query: ListQuery) {
-  const conditions = [eq(transactions.profile_id, profileId), ...pageConditions(query, transactions)];
-  if (query.open && !query.status) conditions.push(inArray(transactions.status, ['pending', 'processing']));
+/** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */
+export async function ownTransactionRows(db: Db, profileId: string, filter: ListFilter) {
+  const conditions = [eq(transactions.profile_id, profileId), ...pageConditions(filter, transactions)];
   const ids = db.select({ page_id: transactions.id }).from(transactions).where(and(...conditions))
-    .orderBy(...newestFirst(transactions)).limit(query.limit + 1).as('page_ids');
-  const rows = await db.select({ tx: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text`, id: transactions.id })
+    .orderBy(...newestFirst(transactions)).limit(filter.limit + 1).as('page_ids');
+  return db.select({ row: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text` })
     .from(transactions).innerJoin(ids, eq(ids.page_id, transactions.id))
     .innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
     .orderBy(...newestFirst(transactions));
-  const { rows: shown, next_cursor } = page(rows, query.limit);
-  return { data: shown.map((r) => transactionToJson(r.tx, r.request)), next_cursor };
 }
 
 /** Counts per status of the sender's transactions (dashboard). */
-export async function countOwnByStatus(db: Db, profileId: string): Promise<Record<string, number>> {
-  const rows = await db.select({ status: transactions.status, count: sql<string>`count(*)` })
+export async function countOwnByStatus(db: Db, profileId: string): Promise<Partial<Record<TransferStatus, number>>> {
+  const rows = await db.select({ status: transactions.status, count: sql<number>`count(*)::int` })
     .from(transactions).where(eq(transactions.profile_id, profileId)).groupBy(transactions.status);
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  return Object.fromEntries(rows.map((r) => [r.status, r.count]));
 }
 
-export async function findRequest(db: Db, id: string) {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A request by id; null for an unknown one, or a malformed id from a route that does not validate its params. */
+export async function findRequest(db: Db, id: string): Promise<TransferRequestRow | null> {
   if (!UUID.test(id)) return null;
   const [row] = await db.select().from(transferRequests).where(eq(transferRequests.id, id));
   return row ?? null;
 }
 
-export async function requestExtras(db: Db, id: string) {
-  const [history, proofs, [tx]] = await Promise.all([
-    db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(transferStatusHistory.id),
-    listProofs(db, id),
-    db.select({ id: transactions.id }).from(transactions).where(eq(transactions.transfer_request_id, id)),
-  ]);
-  return { history, proofs, transaction_id: tx?.id ?? null };
+/** The request's timeline, oldest first. */
+export function historyOf(db: Db, id: string): Promise<HistoryRow[]> {
+  return db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(transferStatusHistory.id);
+}
+
+export async function transactionIdOf(db: Db, requestId: string): Promise<string | null> {
+  const [tx] = await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.transfer_request_id, requestId));
+  return tx?.id ?? null;
+}
+
+/** The sender's address, name and language, for the e-mails about their transfers. */
+export async function senderContact(db: Db, profileId: string) {
+  const [profile] = await db.select({ email: profiles.email, full_name: profiles.full_name, language: profiles.language })
+    .from(profiles).where(eq(profiles.id, profileId));
+  return profile ?? null;
+}
+
+// ---- status changes ----
+
+export async function currentStatus(db: Db, id: string): Promise<TransferStatus | undefined> {
+  const [row] = await db.select({ status: transferRequests.status }).from(transferRequests).where(eq(transferRequests.id, id));
+  return row?.status;
+}
+
+export async function lockRequest(tx: Tx, id: string): Promise<TransferRequestRow | null> {
+  const [row] = await tx.select().from(transferRequests).where(eq(transferRequests.id, id)).for('update');
+  return row ?? null;
+}
+
+export interface StatusWrite {
+  from: TransferRequestRow;
+  to: TransferStatus;
+  actor: { profile_id: string; role: Role };
+  note: string | null;
+  payoutReference: string | null;
+  refundDue: boolean;
+}
+
+/** Moves the request (version bumped), mirrors the transaction and appends the timeline step. */
+export async function writeStatus(tx: Tx, change: StatusWrite): Promise<TransferRequestRow> {
+  const { from: current, to } = change;
+  const [row] = await tx.update(transferRequests).set({
+    status: to,
+    version: sql`${transferRequests.version} + 1`,
+    ...(change.payoutReference ? { payout_reference: change.payoutReference } : {}),
+    ...(change.refundDue ? { payment_status: 'refund_due' as const } : {}),
+  }).where(eq(transferRequests.id, current.id)).returning();
+  await tx.update(transactions).set({ status: to }).where(eq(transactions.transfer_request_id, current.id));
+  await tx.insert(transferStatusHistory).values({
+    transfer_request_id: current.id, from_status: current.status, to_status: to,
+    actor_profile_id: change.actor.profile_id, actor_role: change.actor.role, note: change.note,
+  });
+  return row!;
+}
+
+// ---- proofs of payment ----
+
+const proofFields = {
+  id: paymentProofs.id, filename: paymentProofs.filename, mime_type: paymentProofs.mime_type,
+  size: paymentProofs.size, created_at: paymentProofs.created_at,
+};
+
+export type ProofRow = typeof paymentProofs.$inferSelect;
+export type ProofInfo = Pick<ProofRow, 'id' | 'filename' | 'mime_type' | 'size' | 'created_at'>;
+export type NewProof = Omit<typeof paymentProofs.$inferInsert, 'id' | 'created_at' | 'size'>;
+
+/** The sender's proofs on this transfer, and in the last 24 hours across all of theirs. */
+export async function proofCounts(db: Db | Tx, transferRequestId: string, profileId: string) {
+  const [counts] = await db.select({
+    onTransfer: sql<number>`(count(*) filter (where ${paymentProofs.transfer_request_id} = ${transferRequestId}))::int`,
+    today: sql<number>`(count(*) filter (where ${paymentProofs.created_at} > now() - interval '1 day'))::int`,
+  }).from(paymentProofs).where(eq(paymentProofs.profile_id, profileId));
+  return { onTransfer: counts?.onTransfer ?? 0, today: counts?.today ?? 0 };
+}
+
+/** Locks the sender's profile row, so their concurrent uploads are counted one after the other. */
+export async function lockSender(tx: Tx, profileId: string): Promise<void> {
+  await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, profileId)).for('update');
+}
+
+export async function insertProof(tx: Tx, proof: NewProof): Promise<ProofInfo> {
+  const [row] = await tx.insert(paymentProofs).values({ ...proof, size: proof.data.length }).returning(proofFields);
+  return row!;
+}
+
+/** Every proof of a transfer, newest first, without the bytes. */
+export function listProofs(db: Db, transferRequestId: string): Promise<ProofInfo[]> {
+  return db.select(proofFields).from(paymentProofs)
+    .where(eq(paymentProofs.transfer_request_id, transferRequestId)).orderBy(desc(paymentProofs.created_at));
+}
+
+/** One proof with its bytes: the newest when no id is named. */
+export async function findProof(db: Db, transferRequestId: string, proofId?: string): Promise<ProofRow | null> {
+  const [row] = await db.select().from(paymentProofs)
+    .where(and(eq(paymentProofs.transfer_request_id, transferRequestId), proofId ? eq(paymentProofs.id, proofId) : undefined))
+    .orderBy(desc(paymentProofs.created_at)).limit(1);
+  return row ?? null;
 }

@@ -1,25 +1,25 @@
-import type { TransferRequestRow } from './status-service.js';
-import type { transactions, transferStatusHistory } from '../../db/schema.js';
+import type { HistoryStep, TransactionJson, TransferRequestJson } from '../../../core/api/transfers.js';
+import type { HistoryRow, TransactionRow, TransferRequestRow } from './repo.js';
+
+// Rows as the API answers them. Channel, currency and direction columns are text written only
+// from validated input, so they hold the core's ids: the answer's types say so, and the response
+// schemas check it as each answer is sent.
 
 /**
  * A transfer request as every API answer shows it: amounts stay the exact decimal strings the
  * database holds; the idempotency columns are internal and never leave the server.
  */
-export function transferRequestToJson(row: TransferRequestRow) {
+export function transferRequestToJson(row: TransferRequestRow): TransferRequestJson {
   const { idempotency_key: _key, idempotency_hash: _hash, ...rest } = row;
   return {
     ...rest,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
-  };
+  } as TransferRequestJson;
 }
 
-export type TransferRequestJson = ReturnType<typeof transferRequestToJson>;
-
-type HistoryRow = typeof transferStatusHistory.$inferSelect;
-
 /** One step of the timeline the sender sees (who acted is given by role only). */
-export function historyToJson(row: HistoryRow) {
+export function historyToJson(row: HistoryRow): HistoryStep {
   return {
     from_status: row.from_status,
     to_status: row.to_status,
@@ -29,15 +29,13 @@ export function historyToJson(row: HistoryRow) {
   };
 }
 
-type TransactionRow = typeof transactions.$inferSelect;
-
 /**
- * A transaction as the history and dashboard list it: the spec §3 fields plus what its transfer
- * request adds for the screens and the receipt (reference, fee, rate, payout, channels).
+ * A transaction as the history and dashboard list it, plus what its transfer request adds for
+ * the screens and the receipt (reference, fee, rate, payout, channels).
  */
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
-  'payout_currency' | 'payout_reference' | 'payment_status'>) {
+  'payout_currency' | 'payout_reference' | 'payment_status'>): TransactionJson {
   return {
     id: row.id,
     transfer_request_id: row.transfer_request_id,
@@ -51,7 +49,5 @@ export function transactionToJson(row: TransactionRow, request: Pick<TransferReq
     destination_details: row.destination_details,
     metadata: row.metadata,
     ...request,
-  };
+  } as TransactionJson;
 }
-
-export type TransactionJson = ReturnType<typeof transactionToJson>;

@@ -1,60 +1,22 @@
-// The back office's calls (spec §7, issue 5) and their TanStack Query hooks.
+// The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminFeeTier, AuditEntry, Stats, VolumePoint } from '../../../core/api/admin';
+import type { ProfilePageResponse } from '../../../core/api/profiles';
+import type { ProofJson, StaffRequestJson, TransferDetail } from '../../../core/api/transfers';
 import type { TransferStatus } from '../../../core/status';
 import type { Role } from '../../lib/session';
 import { api, ApiError, networkErrorMessage } from '../../lib/api';
 import { readToken } from '../../lib/token-store';
 
-export interface Requester { full_name: string | null; email: string | null; profile_id: string }
-
+export type { AuditEntry, VolumePoint };
 export type Details = Record<string, unknown>;
-
-export interface StaffRequest {
-  id: string;
-  reference: string;
-  profile_id: string;
-  direction: string;
-  source_provider: string;
-  destination_provider: string;
-  source_details: Details;
-  destination_details: Details;
-  amount: string;
-  currency: string;
-  fee: string;
-  total: string;
-  rate: string;
-  payout_amount: string;
-  payout_currency: string;
-  status: TransferStatus;
-  payment_status: string;
-  provider_txn_id: string | null;
-  payout_reference: string | null;
-  created_at: string;
-  updated_at: string;
-  requester: Requester;
-}
-
-export interface HistoryStep { from_status: string | null; to_status: string; note: string | null; actor_role: string | null; created_at: string }
+export type StaffRequest = StaffRequestJson;
 /** A proof of payment the sender uploaded; every one is kept, with its time. */
-export interface ProofFile { id: string; filename: string; mime_type: string; size: number; created_at: string }
-export type RequestDetails = Omit<StaffRequest, 'requester'> & { history: HistoryStep[]; has_proof: boolean; proofs: ProofFile[] };
+export type ProofFile = ProofJson;
+export type StoredTier = Omit<AdminFeeTier, 'updated_by'>;
 
 export interface StaffFilters { status: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest' }
 export const EMPTY_FILTERS: StaffFilters = { status: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
-
-export interface Stats {
-  requests: Record<TransferStatus, number>;
-  users?: number;
-  fee_tiers?: number;
-}
-
-export interface ProfileRow { id: string; email: string | null; full_name: string | null; role: Role; created_at?: string }
-export interface StoredTier { id: string; direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
-export interface VolumePoint { day: string; direction: string; currency: string; count: number; amount: string; fees: string }
-export interface AuditEntry {
-  id: number; action: string; target_type: string; target_id: string | null; before: Details | null; after: Details | null;
-  created_at: string; actor: { profile_id: string | null; full_name: string | null; email: string | null };
-}
 
 /** Refresh period of the queue (the list and the stats). */
 export const QUEUE_REFRESH_MS = 30_000;
@@ -103,7 +65,7 @@ export function useStaffRequests(filters: StaffFilters) {
 export function useRequestDetails(id: string | null) {
   return useQuery({
     queryKey: adminKeys.request(id ?? ''),
-    queryFn: async ({ signal }) => (await api<{ data: RequestDetails }>(`/api/transfer-requests/${id}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<{ data: TransferDetail }>(`/api/transfer-requests/${id}`, { signal })).data,
     enabled: Boolean(id),
   });
 }
@@ -145,7 +107,7 @@ export function useProfiles(q: string) {
       if (q) params.set('q', q);
       if (pageParam) params.set('cursor', pageParam);
       const s = params.toString();
-      return api<{ data: ProfileRow[]; next_cursor?: string | null }>(`/api/profiles${s ? `?${s}` : ''}`, { signal });
+      return api<ProfilePageResponse>(`/api/profiles${s ? `?${s}` : ''}`, { signal });
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DIRECTION, DIRECTIONS, directionById, type DirectionId } from '../../../core/channels';
-import { fractionToPercent } from '../../../core/fees';
+import { fractionToPercent, percentToFraction } from '../../../core/fees';
 import { compareDecimal, parseDecimal } from '../../../core/money';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -54,7 +54,9 @@ export function FeesTab() {
     setFormError(null);
     try {
       await save.mutateAsync({
-        ...(draft.id ? { id: draft.id } : {}), direction, percentage: draft.percentage.trim(), min_amount: draft.min_amount.trim(),
+        ...(draft.id ? { id: draft.id } : {}), direction,
+        // Typed as a percent, sent as the fraction the API takes; text that is no number goes as typed for the server to refuse.
+        percentage: percentToFraction(draft.percentage.trim()) ?? draft.percentage.trim(), min_amount: draft.min_amount.trim(),
         max_amount: draft.max_amount.trim() || null, min_fee: draft.min_fee.trim() || null,
       });
       toast({ variant: 'success', title: t(draft.id ? 'success.updated' : 'success.created', { ns: 'common' }) });

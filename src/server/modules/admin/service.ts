@@ -1,0 +1,174 @@
+import { Readable } from 'node:stream';
+import type { AdminFeeTier, AuditQuery, StaffFilter, StaffListQuery, Stats, VolumePoint } from '../../../core/api/admin.js';
+import type { StaffRequestJson } from '../../../core/api/transfers.js';
+import { feeTierFromInput, validateTierSet, type FeeTier } from '../../../core/fees.js';
+import type { DirectionId } from '../../../core/channels.js';
+import { RATE_KEYS } from '../../../core/rates.js';
+import { FeeTierInputSchema, RateUpdateSchema, type FeeTierInput, type FeeTierPatch } from '../../../core/schemas.js';
+import { isAdmin, type Role } from '../../../core/status.js';
+import type { Db } from '../../db/client.js';
+import type { Lang } from '../../i18n.js';
+import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
+import { parseOr400, refusal } from '../../lib/zod-refusal.js';
+import { currentRates } from '../rates/service.js';
+import { transferRequestToJson } from '../transfers/service.js';
+import { csvHeader, csvLine } from './export-csv.js';
+import {
+  auditRows, dailyVolume, insertAudit, insertTier, lockCorridor, lockRate, lockTier, prepareFilter, removeTier,
+  replaceTier, requestCounts, staffRows, tiersOfDirection, userAndTierCounts, writeRate,
+  type PreparedFilter, type RateRow, type TierRow, type Tx,
+} from './repo.js';
+
+// The back office's rules: the staff list and its export, counts and volume, the audit log, and
+// the admin's fee tiers and rates, each change recorded in the audit log with before and after.
+// New tiers and rates price new transfers only: a created transfer keeps its own.
+
+/** Rows fetched per query by the export: one batch in memory at a time, however large the table. */
+const EXPORT_BATCH = 500;
+
+// ---- the staff list ----
+
+async function staffPage(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
+  const rows = await staffRows(db, filter, cursor, limit);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r): StaffRequestJson => ({
+      ...transferRequestToJson(r.request), requester: { ...r.requester, profile_id: r.request.profile_id },
+    })),
+    next: more && last ? { at: last.at, id: last.request.id } : null,
+  };
+}
+
+/** Every sender's requests with the back office's filters, newest or oldest first, a page at a time. */
+export async function listStaffRequests(db: Db, query: StaffListQuery): Promise<{ data: StaffRequestJson[]; next_cursor: string | null }> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  if (query.cursor && !cursor) throw badRequest('validation.cursorInvalid');
+  const { rows, next } = await staffPage(db, await prepareFilter(db, query), cursor, query.limit);
+  return { data: rows, next_cursor: next ? encodeCursor(next) : null };
+}
+
+/** The filtered list as CSV lines, read batch by batch with the list's keyset cursor. */
+export async function* exportLines(db: Db, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
+  yield csvHeader();
+  const prepared = await prepareFilter(db, filter);
+  let cursor: Cursor | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, prepared, cursor, batch);
+    if (page.rows.length) yield page.rows.map(csvLine).join('');
+    cursor = page.next;
+  } while (cursor);
+}
+
+export function exportStream(db: Db, filter: StaffFilter): Readable {
+  return Readable.from(exportLines(db, filter), { objectMode: false });
+}
+
+// ---- counts, volume, audit ----
+
+/** Requests per status; user and tier counts are the admin's alone. */
+export async function stats(db: Db, role: Role): Promise<Stats> {
+  const requests = await requestCounts(db);
+  return isAdmin(role) ? { requests, ...(await userAndTierCounts(db)) } : { requests };
+}
+
+export async function volume(db: Db, days: number) {
+  const { from, to, points } = await dailyVolume(db, days);
+  return { days, from, to, points: points as VolumePoint[] };
+}
+
+/** "Who changed what and when", newest first, paged by id. */
+export async function auditPage(db: Db, query: AuditQuery) {
+  const rows = await auditRows(db, query);
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  return {
+    data: page.map((r) => ({
+      ...r, before: r.before as Record<string, unknown> | null, after: r.after as Record<string, unknown> | null,
+      created_at: r.created_at.toISOString(),
+    })),
+    next_cursor: more ? String(page[page.length - 1]!.id) : null,
+  };
+}
+
+// ---- fee tiers ----
+
+function tierToJson(row: TierRow): AdminFeeTier {
+  return {
+    id: row.id, direction: row.direction as DirectionId, percentage: row.percentage, min_amount: row.min_amount,
+    max_amount: row.max_amount, min_fee: row.min_fee, updated_at: row.updated_at.toISOString(), updated_by: row.updated_by,
+  };
+}
+
+/**
+ * The direction's tiers with `candidate` in place of `replacing` must be a valid set (no
+ * overlap). The corridor row is locked first so two admins editing one direction cannot both
+ * slip in an overlapping tier.
+ */
+async function checkTierSet(tx: Tx, candidate: FeeTier, replacing?: string): Promise<void> {
+  await lockCorridor(tx, candidate.direction);
+  const others = await tiersOfDirection(tx, candidate.direction, replacing);
+  const refusal = validateTierSet([...others.map((o) => ({ ...o, direction: o.direction as DirectionId })), candidate]);
+  if (refusal) throw new HttpError(400, refusal);
+}
+
+export async function createTier(db: Db, actor: string, input: FeeTierInput): Promise<AdminFeeTier> {
+  const tier = feeTierFromInput(input);
+  return db.transaction(async (tx) => {
+    await checkTierSet(tx, tier);
+    const row = await insertTier(tx, tier, actor);
+    await insertAudit(tx, { actor, action: 'fee_tier.create', targetType: 'fee_tier', targetId: row.id, before: null, after: tierToJson(row) });
+    return tierToJson(row);
+  });
+}
+
+/** The stored tier with the fields sent, checked by the same rules as a new tier, refused like one. */
+function mergedTier(before: TierRow, patch: FeeTierPatch, lang: Lang): FeeTier {
+  const parsed = FeeTierInputSchema.safeParse({
+    direction: before.direction, percentage: before.percentage, min_amount: before.min_amount,
+    max_amount: before.max_amount, min_fee: before.min_fee,
+    ...Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
+  });
+  if (!parsed.success) throw refusal(parsed.error, lang);
+  return feeTierFromInput(parsed.data);
+}
+
+/** Changes only the fields sent (null clears max_amount or min_fee). */
+export async function updateTier(db: Db, actor: string, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
+  return db.transaction(async (tx) => {
+    const before = await lockTier(tx, id);
+    if (!before) throw notFound();
+    const tier = mergedTier(before, patch, lang);
+    await checkTierSet(tx, tier, id);
+    const row = await replaceTier(tx, id, tier, actor);
+    await insertAudit(tx, { actor, action: 'fee_tier.update', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: tierToJson(row) });
+    return tierToJson(row);
+  });
+}
+
+export async function deleteTier(db: Db, actor: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await removeTier(tx, id);
+    if (!before) throw notFound();
+    await insertAudit(tx, { actor, action: 'fee_tier.delete', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: null });
+  });
+}
+
+// ---- rates ----
+
+/** A rate as the audit log shows it: no trailing zeros. */
+const rateToJson = (row: RateRow) => ({ key: row.key, value: row.value.replace(/\.?0+$/, ''), updated_at: row.updated_at.toISOString() });
+
+/** Sets one forward rate (an unknown key names no resource) and answers the whole rate set. */
+export async function setRate(db: Db, actor: string, key: string, value: string | number, lang: Lang) {
+  if (!(RATE_KEYS as readonly string[]).includes(key)) throw notFound();
+  const rate = parseOr400(RateUpdateSchema, { key, value }, lang);
+  await db.transaction(async (tx) => {
+    const before = await lockRate(tx, key);
+    const row = await writeRate(tx, key, rate.value, actor);
+    await insertAudit(tx, { actor, action: 'rate.update', targetType: 'rate', targetId: key, before: before && rateToJson(before), after: rateToJson(row) });
+  });
+  return currentRates(db);
+}

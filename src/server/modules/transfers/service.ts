@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '../../../core/api/transfers.js';
+import type { StatusUpdate } from '../../../core/schemas.js';
+import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '../../../core/status.js';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { notifyStatusChange } from './notifications.js';
+import {
+  countOwnByStatus, currentStatus, findProof, findRequest, historyOf, insertProof, listProofs, lockRequest, lockSender,
+  ownRequestRows, ownTransactionRows, proofCounts, transactionIdOf, writeStatus, type ProofInfo, type ProofRow,
+  type TransferRequestRow,
+} from './repo.js';
+import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
+
+// The rules of a transfer once created: who sees it, how its status moves, and its proofs of
+// payment. See docs/rules/transfers.md and docs/rules/money-states.md.
+
+export { notifyCreated, notifyPaymentReceived } from './notifications.js';
+export { transferRequestToJson } from './serialize.js';
+export type { TransferRequestRow } from './repo.js';
+
+type Caller = Pick<AuthUser, 'profile_id' | 'role'>;
+
+// ---- who sees a transfer ----
+
+/** The request if the caller owns it (or is staff, when allowed); "not found" for anyone else. */
+async function visibleRequest(db: Db, caller: Caller, id: string, staffToo: boolean): Promise<TransferRequestRow> {
+  const row = await findRequest(db, id);
+  if (!row || (row.profile_id !== caller.profile_id && !(staffToo && isStaff(caller.role)))) throw notFound();
+  return row;
+}
+
+// ---- the sender's lists ----
+
+export interface OwnListQuery {
+  cursor?: string | undefined;
+  limit: number;
+  status?: TransferStatus | undefined;
+  open?: boolean | undefined;
+  q?: string | undefined;
+}
+
+function decodedCursor(raw: string | undefined): Cursor | null {
+  if (!raw) return null;
+  const cursor = decodeCursor(raw);
+  if (!cursor) throw badRequest('validation.cursorInvalid');
+  return cursor;
+}
+
+/** Shows `limit` of the `limit + 1` rows read; the extra one says a next page exists. */
+function page<R extends { cursor_at: string; row: { id: string } }, T>(rows: R[], limit: number, toJson: (row: R) => T) {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return {
+    data: shown.map(toJson),
+    next_cursor: rows.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.row.id }) : null,
+  };
+}
+
+/** The sender's own transfer requests, newest first. */
+export async function listOwnRequests(db: Db, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
+  const rows = await ownRequestRows(db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
+  return page(rows, query.limit, (r) => transferRequestToJson(r.row));
+}
+
+/** The sender's own transactions with the request fields the screens and receipts show, newest first. */
+export async function listOwnTransactions(db: Db, caller: Caller, query: OwnListQuery): Promise<{ data: TransactionJson[]; next_cursor: string | null }> {
+  const rows = await ownTransactionRows(db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
+  return page(rows, query.limit, (r) => transactionToJson(r.row, r.request));
+}
+
+/** The dashboard's counts of the sender's transactions per status. */
+export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummary> {
+  const counts = await countOwnByStatus(db, caller.profile_id);
+  const perStatus = Object.fromEntries(TRANSFER_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<TransferStatus, number>;
+  return { total: Object.values(perStatus).reduce((a, b) => a + b, 0), ...perStatus };
+}
+
+/** How to pay a request: the payments module adds it to the detail. */
+export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
+
+/** One request with its timeline and proofs: its sender's, or any for staff. */
+export async function transferDetail(db: Db, caller: Caller, id: string): Promise<{ row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> }> {
+  const row = await visibleRequest(db, caller, id, true);
+  const [history, proofs, transactionId] = await Promise.all([historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id)]);
+  return {
+    row,
+    detail: {
+      ...transferRequestToJson(row),
+      history: history.map(historyToJson),
+      has_proof: proofs.length > 0,
+      proofs: proofs.map(proofToJson),
+      transaction_id: transactionId,
+    },
+  };
+}
+
+// ---- status ----
+
+export interface StatusChange {
+  requestId: string;
+  to: TransferStatus;
+  actor: Caller;
+  /** Staff act on any request; an owner only on their own (others' are "not found"). */
+  as: StatusActor;
+  note?: string | null;
+  /** A payout reference recorded when staff complete a payout (shown on the receipt). */
+  payoutReference?: string | null;
+  /**
+   * The status the caller saw; a request changed since answers 409 instead of being overwritten.
+   * Without it, the status read as the request arrives stands in for it.
+   */
+  expectedStatus?: TransferStatus | undefined;
+}
+
+const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpdateFailed', {}, { reason: reasonKey });
+
+/**
+ * The one way a transfer's status moves: locked row, legal move for that actor, stale reads
+ * refused, transaction mirrored, history appended, and the sender e-mailed afterwards.
+ */
+export async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
+  // Compare-and-set whatever the body says: two moves racing on one request both read it before
+  // either commits, so the second finds it changed and gets 409 rather than stacking its move
+  // on top (pending → processing, then processing → completed, both "won").
+  const expected = change.expectedStatus ?? await currentStatus(ctx.db, change.requestId);
+  const updated = await ctx.db.transaction(async (tx) => {
+    const current = await lockRequest(tx, change.requestId);
+    if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw notFound();
+    if (expected !== current.status) throw statusFailed('validation.statusConflict');
+    const refusal = transitionError(current.status, change.to, change.as);
+    if (refusal) throw statusFailed(refusal);
+    if (change.as === 'owner' && current.payout_reference) throw statusFailed('validation.statusCancelOnlyPending');
+    return writeStatus(tx, {
+      from: current, to: change.to, actor: change.actor, note: change.note ?? null,
+      payoutReference: change.payoutReference ?? null,
+      // Money received for a transfer that will not be paid out is owed back to the sender.
+      refundDue: (change.to === 'rejected' || change.to === 'cancelled') && current.payment_status === 'received',
+    });
+  });
+  await notifyStatusChange(ctx, updated).catch((err) => ctx.log.error({ err, requestId: updated.id }, 'status e-mail failed'));
+  return updated;
+}
+
+/** The sender cancels their own request (only while pending and not paid out). */
+export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Promise<TransferRequestJson> {
+  await visibleRequest(ctx.db, caller, id, false);
+  return transferRequestToJson(await changeStatus(ctx, { requestId: id, to: 'cancelled', actor: caller, as: 'owner' }));
+}
+
+/** Staff move a request; completing a payout records its reference, which the sender's receipt shows. */
+export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
+  const row = await changeStatus(ctx, {
+    requestId: id, to: body.status, actor, as: 'staff', note: body.note || null,
+    payoutReference: body.status === 'completed' ? body.provider_reference || null : null,
+    expectedStatus: body.expected_status,
+  });
+  return transferRequestToJson(row);
+}
+
+// ---- proofs of payment ----
+
+// Proofs are kept, never replaced: staff see each one with its time, so a sender cannot swap the
+// proof after staff looked. Bounded per transfer and per sender per day, since each is up to
+// 5 MB in the database.
+
+export const MAX_PROOFS_PER_TRANSFER = 5;
+export const MAX_PROOFS_PER_SENDER_PER_DAY = 20;
+
+/** Proofs of payment by what the bytes are, never by the name or the declared type. */
+const PROOF_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/pdf']);
+
+function proofToJson(row: ProofInfo): ProofJson {
+  return { ...row, created_at: row.created_at.toISOString() };
+}
+
+function checkProofLimits(counts: { onTransfer: number; today: number }): void {
+  if (counts.onTransfer >= MAX_PROOFS_PER_TRANSFER) {
+    throw new HttpError(409, 'transfer.proofLimitTransfer', {}, { max: MAX_PROOFS_PER_TRANSFER });
+  }
+  if (counts.today >= MAX_PROOFS_PER_SENDER_PER_DAY) {
+    throw new HttpError(429, 'transfer.proofLimitDaily', {}, { max: MAX_PROOFS_PER_SENDER_PER_DAY });
+  }
+}
+
+/**
+ * Whether the sender may upload a proof to this open request of theirs: asked before the upload
+ * is read (cheap), and again when storing it.
+ */
+export async function checkProofUpload(db: Db, caller: Caller, id: string): Promise<TransferRequestRow> {
+  const row = await visibleRequest(db, caller, id, false);
+  if (isFinalStatus(row.status)) throw new HttpError(409, 'transfer.proofClosed');
+  checkProofLimits(await proofCounts(db, row.id, caller.profile_id));
+  return row;
+}
+
+/**
+ * Stores an uploaded proof once its bytes are a PNG, JPEG, WebP or PDF and the limits still
+ * hold. The sender's profile row is locked while counting, so concurrent uploads cannot slip
+ * past a limit together.
+ */
+export async function addProof(db: Db, caller: Caller, request: TransferRequestRow, file: { filename: string; data: Buffer }): Promise<ProofJson> {
+  const type = await fileTypeFromBuffer(file.data);
+  if (!type || !PROOF_TYPES.has(type.mime)) throw badRequest('transfer.proofType');
+  const proof = await db.transaction(async (tx) => {
+    await lockSender(tx, caller.profile_id);
+    checkProofLimits(await proofCounts(tx, request.id, caller.profile_id));
+    return insertProof(tx, {
+      transfer_request_id: request.id, profile_id: caller.profile_id, mime_type: type.mime, data: file.data,
+      filename: (file.filename || 'proof').replace(/[\r\n"\\/]/g, '_').slice(-120),
+      sha256: createHash('sha256').update(file.data).digest('hex'),
+    });
+  });
+  return proofToJson(proof);
+}
+
+/** A proof's bytes (the newest when no id is named), for its sender or staff. */
+export async function proofFile(db: Db, caller: Caller, id: string, proofId?: string): Promise<ProofRow> {
+  const row = await visibleRequest(db, caller, id, true);
+  const proof = await findProof(db, row.id, proofId);
+  if (!proof) throw notFound();
+  return proof;
+}
