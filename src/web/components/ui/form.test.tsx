@@ -4,7 +4,9 @@ import { createFormControl, useForm, type FieldErrors } from 'react-hook-form';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { ApiError } from '../../lib/api';
-import { Field, Form, FormError, showServerError, SubmitButton } from './form';
+import { z } from 'zod';
+import { RateUpdateSchema } from '../../../core/schemas';
+import { Field, Form, FormError, parseInto, showServerError, SubmitButton } from './form';
 import { Input } from './input';
 
 const i18n = createInstance();
@@ -88,5 +90,17 @@ describe('showServerError', () => {
     expect(general(f)).toBe('Transfer already exists.');
     showServerError(f, new TypeError('boom'), 'Failed');
     expect(general(f)).toBe('Failed');
+  });
+});
+
+describe('parseInto', () => {
+  const RateForm = z.object({ rate: z.string() }).transform((v, ctx) => parseInto(RateUpdateSchema, { key: 'USD_XAF', value: v.rate }, ctx, { value: 'rate' }));
+
+  it('gives the shared schema\'s output for good values', () => {
+    expect(RateForm.parse({ rate: '610.50' })).toEqual({ key: 'USD_XAF', value: '610.5' });
+  });
+
+  it('reports the shared schema\'s issues on the form\'s own fields', () => {
+    expect(RateForm.safeParse({ rate: '0' }).error?.issues.map((i) => [i.path, i.message])).toEqual([[['rate'], 'validation.rateInvalid']]);
   });
 });

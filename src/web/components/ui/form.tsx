@@ -5,7 +5,7 @@ import {
 } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isApiError } from '../../lib/api';
 import { Alert } from './alert';
 import { Button, type ButtonProps } from './button';
@@ -25,6 +25,21 @@ export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(sc
     reValidateMode: 'onSubmit',
     defaultValues,
   });
+}
+
+/**
+ * For a form schema's transform: checks the payload made from the form's values with its shared
+ * schema and gives the parsed payload, or reports each issue on the form field its path ends
+ * with (or that name's alias), e.g. "destination_details.account_holder" on "recipient_name".
+ */
+export function parseInto<P extends z.ZodType>(schema: P, payload: z.input<P>, ctx: z.RefinementCtx, aliases: Record<string, string> = {}): z.output<P> {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const last = String(issue.path.at(-1) ?? '');
+    ctx.addIssue({ code: 'custom', message: issue.message, path: [aliases[last] ?? last] });
+  }
+  return z.NEVER;
 }
 
 /**

@@ -1,46 +1,50 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { RATE_KEYS, type RateKey } from '../../../core/rates';
+import { RateUpdateSchema } from '../../../core/schemas';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { FormField } from '../../components/ui/form-field';
+import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
 import { LoadingState } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
-import { isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useRates } from '../../lib/queries';
 import { useAudit, useSetRate } from './admin-api';
 import { AuditList } from './audit-list';
 
+const rateFormSchema = (key: RateKey) =>
+  z.object({ value: z.string() }).transform((v, ctx) => parseInto(RateUpdateSchema, { key, value: v.value.trim() }, ctx));
+
 function RateForm({ rateKey, current }: { rateKey: RateKey; current: string }) {
-  const { t } = useTranslation(['admin', 'common']);
-  const [value, setValue] = useState(current);
-  const [error, setError] = useState<string | undefined>();
+  const { t } = useTranslation(['admin', 'common', 'validation']);
+  const form = useZodForm(rateFormSchema(rateKey), { value: current });
   const save = useSetRate();
   const { toast } = useToast();
-  useEffect(() => setValue(current), [current]);
+  const { reset } = form;
+  useEffect(() => reset({ value: current }), [current, reset]);
   const [from, to] = rateKey.split('_');
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await save.mutateAsync({ key: rateKey, value: value.trim() });
-      toast({ variant: 'success', title: t('success.updated', { ns: 'common' }) });
-    } catch (err) {
-      setError(isApiError(err) ? (err.fields?.value ?? err.message) : t('states.error', { ns: 'common' }));
-    }
-  }
-
   return (
-    <form onSubmit={submit} className="flex items-end gap-2" data-testid={`rate-${rateKey}`}>
-      <FormField label={t('rates.label', { from, to })} error={error} className="flex-1">
-        <Input inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
-      </FormField>
-      <Button type="submit" loading={save.isPending} disabled={value.trim() === current}>{t('actions.save', { ns: 'common' })}</Button>
-    </form>
+    <Form
+      form={form}
+      onSubmit={async (body) => {
+        await save.mutateAsync(body);
+        toast({ variant: 'success', title: t('success.updated', { ns: 'common' }) });
+      }}
+      fallbackError={t('states.error', { ns: 'common' })}
+      className="flex flex-col gap-2"
+      data-testid={`rate-${rateKey}`}
+    >
+      <div className="flex items-end gap-2">
+        <Field name="value" label={t('rates.label', { from, to })} className="flex-1">
+          <Input inputMode="decimal" />
+        </Field>
+        <SubmitButton disabled={form.watch('value').trim() === current}>{t('actions.save', { ns: 'common' })}</SubmitButton>
+      </div>
+      <FormError />
+    </Form>
   );
 }
 
