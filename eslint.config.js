@@ -61,7 +61,7 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', '**/server/**', '**/web/**'] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'core is pure: no I/O, it runs in the browser too.' }] }],
     },
   },
 );

@@ -1,6 +1,6 @@
 // Every page of the app, listed once. The browser's router and document titles, the server's
 // answer for a page address, the prerendered public pages and the boot script's preloads all
-// read this list (docs/decisions/012-one-route-list.md).
+// read this list (docs/decisions/012-one-route-list-one-language-detection.md).
 
 /** Who may open a page: signed-in users, staff (manager or admin), or signed-out visitors only. */
 export type PageAccess = 'auth' | 'staff' | 'guest';
