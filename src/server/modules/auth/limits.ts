@@ -7,7 +7,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * D8: sign-ins and code requests are limited per account and per client address. Account limits
+ * Sign-ins and code requests are limited per account and per client address (docs/rules/accounts.md). Account limits
  * stop guessing one password or code; address limits stop one client trying many accounts.
  */
 export const LIMITS = {
@@ -41,7 +41,7 @@ export const LIMITS = {
 
 /**
  * Counts one attempt on each rule; if any is over its limit, answers 429 with Retry-After and
- * "Too many attempts. Please try again in N minute(s)."
+ * "Too many attempts. Please try again in N minutes."
  */
 export async function enforceLimits(ctx: AppContext, reply: FastifyReply, checks: Array<[RateLimitRule, string]>): Promise<void> {
   let retryAfterMs = 0;
@@ -52,11 +52,11 @@ export async function enforceLimits(ctx: AppContext, reply: FastifyReply, checks
   if (retryAfterMs > 0) refuseAttempt(reply, retryAfterMs);
 }
 
-/** The 429 of every limit: Retry-After and "Too many attempts. Please try again in N minute(s)." */
+/** The 429 of every limit: Retry-After, and the wait in whole minutes ("1 minute", "2 minutes"). */
 export function refuseAttempt(reply: FastifyReply, retryAfterMs: number): never {
   const seconds = Math.ceil(retryAfterMs / 1000);
   reply.header('Retry-After', String(seconds));
-  throw new HttpError(429, 'errors.rateLimited', {}, { minutes: Math.max(1, Math.ceil(seconds / 60)) });
+  throw new HttpError(429, 'errors.rateLimited', {}, { count: Math.max(1, Math.ceil(seconds / 60)) });
 }
 
 /** The client's address, as the proxy in front reports it (trustProxy) or the socket's. */
