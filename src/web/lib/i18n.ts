@@ -1,13 +1,13 @@
 import i18n, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { HttpBackend } from './i18n-backend';
-import { baseLanguage } from '../../core/language-detection';
+import { FALLBACK_LANGUAGE, pickLanguage } from '../../core/language-detection';
+import { LANGUAGES, type Lang } from '../../core/languages';
 import { LanguageDetector } from './i18n-detector';
 
-/** Languages of the interface (spec §1). English is the fallback. */
-export const SUPPORTED_LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof SUPPORTED_LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: Language = 'en';
+/** Languages of the interface, as core lists them. English is the fallback. */
+export const SUPPORTED_LANGUAGES = LANGUAGES;
+export type Language = Lang;
 
 /**
  * Namespaces. Each feature owner writes its own files under src/locales/{lng}/{ns}.json;
@@ -20,7 +20,7 @@ export type Namespace = (typeof NAMESPACES)[number];
 export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
 
 export function normalizeLanguage(lng: string | undefined | null): Language {
-  return baseLanguage(lng ?? '') === 'fr' ? 'fr' : 'en';
+  return pickLanguage([lng]);
 }
 
 function applyDocumentLanguage(lng: string): void {
