@@ -114,9 +114,11 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
   });
 
   it('sets a rate with who changed it and when, and refuses a bad one', async () => {
+    const before = (await t.request({ method: 'GET', url: '/api/rates' })).json().data;
     const res = await t.request({ method: 'PATCH', url: '/api/rates/EUR_XAF', token: admin.token, payload: { value: '656' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ EUR_XAF: '656' });
+    expect(Date.parse(res.json().data.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     const [entry] = (await t.request({ method: 'GET', url: '/api/admin/audit?target_type=rate', token: admin.token })).json().data;
     expect(entry).toMatchObject({ action: 'rate.update', target_id: 'EUR_XAF', before: { value: '655' }, after: { value: '656' }, actor: { email: admin.email } });
     expect(Date.parse(entry.created_at)).toBeGreaterThan(Date.now() - 60_000);

@@ -35,14 +35,14 @@ async function waitForLockWaiters(count: number) {
 const patch = (id: string, payload: object, token = manager.token) =>
   t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload });
 
-/** D5, staff: pending → processing|completed|rejected; processing → completed|rejected; the rest is final. */
+/** Staff: pending → processing|completed|rejected; processing → completed|rejected; the rest is final. */
 const LEGAL: Record<string, string[]> = {
   pending: ['processing', 'completed', 'rejected'],
   processing: ['completed', 'rejected'],
   completed: [], rejected: [], cancelled: [],
 };
 
-describe('PATCH /api/transfer-requests/:id — the moves of D5', () => {
+describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
   for (const from of TRANSFER_STATUSES) {
     for (const to of TRANSFER_STATUSES) {
       const legal = LEGAL[from]!.includes(to);
@@ -53,9 +53,12 @@ describe('PATCH /api/transfer-requests/:id — the moves of D5', () => {
         if (legal) {
           expect(res.statusCode).toBe(200);
           expect(res.json().data).toMatchObject({ id: transfer.id, status: to, version: 2 });
+          // updated_at moves with the row, on the request and on its mirrored transaction.
+          expect(Date.parse(res.json().data.updated_at)).toBeGreaterThan(Date.parse(res.json().data.created_at));
           expect(steps).toHaveLength(1);
           const [tx] = await t.database.db.select().from(transactions).where(eq(transactions.transfer_request_id, transfer.id));
           expect(tx!.status).toBe(to);
+          expect(tx!.updated_at.getTime()).toBeGreaterThan(tx!.created_at.getTime());
         } else {
           expect(res.statusCode).toBe(409);
           expect(res.json().error).toMatch(/^Failed to update status: /);

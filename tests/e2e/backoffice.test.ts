@@ -156,4 +156,18 @@ describe('the back office in Chromium', () => {
     expect(text).toMatch(/completed/i);
     expect(transferId).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('an admin edits a fee tier as a percent; the API holds the fraction', async () => {
+    const page = await newPage(browser);
+    await signIn(page, ADMIN);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('tab', { name: 'Fees' }).click();
+    await page.getByRole('row').filter({ hasText: '4.5 %' }).getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Fee (%)').inputValue()).toBe('4.5');
+    await page.getByLabel('Fee (%)').fill('4.4');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row').filter({ hasText: '4.4 %' }).waitFor();
+    const { data } = await call<{ data: { direction: string; percentage: string; min_amount: string }[] }>('GET', '/api/fees');
+    expect(data.filter((tier) => tier.direction === 'USD_XAF').map((tier) => tier.percentage)).toEqual(['0.044000', '0.039000', '0.032000']);
+  });
 });
