@@ -1,5 +1,6 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import type { MyProfileResponse } from '../../core/api/profiles';
 import { api, isApiError } from '../lib/api';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
@@ -50,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return null;
     }
     try {
-      const body = await api<{ data?: SessionUser }>('/api/profiles/me', { token: tok });
+      const body = await api<MyProfileResponse>('/api/profiles/me', { token: tok });
       const me = body?.data ?? null;
       if (gen === generation.current) setUser(me);
       return me;

@@ -1,24 +1,12 @@
 import { createContext, useContext } from 'react';
+import type { MyProfile } from '../../core/api/profiles';
 
 // The session as features see it; app/session-provider.tsx signs in and out and provides it.
 
-export type Role = 'user' | 'manager' | 'admin';
+export type { Role } from '../../core/status';
 
 /** The signed-in user's profile, as GET /api/profiles/me returns it in `data`. */
-export interface SessionUser {
-  id: string;
-  user_id: string;
-  role: Role;
-  email: string | null;
-  full_name: string | null;
-  phone?: string | null;
-  address?: string | null;
-  city?: string | null;
-  state?: string | null;
-  country?: string | null;
-  created_at?: string;
-  [key: string]: unknown;
-}
+export type SessionUser = MyProfile;
 
 export interface Session {
   user: SessionUser | null;
