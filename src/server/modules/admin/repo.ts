@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditQuery, AuditTarget, StaffFilter } from '../../../core/api/admin.js';
+import { IdParamsSchema } from '../../../core/api/common.js';
 import type { FeeTier } from '../../../core/fees.js';
 import { TRANSFER_STATUSES, type TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
@@ -13,8 +14,6 @@ export type TierRow = typeof feeTiers.$inferSelect;
 export type RateRow = typeof rates.$inferSelect;
 
 // ---- the staff list ----
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
 const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -52,7 +51,7 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   const q = filter.q;
   if (q) {
     const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];
-    if (UUID.test(q)) matches.push(eq(tr.id, q));
+    if (IdParamsSchema.shape.id.safeParse(q).success) matches.push(eq(tr.id, q));
     if (filter.senderIds.length) matches.push(inArray(tr.profile_id, filter.senderIds));
     where.push(or(...matches)!);
   }

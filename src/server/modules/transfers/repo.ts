@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { IdParamsSchema } from '../../../core/api/common.js';
 import { parseDecimal } from '../../../core/money.js';
 import type { Role, TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
@@ -96,11 +97,9 @@ export async function countOwnByStatus(db: Db, profileId: string): Promise<Parti
   return Object.fromEntries(rows.map((r) => [r.status, r.count]));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A request by id; null for an unknown one, or a malformed id from a route that does not validate its params. */
 export async function findRequest(db: Db, id: string): Promise<TransferRequestRow | null> {
-  if (!UUID.test(id)) return null;
+  if (!IdParamsSchema.shape.id.safeParse(id).success) return null;
   const [row] = await db.select().from(transferRequests).where(eq(transferRequests.id, id));
   return row ?? null;
 }

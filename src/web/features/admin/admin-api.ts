@@ -1,6 +1,7 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminFeeTier, AuditEntry, Stats, VolumePoint } from '../../../core/api/admin';
+import type { AuditEntry, Stats, VolumePoint } from '../../../core/api/admin';
+import type { FeeTierJson } from '../../../core/api/pricing';
 import type { ProfilePageResponse } from '../../../core/api/profiles';
 import type { ProofJson, StaffRequestJson, TransferDetail } from '../../../core/api/transfers';
 import type { TransferStatus } from '../../../core/status';
@@ -13,7 +14,7 @@ export type Details = Record<string, unknown>;
 export type StaffRequest = StaffRequestJson;
 /** A proof of payment the sender uploaded; every one is kept, with its time. */
 export type ProofFile = ProofJson;
-export type StoredTier = Omit<AdminFeeTier, 'updated_by'>;
+export type StoredTier = FeeTierJson;
 
 export interface StaffFilters { status: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest' }
 export const EMPTY_FILTERS: StaffFilters = { status: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
