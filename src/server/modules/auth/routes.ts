@@ -27,6 +27,10 @@ import {
   verifyEmail,
 } from './service.js';
 
+/** What a provider sends back: the code and state, or the error; anything else it adds is passed on, bounded. */
+const param = () => z.string().max(4096).optional();
+const CallbackQuery = z.object({ code: param(), state: param(), error: param() }).catchall(z.string().max(4096));
+
 const client = (request: FastifyRequest): ClientInfo => ({ ip: clientAddress(request), userAgent: request.headers['user-agent'] });
 
 const routes: ApiModule = async (app, { ctx }) => {
@@ -140,7 +144,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
     app.get(`/auth/${provider}/callback`, {
       config: { access: 'public' },
-      schema: { querystring: z.record(z.string(), z.string().max(4096)), response: replies({ 302: RedirectSchema }) },
+      schema: { querystring: CallbackQuery, response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       clearBrowserBinding(reply, ctx.config, provider);
       try {

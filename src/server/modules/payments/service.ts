@@ -1,23 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { InitiatedResponse } from '../../../core/api/payments.js';
 import { CHANNELS, directionFor, type ChannelId } from '../../../core/channels.js';
 import { formatMoney, parseAmount, toDecimal, type Currency } from '../../../core/money.js';
 import type { PaymentInitiate } from '../../../core/schemas.js';
 import type { AppContext } from '../../context.js';
-import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
 import { t, type Lang } from '../../i18n.js';
-import { HttpError, badRequest } from '../../lib/http-error.js';
+import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/quote-service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { notifyCreated, notifyPaymentReceived, transferRequestToJson, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder, paypalConfigured } from './paypal.js';
+import * as repo from './repo.js';
 
-export interface Initiated {
-  payment_url: string;
-  data: ReturnType<typeof transferRequestToJson>;
-}
+// How a sender pays a transfer: its creation at a server-side price, then PayPal's checkout or
+// the manual instructions (docs/rules/transfers.md, docs/rules/money-states.md).
 
 /** A short code the sender quotes when paying by hand: no 0/O or 1/I to misread. */
 function newReference(): string {
@@ -48,9 +46,6 @@ function limitError(code: 'below_min' | 'above_max', limit: string, currency: Cu
   return new HttpError(400, key, { fields: { amount: t(lang, key, vars) } }, vars);
 }
 
-/** Thrown inside the transaction when a concurrent twin already holds the idempotency key. */
-class IdempotentReplay extends Error {}
-
 /**
  * A mobile-money payout goes to a number of the destination's country (+241 Gabon, +250 Rwanda),
  * checked here as on the transfer screen; stored in E.164.
@@ -66,10 +61,10 @@ function mobilePayoutNumber(destination: ChannelId, phone: string): string {
 }
 
 /**
- * Spec §7 / D7: prices the transfer server-side, stores request, transaction and first history
- * row in one database transaction, then points the sender where to pay.
+ * Prices the transfer server-side, stores request, transaction and first history row in one
+ * database transaction, then points the sender where to pay.
  */
-export async function initiatePayment(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<Initiated> {
+export async function initiatePayment(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<InitiatedResponse> {
   const direction = directionFor(body.source_provider, body.destination_provider);
   if (!direction) throw badRequest('validation.pairUnsupported');
   const source = CHANNELS[body.source_provider];
@@ -90,35 +85,27 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
     recipient_phone: d.recipient_phone && mobilePayoutNumber(body.destination_provider, d.recipient_phone),
     iban: d.iban, bic: d.bic, account_holder: d.account_holder,
   }).filter(([, v]) => v != null && v !== ''));
-  let created: TransferRequestRow;
-  try {
-    created = await ctx.db.transaction(async (tx) => {
-      const [row] = await tx.insert(transferRequests).values({
-        reference: newReference(), profile_id: user.profile_id, direction,
-        source_provider: body.source_provider, source_details: body.source_details.note ? { note: body.source_details.note } : {},
-        destination_provider: body.destination_provider, destination_details,
-        amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
-        rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
-        fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
-      }).onConflictDoNothing({ target: [transferRequests.profile_id, transferRequests.idempotency_key] }).returning();
-      if (!row) throw new IdempotentReplay();
-      await tx.insert(transactions).values({
-        transfer_request_id: row.id, profile_id: row.profile_id, direction, amount, currency: row.currency,
-        destination_details,
-        metadata: {
-          reference: row.reference, recipient_name: destination_details.recipient_name ?? null,
-          recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
-        },
-      });
-      await tx.insert(transferStatusHistory).values({
-        transfer_request_id: row.id, from_status: null, to_status: 'pending', actor_profile_id: user.profile_id, actor_role: 'owner',
-      });
-      return row;
-    });
-  } catch (err) {
-    if (!(err instanceof IdempotentReplay)) throw err;
+  const reference = newReference();
+  const request = {
+    reference, profile_id: user.profile_id, direction,
+    source_provider: body.source_provider, source_details: body.source_details.note ? { note: body.source_details.note } : {},
+    destination_provider: body.destination_provider, destination_details,
+    amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
+    rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
+    fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
+  };
+  const transaction = {
+    direction, amount, destination_details,
+    metadata: {
+      reference, recipient_name: destination_details.recipient_name ?? null,
+      recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
+    },
+  };
+  const created = await ctx.db.transaction((tx) => repo.insertTransfer(tx, request, transaction));
+  if (!created) {
+    // A concurrent twin with the same key won the insert: its answer is this one too.
     const replay = await replayOf(ctx, user.profile_id, idempotencyKey!, hash!);
-    if (!replay) throw err;
+    if (!replay) throw new Error('idempotency key held by no transfer');
     return replay;
   }
 
@@ -133,27 +120,29 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
 }
 
 /** The first answer again for the same key and body; 422 for the same key with another body. */
-async function replayOf(ctx: AppContext, profileId: string, key: string, hash: string): Promise<Initiated | null> {
-  const [existing] = await ctx.db.select().from(transferRequests)
-    .where(and(eq(transferRequests.profile_id, profileId), eq(transferRequests.idempotency_key, key)));
+async function replayOf(ctx: AppContext, profileId: string, key: string, hash: string): Promise<InitiatedResponse | null> {
+  const existing = await repo.findByIdempotencyKey(ctx.db, profileId, key);
   if (!existing) return null;
   if (existing.idempotency_hash !== hash) throw new HttpError(422, 'transfer.idempotencyMismatch');
   return answer(ctx, existing);
 }
 
-async function answer(ctx: AppContext, row: TransferRequestRow): Promise<Initiated> {
+async function answer(ctx: AppContext, row: TransferRequestRow): Promise<InitiatedResponse> {
   const paymentUrl = usesPayPal(ctx, row) && row.payment_status === 'awaiting' ? await paypalApproval(ctx, row) : `/pay/${row.id}`;
-  const [latest] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.id, row.id));
+  // Reread: the PayPal order id may have just been stored.
+  const latest = await repo.findRequest(ctx.db, row.id);
   return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row) };
 }
 
-/** The PayPal approval page again, for a sender who left PayPal before paying. */
-export async function paypalCheckout(ctx: AppContext, row: TransferRequestRow): Promise<string> {
+/** The PayPal approval page again, for the sender of a transfer who left PayPal before paying. */
+export async function paypalCheckout(ctx: AppContext, user: AuthUser, id: string): Promise<string> {
+  const row = await repo.findOwnRequest(ctx.db, user.profile_id, id);
+  if (!row) throw notFound();
   if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting' || row.status !== 'pending') throw new HttpError(409, 'transfer.paypalNotPayable');
   return paypalApproval(ctx, row);
 }
 
-/** D7: a PayPal order for the total in the source currency; its approval page is where the sender pays. */
+/** A PayPal order for the total in the source currency; its approval page is where the sender pays. */
 async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise<string> {
   try {
     const order = row.provider_order_id
@@ -165,7 +154,7 @@ async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise
         cancelUrl: `${ctx.config.publicUrl}/api/payments/paypal/cancel`,
       });
     if (!row.provider_order_id) {
-      await ctx.db.update(transferRequests).set({ provider_order_id: order.id }).where(eq(transferRequests.id, row.id));
+      await repo.setOrderId(ctx.db, row.id, order.id);
     }
     const link = approvalLink(order);
     if (!link) throw new PayPalError(502, null, 'PayPal order without an approval link');
@@ -181,7 +170,7 @@ async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise
  * both tables and mark the payment received. Returns the transfer, or null for an unknown order.
  */
 export async function capturePayPalReturn(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
-  const [row] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.provider_order_id, orderId));
+  const row = await repo.findByOrder(ctx.db, orderId);
   if (!row) return null;
   if (row.payment_status !== 'awaiting') return row;
   let order;
@@ -200,23 +189,16 @@ export async function capturePayPalReturn(ctx: AppContext, orderId: string): Pro
     ctx.log.error({ requestId: row.id, orderId }, 'PayPal capture missing or for another amount');
     return row;
   }
-  const paid = await ctx.db.transaction(async (tx) => {
-    const [updated] = await tx.update(transferRequests).set({ provider_txn_id: capture.id, payment_status: 'received' })
-      .where(and(eq(transferRequests.id, row.id), eq(transferRequests.payment_status, 'awaiting'))).returning();
-    if (updated) await tx.update(transactions).set({ provider_txn_id: capture.id }).where(eq(transactions.transfer_request_id, row.id));
-    return updated ?? null;
-  });
+  const paid = await ctx.db.transaction((tx) => repo.markPaid(tx, row.id, capture.id));
   if (!paid) return row;
   await notifyPaymentReceived(ctx, paid).catch((err) => ctx.log.error({ err, requestId: row.id }, 'payment e-mail failed'));
   return paid;
 }
 
-export async function findByOrder(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
-  const [row] = await ctx.db.select().from(transferRequests).where(eq(transferRequests.provider_order_id, orderId));
-  return row ?? null;
-}
+/** The transfer a PayPal order pays, if any. */
+export const findByOrder = (ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> => repo.findByOrder(ctx.db, orderId);
 
-/** Where the sender pays a manual transfer (D10: configuration, not code). */
+/** Where the sender pays a manual transfer: configuration, not code. */
 export function paymentInstructions(ctx: AppContext, sourceProvider: string): string {
   switch (CHANNELS[sourceProvider as keyof typeof CHANNELS]?.kind === 'paypal' ? 'paypal' : sourceProvider) {
     case 'paypal': return ctx.config.PAYMENT_INSTRUCTIONS_PAYPAL;
