@@ -1,3 +1,4 @@
+import type { ErrorBody } from '../../../core/api/common';
 import { readToken } from '../../lib/token-store';
 import { currentLanguage } from '../../lib/i18n';
 
@@ -21,7 +22,7 @@ export function uploadProof(requestId: string, file: File, onProgress: (percent:
     xhr.onload = () => {
       let message: string | undefined;
       try {
-        message = (JSON.parse(xhr.responseText) as { error?: string }).error;
+        message = (JSON.parse(xhr.responseText) as Partial<ErrorBody>).error;
       } catch { /* not JSON */ }
       resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, message });
     };
