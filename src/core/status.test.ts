@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  FINAL_STATUSES, HISTORY_FILTER_STATUSES, ROLES, TRANSFER_STATUSES, canCancel, canComplete, canProcess, canReject,
+  FINAL_STATUSES, HISTORY_FILTER_STATUSES, OPEN_STATUSES, ROLES, TRANSFER_STATUSES, canCancel, canComplete, canProcess, canReject,
   canTransition, isAdmin, isStaff, statusColor, transitionError,
 } from './status.js';
 
 describe('statuses', () => {
-  it('lists statuses, finals and history filters', () => {
+  it('lists statuses, finals, open ones and history filters', () => {
     expect(TRANSFER_STATUSES).toEqual(['pending', 'processing', 'completed', 'rejected', 'cancelled']);
     expect(FINAL_STATUSES).toEqual(['completed', 'rejected', 'cancelled']);
     expect(HISTORY_FILTER_STATUSES).toEqual(['pending', 'processing', 'completed', 'rejected']);
+    expect(OPEN_STATUSES).toEqual(['pending', 'processing']);
   });
 });
 

@@ -7,6 +7,9 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** Nothing moves out of these. */
 export const FINAL_STATUSES = ['completed', 'rejected', 'cancelled'] as const satisfies readonly TransferStatus[];
 
+/** Still in progress (the dashboard's open requests): every status but the final ones. */
+export const OPEN_STATUSES: readonly TransferStatus[] = TRANSFER_STATUSES.filter((s) => !(FINAL_STATUSES as readonly string[]).includes(s));
+
 /** The history screen's filter choices besides "all". */
 export const HISTORY_FILTER_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const satisfies readonly TransferStatus[];
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '../../../core/api/common.js';
 import { parseDecimal } from '../../../core/money.js';
-import type { Role, TransferStatus } from '../../../core/status.js';
+import { OPEN_STATUSES, type Role, type TransferStatus } from '../../../core/status.js';
 import type { Db } from '../../db/client.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
@@ -46,7 +46,7 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
 function pageConditions(filter: ListFilter, table: typeof transferRequests | typeof transactions): SQL[] {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(table.status, filter.status));
-  else if (filter.open) conditions.push(inArray(table.status, ['pending', 'processing']));
+  else if (filter.open) conditions.push(inArray(table.status, [...OPEN_STATUSES]));
   if (filter.q) conditions.push(searchCondition(filter.q, table));
   const c = filter.cursor;
   if (c) conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
