@@ -35,11 +35,16 @@ export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(sc
 export function parseInto<P extends z.ZodType>(schema: P, payload: z.input<P>, ctx: z.RefinementCtx, aliases: Record<string, string> = {}): z.output<P> {
   const result = schema.safeParse(payload);
   if (result.success) return result.data;
-  for (const issue of result.error.issues) {
+  reportIssues(result.error.issues, ctx, aliases);
+  return z.NEVER;
+}
+
+/** Reports a shared schema's issues on the form fields their paths end with (or those names' aliases). */
+export function reportIssues(issues: readonly z.core.$ZodIssue[], ctx: z.RefinementCtx, aliases: Record<string, string> = {}): void {
+  for (const issue of issues) {
     const last = String(issue.path.at(-1) ?? '');
     ctx.addIssue({ code: 'custom', message: issue.message, path: [aliases[last] ?? last] });
   }
-  return z.NEVER;
 }
 
 /**
@@ -68,7 +73,7 @@ export function showServerError<T extends FieldValues>(
 }
 
 /** An error message: an i18n key ("validation.emailRequired") in the current language, else the text as given. */
-function useMessage(): (message: string | undefined) => string | undefined {
+export function useErrorText(): (message: string | undefined) => string | undefined {
   const { t, i18n } = useTranslation();
   return (message) => {
     if (!message) return undefined;
@@ -88,20 +93,28 @@ type FormProps<TIn extends FieldValues, TOut> = Omit<FormHTMLAttributes<HTMLForm
   serverFieldAliases?: Record<string, string>;
   /** Called after a failure is shown (e.g. for a toast). */
   onFailure?: (error: unknown) => void;
+  /** Called when the values fail the schema, with the first failing field's message. */
+  onSchemaError?: (field: string, message: string | undefined) => void;
 };
 
 /** A <form> wired to its react-hook-form state: submit checks, calls `onSubmit`, shows what failed. */
 export function Form<TIn extends FieldValues, TOut>({
-  form, onSubmit, fallbackError, serverFieldAliases, onFailure, children, ...props
+  form, onSubmit, fallbackError, serverFieldAliases, onFailure, onSchemaError, children, ...props
 }: FormProps<TIn, TOut>) {
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      showServerError(form, error, fallbackError, serverFieldAliases);
-      onFailure?.(error);
-    }
-  });
+  const submit = form.handleSubmit(
+    async (values) => {
+      try {
+        await onSubmit(values);
+      } catch (error) {
+        showServerError(form, error, fallbackError, serverFieldAliases);
+        onFailure?.(error);
+      }
+    },
+    (errors) => {
+      const [field, error] = Object.entries(errors)[0] ?? [];
+      if (field) onSchemaError?.(field, (error as { message?: string } | undefined)?.message);
+    },
+  );
   return (
     <FormProvider {...form}>
       <form
@@ -121,7 +134,7 @@ export function Form<TIn extends FieldValues, TOut>({
 /** The form's general error (role=alert), with anything to add after it (e.g. a link). */
 export function FormError({ children, className, ...props }: { children?: ReactNode; className?: string; 'data-testid'?: string; id?: string }) {
   const { errors } = useFormState();
-  const message = useMessage()(errors.root?.server?.message);
+  const message = useErrorText()(errors.root?.server?.message);
   if (!message) return null;
   return (
     <Alert variant="destructive" className={className} {...props}>
@@ -137,7 +150,7 @@ type FieldControl = Parameters<typeof FormField>[0]['children'];
 export function useFieldError(name: string): string | undefined {
   const { getFieldState } = useFormContext();
   const state = useFormState({ name });
-  return useMessage()(getFieldState(name, state).error?.message);
+  return useErrorText()(getFieldState(name, state).error?.message);
 }
 
 /** The value a control's change gives: an input's text, a checkbox's state, or the value itself. */
@@ -160,7 +173,7 @@ function useFieldControl<T extends FieldValues>(name: FieldPath<T>, parse?: (tex
     clearErrors(name);
     onValueChange?.(value);
   };
-  return { field, onChange, error: useMessage()(fieldState.error?.message) };
+  return { field, onChange, error: useErrorText()(fieldState.error?.message) };
 }
 
 /** What a field hands its control. */

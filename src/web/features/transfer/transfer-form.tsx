@@ -1,0 +1,126 @@
+import type { ReactNode } from 'react';
+import { useFormContext } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '../../../core/channels';
+import { Button } from '../../components/ui/button';
+import { CheckboxField, Field, FormError, SubmitButton } from '../../components/ui/form';
+import { FormField } from '../../components/ui/form-field';
+import { Input, Textarea } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { channelLabel } from '../../lib/format';
+import type { SavedRecipient } from '../../lib/saved-recipient';
+import { cleanAmount, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
+
+const upper = (text: string) => text.toUpperCase();
+
+/**
+ * The transfer's fields, inside the page's <Form>: route, amount (with the rate as its hint), a
+ * saved recipient to fill in, the destination's own recipient fields, a note.
+ */
+export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedRecipient[] }) {
+  const { t } = useTranslation(['transfer', 'common', 'validation']);
+  const { watch, getValues, setValue, clearErrors } = useFormContext<TransferValues>();
+  const [source, destination] = [watch('source'), watch('destination')];
+  const currency = CHANNELS[source].currency;
+  const kind = CHANNELS[destination].kind;
+
+  /** A new source keeps a destination it can send to and the amount's decimals its currency allows. */
+  const onSource = (value: unknown) => {
+    const next = value as ChannelId;
+    setValue('destination', firstValidDestination(next, getValues('destination')) ?? getValues('destination'));
+    setValue('amount', cleanAmount(getValues('amount'), CHANNELS[next].currency));
+    clearErrors();
+  };
+  const onDestination = (value: unknown) => {
+    setValue('destination', firstValidDestination(getValues('source'), value as ChannelId) ?? (value as ChannelId));
+    clearErrors();
+  };
+  const applySaved = (id: string) => {
+    const r = saved.find((x) => x.id === id);
+    if (!r) return;
+    for (const name of RECIPIENT_FIELDS) setValue(name, r[name] ?? '');
+    clearErrors();
+  };
+
+  return (
+    <div className="grid gap-5">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field name="source" label={t('form.from')} onValueChange={onSource}>
+          <Select data-testid="transfer-source">
+            {CHANNEL_IDS.map((id) => <option key={id} value={id}>{channelLabel(t, id)}</option>)}
+          </Select>
+        </Field>
+        <Field name="destination" label={t('form.to')} onValueChange={onDestination}>
+          <Select data-testid="transfer-destination">
+            {CHANNEL_IDS.map((id) => {
+              const ok = isSupportedPair(source, id);
+              return <option key={id} value={id} disabled={!ok}>{ok ? channelLabel(t, id) : t('form.notAvailable', { channel: channelLabel(t, id) })}</option>;
+            })}
+          </Select>
+        </Field>
+      </div>
+
+      <Field name="amount" label={t('form.amountIn', { currency })} required hint={rate} parse={(text) => cleanAmount(text, currency)}>
+        <Input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" />
+      </Field>
+
+      {saved.length > 0 ? (
+        <FormField label={t('form.savedRecipients')}>
+          <Select defaultValue="" onChange={(e) => applySaved(e.target.value)} data-testid="transfer-saved">
+            <option value="">{t('form.chooseSaved')}</option>
+            {saved.map((r) => (
+              <option key={r.id} value={r.id}>
+                {[r.label, r.recipient_name, r.recipient_email ?? r.recipient_phone ?? r.iban].filter(Boolean).join(' · ')}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      ) : null}
+
+      {kind === 'paypal' ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field name="recipient_email" label={t('form.paypalEmail')} required>
+            <Input type="email" autoComplete="off" />
+          </Field>
+          <Field name="recipient_name" label={t('form.paypalName')} required>
+            <Input autoComplete="off" />
+          </Field>
+        </div>
+      ) : kind === 'mobile' ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field name="recipient_phone" label={t('form.recipientPhone')} required hint={t(destination === 'airtel_gabon' ? 'form.phoneHintGA' : 'form.phoneHintRW')}>
+            <Input type="tel" autoComplete="off" />
+          </Field>
+          <Field name="recipient_name" label={t('form.recipientNameOptional')}>
+            <Input autoComplete="off" />
+          </Field>
+        </div>
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field name="recipient_name" label={t('form.accountHolder')} required className="sm:col-span-2">
+            <Input autoComplete="off" />
+          </Field>
+          <Field name="iban" label={t('form.iban')} required parse={upper}>
+            <Input autoComplete="off" spellCheck={false} />
+          </Field>
+          <Field name="bic" label={t('form.bicOptional')} parse={upper}>
+            <Input autoComplete="off" spellCheck={false} />
+          </Field>
+        </div>
+      )}
+
+      <Field name="note" label={t('form.notesOptional')}>
+        <Textarea rows={3} maxLength={500} />
+      </Field>
+
+      <CheckboxField name="save_recipient" label={t('form.saveRecipient')} className="flex items-center gap-2 text-sm" />
+
+      <FormError id="transfer-form-error" />
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="reset" variant="outline">{t('common:actions.reset')}</Button>
+        <SubmitButton data-testid="transfer-review">{t('form.review')}</SubmitButton>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import { ArrowLeft, Send } from 'lucide-react';
+import { CHANNELS } from '../../../core/channels';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { FormError } from '../../components/ui/form';
+import { channelLabel } from '../../lib/format';
+import type { TransferValues } from './transfer-values';
+
+/** Who gets it, as the sender typed it. */
+function recipientSummary(v: TransferValues): string {
+  const kind = CHANNELS[v.destination].kind;
+  if (kind === 'paypal') return `${v.recipient_name} · ${v.recipient_email}`;
+  if (kind === 'mobile') return [v.recipient_name, v.recipient_phone].filter(Boolean).join(' · ');
+  return `${v.recipient_name} · ${v.iban}`;
+}
+
+/** The last look before the transfer is created: route, recipient, and the confirm with its total. */
+export function TransferReview({ values, total, creating, onEdit, onConfirm }: {
+  values: TransferValues;
+  total: string;
+  creating: boolean;
+  onEdit: () => void;
+  onConfirm: () => void;
+}) {
+  const { t } = useTranslation(['transfer', 'common']);
+  return (
+    <Card className="p-5 sm:p-6">
+      <dl className="grid gap-3 text-sm sm:grid-cols-2">
+        <div><dt className="text-slate-600">{t('form.from')}</dt><dd className="font-medium">{channelLabel(t, values.source)}</dd></div>
+        <div><dt className="text-slate-600">{t('form.to')}</dt><dd className="font-medium">{channelLabel(t, values.destination)}</dd></div>
+        <div className="sm:col-span-2"><dt className="text-slate-600">{t('form.recipient')}</dt><dd className="break-words font-medium" data-testid="review-recipient">{recipientSummary(values)}</dd></div>
+      </dl>
+      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row">
+        <Button variant="outline" onClick={onEdit} disabled={creating}>
+          <ArrowLeft aria-hidden />
+          {t('review.edit')}
+        </Button>
+        <Button onClick={onConfirm} loading={creating} data-testid="transfer-confirm">
+          <Send aria-hidden />
+          {creating ? t('review.creating') : t('review.confirm', { total })}
+        </Button>
+      </div>
+      <FormError className="mt-4" />
+    </Card>
+  );
+}

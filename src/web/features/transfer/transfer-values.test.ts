@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { cleanAmount, initialValues, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
+
+const rules: ScreenRules = { phoneForCountry: (destination) => `phone for ${destination}`, limitError: () => null };
+const issues = (values: TransferValues, r = rules) =>
+  transferFormSchema(r).safeParse(values).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
+const gabon = { ...initialValues('USD_XAF', '150.00') };
+
+describe('the transfer form', () => {
+  it('starts from the calculator\'s corridor and amount, else the defaults', () => {
+    expect(initialValues('USD_XAF', '150.00')).toMatchObject({ source: 'paypal_usd', destination: 'airtel_gabon', amount: '150.00' });
+    expect(initialValues('nowhere', null).source).toBe(initialValues().source);
+  });
+
+  it('keeps digits and one separator while typing, with cents only where the currency has them', () => {
+    expect(cleanAmount('1 250,759', 'EUR')).toBe('1250,75');
+    expect(cleanAmount('1250.5', 'XAF')).toBe('1250');
+    expect(cleanAmount('12a', 'USD')).toBe('');
+  });
+
+  it('reports the shared schema\'s first failing rule on its field', () => {
+    expect(issues(gabon)).toEqual([['recipient_phone', 'validation.recipientPhoneRequired']]);
+    expect(issues({ ...gabon, amount: '0' })).toEqual([['amount', 'validation.amountInvalid']]);
+  });
+
+  it('then the phone for the destination\'s country, then the corridor\'s limits', () => {
+    expect(issues({ ...gabon, recipient_phone: '06 12 34 5' })).toEqual([['recipient_phone', 'phone for airtel_gabon']]);
+    const limited = { ...rules, limitError: () => 'Maximum is $2,000.00' };
+    expect(issues({ ...gabon, recipient_phone: '06 12 34 56' }, limited)).toEqual([['amount', 'Maximum is $2,000.00']]);
+  });
+
+  it('gives the request body: the destination\'s own fields, the phone in international form', () => {
+    const values = { ...gabon, recipient_phone: '06 12 34 56', recipient_name: 'Marie Nguema', recipient_email: 'ignored@example.com', note: ' School fees ' };
+    expect(transferFormSchema(rules).parse(values)).toEqual(toPayload(values));
+    expect(toPayload(values)).toEqual({
+      source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '150.00', currency: 'USD',
+      destination_details: { recipient_phone: '+24106123456', recipient_name: 'Marie Nguema' },
+      source_details: { note: 'School fees' }, save_recipient: false,
+    });
+  });
+
+  it('shows a bank account holder\'s error on the name typed, and an unsupported pair on the destination', () => {
+    expect(issues(initialValues('USD_EUR', '100'))).toEqual([['recipient_name', 'validation.accountHolderRequired']]);
+    expect(issues({ ...gabon, destination: 'paypal_eur' })).toEqual([['destination', 'validation.pairUnsupported']]);
+  });
+});

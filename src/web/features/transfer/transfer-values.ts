@@ -1,0 +1,108 @@
+import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js';
+import { z } from 'zod';
+import {
+  CHANNELS, CHANNEL_IDS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId,
+} from '../../../core/channels';
+import type { Currency } from '../../../core/money';
+import { PaymentInitiateSchema, type PaymentInitiate } from '../../../core/schemas';
+import { reportIssues } from '../../components/ui/form';
+import type { DestinationDetails } from '../../lib/transfers';
+
+/** The transfer form's values, as typed. */
+export interface TransferValues {
+  source: ChannelId;
+  destination: ChannelId;
+  amount: string;
+  recipient_name: string;
+  recipient_email: string;
+  recipient_phone: string;
+  iban: string;
+  bic: string;
+  note: string;
+  save_recipient: boolean;
+}
+
+export const RECIPIENT_FIELDS = ['recipient_name', 'recipient_email', 'recipient_phone', 'iban', 'bic'] as const;
+
+/** Payload names shown on another form field: a bank recipient's holder is the name typed. */
+export const FIELD_ALIASES = {
+  account_holder: 'recipient_name', 'destination_details.account_holder': 'recipient_name',
+  destination_provider: 'destination', source_provider: 'source',
+};
+
+const hasCents = (currency: Currency) => currency === 'USD' || currency === 'EUR';
+
+/** Digits with one '.' or ',' while typing; no decimals for XAF/RWF (D9). */
+export function cleanAmount(raw: string, currency: Currency): string {
+  const v = raw.replace(/\s/g, '');
+  if (!/^\d*[.,]?\d*$/.test(v)) return '';
+  return hasCents(currency) ? v.replace(/([.,]\d{0,2}).*$/, '$1') : v.replace(/[.,].*$/, '');
+}
+
+/** A fresh form, for the corridor and amount the home calculator passed (else the defaults). */
+export function initialValues(direction: string | null = null, amount: string | null = null): TransferValues {
+  const d = directionById(direction && isDirectionId(direction) ? direction : DEFAULT_DIRECTION)!;
+  return {
+    source: d.source, destination: d.destination, amount: cleanAmount(amount ?? DEFAULT_AMOUNT, CHANNELS[d.source].currency),
+    recipient_name: '', recipient_email: '', recipient_phone: '', iban: '', bic: '', note: '', save_recipient: false,
+  };
+}
+
+/** The mobile number read for the destination's country, if one was typed. */
+export function mobileNumber(v: Pick<TransferValues, 'destination' | 'recipient_phone'>): PhoneNumber | undefined {
+  const channel = CHANNELS[v.destination];
+  if (channel.kind !== 'mobile' || !v.recipient_phone.trim()) return undefined;
+  return parsePhoneNumberFromString(v.recipient_phone, channel.country as CountryCode);
+}
+
+/** The POST /api/payments/initiate body the values make: only the destination's own fields. */
+export function toPayload(v: TransferValues): z.input<typeof PaymentInitiateSchema> {
+  const kind = CHANNELS[v.destination].kind;
+  const details: DestinationDetails = kind === 'paypal'
+    ? { recipient_email: v.recipient_email, recipient_name: v.recipient_name }
+    : kind === 'mobile'
+      ? { recipient_phone: mobileNumber(v)?.number ?? v.recipient_phone, recipient_name: v.recipient_name || null }
+      : { account_holder: v.recipient_name, recipient_name: v.recipient_name, iban: v.iban, ...(v.bic ? { bic: v.bic } : {}) };
+  return {
+    source_provider: v.source, destination_provider: v.destination, amount: v.amount.replace(',', '.'),
+    currency: CHANNELS[v.source].currency as PaymentInitiate['currency'], destination_details: details,
+    source_details: v.note.trim() ? { note: v.note.trim() } : {}, save_recipient: v.save_recipient,
+  };
+}
+
+/** The checks only the screen knows how to word: the phone for its country, the corridor's limits. */
+export interface ScreenRules {
+  phoneForCountry: (destination: ChannelId) => string;
+  /** The limit the amount breaks, in words, or null. */
+  limitError: () => string | null;
+}
+
+const FormValues = z.object({
+  source: z.enum(CHANNEL_IDS),
+  destination: z.enum(CHANNEL_IDS),
+  amount: z.string(),
+  recipient_name: z.string(),
+  recipient_email: z.string(),
+  recipient_phone: z.string(),
+  iban: z.string(),
+  bic: z.string(),
+  note: z.string(),
+  save_recipient: z.boolean(),
+});
+
+/**
+ * The shared PaymentInitiateSchema's first failing rule (spec §5's order), then the phone for its
+ * country, then the corridor's limits: one error at a time. Gives the request body.
+ */
+export function transferFormSchema(rules: ScreenRules) {
+  return FormValues.superRefine((v, ctx) => {
+    const checked = PaymentInitiateSchema.safeParse(toPayload(v));
+    if (!checked.success) return reportIssues(checked.error.issues.slice(0, 1), ctx, FIELD_ALIASES);
+    const phone = mobileNumber(v);
+    if (CHANNELS[v.destination].kind === 'mobile' && (!phone?.isValid() || phone.country !== CHANNELS[v.destination].country)) {
+      return ctx.addIssue({ code: 'custom', path: ['recipient_phone'], message: rules.phoneForCountry(v.destination) });
+    }
+    const limit = rules.limitError();
+    if (limit) ctx.addIssue({ code: 'custom', path: ['amount'], message: limit });
+  }).transform(toPayload);
+}
