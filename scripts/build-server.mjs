@@ -1,4 +1,5 @@
-// Bundles the server's TypeScript into dist/server; packages stay in node_modules.
+// Bundles the server's TypeScript into dist/server; packages stay in node_modules. The path
+// aliases (@core/*, @server/*) come from tsconfig.json's paths.
 import { build } from 'esbuild';
 
 await build({
@@ -11,5 +12,6 @@ await build({
   format: 'esm',
   packages: 'external',
   sourcemap: true,
+  tsconfig: 'tsconfig.json',
   logLevel: 'warning',
 });
