@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History, LifeBuoy, Lightbulb, Send } from 'lucide-react';
@@ -15,20 +15,20 @@ import { useSummary, useTransactionList, type TransactionItem } from '../../lib/
 
 const TIPS = ['checkRecipient', 'reference', 'proof', 'limits'] as const;
 
-function ListCard({ title, query, empty, render, testId }: {
+function ListCard({ title, query, empty, render }: {
   title: string;
   query: ReturnType<typeof useTransactionList>;
   empty: string;
   render: (item: TransactionItem) => ReactNode;
-  testId: string;
 }) {
+  const titleId = useId();
   return (
     <Card className="min-w-0 p-5 sm:p-6">
-      <h2 className="text-lg font-semibold">{title}</h2>
+      <h2 id={titleId} className="text-lg font-semibold">{title}</h2>
       <div className="mt-3">
         {query.isPending ? <LoadingState /> : query.isError ? <Alert variant="destructive">{query.error.message}</Alert>
           : query.data.length === 0 ? <EmptyState title={empty} />
-            : <ul className="divide-y divide-border" data-testid={testId}>{query.data.map((item) => <li key={item.id} className="py-3">{render(item)}</li>)}</ul>}
+            : <ul className="divide-y divide-border" aria-labelledby={titleId}>{query.data.map((item) => <li key={item.id} className="py-3">{render(item)}</li>)}</ul>}
       </div>
     </Card>
   );
@@ -73,7 +73,7 @@ export default function DashboardPage() {
       </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')} testId="dashboard-recent" render={(item) => (
+        <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')} render={(item) => (
           <div className="flex items-center justify-between gap-3">
             <div className="min-w-0">
               <p className="truncate font-medium">{directionLabel(t, item.direction)}</p>
@@ -85,7 +85,7 @@ export default function DashboardPage() {
             </div>
           </div>
         )} />
-        <ListCard title={t('dashboard.open')} query={open} empty={t('dashboard.noOpen')} testId="dashboard-open" render={(item) => (
+        <ListCard title={t('dashboard.open')} query={open} empty={t('dashboard.noOpen')} render={(item) => (
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="min-w-0">
               <p className="truncate font-medium">{channelLabel(t, item.source_provider)} → {channelLabel(t, item.destination_provider)}</p>

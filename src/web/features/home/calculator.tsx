@@ -75,8 +75,8 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   );
 
   return (
-    <Card className={cn('p-5 sm:p-6', className)} data-testid="calculator">
-      <h2 className="text-lg font-semibold text-slate-900">{t('calculator.title')}</h2>
+    <Card role="region" aria-labelledby={`${id}-title`} className={cn('p-5 sm:p-6', className)}>
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">{t('calculator.title')}</h2>
       <div className="mt-4 grid gap-4">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-direction`}>{t('calculator.direction')}</Label>

@@ -1,0 +1,166 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { OidcProvider } from '../../support/oidc-provider.js';
+import { SmtpListener } from '../../support/smtp-listener.js';
+import { launchBrowser, newPage } from './browser.js';
+import { startBuiltServer, type E2eServer } from './server.js';
+
+/** Someone with an account: what the sign-up form asks for. */
+export interface Account {
+  email: string;
+  password: string;
+  full_name: string;
+}
+
+/** The back-office admin the server creates on first start (ADMIN_EMAIL / ADMIN_PASSWORD in server.ts). */
+export const BOOTSTRAP_ADMIN = { email: 'admin@example.test', password: 'Bootstrap-Staff-Key-1', full_name: 'Admin' } as const;
+
+/** A 1×1 PNG, by its real bytes: the proof of payment a sender uploads. */
+export const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082',
+  'hex',
+);
+
+export interface TransferRef {
+  id: string;
+  reference: string;
+}
+
+export interface E2eApp {
+  server: E2eServer;
+  browser: Browser;
+  /** The SMTP server the app sends to, when asked for with `smtp: true`. */
+  smtp: SmtpListener;
+  /** The Google sign-in provider, when asked for with `oidc: true`. */
+  oidc: OidcProvider;
+  /** A call to the app's API; throws with the answer unless it is 2xx. */
+  api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T>;
+  /** A fresh page (own cookies and storage), English unless told otherwise. */
+  page(opts?: { locale?: string; width?: number }): Promise<Page>;
+  /** "A sender exists": registered and e-mail verified through the API; returns a session token. */
+  senderExists(account: Account, phone?: string): Promise<string>;
+  /** A session token for an existing account, from the API. */
+  tokenFor(account: { email: string; password: string }): Promise<string>;
+  /** Signs in on the sign-in screen, as a person does, and waits to leave it. */
+  signIn(page: Page, account: { email: string; password: string }): Promise<void>;
+  /** A page already signed in, by an API sign-in kept where the app keeps its session. */
+  signedInPage(account: { email: string; password: string }, opts?: { locale?: string; width?: number }): Promise<Page>;
+  /** "Staff signed in": the bootstrap admin, or a manager made by the admin, signed in on a new page. */
+  staffSignedIn(role: 'admin'): Promise<Page>;
+  staffSignedIn(role: 'manager', account: Account): Promise<Page>;
+  /** "A transfer exists": created through the API, USD → Airtel Money Gabon. */
+  transferExists(token: string, opts?: { amount?: string; recipient?: string; phone?: string }): Promise<TransferRef>;
+}
+
+/**
+ * One built server and one Chromium for the test file (and an SMTP server or a Google provider if
+ * asked), started before its tests and stopped after them.
+ */
+export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2eApp) => Record<string, string> } = {}): E2eApp {
+  const app = {} as E2eApp;
+
+  beforeAll(async () => {
+    if (opts.smtp) app.smtp = await new SmtpListener().start();
+    if (opts.oidc) app.oidc = await new OidcProvider().start();
+    const env = { ...(opts.smtp ? { SMTP_URL: app.smtp.url } : {}), ...opts.env?.(app) };
+    [app.server, app.browser] = await Promise.all([startBuiltServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await app.browser?.close();
+    await app.server?.stop();
+    await app.smtp?.stop();
+    await app.oidc?.stop();
+  });
+
+  app.api = async <T>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await fetch(`${app.server.url}${urlPath}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await res.json()) as T;
+    if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  app.page = (pageOpts) => newPage(app.browser, pageOpts);
+
+  app.senderExists = async (account, phone = '+24177000000') => {
+    if (!app.smtp) throw new Error('senderExists needs useE2eApp({ smtp: true }) for the e-mailed code');
+    await app.api('POST', '/api/auth/register', { ...account, phone, city: 'Libreville', country: 'GA' });
+    const otp = await app.smtp.codeFor(account.email);
+    return (await app.api<{ token: string }>('POST', '/api/auth/verify-otp', { email: account.email, otp })).token;
+  };
+
+  app.tokenFor = async (account) => (await app.api<{ token: string }>('POST', '/api/auth/login', account)).token;
+
+  app.signIn = async (page, account) => {
+    await submitSignIn(page, app.server.url, account);
+    await page.waitForURL((url) => url.pathname !== '/login');
+  };
+
+  app.signedInPage = async (account, pageOpts) => {
+    const token = await app.tokenFor(account);
+    const page = await app.page(pageOpts);
+    // Storage belongs to the origin: open a file of it, keep the session there, then use the app.
+    await page.goto(`${app.server.url}/robots.txt`);
+    await page.evaluate((t) => localStorage.setItem('auth_token', t), token);
+    return page;
+  };
+
+  app.staffSignedIn = (async (role: 'admin' | 'manager', account?: Account) => {
+    if (role === 'manager') {
+      await app.senderExists(account!);
+      const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
+      const found = await app.api<{ data: { id: string }[] }>('GET', `/api/profiles?q=${encodeURIComponent(account!.email)}`, undefined, admin);
+      await app.api('PATCH', `/api/profiles/${found.data[0]!.id}`, { role: 'manager' }, admin);
+    }
+    const page = await app.page();
+    await app.signIn(page, role === 'admin' ? BOOTSTRAP_ADMIN : account!);
+    return page;
+  }) as E2eApp['staffSignedIn'];
+
+  app.transferExists = async (token, t = {}) => {
+    const { data } = await app.api<{ data: TransferRef }>('POST', '/api/payments/initiate', {
+      source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: t.amount ?? '100', currency: 'USD',
+      destination_details: { recipient_name: t.recipient ?? 'Jean Ndong', recipient_phone: t.phone ?? '+24106123456' },
+    }, token);
+    return data;
+  };
+
+  return app;
+}
+
+/** Fills in the sign-in screen and presses "Sign in", without waiting for the outcome. */
+export async function submitSignIn(page: Page, baseUrl: string, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/**
+ * What a description list shows, term by term ("Fee" → "$5.85"), read as a person reads it: each
+ * term with the description(s) that follow it. Terms and descriptions are found by their roles.
+ */
+export async function described(scope: Page | Locator): Promise<Record<string, string>> {
+  const pairs = await scope.getByRole('term').evaluateAll((terms) =>
+    terms.map((term) => {
+      const values: string[] = [];
+      for (let el = term.nextElementSibling; el && el.tagName === 'DD'; el = el.nextElementSibling) values.push(el.textContent?.trim() ?? '');
+      return [term.textContent?.trim() ?? '', values.join('\n')] as const;
+    }),
+  );
+  return Object.fromEntries(pairs);
+}
+
+/** The value a description list shows for one term (undefined while it is not there). */
+export async function valueOf(scope: Page | Locator, term: string): Promise<string | undefined> {
+  return (await described(scope))[term];
+}
+
+/** The notifications region where toasts appear. */
+export const toasts = (page: Page): Locator => page.getByRole('region', { name: 'Notifications' });
+
+/** The header's link to the signed-in person's profile, which shows their name. */
+export const accountLink = (scope: Page | Locator, name: string): Locator => scope.getByRole('link', { name: `Profile: ${name}`, exact: true });
