@@ -23,6 +23,22 @@ import {
 const OwnListQuerySchema = CursorQuerySchema.extend({
   open: z.enum(['true', 'false'], { error: 'validation.checkInput' }).optional(),
 });
+/**
+ * GET /api/transfer-requests takes a sender's query or the back office's, by the caller's role:
+ * the parameters are listed here for the document, and each role's schema checks them.
+ */
+const text = (description: string) => z.string().optional().describe(description);
+const RequestListParamsSchema = z.object({
+  cursor: text('The next_cursor of the previous page'),
+  limit: text('Rows per page, 1 to 100 (20 when absent)'),
+  status: text('One status'),
+  q: text('Search: id, reference, provider reference or amount; staff also by sender and recipient'),
+  open: text('Sender: "true" lists only pending and processing requests'),
+  direction: text('Staff: one corridor'),
+  from: text('Staff: first UTC day, YYYY-MM-DD'),
+  to: text('Staff: last UTC day, YYYY-MM-DD'),
+  sort: text('Staff: newest (default) or oldest first'),
+});
 const ProofParamsSchema = IdParamsSchema.extend({ proofId: z.uuid() });
 const PROOF_BYTES = z.any().describe('The proof as uploaded: PNG, JPEG, WebP or PDF bytes');
 
@@ -50,7 +66,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Staff get the back office's list with its own filters; a sender gets their own requests.
   app.get('/transfer-requests', {
     config: { access: 'user' },
-    schema: { querystring: z.record(z.string(), z.string()), response: replies({ 200: TransferRequestListSchema }) },
+    schema: { querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
   }, async (request) => {
     const user = requireUser(request);
     if (isStaff(user.role)) return listStaffRequests(ctx.db, parseOr400(StaffListQuerySchema, request.query, request.lang));
