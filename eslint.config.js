@@ -1,12 +1,16 @@
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** Paths below are from the repository's root, wherever ESLint is started. */
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
 /** Each web feature may import only itself (and the shared layers), never another feature. */
-const FEATURES = readdirSync('src/web/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const FEATURES = readdirSync(`${ROOT}src/web/features`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 /**
  * The layers (docs/decisions/011-layers-by-lint.md): core ← server, core ← web; inside web,
@@ -47,10 +51,10 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${ROOT}tsconfig.json` })],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: LAYER_ZONES }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
