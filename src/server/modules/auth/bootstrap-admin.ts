@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { profiles } from '../../db/schema.js';
 import { hashPassword } from './password.js';
+import { anyAdmin, findProfileByEmail, insertProfile, updateProfile } from './repo.js';
 
 export type BootstrapResult = { created: false } | { created: true; email: string; password: string; generated: boolean };
 
@@ -15,18 +14,16 @@ export type BootstrapResult = { created: false } | { created: true; email: strin
 export async function ensureBootstrapAdmin(db: Db, config: Config): Promise<BootstrapResult> {
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();
-    const [existing] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, email));
-    if (existing) return { created: false };
+    if (await findProfileByEmail(db, email)) return { created: false };
     await insertAdmin(db, email, config.ADMIN_PASSWORD);
     return { created: true, email, password: config.ADMIN_PASSWORD, generated: false };
   }
-  const [anyAdmin] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, 'admin')).limit(1);
-  if (anyAdmin) return { created: false };
+  if (await anyAdmin(db)) return { created: false };
   const email = (config.ADMIN_EMAIL ?? 'admin@example.com').toLowerCase();
   const password = randomBytes(12).toString('base64url');
-  const [existing] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, email));
+  const existing = await findProfileByEmail(db, email);
   if (existing) {
-    await db.update(profiles).set({ role: 'admin', password_hash: await hashPassword(password) }).where(eq(profiles.id, existing.id));
+    await updateProfile(db, existing.id, { role: 'admin', password_hash: await hashPassword(password) });
   } else {
     await insertAdmin(db, email, password);
   }
@@ -34,7 +31,7 @@ export async function ensureBootstrapAdmin(db: Db, config: Config): Promise<Boot
 }
 
 async function insertAdmin(db: Db, email: string, password: string) {
-  await db.insert(profiles).values({
+  await insertProfile(db, {
     email, password_hash: await hashPassword(password), role: 'admin', full_name: 'Administrator', email_verified_at: new Date(),
   });
 }

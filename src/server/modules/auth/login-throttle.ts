@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { findProfileByEmail } from '../profiles/repo.js';
+import { sendAccountMail } from '../mail/service.js';
 import { LIMITS, enforceLimits, refuseAttempt } from './limits.js';
-import { sendAccountMail } from './service.js';
+import { findProfileByEmail } from './repo.js';
 
 // Password sign-in against guessing (ASVS 6.6.3) without a lockout switch for strangers:
 // - every attempt counts against the client address (one client trying many accounts);

@@ -1,13 +1,11 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { oneTimeCodes } from '../../db/schema.js';
 import type { Lang } from '../../i18n.js';
-import type { ProfileRow } from '../profiles/repo.js';
+import { sendAccountMail } from '../mail/service.js';
 import { LIMITS, enforceLimits } from './limits.js';
 import { type Provider, type ProviderIdentity, OAuthError, profileForIdentity } from './oauth.js';
 import { browserHash, clearBrowserBinding, newBrowserBinding, sameBrowser } from './oauth-browser.js';
-import { sendAccountMail } from './service.js';
+import * as repo from './repo.js';
 import { randomToken, sha256 } from './tokens.js';
 
 // A provider that does not vouch for an address (Facebook: the Graph API says nothing of whether
@@ -39,14 +37,8 @@ export async function requestConfirmation(
   const pending: PendingLink = { provider, subject: identity.subject, name: identity.name, lang, browser: binding.hash };
   await ctx.db.transaction(async (tx) => {
     // Only the newest link of a provider account works.
-    await tx.update(oneTimeCodes).set({ consumed_at: sql`now()` }).where(and(
-      eq(oneTimeCodes.purpose, 'oauth_link'), isNull(oneTimeCodes.consumed_at),
-      sql`${oneTimeCodes.payload}->>'provider' = ${provider} and ${oneTimeCodes.payload}->>'subject' = ${identity.subject}`,
-    ));
-    await tx.insert(oneTimeCodes).values({
-      purpose: 'oauth_link', email: identity.email, profile_id: null, code_hash: sha256(token), payload: pending,
-      expires_at: sql`now() + ${LINK_TTL_MS} * interval '1 millisecond'`,
-    });
+    await repo.revokeLiveLinks(tx, provider, identity.subject);
+    await repo.insertSecret(tx, { purpose: 'oauth_link', email: identity.email, profileId: null, hash: sha256(token), ttlMs: LINK_TTL_MS, payload: pending });
   });
   const link = `${ctx.config.publicUrl}/api/auth/${provider}/confirm?${new URLSearchParams({ token })}`;
   await sendAccountMail(ctx, lang, identity.email, identity.name, {
@@ -59,14 +51,12 @@ export async function requestConfirmation(
  * The mailed link, opened: in the browser that signed in, it links the provider identity to the
  * address (proven now) and returns the profile; anywhere else, or used or expired, it fails.
  */
-export async function confirmSignIn(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, provider: Provider, token: string): Promise<ProfileRow> {
-  const live = and(eq(oneTimeCodes.code_hash, sha256(token)), eq(oneTimeCodes.purpose, 'oauth_link'), isNull(oneTimeCodes.consumed_at), gt(oneTimeCodes.expires_at, sql`now()`));
-  const [row] = await ctx.db.select().from(oneTimeCodes).where(live);
+export async function confirmSignIn(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, provider: Provider, token: string): Promise<repo.ProfileRow> {
+  const row = await repo.findLiveByHash(ctx.db, 'oauth_link', sha256(token));
   const pending = row?.payload as PendingLink | undefined;
   // Another browser leaves the link usable where it belongs.
   if (!row || pending?.provider !== provider || !sameBrowser(browserHash(request, COOKIE), pending.browser)) throw new OAuthError('oauth_link_invalid');
-  const [used] = await ctx.db.update(oneTimeCodes).set({ consumed_at: sql`now()` }).where(and(eq(oneTimeCodes.id, row.id), live)).returning();
-  if (!used) throw new OAuthError('oauth_link_invalid');
+  if (!(await repo.consumeSecret(ctx.db, row.id))) throw new OAuthError('oauth_link_invalid');
   clearBrowserBinding(reply, ctx.config, COOKIE);
   const identity = { subject: pending.subject, email: row.email, emailVerified: true, name: pending.name };
   return profileForIdentity(ctx, provider, identity, pending.lang);

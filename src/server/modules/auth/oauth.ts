@@ -1,11 +1,9 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { identities, oauthStates, profiles } from '../../db/schema.js';
 import type { Lang } from '../../i18n.js';
-import type { ProfileRow } from '../profiles/repo.js';
 import { sameBrowser } from './oauth-browser.js';
+import * as repo from './repo.js';
 
 // Sign-in with Google (OpenID Connect, discovered from GOOGLE_ISSUER) and Facebook (the plain
 // OAuth 2.0 code flow against FACEBOOK_*_URL), both with state and PKCE; Google with a nonce too.
@@ -100,9 +98,7 @@ export async function startSignIn(ctx: AppContext, google: GoogleClient, provide
       state, code_challenge: codeChallenge, code_challenge_method: 'S256',
     }).toString();
   }
-  // Requests abandoned half-way are swept as new ones start.
-  await ctx.db.delete(oauthStates).where(sql`${oauthStates.expires_at} < now()`);
-  await ctx.db.insert(oauthStates).values({
+  await repo.storeOAuthState(ctx.db, {
     state, provider, code_verifier: codeVerifier, nonce, browser_hash: browserHash, expires_at: new Date(Date.now() + STATE_TTL_MS),
   });
   return url.toString();
@@ -119,9 +115,7 @@ export async function finishSignIn(
   if (!isConfigured(ctx.config, provider)) throw new OAuthError('oauth_unavailable');
   if (query.error) throw new OAuthError(query.error === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed');
   if (!query.state || !query.code) throw new OAuthError('oauth_failed');
-  const [pending] = await ctx.db.delete(oauthStates)
-    .where(and(eq(oauthStates.state, query.state), eq(oauthStates.provider, provider), gt(oauthStates.expires_at, sql`now()`)))
-    .returning();
+  const pending = await repo.takeOAuthState(ctx.db, provider, query.state);
   if (!pending || !sameBrowser(browserHash, pending.browser_hash)) throw new OAuthError('oauth_failed');
   try {
     return provider === 'google'
@@ -134,7 +128,7 @@ export async function finishSignIn(
   }
 }
 
-async function googleIdentity(ctx: AppContext, google: GoogleClient, pending: typeof oauthStates.$inferSelect, query: Record<string, string | undefined>) {
+async function googleIdentity(ctx: AppContext, google: GoogleClient, pending: repo.OAuthStateRow, query: Record<string, string | undefined>) {
   const configuration = await google.configuration();
   const current = new URL(callbackUrl(ctx.config, 'google'));
   for (const [k, v] of Object.entries(query)) if (v !== undefined) current.searchParams.set(k, v);
@@ -151,7 +145,7 @@ async function googleIdentity(ctx: AppContext, google: GoogleClient, pending: ty
   };
 }
 
-async function facebookIdentity(ctx: AppContext, pending: typeof oauthStates.$inferSelect, code: string): Promise<ProviderIdentity> {
+async function facebookIdentity(ctx: AppContext, pending: repo.OAuthStateRow, code: string): Promise<ProviderIdentity> {
   const { config } = ctx;
   const tokenRes = await fetch(config.FACEBOOK_TOKEN_URL, {
     method: 'POST',
@@ -181,14 +175,7 @@ async function facebookIdentity(ctx: AppContext, pending: typeof oauthStates.$in
  */
 export async function needsMailConfirmation(ctx: AppContext, provider: Provider, identity: ProviderIdentity): Promise<boolean> {
   if (provider !== 'facebook' || !identity.email) return false;
-  return (await linkedProfile(ctx, provider, identity.subject)) === undefined;
-}
-
-async function linkedProfile(ctx: AppContext, provider: Provider, subject: string): Promise<ProfileRow | undefined> {
-  const [linked] = await ctx.db.select({ profile: profiles }).from(identities)
-    .innerJoin(profiles, eq(profiles.id, identities.profile_id))
-    .where(and(eq(identities.provider, provider), eq(identities.subject, subject)));
-  return linked?.profile;
+  return (await repo.linkedProfile(ctx.db, provider, identity.subject)) === null;
 }
 
 /**
@@ -198,24 +185,20 @@ async function linkedProfile(ctx: AppContext, provider: Provider, subject: strin
  * so an address never verified here becomes verified, and a password set by whoever registered it
  * unverified is dropped.
  */
-export async function profileForIdentity(ctx: AppContext, provider: Provider, identity: ProviderIdentity, lang: Lang): Promise<ProfileRow> {
-  const linked = await linkedProfile(ctx, provider, identity.subject);
+export async function profileForIdentity(ctx: AppContext, provider: Provider, identity: ProviderIdentity, lang: Lang): Promise<repo.ProfileRow> {
+  const linked = await repo.linkedProfile(ctx.db, provider, identity.subject);
   if (linked) return linked;
   if (!identity.email || !identity.emailVerified) throw new OAuthError('oauth_email_required');
   const email = identity.email;
   return ctx.db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(profiles).where(eq(sql`lower(${profiles.email})`, email));
-    let profile: ProfileRow | undefined = existing;
+    let profile = await repo.findProfileByEmail(tx, email);
     if (profile && !profile.email_verified_at) {
-      [profile] = await tx.update(profiles).set({ email_verified_at: sql`now()`, password_hash: null })
-        .where(eq(profiles.id, profile.id)).returning();
+      profile = await repo.markEmailVerified(tx, profile.id, { password_hash: null });
     } else if (!profile) {
-      [profile] = await tx.insert(profiles).values({
-        email, full_name: identity.name, role: 'user', language: lang, email_verified_at: new Date(),
-      }).returning();
+      profile = await repo.insertProfile(tx, { email, full_name: identity.name, role: 'user', language: lang, email_verified_at: new Date() });
     }
     if (!profile) throw new OAuthError('oauth_failed');
-    await tx.insert(identities).values({ profile_id: profile.id, provider, subject: identity.subject, email }).onConflictDoNothing();
+    await repo.linkIdentity(tx, profile.id, provider, identity.subject, email);
     return profile;
   });
 }

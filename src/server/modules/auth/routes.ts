@@ -14,7 +14,6 @@ import { replies } from '../../lib/contract.js';
 import { HttpError } from '../../lib/http-error.js';
 import { requireUser } from '../../lib/guards.js';
 import type { ApiModule } from '../module.js';
-import type { ProfileRow } from '../profiles/repo.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
 import { assertLoginAllowed, recordLoginFailure } from './login-throttle.js';
 import {
@@ -23,7 +22,7 @@ import {
 import { browserHash, clearBrowserBinding, newBrowserBinding } from './oauth-browser.js';
 import { confirmSignIn, requestConfirmation } from './oauth-confirm.js';
 import {
-  type ClientInfo, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
+  type ClientInfo, type ProfileRow, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
   verifyEmail,
 } from './service.js';
 

@@ -1,18 +1,25 @@
-import { eq, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Login, Register, ResetPasswordConfirm } from '../../../core/schemas.js';
 import type { AppContext } from '../../context.js';
-import { profiles } from '../../db/schema.js';
+import type { Db } from '../../db/client.js';
 import { type Lang, t } from '../../i18n.js';
 import { HttpError, badRequest, conflict, unauthorized } from '../../lib/http-error.js';
 import { isKnownCountry } from '../geo/service.js';
-import { type AccountMail, accountMail } from '../mail/templates.js';
-import { findProfileByEmail, type ProfileRow } from '../profiles/repo.js';
+import { sendAccountMail } from '../mail/service.js';
 import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { assertAcceptablePassword } from './password-policy.js';
+import {
+  type ProfileRow, findProfileByEmail, findProfileById, insertProfile, markEmailVerified, retakeUnverified, setPasswordAtAddress,
+} from './repo.js';
 
-// Sign-up, e-mail verification, password sign-in and reset (issue 3, spec §4-§8, D8).
+// Sign-up, e-mail verification, password sign-in and reset (docs/rules/accounts.md).
+
+export type { ProfileRow } from './repo.js';
+
+/** The account holding an address (any case), or null. */
+export const findAccountByEmail = (db: Db, email: string): Promise<ProfileRow | null> => findProfileByEmail(db, email);
+export const findAccountById = (db: Db, id: string): Promise<ProfileRow | null> => findProfileById(db, id);
 
 /** Where a session is opened from, kept on its row. */
 export interface ClientInfo {
@@ -32,25 +39,14 @@ export function normalizePhone(value: string, lang: Lang): string {
   return parsed.number;
 }
 
-export async function sendAccountMail(ctx: AppContext, lang: Lang, to: string, name: string | null, mail: AccountMail): Promise<void> {
-  const message = accountMail(lang, to, name, mail, { app: t(lang, 'common.app.name'), support: ctx.config.SUPPORT_EMAIL });
-  try {
-    await ctx.mailer.send(message);
-  } catch (err) {
-    ctx.log.error({ err, to, kind: mail.kind }, 'account e-mail could not be sent');
-    throw new HttpError(503, 'auth.errors.mailFailed');
-  }
-}
-
 async function sendVerificationCode(ctx: AppContext, profile: Pick<ProfileRow, 'id' | 'email' | 'full_name' | 'language'>) {
   const code = await issueCode(ctx.db, { purpose: 'verify_email', email: profile.email, profileId: profile.id });
   await sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'verifyEmail', code, minutes: CODE_TTL_MS / 60_000 });
 }
 
 /**
- * POST /api/auth/register. A new address gets a profile (role user, the caller's language) and a
- * code by e-mail. An address already verified gets the spec's "already registered" and nothing
- * more. An address registered but never verified is taken over by the newest registration (its
+ * A new address gets a profile (role user, the caller's language) and a code by e-mail. An
+ * address already verified gets "already registered" and nothing more. An address registered but never verified is taken over by the newest registration (its
  * details and password), since only the mailbox's owner can verify it.
  */
 export async function register(ctx: AppContext, input: Register, lang: Lang) {
@@ -64,18 +60,16 @@ export async function register(ctx: AppContext, input: Register, lang: Lang) {
   };
   const existing = await findProfileByEmail(ctx.db, input.email);
   if (existing?.email_verified_at) throw conflict('validation.emailAlreadyRegistered');
-  let profile: ProfileRow | undefined;
+  let profile: ProfileRow | null;
   if (existing) {
     // A second registration of an unverified address with another password can't tell the
     // mailbox owner from someone who typed their address first: the account keeps neither
     // password, and whoever verifies the code is sent a link to choose one.
     const samePassword = await verifyPassword(existing.password_hash, input.password);
     if (!samePassword) details.password_hash = null;
-    [profile] = await ctx.db.update(profiles).set(details)
-      .where(sql`${profiles.id} = ${existing.id} and ${profiles.email_verified_at} is null`).returning();
+    profile = await retakeUnverified(ctx.db, existing.id, details);
   } else {
-    [profile] = await ctx.db.insert(profiles).values({ ...details, email: input.email, role: 'user' })
-      .onConflictDoNothing().returning();
+    profile = await insertProfile(ctx.db, { ...details, email: input.email, role: 'user' });
   }
   // Lost a race with another registration (or a verification) of the same address.
   if (!profile) throw conflict('validation.emailAlreadyRegistered');
@@ -87,13 +81,13 @@ function codeError(reason: 'invalid' | 'exhausted'): HttpError {
   return badRequest(reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
 }
 
-/** POST /api/auth/verify-otp: the code verifies the address and signs the user in (12-hour session). */
+/** The code verifies the address and signs the user in (12-hour session). */
 export async function verifyEmail(ctx: AppContext, input: { email: string; otp: string }, client: ClientInfo, lang: Lang) {
   const profile = await findProfileByEmail(ctx.db, input.email);
   if (!profile || profile.email_verified_at) throw codeError('invalid');
   const check = await checkCode(ctx.db, { purpose: 'verify_email', email: input.email, code: input.otp, profileId: profile.id });
   if (!check.ok) throw codeError(check.reason);
-  await ctx.db.update(profiles).set({ email_verified_at: sql`now()` }).where(eq(profiles.id, profile.id));
+  await markEmailVerified(ctx.db, profile.id);
   const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
   if (!profile.password_hash) {
     await requestPasswordReset(ctx, profile.email, lang);
@@ -102,7 +96,7 @@ export async function verifyEmail(ctx: AppContext, input: { email: string; otp: 
   return { token, message: t(lang, 'auth.verify.success') };
 }
 
-/** POST /api/auth/resend-otp: a new code replaces the old one. The answer is the same for any address. */
+/** A new code replaces the old one. The answer is the same for any address. */
 export async function resendCode(ctx: AppContext, email: string, lang: Lang) {
   const profile = await findProfileByEmail(ctx.db, email);
   if (profile && !profile.email_verified_at) await sendVerificationCode(ctx, profile);
@@ -112,7 +106,7 @@ export async function resendCode(ctx: AppContext, email: string, lang: Lang) {
 let dummyHash: Promise<string> | null = null;
 
 /**
- * POST /api/auth/login. Unknown address and wrong password answer alike (and take as long: a
+ * Password sign-in. Unknown address and wrong password answer alike (and take as long: a
  * hash is always checked). A right password on an unverified address is told to verify.
  */
 export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
@@ -126,7 +120,7 @@ export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
 }
 
 /**
- * POST /api/auth/reset-password: a single-use link valid one hour, in the account's language.
+ * A password reset: a single-use link valid one hour, in the account's language.
  * The answer is the same whether or not the address has an account, and does not wait for the
  * mail server, so its timing does not tell either.
  */
@@ -142,7 +136,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, lang:
 }
 
 /**
- * POST /api/auth/reset-password/confirm: sets the new password, revokes every session and every
+ * A reset link followed: sets the new password, revokes every session and every
  * other reset link, and signs in on a fresh session. Following the link proves the mailbox, so an
  * unverified address becomes verified.
  */
@@ -153,12 +147,8 @@ export async function confirmPasswordReset(ctx: AppContext, input: ResetPassword
   assertAcceptablePassword(input.password, link.email, lang);
   const row = await consumeToken(ctx.db, 'reset_password', input.token);
   if (!row?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
-  const password_hash = await hashPassword(input.password);
-  const [profile] = await ctx.db.update(profiles)
-    .set({ password_hash, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())` })
-    // A link sent to an address the profile no longer has is void.
-    .where(sql`${profiles.id} = ${row.profile_id} and lower(${profiles.email}) = ${row.email}`)
-    .returning();
+  // A link sent to an address the profile no longer has is void.
+  const profile = await setPasswordAtAddress(ctx.db, row.profile_id, row.email, await hashPassword(input.password));
   if (!profile) throw badRequest('auth.errors.resetLinkInvalid');
   await revokeTokens(ctx.db, 'reset_password', profile.id);
   await ctx.tokens.revokeAllSessions(profile.id);
@@ -166,12 +156,12 @@ export async function confirmPasswordReset(ctx: AppContext, input: ResetPassword
   return { token, message: t(lang, 'auth.reset.done') };
 }
 
-/** A single-use ticket for a profile, put in the address after an OAuth sign-in (D8). */
+/** A single-use ticket for a profile, put in the address after an OAuth sign-in. */
 export function issueSignInTicket(ctx: AppContext, profile: Pick<ProfileRow, 'id' | 'email'>): Promise<string> {
   return issueToken(ctx.db, { purpose: 'oauth_ticket', email: profile.email, profileId: profile.id, ttlMs: TICKET_TTL_MS });
 }
 
-/** POST /api/auth/exchange: the ticket, once, for a session token. */
+/** The ticket, once, for a session token. */
 export async function exchangeTicket(ctx: AppContext, ticket: string, client: ClientInfo) {
   const row = await consumeToken(ctx.db, 'oauth_ticket', ticket);
   if (!row?.profile_id) throw unauthorized('validation.ticketRequired');

@@ -5,7 +5,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
 import { verifyPassword } from '../auth/password.js';
-import { sendAccountMail } from '../auth/service.js';
+import { sendAccountMail } from '../mail/service.js';
 import type { ProfileRow } from './repo.js';
 
 // A session alone does not change the e-mail or the password, or a stolen session would become

@@ -8,16 +8,6 @@ export type ProfileRow = typeof profiles.$inferSelect;
 export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert, 'full_name' | 'phone' | 'language' | 'password_hash'>>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export async function findProfileByEmail(db: Db, email: string): Promise<ProfileRow | null> {
-  const [row] = await db.select().from(profiles).where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
-  return row ?? null;
-}
-
-export async function findProfileById(db: Db, id: string): Promise<ProfileRow | null> {
-  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
-  return row ?? null;
-}
-
 export async function updateProfile(db: Db, id: string, changes: ProfileChanges): Promise<ProfileRow | null> {
   const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();
   return row ?? null;

@@ -9,7 +9,8 @@ import type { AuthUser } from '../auth/tokens.js';
 import { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from '../auth/codes.js';
 import { hashPassword } from '../auth/password.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
-import { normalizePhone, sendAccountMail } from '../auth/service.js';
+import { findAccountByEmail, findAccountById, normalizePhone } from '../auth/service.js';
+import { sendAccountMail } from '../mail/service.js';
 import { assertOwner } from './reauth.js';
 import * as repo from './repo.js';
 
@@ -25,7 +26,7 @@ export function toProfile(p: repo.ProfileRow): Profile {
 }
 
 async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
-  const profile = await repo.findProfileById(ctx.db, me.profile_id);
+  const profile = await findAccountById(ctx.db, me.profile_id);
   if (!profile) throw notFound();
   return profile;
 }
@@ -47,7 +48,7 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
   const newEmail = input.email !== undefined && input.email !== current.email.toLowerCase() ? input.email : null;
   if (newEmail) {
     await assertOwner(ctx, reply, current, input, lang);
-    if (await repo.findProfileByEmail(ctx.db, newEmail)) throw conflict('validation.emailAlreadyRegistered');
+    if (await findAccountByEmail(ctx.db, newEmail)) throw conflict('validation.emailAlreadyRegistered');
   }
   const profile = Object.keys(changes).length > 0 ? (await repo.updateProfile(ctx.db, current.id, changes)) ?? current : current;
   if (!newEmail) return { data: toProfile(profile), message: t(lang, 'auth.profile.saved') };

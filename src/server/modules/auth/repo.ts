@@ -1,0 +1,165 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { identities, oauthStates, oneTimeCodes, profiles } from '../../db/schema.js';
+
+// The SQL of signing up and in: accounts looked up by address, their credentials, single-use
+// secrets (stored only as hashes), provider sign-ins in flight and linked provider identities.
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type ProfileRow = typeof profiles.$inferSelect;
+export type SecretRow = typeof oneTimeCodes.$inferSelect;
+export type SecretPurpose = SecretRow['purpose'];
+export type OAuthStateRow = typeof oauthStates.$inferSelect;
+type Provider = OAuthStateRow['provider'];
+
+// ---- accounts ----
+
+const byEmail = (email: string) => eq(sql`lower(${profiles.email})`, email.toLowerCase());
+
+export async function findProfileByEmail(db: Db | Tx, email: string): Promise<ProfileRow | null> {
+  const [row] = await db.select().from(profiles).where(byEmail(email));
+  return row ?? null;
+}
+
+export async function findProfileById(db: Db, id: string): Promise<ProfileRow | null> {
+  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+  return row ?? null;
+}
+
+export async function anyAdmin(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, 'admin')).limit(1);
+  return row !== undefined;
+}
+
+export type NewProfile = typeof profiles.$inferInsert;
+
+/** A new account; null when its address is taken meanwhile. */
+export async function insertProfile(db: Db | Tx, values: NewProfile): Promise<ProfileRow | null> {
+  const [row] = await db.insert(profiles).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** Rewrites an account's details only while its address is still unverified; null once verified. */
+export async function retakeUnverified(db: Db, id: string, details: Partial<NewProfile>): Promise<ProfileRow | null> {
+  const [row] = await db.update(profiles).set(details)
+    .where(and(eq(profiles.id, id), isNull(profiles.email_verified_at))).returning();
+  return row ?? null;
+}
+
+export async function markEmailVerified(db: Db | Tx, id: string, changes: Partial<NewProfile> = {}): Promise<ProfileRow | null> {
+  const [row] = await db.update(profiles).set({ ...changes, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())` })
+    .where(eq(profiles.id, id)).returning();
+  return row ?? null;
+}
+
+/** Sets the password of the account still holding `email` (a link mailed to an address it left is void). */
+export async function setPasswordAtAddress(db: Db, id: string, email: string, passwordHash: string): Promise<ProfileRow | null> {
+  const [row] = await db.update(profiles)
+    .set({ password_hash: passwordHash, email_verified_at: sql`coalesce(${profiles.email_verified_at}, now())` })
+    .where(and(eq(profiles.id, id), byEmail(email))).returning();
+  return row ?? null;
+}
+
+export async function updateProfile(db: Db, id: string, changes: Partial<NewProfile>): Promise<void> {
+  await db.update(profiles).set(changes).where(eq(profiles.id, id));
+}
+
+// ---- single-use secrets ----
+
+/** A time on the database's clock, the one every expiry is compared with. */
+const inMs = (ms: number) => sql<Date>`now() + ${ms} * interval '1 millisecond'`;
+const live = () => and(isNull(oneTimeCodes.consumed_at), gt(oneTimeCodes.expires_at, sql`now()`));
+
+export interface NewSecret {
+  purpose: SecretPurpose;
+  email: string;
+  profileId: string | null;
+  hash: string;
+  ttlMs: number;
+  payload?: unknown;
+}
+
+export async function insertSecret(db: Db | Tx, secret: NewSecret): Promise<void> {
+  await db.insert(oneTimeCodes).values({
+    purpose: secret.purpose, email: secret.email, profile_id: secret.profileId, code_hash: secret.hash,
+    payload: secret.payload ?? null, expires_at: inMs(secret.ttlMs),
+  });
+}
+
+/** Kills every live secret of a purpose for a profile. */
+export async function revokeLiveSecrets(db: Db | Tx, purpose: SecretPurpose, profileId: string): Promise<void> {
+  await db.update(oneTimeCodes).set({ consumed_at: sql`now()` })
+    .where(and(eq(oneTimeCodes.purpose, purpose), eq(oneTimeCodes.profile_id, profileId), live()));
+}
+
+/** Kills the live provider-link secrets of one provider account. */
+export async function revokeLiveLinks(db: Db | Tx, provider: Provider, subject: string): Promise<void> {
+  await db.update(oneTimeCodes).set({ consumed_at: sql`now()` }).where(and(
+    eq(oneTimeCodes.purpose, 'oauth_link'), live(),
+    sql`${oneTimeCodes.payload}->>'provider' = ${provider} and ${oneTimeCodes.payload}->>'subject' = ${subject}`,
+  ));
+}
+
+/** The newest live code of a purpose for an address (and profile, when given). */
+export async function newestLiveCode(db: Db, purpose: SecretPurpose, email: string, profileId?: string): Promise<SecretRow | null> {
+  const [row] = await db.select().from(oneTimeCodes)
+    .where(and(
+      eq(oneTimeCodes.purpose, purpose), eq(sql`lower(${oneTimeCodes.email})`, email.toLowerCase()), live(),
+      profileId ? eq(oneTimeCodes.profile_id, profileId) : undefined,
+    ))
+    .orderBy(desc(oneTimeCodes.created_at)).limit(1);
+  return row ?? null;
+}
+
+/** Counts one try (one UPDATE: concurrent guesses cannot exceed `max`); the tries so far, or null when none is left. */
+export async function countTry(db: Db, id: string, max: number): Promise<number | null> {
+  const [row] = await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(and(eq(oneTimeCodes.id, id), lt(oneTimeCodes.attempts, max), live()))
+    .returning({ attempts: oneTimeCodes.attempts });
+  return row?.attempts ?? null;
+}
+
+/** Consumes a live secret once (a single UPDATE: two concurrent uses cannot both succeed). */
+export async function consumeSecret(db: Db, id: string): Promise<SecretRow | null> {
+  const [row] = await db.update(oneTimeCodes).set({ consumed_at: sql`now()` }).where(and(eq(oneTimeCodes.id, id), live())).returning();
+  return row ?? null;
+}
+
+export async function consumeByHash(db: Db, purpose: SecretPurpose, hash: string): Promise<SecretRow | null> {
+  const [row] = await db.update(oneTimeCodes).set({ consumed_at: sql`now()` })
+    .where(and(eq(oneTimeCodes.code_hash, hash), eq(oneTimeCodes.purpose, purpose), live())).returning();
+  return row ?? null;
+}
+
+export async function findLiveByHash(db: Db, purpose: SecretPurpose, hash: string): Promise<SecretRow | null> {
+  const [row] = await db.select().from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.code_hash, hash), eq(oneTimeCodes.purpose, purpose), live()));
+  return row ?? null;
+}
+
+// ---- provider sign-ins ----
+
+/** Stores a sign-in in flight; those abandoned half-way are swept as new ones start. */
+export async function storeOAuthState(db: Db, state: typeof oauthStates.$inferInsert): Promise<void> {
+  await db.delete(oauthStates).where(sql`${oauthStates.expires_at} < now()`);
+  await db.insert(oauthStates).values(state);
+}
+
+/** Takes a live state once: it is deleted as it is read. */
+export async function takeOAuthState(db: Db, provider: Provider, state: string): Promise<OAuthStateRow | null> {
+  const [row] = await db.delete(oauthStates)
+    .where(and(eq(oauthStates.state, state), eq(oauthStates.provider, provider), gt(oauthStates.expires_at, sql`now()`)))
+    .returning();
+  return row ?? null;
+}
+
+export async function linkedProfile(db: Db, provider: Provider, subject: string): Promise<ProfileRow | null> {
+  const [linked] = await db.select({ profile: profiles }).from(identities)
+    .innerJoin(profiles, eq(profiles.id, identities.profile_id))
+    .where(and(eq(identities.provider, provider), eq(identities.subject, subject)));
+  return linked?.profile ?? null;
+}
+
+export async function linkIdentity(tx: Tx, profileId: string, provider: Provider, subject: string, email: string): Promise<void> {
+  await tx.insert(identities).values({ profile_id: profileId, provider, subject, email }).onConflictDoNothing();
+}
