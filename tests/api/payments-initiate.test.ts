@@ -49,7 +49,7 @@ function initiate(body: unknown, opts: { token?: string | null; key?: string; la
   });
 }
 
-describe('spec §5: transfer submit rules, checked in order', () => {
+describe('transfer submit rules, checked in order', () => {
   it('1. a signed-out caller is asked to sign in before anything else is checked', async () => {
     const res = await initiate({ amount: '-1' }, { token: null });
     expect(res.statusCode).toBe(401);
@@ -117,7 +117,7 @@ describe('spec §5: transfer submit rules, checked in order', () => {
   });
 });
 
-describe('D6: corridor limits', () => {
+describe('corridor limits', () => {
   it('refuses amounts outside the corridor with the limit in the message', async () => {
     const below = await initiate(payload('USD_XAF', '4.99'));
     expect(below.statusCode).toBe(400);
@@ -137,7 +137,7 @@ describe('D6: corridor limits', () => {
   });
 });
 
-// Expected fees worked out by hand from the fees-page table (D3): first tier up to and including
+// Expected fees worked out by hand from the fees-page table (docs/rules/fees-and-rates.md): first tier up to and including
 // its upper bound, then the next tier; the first tier's minimum fee; half-up rounding to the minor unit.
 const FEE_EDGES: [string, string, string, string][] = [
   ['USD_XAF', '5', '3.00', '8.00'], ['USD_XAF', '100', '4.50', '104.50'], ['USD_XAF', '100.01', '3.90', '103.91'], ['USD_XAF', '500', '19.50', '519.50'], ['USD_XAF', '500.01', '16.00', '516.01'],
@@ -154,7 +154,7 @@ const FEE_EDGES: [string, string, string, string][] = [
   ['RWF_EUR', '5000', '1400', '6400'], ['RWF_EUR', '140000', '5880', '145880'], ['RWF_EUR', '140001', '4900', '144901'], ['RWF_EUR', '700000', '24500', '724500'], ['RWF_EUR', '700001', '20300', '720301'],
 ];
 
-describe('D3: each corridor is charged its fee at the tier edges and minimum fee', () => {
+describe('each corridor is charged its fee at the tier edges and minimum fee', () => {
   it.each(FEE_EDGES)('%s %s → fee %s, total %s', async (direction, amount, fee, total) => {
     const res = await initiate(payload(direction, amount));
     expect(res.statusCode).toBe(201);
@@ -203,7 +203,7 @@ describe('creation', () => {
   });
 });
 
-describe('D7: Idempotency-Key', () => {
+describe('Idempotency-Key', () => {
   it('answers the same transfer for the same key and body, 422 for another body', async () => {
     const first = await initiate(payload('USD_XAF', '150'), { key: 'key-same-1' });
     const again = await initiate({ ...payload('USD_XAF', '150.00') }, { key: 'key-same-1' });

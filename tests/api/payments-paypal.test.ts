@@ -41,7 +41,7 @@ async function approve(paymentUrl: string): Promise<URL> {
   return new URL(res.headers.get('location')!);
 }
 
-describe('D7: paying with PayPal through Orders v2', () => {
+describe('paying with PayPal through Orders v2', () => {
   it('creates an order for the total, sends the payer to approve it, captures on return and stores the capture id', async () => {
     const res = await initiate(usdToGabon);
     expect(res.statusCode).toBe(201);

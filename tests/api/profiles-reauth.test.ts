@@ -7,7 +7,7 @@ import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress, uniqueEmail } from './auth-fixtures.js';
 
-// D13: a stolen session must not become a permanent takeover. Changing the e-mail or the password
+// A stolen session must not become a permanent takeover. Changing the e-mail or the password
 // while signed in asks for the current password, or a code mailed to the current address.
 
 let t: TestApp;
@@ -129,7 +129,7 @@ describe('PUT /api/profiles/me/password', () => {
     expect((await smtp.waitFor(user.email, /password was changed/)).raw).toContain('every other session was signed out');
   });
 
-  it('refuses a missing or wrong current password, or a new password D13 forbids, and changes nothing', async () => {
+  it('refuses a missing or wrong current password, or a new password the rules forbid, and changes nothing', async () => {
     const user = await createUser(t);
     const otherDevice = (await login(user.email, user.password)).json().token as string;
     const missing = await putPassword(user.token, { password: 'Fresh-horse-battery-8' });

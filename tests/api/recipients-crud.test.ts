@@ -15,7 +15,7 @@ afterAll(async () => { await t.close(); });
 const create = (user: TestUser | null, payload: Record<string, unknown>) =>
   t.request({ method: 'POST', url: '/api/recipients', token: user?.token, payload });
 
-describe('D10: saved recipients', () => {
+describe('saved recipients', () => {
   it('creates, lists newest first and deletes the sender’s own recipients', async () => {
     const phone = await create(alice, { channel: 'airtel_gabon', recipient_name: 'Jean', recipient_phone: '+241 06 12 34 56', label: 'Brother' });
     expect(phone.statusCode).toBe(201);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commonPasswords, passwordProblem } from './password-policy.js';
 
-describe('password policy (D13)', () => {
+describe('password policy', () => {
   it('ships at least 10,000 common passwords', () => {
     expect(commonPasswords().size).toBeGreaterThanOrEqual(10_000);
     expect(commonPasswords().has('password')).toBe(true);

@@ -4,7 +4,7 @@ import { type Lang, t } from '../../i18n.js';
 import { badRequest } from '../../lib/http-error.js';
 import { PROJECT_ROOT } from '../../paths.js';
 
-// D13: beyond the length the shared schema checks, a new password is refused when it is one of
+// Beyond the length the shared schema checks (docs/rules/accounts.md), a new password is refused when it is one of
 // the most common passwords or contains the account's e-mail name. Both are judged here, on the
 // server, since the list is too big to ship to every browser.
 
@@ -37,7 +37,7 @@ const KEYS: Record<PasswordProblem, string> = {
   containsEmailName: 'auth.errors.passwordContainsEmailName',
 };
 
-/** A 400 naming the password field when the new password breaks D13; nothing is changed before. */
+/** A 400 naming the password field when the new password breaks these rules; nothing is changed before. */
 export function assertAcceptablePassword(password: string, email: string, lang: Lang, field = 'password'): void {
   const problem = passwordProblem(password, email);
   if (problem) throw badRequest(KEYS[problem], { fields: { [field]: t(lang, KEYS[problem]) } });

@@ -1,9 +1,9 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { identities, oauthStates, oneTimeCodes, profiles } from '../../db/schema.js';
+import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '../../db/schema.js';
 
-// The SQL of signing up and in: accounts looked up by address, their credentials, single-use
-// secrets (stored only as hashes), provider sign-ins in flight and linked provider identities.
+// The SQL of signing up and in: accounts looked up by address, their credentials, sessions,
+// single-use secrets (stored only as hashes), provider sign-ins in flight and linked identities.
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type ProfileRow = typeof profiles.$inferSelect;
@@ -162,4 +162,57 @@ export async function linkedProfile(db: Db, provider: Provider, subject: string)
 
 export async function linkIdentity(tx: Tx, profileId: string, provider: Provider, subject: string, email: string): Promise<void> {
   await tx.insert(identities).values({ profile_id: profileId, provider, subject, email }).onConflictDoNothing();
+}
+
+// ---- sessions ----
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export async function insertSession(db: Db, values: typeof sessions.$inferInsert): Promise<SessionRow | null> {
+  const [row] = await db.insert(sessions).values(values).returning();
+  return row ?? null;
+}
+
+/** A time so many milliseconds ago on the database's clock. */
+const ago = (ms: number) => sql`now() - ${ms}::float8 * interval '1 millisecond'`;
+
+export interface IdleLimits {
+  staff: number;
+  remember: number;
+  default: number;
+}
+
+/**
+ * The live session `id` with its profile: not revoked, not expired, and used within its idle
+ * limit (staff's whatever "remember me" says). `stale` when last seen over `touchMs` ago.
+ */
+export async function liveSession(db: Db, id: string, idle: IdleLimits, touchMs: number) {
+  const [row] = await db
+    .select({ session_id: sessions.id, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${ago(touchMs)}` })
+    .from(sessions)
+    .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
+    .where(and(
+      eq(sessions.id, id), isNull(sessions.revoked_at), gt(sessions.expires_at, new Date()),
+      sql`${sessions.last_seen_at} > case when ${profiles.role} in ('admin', 'manager') then ${ago(idle.staff)}
+        when ${sessions.remember} then ${ago(idle.remember)} else ${ago(idle.default)} end`,
+    ));
+  return row ?? null;
+}
+
+/** Marks a session seen; conditional, so concurrent requests of one session write once. */
+export async function touchSession(db: Db, id: string, touchMs: number): Promise<void> {
+  await db.update(sessions).set({ last_seen_at: sql`now()` })
+    .where(and(eq(sessions.id, id), sql`${sessions.last_seen_at} < ${ago(touchMs)}`));
+}
+
+export async function revokeSession(db: Db, id: string): Promise<void> {
+  await db.update(sessions).set({ revoked_at: new Date() }).where(and(eq(sessions.id, id), isNull(sessions.revoked_at)));
+}
+
+/** Revokes every live session of a profile but `except`; how many were. */
+export async function revokeSessionsOf(db: Db, profileId: string, except?: string): Promise<number> {
+  const revoked = await db.update(sessions).set({ revoked_at: new Date() })
+    .where(and(eq(sessions.profile_id, profileId), isNull(sessions.revoked_at), except ? ne(sessions.id, except) : undefined))
+    .returning({ id: sessions.id });
+  return revoked.length;
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 
-// PayPal Orders v2 over plain HTTPS (decision D7): client-credentials token, create order,
+// PayPal Orders v2 over plain HTTPS: client-credentials token, create order,
 // capture on return. PAYPAL_API_BASE points at the sandbox by default, or at a loopback peer in tests.
 
 export class PayPalError extends Error {
