@@ -106,12 +106,13 @@ export function RequestsTab() {
 
       <Card className="p-4">
         <form onSubmit={submitSearch} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6" role="search" aria-label={t('requests.filters')}>
-          <FormField label={t('requests.search')} className="sm:col-span-2">
-            <div className="flex gap-2">
+          {/* The label names the input itself; the search button sits beside the field. */}
+          <div className="flex items-end gap-2 sm:col-span-2">
+            <FormField label={t('requests.search')} className="flex-1">
               <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('requests.searchHint')} maxLength={100} />
-              <Button type="submit" variant="secondary" aria-label={t('actions.search', { ns: 'common' })}><Search aria-hidden /></Button>
-            </div>
-          </FormField>
+            </FormField>
+            <Button type="submit" variant="secondary" aria-label={t('actions.search', { ns: 'common' })}><Search aria-hidden /></Button>
+          </div>
           <FormField label={t('requests.status')}>
             <Select value={filters.status} onChange={(e) => update({ status: e.target.value })}>
               <option value="">{t('requests.allStatuses')}</option>
