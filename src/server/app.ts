@@ -15,7 +15,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { requestLanguage } from '../core/language-detection.js';
 import { type Lang, t } from './i18n.js';
-import { enforceAccess } from './lib/access.js';
+import { assertDeclared, enforceAccess } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
@@ -97,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', enforceAccess);
+  app.addHook('onRoute', assertDeclared);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const lang = request.lang;

@@ -28,7 +28,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
-    const result = await new Validator().validate(doc as unknown as object);
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });

@@ -28,3 +28,14 @@ export async function enforceAccess(request: FastifyRequest): Promise<void> {
   if (!request.auth) throw unauthorized(signInKey);
   if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) throw forbidden();
 }
+
+/**
+ * The onRoute hook: an API route that forgets its access or its response schema stops the server
+ * at start, so no endpoint is ever open by omission or missing from the written contract.
+ */
+export function assertDeclared(route: { url: string; method: string | string[]; config?: { access?: Access }; schema?: { response?: unknown } }): void {
+  if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+  const name = `${String(route.method)} ${route.url}`;
+  if (!route.config?.access || !ACCESS_LEVELS.includes(route.config.access)) throw new Error(`${name} declares no access`);
+  if (!route.schema?.response) throw new Error(`${name} declares no response schema`);
+}
