@@ -16,6 +16,8 @@ pg.types.setTypeParser(1700, (v) => v);
 pg.types.setTypeParser(20, (v) => v);
 
 export type Db = NodePgDatabase<typeof schema>;
+/** The handle inside `db.transaction(...)`: repositories take it for the writes a service groups. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -1,11 +1,10 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '../../db/schema.js';
 
 // The SQL of signing up and in: accounts looked up by address, their credentials, sessions,
 // single-use secrets (stored only as hashes), provider sign-ins in flight and linked identities.
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type ProfileRow = typeof profiles.$inferSelect;
 export type SecretRow = typeof oneTimeCodes.$inferSelect;
 export type SecretPurpose = SecretRow['purpose'];

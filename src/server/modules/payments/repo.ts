@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
 
 // A transfer's money coming in: its creation (request, transaction and first timeline step) and
 // its PayPal order and capture.
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type TransferRequestRow = typeof transferRequests.$inferSelect;
 export type NewTransferRequest = typeof transferRequests.$inferInsert;
 export type NewTransaction = Omit<typeof transactions.$inferInsert, 'transfer_request_id' | 'profile_id' | 'currency'>;

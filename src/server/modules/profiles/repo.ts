@@ -1,12 +1,11 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Role } from '../../../core/status.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { auditLog, profiles, transferRequests } from '../../db/schema.js';
 import { type Cursor, encodeCursor } from '../../lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
 export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert, 'full_name' | 'phone' | 'language' | 'password_hash'>>;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export async function updateProfile(db: Db, id: string, changes: ProfileChanges): Promise<ProfileRow | null> {
   const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();
