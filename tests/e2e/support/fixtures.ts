@@ -33,6 +33,8 @@ export interface E2eApp {
   smtp: SmtpListener;
   /** The Google sign-in provider, when asked for with `oidc: true`. */
   oidc: OidcProvider;
+  /** A call to the app's API, whatever its answer. */
+  request<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, token?: string): Promise<{ status: number; json: T }>;
   /** A call to the app's API; throws with the answer unless it is 2xx. */
   api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T>;
   /** A fresh page (own cookies and storage), English unless told otherwise. */
@@ -72,14 +74,18 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
     await app.oidc?.stop();
   });
 
-  app.api = async <T>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T> => {
+  app.request = async <T>(method: string, urlPath: string, body?: unknown, token?: string) => {
     const res = await fetch(`${app.server.url}${urlPath}`, {
       method,
       headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+    return { status: res.status, json: (await res.json()) as T };
+  };
+
+  app.api = async <T>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T> => {
+    const { status, json } = await app.request<T>(method, urlPath, body, token);
+    if (status < 200 || status > 299) throw new Error(`${method} ${urlPath}: ${status} ${JSON.stringify(json)}`);
     return json;
   };
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -38,6 +38,7 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
   const { t } = useTranslation(['auth', 'validation', 'common']);
   const { toast } = useToast();
   const queryClient = useQueryClient();
+  const titleId = useId();
   const [codeSent, setCodeSent] = useState<string | null>(null);
   const hasPassword = profile.has_password;
   const form = useZodForm(passwordFormSchema(hasPassword, codeSent !== null), EMPTY);
@@ -45,7 +46,7 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t('profile.passwordTitle')}</CardTitle>
+        <CardTitle id={titleId}>{t('profile.passwordTitle')}</CardTitle>
         <CardDescription>{hasPassword ? t('profile.changePasswordSubtitle') : t('profile.setPasswordSubtitle')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
@@ -66,6 +67,7 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
           onFailure={(err) => toast({ variant: 'destructive', title: t('profile.passwordChangeFailed'), description: errorText(err, t('common:errors.generic')) })}
           fallbackError={t('common:errors.generic')}
           className="grid gap-4"
+          aria-labelledby={titleId}
           data-testid="password-form"
         >
           {hasPassword ? (

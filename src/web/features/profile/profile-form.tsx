@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -56,6 +56,7 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
   const { toast } = useToast();
   const { refresh } = useSession();
   const queryClient = useQueryClient();
+  const titleId = useId();
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   // D13: without a password, a new e-mail needs a code the server mailed to the current address.
   const [codeSent, setCodeSent] = useState<string | null>(null);
@@ -98,7 +99,7 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t('profile.detailsTitle')}</CardTitle>
+        <CardTitle id={titleId}>{t('profile.detailsTitle')}</CardTitle>
         <CardDescription>{t('profile.detailsSubtitle')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
@@ -108,6 +109,7 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
           onFailure={(err) => toast({ variant: 'destructive', title: t('profile.saveFailedTitle'), description: errorText(err, t('profile.saveFailed')) })}
           fallbackError={t('profile.saveFailed')}
           className="grid gap-4"
+          aria-labelledby={titleId}
           data-testid="profile-form"
         >
           <Field name="full_name" label={t('register.fullName')} required>
