@@ -110,10 +110,15 @@ describe('paying with PayPal through Orders v2', () => {
     expect(again.json().data.payment_url).toBe(payment_url);
     const stranger = await createUser(t);
     expect((await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal`, token: stranger.token })).statusCode).toBe(404);
+    // A malformed id names no transfer; signed out is told to sign in first.
+    const malformed = await t.request({ method: 'POST', url: '/api/payments/not-a-uuid/paypal', token: sender.token });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json().code).toBe('not_found');
+    expect((await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal` })).statusCode).toBe(401);
     await t.request({ method: 'POST', url: `/api/transfer-requests/${data.id}/cancel`, token: sender.token });
     const closed = await t.request({ method: 'POST', url: `/api/payments/${data.id}/paypal`, token: sender.token });
     expect(closed.statusCode).toBe(409);
-    expect(closed.json().error).toBe('This transfer cannot be paid with PayPal any more.');
+    expect(closed.json()).toEqual({ error: 'This transfer cannot be paid with PayPal any more.', code: 'paypal_not_payable' });
   });
 
   it('mobile-money sources still pay on the app’s own page', async () => {
