@@ -3,13 +3,12 @@ import type { AuditQuery, AuditTarget, StaffFilter } from '../../../core/api/adm
 import { IdParamsSchema } from '../../../core/api/common.js';
 import type { FeeTier } from '../../../core/fees.js';
 import { TRANSFER_STATUSES, type TransferStatus } from '../../../core/status.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
 
 // The back office's SQL: the staff list, counts and volume, the audit log, fee tiers and rates.
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type TierRow = typeof feeTiers.$inferSelect;
 export type RateRow = typeof rates.$inferSelect;
 

@@ -6,7 +6,7 @@ import type { DirectionId } from '../../../core/channels.js';
 import { RATE_KEYS } from '../../../core/rates.js';
 import { FeeTierInputSchema, RateUpdateSchema, type FeeTierInput, type FeeTierPatch } from '../../../core/schemas.js';
 import { isAdmin, type Role } from '../../../core/status.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import type { Lang } from '../../i18n.js';
 import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
@@ -17,7 +17,7 @@ import { csvHeader, csvLine } from './export-csv.js';
 import {
   auditRows, dailyVolume, insertAudit, insertTier, lockCorridor, lockRate, lockTier, prepareFilter, removeTier,
   replaceTier, requestCounts, staffRows, tiersOfDirection, userAndTierCounts, writeRate,
-  type PreparedFilter, type RateRow, type TierRow, type Tx,
+  type PreparedFilter, type RateRow, type TierRow,
 } from './repo.js';
 
 // The back office's rules: the staff list and its export, counts and volume, the audit log, and

@@ -3,7 +3,7 @@ import { checkCorridorLimits, computeQuote, type Quote } from '../../../core/fee
 import { parseAmount, toDecimal } from '../../../core/money.js';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/http-error.js';
-import { loadRates } from '../rates/repo.js';
+import { storedRates } from '../rates/service.js';
 import { findCorridor, listCorridors, listTiers } from './repo.js';
 
 export interface PricedQuote {
@@ -22,7 +22,7 @@ export async function priceTransfer(db: Db, direction: DirectionId, amountInput:
   const amount = parseAmount(amountInput, dir.from);
   // 0 is a valid quote (fee 0, spec §5); initiation requires more through its own schema.
   if (amount === null || amount < 0) throw badRequest('validation.amountInvalid');
-  const [tiers, corridor, rates] = await Promise.all([listTiers(db, direction), findCorridor(db, direction), loadRates(db)]);
+  const [tiers, corridor, rates] = await Promise.all([listTiers(db, direction), findCorridor(db, direction), storedRates(db)]);
   const quote = computeQuote({ direction, amount, tiers, corridor: corridor ?? undefined, rates });
   const limit = corridor ? checkCorridorLimits(amount, dir.from, corridor) : null;
   return {

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '../../../core/api/common.js';
 import { parseDecimal } from '../../../core/money.js';
 import { OPEN_STATUSES, type Role, type TransferStatus } from '../../../core/status.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
 
@@ -13,8 +13,6 @@ import type { Cursor } from '../../lib/cursor.js';
 export type TransferRequestRow = typeof transferRequests.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
 export type HistoryRow = typeof transferStatusHistory.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
 export interface ListFilter {
   cursor: Cursor | null;
   limit: number;
