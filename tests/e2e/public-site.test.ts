@@ -1,22 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from './support/browser.js';
-import { startBuiltServer, type E2eServer } from './support/server.js';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useE2eApp, valueOf } from './support/fixtures.js';
 
 /*
- * Issue 6 on every public route, in English and French: axe-core (no serious or critical
+ * Every public route, in English and French: axe-core (no serious or critical
  * violation), no untranslated text in French, <html lang>, title and description in the chosen
  * language, 360 px without horizontal scrolling, keyboard use of tabs, accordions and the mobile
- * menu, and the language detection order and cache of spec §1.
+ * menu, and the order in which the language is detected and kept.
  */
 
-let server: E2eServer;
-let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startBuiltServer(), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+const app = useE2eApp();
 
 // --- the catalogs, to know what each language must (not) show ---------------------------------
 
@@ -73,17 +69,23 @@ const ROUTES = [
 
 /** A page with axe-core in every document it loads. */
 async function axePage(opts: { locale?: string; width?: number } = {}): Promise<Page> {
-  const page = await newPage(browser, opts);
+  const page = await app.page(opts);
   await page.context().addInitScript({ content: axe.source });
   return page;
 }
 
+/** "Loading…" in either language. */
+const LOADING = new RegExp(`^(${[EN.common!['states.loading'], FR.common!['states.loading']].join('|')})$`);
+
+/** The page's main heading. */
+const mainHeading = (page: Page) => page.getByRole('main').getByRole('heading', { level: 1 }).first();
+
 /** The page is up: its heading is there (prerendered pages have it before any script runs), the
- * app has loaded and hydrated it and fetched its data (the network is quiet), no spinner is left. */
+ * app has loaded and hydrated it and fetched its data (the network is quiet), nothing is left loading. */
 async function ready(page: Page): Promise<void> {
-  await page.locator('main h1').first().waitFor();
+  await mainHeading(page).waitFor();
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('main [role="status"] .animate-spin').count()).toBe(0);
+  await expect.poll(() => page.getByRole('main').getByRole('status').filter({ hasText: LOADING }).count()).toBe(0);
 }
 
 /**
@@ -96,7 +98,7 @@ async function arrived(page: Page, metaKey: string, lng: 'en' | 'fr' = 'en'): Pr
 }
 
 async function open(page: Page, route: string): Promise<void> {
-  await page.goto(`${server.url}${route}`);
+  await page.goto(`${app.server.url}${route}`);
   await ready(page);
 }
 
@@ -150,14 +152,28 @@ async function noHorizontalScroll(page: Page): Promise<{ scrollWidth: number; in
   return page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
 }
 
-/** Presses Tab until the focused element matches, or fails after `max` presses. */
-async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
+/** Whether the focus is on (one of) the element(s) found. */
+const hasFocus = (target: Locator) => target.evaluateAll((els) => els.includes(document.activeElement!));
+
+/** Presses Tab until the focus is on (one of) the target(s), or fails after `max` presses. */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    if (await hasFocus(target)) return;
   }
-  throw new Error(`Tab never reached ${selector}`);
+  throw new Error(`Tab never reached ${String(target)}`);
 }
+
+/** The EN/FR switcher: its visible "EN" or "FR" starts its name. */
+const languageSwitcher = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^(EN|FR) – / });
+
+/** The header's and footer's link to a route, named in the given language. */
+const NAV_KEY: Record<string, string> = {
+  '/fees': 'nav.fees', '/faq': 'nav.faq', '/support': 'nav.support', '/privacy': 'nav.privacy', '/terms': 'nav.terms',
+  '/compliance': 'nav.compliance', '/login': 'nav.login', '/register': 'nav.register',
+};
+const siteLink = (page: Page, route: string, lng: 'en' | 'fr') =>
+  page.getByRole('banner').or(page.getByRole('contentinfo')).getByRole('link', { name: (lng === 'en' ? EN : FR).common![NAV_KEY[route]!], exact: true }).first();
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 
@@ -205,7 +221,7 @@ describe('public site, every route in English and French', () => {
   });
 
   it('English at 360 px: no horizontal scroll on any route', async () => {
-    const page = await newPage(browser, { width: 360 });
+    const page = await app.page({ width: 360 });
     for (const route of ROUTES) {
       await open(page, route.path);
       const { scrollWidth, innerWidth } = await noHorizontalScroll(page);
@@ -215,9 +231,9 @@ describe('public site, every route in English and French', () => {
   });
 
   it('the EN/FR switcher turns the whole site French, cached in localStorage i18nextLng', async () => {
-    const page = await newPage(browser);
+    const page = await app.page();
     await open(page, '/');
-    const switcher = page.getByTestId('language-switcher');
+    const switcher = languageSwitcher(page);
     expect((await switcher.textContent())?.trim()).toMatch(/^EN/);
     await switcher.click();
     await page.getByRole('menuitemradio', { name: 'Français' }).click();
@@ -228,8 +244,8 @@ describe('public site, every route in English and French', () => {
     // Every other public route, through the header and footer links (no reload), then a reload.
     for (const route of ROUTES.slice(1)) {
       if (route.meta === 'notFound') continue;
-      await page.locator(`footer a[href="${route.path}"], header a[href="${route.path}"]`).first().click();
-      await page.waitForURL(`${server.url}${route.path}`);
+      await siteLink(page, route.path, 'fr').click();
+      await page.waitForURL(`${app.server.url}${route.path}`);
       await arrived(page, route.meta, 'fr');
       await expectFrench(page, route);
     }
@@ -245,7 +261,7 @@ describe('public site, every route in English and French', () => {
     await expect.poll(() => focused(page)).toBe('Français');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('menu').count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('language-switcher');
+    expect(await hasFocus(switcher)).toBe(true);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => focused(page)).toBe('English');
@@ -259,7 +275,7 @@ describe('public site, every route in English and French', () => {
 describe('public pages arrive prerendered in the visitor\'s language and are hydrated in place', () => {
   const PUBLIC = ROUTES.slice(0, 7);
   async function fetchPage(route: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${server.url}${route}`, { headers });
+    const res = await fetch(`${app.server.url}${route}`, { headers });
     const html = await res.text();
     return {
       status: res.status,
@@ -300,7 +316,7 @@ describe('public pages arrive prerendered in the visitor\'s language and are hyd
 
   it('the browser hydrates the prerendered page (same heading element, no error), then prices come live from the API', async () => {
     for (const locale of ['en-US', 'fr-FR']) {
-      const page = await newPage(browser, { locale, width: 412 });
+      const page = await app.page({ locale, width: 412 });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -320,18 +336,19 @@ describe('public pages arrive prerendered in the visitor\'s language and are hyd
       }
       // Live and interactive: the calculator prices 250 from the server's tiers and rates.
       await open(page, '/');
-      const amount = page.getByTestId('calculator-amount');
-      await amount.fill('250');
-      await expect.poll(() => page.getByTestId('calc-you-send').textContent()).toMatch(locale === 'en-US' ? /^\$250\.00$/ : /^250,00\s\$US$/u);
+      const words = (locale === 'en-US' ? EN : FR).public!;
+      const calculator = page.getByRole('region', { name: words['calculator.title'] });
+      await calculator.getByRole('textbox', { name: words['calculator.amount']!.replace('{{currency}}', 'USD') }).fill('250');
+      await expect.poll(() => valueOf(calculator, words['calculator.youSend']!)).toMatch(locale === 'en-US' ? /^\$250\.00$/ : /^250,00\s\$US$/u);
       expect(errors, locale).toEqual([]);
       await page.context().close();
     }
   });
 
   it('a language chosen in the switcher is also kept in the i18next cookie, so the next page arrives prerendered in it', async () => {
-    const page = await newPage(browser);
+    const page = await app.page();
     await open(page, '/');
-    await page.getByTestId('language-switcher').click();
+    await languageSwitcher(page).click();
     await page.getByRole('menuitemradio', { name: 'Français' }).click();
     await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === 'i18next')?.value).toBe('fr');
     const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
@@ -348,12 +365,12 @@ describe('public pages arrive prerendered in the visitor\'s language and are hyd
 
 describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sessionStorage, browser)', () => {
   async function detect(setup: { locale?: string; query?: string; cookie?: string; local?: string; session?: string }) {
-    const page = await newPage(browser, { locale: setup.locale ?? 'en-US' });
+    const page = await app.page({ locale: setup.locale ?? 'en-US' });
     const ctx: BrowserContext = page.context();
-    if (setup.cookie) await ctx.addCookies([{ name: 'i18next', value: setup.cookie, url: server.url }]);
+    if (setup.cookie) await ctx.addCookies([{ name: 'i18next', value: setup.cookie, url: app.server.url }]);
     if (setup.local || setup.session) {
       // Storage is per origin: visit once to write it, then load the page under test.
-      await page.goto(`${server.url}/robots.txt`);
+      await page.goto(`${app.server.url}/robots.txt`);
       await page.evaluate(({ local, session }) => {
         if (local) localStorage.setItem('i18nextLng', local);
         if (session) sessionStorage.setItem('i18nextLng', session);
@@ -361,7 +378,7 @@ describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sess
     }
     await open(page, `/faq${setup.query ? `?lng=${setup.query}` : ''}`);
     const got = { lang: (await meta(page)).lang, cached: await page.evaluate(() => localStorage.getItem('i18nextLng')) };
-    const heading = await page.locator('main h1').first().textContent();
+    const heading = await mainHeading(page).textContent();
     await ctx.close();
     return { ...got, heading };
   }
@@ -382,7 +399,7 @@ describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sess
   });
 
   it('caches ?lng in localStorage, so the next visit without it keeps the language', async () => {
-    const page = await newPage(browser);
+    const page = await app.page();
     await open(page, '/support?lng=fr');
     expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('fr');
     await open(page, '/terms');
@@ -393,16 +410,17 @@ describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sess
 
 describe('keyboard and the mobile menu', () => {
   it('fees: Tab reaches the corridor tabs, arrow keys switch corridors', async () => {
-    const page = await newPage(browser);
+    const page = await app.page();
     await open(page, '/fees');
-    await tabTo(page, '[role="tab"]');
     const tabs = page.getByRole('tab');
+    await tabTo(page, tabs);
     expect(await tabs.first().getAttribute('aria-selected')).toBe('true');
-    const firstPanel = await page.getByRole('tabpanel').locator('h2').textContent();
+    const panelHeading = page.getByRole('tabpanel').getByRole('heading', { level: 2 });
+    const firstPanel = await panelHeading.textContent();
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => tabs.nth(1).getAttribute('aria-selected')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
-    const secondPanel = await page.getByRole('tabpanel').locator('h2').textContent();
+    const secondPanel = await panelHeading.textContent();
     expect(secondPanel).not.toBe(firstPanel);
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => tabs.first().getAttribute('aria-selected')).toBe('true');
@@ -415,21 +433,25 @@ describe('keyboard and the mobile menu', () => {
   it('faq: arrow keys switch categories; Enter and Space open and close the questions', async () => {
     const page = await axePage();
     await open(page, '/faq');
-    await tabTo(page, '[role="tab"]');
+    const category = (id: string) => EN.public![`faq.category.${id}`]!;
+    await tabTo(page, page.getByRole('tab'));
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByTestId('faq-tab-transfers').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByRole('tab', { name: category('transfers'), exact: true }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => page.getByTestId('faq-tab-general').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByRole('tab', { name: category('general'), exact: true }).getAttribute('aria-selected')).toBe('true');
 
-    await tabTo(page, '[data-testid="faq-list-general"] button[aria-expanded]');
-    const first = page.getByTestId('faq-list-general').locator('button[aria-expanded]').first();
+    // The questions of the open category are its panel's buttons.
+    const questions = page.getByRole('tabpanel', { name: category('general'), exact: true }).getByRole('button');
+    await tabTo(page, questions);
+    const first = questions.first();
     expect(await first.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.getByTestId('faq-list-general').getByRole('region').count()).toBe(0);
+    expect(await page.getByRole('tabpanel').getByRole('region').count()).toBe(0);
     await page.keyboard.press('Enter');
     await expect.poll(() => first.getAttribute('aria-expanded')).toBe('true');
-    // The answer is the region the question controls.
-    const answer = page.locator(`[id="${await first.getAttribute('aria-controls')}"]`);
+    // The answer is the region the question names and controls.
+    const answer = page.getByRole('region', { name: (await first.textContent())!.trim(), exact: true });
     await expect.poll(() => answer.isVisible()).toBe(true);
+    expect(await answer.getAttribute('id')).toBe(await first.getAttribute('aria-controls'));
     expect((await answer.textContent())?.length).toBeGreaterThan(20);
     expect(await seriousViolations(page), 'faq with an open answer').toEqual([]);
     await page.keyboard.press('Space');
@@ -437,7 +459,7 @@ describe('keyboard and the mobile menu', () => {
     await expect.poll(() => answer.isVisible()).toBe(false);
 
     await page.keyboard.press('Tab');
-    const second = page.getByTestId('faq-list-general').locator('button[aria-expanded]').nth(1);
+    const second = questions.nth(1);
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe((await second.textContent())?.trim());
     await page.keyboard.press('Space');
     await expect.poll(() => second.getAttribute('aria-expanded')).toBe('true');
@@ -447,10 +469,10 @@ describe('keyboard and the mobile menu', () => {
   it('360 px: the mobile menu opens by click and by keyboard, navigates, and closes on Escape', async () => {
     const page = await axePage({ width: 360 });
     await open(page, '/');
-    const toggle = page.getByTestId('mobile-menu-toggle');
-    const menu = page.getByTestId('mobile-menu');
+    const toggle = page.getByRole('banner').getByRole('button', { name: /^(Open|Close) menu$/ });
+    const menu = page.getByRole('navigation', { name: EN.common!['nav.mobile'], exact: true });
     expect(await toggle.isVisible()).toBe(true);
-    expect(await page.locator('header nav').first().isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: EN.common!['nav.main'], exact: true }).isVisible()).toBe(false);
     expect(await menu.isVisible()).toBe(false);
 
     // Click: opens, a link navigates and closes it.
@@ -459,19 +481,18 @@ describe('keyboard and the mobile menu', () => {
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     expect(await seriousViolations(page), 'open mobile menu').toEqual([]);
     await menu.getByRole('link', { name: EN.common!['nav.faq'], exact: true }).click();
-    await page.waitForURL(`${server.url}/faq`);
+    await page.waitForURL(`${app.server.url}/faq`);
     await arrived(page, 'faq');
     await expect.poll(() => menu.isVisible()).toBe(false);
 
     // Keyboard: Tab to the toggle, Enter opens, Tab into the links, Enter follows one.
-    await page.locator('body').focus();
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await tabTo(page, '[data-testid="mobile-menu-toggle"]');
+    await tabTo(page, toggle);
     await page.keyboard.press('Enter');
     await expect.poll(() => menu.isVisible()).toBe(true);
-    await tabTo(page, '[data-testid="mobile-menu"] a[href="/fees"]', 10);
+    await tabTo(page, menu.getByRole('link', { name: EN.common!['nav.fees'], exact: true }), 10);
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${server.url}/fees`);
+    await page.waitForURL(`${app.server.url}/fees`);
     await arrived(page, 'fees');
     await expect.poll(() => menu.isVisible()).toBe(false);
 
@@ -481,7 +502,7 @@ describe('keyboard and the mobile menu', () => {
     await expect.poll(() => menu.isVisible()).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.isVisible()).toBe(false);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('mobile-menu-toggle');
+    expect(await hasFocus(toggle)).toBe(true);
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await page.context().close();
   });
