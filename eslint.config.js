@@ -30,6 +30,9 @@ const LAYER_ZONES = [
   })),
 ];
 
+/** Across layers, imports use the path aliases rather than climbing folders. */
+const UP_TWO = { group: ['../../*'], message: 'Use the path aliases (@core/*, @server/*, @web/*) instead of ../../.' };
+
 export default tseslint.config(
   { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', '.test-data/', 'src/server/db/migrations/'] },
   js.configs.recommended,
@@ -63,9 +66,13 @@ export default tseslint.config(
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },
   {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO] }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'core is pure: no I/O, it runs in the browser too.' }] }],
+      'no-restricted-imports': ['error', { patterns: [UP_TWO, { group: ['node:*'], message: 'core is pure: no I/O, it runs in the browser too.' }] }],
     },
   },
 );

@@ -7,13 +7,13 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
-import { connect, startEmbeddedPostgres } from '../../src/server/db/client.js';
-import { runMigrations } from '../../src/server/db/migrate.js';
-import { seedReferenceData } from '../../src/server/db/seed.js';
-import { StaffFilterSchema, type StaffFilter } from '../../src/core/api/admin.js';
-import { decodeCursor } from '../../src/server/lib/cursor.js';
-import { dailyVolume, prepareFilter, requestCounts, staffRows } from '../../src/server/modules/admin/repo.js';
-import { exportLines, listStaffRequests } from '../../src/server/modules/admin/service.js';
+import { connect, startEmbeddedPostgres } from '@server/db/client.js';
+import { runMigrations } from '@server/db/migrate.js';
+import { seedReferenceData } from '@server/db/seed.js';
+import { StaffFilterSchema, type StaffFilter } from '@core/api/admin.js';
+import { decodeCursor } from '@server/lib/cursor.js';
+import { dailyVolume, prepareFilter, requestCounts, staffRows } from '@server/modules/admin/repo.js';
+import { exportLines, listStaffRequests } from '@server/modules/admin/service.js';
 
 // A forced collection shows the memory the export really holds, apart from garbage not yet collected.
 v8.setFlagsFromString('--expose-gc');

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transferRequests } from '../../src/server/db/schema.js';
+import { transferRequests } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

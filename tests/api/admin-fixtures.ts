@@ -1,11 +1,11 @@
 // Back-office test data: transfers inserted straight into the tables, as initiation would leave them.
 import { randomBytes } from 'node:crypto';
-import { directionById, type DirectionId } from '../../src/core/channels.js';
-import { computeQuote } from '../../src/core/fees.js';
-import { parseAmount, toDecimal } from '../../src/core/money.js';
-import { transactions, transferRequests } from '../../src/server/db/schema.js';
-import { listTiers } from '../../src/server/modules/fees/repo.js';
-import { loadRates } from '../../src/server/modules/rates/repo.js';
+import { directionById, type DirectionId } from '@core/channels.js';
+import { computeQuote } from '@core/fees.js';
+import { parseAmount, toDecimal } from '@core/money.js';
+import { transactions, transferRequests } from '@server/db/schema.js';
+import { listTiers } from '@server/modules/fees/repo.js';
+import { loadRates } from '@server/modules/rates/repo.js';
 import type { TestApp } from '../support/test-app.js';
 
 export interface TransferOverrides {

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFER_STATUSES } from '../../src/core/status.js';
-import { transactions, transferStatusHistory } from '../../src/server/db/schema.js';
+import { TRANSFER_STATUSES } from '@core/status.js';
+import { transactions, transferStatusHistory } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';

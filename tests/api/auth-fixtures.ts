@@ -1,6 +1,6 @@
 // Account test data: registrations as the register page sends them, unique addresses, transfer rows.
 import { randomBytes } from 'node:crypto';
-import { transferRequests } from '../../src/server/db/schema.js';
+import { transferRequests } from '@server/db/schema.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const uniqueEmail = (tag = 'new') => `${tag}-${randomBytes(5).toString('hex')}@example.test`;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/server/modules/auth/limits.js';
-import { LOGIN_BACKOFF_MS, loginBackoffMs } from '../../src/server/modules/auth/login-throttle.js';
+import { LIMITS } from '@server/modules/auth/limits.js';
+import { LOGIN_BACKOFF_MS, loginBackoffMs } from '@server/modules/auth/login-throttle.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, sessions } from '../../src/server/db/schema.js';
+import { profiles, sessions } from '@server/db/schema.js';
 import { createUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthStates } from '../../src/server/db/schema.js';
+import { oauthStates } from '@server/db/schema.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress, uniqueEmail } from './auth-fixtures.js';

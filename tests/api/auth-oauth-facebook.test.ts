@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identities, mailOutbox, profiles } from '../../src/server/db/schema.js';
+import { identities, mailOutbox, profiles } from '@server/db/schema.js';
 import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/server/modules/auth/limits.js';
+import { LIMITS } from '@server/modules/auth/limits.js';
 import { createUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

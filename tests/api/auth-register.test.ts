@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, profiles } from '../../src/server/db/schema.js';
-import { verifyPassword } from '../../src/server/modules/auth/password.js';
+import { oneTimeCodes, profiles } from '@server/db/schema.js';
+import { verifyPassword } from '@server/modules/auth/password.js';
 import { createUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, profiles } from '../../src/server/db/schema.js';
+import { oneTimeCodes, profiles } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

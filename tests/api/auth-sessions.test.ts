@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../../src/server/db/schema.js';
-import type { Role } from '../../src/core/status.js';
+import { sessions } from '@server/db/schema.js';
+import type { Role } from '@core/status.js';
 import { createUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles } from '../../src/server/db/schema.js';
-import { ensureBootstrapAdmin } from '../../src/server/modules/auth/bootstrap-admin.js';
+import { profiles } from '@server/db/schema.js';
+import { ensureBootstrapAdmin } from '@server/modules/auth/bootstrap-admin.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueEmail } from './auth-fixtures.js';
 

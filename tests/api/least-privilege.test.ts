@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrateDatabase } from '../../src/server/db/migrate.js';
+import { migrateDatabase } from '@server/db/migrate.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

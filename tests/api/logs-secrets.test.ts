@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../src/server/db/schema.js';
-import { createLogger } from '../../src/server/logger.js';
+import { mailOutbox } from '@server/db/schema.js';
+import { createLogger } from '@server/logger.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';

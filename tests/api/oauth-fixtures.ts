@@ -2,8 +2,8 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { expect } from 'vitest';
-import { mailOutbox } from '../../src/server/db/schema.js';
-import { freePort } from '../../src/server/lib/free-port.js';
+import { mailOutbox } from '@server/db/schema.js';
+import { freePort } from '@server/lib/free-port.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The app listening on loopback, its public URL pointing at itself, and the provider configured. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions, transferRequests, transferStatusHistory } from '../../src/server/db/schema.js';
+import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions, transferRequests } from '../../src/server/db/schema.js';
+import { transactions, transferRequests } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { PayPalServer } from '../support/paypal-server.js';
 import { SmtpListener } from '../support/smtp-listener.js';

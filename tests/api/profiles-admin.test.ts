@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, profiles } from '../../src/server/db/schema.js';
+import { auditLog, profiles } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

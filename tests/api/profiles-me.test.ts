@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles } from '../../src/server/db/schema.js';
+import { profiles } from '@server/db/schema.js';
 import { createUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles } from '../../src/server/db/schema.js';
-import { LIMITS } from '../../src/server/modules/auth/limits.js';
+import { profiles } from '@server/db/schema.js';
+import { LIMITS } from '@server/modules/auth/limits.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { connect, startEmbeddedPostgres, type EmbeddedServer } from '../../src/server/db/client.js';
-import { runMigrations } from '../../src/server/db/migrate.js';
-import { seedReferenceData } from '../../src/server/db/seed.js';
+import { connect, startEmbeddedPostgres, type EmbeddedServer } from '@server/db/client.js';
+import { runMigrations } from '@server/db/migrate.js';
+import { seedReferenceData } from '@server/db/seed.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { profiles } from '../../src/server/db/schema.js';
-import { hashPassword } from '../../src/server/modules/auth/password.js';
-import type { Role } from '../../src/core/status.js';
+import { profiles } from '@server/db/schema.js';
+import { hashPassword } from '@server/modules/auth/password.js';
+import type { Role } from '@core/status.js';
 import type { TestApp } from './test-app.js';
 
 export interface TestUser {

@@ -4,11 +4,11 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app.js';
-import { loadConfig, type Config } from '../../src/server/config.js';
-import { connect, type Database } from '../../src/server/db/client.js';
-import { TokenService } from '../../src/server/modules/auth/tokens.js';
-import type { Mailer } from '../../src/server/modules/mail/mailer.js';
+import { buildApp } from '@server/app.js';
+import { loadConfig, type Config } from '@server/config.js';
+import { connect, type Database } from '@server/db/client.js';
+import { TokenService } from '@server/modules/auth/tokens.js';
+import type { Mailer } from '@server/modules/mail/mailer.js';
 import { withDatabase } from './database-global-setup.js';
 
 export interface TestApp {

@@ -3,7 +3,7 @@ import {
   type AnyPgColumn, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
   timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
-import { PAYMENT_STATUSES, ROLES, TRANSFER_STATUSES } from '../../core/status.js';
+import { PAYMENT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { SEED_CORRIDORS, SEED_FEE_TIERS } from '../../core/fees.js';
-import { RATE_KEYS, SEED_RATES } from '../../core/rates.js';
+import { SEED_CORRIDORS, SEED_FEE_TIERS } from '@core/fees.js';
+import { RATE_KEYS, SEED_RATES } from '@core/rates.js';
 import type { Db } from './client.js';
 import { corridors, feeTiers, rates } from './schema.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErrorBodySchema } from '../../core/api/common.js';
+import { ErrorBodySchema } from '@core/api/common.js';
 
 /**
  * A route's response schemas: its successes as given, and the one error body for every 4xx and

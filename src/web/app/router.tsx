@@ -1,6 +1,6 @@
 import { lazy, useState, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { PAGE_ROUTES, routeFor, type PageAccess, type PageRoute } from '../../core/routes';
+import { PAGE_ROUTES, routeFor, type PageAccess, type PageRoute } from '@core/routes';
 import { i18n } from '@web/lib/i18n';
 import { SessionProvider } from './session-provider';
 import { AppLayout } from './layout';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../core/languages';
-import { PAGE_ROUTES } from '../../core/routes';
+import { LANGUAGES } from '@core/languages';
+import { PAGE_ROUTES } from '@core/routes';
 import { NAMESPACES } from '../lib/i18n';
 
 const pages = import.meta.glob('../features/*/*-page.tsx');

@@ -1,6 +1,6 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { MyProfileResponse } from '../../core/api/profiles';
+import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';

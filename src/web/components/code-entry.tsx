@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { OTP_LENGTH, VerifyOtpSchema } from '../../core/schemas';
+import { OTP_LENGTH, VerifyOtpSchema } from '@core/schemas';
 import { Button } from './ui/button';
 import { Field, Form, FormError, SubmitButton, useZodForm } from './ui/form';
 import { Input } from './ui/input';

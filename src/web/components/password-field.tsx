@@ -1,7 +1,7 @@
 import { forwardRef, useState, type InputHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Eye, EyeOff } from 'lucide-react';
-import { passwordScore, passwordStrength } from '../../core/password';
+import { passwordScore, passwordStrength } from '@core/password';
 import { Input } from './ui/input';
 import { cn } from '../lib/utils';
 

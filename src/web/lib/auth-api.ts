@@ -1,6 +1,6 @@
-import type { RegisteredResponse, SessionWithMessageResponse, SignedInResponse } from '../../core/api/auth';
-import type { MessageBody } from '../../core/api/common';
-import type { Login, Register } from '../../core/schemas';
+import type { RegisteredResponse, SessionWithMessageResponse, SignedInResponse } from '@core/api/auth';
+import type { MessageBody } from '@core/api/common';
+import type { Login, Register } from '@core/schemas';
 import { api } from './api';
 
 // The account calls. Each answers the parsed body; failures throw ApiError with the server's

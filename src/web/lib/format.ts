@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { CHANNELS, directionById, type ChannelId } from '../../core/channels';
-import { formatMoney, localizeDecimal, parseAmount, type Currency, type Minor } from '../../core/money';
+import { CHANNELS, directionById, type ChannelId } from '@core/channels';
+import { formatMoney, localizeDecimal, parseAmount, type Currency, type Minor } from '@core/money';
 
 /** BCP 47 locale for Intl, from the interface language. */
 export function localeFor(lng: string): string {

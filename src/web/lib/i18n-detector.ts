@@ -1,5 +1,5 @@
 import type { LanguageDetectorModule } from 'i18next';
-import { baseLanguage, browserLanguageCandidates, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY } from '../../core/language-detection';
+import { baseLanguage, browserLanguageCandidates, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY } from '@core/language-detection';
 
 /**
  * i18next's language detector, on the detection shared with the boot script and the server

@@ -1,8 +1,8 @@
 import i18n, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { HttpBackend } from './i18n-backend';
-import { FALLBACK_LANGUAGE, pickLanguage } from '../../core/language-detection';
-import { LANGUAGES, type Lang } from '../../core/languages';
+import { FALLBACK_LANGUAGE, pickLanguage } from '@core/language-detection';
+import { LANGUAGES, type Lang } from '@core/languages';
 import { LanguageDetector } from './i18n-detector';
 
 /** Languages of the interface, as core lists them. English is the fallback. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { PasswordChangeSchema } from '../../core/schemas';
+import { PasswordChangeSchema } from '@core/schemas';
 
 const passwordRule = PasswordChangeSchema.shape.password;
 

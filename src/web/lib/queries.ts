@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FeesResponse } from '../../core/api/pricing';
-import type { PublicConfig } from '../../core/api/system';
-import type { RateSet } from '../../core/rates';
+import type { FeesResponse } from '@core/api/pricing';
+import type { PublicConfig } from '@core/api/system';
+import type { RateSet } from '@core/rates';
 import { api } from './api';
 
-export type { FeesResponse } from '../../core/api/pricing';
+export type { FeesResponse } from '@core/api/pricing';
 /** GET /api/config → what the browser may know of the deployment. */
 export type AppConfig = PublicConfig;
 

@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
-import type { MyProfile } from '../../core/api/profiles';
+import type { MyProfile } from '@core/api/profiles';
 
 // The session as features see it; app/session-provider.tsx signs in and out and provides it.
 
-export type { Role } from '../../core/status';
+export type { Role } from '@core/status';
 
 /** The signed-in user's profile, as GET /api/profiles/me returns it in `data`. */
 export type SessionUser = MyProfile;

@@ -1,6 +1,6 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { DestinationDetails, TransactionJson, TransferDetail, TransferSummary } from '../../core/api/transfers';
+import type { DestinationDetails, TransactionJson, TransferDetail, TransferSummary } from '@core/api/transfers';
 import type { SavedRecipient } from './saved-recipient';
 import { api } from './api';
 

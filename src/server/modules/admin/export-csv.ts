@@ -1,4 +1,4 @@
-import type { StaffRequestJson } from '../../../core/api/transfers.js';
+import type { StaffRequestJson } from '@core/api/transfers.js';
 
 // The back office's CSV export: one line per transfer request, safe to open in a spreadsheet.
 

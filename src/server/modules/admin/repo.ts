@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { AuditQuery, AuditTarget, StaffFilter } from '../../../core/api/admin.js';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import type { FeeTier } from '../../../core/fees.js';
-import { TRANSFER_STATUSES, type TransferStatus } from '../../../core/status.js';
-import type { Db, Tx } from '../../db/client.js';
-import { auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText } from '../../db/schema.js';
-import type { Cursor } from '../../lib/cursor.js';
+import type { AuditQuery, AuditTarget, StaffFilter } from '@core/api/admin.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import type { FeeTier } from '@core/fees.js';
+import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText } from '@server/db/schema.js';
+import type { Cursor } from '@server/lib/cursor.js';
 
 // The back office's SQL: the staff list, counts and volume, the audit log, fee tiers and rates.
 

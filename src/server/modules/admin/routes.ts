@@ -2,13 +2,13 @@ import { z } from 'zod';
 import {
   AdminFeeTierResponseSchema, AuditPageSchema, AuditQuerySchema, DeletedResponseSchema, StaffFilterSchema, StatsResponseSchema,
   VolumeQuerySchema, VolumeResponseSchema,
-} from '../../../core/api/admin.js';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import { RatesResponseSchema } from '../../../core/api/pricing.js';
-import { TransferRequestResponseSchema } from '../../../core/api/transfers.js';
-import { FeeTierInputSchema, FeeTierPatchSchema, StatusUpdateSchema } from '../../../core/schemas.js';
-import { replies } from '../../lib/contract.js';
-import { requireUser } from '../../lib/guards.js';
+} from '@core/api/admin.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import { RatesResponseSchema } from '@core/api/pricing.js';
+import { TransferRequestResponseSchema } from '@core/api/transfers.js';
+import { FeeTierInputSchema, FeeTierPatchSchema, StatusUpdateSchema } from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { changeStatusAsStaff } from '../transfers/service.js';
 import { auditPage, createTier, deleteTier, exportStream, setRate, stats, updateTier, volume } from './service.js';

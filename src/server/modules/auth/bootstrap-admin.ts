@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Config } from '@server/config.js';
+import type { Db } from '@server/db/client.js';
 import { hashPassword } from './password.js';
 import { anyAdmin, findProfileByEmail, insertProfile, updateProfile } from './repo.js';
 

@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/client.js';
+import type { Db } from '@server/db/client.js';
 import * as repo from './repo.js';
 import { randomToken, sha256 } from './tokens.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { HttpError } from '../../lib/http-error.js';
-import type { RateLimitRule } from '../../lib/rate-limit.js';
+import type { AppContext } from '@server/context.js';
+import { HttpError } from '@server/lib/http-error.js';
+import type { RateLimitRule } from '@server/lib/rate-limit.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '@server/context.js';
 import { sendAccountMail } from '../mail/service.js';
 import { LIMITS, enforceLimits, refuseAttempt } from './limits.js';
 import { findProfileByEmail } from './repo.js';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
-import { readCookie, serializeCookie } from '../../lib/cookies.js';
+import type { Config } from '@server/config.js';
+import { readCookie, serializeCookie } from '@server/lib/cookies.js';
 import { randomToken, sha256 } from './tokens.js';
 
 // An OAuth flow belongs to the browser that started it: a random secret in an HttpOnly cookie,

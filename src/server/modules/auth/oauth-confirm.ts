@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import type { Lang } from '../../i18n.js';
+import type { AppContext } from '@server/context.js';
+import type { Lang } from '@server/i18n.js';
 import { sendAccountMail } from '../mail/service.js';
 import { LIMITS, enforceLimits } from './limits.js';
 import { type Provider, type ProviderIdentity, OAuthError, profileForIdentity } from './oauth.js';

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
-import type { Config } from '../../config.js';
-import type { AppContext } from '../../context.js';
-import type { Lang } from '../../i18n.js';
+import type { Config } from '@server/config.js';
+import type { AppContext } from '@server/context.js';
+import type { Lang } from '@server/i18n.js';
 import { sameBrowser } from './oauth-browser.js';
 import * as repo from './repo.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Lang, t } from '../../i18n.js';
-import { badRequest } from '../../lib/http-error.js';
-import { PROJECT_ROOT } from '../../paths.js';
+import { type Lang, t } from '@server/i18n.js';
+import { badRequest } from '@server/lib/http-error.js';
+import { PROJECT_ROOT } from '@server/paths.js';
 
 // Beyond the length the shared schema checks (docs/rules/accounts.md), a new password is refused when it is one of
 // the most common passwords or contains the account's e-mail name. Both are judged here, on the

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.js';
-import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '../../db/schema.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '@server/db/schema.js';
 
 // The SQL of signing up and in: accounts looked up by address, their credentials, sessions,
 // single-use secrets (stored only as hashes), provider sign-ins in flight and linked identities.

@@ -3,16 +3,16 @@ import { z } from 'zod';
 import {
   RedirectSchema, RegisteredResponseSchema, SessionResponseSchema, SessionWithMessageResponseSchema, SessionsEndedResponseSchema,
   SignedInResponseSchema,
-} from '../../../core/api/auth.js';
-import { MessageSchema } from '../../../core/api/common.js';
+} from '@core/api/auth.js';
+import { MessageSchema } from '@core/api/common.js';
 import {
   LoginSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema, ResetPasswordRequestSchema, TicketExchangeSchema,
   VerifyOtpSchema,
-} from '../../../core/schemas.js';
-import { t } from '../../i18n.js';
-import { replies } from '../../lib/contract.js';
-import { HttpError } from '../../lib/http-error.js';
-import { requireUser } from '../../lib/guards.js';
+} from '@core/schemas.js';
+import { t } from '@server/i18n.js';
+import { replies } from '@server/lib/contract.js';
+import { HttpError } from '@server/lib/http-error.js';
+import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
 import { assertLoginAllowed, recordLoginFailure } from './login-throttle.js';

@@ -1,9 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { Login, Register, ResetPasswordConfirm } from '../../../core/schemas.js';
-import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/client.js';
-import { type Lang, t } from '../../i18n.js';
-import { HttpError, badRequest, conflict, unauthorized } from '../../lib/http-error.js';
+import type { Login, Register, ResetPasswordConfirm } from '@core/schemas.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { type Lang, t } from '@server/i18n.js';
+import { HttpError, badRequest, conflict, unauthorized } from '@server/lib/http-error.js';
 import { isKnownCountry } from '../geo/service.js';
 import { sendAccountMail } from '../mail/service.js';
 import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';

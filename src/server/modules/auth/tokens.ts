@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import type { Db } from '../../db/client.js';
-import type { Role } from '../../../core/status.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import type { Db } from '@server/db/client.js';
+import type { Role } from '@core/status.js';
 import * as repo from './repo.js';
 
 /** The signed-in caller as every route sees it. */

@@ -1,8 +1,8 @@
-import { directionById, type DirectionId } from '../../../core/channels.js';
-import { checkCorridorLimits, computeQuote, type Quote } from '../../../core/fees.js';
-import { parseAmount, toDecimal } from '../../../core/money.js';
-import type { Db } from '../../db/client.js';
-import { badRequest } from '../../lib/http-error.js';
+import { directionById, type DirectionId } from '@core/channels.js';
+import { checkCorridorLimits, computeQuote, type Quote } from '@core/fees.js';
+import { parseAmount, toDecimal } from '@core/money.js';
+import type { Db } from '@server/db/client.js';
+import { badRequest } from '@server/lib/http-error.js';
 import { storedRates } from '../rates/service.js';
 import { findCorridor, listCorridors, listTiers } from './repo.js';
 

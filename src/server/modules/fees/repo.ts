@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Corridor, FeeTier } from '../../../core/fees.js';
-import type { DirectionId } from '../../../core/channels.js';
-import type { Db } from '../../db/client.js';
-import { corridors, feeTiers } from '../../db/schema.js';
+import type { Corridor, FeeTier } from '@core/fees.js';
+import type { DirectionId } from '@core/channels.js';
+import type { Db } from '@server/db/client.js';
+import { corridors, feeTiers } from '@server/db/schema.js';
 
 export type StoredFeeTier = FeeTier & { id: string; updated_at: Date };
 

@@ -1,6 +1,6 @@
-import { FeesResponseSchema, QuoteResponseSchema } from '../../../core/api/pricing.js';
-import { QuoteRequestSchema } from '../../../core/schemas.js';
-import { replies } from '../../lib/contract.js';
+import { FeesResponseSchema, QuoteResponseSchema } from '@core/api/pricing.js';
+import { QuoteRequestSchema } from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
 import type { ApiModule } from '../module.js';
 import { priceTransfer, publishedFees, quoteToJson } from './quote-service.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Country, State } from '../../../core/api/geo.js';
+import type { Country, State } from '@core/api/geo.js';
 
 // Countries, states and cities the app serves from its own origin, read from the
 // country-state-city package's data files. Countries load on first use (about 100 kB); the cities

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CitiesResponseSchema, CountriesResponseSchema, StatesResponseSchema } from '../../../core/api/geo.js';
-import { replies } from '../../lib/contract.js';
+import { CitiesResponseSchema, CountriesResponseSchema, StatesResponseSchema } from '@core/api/geo.js';
+import { replies } from '@server/lib/contract.js';
 import type { ApiModule } from '../module.js';
 import { citiesOf, countries, statesOf } from './service.js';
 

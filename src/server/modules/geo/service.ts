@@ -1,4 +1,4 @@
-import { notFound } from '../../lib/http-error.js';
+import { notFound } from '@server/lib/http-error.js';
 import * as repo from './repo.js';
 
 // The address pickers' lists. A country code the data does not know names no resource.

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { HealthSchema } from '../../../core/api/system.js';
-import { replies } from '../../lib/contract.js';
+import { HealthSchema } from '@core/api/system.js';
+import { replies } from '@server/lib/contract.js';
 import type { ApiModule } from '../module.js';
 
 const routes: ApiModule = async (app, { ctx }) => {

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client.js';
+import type { Db } from '@server/db/client.js';
 import { keepInOutbox } from './repo.js';
 
 export interface MailMessage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '@server/config.js';
 import { mailStartupLine } from './outbox-access.js';
 
 describe('the start-up line about e-mail', () => {

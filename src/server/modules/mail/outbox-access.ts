@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
+import type { Config } from '@server/config.js';
 
 // The development outbox holds every code and reset link, so only a person at the machine may
 // read it: mail not configured, not production, and a loopback peer that no proxy relayed.

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { mailOutbox } from '../../db/schema.js';
+import type { Db } from '@server/db/client.js';
+import { mailOutbox } from '@server/db/schema.js';
 import type { MailMessage } from './mailer.js';
 
 export async function keepInOutbox(db: Db, message: MailMessage): Promise<void> {

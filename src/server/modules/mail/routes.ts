@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OutboxResponseSchema } from '../../../core/api/mail.js';
-import { replies } from '../../lib/contract.js';
-import { notFound } from '../../lib/http-error.js';
+import { OutboxResponseSchema } from '@core/api/mail.js';
+import { replies } from '@server/lib/contract.js';
+import { notFound } from '@server/lib/http-error.js';
 import type { ApiModule } from '../module.js';
 import { outboxReadable } from './outbox-access.js';
 import { readOutbox } from './service.js';

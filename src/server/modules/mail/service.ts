@@ -1,8 +1,8 @@
-import type { OutboxMail } from '../../../core/api/mail.js';
-import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/client.js';
-import { type Lang, t } from '../../i18n.js';
-import { HttpError } from '../../lib/http-error.js';
+import type { OutboxMail } from '@core/api/mail.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { type Lang, t } from '@server/i18n.js';
+import { HttpError } from '@server/lib/http-error.js';
 import * as repo from './repo.js';
 import { type AccountMail, accountMail } from './templates.js';
 

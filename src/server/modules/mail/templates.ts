@@ -1,5 +1,5 @@
-import type { Lang } from '../../i18n.js';
-import { t } from '../../i18n.js';
+import type { Lang } from '@server/i18n.js';
+import { t } from '@server/i18n.js';
 import type { MailMessage } from './mailer.js';
 
 // The account e-mails (codes, links, notices), in plain text and HTML, in the recipient's

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '@server/config.js';
 
 // PayPal Orders v2 over plain HTTPS: client-credentials token, create order,
 // capture on return. PAYPAL_API_BASE points at the sandbox by default, or at a loopback peer in tests.

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.js';
-import { transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 
 // A transfer's money coming in: its creation (request, transaction and first timeline step) and
 // its PayPal order and capture.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import { CheckoutResponseSchema, InitiatedResponseSchema, PayPalReturnSchema } from '../../../core/api/payments.js';
-import { PaymentInitiateSchema } from '../../../core/schemas.js';
-import { replies } from '../../lib/contract.js';
-import { requireUser } from '../../lib/guards.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import { CheckoutResponseSchema, InitiatedResponseSchema, PayPalReturnSchema } from '@core/api/payments.js';
+import { PaymentInitiateSchema } from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { capturePayPalReturn, findByOrder, initiatePayment, paypalCheckout } from './service.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { type Lang, t } from '../../i18n.js';
-import { HttpError } from '../../lib/http-error.js';
+import type { AppContext } from '@server/context.js';
+import { type Lang, t } from '@server/i18n.js';
+import { HttpError } from '@server/lib/http-error.js';
 import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
 import { verifyPassword } from '../auth/password.js';

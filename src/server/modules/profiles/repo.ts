@@ -1,8 +1,8 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
-import type { Role } from '../../../core/status.js';
-import type { Db, Tx } from '../../db/client.js';
-import { auditLog, profiles, transferRequests } from '../../db/schema.js';
-import { type Cursor, encodeCursor } from '../../lib/cursor.js';
+import type { Role } from '@core/status.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { auditLog, profiles, transferRequests } from '@server/db/schema.js';
+import { type Cursor, encodeCursor } from '@server/lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
 export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert, 'full_name' | 'phone' | 'language' | 'password_hash'>>;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import { SessionsEndedResponseSchema } from '../../../core/api/auth.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import { SessionsEndedResponseSchema } from '@core/api/auth.js';
 import {
   MyProfileResponseSchema, ProfilePageResponseSchema, ProfileResponseSchema, ProfileSavedResponseSchema,
-} from '../../../core/api/profiles.js';
-import { LANGUAGES } from '../../../core/languages.js';
+} from '@core/api/profiles.js';
+import { LANGUAGES } from '@core/languages.js';
 import {
   CursorQuerySchema, EmailChangeConfirmSchema, PasswordChangeSchema, ProfileUpdateSchema, RoleUpdateSchema,
-} from '../../../core/schemas.js';
-import { replies } from '../../lib/contract.js';
-import { requireUser } from '../../lib/guards.js';
+} from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
 import { LIMITS, enforceLimits } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
 import { changeMyPassword, changeRole, confirmEmailChange, getMyProfile, listProfiles, setMyLanguage, updateMyProfile } from './service.js';

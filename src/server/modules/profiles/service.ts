@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import type { MyProfile, Profile, ProfilePageResponse } from '../../../core/api/profiles.js';
-import type { EmailChangeConfirm, PasswordChange, ProfileUpdate, RoleUpdate } from '../../../core/schemas.js';
-import type { AppContext } from '../../context.js';
-import { type Lang, t } from '../../i18n.js';
-import { decodeCursor } from '../../lib/cursor.js';
-import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
+import type { MyProfile, Profile, ProfilePageResponse } from '@core/api/profiles.js';
+import type { EmailChangeConfirm, PasswordChange, ProfileUpdate, RoleUpdate } from '@core/schemas.js';
+import type { AppContext } from '@server/context.js';
+import { type Lang, t } from '@server/i18n.js';
+import { decodeCursor } from '@server/lib/cursor.js';
+import { HttpError, badRequest, conflict, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from '../auth/codes.js';
 import { hashPassword } from '../auth/password.js';

@@ -1,5 +1,5 @@
-import { PublicConfigResponseSchema } from '../../../core/api/system.js';
-import { replies } from '../../lib/contract.js';
+import { PublicConfigResponseSchema } from '@core/api/system.js';
+import { replies } from '@server/lib/contract.js';
 import { outboxReadable } from '../mail/outbox-access.js';
 import type { ApiModule } from '../module.js';
 

@@ -1,6 +1,6 @@
-import type { RateKey, RateSet } from '../../../core/rates.js';
-import type { Db } from '../../db/client.js';
-import { rates } from '../../db/schema.js';
+import type { RateKey, RateSet } from '@core/rates.js';
+import type { Db } from '@server/db/client.js';
+import { rates } from '@server/db/schema.js';
 
 /** The stored rate set with the time of its newest change (D4 `updatedAt`). */
 export async function loadRates(db: Db): Promise<RateSet> {

@@ -1,5 +1,5 @@
-import { RatesResponseSchema } from '../../../core/api/pricing.js';
-import { replies } from '../../lib/contract.js';
+import { RatesResponseSchema } from '@core/api/pricing.js';
+import { replies } from '@server/lib/contract.js';
 import type { ApiModule } from '../module.js';
 import { currentRates } from './service.js';
 

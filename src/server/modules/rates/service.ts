@@ -1,5 +1,5 @@
-import { expandRateSet, type ExpandedRateSet, type RateSet } from '../../../core/rates.js';
-import type { Db } from '../../db/client.js';
+import { expandRateSet, type ExpandedRateSet, type RateSet } from '@core/rates.js';
+import type { Db } from '@server/db/client.js';
 import { loadRates } from './repo.js';
 
 /** Every rate pair both ways, as stored right now, with the time of the newest change. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { Recipient } from '../../../core/schemas.js';
-import type { Db } from '../../db/client.js';
-import { savedRecipients } from '../../db/schema.js';
+import type { Recipient } from '@core/schemas.js';
+import type { Db } from '@server/db/client.js';
+import { savedRecipients } from '@server/db/schema.js';
 
 export type SavedRecipientRow = typeof savedRecipients.$inferSelect;
 

@@ -1,8 +1,8 @@
-import { IdParamsSchema } from '../../../core/api/common.js';
-import { RecipientDeletedResponseSchema, RecipientListResponseSchema, RecipientResponseSchema } from '../../../core/api/recipients.js';
-import { RecipientSchema } from '../../../core/schemas.js';
-import { replies } from '../../lib/contract.js';
-import { requireUser } from '../../lib/guards.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import { RecipientDeletedResponseSchema, RecipientListResponseSchema, RecipientResponseSchema } from '@core/api/recipients.js';
+import { RecipientSchema } from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { deleteMyRecipient, myRecipients, saveRecipient } from './service.js';
 

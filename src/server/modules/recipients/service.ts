@@ -1,7 +1,7 @@
-import type { Recipient } from '../../../core/schemas.js';
-import type { SavedRecipient } from '../../../core/api/recipients.js';
-import type { Db } from '../../db/client.js';
-import { notFound } from '../../lib/http-error.js';
+import type { Recipient } from '@core/schemas.js';
+import type { SavedRecipient } from '@core/api/recipients.js';
+import type { Db } from '@server/db/client.js';
+import { notFound } from '@server/lib/http-error.js';
 import * as repo from './repo.js';
 
 // A sender's saved recipients: each sender sees and deletes only their own.

@@ -1,6 +1,6 @@
-import { isCurrency, parseAmount, formatMoney } from '../../../core/money.js';
-import type { AppContext } from '../../context.js';
-import { t, type Lang } from '../../i18n.js';
+import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
+import type { AppContext } from '@server/context.js';
+import { t, type Lang } from '@server/i18n.js';
 import { senderContact, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of

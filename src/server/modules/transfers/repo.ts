@@ -1,10 +1,10 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { IdParamsSchema } from '../../../core/api/common.js';
-import { parseDecimal } from '../../../core/money.js';
-import { OPEN_STATUSES, type Role, type TransferStatus } from '../../../core/status.js';
-import type { Db, Tx } from '../../db/client.js';
-import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '../../db/schema.js';
-import type { Cursor } from '../../lib/cursor.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import { parseDecimal } from '@core/money.js';
+import { OPEN_STATUSES, type Role, type TransferStatus } from '@core/status.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import type { Cursor } from '@server/lib/cursor.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /

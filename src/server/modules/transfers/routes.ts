@@ -1,17 +1,17 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { StaffListQuerySchema } from '../../../core/api/admin.js';
-import { IdParamsSchema } from '../../../core/api/common.js';
+import { StaffListQuerySchema } from '@core/api/admin.js';
+import { IdParamsSchema } from '@core/api/common.js';
 import {
   ProofResponseSchema, TransactionPageSchema, TransferDetailResponseSchema, TransferRequestListSchema,
   TransferRequestResponseSchema, TransferSummaryResponseSchema,
-} from '../../../core/api/transfers.js';
-import { CursorQuerySchema } from '../../../core/schemas.js';
-import { isStaff } from '../../../core/status.js';
-import { replies } from '../../lib/contract.js';
-import { requireUser } from '../../lib/guards.js';
-import { badRequest } from '../../lib/http-error.js';
-import { parseOr400 } from '../../lib/zod-refusal.js';
+} from '@core/api/transfers.js';
+import { CursorQuerySchema } from '@core/schemas.js';
+import { isStaff } from '@core/status.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
+import { badRequest } from '@server/lib/http-error.js';
+import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
 import { paymentInstructions, usesPayPal } from '../payments/service.js';

@@ -1,4 +1,4 @@
-import type { HistoryStep, TransactionJson, TransferRequestJson } from '../../../core/api/transfers.js';
+import type { HistoryStep, TransactionJson, TransferRequestJson } from '@core/api/transfers.js';
 import type { HistoryRow, TransactionRow, TransferRequestRow } from './repo.js';
 
 // Rows as the API answers them. Channel, currency and direction columns are text written only

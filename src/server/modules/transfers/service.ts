@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '../../../core/api/transfers.js';
-import type { StatusUpdate } from '../../../core/schemas.js';
-import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '../../../core/status.js';
-import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/client.js';
-import { type Cursor, decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
+import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import type { StatusUpdate } from '@core/schemas.js';
+import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
+import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { notifyStatusChange } from './notifications.js';
 import {

@@ -1,7 +1,7 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
 import { Accordion as AccordionPrimitive } from 'radix-ui';
 import { ChevronDown } from 'lucide-react';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 export const Accordion = AccordionPrimitive.Root;
 

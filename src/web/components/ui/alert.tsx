@@ -1,6 +1,6 @@
 import type { HTMLAttributes } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 const alertVariants = cva('rounded-lg border px-4 py-3 text-sm', {
   variants: {

@@ -1,7 +1,7 @@
 import type { HTMLAttributes } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
-import { cn } from '../../lib/utils';
-import { statusColor } from '../../../core/status';
+import { cn } from '@web/lib/utils';
+import { statusColor } from '@core/status';
 
 export const badgeVariants = cva('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap', {
   variants: {

@@ -1,6 +1,6 @@
 import { forwardRef, type ButtonHTMLAttributes, type Ref } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 import { Spinner } from './spinner';
 import { Slot } from './slot';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Inbox } from 'lucide-react';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 export function EmptyState({
   title,

@@ -1,5 +1,5 @@
 import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 import { Label } from './label';
 
 interface ControlProps {

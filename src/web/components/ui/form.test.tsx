@@ -3,9 +3,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createFormControl, useForm, type FieldErrors } from 'react-hook-form';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { ApiError } from '../../lib/api';
+import { ApiError } from '@web/lib/api';
 import { z } from 'zod';
-import { RateUpdateSchema } from '../../../core/schemas';
+import { RateUpdateSchema } from '@core/schemas';
 import { Field, Form, FormError, parseInto, showServerError, SubmitButton } from './form';
 import { Input } from './input';
 

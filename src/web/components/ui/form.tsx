@@ -6,7 +6,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { isApiError } from '../../lib/api';
+import { isApiError } from '@web/lib/api';
 import { Alert } from './alert';
 import { Button, type ButtonProps } from './button';
 import { FormField } from './form-field';

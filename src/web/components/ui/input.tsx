@@ -1,5 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 const fieldBase =
   'flex w-full min-w-0 rounded-md border border-input bg-white px-3 text-base text-foreground shadow-sm transition-colors placeholder:text-slate-500 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring disabled:cursor-not-allowed disabled:bg-muted disabled:opacity-70 aria-[invalid=true]:border-destructive sm:text-sm';

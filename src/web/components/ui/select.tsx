@@ -1,6 +1,6 @@
 import { forwardRef, type SelectHTMLAttributes } from 'react';
 import { ChevronDown } from '../icons';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 import { fieldClassName } from './input';
 
 /** A styled native select: keyboard, screen reader and mobile pickers work out of the box. */

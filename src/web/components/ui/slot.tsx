@@ -1,5 +1,5 @@
 import { cloneElement, forwardRef, isValidElement, type HTMLAttributes, type ReactElement, type ReactNode, type Ref } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 type AnyProps = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 /** A decorative spinning ring (aria-hidden). Use {@link LoadingState} for an announced loading state. */
 export function Spinner({ className }: { className?: string }) {

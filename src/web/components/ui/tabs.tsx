@@ -1,6 +1,6 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
 import { Tabs as TabsPrimitive } from 'radix-ui';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 
 export const Tabs = TabsPrimitive.Root;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { CircleCheck, CircleAlert, Info, X } from '../icons';
-import { cn } from '../../lib/utils';
+import { cn } from '@web/lib/utils';
 import { dismissToast, type ToastItem, type ToastVariant } from './toast';
 
 const variantClass: Record<ToastVariant, string> = {

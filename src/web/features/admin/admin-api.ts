@@ -1,13 +1,13 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AuditEntry, Stats, VolumePoint } from '../../../core/api/admin';
-import type { FeeTierJson } from '../../../core/api/pricing';
-import type { ProfilePageResponse } from '../../../core/api/profiles';
-import type { ProofJson, StaffRequestJson, TransferDetail } from '../../../core/api/transfers';
-import type { TransferStatus } from '../../../core/status';
-import type { Role } from '../../lib/session';
-import { api, ApiError, networkErrorMessage } from '../../lib/api';
-import { readToken } from '../../lib/token-store';
+import type { AuditEntry, Stats, VolumePoint } from '@core/api/admin';
+import type { FeeTierJson } from '@core/api/pricing';
+import type { ProfilePageResponse } from '@core/api/profiles';
+import type { ProofJson, StaffRequestJson, TransferDetail } from '@core/api/transfers';
+import type { TransferStatus } from '@core/status';
+import type { Role } from '@web/lib/session';
+import { api, ApiError, networkErrorMessage } from '@web/lib/api';
+import { readToken } from '@web/lib/token-store';
 
 export type { AuditEntry, VolumePoint };
 export type Details = Record<string, unknown>;

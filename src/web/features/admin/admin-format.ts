@@ -1,6 +1,6 @@
-import { CHANNELS, isChannelId } from '../../../core/channels';
-import { isCurrency } from '../../../core/money';
-import { moneyFromDecimal } from '../../lib/format';
+import { CHANNELS, isChannelId } from '@core/channels';
+import { isCurrency } from '@core/money';
+import { moneyFromDecimal } from '@web/lib/format';
 
 /** Completing a mobile-money or bank payout asks for its reference, so it goes through the dialog. */
 export function needsPayoutReference(destination: string): boolean {

@@ -1,8 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../components/ui/card';
-import { LoadingState } from '../../components/ui/spinner';
-import { formatDateTime } from '../../lib/format';
+import { Card } from '@web/components/ui/card';
+import { LoadingState } from '@web/components/ui/spinner';
+import { formatDateTime } from '@web/lib/format';
 import type { AuditEntry, Details } from './admin-api';
 
 const SHOWN = ['value', 'direction', 'percentage', 'min_amount', 'max_amount', 'min_fee', 'role'];

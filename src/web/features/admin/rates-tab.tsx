@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { RATE_KEYS, type RateKey } from '../../../core/rates';
-import { RateUpdateSchema } from '../../../core/schemas';
-import { Alert } from '../../components/ui/alert';
-import { Card } from '../../components/ui/card';
-import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '../../components/ui/form';
-import { Input } from '../../components/ui/input';
-import { LoadingState } from '../../components/ui/spinner';
-import { useToast } from '../../components/ui/toast';
-import { formatDateTime } from '../../lib/format';
-import { useRates } from '../../lib/queries';
+import { RATE_KEYS, type RateKey } from '@core/rates';
+import { RateUpdateSchema } from '@core/schemas';
+import { Alert } from '@web/components/ui/alert';
+import { Card } from '@web/components/ui/card';
+import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { LoadingState } from '@web/components/ui/spinner';
+import { useToast } from '@web/components/ui/toast';
+import { formatDateTime } from '@web/lib/format';
+import { useRates } from '@web/lib/queries';
 import { useAudit, useSetRate } from './admin-api';
 import { AuditList } from './audit-list';
 

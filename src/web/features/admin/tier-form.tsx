@@ -1,14 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { directionById, type DirectionId } from '../../../core/channels';
-import { fractionToPercent, percentToFraction } from '../../../core/fees';
-import { FeeTierInputSchema } from '../../../core/schemas';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '../../components/ui/form';
-import { Input } from '../../components/ui/input';
-import { useToast } from '../../components/ui/toast';
-import { directionLabel } from '../../lib/format';
+import { directionById, type DirectionId } from '@core/channels';
+import { fractionToPercent, percentToFraction } from '@core/fees';
+import { FeeTierInputSchema } from '@core/schemas';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { useToast } from '@web/components/ui/toast';
+import { directionLabel } from '@web/lib/format';
 import { useSaveTier, type StoredTier } from './admin-api';
 import { trimZeros } from './admin-format';
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import type { TransferStatus } from '../../../core/status';
-import { useToast } from '../../components/ui/toast';
-import { isApiError } from '../../lib/api';
+import type { TransferStatus } from '@core/status';
+import { useToast } from '@web/components/ui/toast';
+import { isApiError } from '@web/lib/api';
 import { useChangeStatus, type StatusChangeInput } from './admin-api';
 
 /**

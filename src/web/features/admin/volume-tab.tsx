@@ -1,14 +1,14 @@
 // Loaded only when the volume tab opens (React.lazy): the chart code stays out of the queue's bundle.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parseAmount, isCurrency, type Currency } from '../../../core/money';
-import { Alert } from '../../components/ui/alert';
-import { Card } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
-import { FormField } from '../../components/ui/form-field';
-import { Select } from '../../components/ui/select';
-import { LoadingState } from '../../components/ui/spinner';
-import { directionLabel, formatDate, money } from '../../lib/format';
+import { parseAmount, isCurrency, type Currency } from '@core/money';
+import { Alert } from '@web/components/ui/alert';
+import { Card } from '@web/components/ui/card';
+import { EmptyState } from '@web/components/ui/empty-state';
+import { FormField } from '@web/components/ui/form-field';
+import { Select } from '@web/components/ui/select';
+import { LoadingState } from '@web/components/ui/spinner';
+import { directionLabel, formatDate, money } from '@web/lib/format';
 import { useVolume, type VolumePoint } from './admin-api';
 
 const DAYS = 30;

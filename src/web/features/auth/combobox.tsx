@@ -1,8 +1,8 @@
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDown } from 'lucide-react';
-import { fieldClassName } from '../../components/ui/input';
-import { cn } from '../../lib/utils';
+import { fieldClassName } from '@web/components/ui/input';
+import { cn } from '@web/lib/utils';
 
 export interface ComboOption {
   value: string;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CitiesResponse, CountriesResponse, StatesResponse } from '../../../core/api/geo';
-import { api } from '../../lib/api';
+import type { CitiesResponse, CountriesResponse, StatesResponse } from '@core/api/geo';
+import { api } from '@web/lib/api';
 
 // The countries, states and cities the app serves itself, loaded only where a form needs them.
 // They change only with a release: cached for the whole visit.

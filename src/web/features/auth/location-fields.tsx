@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../../components/ui/form-field';
-import { Select } from '../../components/ui/select';
+import { FormField } from '@web/components/ui/form-field';
+import { Select } from '@web/components/ui/select';
 import { Combobox, type ComboOption } from './combobox';
 import { useCities, useCountries, useStates } from './geo-api';
-import { useCountryNames } from '../../components/phone-field';
+import { useCountryNames } from '@web/components/phone-field';
 
 export interface LocationValue {
   /** ISO code, e.g. "GA". */

@@ -1,19 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LoginSchema } from '../../../core/schemas';
-import { useSession } from '../../lib/session';
-import { PageShell } from '../../components/page';
-import { Alert } from '../../components/ui/alert';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from '../../components/ui/form';
-import { Input } from '../../components/ui/input';
-import { useToast } from '../../components/ui/toast';
-import { isApiError } from '../../lib/api';
-import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '../../lib/auth-api';
+import { LoginSchema } from '@core/schemas';
+import { useSession } from '@web/lib/session';
+import { PageShell } from '@web/components/page';
+import { Alert } from '@web/components/ui/alert';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { useToast } from '@web/components/ui/toast';
+import { isApiError } from '@web/lib/api';
+import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
-import { PasswordInput } from '../../components/password-field';
-import { errorText } from '../../lib/translate';
+import { PasswordInput } from '@web/components/password-field';
+import { errorText } from '@web/lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 
 const OAUTH_FAILURES = [

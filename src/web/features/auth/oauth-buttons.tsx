@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { buttonVariants } from '../../components/ui/button';
-import { cn } from '../../lib/utils';
+import { buttonVariants } from '@web/components/ui/button';
+import { cn } from '@web/lib/utils';
 
 function GoogleMark() {
   return (

@@ -2,14 +2,14 @@ import { Fragment } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Mail, RefreshCw } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
-import { LoadingState } from '../../components/ui/spinner';
-import { api, isApiError } from '../../lib/api';
-import { formatDateTime } from '../../lib/format';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmptyState } from '@web/components/ui/empty-state';
+import { LoadingState } from '@web/components/ui/spinner';
+import { api, isApiError } from '@web/lib/api';
+import { formatDateTime } from '@web/lib/format';
 
 interface OutboxMail {
   id: number;

@@ -2,17 +2,17 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ResetPasswordRequestSchema } from '../../../core/schemas';
-import { useSession } from '../../lib/session';
-import { PageShell } from '../../components/page';
-import { Alert } from '../../components/ui/alert';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { Field, Form, FormError, SubmitButton, useZodForm } from '../../components/ui/form';
-import { Input } from '../../components/ui/input';
-import { useToast } from '../../components/ui/toast';
-import { authApi, looksSuccessful } from '../../lib/auth-api';
-import { PasswordInput, PasswordStrength } from '../../components/password-field';
-import { checkNewPassword } from '../../lib/new-password';
+import { ResetPasswordRequestSchema } from '@core/schemas';
+import { useSession } from '@web/lib/session';
+import { PageShell } from '@web/components/page';
+import { Alert } from '@web/components/ui/alert';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { useToast } from '@web/components/ui/toast';
+import { authApi, looksSuccessful } from '@web/lib/auth-api';
+import { PasswordInput, PasswordStrength } from '@web/components/password-field';
+import { checkNewPassword } from '@web/lib/new-password';
 
 /**
  * /reset-password (D8). With ?token= from the e-mailed link: choose a new password (which signs

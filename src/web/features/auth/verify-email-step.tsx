@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { useToast } from '../../components/ui/toast';
-import { authApi } from '../../lib/auth-api';
-import { CodeEntry } from '../../components/code-entry';
-import { errorText } from '../../lib/translate';
+import { useToast } from '@web/components/ui/toast';
+import { authApi } from '@web/lib/auth-api';
+import { CodeEntry } from '@web/components/code-entry';
+import { errorText } from '@web/lib/translate';
 
 /**
  * Spec §2 "Verify e-mail": the code sent at sign-up (or a new one) verifies the address and

@@ -2,16 +2,16 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History, LifeBuoy, Lightbulb, Send } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Alert } from '../../components/ui/alert';
-import { StatusBadge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
-import { LoadingState } from '../../components/ui/spinner';
-import { displayName, useSession } from '../../lib/session';
-import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '../../lib/format';
-import { useSummary, useTransactionList, type TransactionItem } from '../../lib/transfers';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Alert } from '@web/components/ui/alert';
+import { StatusBadge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { EmptyState } from '@web/components/ui/empty-state';
+import { LoadingState } from '@web/components/ui/spinner';
+import { displayName, useSession } from '@web/lib/session';
+import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
+import { useSummary, useTransactionList, type TransactionItem } from '@web/lib/transfers';
 
 const TIPS = ['checkRecipient', 'reference', 'proof', 'limits'] as const;
 

@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { StatusBadge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { Alert } from '../../components/ui/alert';
-import { LoadingState } from '../../components/ui/spinner';
-import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '../../lib/format';
-import { recipientName, useTransfer, type TransactionItem } from '../../lib/transfers';
+import { StatusBadge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { Alert } from '@web/components/ui/alert';
+import { LoadingState } from '@web/components/ui/spinner';
+import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
+import { recipientName, useTransfer, type TransactionItem } from '@web/lib/transfers';
 
 /** One transfer's details and its status timeline (D5: every change, who and when). */
 export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem | null; onClose: () => void }) {

@@ -2,10 +2,10 @@
 // only when a receipt is asked for.
 import { jsPDF } from 'jspdf';
 import type { TFunction } from 'i18next';
-import { CHANNELS, directionById } from '../../../core/channels';
-import { isCurrency, parseAmount, toDecimal } from '../../../core/money';
-import { formatDateTime } from '../../lib/format';
-import { recipientName, type TransactionItem } from '../../lib/transfers';
+import { CHANNELS, directionById } from '@core/channels';
+import { isCurrency, parseAmount, toDecimal } from '@core/money';
+import { formatDateTime } from '@web/lib/format';
+import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** "104.50 USD": plain text the PDF's standard font can show (no narrow spaces or symbols). */
 function plainMoney(value: string, currency: string): string {

@@ -1,4 +1,4 @@
-import { MINOR_UNITS, parseAmount, type Currency, type Minor } from '../../../core/money';
+import { MINOR_UNITS, parseAmount, type Currency, type Minor } from '@core/money';
 
 /**
  * Spec §4: a non-numeric amount is reset to 0. Digits with one '.' or ',' are kept while typing;

@@ -1,22 +1,22 @@
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowRight, RefreshCw } from '../../components/icons';
-import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '../../../core/channels';
-import { computeQuote } from '../../../core/fees';
-import { toDecimal } from '../../../core/money';
+import { ArrowRight, RefreshCw } from '@web/components/icons';
+import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '@core/channels';
+import { computeQuote } from '@core/fees';
+import { toDecimal } from '@core/money';
 import { amountToMinor, sanitizeAmountInput } from './amount-input';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Select } from '../../components/ui/select';
-import { Alert } from '../../components/ui/alert';
-import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '../../lib/format';
-import type { FeesResponse } from '../../lib/queries';
-import type { RateSet } from '../../../core/rates';
-import { useJson } from '../../lib/use-json';
-import { cn } from '../../lib/utils';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { Select } from '@web/components/ui/select';
+import { Alert } from '@web/components/ui/alert';
+import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '@web/lib/format';
+import type { FeesResponse } from '@web/lib/queries';
+import type { RateSet } from '@core/rates';
+import { useJson } from '@web/lib/use-json';
+import { cn } from '@web/lib/utils';
 
 function updatedText(iso: string, lng: string): string {
   const d = new Date(iso);

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Clock, Eye, Headset, Lock, ShieldCheck, Zap } from '../../components/icons';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
+import { Clock, Eye, Headset, Lock, ShieldCheck, Zap } from '@web/components/icons';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
 import { Calculator } from './calculator';
 import { FlagFrance, FlagGabon, FlagRwanda } from './flags';
 

@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Alert } from '../../components/ui/alert';
-import { StatusBadge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { LoadingState } from '../../components/ui/spinner';
-import { api, isApiError } from '../../lib/api';
-import { channelLabel, moneyFromDecimal } from '../../lib/format';
-import { useTransfer } from '../../lib/transfers';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Alert } from '@web/components/ui/alert';
+import { StatusBadge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { LoadingState } from '@web/components/ui/spinner';
+import { api, isApiError } from '@web/lib/api';
+import { channelLabel, moneyFromDecimal } from '@web/lib/format';
+import { useTransfer } from '@web/lib/transfers';
 import { ProofCard } from './proof-card';
 
 /** D7: the app's own payment page — amount, where to pay, the reference and the proof upload. */

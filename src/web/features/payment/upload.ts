@@ -1,6 +1,6 @@
-import type { ErrorBody } from '../../../core/api/common';
-import { readToken } from '../../lib/token-store';
-import { currentLanguage } from '../../lib/i18n';
+import type { ErrorBody } from '@core/api/common';
+import { readToken } from '@web/lib/token-store';
+import { currentLanguage } from '@web/lib/i18n';
 
 export interface UploadResult {
   ok: boolean;

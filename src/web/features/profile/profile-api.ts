@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SessionsEndedResponse } from '../../../core/api/auth';
-import type { MyProfileResponse, ProfileSavedResponse } from '../../../core/api/profiles';
-import type { RecipientDeletedResponse, RecipientListResponse } from '../../../core/api/recipients';
-import type { PasswordChange } from '../../../core/schemas';
-import type { SavedRecipient } from '../../lib/saved-recipient';
-import { api, isApiError } from '../../lib/api';
+import type { SessionsEndedResponse } from '@core/api/auth';
+import type { MyProfileResponse, ProfileSavedResponse } from '@core/api/profiles';
+import type { RecipientDeletedResponse, RecipientListResponse } from '@core/api/recipients';
+import type { PasswordChange } from '@core/schemas';
+import type { SavedRecipient } from '@web/lib/saved-recipient';
+import { api, isApiError } from '@web/lib/api';
 
-export type { MyProfile } from '../../../core/api/profiles';
+export type { MyProfile } from '@core/api/profiles';
 
 /** The proof of being the account's owner that e-mail and password changes carry. */
 export type OwnerProof = Pick<PasswordChange, 'current_password' | 'current_code'>;

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Trash2, Users } from 'lucide-react';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { EmptyState } from '../../components/ui/empty-state';
-import { LoadingState } from '../../components/ui/spinner';
-import { useToast } from '../../components/ui/toast';
-import { channelLabel } from '../../lib/format';
-import { errorText } from '../../lib/translate';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { EmptyState } from '@web/components/ui/empty-state';
+import { LoadingState } from '@web/components/ui/spinner';
+import { useToast } from '@web/components/ui/toast';
+import { channelLabel } from '@web/lib/format';
+import { errorText } from '@web/lib/translate';
 import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './profile-api';
 
 /** "FR76 •••• 0189": enough of an IBAN to recognise it, not to copy it. */

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogOut, ShieldCheck } from 'lucide-react';
-import { useSession } from '../../lib/session';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { useToast } from '../../components/ui/toast';
-import { errorText } from '../../lib/translate';
+import { useSession } from '@web/lib/session';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { useToast } from '@web/components/ui/toast';
+import { errorText } from '@web/lib/translate';
 import { profileApi } from './profile-api';
 
 /** Spec §2 security card: sign out on every device (every session revoked on the server). */

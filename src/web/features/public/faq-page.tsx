@@ -2,12 +2,12 @@ import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Mail, Search } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../components/ui/accordion';
-import { Button } from '../../components/ui/button';
-import { EmptyState } from '../../components/ui/empty-state';
-import { Input } from '../../components/ui/input';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@web/components/ui/accordion';
+import { Button } from '@web/components/ui/button';
+import { EmptyState } from '@web/components/ui/empty-state';
+import { Input } from '@web/components/ui/input';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { SupportEmail, useSupportEmailText } from './support-email';
 
 /** Spec §2: five categories holding 4, 5, 4, 4 and 5 questions. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LifeBuoy } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Button } from '../../components/ui/button';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Button } from '@web/components/ui/button';
 import { useSupportEmailText } from './support-email';
 
 interface Section {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Compass } from 'lucide-react';
-import { PageShell } from '../../components/page';
-import { Button } from '../../components/ui/button';
+import { PageShell } from '@web/components/page';
+import { Button } from '@web/components/ui/button';
 
 export default function NotFoundPage() {
   const { t } = useTranslation(['public', 'common']);

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useAppConfig } from '../../lib/queries';
-import { cn } from '../../lib/utils';
+import { useAppConfig } from '@web/lib/queries';
+import { cn } from '@web/lib/utils';
 
 /** The support address from GET /api/config, as a mailto link (SUPPORT_EMAIL on the server). */
 export function SupportEmail({ className }: { className?: string }) {

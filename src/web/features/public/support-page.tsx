@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Clock, FileQuestion, Mail, Receipt } from 'lucide-react';
-import { PageHeader, PageShell } from '../../components/page';
-import { Card } from '../../components/ui/card';
+import { PageHeader, PageShell } from '@web/components/page';
+import { Card } from '@web/components/ui/card';
 import { SupportEmail } from './support-email';
 
 export default function SupportPage() {

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '../../../core/channels';
-import { Button } from '../../components/ui/button';
-import { CheckboxField, Field, FormError, SubmitButton } from '../../components/ui/form';
-import { FormField } from '../../components/ui/form-field';
-import { Input, Textarea } from '../../components/ui/input';
-import { Select } from '../../components/ui/select';
-import { channelLabel } from '../../lib/format';
-import type { SavedRecipient } from '../../lib/saved-recipient';
+import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '@core/channels';
+import { Button } from '@web/components/ui/button';
+import { CheckboxField, Field, FormError, SubmitButton } from '@web/components/ui/form';
+import { FormField } from '@web/components/ui/form-field';
+import { Input, Textarea } from '@web/components/ui/input';
+import { Select } from '@web/components/ui/select';
+import { channelLabel } from '@web/lib/format';
+import type { SavedRecipient } from '@web/lib/saved-recipient';
 import { cleanAmount, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
 
 const upper = (text: string) => text.toUpperCase();

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Send } from 'lucide-react';
-import { CHANNELS } from '../../../core/channels';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { FormError } from '../../components/ui/form';
-import { channelLabel } from '../../lib/format';
+import { CHANNELS } from '@core/channels';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { FormError } from '@web/components/ui/form';
+import { channelLabel } from '@web/lib/format';
 import type { TransferValues } from './transfer-values';
 
 /** Who gets it, as the sender typed it. */

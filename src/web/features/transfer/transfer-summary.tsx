@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type { Quote } from '../../../core/fees';
-import type { Currency, Minor } from '../../../core/money';
-import { Card } from '../../components/ui/card';
-import { formatDecimalText, money } from '../../lib/format';
+import type { Quote } from '@core/fees';
+import type { Currency, Minor } from '@core/money';
+import { Card } from '@web/components/ui/card';
+import { formatDecimalText, money } from '@web/lib/format';
 
 /** The price in words: fee, total, payout and rate ("—" or "loading" until the quote is known). */
 export function quoteTexts(t: TFunction, quote: Quote | null, currency: Currency, lng: string) {

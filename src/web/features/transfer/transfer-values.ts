@@ -2,11 +2,11 @@ import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from '
 import { z } from 'zod';
 import {
   CHANNELS, CHANNEL_IDS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId,
-} from '../../../core/channels';
-import type { Currency } from '../../../core/money';
-import { PaymentInitiateSchema, type PaymentInitiate } from '../../../core/schemas';
-import { reportIssues } from '../../components/ui/form';
-import type { DestinationDetails } from '../../lib/transfers';
+} from '@core/channels';
+import type { Currency } from '@core/money';
+import { PaymentInitiateSchema, type PaymentInitiate } from '@core/schemas';
+import { reportIssues } from '@web/components/ui/form';
+import type { DestinationDetails } from '@web/lib/transfers';
 
 /** The transfer form's values, as typed. */
 export interface TransferValues {
