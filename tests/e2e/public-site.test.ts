@@ -153,7 +153,7 @@ async function noHorizontalScroll(page: Page): Promise<{ scrollWidth: number; in
 }
 
 /** Whether the focus is on (one of) the element(s) found. */
-const hasFocus = (target: Locator) => target.evaluateAll((els) => els.includes(document.activeElement!));
+const hasFocus = (target: Locator) => target.evaluateAll((els) => els.some((el) => el === document.activeElement));
 
 /** Presses Tab until the focus is on (one of) the target(s), or fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {

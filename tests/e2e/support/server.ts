@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../src/server/lib/free-port.js';
+import { freePort } from '@server/lib/free-port.js';
 
 export interface E2eServer {
   url: string;
