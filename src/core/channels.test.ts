@@ -11,7 +11,7 @@ describe('channels', () => {
     expect(CHANNELS.bank_france).toEqual({ id: 'bank_france', currency: 'EUR', kind: 'bank', country: 'FR' });
   });
 
-  it('has defaults of spec §9', () => {
+  it('defaults to USD_XAF and 100', () => {
     expect(DEFAULT_DIRECTION).toBe('USD_XAF');
     expect(DEFAULT_AMOUNT).toBe('100');
   });
@@ -37,7 +37,7 @@ describe('directions', () => {
     expect(DIRECTIONS).toHaveLength(12);
   });
 
-  it('has the 8 route keys of spec §3, all directions', () => {
+  it('has the 8 route keys, all directions', () => {
     expect(ROUTE_KEYS).toEqual(['USD_XAF', 'USD_RWF', 'XAF_USD', 'RWF_USD', 'EUR_XAF', 'EUR_RWF', 'XAF_EUR', 'RWF_EUR']);
     for (const key of ROUTE_KEYS) expect(directionById(key)).not.toBeNull();
   });
@@ -51,7 +51,7 @@ describe('directions', () => {
   });
 });
 
-describe('isSupportedPair (D6)', () => {
+describe('isSupportedPair', () => {
   it('supports exactly the PayPal ↔ non-PayPal pairs, one direction each', () => {
     for (const source of CHANNEL_IDS) {
       for (const destination of CHANNEL_IDS) {
@@ -71,7 +71,7 @@ describe('isSupportedPair (D6)', () => {
   });
 });
 
-describe('firstValidDestination (spec §4)', () => {
+describe('firstValidDestination', () => {
   it('keeps a valid current destination', () => {
     expect(firstValidDestination('paypal_usd', 'mobile_rwanda')).toBe('mobile_rwanda');
     expect(firstValidDestination('airtel_gabon', 'paypal_eur')).toBe('paypal_eur');

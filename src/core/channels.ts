@@ -1,4 +1,4 @@
-// Payment channels and the directions between them (spec §3, decision D6).
+// Payment channels and the directions between them (docs/rules/corridors.md).
 import type { Currency } from './money.js';
 
 export const CHANNEL_IDS = ['paypal_usd', 'paypal_eur', 'airtel_gabon', 'mobile_rwanda', 'bank_france'] as const;
@@ -25,7 +25,7 @@ export const DIRECTION_IDS = [
   'USD_XAF', 'USD_RWF', 'USD_EUR', 'EUR_XAF', 'EUR_RWF', 'EUR_EUR',
   'XAF_USD', 'RWF_USD', 'EUR_USD', 'XAF_EUR', 'RWF_EUR', 'EUR_EUR_FRANCE',
 ] as const;
-/** The 12 calculator direction options of spec §3. */
+/** The 12 calculator direction options (docs/rules/corridors.md#directions). */
 export type DirectionId = (typeof DIRECTION_IDS)[number];
 
 export interface Direction {
@@ -40,7 +40,7 @@ function direction(id: DirectionId, source: ChannelId, destination: ChannelId): 
   return { id, source, destination, from: CHANNELS[source].currency, to: CHANNELS[destination].currency };
 }
 
-/** In the calculator's order (spec §3). Labels are i18n keys owned by the web. */
+/** In the calculator's order. Labels are i18n keys owned by the web. */
 export const DIRECTIONS: readonly Direction[] = [
   direction('USD_XAF', 'paypal_usd', 'airtel_gabon'),
   direction('USD_RWF', 'paypal_usd', 'mobile_rwanda'),
@@ -56,14 +56,14 @@ export const DIRECTIONS: readonly Direction[] = [
   direction('EUR_EUR_FRANCE', 'bank_france', 'paypal_eur'),
 ];
 
-/** The 8 admin/transfer route keys of spec §3 (the mobile-money corridors), in the spec's order. */
+/** The 8 admin/transfer route keys (the mobile-money corridors), in their fixed order. */
 export const ROUTE_KEYS = [
   'USD_XAF', 'USD_RWF', 'XAF_USD', 'RWF_USD', 'EUR_XAF', 'EUR_RWF', 'XAF_EUR', 'RWF_EUR',
 ] as const satisfies readonly DirectionId[];
 export type RouteKey = (typeof ROUTE_KEYS)[number];
 
 export const DEFAULT_DIRECTION: DirectionId = 'USD_XAF';
-/** Default calculator amount (spec §9), as the text the amount field starts with. */
+/** Default calculator amount, as the text the amount field starts with. */
 export const DEFAULT_AMOUNT = '100';
 
 export function isChannelId(value: unknown): value is ChannelId {
@@ -74,7 +74,10 @@ export function isDirectionId(value: unknown): value is DirectionId {
   return typeof value === 'string' && (DIRECTION_IDS as readonly string[]).includes(value);
 }
 
-/** D6: exactly one side is PayPal. PayPal↔PayPal, mobile↔mobile and bank↔mobile are unsupported. */
+/**
+ * Exactly one side is PayPal. PayPal↔PayPal, mobile↔mobile and bank↔mobile are unsupported
+ * (docs/rules/corridors.md#supported-pairs).
+ */
 export function isSupportedPair(source: string, destination: string): boolean {
   if (!isChannelId(source) || !isChannelId(destination)) return false;
   return (CHANNELS[source].kind === 'paypal') !== (CHANNELS[destination].kind === 'paypal');
@@ -96,7 +99,7 @@ export function validDestinations(source: string): ChannelId[] {
 }
 
 /**
- * Spec §4 transfer form: keep the current destination when the pair is supported, otherwise
+ * Transfer form: keep the current destination when the pair is supported, otherwise
  * switch to the first valid destination in CHANNEL_IDS order. Null only for an unknown source.
  */
 export function firstValidDestination(source: ChannelId, current?: string | null): ChannelId;

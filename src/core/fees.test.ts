@@ -52,7 +52,7 @@ describe('worked examples (issue text)', () => {
   });
 });
 
-describe('seed data (D3)', () => {
+describe('seed data', () => {
   it('has 3 tiers and a corridor for each of the 12 directions', () => {
     for (const d of DIRECTIONS) {
       expect(tiersOf(d.id)).toHaveLength(3);
@@ -164,7 +164,7 @@ describe('selectTier', () => {
     expect(selectTier(usdXaf, m('1000000'), 'USD')?.percentage).toBe('0.032');
   });
 
-  it('uses the tier with the highest min_amount when none matches (spec §9)', () => {
+  it('uses the tier with the highest min_amount when none matches', () => {
     const bounded: FeeTier[] = [
       { direction: 'USD_XAF', percentage: '0.05', min_amount: '1', max_amount: '100', min_fee: null },
       { direction: 'USD_XAF', percentage: '0.03', min_amount: '200', max_amount: '300', min_fee: null },
@@ -199,7 +199,7 @@ describe('selectTier', () => {
 });
 
 describe('computeFee', () => {
-  it('charges 4 % without a tier (spec §9)', () => {
+  it('charges 4 % without a tier', () => {
     expect(computeFee(10000, 'USD', null)).toBe(400);
     expect(computeFee(12345, 'XAF', null)).toBe(494); // 493.8
     const quote = computeQuote({ direction: 'USD_XAF', amount: m('100'), tiers: [], rates: SEED_RATES });
@@ -269,7 +269,7 @@ describe('quotes in XAF/RWF and France bank corridors', () => {
   });
 });
 
-describe('validateTierSet (D10)', () => {
+describe('validateTierSet', () => {
   const tier = (min: string, max: string | null, extra: Partial<FeeTier> = {}): FeeTier => ({
     direction: 'USD_XAF', percentage: '0.04', min_amount: min, max_amount: max, min_fee: null, ...extra,
   });

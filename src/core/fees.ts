@@ -26,7 +26,7 @@ export interface Corridor {
   processing_time: string;
 }
 
-/** Spec §9: with no tier at all, 4 % of the amount. */
+/** With no tier at all, 4 % of the amount (docs/rules/fees-and-rates.md#choosing-the-tier). */
 export const DEFAULT_FEE_PERCENTAGE: Decimal = '0.04';
 
 const PAYPAL_TO_MOBILE = '10-60 min';

@@ -1,4 +1,4 @@
-// IBAN and BIC checks for the France bank channel (decision D6).
+// IBAN and BIC checks for the France bank channel (docs/rules/corridors.md#iban).
 
 /** IBAN lengths by country (SWIFT IBAN registry). An IBAN of a country not listed is refused. */
 export const IBAN_LENGTHS: Readonly<Record<string, number>> = {

@@ -4,7 +4,7 @@ import {
   MAX_DECIMAL_TEXT, parseDecimal, ratioToDecimal, roundDiv, toDecimal,
 } from './money.js';
 
-describe('MINOR_UNITS (D9)', () => {
+describe('MINOR_UNITS', () => {
   it('has 2 decimals for USD/EUR and none for XAF/RWF', () => {
     expect(MINOR_UNITS).toEqual({ USD: 2, EUR: 2, XAF: 0, RWF: 0 });
   });

@@ -1,5 +1,6 @@
-// Exact money (decision D9): amounts are integers of the currency's minor unit and every
-// multiplication or division goes through BigInt. No binary floating point touches an amount.
+// Exact money (docs/rules/fees-and-rates.md#exact-money): amounts are integers of the currency's
+// minor unit and every multiplication or division goes through BigInt. No binary floating point
+// touches an amount.
 
 export const CURRENCIES = ['USD', 'EUR', 'XAF', 'RWF'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -170,7 +171,7 @@ export function toDecimal(minor: Minor, currency: Currency): Decimal {
  * How English and French write numbers and money: CLDR's patterns, as Intl writes them for en and fr.
  * Written out rather than asked of Intl so that the server (e-mails, receipts) and every browser
  * print the same text whatever their ICU data, and because a page's first Intl formatter costs
- * 20-50 ms of main thread (measured on the home page, issue 6).
+ * 20-50 ms of main thread (measured on the home page; docs/decisions/005-web-shell-budget.md).
  */
 const NUMBER_STYLES = {
   en: { group: ',', decimal: '.', money: { USD: '$#', EUR: '€#', XAF: 'FCFA\u00a0#', RWF: 'RWF\u00a0#' } },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passwordScore, passwordStrength } from './password.js';
 
-describe('passwordScore (spec §5)', () => {
+describe('passwordScore', () => {
   it.each([
     ['', 0],
     ['abc', 0],
@@ -19,7 +19,7 @@ describe('passwordScore (spec §5)', () => {
   });
 });
 
-describe('passwordStrength (spec §4)', () => {
+describe('passwordStrength', () => {
   it('is weak below 2, fair at 2-3, strong at 4+', () => {
     expect([0, 1, 2, 3, 4, 5].map(passwordStrength)).toEqual(['weak', 'weak', 'fair', 'fair', 'strong', 'strong']);
   });

@@ -1,4 +1,4 @@
-// Password strength meter (spec §4 and §5).
+// Password strength meter (docs/rules/accounts.md#passwords).
 
 export type PasswordScore = 0 | 1 | 2 | 3 | 4 | 5;
 export type PasswordStrength = 'weak' | 'fair' | 'strong';

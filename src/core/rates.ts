@@ -1,4 +1,5 @@
-// Exchange rates (decision D4): five stored forward rates, inverses as exact reciprocals.
+// Exchange rates (docs/rules/fees-and-rates.md#rates): five stored forward rates, inverses as
+// exact reciprocals.
 import {
   MINOR_UNITS, bigintToMinor, isMinor, parseDecimal, pow10, ratioToDecimal, roundDiv,
   type Currency, type Decimal, type Minor,
@@ -66,7 +67,8 @@ export function rateBetween(
 /**
  * Converts minor units of `from` into minor units of `to`, rounded half up to the target's minor
  * unit (whole XAF/RWF). Returns 0 when the rate is missing or the amount is not a safe integer
- * (spec §5), and also when the result would leave the safe-integer range.
+ * (a payout of 0, docs/rules/fees-and-rates.md#rates), and also when the result would leave the
+ * safe-integer range.
  */
 export function convert(
   amount: Minor,
@@ -94,7 +96,7 @@ export function displayRate(
 }
 
 /**
- * The exchange-rate set of spec §3 (forward rates, inverses, EUR/USD both ways, updatedAt) as
+ * The exchange-rate set the API serves (forward rates, inverses, EUR/USD both ways, updatedAt) as
  * decimal strings. Inverses get `digits` decimals so 1/1300 keeps several significant digits.
  */
 export function expandRateSet(rates: RateSet, digits = 10): ExpandedRateSet {

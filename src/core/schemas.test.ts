@@ -61,7 +61,7 @@ describe('validation messages', () => {
 });
 
 describe('helpers', () => {
-  it('checks e-mails with the simple pattern of spec §5', () => {
+  it('checks e-mails with a simple pattern (text@text.text)', () => {
     expect(isValidEmail('a@b.co')).toBe(true);
     expect(isValidEmail('a@b')).toBe(false);
     expect(isValidEmail('a b@c.d')).toBe(false);
@@ -75,7 +75,7 @@ describe('helpers', () => {
   });
 });
 
-describe('RegisterSchema (spec §5)', () => {
+describe('RegisterSchema', () => {
   const valid = {
     email: '  Ada@Example.COM ', password: 'Analytical-9', full_name: 'Ada Lovelace', phone: '+24106123456',
     city: 'Libreville', country: 'Gabon',
@@ -140,7 +140,7 @@ describe('OTP, login and password reset', () => {
     expect(ProfileUpdateSchema.parse({ phone: '+33 6 12 34 56 78' })).toEqual({ phone: '+33 6 12 34 56 78' });
   });
 
-  it('carries the proof of the owner (D13) with e-mail and password changes', () => {
+  it('carries the proof of the owner with e-mail and password changes', () => {
     expect(errors(ProfileUpdateSchema, { email: 'new@b.co', current_password: 'whatever-it-was' })).toEqual([]);
     expect(errors(ProfileUpdateSchema, { email: 'new@b.co', current_code: '12345' })).toEqual(['validation.otpFormat']);
     // The proof alone changes nothing.
@@ -165,7 +165,7 @@ describe('QuoteRequestSchema', () => {
   });
 });
 
-describe('PaymentInitiateSchema (spec §5 order)', () => {
+describe('PaymentInitiateSchema (first failing rule, in order)', () => {
   const toPaypal = {
     source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount: '10000', currency: 'XAF',
     destination_details: { recipient_email: 'Bob@Example.com', recipient_name: 'Bob' },
@@ -322,7 +322,7 @@ describe('RateUpdateSchema', () => {
   });
 });
 
-describe('RecipientSchema (D10)', () => {
+describe('RecipientSchema', () => {
   it('checks what the channel needs', () => {
     expect(errors(RecipientSchema, { channel: 'paypal_eur', recipient_email: 'a@b.co', recipient_name: 'A' })).toEqual([]);
     expect(errors(RecipientSchema, { channel: 'paypal_eur', recipient_name: 'A' })).toEqual(['validation.paypalEmailRequired']);

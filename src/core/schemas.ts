@@ -7,7 +7,7 @@ import { CURRENCIES, normalizeDecimal, parseAmount, parseDecimal, compareDecimal
 import { RATE_KEYS } from './rates.js';
 import { ROLES, TRANSFER_STATUSES } from './status.js';
 
-/** Spec §5: text, at-sign, text, dot, text. Deliberately simple. */
+/** Text, at-sign, text, dot, text. Deliberately simple (docs/rules/accounts.md#sign-up). */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isValidEmail(value: string): boolean {
@@ -29,7 +29,7 @@ export function primaryErrorKey(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'validation.checkInput';
 }
 
-/** D13 (OWASP ASVS 6.2.1): at least 8, at most 128 characters. */
+/** At least 8, at most 128 characters (OWASP ASVS 6.2.1; docs/rules/accounts.md#passwords). */
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 128;
 export const OTP_LENGTH = 6;
@@ -125,7 +125,10 @@ export type VerifyOtp = z.infer<typeof VerifyOtpSchema>;
 export const ResendOtpSchema = z.object({ email: emailField() });
 export type ResendOtp = z.infer<typeof ResendOtpSchema>;
 
-/** Spec §5: on sign-in the e-mail format is not checked, only presence. */
+/**
+ * On sign-in the e-mail format is not checked, only presence
+ * (docs/rules/accounts.md#sign-in-throttling).
+ */
 export const LoginSchema = z.object({
   email: z
     .string({ error: 'validation.emailRequired' })
@@ -141,7 +144,7 @@ export const LoginSchema = z.object({
 });
 export type Login = z.infer<typeof LoginSchema>;
 
-/** Forgot password: spec §5's "enter email to reset" when the e-mail is empty. */
+/** Forgot password: "enter email to reset" when the e-mail is empty. */
 export const ResetPasswordRequestSchema = z.object({ email: emailField('validation.enterEmailToReset') });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 
@@ -152,8 +155,9 @@ export const ResetPasswordConfirmSchema = z.object({
 export type ResetPasswordConfirm = z.infer<typeof ResetPasswordConfirmSchema>;
 
 /**
- * D13: proof that the signed-in caller is the account's owner, asked before the e-mail or the
- * password changes: the current password, or (an account without one) a code mailed to it.
+ * Proof that the signed-in caller is the account's owner (docs/rules/accounts.md#passwords),
+ * asked before the e-mail or the password changes: the current password, or (an account without
+ * one) a code mailed to it.
  */
 const reauthFields = {
   current_password: z.string({ error: 'validation.checkInput' }).max(1024, { error: 'validation.passwordTooLong' }).optional(),
@@ -176,20 +180,26 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 export const PasswordChangeSchema = z.object({ ...reauthFields, password: newPassword() });
 export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
 
-/** D8: a new e-mail takes effect once it confirms the code sent to it. */
+/**
+ * A new e-mail takes effect once it confirms the code sent to it
+ * (docs/rules/accounts.md#passwords).
+ */
 export const EmailChangeConfirmSchema = z.object({ email: emailField(), otp: otpField() });
 export type EmailChangeConfirm = z.infer<typeof EmailChangeConfirmSchema>;
 
 export const RoleUpdateSchema = z.object({ role: z.enum(ROLES, { error: 'validation.roleInvalid' }) });
 export type RoleUpdate = z.infer<typeof RoleUpdateSchema>;
 
-/** D8: the single-use OAuth ticket exchanged for a session token. */
+/** The single-use OAuth ticket exchanged for a session token (docs/rules/accounts.md#codes). */
 export const TicketExchangeSchema = z.object({ ticket: requiredText('validation.ticketRequired', 512) });
 export type TicketExchange = z.infer<typeof TicketExchangeSchema>;
 
 // ---- quotes and transfers ----
 
-/** Amount 0 is allowed here: the calculator shows fee 0 and total = amount (spec §5). */
+/**
+ * Amount 0 is allowed here: the calculator shows fee 0 and total = amount
+ * (docs/rules/fees-and-rates.md#quote).
+ */
 export const QuoteRequestSchema = z
   .object({
     direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
@@ -212,7 +222,10 @@ interface RecipientFields {
   account_holder?: string | undefined;
 }
 
-/** The first failing recipient rule for a destination kind (spec §5 order), as [message, field]. */
+/**
+ * The first failing recipient rule for a destination kind, in the order of
+ * docs/rules/corridors.md#recipient-details, as [message, field].
+ */
 function recipientError(kind: ChannelKind, r: RecipientFields): [string, keyof RecipientFields] | null {
   const blank = (v: string | null | undefined) => v == null || v.trim() === '';
   if (kind === 'paypal') {
@@ -241,8 +254,8 @@ const bicText = () => recipientText(20).overwrite(normalizeBic).optional();
 export const MAX_NOTE_LENGTH = 500;
 
 /**
- * Spec §3 payment initiation payload, extended by D6 (bank_france) and D10 (saved recipients).
- * Rules run in the spec's order and only the first failing one is reported, so the primary error
+ * Payment initiation payload, with bank_france destinations and saved recipients.
+ * Rules run in a fixed order and only the first failing one is reported, so the primary error
  * is always issues[0]: pair, amount, currency, then the destination's recipient fields.
  * (Being signed in is checked by the server before this schema.)
  */
@@ -379,7 +392,10 @@ export type RateUpdate = z.infer<typeof RateUpdateSchema>;
 
 // ---- saved recipients and lists ----
 
-/** D10: a saved recipient holds what its channel needs, checked like a transfer's destination. */
+/**
+ * A saved recipient holds what its channel needs, checked like a transfer's destination
+ * (docs/rules/corridors.md#saved-recipients).
+ */
 export const RecipientSchema = z
   .object({
     label: recipientText(60).optional(),

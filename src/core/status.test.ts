@@ -13,7 +13,7 @@ describe('statuses', () => {
   });
 });
 
-describe('canTransition (D5)', () => {
+describe('canTransition', () => {
   const allowed = (actor: 'staff' | 'owner') =>
     TRANSFER_STATUSES.flatMap((from) => TRANSFER_STATUSES.filter((to) => canTransition(from, to, actor)).map((to) => `${from}>${to}`));
 
@@ -48,7 +48,7 @@ describe('transitionError', () => {
   });
 });
 
-describe('statusColor (spec §4)', () => {
+describe('statusColor', () => {
   it('is yellow, green, red, else blue', () => {
     expect(statusColor('pending')).toBe('yellow');
     expect(statusColor('completed')).toBe('green');
@@ -59,7 +59,7 @@ describe('statusColor (spec §4)', () => {
   });
 });
 
-describe('admin buttons (spec §4)', () => {
+describe('admin buttons', () => {
   it('Process is disabled when completed, rejected or processing (and cancelled)', () => {
     expect(TRANSFER_STATUSES.filter(canProcess)).toEqual(['pending']);
   });

@@ -52,7 +52,7 @@ export function transitionError(from: string, to: string, actor: StatusActor): s
   return 'validation.statusTransitionNotAllowed';
 }
 
-/** Spec §4: yellow pending, green completed, red rejected, blue otherwise. */
+/** Yellow pending, green completed, red rejected, blue otherwise (docs/rules/transfers.md#statuses). */
 export function statusColor(status: string): StatusColor {
   switch (status) {
     case 'pending': return 'yellow';
