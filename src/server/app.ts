@@ -18,6 +18,7 @@ import { type Lang, t } from './i18n.js';
 import { assertDeclared, enforceAccess } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
 import { createRateLimiter } from './lib/rate-limit.js';
+import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Dynamic answers (API, translations) compressed on the fly; the built app is precompressed.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
+  await registerRequestRateLimit(app as unknown as FastifyInstance, { redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
 
   app.decorateRequest('auth', null);
   app.decorateRequest('lang', 'en');
@@ -157,7 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const pathname = request.url.split('?')[0] ?? '/';
     reply.header('Cache-Control', 'no-cache');
     // Public pages come prerendered in the visitor's language: ?lng, the i18next cookie, then
-    // Accept-Language, as the browser would detect it (spec §1). The browser hydrates them.
+    // Accept-Language, as the browser would detect it
+    // (docs/decisions/012-one-route-list-one-language-detection.md). The browser hydrates them.
     const query = new URLSearchParams(request.url.slice(pathname.length)).get('lng') ?? undefined;
     const lang = requestLanguage({ query, cookies: request.headers.cookie, acceptLanguage: request.headers['accept-language'] });
     const prerendered = prerenderedPage(pathname, lang);

@@ -1,18 +1,19 @@
 import { FeesResponseSchema, QuoteResponseSchema } from '@core/api/pricing.js';
 import { QuoteRequestSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
+import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
 import type { ApiModule } from '../module.js';
 import { priceTransfer, publishedFees, quoteToJson } from './quote-service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
-  // Public: the tiers are the published prices (D3).
+  // Public: the tiers are the published prices (docs/rules/fees-and-rates.md#one-price-everywhere).
   app.get('/fees', {
     config: { access: 'public' },
     schema: { response: replies({ 200: FeesResponseSchema }) },
   }, async () => publishedFees(ctx.db));
 
   app.post('/quotes', {
-    config: { access: 'public' },
+    config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: { body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
   }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx.db, request.body.direction, request.body.amount)) }));
 };
