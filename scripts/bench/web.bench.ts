@@ -1,5 +1,6 @@
-// Public-site budgets (issue 6): JavaScript the home route loads before interaction (gzip), and
-// Lighthouse scores on / and /fees with mobile settings (median of 5 runs), in Debian's Chromium.
+// Public-site budgets (docs/decisions/005-web-shell-budget.md): JavaScript the home route loads
+// before interaction (gzip), and Lighthouse scores on / and /fees with mobile settings (median of
+// 5 runs), in Debian's Chromium.
 // Needs `npm run build`.
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

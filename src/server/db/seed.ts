@@ -5,8 +5,9 @@ import type { Db } from './client.js';
 import { corridors, feeTiers, rates } from './schema.js';
 
 /**
- * Seeds the published prices (D3) and rates (D4) on a fresh database. Existing rows are never
- * overwritten: once an admin edits a tier or a rate, a restart keeps the edit.
+ * Seeds the published prices and rates (docs/rules/fees-and-rates.md) on a fresh database.
+ * Existing rows are never overwritten: once an admin edits a tier or a rate, a restart keeps the
+ * edit.
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {

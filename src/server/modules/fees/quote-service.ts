@@ -13,14 +13,15 @@ export interface PricedQuote {
 }
 
 /**
- * The one price computation of decision D3: the calculator, the transfer screen and initiation
- * all ask this with the tiers and rates as stored right now.
+ * The one price computation (docs/rules/fees-and-rates.md#one-price-everywhere): the calculator,
+ * the transfer screen and initiation all ask this with the tiers and rates as stored right now.
  */
 export async function priceTransfer(db: Db, direction: DirectionId, amountInput: string | number): Promise<PricedQuote> {
   const dir = directionById(direction);
   if (!dir) throw badRequest('validation.pairUnsupported');
   const amount = parseAmount(amountInput, dir.from);
-  // 0 is a valid quote (fee 0, spec §5); initiation requires more through its own schema.
+  // 0 is a valid quote (fee 0, docs/rules/fees-and-rates.md#quote); initiation requires more
+  // through its own schema.
   if (amount === null || amount < 0) throw badRequest('validation.amountInvalid');
   const [tiers, corridor, rates] = await Promise.all([listTiers(db, direction), findCorridor(db, direction), storedRates(db)]);
   const quote = computeQuote({ direction, amount, tiers, corridor: corridor ?? undefined, rates });

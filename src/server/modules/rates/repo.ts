@@ -2,7 +2,7 @@ import type { RateKey, RateSet } from '@core/rates.js';
 import type { Db } from '@server/db/client.js';
 import { rates } from '@server/db/schema.js';
 
-/** The stored rate set with the time of its newest change (D4 `updatedAt`). */
+/** The stored rate set with the time of its newest change (`updatedAt`, shown by the calculator). */
 export async function loadRates(db: Db): Promise<RateSet> {
   const rows = await db.select().from(rates);
   let newest = new Date(0);
