@@ -12,7 +12,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** /admin: admin and manager (D2); signed out → /login; anyone else → /. */
+/** /admin: admin and manager (docs/rules/accounts.md#roles); signed out → /login; anyone else → /. */
 export function RequireStaff({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
   const location = useLocation();
@@ -25,7 +25,7 @@ export function RequireStaff({ children }: { children: ReactNode }) {
 /**
  * /login and /register: a user already signed in when arriving is sent to /dashboard.
  * A sign-in that happens ON the page is left to the page (it shows its success message and
- * navigates itself, spec §4).
+ * navigates itself).
  */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { loading } = useSession();

@@ -4,10 +4,10 @@ import { Check, Globe } from '../components/icons';
 import { SUPPORTED_LANGUAGES, normalizeLanguage, type Language } from '../lib/i18n';
 import { cn } from '../lib/utils';
 
-/** Names shown in the menu, each in its own language (spec §1: English and Français). */
+/** Names shown in the menu, each in its own language: English and Français. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français' };
 
-/** The EN/FR switcher (spec §1): a button showing EN or FR, opening a menu with English and Français. */
+/** The EN/FR switcher: a button showing EN or FR, opening a menu with English and Français. */
 export function LanguageSwitcher({ className }: { className?: string }) {
   const { t, i18n } = useTranslation('common');
   const current = normalizeLanguage(i18n.resolvedLanguage ?? i18n.language);

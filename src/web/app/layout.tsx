@@ -19,7 +19,7 @@ interface NavItem {
   end?: boolean;
 }
 
-/** Spec §2 header rules. */
+/** Header links: public pages for all; dashboard, transfer and history signed in; admin for staff. */
 function useNavItems(): NavItem[] {
   const { t } = useTranslation('common');
   const { user } = useSession();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { metaKeyFor } from './page-meta';
 
 describe('route titles', () => {
-  it('maps every route of spec §2 to its meta entry', () => {
+  it('maps every route to its meta entry', () => {
     expect(metaKeyFor('/')).toBe('home');
     expect(metaKeyFor('/fees/')).toBe('fees');
     expect(metaKeyFor('/reset-password')).toBe('resetPassword');

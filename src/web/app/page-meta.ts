@@ -40,7 +40,7 @@ function apply(key: string, t: TFunction, i18n: I18n): void {
 }
 
 /**
- * document.title and meta description follow the route and the language (spec §1). Mounted once,
+ * document.title and meta description follow the route and the language. Mounted once,
  * in the layout; titles come from `common:meta.{route}.title`.
  */
 export function useDocumentMeta(): void {

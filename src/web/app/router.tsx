@@ -10,8 +10,9 @@ import { ErrorBoundary } from './route-error';
 /*
  * Routing uses React Router's declarative mode (<BrowserRouter> + <Routes>) with React.lazy pages.
  * The data router (createBrowserRouter) weighs 30.6 KB gzip against 13.3 KB for this mode, and the
- * home page must stay under 120 KB of JavaScript (issue 6): React alone is 67 KB. Navigations run
- * in a transition, so the current page stays on screen until the next page's code has loaded.
+ * home page must stay under 120 KB of JavaScript (docs/decisions/005-web-shell-budget.md): React
+ * alone is 67 KB. Navigations run in a transition, so the current page stays on screen until the
+ * next page's code has loaded.
  * Data APIs (loaders, actions, useFetcher, useNavigation, useBlocker) are therefore not available:
  * pages fetch with TanStack Query.
  */

@@ -8,7 +8,10 @@ import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
 /** Where the OAuth callback lands with its ticket; /reset-password?token= is a reset link, not a ticket. */
 const TICKET_PATH = '/';
 
-/** Reads `?token=` on the OAuth landing address (a single-use ticket, D8) and the address without it. */
+/**
+ * Reads `?token=` on the OAuth landing address (a single-use ticket, docs/rules/accounts.md#codes)
+ * and the address without it.
+ */
 function ticketFromAddress(): { ticket: string | null; rest: { pathname: string; search: string; hash: string } } {
   const url = new URL(window.location.href);
   const ticket = url.pathname === TICKET_PATH ? url.searchParams.get('token') : null;
@@ -68,7 +71,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  // Initial check: ?token= ticket (D8), else the stored token.
+  // Initial check: ?token= ticket, else the stored token.
   useEffect(() => {
     let cancelled = false;
     (async () => {
@@ -92,7 +95,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per page load
   }, []);
 
-  // Another tab signed in or out (spec §4).
+  // Another tab signed in or out: follow it.
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key !== null && e.key !== TOKEN_KEY) return;

@@ -7,7 +7,7 @@ import { Field, Form, FormError, SubmitButton, useZodForm } from './ui/form';
 import { Input } from './ui/input';
 
 /**
- * A 6-digit code entry (text, at most 6 characters, spec §5) with its submit, an optional resend
+ * A 6-digit code entry (text, at most 6 characters) with its submit, an optional resend
  * and an optional way back. `onSubmit` throws to show its error under the field; `onResend`
  * reports its own.
  */

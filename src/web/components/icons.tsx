@@ -3,7 +3,8 @@ import type { ReactNode, SVGProps } from 'react';
 /*
  * The few icons the shell and the home page draw, as plain SVG (paths from Lucide, ISC licence,
  * https://lucide.dev). Importing lucide-react there would add its runtime to the home page, which
- * must stay under 120 KB of JavaScript (issue 6); feature pages use lucide-react freely.
+ * must stay under 120 KB of JavaScript (docs/decisions/005-web-shell-budget.md); feature pages
+ * use lucide-react freely.
  * Same look as Lucide: 24×24, stroke currentColor, width 2, round caps. Decorative by default.
  */
 export type IconProps = SVGProps<SVGSVGElement>;

@@ -5,7 +5,7 @@ import { passwordScore, passwordStrength } from '@core/password';
 import { Input } from './ui/input';
 import { cn } from '../lib/utils';
 
-/** A password input with a show/hide toggle (spec §2). */
+/** A password input with a show/hide toggle. */
 export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>>(
   ({ className, ...props }, ref) => {
     const { t } = useTranslation('auth');
@@ -32,7 +32,10 @@ PasswordInput.displayName = 'PasswordInput';
 const COLORS = { weak: 'bg-red-600', fair: 'bg-yellow-500', strong: 'bg-green-600' } as const;
 const TEXT = { weak: 'text-red-700', fair: 'text-yellow-800', strong: 'text-green-700' } as const;
 
-/** The 0-5 strength meter of spec §4/§5: Weak below 2 (red), Fair 2-3 (yellow), Strong 4+ (green). */
+/**
+ * The 0-5 strength meter: Weak below 2 (red), Fair 2-3 (yellow), Strong 4+ (green)
+ * (docs/rules/accounts.md#passwords).
+ */
 export function PasswordStrength({ password, id }: { password: string; id?: string }) {
   const { t } = useTranslation('auth');
   if (!password) return null;

@@ -44,7 +44,7 @@ export interface PhoneFieldProps {
   'aria-required'?: boolean;
 }
 
-/** The international phone input with a country selector (spec §2), United States by default. */
+/** The international phone input with a country selector, United States by default. */
 export const PhoneField = forwardRef<HTMLInputElement, PhoneFieldProps>(function PhoneField({ value, onChange, ...props }, ref) {
   const { t } = useTranslation('auth');
   const countryName = useCountryNames();

@@ -6,7 +6,7 @@ import { Button } from './ui/button';
 import { PageShell } from './page';
 
 /**
- * Spec §2 placeholder page: a title, a default 'coming soon' text, a default action to home and a
+ * Placeholder page: a title, a default 'coming soon' text, a default action to home and a
  * 'View Fees & Pricing' link to /fees.
  */
 export function PlaceholderPage({ title, description, action }: { title: ReactNode; description?: ReactNode; action?: ReactNode }) {

@@ -16,7 +16,7 @@ function respond(status: number, body: unknown) {
 }
 
 describe('api client', () => {
-  it('sends JSON, same-origin credentials, the language and the session token itself (D1)', async () => {
+  it('sends JSON, same-origin credentials, the language and the session token itself', async () => {
     store.auth_token = 'tok.en.sig';
     const fetch = respond(200, { data: { ok: true } });
     const body = await api<{ data: { ok: boolean } }>('/api/x', { method: 'POST', body: { a: 1 } });

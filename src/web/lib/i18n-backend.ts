@@ -14,10 +14,11 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * An HTTP backend for i18next: GET /locales/{lng}/{ns}.json (same origin, JSON). The retry policy
- * of spec §9 (up to 5 retries from 350 ms, doubling, 10 parallel reads) is i18next's own
+ * (up to 5 retries from 350 ms, doubling, 10 parallel reads) is i18next's own
  * (maxRetries, retryTimeout, maxParallelReads), driven by the `retry` flag given back here, exactly
  * as with i18next-http-backend — which this replaces because it costs 4 KB gzip on the home page
- * against a budget of 120 KB (issue 6), for features (XHR, custom parsers, reload) we do not use.
+ * against a budget of 120 KB (docs/decisions/005-web-shell-budget.md), for features (XHR, custom
+ * parsers, reload) we do not use.
  */
 export const HttpBackend: BackendModule = {
   type: 'backend',

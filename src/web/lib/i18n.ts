@@ -16,7 +16,7 @@ export type Language = Lang;
 export const NAMESPACES = ['common', 'public', 'validation', 'errors', 'auth', 'transfer', 'admin'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-/** Translation loading (spec §9): up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
+/** Translation loading: up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
 export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
 
 export function normalizeLanguage(lng: string | undefined | null): Language {

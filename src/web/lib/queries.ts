@@ -14,7 +14,10 @@ export const queryKeys = {
   config: ['config'] as const,
 };
 
-/** Fee tiers and corridors: the same rows the server charges with (D3). */
+/**
+ * Fee tiers and corridors: the same rows the server charges with
+ * (docs/rules/fees-and-rates.md#one-price-everywhere).
+ */
 export function useFees() {
   return useQuery({
     queryKey: queryKeys.fees,
@@ -23,7 +26,7 @@ export function useFees() {
   });
 }
 
-/** Rates refresh every 15 s while the page is open (D4). */
+/** Rates refresh every 15 s while the page is open (docs/rules/fees-and-rates.md#rates). */
 export function useRates(refetchInterval: number | false = 15_000) {
   return useQuery({
     queryKey: queryKeys.rates,

@@ -4,7 +4,8 @@ import { isApiError } from './api';
 
 /**
  * The one TanStack Query client. It is NOT mounted at the root: the router wraps each page that
- * needs it (every page but home) so the home route does not pay for the library (issue 6 budget).
+ * needs it (every page but home) so the home route does not pay for the library
+ * (docs/decisions/005-web-shell-budget.md).
  * All pages share this client, hence one cache.
  */
 export const queryClient = new QueryClient({

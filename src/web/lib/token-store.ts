@@ -1,4 +1,4 @@
-/** Where the session token lives (spec §9: local storage key auth_token). */
+/** Where the session token lives: the local storage key auth_token. */
 export const TOKEN_KEY = 'auth_token';
 
 export function readToken(): string | null {

@@ -8,7 +8,7 @@ export function translateKey(t: TFunction, key: string | undefined): string {
   return rest.length ? t(rest.join('.'), { ns, defaultValue: key }) : t(key);
 }
 
-/** The server's message for a failed call, else the fallback (spec §8: "server error, else …"). */
+/** The server's message for a failed call, else the fallback. */
 export function errorText(error: unknown, fallback: string): string {
   if (isApiError(error) && error.message) return error.message;
   return fallback;

@@ -3,7 +3,8 @@ import { clsx, type ClassValue } from 'clsx';
 /*
  * A small Tailwind class merger: when two utilities of the same group (same variants) are given,
  * the later one wins, like tailwind-merge for the groups our components use. tailwind-merge
- * itself costs ~8.5 KB gzip on every page, too much for the home page budget (issue 6).
+ * itself costs ~8.5 KB gzip on every page, too much for the home page budget
+ * (docs/decisions/005-web-shell-budget.md).
  * Classes outside the known groups are always kept.
  */
 

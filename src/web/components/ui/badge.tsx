@@ -25,7 +25,7 @@ export function Badge({ className, variant, ...props }: BadgeProps) {
   return <span className={cn(badgeVariants({ variant }), className)} {...props} />;
 }
 
-/** Spec §4: yellow pending, green completed, red rejected, blue otherwise. */
+/** Yellow pending, green completed, red rejected, blue otherwise (docs/rules/transfers.md#statuses). */
 export function statusBadgeVariant(status: string): 'yellow' | 'green' | 'red' | 'blue' {
   return statusColor(status);
 }

@@ -16,7 +16,7 @@ const GENERAL = 'root.server' as const;
 
 /**
  * A form checked by a shared zod schema. Errors show on submit only; editing a field clears its
- * own error (spec §5), so nothing is re-validated while the person types.
+ * own error, so nothing is re-validated while the person types.
  */
 export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(schema: z.ZodType<TOut, TIn>, defaultValues: DefaultValues<TIn>) {
   return useForm<TIn, unknown, TOut>({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
 
 describe('back-office display rules', () => {
-  it('shows a requester by full name, else e-mail, else profile id (spec §2)', () => {
+  it('shows a requester by full name, else e-mail, else profile id', () => {
     expect(requesterName({ full_name: 'Awa Diallo', email: 'awa@example.test', profile_id: 'p1' })).toBe('Awa Diallo');
     expect(requesterName({ full_name: '  ', email: 'awa@example.test', profile_id: 'p1' })).toBe('awa@example.test');
     expect(requesterName({ full_name: null, email: null, profile_id: 'p1' })).toBe('p1');

@@ -16,7 +16,7 @@ export function trimZeros(decimal: string): string {
   return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
 }
 
-/** Spec §2: a requester by full name, else e-mail, else profile id. */
+/** A requester by full name, else e-mail, else profile id. */
 export function requesterName(r: { full_name: string | null; email: string | null; profile_id: string }): string {
   return r.full_name?.trim() || r.email?.trim() || r.profile_id;
 }

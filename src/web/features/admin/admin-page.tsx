@@ -53,7 +53,8 @@ export default function AdminPage() {
   const isAdmin = user?.role === 'admin';
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  // D2: a manager has the request queue only, whatever the address says.
+  // A manager has the request queue only, whatever the address says
+  // (docs/rules/accounts.md#roles).
   const tab = isAdmin && (ADMIN_TABS as readonly string[]).includes(asked ?? '') ? asked! : 'requests';
   const select = (value: string) => {
     const next = new URLSearchParams(params);

@@ -5,7 +5,7 @@ import { isApiError } from '@web/lib/api';
 import { useChangeStatus, type StatusChangeInput } from './admin-api';
 
 /**
- * A status change with the spec §8 messages: "Status updated to {status} successfully!" or
+ * A status change with its messages: "Status updated to {status} successfully!" or
  * "Failed to update status: {message}" (the server's 409 text already carries that prefix).
  */
 export function useStatusAction() {

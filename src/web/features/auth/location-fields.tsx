@@ -15,7 +15,7 @@ export interface LocationValue {
 }
 
 /**
- * Spec §2 register fields: a searchable country, a state depending on it (optional) and a city
+ * Register fields: a searchable country, a state depending on it (optional) and a city
  * depending on both (required; one missing from the list can be typed). Changing the country
  * resets state and city; changing the state resets the city.
  */

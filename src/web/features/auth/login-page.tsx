@@ -21,7 +21,7 @@ const OAUTH_FAILURES = [
 ] as const;
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', facebook: 'Facebook' };
 
-/** Where to go after signing in: back where the guard sent them from, else home (spec §4). */
+/** Where to go after signing in: back where the guard sent them from, else home. */
 function useReturnPath(): string {
   const state = useLocation().state as { from?: unknown } | null;
   return typeof state?.from === 'string' && state.from.startsWith('/') && !state.from.startsWith('//') ? state.from : '/';
@@ -41,12 +41,12 @@ export default function LoginPage() {
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const email = form.watch('email').trim();
 
-  // Back from Google or Facebook without a sign-in: say why (server redirect, spec §2).
+  // Back from Google or Facebook without a sign-in: say why (the server's redirect names it).
   const failure = params.get('error');
   const provider = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'Google';
   const oauthMessage = (OAUTH_FAILURES as readonly string[]).includes(failure ?? '') ? t(`oauth.${failure}`, { provider }) : null;
 
-  /** Spec §5: the reset is asked for the e-mail typed above; without one, say so. */
+  /** The reset is asked for the e-mail typed above; without one, say so. */
   const forgot = async () => {
     if (!email) {
       setReset({ busy: false, error: t('validation:enterEmailToReset') });

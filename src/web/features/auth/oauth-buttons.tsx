@@ -22,7 +22,7 @@ function FacebookMark() {
 }
 
 /**
- * "Continue with Google / Facebook": whole-page navigations to the server (spec §2), which runs
+ * "Continue with Google / Facebook": whole-page navigations to the server, which runs
  * the provider's flow and comes back with a ticket, or to /login with the reason it could not.
  */
 export function OAuthButtons() {

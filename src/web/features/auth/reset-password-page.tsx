@@ -15,8 +15,9 @@ import { PasswordInput, PasswordStrength } from '@web/components/password-field'
 import { checkNewPassword } from '@web/lib/new-password';
 
 /**
- * /reset-password (D8). With ?token= from the e-mailed link: choose a new password (which signs
- * out every other session and signs in here). Without it: ask for a link.
+ * /reset-password (docs/rules/accounts.md#passwords). With ?token= from the e-mailed link: choose
+ * a new password (which signs out every other session and signs in here). Without it: ask for a
+ * link.
  */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();

@@ -5,7 +5,7 @@ import { CodeEntry } from '@web/components/code-entry';
 import { errorText } from '@web/lib/translate';
 
 /**
- * Spec §2 "Verify e-mail": the code sent at sign-up (or a new one) verifies the address and
+ * "Verify e-mail": the code sent at sign-up (or a new one) verifies the address and
  * signs in. Used by step 2 of registration and by sign-in of an account not yet verified.
  */
 export function VerifyEmailStep({

@@ -34,7 +34,7 @@ function ListCard({ title, query, empty, render }: {
   );
 }
 
-/** Spec §2 dashboard: welcome, counts, 6 recent transactions, up to 6 open requests, tips. */
+/** Dashboard: welcome, counts, 6 recent transactions, up to 6 open requests, tips. */
 export default function DashboardPage() {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';

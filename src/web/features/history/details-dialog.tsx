@@ -8,7 +8,10 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 import { recipientName, useTransfer, type TransactionItem } from '@web/lib/transfers';
 
-/** One transfer's details and its status timeline (D5: every change, who and when). */
+/**
+ * One transfer's details and its status timeline: every change, who and when
+ * (docs/rules/transfers.md#history).
+ */
 export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem | null; onClose: () => void }) {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';

@@ -22,7 +22,7 @@ import { TransferDetailsDialog } from './details-dialog';
 
 const FILTERS = ['', 'pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
 
-/** Spec §2 history: search, status filter, refresh, count, receipts, timeline and cancel. */
+/** History: search, status filter, refresh, count, receipts, timeline and cancel. */
 export default function HistoryPage() {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';

@@ -1,4 +1,4 @@
-// The PDF receipt of spec §2, built in the browser. This module (and jsPDF with it) is loaded
+// The PDF receipt, built in the browser. This module (and jsPDF with it) is loaded
 // only when a receipt is asked for.
 import { jsPDF } from 'jspdf';
 import type { TFunction } from 'i18next';

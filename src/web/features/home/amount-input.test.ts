@@ -9,7 +9,7 @@ describe('calculator amount input', () => {
     expect(sanitizeAmountInput('', 'USD')).toBe('');
   });
 
-  it('resets a non-numeric amount to 0 (spec §4)', () => {
+  it('resets a non-numeric amount to 0', () => {
     expect(sanitizeAmountInput('abc', 'USD')).toBe('0');
     expect(sanitizeAmountInput('-5', 'USD')).toBe('0');
     expect(sanitizeAmountInput('1e5', 'USD')).toBe('0');

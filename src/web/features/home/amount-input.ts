@@ -1,8 +1,8 @@
 import { MINOR_UNITS, parseAmount, type Currency, type Minor } from '@core/money';
 
 /**
- * Spec §4: a non-numeric amount is reset to 0. Digits with one '.' or ',' are kept while typing;
- * decimals beyond the currency's (any for XAF and RWF) are cut.
+ * A non-numeric amount is reset to 0 (docs/rules/fees-and-rates.md#quote). Digits with one '.' or
+ * ',' are kept while typing; decimals beyond the currency's (any for XAF and RWF) are cut.
  */
 export function sanitizeAmountInput(raw: string, currency: Currency): string {
   const value = raw.trim();

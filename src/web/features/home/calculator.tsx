@@ -37,7 +37,8 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const [direction, setDirection] = useState<DirectionId>(initialDirection);
   const [amountText, setAmountText] = useState(initialAmount);
 
-  // Plain fetches (not TanStack Query): the home page stays light. Rates refresh every 15 s (D4).
+  // Plain fetches (not TanStack Query): the home page stays light. Rates refresh every 15 s
+  // (docs/rules/fees-and-rates.md#rates).
   const ratesRes = useJson<{ data: RateSet }>('/api/rates', 15_000);
   const fees = useJson<FeesResponse>('/api/fees');
   const rates = { ...ratesRes, data: ratesRes.data?.data };

@@ -13,7 +13,10 @@ import { channelLabel, moneyFromDecimal } from '@web/lib/format';
 import { useTransfer } from '@web/lib/transfers';
 import { ProofCard } from './proof-card';
 
-/** D7: the app's own payment page — amount, where to pay, the reference and the proof upload. */
+/**
+ * The app's own payment page — amount, where to pay, the reference and the proof upload
+ * (docs/rules/money-states.md#payment-states).
+ */
 export default function PaymentPage() {
   const { id } = useParams();
   const [params] = useSearchParams();

@@ -15,7 +15,7 @@ import { isReauthCodeSent, profileApi, profileKeys, type MyProfile } from './pro
 
 const FormValues = z.object({ current_password: z.string(), current_code: z.string(), password: z.string(), confirm: z.string() });
 
-/** The new password typed twice, with the owner's proof (D13): the PUT body. */
+/** The new password typed twice, with the owner's proof: the PUT body. */
 function passwordFormSchema(hasPassword: boolean, codeSent: boolean) {
   return FormValues.superRefine((v, ctx) => {
     if (hasPassword && !v.current_password) ctx.addIssue({ code: 'custom', path: ['current_password'], message: 'auth.errors.currentPasswordRequired' });
@@ -30,9 +30,9 @@ function passwordFormSchema(hasPassword: boolean, codeSent: boolean) {
 const EMPTY = { current_password: '', current_code: '', password: '', confirm: '' };
 
 /**
- * D13: the signed-in password change, confirmed with the current password (or, for an account
- * without one, a code mailed to it); every other session ends. A reset link remains for a
- * forgotten current password.
+ * The signed-in password change (docs/rules/accounts.md#passwords), confirmed with the current
+ * password (or, for an account without one, a code mailed to it); every other session ends. A
+ * reset link remains for a forgotten current password.
  */
 export function PasswordCard({ profile }: { profile: MyProfile }) {
   const { t } = useTranslation(['auth', 'validation', 'common']);
@@ -99,7 +99,7 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
   );
 }
 
-/** Spec §2/§5: a password reset link mailed to the profile's address. */
+/** A password reset link mailed to the profile's address. */
 function ForgotCurrentPassword({ email }: { email: string }) {
   const { t } = useTranslation(['auth', 'validation']);
   const { toast } = useToast();

@@ -19,7 +19,7 @@ type Values = z.infer<typeof FormValues>;
 
 const isNewEmail = (profile: MyProfile, email: string) => email.trim().toLowerCase() !== profile.email.toLowerCase();
 
-/** What the form changes, with the owner's proof a new e-mail needs (D13): the PATCH body. */
+/** What the form changes, with the owner's proof a new e-mail needs: the PATCH body. */
 function changesOf(profile: MyProfile, v: Values, codeSent: boolean): Partial<ProfileUpdate> {
   const body: Partial<ProfileUpdate> = {};
   if (v.full_name.trim() !== (profile.full_name ?? '')) body.full_name = v.full_name;
@@ -50,7 +50,10 @@ function profileFormSchema(profile: MyProfile, codeSent: boolean) {
   }).transform((v) => changesOf(profile, v, codeSent));
 }
 
-/** The profile's details; a new e-mail is confirmed by a code sent to it (D8). */
+/**
+ * The profile's details; a new e-mail is confirmed by a code sent to it
+ * (docs/rules/accounts.md#passwords).
+ */
 export function ProfileForm({ profile }: { profile: MyProfile }) {
   const { t } = useTranslation(['auth', 'validation', 'common']);
   const { toast } = useToast();
@@ -58,7 +61,7 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
   const queryClient = useQueryClient();
   const titleId = useId();
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
-  // D13: without a password, a new e-mail needs a code the server mailed to the current address.
+  // Without a password, a new e-mail needs a code the server mailed to the current address.
   const [codeSent, setCodeSent] = useState<string | null>(null);
   const [resendProof, setResendProof] = useState<OwnerProof | null>(null);
   const form = useZodForm(profileFormSchema(profile, codeSent !== null), {
@@ -67,7 +70,7 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
   const emailChanging = isNewEmail(profile, form.watch('email'));
 
   const saved = async (data: ProfileSaveAnswer['data']) => {
-    // Merge what the server answered into the form (spec §7) and the cached profile.
+    // Merge what the server answered into the form and the cached profile.
     form.reset({ ...form.getValues(), full_name: data.full_name ?? '', phone: data.phone ?? '', current_password: '', current_code: '' });
     queryClient.setQueryData<MyProfile>(profileKeys.me, (old) => (old ? { ...old, ...data } : old));
     await refresh();

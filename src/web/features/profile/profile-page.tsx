@@ -13,13 +13,13 @@ import { RecipientsCard } from './recipients-card';
 import { PasswordCard } from './password-card';
 import { SecurityCard } from './security-card';
 
-/** Spec §2 profile screen: the form, a password reset, saved recipients, statistics and security. */
+/** Profile screen: the form, a password reset, saved recipients, statistics and security. */
 export default function ProfilePage() {
   const { t } = useTranslation(['auth', 'common']);
   const { toast } = useToast();
   const profile = useMyProfile();
 
-  // Spec §8: a load failure is a toast "Unable to load profile".
+  // A load failure is a toast "Unable to load profile".
   useEffect(() => {
     if (profile.isError) {
       toast({ variant: 'destructive', title: t('profile.loadFailedTitle'), description: errorText(profile.error, t('profile.loadFailed')) });

@@ -20,7 +20,7 @@ function contactOf(r: SavedRecipient): string {
 }
 
 /**
- * The saved recipients of D10 (spec §2 shows only the card and its empty message). A failure to
+ * The saved recipients (docs/rules/corridors.md#saved-recipients). A failure to
  * load them stays inside the card: the rest of the profile works.
  */
 export function RecipientsCard() {

@@ -9,7 +9,7 @@ import { useToast } from '@web/components/ui/toast';
 import { errorText } from '@web/lib/translate';
 import { profileApi } from './profile-api';
 
-/** Spec §2 security card: sign out on every device (every session revoked on the server). */
+/** Security card: sign out on every device (every session revoked on the server). */
 export function SecurityCard() {
   const { t } = useTranslation(['auth', 'common']);
   const { toast } = useToast();

@@ -10,7 +10,7 @@ import { Input } from '@web/components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { SupportEmail, useSupportEmailText } from './support-email';
 
-/** Spec §2: five categories holding 4, 5, 4, 4 and 5 questions. */
+/** Five categories holding 4, 5, 4, 4 and 5 questions. */
 export const FAQ_CATEGORIES = [
   { id: 'general', count: 4 },
   { id: 'transfers', count: 5 },

@@ -19,7 +19,7 @@ import { TransferReview } from './transfer-review';
 import { quoteTexts, TransferSummary } from './transfer-summary';
 import { FIELD_ALIASES, initialValues, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
 
-/** Spec §2 "send money": the form, a review with its own Idempotency-Key, then the payment page. */
+/** "Send money": the form, a review with its own Idempotency-Key, then the payment page. */
 export default function TransferPage() {
   const { t, i18n } = useTranslation(['transfer', 'common', 'validation']);
   const lng = i18n.resolvedLanguage ?? 'en';

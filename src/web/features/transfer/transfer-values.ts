@@ -32,7 +32,10 @@ export const FIELD_ALIASES = {
 
 const hasCents = (currency: Currency) => currency === 'USD' || currency === 'EUR';
 
-/** Digits with one '.' or ',' while typing; no decimals for XAF/RWF (D9). */
+/**
+ * Digits with one '.' or ',' while typing; no decimals for XAF/RWF
+ * (docs/rules/fees-and-rates.md#exact-money).
+ */
 export function cleanAmount(raw: string, currency: Currency): string {
   const v = raw.replace(/\s/g, '');
   if (!/^\d*[.,]?\d*$/.test(v)) return '';
@@ -91,7 +94,7 @@ const FormValues = z.object({
 });
 
 /**
- * The shared PaymentInitiateSchema's first failing rule (spec §5's order), then the phone for its
+ * The shared PaymentInitiateSchema's first failing rule (in order), then the phone for its
  * country, then the corridor's limits: one error at a time. Gives the request body.
  */
 export function transferFormSchema(rules: ScreenRules) {
