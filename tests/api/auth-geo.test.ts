@@ -7,7 +7,7 @@ afterAll(async () => { await t?.close(); });
 
 const get = (url: string) => t.request({ method: 'GET', url });
 
-describe('countries, states and cities served by the app itself (D10)', () => {
+describe('countries, states and cities served by the app itself', () => {
   it('lists countries as picker items { id, name, emoji }, cacheable', async () => {
     const res = await get('/api/geo/countries');
     expect(res.statusCode).toBe(200);

@@ -42,7 +42,7 @@ describe('password sign-in', () => {
     expect((await login({ email: user.email, password: user.password })).statusCode).toBe(401);
   });
 
-  it('requires e-mail and password (spec §5), without checking the e-mail format', async () => {
+  it('requires e-mail and password, without checking the e-mail format', async () => {
     const noEmail = await login({ email: '', password: 'x' });
     expect(noEmail.statusCode).toBe(400);
     expect(noEmail.json().error).toBe('Email is required.');
@@ -52,7 +52,7 @@ describe('password sign-in', () => {
     expect(oddEmail.statusCode).toBe(401);
   });
 
-  it('opens a 30-day session with remember me, else 12 hours (D8)', async () => {
+  it('opens a 30-day session with remember me, else 12 hours', async () => {
     const user = await createUser(t);
     for (const [remember, ttl] of [[true, 30 * 24 * HOUR], [false, 12 * HOUR], [undefined, 12 * HOUR]] as const) {
       const started = Date.now();
@@ -67,7 +67,7 @@ describe('password sign-in', () => {
   });
 });
 
-describe('the bearer credential (D1)', () => {
+describe('the bearer credential', () => {
   it('refuses `Bearer <user id>`, a tampered token and no token', async () => {
     const user = await createUser(t);
     expect((await me(user.token)).statusCode).toBe(200);

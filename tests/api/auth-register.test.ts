@@ -116,7 +116,7 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     await smtp.waitFor(owner.body.email, /reset-password\?token=/);
   });
 
-  it('validates the payload as spec §5, on the server', async () => {
+  it('validates the payload with the sign-up rules, on the server', async () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ full_name: '' }, 'full_name', 'Full name is required.'],
       [{ phone: '' }, 'phone', 'Phone number is required.'],
@@ -176,7 +176,7 @@ describe('sign-up with a code e-mailed over SMTP', () => {
   });
 });
 
-describe('one-time codes (D8)', () => {
+describe('one-time codes', () => {
   it('dies after five wrong tries: the sixth try fails even with the right code', async () => {
     const { body, otp } = await registerAndGetCode();
     for (let i = 1; i <= 5; i++) {

@@ -34,7 +34,7 @@ async function resetLink(user: { email: string }): Promise<{ link: string; token
   return { link, token: decodeURIComponent(new URL(link).searchParams.get('token')!) };
 }
 
-describe('forgot password (D8)', () => {
+describe('forgot password', () => {
   let user: TestUser;
   beforeAll(async () => { user = await createUser(t, { full_name: 'Reset Me' }); });
 
@@ -51,7 +51,7 @@ describe('forgot password (D8)', () => {
     expect(mail.raw).toContain('The link works once and for 60 minutes.');
   });
 
-  it('asks for an e-mail (spec §5 "enter email to reset")', async () => {
+  it('asks for an e-mail ("enter email to reset")', async () => {
     const res = await post('/api/auth/reset-password', { email: '' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('Enter your email to reset your password.');

@@ -26,7 +26,7 @@ describe('foundation', () => {
     expect(res.json().error).toBe('Resource not found.');
   });
 
-  it('serves the seeded fee tiers and corridors of decisions D3/D6', async () => {
+  it('serves the seeded fee tiers and corridors', async () => {
     const res = await t.request({ method: 'GET', url: '/api/fees' });
     expect(res.statusCode).toBe(200);
     const { data, corridors } = res.json();
@@ -38,7 +38,7 @@ describe('foundation', () => {
     expect(corridors.find((c: { direction: string }) => c.direction === 'XAF_USD')).toMatchObject({ min_amount: '3000.00', max_amount: '1200000.00' });
   });
 
-  it('serves the seeded rates of D4 with their inverses and update time', async () => {
+  it('serves the seeded rates with their inverses and update time', async () => {
     const res = await t.request({ method: 'GET', url: '/api/rates' });
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
@@ -61,7 +61,7 @@ describe('foundation', () => {
     expect(bad.json().error).toBe('Enter a valid amount greater than zero.');
   });
 
-  it('refuses a bare user id as the bearer credential (D1)', async () => {
+  it('refuses a bare user id as the bearer credential', async () => {
     const user = await createUser(t);
     const ok = await t.request({ method: 'GET', url: '/api/health', token: user.token });
     expect(ok.statusCode).toBe(200);

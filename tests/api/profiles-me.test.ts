@@ -22,7 +22,7 @@ const patchMe = (token: string, payload: object) => t.request({ method: 'PATCH',
 const confirm = (token: string, payload: object) => t.request({ method: 'POST', url: '/api/profiles/me/email/confirm', token, payload });
 
 describe('GET /api/profiles/me', () => {
-  it('answers the profile of spec §3 with the statistics of the profile screen', async () => {
+  it('answers the profile with the statistics of the profile screen', async () => {
     const user = await createUser(t, { full_name: 'Stat Sender', address: '1 rue A', state: 'Estuaire Province' });
     const other = await createUser(t);
     for (const status of ['pending', 'processing', 'completed', 'completed', 'rejected'] as const) await insertTransfer(t, user.id, status);
@@ -77,7 +77,7 @@ describe('PATCH /api/profiles/me', () => {
   });
 });
 
-describe('changing the e-mail (D8): only once the new address confirms a code', () => {
+describe('changing the e-mail: only once the new address confirms a code', () => {
   it('sends a code to the new address; the e-mail changes only when it is confirmed, and the old address is told', async () => {
     const user = await createUser(t, { full_name: 'Mover' });
     const newEmail = uniqueEmail('moved');

@@ -109,7 +109,7 @@ describe('lists: own, newest first, paged, filtered and searched in SQL', () => 
   });
 });
 
-describe('details, timeline and cancel (D5)', () => {
+describe('details, timeline and cancel', () => {
   it('shows the owner the request with its timeline, and e-mails each status change', async () => {
     const created = await createTransfer(alice, '120', 'Timeline Person');
     const moved = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${created.id}`, token: manager.token, payload: { status: 'processing', note: 'Checking payment' } });

@@ -363,7 +363,7 @@ describe('public pages arrive prerendered in the visitor\'s language and are hyd
   });
 });
 
-describe('language detection (spec §1: ?lng, cookie i18next, localStorage, sessionStorage, browser)', () => {
+describe('language detection (?lng, cookie i18next, localStorage, sessionStorage, browser)', () => {
   async function detect(setup: { locale?: string; query?: string; cookie?: string; local?: string; session?: string }) {
     const page = await app.page({ locale: setup.locale ?? 'en-US' });
     const ctx: BrowserContext = page.context();
