@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { requestLanguage } from '../core/language-detection.js';
+import { MAX_PROOF_BYTES } from '../core/proof.js';
 import { type Lang, t } from './i18n.js';
 import { assertDeclared, enforceAccess } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
@@ -87,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Dynamic answers (API, translations) compressed on the fly; the built app is precompressed.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_PROOF_BYTES, files: 1, fields: 5 } });
   await registerRequestRateLimit(app as unknown as FastifyInstance, { redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
 
   app.decorateRequest('auth', null);

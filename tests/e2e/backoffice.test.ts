@@ -81,6 +81,11 @@ describe('the back office in Chromium', () => {
     const statusHistory = dialog.getByRole('region', { name: 'Status history' });
     await statusHistory.getByText('Pending → Processing').waitFor();
     await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
+    // A mobile-money payout is completed with its reference: without one, nothing is sent.
+    await dialog.getByRole('button', { name: 'Mark completed' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Enter the payout reference to complete this transfer.' }).waitFor();
+    expect(await dialog.getByLabel('Payout reference').getAttribute('aria-invalid')).toBe('true');
+    expect(await statusHistory.getByText('Processing → Completed').count()).toBe(0);
     await dialog.getByLabel('Payout reference').fill('AIRTEL-778899');
     await dialog.getByRole('button', { name: 'Mark completed' }).click();
     await page.getByText('Status updated to completed successfully!').waitFor();

@@ -74,6 +74,27 @@ describe('sending money in Chromium', () => {
     await app.smtp.waitFor(SENDER.email, new RegExp(`Transfer ${reference} created`));
   });
 
+  it('says under the file field what is wrong with a proof, before and after sending it', async () => {
+    const file = page.getByLabel('Screenshot or receipt');
+    const upload = page.getByRole('button', { name: 'Upload proof' });
+    const fieldError = (text: string) => page.getByRole('alert').filter({ hasText: text });
+    const wrongType = 'The file must be a PNG, JPEG or WebP image or a PDF document.';
+    await upload.click();
+    await fieldError('Choose a file to upload.').waitFor();
+    expect(await file.getAttribute('aria-invalid')).toBe('true');
+    await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a receipt') });
+    expect(await file.getAttribute('aria-invalid')).toBeNull();
+    await upload.click();
+    await fieldError(wrongType).waitFor();
+    // A file that only says it is a PNG: the server reads its bytes, and its refusal shows in the same place.
+    await file.setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: Buffer.from('not really a PNG') });
+    expect(await fieldError(wrongType).count()).toBe(0);
+    await upload.click();
+    await fieldError(wrongType).waitFor();
+    expect(await file.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText('We have your proof of payment.').count()).toBe(0);
+  });
+
   it('uploads a proof of payment with a clear result', async () => {
     await page.getByLabel('Screenshot or receipt').setInputFiles({ name: 'paypal-receipt.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('button', { name: 'Upload proof' }).click();

@@ -48,6 +48,7 @@ export const TransferRequestSchema = z.object({
 });
 export type TransferRequestJson = z.infer<typeof TransferRequestSchema>;
 export const TransferRequestResponseSchema = dataOf(TransferRequestSchema);
+export type TransferRequestResponse = z.infer<typeof TransferRequestResponseSchema>;
 
 /** One step of a transfer's timeline; who acted is given by role only. */
 export const HistoryStepSchema = z.object({
@@ -70,6 +71,7 @@ export const ProofSchema = z.object({
 });
 export type ProofJson = z.infer<typeof ProofSchema>;
 export const ProofResponseSchema = dataOf(ProofSchema);
+export type ProofResponse = z.infer<typeof ProofResponseSchema>;
 
 /** GET /api/transfer-requests/{id}: the request with its timeline, proofs and how to pay it. */
 export const TransferDetailSchema = TransferRequestSchema.extend({
@@ -83,6 +85,7 @@ export const TransferDetailSchema = TransferRequestSchema.extend({
 });
 export type TransferDetail = z.infer<typeof TransferDetailSchema>;
 export const TransferDetailResponseSchema = dataOf(TransferDetailSchema);
+export type TransferDetailResponse = z.infer<typeof TransferDetailResponseSchema>;
 
 /** A transaction as the history and dashboard list it, with what its request adds for the screens and the receipt. */
 export const TransactionSchema = z.object({
@@ -103,6 +106,7 @@ export const TransactionSchema = z.object({
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);
+export type TransactionPage = z.infer<typeof TransactionPageSchema>;
 
 /** The sender's transactions counted by status (dashboard). */
 export const TransferSummarySchema = z.object({
@@ -111,6 +115,7 @@ export const TransferSummarySchema = z.object({
 });
 export type TransferSummary = z.infer<typeof TransferSummarySchema>;
 export const TransferSummaryResponseSchema = dataOf(TransferSummarySchema);
+export type TransferSummaryResponse = z.infer<typeof TransferSummaryResponseSchema>;
 
 /** The sender a staff row names. */
 export const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.string(), profile_id: z.uuid() });
@@ -119,6 +124,7 @@ export const RequesterSchema = z.object({ full_name: z.string().nullable(), emai
 export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema });
 export type StaffRequestJson = z.infer<typeof StaffRequestSchema>;
 export const StaffRequestPageSchema = pageOf(StaffRequestSchema);
+export type StaffRequestPage = z.infer<typeof StaffRequestPageSchema>;
 
 /**
  * GET /api/transfer-requests: staff get the back office's list (rows name their sender), a

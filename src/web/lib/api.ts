@@ -77,7 +77,7 @@ function fieldsFrom(body: unknown): FieldErrors | undefined {
 
 /**
  * Calls the JSON API on this origin and returns the whole parsed body (`{ data, ... }`).
- * Sends `Accept-Language` (the current language) and `Authorization: Bearer <session token>` (D1).
+ * Sends `Accept-Language` (the current language) and `Authorization: Bearer <session token>`.
  * Throws {@link ApiError} on a non-2xx answer or a network failure (status 0).
  */
 export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
@@ -105,20 +105,24 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     throw new ApiError(0, networkErrorMessage());
   }
 
-  const text = await res.text().catch(() => '');
-  let parsed: unknown = undefined;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-  }
-
-  if (!res.ok) {
-    throw new ApiError(res.status, messageFrom(parsed) ?? genericErrorMessage(), fieldsFrom(parsed), parsed);
-  }
+  const parsed = parseAnswer(await res.text().catch(() => ''));
+  if (!res.ok) throw answerError(res.status, parsed);
   return parsed as T;
+}
+
+/** An answer's text as JSON, else the text itself (undefined when empty). */
+export function parseAnswer(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The {@link ApiError} of a refused answer: its status, and its body's message and field errors. */
+export function answerError(status: number, body: unknown): ApiError {
+  return new ApiError(status, messageFrom(body) ?? genericErrorMessage(), fieldsFrom(body), body);
 }
 
 /** Same as {@link api} for the usual `{ data: T }` answer; returns `data`. */

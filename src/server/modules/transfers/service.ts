@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import { PROOF_MIME_TYPES } from '@core/proof.js';
 import type { StatusUpdate } from '@core/schemas.js';
 import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
@@ -172,7 +173,7 @@ export const MAX_PROOFS_PER_TRANSFER = 5;
 export const MAX_PROOFS_PER_SENDER_PER_DAY = 20;
 
 /** Proofs of payment by what the bytes are, never by the name or the declared type. */
-const PROOF_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/pdf']);
+const PROOF_TYPES: ReadonlySet<string> = new Set(PROOF_MIME_TYPES);
 
 function proofToJson(row: ProofInfo): ProofJson {
   return { ...row, created_at: row.created_at.toISOString() };

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileText } from 'lucide-react';
 import { canComplete, canProcess, canReject, type TransferStatus } from '@core/status';
@@ -6,13 +6,14 @@ import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
-import { FormField } from '@web/components/ui/form-field';
+import { Field, Form, FormError, useZodForm } from '@web/components/ui/form';
 import { Input, Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { fetchBlob, useRequestDetails, type ProofFile, type StaffRequest } from './admin-api';
 import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
+import { MAX_PAYOUT_REFERENCE, MAX_STATUS_NOTE, statusFormSchema } from './status-form';
 import { useStatusAction } from './use-status-action';
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
@@ -59,30 +60,23 @@ function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
 }
 
 export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
-  const { t, i18n } = useTranslation(['admin', 'common']);
+  const { t, i18n } = useTranslation(['admin', 'common', 'validation']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const details = useRequestDetails(row.id);
   const action = useStatusAction();
-  const [note, setNote] = useState('');
-  const [reference, setReference] = useState('');
+  const schema = useMemo(() => statusFormSchema(row.destination_provider), [row.destination_provider]);
+  const form = useZodForm(schema, { status: null, note: '', provider_reference: '' });
   const d = details.data;
   const status: TransferStatus = d?.status ?? row.status;
   const dest = d?.destination_details ?? row.destination_details;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const askReference = canComplete(status) && needsPayoutReference(row.destination_provider);
 
-  async function move(to: TransferStatus) {
-    const ok = await action.run({
-      id: row.id, status: to, expected_status: status,
-      ...(note.trim() ? { note: note.trim() } : {}),
-      ...(to === 'completed' && reference.trim() ? { provider_reference: reference.trim() } : {}),
-    });
-    if (ok) {
-      setNote('');
-      setReference('');
-      void details.refetch();
-    }
-  }
+  /** A button names the status to move to, then submits the form (checked, then sent). */
+  const move = (to: TransferStatus) => (event: MouseEvent<HTMLButtonElement>) => {
+    form.setValue('status', to);
+    event.currentTarget.form?.requestSubmit();
+  };
 
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
@@ -162,31 +156,44 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           </ol>
         </section>
 
-        {canProcess(status) || canComplete(status) || canReject(status) ? (
-          <section aria-labelledby="d-act" className="flex flex-col gap-3">
-            <h3 id="d-act" className="font-semibold">{t('details.act')}</h3>
-            <FormField label={t('details.note')} hint={t('details.noteHint')}>
-              <Textarea value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
-            </FormField>
-            {askReference ? (
-              <FormField label={t('details.payoutReferenceField')} hint={t('details.payoutReferenceHint')}>
-                <Input value={reference} onChange={(e) => setReference(e.target.value)} maxLength={120} autoComplete="off" />
-              </FormField>
-            ) : null}
-          </section>
-        ) : null}
+        <Form
+          form={form}
+          onSubmit={async (change) => {
+            await action.change({ ...change, id: row.id, expected_status: status });
+            form.reset();
+            void details.refetch();
+          }}
+          fallbackError={t('states.error', { ns: 'common' })}
+          className="flex flex-col gap-4"
+        >
+          {canProcess(status) || canComplete(status) || canReject(status) ? (
+            <section aria-labelledby="d-act" className="flex flex-col gap-3">
+              <h3 id="d-act" className="font-semibold">{t('details.act')}</h3>
+              <Field name="note" label={t('details.note')} hint={t('details.noteHint')}>
+                <Textarea maxLength={MAX_STATUS_NOTE} />
+              </Field>
+              {askReference ? (
+                <Field name="provider_reference" label={t('details.payoutReferenceField')} hint={t('details.payoutReferenceHint')} required>
+                  <Input maxLength={MAX_PAYOUT_REFERENCE} autoComplete="off" />
+                </Field>
+              ) : null}
+            </section>
+          ) : null}
 
-        <DialogFooter className="flex-wrap">
-          <Button variant="outline" disabled={!canProcess(status)} loading={action.pending && action.pendingId === row.id} onClick={() => void move('processing')}>
-            {t('actions.process')}
-          </Button>
-          <Button variant="destructive" disabled={!canReject(status) || action.pending} onClick={() => void move('rejected')}>
-            {t('actions.reject')}
-          </Button>
-          <Button variant="success" disabled={!canComplete(status) || action.pending} onClick={() => void move('completed')}>
-            {t('actions.markCompleted')}
-          </Button>
-        </DialogFooter>
+          <FormError />
+
+          <DialogFooter className="flex-wrap">
+            <Button variant="outline" disabled={!canProcess(status)} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}>
+              {t('actions.process')}
+            </Button>
+            <Button variant="destructive" disabled={!canReject(status) || action.pending} onClick={move('rejected')}>
+              {t('actions.reject')}
+            </Button>
+            <Button variant="success" disabled={!canComplete(status) || action.pending} onClick={move('completed')}>
+              {t('actions.markCompleted')}
+            </Button>
+          </DialogFooter>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TransferStatus } from '@core/status';
 import { useToast } from '@web/components/ui/toast';
-import { isApiError } from '@web/lib/api';
+import { ApiError, isApiError } from '@web/lib/api';
 import { useChangeStatus, type StatusChangeInput } from './admin-api';
 
 /**
@@ -13,19 +13,33 @@ export function useStatusAction() {
   const { toast } = useToast();
   const mutation = useChangeStatus();
 
-  async function run(input: StatusChangeInput): Promise<boolean> {
-    const label = (s: TransferStatus) => t(`status.${s}`, { ns: 'common' }).toLowerCase();
+  const failureText = (e: unknown) => {
+    const message = isApiError(e) ? e.message : String(e);
+    const prefix = t('status.failed', { message: '' });
+    return message.startsWith(prefix.trim()) ? message : t('status.failed', { message });
+  };
+
+  /** For a form: the success in a toast; a refusal thrown as an ApiError with the failure text, its field errors kept. */
+  async function change(input: StatusChangeInput): Promise<void> {
     try {
       await mutation.mutateAsync(input);
-      toast({ variant: 'success', title: t('status.updated', { status: label(input.status) }) });
+    } catch (e) {
+      throw isApiError(e) ? new ApiError(e.status, failureText(e), e.fields, e.body) : e;
+    }
+    const label = (s: TransferStatus) => t(`status.${s}`, { ns: 'common' }).toLowerCase();
+    toast({ variant: 'success', title: t('status.updated', { status: label(input.status) }) });
+  }
+
+  /** For a button: the outcome in a toast; true when the status moved. */
+  async function run(input: StatusChangeInput): Promise<boolean> {
+    try {
+      await change(input);
       return true;
     } catch (e) {
-      const message = isApiError(e) ? e.message : String(e);
-      const prefix = t('status.failed', { message: '' });
-      toast({ variant: 'destructive', title: message.startsWith(prefix.trim()) ? message : t('status.failed', { message }) });
+      toast({ variant: 'destructive', title: failureText(e) });
       return false;
     }
   }
 
-  return { run, pending: mutation.isPending, pendingId: mutation.isPending ? mutation.variables?.id : undefined };
+  return { run, change, pending: mutation.isPending, pendingId: mutation.isPending ? mutation.variables?.id : undefined };
 }

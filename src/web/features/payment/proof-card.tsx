@@ -1,45 +1,48 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
+import { z } from 'zod';
+import type { ErrorBody } from '@core/api/common';
+import { PROOF_ACCEPT, proofFileError } from '@core/proof';
 import { isFinalStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
-import { FormField } from '@web/components/ui/form-field';
+import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
+import { ApiError, isApiError } from '@web/lib/api';
 import { transferKeys, type TransferDetail } from '@web/lib/transfers';
 import { uploadProof } from './upload';
 
-const MAX_BYTES = 5 * 1024 * 1024;
-const ACCEPT = 'image/png,image/jpeg,image/webp,application/pdf,.png,.jpg,.jpeg,.webp,.pdf';
+/** The chosen file, checked against the proof rules (type, size) before it is sent. */
+export const ProofFormSchema = z
+  .object({ file: z.custom<File | null>((value) => value === null || (typeof value === 'object' && 'size' in value)) })
+  .transform(({ file }, ctx) => {
+    const error = proofFileError(file);
+    if (error || !file) {
+      ctx.addIssue({ code: 'custom', message: error ?? 'transfer.proofMissing', path: ['file'] });
+      return z.NEVER;
+    }
+    return { file };
+  });
+
+/** Server refusals about the file itself (its type, its size, none sent): shown under the field. */
+const FILE_ERROR_CODES = new Set(['proof_type', 'proof_missing', 'file_too_large']);
+
+function onTheFile(error: unknown): unknown {
+  if (!isApiError(error)) return error;
+  const code = (error.body as Partial<ErrorBody> | undefined)?.code;
+  return code && FILE_ERROR_CODES.has(code) ? new ApiError(error.status, error.message, { file: error.message }, error.body) : error;
+}
 
 /** The proof-of-payment upload, with progress and a clear result. */
 export function ProofCard({ transfer }: { transfer: TransferDetail }) {
   const { t } = useTranslation(['transfer', 'common']);
   const queryClient = useQueryClient();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setResult(null);
-    if (!file) return setResult({ ok: false, message: t('proofMissing') });
-    if (file.size > MAX_BYTES) return setResult({ ok: false, message: t('pay.tooLarge') });
-    setProgress(0);
-    const res = await uploadProof(transfer.id, file, setProgress);
-    setProgress(null);
-    if (res.ok) {
-      setResult({ ok: true, message: t('pay.uploaded') });
-      setFile(null);
-      if (fileInput.current) fileInput.current.value = '';
-      void queryClient.invalidateQueries({ queryKey: transferKeys.all });
-    } else {
-      setResult({ ok: false, message: res.message ?? (res.status === 0 ? t('common:errors.network') : t('common:errors.generic')) });
-    }
-  };
+  const [uploaded, setUploaded] = useState(false);
+  const form = useZodForm(ProofFormSchema, { file: null });
 
   return (
     <Card className="mt-6 p-5 sm:p-6">
@@ -48,11 +51,42 @@ export function ProofCard({ transfer }: { transfer: TransferDetail }) {
       {isFinalStatus(transfer.status) ? (
         <p className="mt-2 text-sm text-slate-700">{t('proofClosed')}</p>
       ) : (
-        <form className="mt-3 grid gap-3" onSubmit={onSubmit} noValidate>
-          <FormField label={t('pay.chooseFile')} hint={t('pay.fileHint')}>
-            <Input ref={fileInput} type="file" name="file" accept={ACCEPT} data-testid="pay-file"
-              onChange={(e) => { setFile(e.target.files?.[0] ?? null); setResult(null); }} />
-          </FormField>
+        <Form
+          form={form}
+          onSubmit={async ({ file }) => {
+            setUploaded(false);
+            setProgress(0);
+            try {
+              await uploadProof(transfer.id, file, setProgress);
+            } catch (error) {
+              throw onTheFile(error);
+            } finally {
+              setProgress(null);
+            }
+            setUploaded(true);
+            form.reset();
+            if (fileInput.current) fileInput.current.value = '';
+            void queryClient.invalidateQueries({ queryKey: transferKeys.all });
+          }}
+          fallbackError={t('common:errors.generic')}
+          className="mt-3 grid gap-3"
+        >
+          <Field name="file" label={t('pay.chooseFile')} hint={t('pay.fileHint')} onValueChange={() => setUploaded(false)}>
+            {({ name, onChange, onBlur, ref }) => (
+              <Input
+                type="file"
+                name={name}
+                accept={PROOF_ACCEPT}
+                data-testid="pay-file"
+                ref={(element) => {
+                  ref(element);
+                  fileInput.current = element;
+                }}
+                onBlur={onBlur}
+                onChange={(e) => onChange(e.target.files?.[0] ?? null)}
+              />
+            )}
+          </Field>
           {progress !== null ? (
             <div>
               <div role="progressbar" aria-label={t('pay.uploading')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}
@@ -62,14 +96,15 @@ export function ProofCard({ transfer }: { transfer: TransferDetail }) {
               <p className="mt-1 text-xs text-slate-700">{t('pay.progress', { percent: progress })}</p>
             </div>
           ) : null}
-          {result ? <Alert variant={result.ok ? 'success' : 'destructive'} data-testid="pay-result">{result.message}</Alert> : null}
+          {uploaded ? <Alert variant="success" data-testid="pay-result">{t('pay.uploaded')}</Alert> : null}
+          <FormError />
           <div>
-            <Button type="submit" loading={progress !== null} data-testid="pay-upload">
+            <SubmitButton data-testid="pay-upload">
               <Upload aria-hidden />
               {t('pay.upload')}
-            </Button>
+            </SubmitButton>
           </div>
-        </form>
+        </Form>
       )}
     </Card>
   );

@@ -1,32 +1,30 @@
-import type { ErrorBody } from '@core/api/common';
+import type { ProofResponse } from '@core/api/transfers';
+import { answerError, ApiError, networkErrorMessage, parseAnswer } from '@web/lib/api';
 import { readToken } from '@web/lib/token-store';
 import { currentLanguage } from '@web/lib/i18n';
 
-export interface UploadResult {
-  ok: boolean;
-  status: number;
-  message?: string;
-}
-
-/** Sends the proof with XMLHttpRequest, the one browser API that reports upload progress. */
-export function uploadProof(requestId: string, file: File, onProgress: (percent: number) => void): Promise<UploadResult> {
-  return new Promise((resolve) => {
+/**
+ * Sends the proof with XMLHttpRequest, the one browser API that reports upload progress.
+ * Answers the stored proof; a refusal throws {@link ApiError} with the server's message, a
+ * network failure one with status 0.
+ */
+export function uploadProof(requestId: string, file: File, onProgress: (percent: number) => void): Promise<ProofResponse> {
+  return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/transfer-requests/${encodeURIComponent(requestId)}/proof`);
     const token = readToken();
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('Accept-Language', currentLanguage());
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
     };
     xhr.onload = () => {
-      let message: string | undefined;
-      try {
-        message = (JSON.parse(xhr.responseText) as Partial<ErrorBody>).error;
-      } catch { /* not JSON */ }
-      resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, message });
+      const body = parseAnswer(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as ProofResponse);
+      else reject(answerError(xhr.status, body));
     };
-    xhr.onerror = () => resolve({ ok: false, status: 0 });
+    xhr.onerror = () => reject(new ApiError(0, networkErrorMessage()));
     const form = new FormData();
     form.append('file', file);
     xhr.send(form);
