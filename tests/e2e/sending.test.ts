@@ -45,7 +45,7 @@ describe('sending money in Chromium', () => {
     expect(await valueOf(page, 'Recipient gets')).toMatch(/91,500/);
   });
 
-  it('checks the recipient in the spec’s order, then creates the transfer and opens its payment page', async () => {
+  it('checks the recipient one rule at a time (present, then valid), then creates the transfer and opens its payment page', async () => {
     const notOffered = page.getByLabel('To', { exact: true }).getByRole('option', { name: 'PayPal (EUR) (not available)' });
     expect(await notOffered.isDisabled()).toBe(true);
     const review = page.getByRole('button', { name: 'Review transfer' });

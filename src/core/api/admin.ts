@@ -61,6 +61,7 @@ export const StatsSchema = z.object({
 });
 export type Stats = z.infer<typeof StatsSchema>;
 export const StatsResponseSchema = dataOf(StatsSchema);
+export type StatsResponse = z.infer<typeof StatsResponseSchema>;
 
 /** One day's volume and fees of one corridor, in its source currency. */
 export const VolumePointSchema = z.object({
@@ -76,6 +77,7 @@ export type VolumePoint = z.infer<typeof VolumePointSchema>;
 /** Daily volume over the last `days` UTC days, `from` and `to` included (YYYY-MM-DD). */
 export const VolumeSchema = z.object({ days: z.number().int(), from: z.string(), to: z.string(), points: z.array(VolumePointSchema) });
 export const VolumeResponseSchema = dataOf(VolumeSchema);
+export type VolumeResponse = z.infer<typeof VolumeResponseSchema>;
 
 const AuditSnapshotSchema = z.record(z.string(), z.unknown()).nullable();
 
@@ -92,6 +94,7 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditPageSchema = pageOf(AuditEntrySchema);
+export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 /** A fee tier as an admin edits it: the published tier and who last changed it. */
 export const AdminFeeTierSchema = FeeTierSchema.extend({ updated_by: z.uuid().nullable() });

@@ -53,3 +53,4 @@ export const RatesSchema = z.object({ updatedAt: isoDateTime() })
   .extend(Object.fromEntries(EXPANDED_RATE_KEYS.map((key) => [key, decimalText()])) as Record<(typeof EXPANDED_RATE_KEYS)[number], z.ZodString>);
 export type RatesJson = z.infer<typeof RatesSchema>;
 export const RatesResponseSchema = dataOf(RatesSchema);
+export type RatesResponse = z.infer<typeof RatesResponseSchema>;

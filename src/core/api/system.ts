@@ -13,3 +13,4 @@ export const PublicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 export const PublicConfigResponseSchema = dataOf(PublicConfigSchema);
+export type PublicConfigResponse = z.infer<typeof PublicConfigResponseSchema>;

@@ -1,5 +1,6 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import type { SessionResponse } from '@core/api/auth';
 import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
@@ -21,12 +22,8 @@ function ticketFromAddress(): { ticket: string | null; rest: { pathname: string;
 
 async function exchangeTicket(ticket: string): Promise<string | null> {
   try {
-    const body = await api<{ data?: { token?: string }; token?: string }>('/api/auth/exchange', {
-      method: 'POST',
-      body: { ticket },
-      token: null,
-    });
-    return body.data?.token ?? body.token ?? null;
+    const { token } = await api<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { ticket }, token: null });
+    return token;
   } catch {
     return null;
   }

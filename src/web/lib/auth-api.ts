@@ -6,16 +6,13 @@ import { api } from './api';
 // The account calls. Each answers the parsed body; failures throw ApiError with the server's
 // message, its field errors and its body (e.g. `requiresVerification`).
 
-// The register page still reads a `token` the server never sends; it goes once that page drops it.
-export type RegisterAnswer = RegisteredResponse & { token?: string };
-
 /** After a sign-in by code, the success message shows for one second before moving on. */
 export const REDIRECT_DELAY_MS = 1000;
 
 const post = <T>(path: string, body: unknown) => api<T>(path, { method: 'POST', body, token: null });
 
 export const authApi = {
-  register: (body: Register) => post<RegisterAnswer>('/api/auth/register', body),
+  register: (body: Register) => post<RegisteredResponse>('/api/auth/register', body),
   verifyOtp: (email: string, otp: string) => post<SessionWithMessageResponse>('/api/auth/verify-otp', { email, otp }),
   resendOtp: (email: string) => post<MessageBody>('/api/auth/resend-otp', { email }),
   login: (body: Login) => post<SignedInResponse>('/api/auth/login', body),

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FeesResponse } from '@core/api/pricing';
-import type { PublicConfig } from '@core/api/system';
-import type { RateSet } from '@core/rates';
+import type { RatesResponse } from '@core/api/pricing';
+import type { PublicConfig, PublicConfigResponse } from '@core/api/system';
 import { api } from './api';
 
 export type { FeesResponse } from '@core/api/pricing';
@@ -30,7 +30,7 @@ export function useFees() {
 export function useRates(refetchInterval: number | false = 15_000) {
   return useQuery({
     queryKey: queryKeys.rates,
-    queryFn: async ({ signal }) => (await api<{ data: RateSet }>('/api/rates', { signal })).data,
+    queryFn: async ({ signal }) => (await api<RatesResponse>('/api/rates', { signal })).data,
     staleTime: 10_000,
     refetchInterval,
     refetchIntervalInBackground: false,
@@ -40,7 +40,7 @@ export function useRates(refetchInterval: number | false = 15_000) {
 export function useAppConfig() {
   return useQuery({
     queryKey: queryKeys.config,
-    queryFn: async ({ signal }) => (await api<{ data: AppConfig }>('/api/config', { signal })).data,
+    queryFn: async ({ signal }) => (await api<PublicConfigResponse>('/api/config', { signal })).data,
     staleTime: Infinity,
     gcTime: Infinity,
   });

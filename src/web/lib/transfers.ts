@@ -1,17 +1,15 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { DestinationDetails, TransactionJson, TransferDetail, TransferSummary } from '@core/api/transfers';
+import type { RecipientListResponse } from '@core/api/recipients';
+import type {
+  DestinationDetails, TransactionJson, TransactionPage, TransferDetail, TransferDetailResponse, TransferSummaryResponse,
+} from '@core/api/transfers';
 import type { SavedRecipient } from './saved-recipient';
 import { api } from './api';
 
 export type { DestinationDetails, TransferDetail };
 /** GET /api/transactions rows: the transaction plus its request's price and references. */
 export type TransactionItem = TransactionJson;
-
-interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
 
 export const transferKeys = {
   all: ['transfers'] as const,
@@ -31,7 +29,7 @@ function query(filters: Record<string, string>, cursor?: string | null): string 
 export function useTransactions(filters: Record<string, string>) {
   return useInfiniteQuery({
     queryKey: transferKeys.transactions(filters),
-    queryFn: ({ pageParam, signal }) => api<Page<TransactionItem>>(`/api/transactions?${query(filters, pageParam)}`, { signal }),
+    queryFn: ({ pageParam, signal }) => api<TransactionPage>(`/api/transactions?${query(filters, pageParam)}`, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     placeholderData: keepPreviousData,
@@ -41,21 +39,21 @@ export function useTransactions(filters: Record<string, string>) {
 export function useTransactionList(filters: Record<string, string>) {
   return useQuery({
     queryKey: transferKeys.transactions(filters),
-    queryFn: async ({ signal }) => (await api<Page<TransactionItem>>(`/api/transactions?${query(filters)}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<TransactionPage>(`/api/transactions?${query(filters)}`, { signal })).data,
   });
 }
 
 export function useSummary() {
   return useQuery({
     queryKey: transferKeys.summary,
-    queryFn: async ({ signal }) => (await api<{ data: TransferSummary }>('/api/transactions/summary', { signal })).data,
+    queryFn: async ({ signal }) => (await api<TransferSummaryResponse>('/api/transactions/summary', { signal })).data,
   });
 }
 
 export function useTransfer(id: string | undefined, refetchInterval: number | false = false) {
   return useQuery({
     queryKey: transferKeys.detail(id ?? ''),
-    queryFn: async ({ signal }) => (await api<{ data: TransferDetail }>(`/api/transfer-requests/${id}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<TransferDetailResponse>(`/api/transfer-requests/${id}`, { signal })).data,
     enabled: Boolean(id),
     refetchInterval,
   });
@@ -64,7 +62,7 @@ export function useTransfer(id: string | undefined, refetchInterval: number | fa
 export function useSavedRecipients() {
   return useQuery({
     queryKey: transferKeys.recipients,
-    queryFn: async ({ signal }) => (await api<{ data: SavedRecipient[] }>('/api/recipients', { signal })).data,
+    queryFn: async ({ signal }) => (await api<RecipientListResponse>('/api/recipients', { signal })).data,
     staleTime: 30_000,
   });
 }

@@ -1,16 +1,18 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AuditEntry, Stats, VolumePoint } from '@core/api/admin';
+import type { AuditEntry, AuditPage, StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
-import type { ProofJson, StaffRequestJson, TransferDetail } from '@core/api/transfers';
+import type { ProofJson, StaffRequestJson, StaffRequestPage, TransferDetailResponse, TransferRequestResponse } from '@core/api/transfers';
+import type { FeeTierInput, StatusUpdate } from '@core/schemas';
 import type { TransferStatus } from '@core/status';
 import type { Role } from '@web/lib/session';
-import { api, ApiError, networkErrorMessage } from '@web/lib/api';
+import { answerError, api, ApiError, networkErrorMessage, parseAnswer } from '@web/lib/api';
 import { readToken } from '@web/lib/token-store';
 
 export type { AuditEntry, VolumePoint };
-export type Details = Record<string, unknown>;
+/** What an audit entry records before or after a change. */
+export type Details = NonNullable<AuditEntry['before']>;
 export type StaffRequest = StaffRequestJson;
 /** A proof of payment the sender uploaded; every one is kept, with its time. */
 export type ProofFile = ProofJson;
@@ -42,7 +44,7 @@ export function filterQuery(f: StaffFilters, extra: Record<string, string> = {})
 export function useStats() {
   return useQuery({
     queryKey: adminKeys.stats,
-    queryFn: async ({ signal }) => (await api<{ data: Stats }>('/api/admin/stats', { signal })).data,
+    queryFn: async ({ signal }) => (await api<StatsResponse>('/api/admin/stats', { signal })).data,
     refetchInterval: QUEUE_REFRESH_MS,
   });
 }
@@ -52,7 +54,7 @@ export function useStaffRequests(filters: StaffFilters) {
   return useInfiniteQuery({
     queryKey: adminKeys.requests(filters),
     queryFn: ({ pageParam, signal }) =>
-      api<{ data: StaffRequest[]; next_cursor: string | null }>(
+      api<StaffRequestPage>(
         `/api/transfer-requests${filterQuery(filters, { limit: '25', ...(pageParam ? { cursor: pageParam } : {}) })}`,
         { signal },
       ),
@@ -66,18 +68,19 @@ export function useStaffRequests(filters: StaffFilters) {
 export function useRequestDetails(id: string | null) {
   return useQuery({
     queryKey: adminKeys.request(id ?? ''),
-    queryFn: async ({ signal }) => (await api<{ data: TransferDetail }>(`/api/transfer-requests/${id}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<TransferDetailResponse>(`/api/transfer-requests/${id}`, { signal })).data,
     enabled: Boolean(id),
   });
 }
 
-export interface StatusChangeInput { id: string; status: TransferStatus; expected_status: TransferStatus; note?: string; provider_reference?: string }
+/** A status change: the request body, the status the staff member saw included, and the transfer's id. */
+export type StatusChangeInput = StatusUpdate & { id: string; expected_status: TransferStatus };
 
 export function useChangeStatus() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: StatusChangeInput) =>
-      api<{ data: StaffRequest }>(`/api/transfer-requests/${id}`, { method: 'PATCH', body }),
+      api<TransferRequestResponse>(`/api/transfer-requests/${id}`, { method: 'PATCH', body }),
     // Success or refusal, the queue is reloaded: a 409 means someone else moved it.
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
   });
@@ -93,10 +96,7 @@ export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blo
     if (signal?.aborted) throw e;
     throw new ApiError(0, networkErrorMessage());
   }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: string };
-    throw new ApiError(res.status, body.error ?? res.statusText);
-  }
+  if (!res.ok) throw answerError(res.status, parseAnswer(await res.text().catch(() => '')));
   return res.blob();
 }
 
@@ -124,12 +124,10 @@ export function useSetRole() {
   });
 }
 
-export interface TierInput { direction: string; percentage: string; min_amount: string; max_amount: string | null; min_fee: string | null }
-
 export function useSaveTier() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: TierInput & { id?: string }) =>
+    mutationFn: ({ id, ...body }: FeeTierInput & { id?: string }) =>
       api(id ? `/api/fees/${id}` : '/api/fees', { method: id ? 'PATCH' : 'POST', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['fees'] }),
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
@@ -158,7 +156,7 @@ export function useAudit(targetType: string) {
   return useQuery({
     queryKey: adminKeys.audit(targetType),
     queryFn: async ({ signal }) =>
-      (await api<{ data: AuditEntry[] }>(`/api/admin/audit?target_type=${targetType}&limit=20`, { signal })).data,
+      (await api<AuditPage>(`/api/admin/audit?target_type=${targetType}&limit=20`, { signal })).data,
   });
 }
 
@@ -166,6 +164,6 @@ export function useVolume(days: number) {
   return useQuery({
     queryKey: adminKeys.volume(days),
     queryFn: async ({ signal }) =>
-      (await api<{ data: { from: string; to: string; points: VolumePoint[] } }>(`/api/admin/volume?days=${days}`, { signal })).data,
+      (await api<VolumeResponse>(`/api/admin/volume?days=${days}`, { signal })).data,
   });
 }

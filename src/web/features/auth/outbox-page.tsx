@@ -8,16 +8,9 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
+import type { OutboxResponse } from '@core/api/mail';
 import { api, isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
-
-interface OutboxMail {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  created_at: string;
-}
 
 /** Links in a mail's text, clickable (reset links lead back into this app). */
 function Linkified({ text }: { text: string }) {
@@ -46,7 +39,7 @@ export default function OutboxPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
   const outbox = useQuery({
     queryKey: ['dev', 'outbox'],
-    queryFn: async ({ signal }) => (await api<{ data: OutboxMail[] }>('/api/dev/outbox', { signal, token: null })).data,
+    queryFn: async ({ signal }) => (await api<OutboxResponse>('/api/dev/outbox', { signal, token: null })).data,
     refetchInterval: 5000,
     retry: false,
   });

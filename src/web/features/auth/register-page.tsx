@@ -82,13 +82,10 @@ export default function RegisterPage() {
                 form={form}
                 onSubmit={async (values) => {
                   setAlreadyRegistered(false);
-                  const answer = await authApi.register(values);
-                  if (answer.token) {
-                    await signedIn(answer.token, t('register.success'));
-                  } else if (answer.requiresVerification) {
-                    setPending({ email: values.email, message: answer.message });
-                    setStep('verify');
-                  }
+                  // A sign-up never signs in: the code mailed to the address does.
+                  const { message } = await authApi.register(values);
+                  setPending({ email: values.email, message });
+                  setStep('verify');
                 }}
                 onFailure={(e) => {
                   setAlreadyRegistered(isApiError(e) && e.status === 409);

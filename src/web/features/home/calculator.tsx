@@ -14,7 +14,7 @@ import { Select } from '@web/components/ui/select';
 import { Alert } from '@web/components/ui/alert';
 import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '@web/lib/format';
 import type { FeesResponse } from '@web/lib/queries';
-import type { RateSet } from '@core/rates';
+import type { RatesResponse } from '@core/api/pricing';
 import { useJson } from '@web/lib/use-json';
 import { cn } from '@web/lib/utils';
 
@@ -39,7 +39,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
 
   // Plain fetches (not TanStack Query): the home page stays light. Rates refresh every 15 s
   // (docs/rules/fees-and-rates.md#rates).
-  const ratesRes = useJson<{ data: RateSet }>('/api/rates', 15_000);
+  const ratesRes = useJson<RatesResponse>('/api/rates', 15_000);
   const fees = useJson<FeesResponse>('/api/fees');
   const rates = { ...ratesRes, data: ratesRes.data?.data };
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
+import type { CheckoutResponse } from '@core/api/payments';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
@@ -42,7 +43,7 @@ export default function PaymentPage() {
   const toPayPal = async () => {
     setLeaving(true);
     try {
-      const res = await api<{ data: { payment_url: string } }>(`/api/payments/${tr.id}/paypal`, { method: 'POST' });
+      const res = await api<CheckoutResponse>(`/api/payments/${tr.id}/paypal`, { method: 'POST' });
       window.location.assign(res.data.payment_url);
     } catch (err) {
       setPaypalError(isApiError(err) ? err.message : t('common:errors.generic'));

@@ -3,6 +3,7 @@ import { FormProvider } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
+import type { InitiatedResponse } from '@core/api/payments';
 import { CHANNELS, directionFor } from '@core/channels';
 import { computeQuote } from '@core/fees';
 import { parseAmount } from '@core/money';
@@ -61,7 +62,7 @@ export default function TransferPage() {
     setCreating(true);
     form.clearErrors();
     try {
-      const res = await api<{ payment_url?: string; data: { id: string } }>('/api/payments/initiate', {
+      const res = await api<InitiatedResponse>('/api/payments/initiate', {
         method: 'POST', body: toPayload(form.getValues()), headers: { 'Idempotency-Key': review.key },
       });
       void queryClient.invalidateQueries({ queryKey: transferKeys.all });
