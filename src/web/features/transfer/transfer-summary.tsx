@@ -29,7 +29,7 @@ export function TransferSummary({ amount, currency, quote, note }: { amount: Min
     ...(note.trim() ? [[t('form.notes'), note.trim(), 'summary-notes']] : []),
   ];
   return (
-    <Card className="h-fit p-5 sm:p-6 lg:sticky lg:top-24" aria-labelledby="transfer-summary">
+    <Card role="region" className="h-fit p-5 sm:p-6 lg:sticky lg:top-24" aria-labelledby="transfer-summary">
       <h2 id="transfer-summary" className="text-lg font-semibold">{t('form.summary')}</h2>
       <dl className="mt-3 divide-y divide-border text-sm" aria-live="polite">
         {rows.map(([label, value, id]) => (
