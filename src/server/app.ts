@@ -18,6 +18,7 @@ import { MAX_PROOF_BYTES } from '../core/proof.js';
 import { type Lang, t } from './i18n.js';
 import { assertDeclared, enforceAccess } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
+import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
@@ -65,8 +66,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger, `${config.publicUrl}/dev/outbox`)),
     log: logger,
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
+    prices: new PriceCache(),
   };
   app.addHook('onClose', () => ctx.limiter.close());
+  // Published prices are served from memory while this process hears every edit's NOTIFY.
+  const priceListener = listenForPriceEdits(database.url, ctx.prices, logger);
+  app.addHook('onClose', () => priceListener.close());
+  await priceListener.ready;
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { PriceCache } from './lib/price-cache.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { Mailer } from './modules/mail/mailer.js';
@@ -14,5 +15,7 @@ export interface AppContext {
   mailer: Mailer;
   /** Attempt counters: in this process, or in Redis (REDIS_URL) shared by every process. */
   limiter: RateLimiter;
+  /** Published fees and rates in memory, cleared by every price edit (NOTIFY). */
+  prices: PriceCache;
   log: Logger;
 }

@@ -41,7 +41,12 @@ async function leastPrivilegeUrl(admin: pg.Client, databaseUrl: string, id: stri
  * A fresh database cloned from the migrated template, and the real app built on it; with
  * `leastPrivilege`, the app connects as the documented least-privilege role.
  */
-export async function createTestApp(opts: { env?: Record<string, string>; mailer?: Mailer; leastPrivilege?: boolean; logger?: Logger } = {}): Promise<TestApp> {
+export async function createTestApp(opts: {
+  env?: Record<string, string>; mailer?: Mailer; leastPrivilege?: boolean; logger?: Logger;
+  /** A second app (another server process's twin) on this app's database; close it first. */
+  sharing?: TestApp;
+} = {}): Promise<TestApp> {
+  if (opts.sharing) return buildTestApp(opts, connect(opts.sharing.database.url, 5), async () => {});
   const adminUrl = inject('adminDatabaseUrl');
   const id = randomBytes(6).toString('hex');
   const name = `mt_test_${id}`;
@@ -55,7 +60,18 @@ export async function createTestApp(opts: { env?: Record<string, string>; mailer
     await owner.connect();
     databaseUrl = await leastPrivilegeUrl(owner, databaseUrl, id).finally(() => owner.end());
   }
-  const database = connect(databaseUrl, 5);
+  return buildTestApp(opts, connect(databaseUrl, 5), async () => {
+    const a = new pg.Client({ connectionString: adminUrl });
+    await a.connect();
+    await a.query(`drop database if exists ${name} with (force)`);
+    if (opts.leastPrivilege) await a.query(`drop role if exists mt_app_${id}`);
+    await a.end();
+  });
+}
+
+async function buildTestApp(
+  opts: { env?: Record<string, string>; mailer?: Mailer; logger?: Logger }, database: Database, dropDatabase: () => Promise<void>,
+): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/nonexistent',
     PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true', SUPPORT_EMAIL: 'help@example.test', MAIL_FROM: 'Test <no-reply@example.test>',
@@ -71,11 +87,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; mailer
     async close() {
       await app.close();
       await database.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      if (opts.leastPrivilege) await a.query(`drop role if exists mt_app_${id}`);
-      await a.end();
+      await dropDatabase();
     },
   };
 }

@@ -6,6 +6,7 @@ import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
+import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
 
 // The back office's SQL: the staff list, counts and volume, the audit log, fee tiers and rates.
 
@@ -197,4 +198,9 @@ export async function writeRate(tx: Tx, key: string, value: string, actor: strin
   const [row] = await tx.insert(rates).values({ key, value, updated_by: actor })
     .onConflictDoUpdate({ target: rates.key, set: { value, updated_by: actor } }).returning();
   return row!;
+}
+
+/** Announces a price edit to every process; delivered when (and only if) the transaction commits. */
+export async function notifyPriceEdit(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_notify(${PRICES_CHANNEL}, '')`);
 }

@@ -61,20 +61,20 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/fees', {
     config: { access: 'admin' },
     schema: { body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
-  }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, requireUser(request).profile_id, request.body) }));
+  }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.body) }));
 
   app.patch('/fees/:id', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
   }, async (request) => ({
-    data: await updateTier(ctx.db, requireUser(request).profile_id, request.params.id, request.body, request.lang),
+    data: await updateTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.id, request.body, request.lang),
   }));
 
   app.delete('/fees/:id', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
   }, async (request) => {
-    await deleteTier(ctx.db, requireUser(request).profile_id, request.params.id);
+    await deleteTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };
   });
 
@@ -82,7 +82,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
   }, async (request) => ({
-    data: await setRate(ctx.db, requireUser(request).profile_id, request.params.key, request.body.value, request.lang),
+    data: await setRate(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.key, request.body.value, request.lang),
   }));
 };
 export default routes;

@@ -10,12 +10,13 @@ import type { Db, Tx } from '@server/db/client.js';
 import type { Lang } from '@server/i18n.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import type { PriceCache } from '@server/lib/price-cache.js';
 import { parseOr400, refusal } from '@server/lib/zod-refusal.js';
 import { currentRates } from '../rates/service.js';
 import { transferRequestToJson } from '../transfers/service.js';
 import { csvHeader, csvLine } from './export-csv.js';
 import {
-  auditRows, dailyVolume, insertAudit, insertTier, lockCorridor, lockRate, lockTier, prepareFilter, removeTier,
+  auditRows, dailyVolume, insertAudit, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
   replaceTier, requestCounts, staffRows, tiersOfDirection, userAndTierCounts, writeRate,
   type PreparedFilter, type RateRow, type TierRow,
 } from './repo.js';
@@ -114,9 +115,24 @@ async function checkTierSet(tx: Tx, candidate: FeeTier, replacing?: string): Pro
   if (refusal) throw new HttpError(400, refusal);
 }
 
-export async function createTier(db: Db, actor: string, input: FeeTierInput): Promise<AdminFeeTier> {
+/**
+ * A price edit: NOTIFY in its transaction clears every process's cache when it commits, and this
+ * process's own at once, so the admin's next read is never stale
+ * (docs/decisions/016-price-cache-and-scale-out.md).
+ */
+async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await db.transaction(async (tx) => {
+    const done = await work(tx);
+    await notifyPriceEdit(tx);
+    return done;
+  });
+  prices.invalidate();
+  return result;
+}
+
+export async function createTier(db: Db, prices: PriceCache, actor: string, input: FeeTierInput): Promise<AdminFeeTier> {
   const tier = feeTierFromInput(input);
-  return db.transaction(async (tx) => {
+  return editPrices(db, prices, async (tx) => {
     await checkTierSet(tx, tier);
     const row = await insertTier(tx, tier, actor);
     await insertAudit(tx, { actor, action: 'fee_tier.create', targetType: 'fee_tier', targetId: row.id, before: null, after: tierToJson(row) });
@@ -136,8 +152,8 @@ function mergedTier(before: TierRow, patch: FeeTierPatch, lang: Lang): FeeTier {
 }
 
 /** Changes only the fields sent (null clears max_amount or min_fee). */
-export async function updateTier(db: Db, actor: string, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
-  return db.transaction(async (tx) => {
+export async function updateTier(db: Db, prices: PriceCache, actor: string, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
+  return editPrices(db, prices, async (tx) => {
     const before = await lockTier(tx, id);
     if (!before) throw notFound();
     const tier = mergedTier(before, patch, lang);
@@ -148,8 +164,8 @@ export async function updateTier(db: Db, actor: string, id: string, patch: FeeTi
   });
 }
 
-export async function deleteTier(db: Db, actor: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteTier(db: Db, prices: PriceCache, actor: string, id: string): Promise<void> {
+  await editPrices(db, prices, async (tx) => {
     const before = await removeTier(tx, id);
     if (!before) throw notFound();
     await insertAudit(tx, { actor, action: 'fee_tier.delete', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: null });
@@ -162,10 +178,10 @@ export async function deleteTier(db: Db, actor: string, id: string): Promise<voi
 const rateToJson = (row: RateRow) => ({ key: row.key, value: row.value.replace(/\.?0+$/, ''), updated_at: row.updated_at.toISOString() });
 
 /** Sets one forward rate (an unknown key names no resource) and answers the whole rate set. */
-export async function setRate(db: Db, actor: string, key: string, value: string | number, lang: Lang) {
+export async function setRate(db: Db, prices: PriceCache, actor: string, key: string, value: string | number, lang: Lang) {
   if (!(RATE_KEYS as readonly string[]).includes(key)) throw notFound();
   const rate = parseOr400(RateUpdateSchema, { key, value }, lang);
-  await db.transaction(async (tx) => {
+  await editPrices(db, prices, async (tx) => {
     const before = await lockRate(tx, key);
     const row = await writeRate(tx, key, rate.value, actor);
     await insertAudit(tx, { actor, action: 'rate.update', targetType: 'rate', targetId: key, before: before && rateToJson(before), after: rateToJson(row) });
