@@ -18,6 +18,21 @@ GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO mt_app;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO mt_app;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO mt_app;
 
+-- The job queue (graphile-worker's schema): the app adds, takes and finishes jobs.
+GRANT USAGE ON SCHEMA graphile_worker TO mt_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA graphile_worker TO mt_app;
+GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA graphile_worker TO mt_app;
+-- graphile-worker keeps row-level security on its tables with no policy (only the owner passes):
+-- the app role gets one policy per table that lets it through.
+DO $$
+DECLARE t record;
+BEGIN
+  FOR t IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = 'graphile_worker' AND c.relkind = 'r' AND c.relrowsecurity LOOP
+    EXECUTE format('CREATE POLICY mt_app_all ON graphile_worker.%I TO mt_app USING (true) WITH CHECK (true)', t.relname);
+  END LOOP;
+END $$;
+
 -- Append-only records.
 REVOKE UPDATE, DELETE ON transfer_status_history, audit_log FROM mt_app;
 

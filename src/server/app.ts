@@ -22,8 +22,9 @@ import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
-import { type Mailer, outboxMailer, smtpMailer } from './modules/mail/mailer.js';
+import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
+import { type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
 import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
 import { LOCALES_DIR, PAGES_DIST_DIR, WEB_DIST_DIR } from './paths.js';
@@ -63,12 +64,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database,
     db: database.db,
     tokens: new TokenService(database.db, deps.sessionSecret),
-    mailer: deps.mailer ?? (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(database.db, logger, `${config.publicUrl}/dev/outbox`)),
+    mailer: deps.mailer ?? configuredMailer(config, database.db, logger),
     log: logger,
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
     prices: new PriceCache(),
   };
   app.addHook('onClose', () => ctx.limiter.close());
+  if (config.RUN_WORKER) {
+    // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
+    // database closes; `npm run worker` runs the same worker alone.
+    let worker: JobWorker | null = null;
+    app.addHook('onReady', async () => {
+      worker = await startWorker({ pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
+    });
+    app.addHook('onClose', async () => { await worker?.stop(); });
+  }
   // Published prices are served from memory while this process hears every edit's NOTIFY.
   const priceListener = listenForPriceEdits(database.url, ctx.prices, logger);
   app.addHook('onClose', () => priceListener.close());

@@ -44,6 +44,10 @@ const EnvSchema = z.object({
     if (v === 'true' || v === 'false') return v === 'true';
     return /^\d+$/.test(v) ? Number(v) : v;
   })),
+  /** `false` starts servers that only enqueue; then run `npm run worker` apart (docs/decisions/014-durable-jobs.md). */
+  RUN_WORKER: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], 'must be true or false').default('true').transform((v) => v === 'true')),
+  /** Attempts of a background job (an e-mail) before it is parked for the admin. */
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -35,10 +35,10 @@ export class SmtpListener {
 
   url = '';
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = this.server.server.address() as AddressInfo;
-    this.url = `smtp://127.0.0.1:${port}`;
+  /** Listens on `port` (a free one by default): a test can bring a stopped mail server back at its address. */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', () => resolve()));
+    this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
     return this;
   }
 

@@ -58,6 +58,8 @@ export const StatsSchema = z.object({
   requests: z.record(z.enum(TRANSFER_STATUSES), z.number().int()),
   users: z.number().int().optional(),
   fee_tiers: z.number().int().optional(),
+  /** Background jobs that ran out of attempts (admin only). */
+  parked_jobs: z.number().int().optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 export const StatsResponseSchema = dataOf(StatsSchema);

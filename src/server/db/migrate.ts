@@ -1,4 +1,5 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { Logger, runMigrations as migrateJobQueue } from 'graphile-worker';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { connect, type Database } from './client.js';
 
@@ -11,6 +12,8 @@ export async function runMigrations(database: Database): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migrate(database.db, { migrationsFolder: MIGRATIONS_DIR });
+    // The job queue's own schema (graphile_worker), so jobs can be added before any worker ran.
+    await migrateJobQueue({ pgPool: database.pool, logger: new Logger(() => () => {}) });
   } catch (err) {
     const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
     if (code === '42501') {

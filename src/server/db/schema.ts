@@ -265,3 +265,12 @@ export const settings = pgTable('settings', {
 });
 
 
+
+/**
+ * One row per queued e-mail that SMTP (or the outbox) accepted, written right after it did and
+ * read before sending: a mail job run twice sends once (docs/decisions/014-durable-jobs.md).
+ */
+export const mailDeliveries = pgTable('mail_deliveries', {
+  mail_id: uuid('mail_id').primaryKey(),
+  sent_at: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { countParked } from '../jobs/service.js';
 import type { AdminFeeTier, AuditQuery, StaffFilter, StaffListQuery, Stats, VolumePoint } from '@core/api/admin.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import { feeTierFromInput, validateTierSet, type FeeTier } from '@core/fees.js';
@@ -72,7 +73,8 @@ export function exportStream(db: Db, filter: StaffFilter): Readable {
 /** Requests per status; user and tier counts are the admin's alone. */
 export async function stats(db: Db, role: Role): Promise<Stats> {
   const requests = await requestCounts(db);
-  return isAdmin(role) ? { requests, ...(await userAndTierCounts(db)) } : { requests };
+  if (!isAdmin(role)) return { requests };
+  return { requests, ...(await userAndTierCounts(db)), parked_jobs: await countParked(db) };
 }
 
 export async function volume(db: Db, days: number) {

@@ -11,15 +11,17 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** `mailId`, when given, names the message (its Message-ID) so a receiver can tell a resend. */
+  send(message: MailMessage, mailId?: string): Promise<void>;
 }
 
 /** Real SMTP when SMTP_URL is set. */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+    async send(m, mailId) {
+      const messageId = mailId ? `<${mailId}@${from.replace(/^.*@|>.*$/g, '') || 'localhost'}>` : undefined;
+      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId });
     },
   };
 }
@@ -32,11 +34,15 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 export function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
   return {
     async send(m) {
-      await keepInOutbox(db, m);
+      await keepInOutbox(db, { to: m.to, subject: m.subject, text: m.text, html: m.html });
       log.info({ to: m.to, subject: maskCodes(m.subject) }, `e-mail kept in the development outbox, read it at ${outboxUrl}`);
     },
   };
 }
+
+/** SMTP_URL's server, or the development outbox without it. */
+export const configuredMailer = (config: { SMTP_URL?: string | undefined; MAIL_FROM: string; publicUrl: string }, db: Db, log: Logger): Mailer =>
+  (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, log, `${config.publicUrl}/dev/outbox`));
 
 /** Subjects may name a code ("123456 is your code"): digit runs are masked. */
 const maskCodes = (text: string) => text.replace(/\d{4,}/g, '[code]');

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@server/db/client.js';
-import { mailOutbox } from '@server/db/schema.js';
+import { mailDeliveries, mailOutbox } from '@server/db/schema.js';
 import type { MailMessage } from './mailer.js';
 
 export async function keepInOutbox(db: Db, message: MailMessage): Promise<void> {
@@ -12,4 +12,12 @@ export async function listOutbox(db: Db, opts: { to?: string | undefined; limit:
   return db.select().from(mailOutbox)
     .where(opts.to ? eq(sql`lower(${mailOutbox.to})`, opts.to.toLowerCase()) : undefined)
     .orderBy(desc(mailOutbox.id)).limit(opts.limit);
+}
+
+export async function wasDelivered(db: Db, mailId: string): Promise<boolean> {
+  return (await db.select({ id: mailDeliveries.mail_id }).from(mailDeliveries).where(eq(mailDeliveries.mail_id, mailId))).length > 0;
+}
+
+export async function markDelivered(db: Db, mailId: string): Promise<void> {
+  await db.insert(mailDeliveries).values({ mail_id: mailId }).onConflictDoNothing();
 }

@@ -101,7 +101,12 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
       recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
     },
   };
-  const created = await ctx.db.transaction((tx) => repo.insertTransfer(tx, request, transaction));
+  // The creation e-mail is queued with the transfer: both or neither.
+  const created = await ctx.db.transaction(async (tx) => {
+    const row = await repo.insertTransfer(tx, request, transaction);
+    if (row) await notifyCreated(ctx, tx, row);
+    return row;
+  });
   if (!created) {
     // A concurrent twin with the same key won the insert: its answer is this one too.
     const replay = await replayOf(ctx, user.profile_id, idempotencyKey!, hash!);
@@ -115,7 +120,6 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
       recipient_email: d.recipient_email, recipient_phone: d.recipient_phone, iban: d.iban, bic: d.bic,
     }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
-  await notifyCreated(ctx, created).catch((err) => ctx.log.error({ err, requestId: created.id }, 'creation e-mail failed'));
   return answer(ctx, created);
 }
 
@@ -189,9 +193,12 @@ export async function capturePayPalReturn(ctx: AppContext, orderId: string): Pro
     ctx.log.error({ requestId: row.id, orderId }, 'PayPal capture missing or for another amount');
     return row;
   }
-  const paid = await ctx.db.transaction((tx) => repo.markPaid(tx, row.id, capture.id));
+  const paid = await ctx.db.transaction(async (tx) => {
+    const marked = await repo.markPaid(tx, row.id, capture.id);
+    if (marked) await notifyPaymentReceived(ctx, tx, marked);
+    return marked;
+  });
   if (!paid) return row;
-  await notifyPaymentReceived(ctx, paid).catch((err) => ctx.log.error({ err, requestId: row.id }, 'payment e-mail failed'));
   return paid;
 }
 

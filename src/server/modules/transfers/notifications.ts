@@ -1,10 +1,13 @@
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
+import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
+import { queueMail } from '../mail/service.js';
 import { senderContact, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
-// their profile. A failed e-mail is logged by the caller, never undoing the change it reports.
+// their profile. Queued in the transaction of the change they report, written as the change
+// left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
 type Event = 'created' | 'paid' | 'status';
 
@@ -16,8 +19,8 @@ function amountText(value: string, currency: string, lang: Lang): string {
   return minor === null ? `${value} ${currency}` : formatMoney(minor, currency, lang === 'fr' ? 'fr-FR' : 'en-US');
 }
 
-async function send(ctx: AppContext, event: Event, request: TransferRequestRow): Promise<void> {
-  const profile = await senderContact(ctx.db, request.profile_id);
+async function send(ctx: AppContext, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
+  const profile = await senderContact(tx, request.profile_id);
   if (!profile) return;
   const lang = profile.language;
   const vars = {
@@ -45,18 +48,18 @@ async function send(ctx: AppContext, event: Event, request: TransferRequestRow):
   ];
   const text = lines.join('\n');
   const html = lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('');
-  await ctx.mailer.send({ to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html });
+  await queueMail(ctx, tx, { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html });
 }
 
-export function notifyCreated(ctx: AppContext, request: TransferRequestRow): Promise<void> {
-  return send(ctx, 'created', request);
+export function notifyCreated(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
+  return send(ctx, tx, 'created', request);
 }
 
-export function notifyPaymentReceived(ctx: AppContext, request: TransferRequestRow): Promise<void> {
-  return send(ctx, 'paid', request);
+export function notifyPaymentReceived(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
+  return send(ctx, tx, 'paid', request);
 }
 
-/** E-mails the sender about a status change, in their language. */
-export function notifyStatusChange(ctx: AppContext, request: TransferRequestRow): Promise<void> {
-  return send(ctx, 'status', request);
+/** Queues the sender's e-mail about a status change, in their language. */
+export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
+  return send(ctx, tx, 'status', request);
 }

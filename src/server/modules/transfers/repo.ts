@@ -113,7 +113,7 @@ export async function transactionIdOf(db: Db, requestId: string): Promise<string
 }
 
 /** The sender's address, name and language, for the e-mails about their transfers. */
-export async function senderContact(db: Db, profileId: string) {
+export async function senderContact(db: Db | Tx, profileId: string) {
   const [profile] = await db.select({ email: profiles.email, full_name: profiles.full_name, language: profiles.language })
     .from(profiles).where(eq(profiles.id, profileId));
   return profile ?? null;

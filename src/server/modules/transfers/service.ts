@@ -122,7 +122,7 @@ const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpd
 
 /**
  * The one way a transfer's status moves: locked row, legal move for that actor, stale reads
- * refused, transaction mirrored, history appended, and the sender e-mailed afterwards.
+ * refused, transaction mirrored, history appended, and the sender's e-mail queued with it.
  */
 export async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
   // Compare-and-set whatever the body says: two moves racing on one request both read it before
@@ -136,14 +136,16 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
     if (change.as === 'owner' && current.payout_reference) throw statusFailed('validation.statusCancelOnlyPending');
-    return writeStatus(tx, {
+    const written = await writeStatus(tx, {
       from: current, to: change.to, actor: change.actor, note: change.note ?? null,
       payoutReference: change.payoutReference ?? null,
       // Money received for a transfer that will not be paid out is owed back to the sender.
       refundDue: (change.to === 'rejected' || change.to === 'cancelled') && current.payment_status === 'received',
     });
+    // The sender's e-mail is queued with the change: both or neither.
+    await notifyStatusChange(ctx, tx, written);
+    return written;
   });
-  await notifyStatusChange(ctx, updated).catch((err) => ctx.log.error({ err, requestId: updated.id }, 'status e-mail failed'));
   return updated;
 }
 

@@ -1,0 +1,196 @@
+// API budgets: the product's public and signed-in endpoints against raw node:http (hello world)
+// and plain node:http + pg running the very SQL the product runs for each endpoint. Every server
+// is its own process; autocannon (50 connections, BENCH_SECONDS each, loopback) drives them in one
+// run with the cases alternating. Budgets (docs/decisions/016-price-cache-and-scale-out.md):
+// GET /api/fees and /api/rates ≥ 85 % of raw; signed-in lists and profile ≥ 70 % of plain.
+// BENCH_INITIATE=1 adds 200 concurrent senders initiating for 60 s (p50, p99, errors).
+// BENCH_DATABASE_URL: an empty PostgreSQL database to use; otherwise a temporary embedded one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { connect, startEmbeddedPostgres } from '@server/db/client.js';
+import * as schema from '@server/db/schema.js';
+import { profiles } from '@server/db/schema.js';
+import { hashPassword } from '@server/modules/auth/password.js';
+import { TokenService } from '@server/modules/auth/tokens.js';
+import { publishedFees } from '@server/modules/fees/quote-service.js';
+import { getMyProfile } from '@server/modules/profiles/service.js';
+import { currentRates } from '@server/modules/rates/service.js';
+import { listOwnRequests } from '@server/modules/transfers/service.js';
+import type { AppContext } from '@server/context.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const ROUNDS = 2;
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+const dir = process.env.BENCH_DATABASE_URL ? null : mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+const embedded = dir ? await startEmbeddedPostgres(dir) : null;
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
+const children: ChildProcess[] = [];
+const logDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-logs-'));
+
+/** A server process, its output in a file (read by nobody during the run); resolves with its address once it prints "listening on …". */
+async function serve(args: string[], env: Record<string, string>): Promise<string> {
+  const logFile = path.join(logDir, `${children.length}.log`);
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  closeSync(out);
+  children.push(child);
+  for (;;) {
+    const output = readFileSync(logFile, 'utf8');
+    const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+    if (found) return found[1]!;
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited (${child.exitCode}):\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const secret = randomBytes(32).toString('hex');
+try {
+  // The product as deployed (its own log level and all), on Redis like a multi-process deployment.
+  const product = await serve(['src/server/main.ts'], {
+    NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir ?? os.tmpdir(), DATABASE_URL: databaseUrl,
+    SESSION_SECRET: secret, TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`, ADMIN_EMAIL: 'bench-admin@example.test', ADMIN_PASSWORD: 'bench-admin-password',
+    SMTP_URL: '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  });
+
+  // A sender with 20 transfers, signed in through the product.
+  const database = connect(databaseUrl, 2);
+  const email = `bench-${randomBytes(3).toString('hex')}@example.test`;
+  const [me] = await database.db.insert(profiles).values({
+    email, full_name: 'Bench Sender', phone: '+15551234567', city: 'Libreville', country: 'GA', email_verified_at: new Date(),
+    password_hash: await hashPassword('bench-password-1'),
+  }).returning();
+  await database.db.execute(sql`
+    insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, destination_details,
+      amount, currency, fee, total, rate, payout_amount, payout_currency, status, payment_status, provider_txn_id)
+    select 'BN-' || ${me!.id.slice(0, 8)} || '-' || g, ${me!.id}::uuid, 'USD_XAF', 'paypal_usd', 'airtel_gabon',
+      jsonb_build_object('recipient_name', 'Recipient ' || g, 'recipient_phone', '+241077' || lpad(g::text, 5, '0')),
+      100, 'USD', 4.50, 104.50, 610, 61000, 'XAF', 'pending', 'received', 'CAP-' || ${me!.id} || '-' || g
+    from generate_series(1, 20) g`);
+  const login = await fetch(`${product}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-1' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  if (!token) throw new Error(`sign-in failed: ${login.status}`);
+
+  // The product's SQL for each endpoint, recorded by running its own code on a recording drizzle.
+  let recorded: { text: string; params: unknown[] }[] = [];
+  const recDb = drizzle(database.pool, { schema, logger: { logQuery: (text, params) => { recorded.push({ text, params }); } } });
+  const record = async (work: () => Promise<unknown>) => { recorded = []; await work(); return recorded; };
+  const user = (await new TokenService(recDb, secret).authenticate(token))!;
+  const session = await record(() => new TokenService(recDb, secret).authenticate(token));
+  const plainSql = {
+    '/fees': await record(() => publishedFees(recDb)),
+    '/rates': await record(() => currentRates(recDb)),
+    '/transfer-requests': [...session, ...(await record(() => listOwnRequests(recDb, user, { limit: 20 } as Parameters<typeof listOwnRequests>[2])))],
+    '/profiles/me': [...session, ...(await record(() => getMyProfile({ db: recDb } as unknown as AppContext, user)))],
+  };
+  await database.close();
+
+  const raw = await serve(['scripts/bench/api-servers.ts', 'raw'], {});
+  const plain = await serve(['scripts/bench/api-servers.ts', 'plain'], { DATABASE_URL: databaseUrl, BENCH_PLAIN_SQL: JSON.stringify(plainSql) });
+
+  const auth = { authorization: `Bearer ${token}` };
+  let address = 0;
+  // Quotes are limited per client address: each request comes from another one.
+  const fromAnywhere = (req: { headers: Record<string, string> }) => {
+    address++;
+    return { ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` } };
+  };
+  const cases: { name: string; url: string; method?: string; body?: string; headers?: Record<string, string>; vary?: boolean }[] = [
+    { name: 'raw node:http hello', url: `${raw}/` },
+    { name: 'plain GET /fees SQL', url: `${plain}/fees` },
+    { name: 'plain GET /transfer-requests SQL', url: `${plain}/transfer-requests` },
+    { name: 'plain GET /profiles/me SQL', url: `${plain}/profiles/me` },
+    { name: 'GET /api/fees', url: `${product}/api/fees` },
+    { name: 'GET /api/rates', url: `${product}/api/rates` },
+    { name: 'POST /api/quotes', url: `${product}/api/quotes`, method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ direction: 'USD_XAF', amount: '250' }), vary: true },
+    { name: 'GET /api/transfer-requests', url: `${product}/api/transfer-requests`, headers: auth },
+    { name: 'GET /api/profiles/me', url: `${product}/api/profiles/me`, headers: auth },
+  ];
+  const results = new Map<string, { rps: number[]; p50: number[]; p99: number[]; bad: number }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of cases) {
+      const r = await autocannon({
+        url: c.url, connections: CONNECTIONS, duration: SECONDS,
+        requests: [{ method: c.method ?? 'GET', headers: c.headers ?? {}, body: c.body, ...(c.vary ? { setupRequest: fromAnywhere } : {}) }],
+      });
+      const entry = results.get(c.name) ?? { rps: [], p50: [], p99: [], bad: 0 };
+      entry.rps.push(r.requests.average);
+      entry.p50.push(r.latency.p50);
+      entry.p99.push(r.latency.p99);
+      entry.bad += r.errors + r.timeouts + r.non2xx;
+      results.set(c.name, entry);
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const rps = (name: string) => mean(results.get(name)!.rps);
+  const rawRps = rps('raw node:http hello');
+  const plainOf: Record<string, string> = {
+    'GET /api/fees': 'plain GET /fees SQL',
+    'GET /api/transfer-requests': 'plain GET /transfer-requests SQL',
+    'GET /api/profiles/me': 'plain GET /profiles/me SQL',
+  };
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a case, ${ROUNDS} rounds alternating; mean of rounds\n`);
+  console.log(`${'case'.padEnd(34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'÷ raw'.padStart(8)}${'÷ plain'.padStart(9)}${'non-2xx'.padStart(9)}`);
+  for (const [name, r] of results) {
+    const plainName = plainOf[name];
+    console.log(`${name.padEnd(34)}${mean(r.rps).toFixed(0).padStart(9)}${mean(r.p50).toFixed(1).padStart(8)}${mean(r.p99).toFixed(1).padStart(8)}`
+      + `${`${((100 * mean(r.rps)) / rawRps).toFixed(1)} %`.padStart(8)}${(plainName ? `${((100 * mean(r.rps)) / rps(plainName)).toFixed(1)} %` : '').padStart(9)}${String(r.bad).padStart(9)}`);
+  }
+  const budgets = [
+    { what: 'GET /api/fees ≥ 85 % of raw node:http', share: rps('GET /api/fees') / rawRps, min: 0.85 },
+    { what: 'GET /api/rates ≥ 85 % of raw node:http', share: rps('GET /api/rates') / rawRps, min: 0.85 },
+    { what: 'GET /api/transfer-requests ≥ 70 % of plain', share: rps('GET /api/transfer-requests') / rps(plainOf['GET /api/transfer-requests']!), min: 0.7 },
+    { what: 'GET /api/profiles/me ≥ 70 % of plain', share: rps('GET /api/profiles/me') / rps(plainOf['GET /api/profiles/me']!), min: 0.7 },
+  ];
+  const errors = [...results.values()].reduce((n, r) => n + r.bad, 0);
+  const missed = budgets.filter((b) => b.share < b.min);
+
+  if (process.env.BENCH_INITIATE === '1') {
+    // 200 senders, each signed in, initiating for 60 s.
+    const senders: string[] = [];
+    const db = connect(databaseUrl, 4);
+    for (let i = 0; i < 200; i++) {
+      const mail = `bench-s${i}-${randomBytes(3).toString('hex')}@example.test`;
+      await db.db.insert(profiles).values({ email: mail, full_name: `Sender ${i}`, phone: '+15551234567', city: 'Libreville', country: 'GA',
+        email_verified_at: new Date(), password_hash: me!.password_hash });
+      const res = await fetch(`${product}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` },
+        body: JSON.stringify({ email: mail, password: 'bench-password-1' }) });
+      senders.push(((await res.json()) as { token: string }).token);
+    }
+    await db.close();
+    let next = 0;
+    const r = await autocannon({
+      url: `${product}/api/payments/initiate`, connections: 200, duration: 60,
+      setupClient: (client) => {
+        client.setHeaders({ 'content-type': 'application/json', authorization: `Bearer ${senders[next++ % senders.length]}` });
+      },
+      method: 'POST',
+      body: JSON.stringify({ source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
+        destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24177123456' } }),
+    });
+    console.log(`\ninitiate, 200 senders, 60 s: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts + r.non2xx}`);
+    if (r.latency.p99 > 250 || r.errors + r.timeouts + r.non2xx > 0) missed.push({ what: 'initiate: 0 errors, p99 ≤ 250 ms', share: 0, min: 0 });
+  }
+
+  console.log('');
+  for (const b of budgets) console.log(`${b.share >= b.min ? 'met    ' : 'NOT met'}  ${b.what}: ${(100 * b.share).toFixed(1)} %`);
+  if (errors) console.log(`(${errors} non-2xx or failed requests in the cases above)`);
+  console.log(missed.length ? `api budgets: not met: ${missed.map((b) => b.what).join('; ')}` : 'api budgets: met');
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  await embedded?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { JobResponseSchema, JobsQuerySchema, JobsResponseSchema } from '@core/api/jobs.js';
+import { replies } from '@server/lib/contract.js';
+import type { ApiModule } from '../module.js';
+import { listParked, retryParked } from './service.js';
+
+// Background jobs for the admin: the parked ones (every attempt failed) and a retry.
+// See docs/decisions/014-durable-jobs.md.
+
+const JobParamsSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) });
+
+const routes: ApiModule = async (app, { ctx }) => {
+  app.get('/admin/jobs', {
+    config: { access: 'admin' },
+    schema: { querystring: JobsQuerySchema, response: replies({ 200: JobsResponseSchema }) },
+  }, async (request) => ({ data: await listParked(ctx.db, request.query.limit) }));
+
+  app.post('/admin/jobs/:id/retry', {
+    config: { access: 'admin' },
+    schema: { params: JobParamsSchema, response: replies({ 200: JobResponseSchema }) },
+  }, async (request) => ({ data: await retryParked(ctx.db, request.params.id) }));
+};
+export default routes;

@@ -1,0 +1,41 @@
+import type { Job } from '@core/api/jobs.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { HttpError, notFound } from '@server/lib/http-error.js';
+import * as repo from './repo.js';
+
+// Durable work (docs/decisions/014-durable-jobs.md): jobs are added in the caller's transaction,
+// done by the worker with retries and backoff, and parked for the admin once attempts run out.
+
+/** Every kind of job the worker knows. */
+export type JobKind = 'mail';
+
+/** Adds a job; with a transaction, it exists only if that transaction commits. */
+export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number): Promise<void> {
+  return repo.addJob(db, kind, payload, maxAttempts);
+}
+
+/** Parked jobs for the admin: what failed and why, never the payload (it may hold codes or links). */
+export async function listParked(db: Db, limit: number): Promise<Job[]> {
+  return (await repo.parkedJobs(db, limit)).map(toJson);
+}
+
+export const countParked = (db: Db): Promise<number> => repo.countParked(db);
+
+/** Puts a parked job back in line with fresh attempts: 404 unknown (or done), 409 not parked. */
+export async function retryParked(db: Db, id: string): Promise<Job> {
+  if (!/^\d{1,18}$/.test(id)) throw notFound();
+  if (!(await repo.rescheduleParked(db, id))) {
+    if (!(await repo.findJob(db, id))) throw notFound();
+    throw new HttpError(409, 'admin.jobs.notParked');
+  }
+  const job = await repo.findJob(db, id);
+  if (!job) throw notFound();
+  return toJson(job);
+}
+
+function toJson(row: repo.JobRow): Job {
+  return {
+    id: String(row.id), kind: row.task_identifier, attempts: row.attempts, max_attempts: row.max_attempts,
+    last_error: row.last_error, created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString(),
+  };
+}

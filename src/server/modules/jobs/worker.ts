@@ -1,0 +1,54 @@
+import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { Db } from '@server/db/client.js';
+import { deliverMail } from '../mail/service.js';
+import type { Mailer } from '../mail/mailer.js';
+
+// The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
+// `npm run worker`. See docs/decisions/014-durable-jobs.md.
+
+export interface WorkerDeps {
+  pool: Pool;
+  db: Db;
+  mailer: Mailer;
+  log: Logger;
+}
+
+export interface JobWorker {
+  /** Takes no new job, lets the running ones finish (those still running after 5 s fail and retry). */
+  stop(): Promise<void>;
+}
+
+/** graphile-worker's log lines, through our logger. */
+export function workerLogger(log: Logger): WorkerLogger {
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    log[method]({ scope, ...meta }, message);
+  });
+}
+
+/** Creates or updates the queue's own schema (graphile_worker); run with the app's migrations. */
+export function migrateQueue(pool: Pool, log: Logger): Promise<void> {
+  return runMigrations({ pgPool: pool, logger: workerLogger(log) });
+}
+
+export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
+  const taskList: TaskList = {
+    mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
+  };
+  const runner: Runner = await run({
+    pgPool: deps.pool,
+    taskList,
+    concurrency: 4,
+    // The server handles its own signals and stops the worker on close.
+    noHandleSignals: true,
+    pollInterval: 1000,
+    gracefulShutdownAbortTimeout: 5000,
+    logger: workerLogger(deps.log.child({ component: 'jobs' })),
+  });
+  let stopped: Promise<void> | null = null;
+  return {
+    stop: () => (stopped ??= runner.stop()),
+  };
+}

@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig } from './config.js';
+import { connect } from './db/client.js';
+import { migrateDatabase } from './db/migrate.js';
+import { createLogger } from './logger.js';
+import { startWorker } from './modules/jobs/worker.js';
+import { configuredMailer } from './modules/mail/mailer.js';
+
+// `npm run worker`: the background-job worker alone, for deployments that start their servers
+// with RUN_WORKER=false (docs/decisions/014-durable-jobs.md). It needs the servers' DATABASE_URL:
+// the embedded database belongs to the one process that started it.
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (!config.DATABASE_URL) {
+    console.error('npm run worker needs DATABASE_URL (the database the servers use).');
+    process.exit(1);
+  }
+  const logger = createLogger(config);
+  const database = connect(config.DATABASE_URL, 5, logger);
+  await migrateDatabase(database, config.MIGRATION_DATABASE_URL);
+  const worker = await startWorker({ pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger });
+  logger.info('job worker started');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'job worker stopping');
+    try {
+      await worker.stop();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'job worker shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('Failed to start the worker:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

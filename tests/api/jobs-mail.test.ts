@@ -1,0 +1,164 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '@server/app.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { SmtpListener } from '../support/smtp-listener.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// E-mails are durable jobs (docs/decisions/014-durable-jobs.md): a request never waits on SMTP,
+// an outage delays mail and never loses it, a stopped worker's job is done after restart, once,
+// and a job that keeps failing is parked for the admin, who can retry it.
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+});
+
+/** A port where nothing listens: SMTP down. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A mail server that takes connections and never says a word: a request waiting on it would hang. */
+async function silentServer(): Promise<{ url: string; connections: () => number }> {
+  const sockets = new Set<net.Socket>();
+  let count = 0;
+  const server = net.createServer((s) => { count += 1; sockets.add(s); s.on('error', () => {}); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  cleanups.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => count };
+}
+
+async function app(env: Record<string, string>): Promise<TestApp> {
+  const t = await createTestApp({ env });
+  cleanups.push(() => t.close());
+  return t;
+}
+
+const transfer = {
+  source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount: '10000', currency: 'XAF',
+  destination_details: { recipient_email: 'marie@example.test', recipient_name: 'Marie Curie' }, source_details: {},
+};
+
+function initiate(t: TestApp, sender: TestUser) {
+  return t.request({ method: 'POST', url: '/api/payments/initiate', payload: transfer, token: sender.token });
+}
+
+const mailsTo = (smtp: SmtpListener, email: string, match: RegExp) =>
+  smtp.messages.filter((m) => m.to.includes(email.toLowerCase()) && match.test(m.raw)).length;
+
+/** The queue's row for our one job, as the database holds it. */
+async function jobState(t: TestApp) {
+  const rows = await t.database.db.execute(sql`select id::text as id, attempts, max_attempts, locked_at from graphile_worker.jobs`);
+  return rows.rows as Array<{ id: string; attempts: number; max_attempts: number; locked_at: Date | null }>;
+}
+
+describe('e-mails are queued, not sent inside requests', () => {
+  it('SMTP down: initiate answers 201 at once, and the creation e-mail arrives once SMTP is back', async () => {
+    const port = await closedPort();
+    const t = await app({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    const admin = await createUser(t, { role: 'admin' });
+
+    const res = await initiate(t, sender);
+    expect(res.statusCode).toBe(201);
+    const reference = res.json().data.reference as string;
+
+    // The worker tried, failed and will try again later: not parked, so no admin retry yet.
+    await expect.poll(async () => (await jobState(t))[0]?.attempts ?? 0, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    const [job] = await jobState(t);
+    const early = await t.request({ method: 'POST', url: `/api/admin/jobs/${job!.id}/retry`, token: admin.token });
+    expect(early.statusCode).toBe(409);
+
+    const smtp = new SmtpListener();
+    await smtp.start(port);
+    cleanups.push(() => smtp.stop());
+    await smtp.waitFor(sender.email, new RegExp(`Transfer ${reference} created`), 20_000);
+    await expect.poll(async () => (await jobState(t)).length, { timeout: 5000 }).toBe(0);
+    expect(mailsTo(smtp, sender.email, new RegExp(`Transfer ${reference} created`))).toBe(1);
+  }, 40_000);
+
+  it('a mail server that never answers: initiate does not wait; the app stopped mid-job sends the mail after restart, once', async () => {
+    const silent = await silentServer();
+    const t = await app({ SMTP_URL: silent.url });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+
+    // Answered while the mail server has taken the worker's connection and said nothing.
+    const res = await initiate(t, sender);
+    expect(res.statusCode).toBe(201);
+    const reference = res.json().data.reference as string;
+    await expect.poll(silent.connections, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    expect((await jobState(t))[0]?.locked_at).not.toBeNull();
+    const second = await initiate(t, sender);
+    expect(second.statusCode).toBe(201);
+
+    // Stop the app (and its worker) while the job is running, then start it again with a mail
+    // server that works, on the same database.
+    await t.app.close();
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    const again = await buildApp({
+      config: { ...t.config, SMTP_URL: smtp.url }, database: t.database, logger: pino({ level: 'silent' }), sessionSecret: 'x'.repeat(32),
+    });
+    await again.ready();
+    cleanups.push(() => again.close());
+
+    const created = new RegExp(`Transfer ${reference} created`);
+    await smtp.waitFor(sender.email, created, 20_000);
+    await expect.poll(async () => (await jobState(t)).length, { timeout: 10_000 }).toBe(0);
+    expect(mailsTo(smtp, sender.email, created)).toBe(1);
+  }, 40_000);
+
+  it('a job that keeps failing is parked, listed for the admin without its body, and a retry sends it', async () => {
+    const port = await closedPort();
+    const t = await app({ SMTP_URL: `smtp://127.0.0.1:${port}`, JOB_MAX_ATTEMPTS: '1' });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    const admin = await createUser(t, { role: 'admin' });
+    const staff = await createUser(t, { role: 'manager' });
+
+    const res = await initiate(t, sender);
+    expect(res.statusCode).toBe(201);
+    const reference = res.json().data.reference as string;
+
+    const list = () => t.request({ method: 'GET', url: '/api/admin/jobs?state=failed', token: admin.token });
+    await expect.poll(async () => (await list()).json().data.length, { timeout: 5000 }).toBe(1);
+    const answer = await list();
+    const [job] = answer.json().data;
+    expect(job).toMatchObject({ kind: 'mail', attempts: 1, max_attempts: 1 });
+    expect(job.last_error).toMatch(/ECONNREFUSED/);
+    expect(Object.keys(job).sort()).toEqual(['attempts', 'created_at', 'id', 'kind', 'last_error', 'max_attempts', 'updated_at']);
+    expect(answer.body).not.toContain(reference);
+    expect(answer.body).not.toContain(sender.email);
+
+    const stats = await t.request({ method: 'GET', url: '/api/admin/stats', token: admin.token });
+    expect(stats.json().data.parked_jobs).toBe(1);
+    const staffStats = await t.request({ method: 'GET', url: '/api/admin/stats', token: staff.token });
+    expect(staffStats.json().data).not.toHaveProperty('parked_jobs');
+    expect((await t.request({ method: 'GET', url: '/api/admin/jobs', token: staff.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: `/api/admin/jobs/${job.id}/retry`, token: staff.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: '/api/admin/jobs/999999/retry', token: admin.token })).statusCode).toBe(404);
+
+    const smtp = new SmtpListener();
+    await smtp.start(port);
+    cleanups.push(() => smtp.stop());
+    const retried = await t.request({ method: 'POST', url: `/api/admin/jobs/${job.id}/retry`, token: admin.token });
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().data).toMatchObject({ id: job.id, attempts: 0 });
+
+    await smtp.waitFor(sender.email, new RegExp(`Transfer ${reference} created`), 10_000);
+    await expect.poll(async () => (await list()).json().data.length, { timeout: 5000 }).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/api/admin/stats', token: admin.token })).json().data.parked_jobs).toBe(0);
+    // Done and gone: nothing left to retry.
+    expect((await t.request({ method: 'POST', url: `/api/admin/jobs/${job.id}/retry`, token: admin.token })).statusCode).toBe(404);
+  }, 40_000);
+});
