@@ -79,6 +79,7 @@ describe('e-mails are queued, not sent inside requests', () => {
     const [job] = await jobState(t);
     const early = await t.request({ method: 'POST', url: `/api/admin/jobs/${job!.id}/retry`, token: admin.token });
     expect(early.statusCode).toBe(409);
+    expect(early.json().error).toBe('This job is not parked: it is still being retried or already running.');
 
     const smtp = new SmtpListener();
     await smtp.start(port);

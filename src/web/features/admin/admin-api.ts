@@ -1,6 +1,7 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuditEntry, AuditPage, StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
+import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
 import type { ProofJson, StaffRequestJson, StaffRequestPage, TransferDetailResponse, TransferRequestResponse } from '@core/api/transfers';
@@ -32,6 +33,7 @@ export const adminKeys = {
   profiles: (q: string) => ['admin', 'profiles', q] as const,
   volume: (days: number) => ['admin', 'volume', days] as const,
   audit: (type: string) => ['admin', 'audit', type] as const,
+  jobs: ['admin', 'jobs'] as const,
 };
 
 export function filterQuery(f: StaffFilters, extra: Record<string, string> = {}): string {
@@ -165,5 +167,25 @@ export function useVolume(days: number) {
     queryKey: adminKeys.volume(days),
     queryFn: async ({ signal }) =>
       (await api<VolumeResponse>(`/api/admin/volume?days=${days}`, { signal })).data,
+  });
+}
+
+/** Background jobs that failed every attempt (docs/decisions/014-durable-jobs.md). */
+export function useParkedJobs() {
+  return useQuery({
+    queryKey: adminKeys.jobs,
+    queryFn: async ({ signal }) => (await api<JobsResponse>('/api/admin/jobs?state=failed', { signal })).data,
+  });
+}
+
+/** Puts a parked job back in line; the list and the stats' count follow. */
+export function useRetryJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<JobResponse>(`/api/admin/jobs/${encodeURIComponent(id)}/retry`, { method: 'POST' }),
+    onSettled: () => Promise.all([
+      client.invalidateQueries({ queryKey: adminKeys.jobs }),
+      client.invalidateQueries({ queryKey: adminKeys.stats }),
+    ]),
   });
 }

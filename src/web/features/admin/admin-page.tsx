@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tab
 import { useSession } from '@web/lib/session';
 import { useStats } from './admin-api';
 import { FeesTab } from './fees-tab';
+import { JobsTab } from './jobs-tab';
 import { RatesTab } from './rates-tab';
 import { RequestsTab } from './requests-tab';
 import { UsersTab } from './users-tab';
@@ -17,7 +18,7 @@ import { UsersTab } from './users-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'volume'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'volume', 'jobs'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -27,11 +28,12 @@ function StatCards({ isAdmin }: { isAdmin: boolean }) {
     ...(isAdmin ? [
       { key: 'users', label: t('stats.users'), value: stats.data?.users },
       { key: 'fee_tiers', label: t('stats.feeTiers'), value: stats.data?.fee_tiers },
+      { key: 'parked_jobs', label: t('stats.parkedJobs'), value: stats.data?.parked_jobs },
     ] : []),
   ];
   return (
     <section aria-label={t('stats.title')}>
-      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-8">
         {cards.map((c) => (
           <li key={c.key} data-testid={`stat-${c.key}`}>
             <Card className="flex h-full flex-col gap-1 p-4">
@@ -76,6 +78,7 @@ export default function AdminPage() {
               <TabsTrigger value="fees">{t('tabs.fees')}</TabsTrigger>
               <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
+              <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="users"><UsersTab /></TabsContent>
@@ -84,6 +87,7 @@ export default function AdminPage() {
             <TabsContent value="volume">
               <Suspense fallback={<LoadingState />}><VolumeTab /></Suspense>
             </TabsContent>
+            <TabsContent value="jobs"><JobsTab /></TabsContent>
           </Tabs>
         ) : (
           <RequestsTab />
