@@ -20,9 +20,9 @@ let dir: string;
 let backupFile: string;
 const created: string[] = [];
 
-/** A database for this file's restores; the global teardown drops mt_test_* leftovers. */
+/** A database for this file's restores; the global teardown drops this run's leftovers. */
 async function newDatabase(template?: string): Promise<string> {
-  const name = `mt_test_restore_${randomBytes(5).toString('hex')}`;
+  const name = `${inject('testDatabasePrefix')}restore_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await admin.connect();
   await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);

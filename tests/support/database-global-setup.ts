@@ -10,6 +10,8 @@ import { seedReferenceData } from '@server/db/seed.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
+    /** Names of this run's databases start with it, so a run cleans up only its own. */
+    testDatabasePrefix: string;
     templateDatabase: string;
   }
 }
@@ -31,7 +33,10 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres(tmpDir);
     adminUrl = embedded.url;
   }
-  const template = `mt_template_${process.pid}_${Date.now()}`;
+  const runId = `${process.pid}_${Date.now().toString(36)}`;
+  const template = `mt_template_${runId}`;
+  // Runs may share one server (TEST_DATABASE_URL): each drops only the databases it made.
+  const prefix = `mt_test_${runId}_`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${template}`);
@@ -43,11 +48,12 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', template);
+  project.provide('testDatabasePrefix', prefix);
   console.log(`API tests on PostgreSQL: ${embedded ? 'embedded' : 'TEST_DATABASE_URL'}`);
 
   return async () => {
     const leftovers = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like 'mt_test_%' or datname = $1`, [template]);
+      `select datname from pg_database where starts_with(datname, $1) or datname = $2`, [prefix, template]);
     for (const { datname } of leftovers.rows) await admin.query(`drop database if exists ${datname} with (force)`);
     await admin.end();
     await embedded?.stop();

@@ -49,7 +49,7 @@ export async function createTestApp(opts: {
   if (opts.sharing) return buildTestApp(opts, connect(opts.sharing.database.url, 5), async () => {});
   const adminUrl = inject('adminDatabaseUrl');
   const id = randomBytes(6).toString('hex');
-  const name = `mt_test_${id}`;
+  const name = `${inject('testDatabasePrefix')}${id}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name} template ${inject('templateDatabase')}`);

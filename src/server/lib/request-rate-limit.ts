@@ -13,7 +13,9 @@ export const PUBLIC_WORK_LIMIT = { max: 300, timeWindow: 60_000 };
 
 export async function registerRequestRateLimit(app: FastifyInstance, opts: { redisUrl?: string | undefined; prefix: string }): Promise<void> {
   const redis = opts.redisUrl
-    ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
+    // Commands wait for the connection being made at start (counted, not skipped); when Redis is
+    // down they fail after one retry and skipOnError lets the request through.
+    ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 })
     : undefined;
   redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis (request limits) unavailable'));
   if (redis) app.addHook('onClose', async () => { redis.disconnect(); });
