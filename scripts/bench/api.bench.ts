@@ -18,7 +18,7 @@ import * as schema from '@server/db/schema.js';
 import { profiles } from '@server/db/schema.js';
 import { hashPassword } from '@server/modules/auth/password.js';
 import { TokenService } from '@server/modules/auth/tokens.js';
-import { publishedFees } from '@server/modules/fees/quote-service.js';
+import { publishedFees } from '@server/modules/fees/service.js';
 import { getMyProfile } from '@server/modules/profiles/service.js';
 import { currentRates } from '@server/modules/rates/service.js';
 import { listOwnRequests } from '@server/modules/transfers/service.js';

@@ -4,7 +4,7 @@ import { replies } from '@server/lib/contract.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
 import type { ApiModule } from '../module.js';
-import { priceTransfer, publishedFees, quoteToJson } from './quote-service.js';
+import { priceTransfer, publishedFees, quoteToJson } from './service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Public: the tiers are the published prices (docs/rules/fees-and-rates.md#one-price-everywhere),

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { HealthSchema } from '@core/api/system.js';
 import { replies } from '@server/lib/contract.js';
 import type { ApiModule } from '../module.js';
+import { databaseAnswers } from './repo.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/health', {
@@ -9,7 +9,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { response: replies({ 200: HealthSchema, 503: HealthSchema }) },
   }, async (_request, reply) => {
     try {
-      await ctx.db.execute(sql`select 1`);
+      await databaseAnswers(ctx.db);
       return { status: 'ok' as const, database: 'reachable' as const };
     } catch (err) {
       ctx.log.error({ err }, 'health check: database unreachable');

@@ -8,7 +8,7 @@ import type { AppContext } from '@server/context.js';
 import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
-import { priceTransfer } from '../fees/quote-service.js';
+import { priceTransfer } from '../fees/service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { notifyCreated, notifyPaymentReceived, transferRequestToJson, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder, paypalConfigured } from './paypal.js';
