@@ -41,6 +41,7 @@ describe('an address from Facebook', () => {
     expect(landing.pathname + landing.search).toBe(WAITING);
     expect(landing.searchParams.get('token')).toBeNull();
     expect(await linksOf(`fb-intruder-${owner.id}`)).toEqual([]);
+    await t.jobsDone();
     const [mail] = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner.email));
     expect(mail!.subject).toMatch(/with Facebook$/);
 
@@ -74,6 +75,7 @@ describe('an address from Facebook', () => {
     // The address's owner signs up and verifies; the squatter's Facebook is still asked to confirm.
     const body = registration({ email });
     expect((await t.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } })).statusCode).toBe(200);
+    await t.jobsDone();
     const [code] = await t.database.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${email} and ${mailOutbox.subject} like '%verification code'`);
     const otp = /\b(\d{6})\b/.exec(code!.text)![1];
     expect((await t.request({ method: 'POST', url: '/api/auth/verify-otp', payload: { email, otp } })).statusCode).toBe(200);
@@ -87,6 +89,7 @@ describe('an address from Facebook', () => {
     oidc.signInAs({ sub: `fb-flood-${email}`, email, name: 'Flood' });
     for (let i = 0; i < 5; i++) expect((await signInThrough(base, 'facebook')).landing.searchParams.get('error')).toBe('oauth_confirm_email');
     expect((await signInThrough(base, 'facebook')).landing.searchParams.get('error')).toBe('oauth_rate_limited');
+    await t.jobsDone();
     expect(await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).toHaveLength(5);
   });
 

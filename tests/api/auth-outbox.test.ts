@@ -11,6 +11,7 @@ describe('the development outbox (no SMTP_URL, not production)', () => {
     const body = registration();
     const res = await t.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } });
     expect(res.statusCode).toBe(200);
+    await t.jobsDone();
     const outbox = await t.request({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(body.email.toUpperCase())}` });
     expect(outbox.statusCode).toBe(200);
     const [mail] = outbox.json().data;

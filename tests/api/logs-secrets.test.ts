@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const newestMailTo = async (to: string) =>
-  (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1))[0]!;
+  (await t.jobsDone(), await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1))[0]!;
 
 describe('logs never hold a secret', () => {
   it('names an outbox e-mail (recipient, subject, where to read it) without its code', async () => {

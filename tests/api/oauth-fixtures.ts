@@ -58,6 +58,7 @@ export async function signInThrough(base: string, provider: 'google' | 'facebook
 
 /** The confirmation link last mailed to `email` (the development outbox keeps every e-mail). */
 export async function mailedConfirmLink(t: TestApp, email: string): Promise<string> {
+  await t.jobsDone();
   const [mail] = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
   const link = /https?:\/\/\S+\/api\/auth\/facebook\/confirm\?token=[\w%-]+/.exec(mail?.text ?? '')?.[0];
   expect(link, `a confirmation link mailed to ${email}`).toBeTruthy();

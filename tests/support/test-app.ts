@@ -19,6 +19,8 @@ export interface TestApp {
   tokens: TokenService;
   /** app.inject with an optional bearer token. */
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Waits until the worker has done every queued job (e-mails are sent after the request). */
+  jobsDone(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,16 @@ async function buildTestApp(
     app, database, config, tokens: new TokenService(database.db, sessionSecret),
     request: ({ token, headers, ...rest }) =>
       app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } }),
+    async jobsDone(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        // Parked jobs (every attempt spent) wait for the admin, not for the worker.
+        const { rows } = await database.pool.query('select count(*)::int as n from graphile_worker.jobs where attempts < max_attempts');
+        if ((rows[0] as { n: number }).n === 0) return;
+        if (Date.now() > deadline) throw new Error(`queued jobs still waiting after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     async close() {
       await app.close();
       await database.close();

@@ -22,9 +22,11 @@ export interface JobWorker {
 
 /** graphile-worker's log lines, through our logger. */
 export function workerLogger(log: Logger): WorkerLogger {
-  return new WorkerLogger((scope) => (level, message, meta) => {
+  // Its metadata can carry a whole job, payload included (codes, reset links): only the job's
+  // id and task go to our logs, with the message.
+  return new WorkerLogger((scope) => (level, message) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-    log[method]({ scope, ...meta }, message);
+    log[method]({ job: scope.jobId, task: scope.taskIdentifier, worker: scope.workerId }, message);
   });
 }
 
