@@ -1,5 +1,5 @@
-// Back-office budgets: the staff list and the CSV export over 10,000 and 1,000,000
-// transfer requests on a fresh embedded PostgreSQL. Prints the query plans (EXPLAIN ANALYZE),
+// Back-office budgets: the staff list, the counts by status and the CSV export over 10,000 and
+// 1,000,000 transfer requests on a fresh embedded PostgreSQL. Prints the query plans (EXPLAIN ANALYZE),
 // page timings, and the export's duration and peak memory, which must stay flat as rows grow.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -100,6 +100,11 @@ const search = StaffFilterSchema.parse({ q: 'Recipient 4242' });
 const senderSearch = StaffFilterSchema.parse({ q: 'sender42@' });
 const referenceSearch = StaffFilterSchema.parse({ q: 'B000424242' });
 
+/** The staff status counts' budget, at every size. */
+const STATUS_COUNTS_BUDGET_MS = 50;
+const statusCountsMs = new Map<number, number>();
+let countsExact = true;
+
 try {
   await runMigrations(database);
   await seedReferenceData(db);
@@ -138,16 +143,34 @@ try {
     console.log(`    search: sender       ${await timePage(senderSearch)}`);
     console.log(`    search: reference    ${await timePage(referenceSearch)}`);
 
-    const t1 = performance.now();
-    await requestCounts(db);
+    // Counts by status, read from the counts the triggers keep (docs/decisions/015-fast-start-and-status-counts.md),
+    // checked against counting the rows themselves (not timed).
+    const countTimes: number[] = [];
+    let counts: Awaited<ReturnType<typeof requestCounts>> | undefined;
+    for (let i = 0; i < 7; i += 1) {
+      const t0 = performance.now();
+      counts = await requestCounts(db);
+      countTimes.push(performance.now() - t0);
+    }
+    countTimes.sort((a, b) => a - b);
+    const truth = (await db.execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from transfer_requests group by status`)).rows;
+    const exact = truth.every((r) => counts![r.status as keyof typeof counts] === r.n);
+    const countsMs = countTimes[3]!;
+    statusCountsMs.set(size, countsMs);
     const t2 = performance.now();
     await dailyVolume(db, 30);
-    console.log(`\n  stats: counts by status ${(t2 - t1).toFixed(1)} ms; 30-day volume per corridor ${(performance.now() - t2).toFixed(1)} ms`);
+    console.log(`\n  stats: counts by status median ${countsMs.toFixed(1)} ms, max ${countTimes[6]!.toFixed(1)} ms (${exact ? 'equal to' : 'DIFFERENT FROM'} count(*) per status); ` +
+      `30-day volume per corridor ${(performance.now() - t2).toFixed(1)} ms`);
+    if (!exact) countsExact = false;
 
     const full = await measureExport(all);
     console.log(`\n  CSV export, every row: ${full.size} in ${full.seconds} s; live heap above the start at most ${full.liveHeap} ` +
       `(sampled after GC every 5 batches of 500); RSS ${full.baseRss} at start, ${full.peakRss} at peak`);
   }
+  const measured = [...statusCountsMs.values()];
+  const met = countsExact && measured.length > 0 && Math.max(...measured) < STATUS_COUNTS_BUDGET_MS;
+  console.log(`\n  status counts: ${met ? 'met' : 'not met'} (under ${STATUS_COUNTS_BUDGET_MS} ms at every size and exact; ` +
+    `${SIZES.map((n) => `${n.toLocaleString('en-US')}: ${statusCountsMs.get(n)?.toFixed(1) ?? '-'} ms`).join(', ')})`);
 } finally {
   await database.close();
   await pg.stop();

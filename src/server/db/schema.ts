@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable, text,
-  timestamp, uniqueIndex, uuid,
+  type AnyPgColumn, bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable,
+  primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 import { PAYMENT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
@@ -178,6 +178,18 @@ export const transferRequests = pgTable('transfer_requests', {
   check('transfer_requests_status_check', sql`${t.status} in (${oneOf(TRANSFER_STATUSES)})`),
   check('transfer_requests_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
 ]);
+
+/**
+ * Transfer requests per status, kept by triggers on transfer_requests (written in their migration)
+ * so the back office's counts read a few rows instead of every transfer. Split in shards by
+ * connection so concurrent writers rarely wait on one another's row: a status's count is the sum of
+ * its shards (docs/decisions/015-fast-start-and-status-counts.md).
+ */
+export const transferStatusCounts = pgTable('transfer_status_counts', {
+  status: text('status', { enum: TRANSFER_STATUSES }).notNull(),
+  shard: smallint('shard').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.status, t.shard] })]);
 
 /** The money movement behind a transfer request, as the history screen lists it. */
 export const transactions = pgTable('transactions', {

@@ -4,7 +4,9 @@ import { IdParamsSchema } from '@core/api/common.js';
 import type { FeeTier } from '@core/fees.js';
 import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText } from '@server/db/schema.js';
+import {
+  auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText, transferStatusCounts,
+} from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
 
@@ -85,9 +87,13 @@ export function staffRows(db: Db, filter: PreparedFilter, cursor: Cursor | null,
 
 // ---- counts and volume ----
 
+/**
+ * Requests per status from the counts the database keeps (a few rows, whatever the number of
+ * transfers; docs/decisions/015-fast-start-and-status-counts.md): the sum of each status's shards.
+ */
 export async function requestCounts(db: Db): Promise<Record<TransferStatus, number>> {
-  const rows = await db.select({ status: transferRequests.status, n: sql<number>`count(*)::int` })
-    .from(transferRequests).groupBy(transferRequests.status);
+  const c = transferStatusCounts;
+  const rows = await db.select({ status: c.status, n: sql<number>`sum(${c.n})::int` }).from(c).groupBy(c.status);
   const counts = Object.fromEntries(TRANSFER_STATUSES.map((s) => [s, 0])) as Record<TransferStatus, number>;
   for (const row of rows) counts[row.status] = row.n;
   return counts;

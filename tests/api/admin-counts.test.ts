@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+// The back office's counts per status come from counts the database keeps up to date
+// (docs/decisions/015-fast-start-and-status-counts.md): they must match the transfers exactly.
+
+let t: TestApp;
+let sender: TestUser;
+let manager: TestUser;
+let other: TestUser;
+beforeAll(async () => {
+  // The app's least-privilege role (docs/database-roles.sql): the triggers write the counts under it.
+  t = await createTestApp({ leastPrivilege: true });
+  [sender, manager, other] = await Promise.all([createUser(t), createUser(t, { role: 'manager' }), createUser(t, { role: 'manager' })]);
+});
+afterAll(async () => { await t.close(); });
+
+/** What the back office shows. */
+async function shown(): Promise<Record<TransferStatus, number>> {
+  const res = await t.request({ method: 'GET', url: '/api/admin/stats', token: manager.token });
+  expect(res.statusCode).toBe(200);
+  return res.json().data.requests;
+}
+
+/** The transfers themselves, counted. */
+async function counted(): Promise<Record<TransferStatus, number>> {
+  const { rows } = await t.database.db.execute<{ status: TransferStatus; n: number }>(
+    sql`select status, count(*)::int as n from transfer_requests group by status`);
+  const out = Object.fromEntries(TRANSFER_STATUSES.map((s) => [s, 0])) as Record<TransferStatus, number>;
+  for (const r of rows) out[r.status] = r.n;
+  return out;
+}
+
+const move = (id: string, status: TransferStatus, token = manager.token) =>
+  t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload: { status } });
+
+describe('staff status counts', () => {
+  it('follow transfers created, moved by staff, cancelled by their sender and removed', async () => {
+    expect(await shown()).toEqual({ pending: 0, processing: 0, completed: 0, rejected: 0, cancelled: 0 });
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => createTransfer(t, sender.id)));
+    await createTransfer(t, sender.id, { status: 'completed' });
+    expect(await shown()).toEqual({ pending: 4, processing: 0, completed: 1, rejected: 0, cancelled: 0 });
+
+    expect((await move(a!.id, 'processing')).statusCode).toBe(200);
+    expect((await move(a!.id, 'completed')).statusCode).toBe(200);
+    expect((await move(b!.id, 'rejected')).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${c!.id}/cancel`, token: sender.token })).statusCode).toBe(200);
+    // A refused move changes nothing.
+    expect((await move(c!.id, 'processing')).statusCode).toBe(409);
+    expect(await shown()).toEqual({ pending: 1, processing: 0, completed: 2, rejected: 1, cancelled: 1 });
+
+    // Changes that leave the status alone, several rows in one statement, and removals.
+    await t.database.db.execute(sql`update transfer_requests set payment_status = 'received' where id = ${d!.id}`);
+    await t.database.db.execute(sql`update transfer_requests set status = 'processing' where status = 'pending'`);
+    const e = await createTransfer(t, sender.id, { status: 'rejected' });
+    expect((await shown()).rejected).toBe(2);
+    await t.database.db.execute(sql`delete from transactions where transfer_request_id = ${e.id}`);
+    await t.database.db.execute(sql`delete from transfer_requests where id = ${e.id}`);
+    expect(await shown()).toEqual({ pending: 0, processing: 1, completed: 2, rejected: 1, cancelled: 1 });
+    expect(await shown()).toEqual(await counted());
+  });
+
+  it('stay exact under concurrent creations and moves, including two staff moving one transfer at once', async () => {
+    const transfers = await Promise.all(Array.from({ length: 30 }, () => createTransfer(t, sender.id)));
+    const before = await shown();
+
+    // Every transfer moved at once from both managers to different statuses: one of each pair wins,
+    // the other is refused (stale), while more transfers are created alongside.
+    const results = await Promise.all([
+      ...transfers.flatMap((tr, i) => [
+        move(tr.id, i % 2 ? 'processing' : 'completed', manager.token),
+        move(tr.id, 'rejected', other.token),
+      ]),
+      ...Array.from({ length: 10 }, () => createTransfer(t, sender.id)),
+    ]);
+    const codes = results.slice(0, transfers.length * 2).map((r) => ('statusCode' in r ? r.statusCode : 0));
+    for (let i = 0; i < transfers.length; i += 1) {
+      expect([codes[2 * i], codes[2 * i + 1]].sort()).toEqual([200, 409]);
+    }
+
+    const after = await shown();
+    expect(after).toEqual(await counted());
+    expect(after.pending).toBe(before.pending - 30 + 10);
+    expect(after.processing + after.completed + after.rejected).toBe(before.processing + before.completed + before.rejected + 30);
+  });
+});
