@@ -42,6 +42,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   const runner: Runner = await run({
     pgPool: deps.pool,
     taskList,
+    // No scheduled (cron) jobs: without this it looks for a crontab file in the working directory.
+    parsedCronItems: [],
     concurrency: 4,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,
