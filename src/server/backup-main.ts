@@ -1,12 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { openCommandDatabase } from './db/backup-target.js';
 import { writeBackup } from './db/backup.js';
 
 // `npm run db:backup [FILE]`: a consistent, compressed snapshot of the configured database.
 try {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const database = await openCommandDatabase(config);
   try {
     const file = process.argv[2] ?? defaultFile(database.name);

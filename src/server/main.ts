@@ -1,18 +1,9 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { mailStartupLine } from './modules/mail/outbox-access.js';
 import { startServer } from './start.js';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const server = await startServer(config);
   console.log(`\n  Money transfer service is running at ${config.publicUrl} (listening on ${server.address})`);
   if (server.admin.created) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { openCommandDatabase } from './db/backup-target.js';
 import { restoreBackup } from './db/restore.js';
 
@@ -11,7 +11,7 @@ const file = args.find((a) => !a.startsWith('--'));
 try {
   if (!file) throw new Error('name the backup file: npm run db:restore -- backups/app-….jsonl.gz [--force]');
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const database = await openCommandDatabase(config);
   try {
     if (database.appRunning) {

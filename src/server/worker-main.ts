@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { connect } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createLogger } from './logger.js';
@@ -10,16 +10,7 @@ import { configuredMailer } from './modules/mail/mailer.js';
 // the embedded database belongs to the one process that started it.
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   if (!config.DATABASE_URL) {
     console.error('npm run worker needs DATABASE_URL (the database the servers use).');
     process.exit(1);
