@@ -10,7 +10,7 @@ import { clsx, type ClassValue } from 'clsx';
 
 /** Utilities whose group is their prefix: `px-3` is in group `px`, `min-h-9` in `min-h`. Longest first. */
 const PREFIXES =
-  'underline-offset pointer-events grid-cols col-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify self inset top right bottom left size cursor shrink grow gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
+  'underline-offset pointer-events grid-cols col-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify self inset top right bottom left size cursor shrink grow basis gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
     ' ',
   );
 const DISPLAY = /^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|flow-root|list-item)$/;
@@ -67,6 +67,8 @@ const OVERRIDES: Record<string, string[]> = {
   // A font size sets its own line height in Tailwind 4.
   'text-size': ['leading'],
   overflow: ['overflow-x', 'overflow-y'],
+  // flex-1, flex-auto… set grow, shrink and basis at once.
+  flex: ['grow', 'shrink', 'basis'],
   rounded: ['t', 'r', 'b', 'l', 's', 'e', 'tl', 'tr', 'br', 'bl', 'ss', 'se', 'es', 'ee'].map((side) => `rounded-${side}`),
   'border-w': [...SIDES].map((side) => `border-w-${side}`),
   'border-color': [...SIDES].map((side) => `border-color-${side}`),
