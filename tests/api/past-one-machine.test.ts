@@ -129,6 +129,27 @@ describe('two server processes on one database and one Redis', () => {
     expect(seen).toBe(Number(next).toFixed(6));
   });
 
-  // Belongs with the job queue: a job enqueued by one process is done once by whichever worker takes it.
-  it.todo('a job enqueued by one is done once by whichever worker takes it');
+  it('a job enqueued by one is done once by whichever worker takes it', async () => {
+    // Both processes run a worker; without SMTP_URL each e-mail lands in the outbox table.
+    const users = await Promise.all(Array.from({ length: 8 }, () => createUser(db)));
+    for (const [i, user] of users.entries()) {
+      const res = await call(i % 2 ? other : one, 'POST', '/api/auth/reset-password', { body: { email: user.email }, address: `192.0.2.${i + 1}` });
+      expect(res.status).toBe(200);
+    }
+    const emails = users.map((u) => u.email.toLowerCase());
+    const counts = async () => {
+      const { rows } = await db.database.pool.query<{ to: string; n: number }>(
+        `select lower("to") as to, count(*)::int as n from mail_outbox where lower("to") = any($1) group by 1`, [emails]);
+      const { rows: [jobs] } = await db.database.pool.query<{ n: number }>('select count(*)::int as n from graphile_worker.jobs');
+      return { perUser: Object.fromEntries(rows.map((r) => [r.to, r.n])), pending: jobs!.n };
+    };
+    const deadline = Date.now() + 20_000;
+    let seen = await counts();
+    while ((Object.keys(seen.perUser).length < users.length || seen.pending > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await counts();
+    }
+    expect(seen.pending).toBe(0);
+    expect(seen.perUser).toEqual(Object.fromEntries(emails.map((e) => [e, 1])));
+  });
 });
