@@ -28,8 +28,10 @@ function defaultFile(database: string): string {
   return path.join('backups', `${database}-${stamp}.jsonl.gz`);
 }
 
+/** A byte count with one decimal in KiB or MiB, rounded in whole tenths (no float formatting). */
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  const [unit, size] = bytes < 1024 ** 2 ? ['KiB', 1024] : ['MiB', 1024 ** 2];
+  const tenths = Math.round((bytes * 10) / size);
+  return `${Math.floor(tenths / 10)}.${tenths % 10} ${unit}`;
 }
