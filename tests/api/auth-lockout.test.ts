@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@server/modules/auth/limits.js';
 import { LOGIN_BACKOFF_MS, loginBackoffMs } from '@server/modules/auth/login-throttle.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
+import { useAppsSharingRedis } from '../support/redis-apps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NOTICE = /Someone is trying to sign in/;
 
 let smtp: SmtpListener;
@@ -90,24 +89,10 @@ describe('sign-in limits that strangers cannot turn into a lockout (memory count
 });
 
 describe('sign-in limits shared through Redis', () => {
-  const prefix = `mt-test:${randomBytes(6).toString('hex')}:`;
-  let a: TestApp;
-  let b: TestApp;
-  let redis: Redis;
-  beforeAll(async () => {
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, SMTP_URL: smtp.url };
-    [a, b] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
-    redis = new Redis(REDIS_URL);
-  });
-  afterAll(async () => {
-    const keys = await redis?.keys(`${prefix}*`);
-    if (keys?.length) await redis.del(...keys);
-    await redis?.quit();
-    await a?.close();
-    await b?.close();
-  });
+  const apps = useAppsSharingRedis(() => ({ SMTP_URL: smtp.url }));
 
   it('counts failures of two processes together, and the wait grows once it has passed', async () => {
+    const { a, b, redis, prefix } = apps;
     const owner = await createUser(a);
     // The same database is not shared by the two apps: b only counts, a knows the account.
     for (let i = 0; i < LIMITS.loginAccount.limit; i++) {
@@ -129,6 +114,7 @@ describe('sign-in limits shared through Redis', () => {
   });
 
   it('keeps the per account and address limit across processes', async () => {
+    const { a, b } = apps;
     const owner = await createUser(a);
     const guesser = uniqueAddress();
     for (let i = 0; i < LIMITS.loginAccountAddress.limit; i++) {

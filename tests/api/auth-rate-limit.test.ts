@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@server/modules/auth/limits.js';
 import { createUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
+import { useAppsSharingRedis } from '../support/redis-apps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let smtp: SmtpListener;
 beforeAll(async () => { smtp = await new SmtpListener().start(); });
@@ -71,24 +69,10 @@ describe('rate limits in process (no REDIS_URL)', () => {
 });
 
 describe('rate limits shared through Redis (REDIS_URL)', () => {
-  const prefix = `mt-test:${randomBytes(6).toString('hex')}:`;
-  let a: TestApp;
-  let b: TestApp;
-  let redis: Redis;
-  beforeAll(async () => {
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, SMTP_URL: smtp.url };
-    [a, b] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
-    redis = new Redis(REDIS_URL);
-  });
-  afterAll(async () => {
-    const keys = await redis?.keys(`${prefix}*`);
-    if (keys?.length) await redis.del(...keys);
-    await redis?.quit();
-    await a?.close();
-    await b?.close();
-  });
+  const apps = useAppsSharingRedis(() => ({ SMTP_URL: smtp.url }));
 
   it('counts attempts of two server processes together, in keys under the prefix', async () => {
+    const { a, b, redis, prefix } = apps;
     const email = uniqueEmail('shared');
     for (let i = 0; i < LIMITS.loginAccount.limit; i++) {
       const app = i % 2 === 0 ? a : b;
@@ -104,6 +88,7 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
   });
 
   it('limits per address across processes too', async () => {
+    const { a, b } = apps;
     const ip = uniqueAddress();
     for (let i = 0; i < LIMITS.resetAddress.limit; i++) {
       expect((await endpoints['reset-password']!.call(i % 2 ? a : b, uniqueEmail('r'), ip)).statusCode).toBe(200);

@@ -4,19 +4,13 @@ import { oneTimeCodes, profiles } from '@server/db/schema.js';
 import { verifyPassword } from '@server/modules/auth/password.js';
 import { createUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createMailedTestApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress } from './auth-fixtures.js';
 
 let t: TestApp;
 let smtp: SmtpListener;
-beforeAll(async () => {
-  smtp = await new SmtpListener().start();
-  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.stop();
-});
+beforeAll(async () => { ({ t, smtp } = await createMailedTestApp()); });
+afterAll(async () => { await t?.close(); });
 
 /** Each call from its own address: these tests are about codes, not address limits. */
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>

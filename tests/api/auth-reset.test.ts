@@ -2,20 +2,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneTimeCodes, profiles } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
-import { SmtpListener } from '../support/smtp-listener.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { SmtpListener } from '../support/smtp-listener.js';
+import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress } from './auth-fixtures.js';
 
 let t: TestApp;
 let smtp: SmtpListener;
-beforeAll(async () => {
-  smtp = await new SmtpListener().start();
-  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.stop();
-});
+beforeAll(async () => { ({ t, smtp } = await createMailedTestApp()); });
+afterAll(async () => { await t?.close(); });
 
 const post = (url: string, payload: object, token?: string) =>
   t.request({ method: 'POST', url, payload, token, headers: { 'x-forwarded-for': uniqueAddress() } });

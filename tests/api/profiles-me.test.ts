@@ -2,20 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '@server/db/schema.js';
 import { createUser } from '../support/factories.js';
-import { SmtpListener } from '../support/smtp-listener.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { SmtpListener } from '../support/smtp-listener.js';
+import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { insertTransfer, uniqueEmail } from './auth-fixtures.js';
 
 let t: TestApp;
 let smtp: SmtpListener;
-beforeAll(async () => {
-  smtp = await new SmtpListener().start();
-  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.stop();
-});
+beforeAll(async () => { ({ t, smtp } = await createMailedTestApp()); });
+afterAll(async () => { await t?.close(); });
 
 const me = (token: string) => t.request({ method: 'GET', url: '/api/profiles/me', token });
 const patchMe = (token: string, payload: object) => t.request({ method: 'PATCH', url: '/api/profiles/me', token, payload });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '@server/db/schema.js';
 import { LIMITS } from '@server/modules/auth/limits.js';
 import { createUser, type TestUser } from '../support/factories.js';
-import { SmtpListener } from '../support/smtp-listener.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { SmtpListener } from '../support/smtp-listener.js';
+import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress, uniqueEmail } from './auth-fixtures.js';
 
 // A stolen session must not become a permanent takeover. Changing the e-mail or the password
@@ -12,14 +12,8 @@ import { uniqueAddress, uniqueEmail } from './auth-fixtures.js';
 
 let t: TestApp;
 let smtp: SmtpListener;
-beforeAll(async () => {
-  smtp = await new SmtpListener().start();
-  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.stop();
-});
+beforeAll(async () => { ({ t, smtp } = await createMailedTestApp()); });
+afterAll(async () => { await t?.close(); });
 
 const WRONG = 'Your current password is not correct. Nothing was changed.';
 const me = (token: string) => t.request({ method: 'GET', url: '/api/profiles/me', token });

@@ -10,6 +10,7 @@ import { connect, type Database } from '@server/db/client.js';
 import { TokenService } from '@server/modules/auth/tokens.js';
 import type { Mailer } from '@server/modules/mail/mailer.js';
 import { withDatabase } from './database-global-setup.js';
+import { SmtpListener } from './smtp-listener.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -43,6 +44,18 @@ async function leastPrivilegeUrl(admin: pg.Client, databaseUrl: string, id: stri
  * A fresh database cloned from the migrated template, and the real app built on it; with
  * `leastPrivilege`, the app connects as the documented least-privilege role.
  */
+/** A test app whose mail goes over real SMTP to a listener started for it; closing the app stops both. */
+export async function createMailedTestApp(): Promise<{ t: TestApp; smtp: SmtpListener }> {
+  const smtp = await new SmtpListener().start();
+  const t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const close = t.close;
+  t.close = async () => {
+    await close();
+    await smtp.stop();
+  };
+  return { t, smtp };
+}
+
 export async function createTestApp(opts: {
   env?: Record<string, string>; mailer?: Mailer; leastPrivilege?: boolean; logger?: Logger;
   /** A second app (another server process's twin) on this app's database; close it first. */
