@@ -5,7 +5,7 @@ import { oauthStates } from '@server/db/schema.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress, uniqueEmail } from './auth-fixtures.js';
-import { Browser, listeningApp, location, mailedConfirmLink, signInThrough, startAtProvider } from './oauth-fixtures.js';
+import { Browser, facebookAt, googleAt, listeningApp, location, mailedConfirmLink, signInThrough, startAtProvider } from './oauth-fixtures.js';
 
 // A sign-in belongs to the browser that started it (login CSRF), and starting one is limited.
 
@@ -15,9 +15,8 @@ let base: string;
 beforeAll(async () => {
   oidc = await new OidcProvider().start();
   ({ t, base } = await listeningApp({
-    GOOGLE_CLIENT_ID: 'app-client', GOOGLE_CLIENT_SECRET: 'app-secret', GOOGLE_ISSUER: oidc.issuer,
-    FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
-    FACEBOOK_AUTH_URL: oidc.url('authorize'), FACEBOOK_TOKEN_URL: oidc.url('token'), FACEBOOK_USERINFO_URL: oidc.url('userinfo'),
+    ...googleAt(oidc),
+    ...facebookAt(oidc),
   }));
 });
 afterAll(async () => {

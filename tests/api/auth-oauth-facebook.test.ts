@@ -5,7 +5,7 @@ import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
-import { Browser, listeningApp, location, mailedConfirmLink, signInThrough } from './oauth-fixtures.js';
+import { Browser, facebookAt, listeningApp, location, mailedConfirmLink, signInThrough } from './oauth-fixtures.js';
 
 // Facebook does not say whether the e-mail it returns was confirmed: an address from Facebook
 // proves no mailbox until a link mailed there is opened in the browser that signed in.
@@ -16,8 +16,7 @@ let base: string;
 beforeAll(async () => {
   oidc = await new OidcProvider().start();
   ({ t, base } = await listeningApp({
-    FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
-    FACEBOOK_AUTH_URL: oidc.url('authorize'), FACEBOOK_TOKEN_URL: oidc.url('token'), FACEBOOK_USERINFO_URL: oidc.url('userinfo'),
+    ...facebookAt(oidc),
   }));
 });
 afterAll(async () => {

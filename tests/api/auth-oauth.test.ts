@@ -5,7 +5,7 @@ import { createUser } from '../support/factories.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registration, uniqueEmail } from './auth-fixtures.js';
-import { Browser, listeningApp, location, mailedConfirmLink, signInThrough, startAtProvider } from './oauth-fixtures.js';
+import { Browser, facebookAt, googleAt, listeningApp, location, mailedConfirmLink, signInThrough, startAtProvider } from './oauth-fixtures.js';
 
 async function exchange(t: TestApp, ticket: string) {
   return t.request({ method: 'POST', url: '/api/auth/exchange', payload: { ticket } });
@@ -19,7 +19,7 @@ describe('Google (OpenID Connect) against a provider on loopback', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    ({ t, base } = await listeningApp({ GOOGLE_CLIENT_ID: 'app-client', GOOGLE_CLIENT_SECRET: 'app-secret', GOOGLE_ISSUER: oidc.issuer }));
+    ({ t, base } = await listeningApp(googleAt(oidc)));
   });
   afterAll(async () => { await t?.close(); });
 
@@ -130,8 +130,7 @@ describe('Facebook (OAuth 2.0 code flow) against a provider on loopback', () => 
   let base: string;
   beforeAll(async () => {
     ({ t, base } = await listeningApp({
-      FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
-      FACEBOOK_AUTH_URL: oidc.url('authorize'), FACEBOOK_TOKEN_URL: oidc.url('token'), FACEBOOK_USERINFO_URL: oidc.url('userinfo'),
+      ...facebookAt(oidc),
     }));
   });
   afterAll(async () => { await t?.close(); });

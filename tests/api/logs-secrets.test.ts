@@ -6,7 +6,7 @@ import { createLogger } from '@server/logger.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
-import { Browser, listeningApp, location, mailedConfirmLink, signInThrough } from './oauth-fixtures.js';
+import { Browser, facebookAt, listeningApp, location, mailedConfirmLink, signInThrough } from './oauth-fixtures.js';
 
 // The server's own logger (as `npm start` builds it, at info) writing to memory while requests
 // carrying codes, reset links, OAuth codes, states and tickets go through: none may be logged.
@@ -22,8 +22,7 @@ beforeAll(async () => {
   oidc = await new OidcProvider().start();
   ({ t, base } = await listeningApp({
     NODE_ENV: 'development',
-    FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
-    FACEBOOK_AUTH_URL: oidc.url('authorize'), FACEBOOK_TOKEN_URL: oidc.url('token'), FACEBOOK_USERINFO_URL: oidc.url('userinfo'),
+    ...facebookAt(oidc),
   }, createLogger({ LOG_LEVEL: 'info' }, sink)));
 });
 afterAll(async () => {

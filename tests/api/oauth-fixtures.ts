@@ -4,9 +4,19 @@ import type { Logger } from 'pino';
 import { expect } from 'vitest';
 import { mailOutbox } from '@server/db/schema.js';
 import { freePort } from '@server/lib/free-port.js';
+import type { OidcProvider } from '../support/oidc-provider.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The app listening on loopback, its public URL pointing at itself, and the provider configured. */
+/** Facebook's endpoints pointed at the OpenID Connect peer of the test (it answers the plain OAuth 2.0 flow too). */
+export const facebookAt = (oidc: OidcProvider) => ({
+  FACEBOOK_CLIENT_ID: 'fb-client', FACEBOOK_CLIENT_SECRET: 'fb-secret',
+  FACEBOOK_AUTH_URL: oidc.url('authorize'), FACEBOOK_TOKEN_URL: oidc.url('token'), FACEBOOK_USERINFO_URL: oidc.url('userinfo'),
+});
+
+/** Google's OpenID Connect discovery pointed at the test's peer. */
+export const googleAt = (oidc: OidcProvider) => ({ GOOGLE_CLIENT_ID: 'app-client', GOOGLE_CLIENT_SECRET: 'app-secret', GOOGLE_ISSUER: oidc.issuer });
+
 export async function listeningApp(env: Record<string, string>, logger?: Logger): Promise<{ t: TestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
