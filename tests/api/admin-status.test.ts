@@ -18,6 +18,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
+/** The body of a move to `to`; completing the (Airtel) payout gives its reference, as staff must. */
+const move = (status: string, extra: object = {}) => ({ status, ...(status === 'completed' ? { provider_reference: 'AIRTEL-1' } : {}), ...extra });
+
 const history = (id: string) => t.database.db.select().from(transferStatusHistory)
   .where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(asc(transferStatusHistory.id));
 
@@ -48,7 +51,7 @@ describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
       const legal = LEGAL[from]!.includes(to);
       it(`${from} → ${to}: ${legal ? '200' : '409'}`, async () => {
         const transfer = await createTransfer(t, sender.id, { status: from });
-        const res = await patch(transfer.id, { status: to });
+        const res = await patch(transfer.id, move(to));
         const steps = await history(transfer.id);
         if (legal) {
           expect(res.statusCode).toBe(200);
@@ -125,8 +128,8 @@ describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
     for (const [a, b] of [['completed', 'rejected'], ['processing', 'processing'], ['processing', 'completed']] as const) {
       const transfer = await createTransfer(t, sender.id);
       const results = await Promise.all([
-        patch(transfer.id, { status: a, expected_status: 'pending' }, manager.token),
-        patch(transfer.id, { status: b, expected_status: 'pending' }, admin.token),
+        patch(transfer.id, move(a, { expected_status: 'pending' }), manager.token),
+        patch(transfer.id, move(b, { expected_status: 'pending' }), admin.token),
       ]);
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       expect(results.find((r) => r.statusCode === 409)!.json().error).toMatch(/^Failed to update status: /);
@@ -144,7 +147,7 @@ describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
       try {
         await holder.query('begin');
         await holder.query('select 1 from transfer_requests where id = $1 for update', [transfer.id]);
-        const racing = Promise.all([patch(transfer.id, { status: a }, manager.token), patch(transfer.id, { status: b }, admin.token)]);
+        const racing = Promise.all([patch(transfer.id, move(a), manager.token), patch(transfer.id, move(b), admin.token)]);
         await waitForLockWaiters(2);
         await holder.query('commit');
         results = await racing;
@@ -156,6 +159,18 @@ describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
         .toBe('Failed to update status: Someone else changed this transfer. Reload and try again.');
       expect(await history(transfer.id)).toHaveLength(1);
     }
+  });
+
+  it('completes a mobile-money or bank payout only with its reference, refused on the server too', async () => {
+    const transfer = await createTransfer(t, sender.id, { status: 'processing' });
+    for (const body of [{ status: 'completed' }, { status: 'completed', provider_reference: '   ' }]) {
+      const res = await patch(transfer.id, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed', fields: { provider_reference: 'Enter the payout reference to complete this transfer.' } });
+    }
+    expect(await history(transfer.id)).toHaveLength(0);
+    const paypal = await createTransfer(t, sender.id, { direction: 'XAF_USD', amount: '60000', status: 'processing' });
+    expect((await patch(paypal.id, { status: 'completed' })).statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown or malformed id, 400 for an unknown status', async () => {

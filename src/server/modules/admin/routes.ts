@@ -25,7 +25,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: await changeStatusAsStaff(ctx, requireUser(request), request.params.id, request.body) }));
+  }, async (request) => ({ data: await changeStatusAsStaff(ctx, requireUser(request), request.params.id, request.body, request.lang) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import { payoutNeedsReference } from '@core/channels.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
 import type { StatusUpdate } from '@core/schemas.js';
 import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
+import { t, type Lang } from '@server/i18n.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
@@ -156,10 +158,19 @@ export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Pr
 }
 
 /** Staff move a request; completing a payout records its reference, which the sender's receipt shows. */
-export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
+export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate, lang: Lang): Promise<TransferRequestJson> {
+  const reference = body.status === 'completed' ? body.provider_reference?.trim() || null : null;
+  if (body.status === 'completed' && !reference) {
+    const current = await findRequest(ctx.db, id);
+    // Only a move the state allows asks for it: a refused move keeps its own 409.
+    if (current && !transitionError(current.status, 'completed', 'staff') && payoutNeedsReference(current.destination_provider)) {
+      const key = 'admin.validation.payoutReferenceRequired';
+      throw badRequest(key, { code: 'validation_failed', fields: { provider_reference: t(lang, key) } });
+    }
+  }
   const row = await changeStatus(ctx, {
     requestId: id, to: body.status, actor, as: 'staff', note: body.note || null,
-    payoutReference: body.status === 'completed' ? body.provider_reference || null : null,
+    payoutReference: reference,
     expectedStatus: body.expected_status,
   });
   return transferRequestToJson(row);
