@@ -319,6 +319,29 @@ export const StatusUpdateSchema = z.object({
 });
 export type StatusUpdate = z.infer<typeof StatusUpdateSchema>;
 
+// ---- back office: the money of a transfer (D11) ----
+
+const providerReference = (requiredKey: string) => z
+  .string({ error: requiredKey })
+  .trim()
+  .min(1, { error: requiredKey })
+  .max(120, { error: 'validation.referenceTooLong' });
+
+/** Staff record money paid by hand: the amount as their statement shows it, and its reference. */
+export const PaymentRecordSchema = z.object({
+  amount: decimalField('validation.paymentAmountInvalid'),
+  reference: providerReference('validation.paymentReferenceRequired'),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
+
+/** Staff record the payout sent, with the operator's or bank's reference. */
+export const PayoutRecordSchema = z.object({ reference: providerReference('validation.payoutReferenceRequired') });
+export type PayoutRecord = z.infer<typeof PayoutRecordSchema>;
+
+/** Staff record the refund made; a PayPal refund's reference comes from PayPal, so it may be left out. */
+export const RefundRecordSchema = z.object({ reference: providerReference('validation.refundReferenceRequired').optional() });
+export type RefundRecord = z.infer<typeof RefundRecordSchema>;
+
 // ---- back office: fee tiers and rates ----
 
 /** The fee fraction column holds 6 decimals (a percent shown with 4). */

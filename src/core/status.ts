@@ -14,11 +14,21 @@ export const OPEN_STATUSES: readonly TransferStatus[] = TRANSFER_STATUSES.filter
 export const HISTORY_FILTER_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const satisfies readonly TransferStatus[];
 
 /**
- * Where the sender's money stands: awaiting → received (PayPal capture or staff) → refund_due
- * when the transfer is rejected or cancelled after payment → refunded.
+ * Where the sender's money stands (D11): awaiting → authorized (PayPal only) → received;
+ * authorized → voided; received → refund_due → refunded. See src/core/money-states.ts.
  */
-export const PAYMENT_STATUSES = ['awaiting', 'received', 'refund_due', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['awaiting', 'authorized', 'received', 'voided', 'refund_due', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Money out to the recipient: not_sent → sent (operator or bank reference). */
+export const PAYOUT_STATUSES = ['not_sent', 'sent'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Steps of a transfer's timeline that move its money, not its status. */
+export const HISTORY_EVENTS = [
+  'payment_authorized', 'payment_received', 'payment_voided', 'payout_sent', 'refund_due', 'refunded',
+] as const;
+export type HistoryEvent = (typeof HISTORY_EVENTS)[number];
 
 export type StatusActor = 'staff' | 'owner';
 export type StatusColor = 'yellow' | 'green' | 'red' | 'blue';

@@ -16,6 +16,10 @@ export interface TransferOverrides {
   created_at?: Date;
   reference?: string;
   provider_txn_id?: string;
+  /** The payment recorded as received (the total), as staff or a PayPal capture leave it. */
+  paid?: boolean;
+  /** The payout recorded as sent (needs `paid`). */
+  paidOut?: boolean;
 }
 
 /** A transfer request and its transaction, priced with the tiers and rates stored right now. */
@@ -35,6 +39,8 @@ export async function createTransfer(t: TestApp, profileId: string, o: TransferO
     total: toDecimal(quote.total, dir.from), rate: quote.rate, payout_amount: toDecimal(quote.payout, dir.to),
     payout_currency: dir.to, fee_tier_id: quote.tier?.id ?? null, status: o.status ?? 'pending',
     provider_txn_id: o.provider_txn_id ?? null, created_at: at, updated_at: at,
+    ...(o.paid ? { payment_status: 'received' as const, payment_amount: toDecimal(quote.total, dir.from), payment_reference: 'STATEMENT-1', payment_recorded_at: at } : {}),
+    ...(o.paidOut ? { payout_status: 'sent' as const, payout_reference: 'PAYOUT-1', payout_sent_at: at } : {}),
   }).returning();
   await db.insert(transactions).values({
     transfer_request_id: request!.id, profile_id: profileId, direction, amount: request!.amount, currency: dir.from,

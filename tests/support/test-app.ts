@@ -93,7 +93,7 @@ async function buildTestApp(
     ...opts.env,
   });
   const sessionSecret = randomBytes(32).toString('hex');
-  const app = await buildApp({ config, database, logger: opts.logger ?? pino({ level: 'silent' }), sessionSecret, mailer: opts.mailer });
+  const app = await buildApp({ config, database, logger: opts.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' }), sessionSecret, mailer: opts.mailer });
   await app.ready();
   return {
     app, database, config, tokens: new TokenService(database.db, sessionSecret),

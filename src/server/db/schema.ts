@@ -3,7 +3,10 @@ import {
   type AnyPgColumn, bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable,
   primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
-import { PAYMENT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
+import { CHANNEL_IDS } from '@core/channels.js';
+import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
+import { CURRENCIES } from '@core/money.js';
+import { HISTORY_EVENTS, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
@@ -157,8 +160,22 @@ export const transferRequests = pgTable('transfer_requests', {
   status: text('status', { enum: TRANSFER_STATUSES }).notNull().default('pending'),
   payment_status: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('awaiting'),
   provider_order_id: text('provider_order_id'),
+  /** The PayPal authorization approved by the sender, captured when staff process the transfer. */
+  provider_authorization_id: text('provider_authorization_id'),
   provider_txn_id: text('provider_txn_id'),
+  /** What was received, as recorded (may differ from the total: then payment_flagged). */
+  payment_amount: money('payment_amount'),
+  payment_reference: text('payment_reference'),
+  payment_flagged: boolean('payment_flagged').notNull().default(false),
+  payment_recorded_by: uuid('payment_recorded_by').references(() => profiles.id, { onDelete: 'set null' }),
+  payment_recorded_at: timestamp('payment_recorded_at', { withTimezone: true }),
+  payout_status: text('payout_status', { enum: PAYOUT_STATUSES }).notNull().default('not_sent'),
   payout_reference: text('payout_reference'),
+  payout_sent_by: uuid('payout_sent_by').references(() => profiles.id, { onDelete: 'set null' }),
+  payout_sent_at: timestamp('payout_sent_at', { withTimezone: true }),
+  refund_reference: text('refund_reference'),
+  refunded_by: uuid('refunded_by').references(() => profiles.id, { onDelete: 'set null' }),
+  refunded_at: timestamp('refunded_at', { withTimezone: true }),
   idempotency_key: text('idempotency_key'),
   idempotency_hash: text('idempotency_hash'),
   /** Bumped on every status change: a staff action on a stale copy gets 409. */
@@ -176,6 +193,9 @@ export const transferRequests = pgTable('transfer_requests', {
   uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
   index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`),
   check('transfer_requests_status_check', sql`${t.status} in (${oneOf(TRANSFER_STATUSES)})`),
+  check('transfer_requests_payment_status_check', sql`${t.payment_status} in (${oneOf(PAYMENT_STATUSES)})`),
+  check('transfer_requests_payout_status_check', sql`${t.payout_status} in (${oneOf(PAYOUT_STATUSES)})`),
+  index('transfer_requests_payment_created_idx').on(t.payment_status, t.created_at.desc(), t.id.desc()),
   check('transfer_requests_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.total} = ${t.amount} + ${t.fee}`),
 ]);
 
@@ -216,6 +236,8 @@ export const transferStatusHistory = pgTable('transfer_status_history', {
   transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
   from_status: text('from_status', { enum: TRANSFER_STATUSES }),
   to_status: text('to_status', { enum: TRANSFER_STATUSES }).notNull(),
+  /** A money step that left the status as it was (payment received, payout sent, refund made…). */
+  event: text('event', { enum: HISTORY_EVENTS }),
   actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
   actor_role: text('actor_role'),
   note: text('note'),
@@ -286,3 +308,84 @@ export const mailDeliveries = pgTable('mail_deliveries', {
   mail_id: uuid('mail_id').primaryKey(),
   sent_at: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---- the books (D11, docs/rules/money-states.md#ledger) ----
+
+/**
+ * One movement of money, append-only: its lines balance per currency (a deferred constraint
+ * trigger refuses the transaction otherwise) and neither table takes UPDATE or DELETE (triggers in
+ * migration 0005). A transfer has at most one entry of each kind.
+ */
+export const ledgerEntries = pgTable('ledger_entries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  transfer_request_id: uuid('transfer_request_id').references(() => transferRequests.id),
+  kind: text('kind', { enum: ENTRY_KINDS }).notNull(),
+  /** The statement, operator, bank or PayPal reference of the movement. */
+  reference: text('reference'),
+  actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  created_at: createdAt(),
+}, (t) => [
+  uniqueIndex('ledger_entries_transfer_kind_key').on(t.transfer_request_id, t.kind),
+  check('ledger_entries_kind_check', sql`${t.kind} in (${oneOf(ENTRY_KINDS)})`),
+]);
+
+/** Signed amounts: a debit is positive, a credit negative. */
+export const ledgerLines = pgTable('ledger_lines', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  entry_id: bigint('entry_id', { mode: 'number' }).notNull().references(() => ledgerEntries.id),
+  account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+}, (t) => [
+  index('ledger_lines_entry_idx').on(t.entry_id),
+  index('ledger_lines_account_idx').on(t.account, t.currency, t.id.desc()),
+  check('ledger_lines_account_check', sql`${t.account} in (${oneOf(LEDGER_ACCOUNTS)})`),
+  check('ledger_lines_currency_check', sql`${t.currency} in (${oneOf(CURRENCIES)})`),
+  check('ledger_lines_amount_check', sql`${t.amount} <> 0`),
+]);
+
+/**
+ * Each account's running totals per currency, kept by a trigger on ledger_lines in the same
+ * transaction, so balances read a few rows whatever the size of the journal.
+ */
+export const ledgerBalances = pgTable('ledger_balances', {
+  account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  debits: numeric('debits', { precision: 24, scale: 2 }).notNull().default('0'),
+  credits: numeric('credits', { precision: 24, scale: 2 }).notNull().default('0'),
+  lines: bigint('lines', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.account, t.currency] })]);
+
+/** A provider's statement for one of its accounts: a balance typed by staff, or imported lines. */
+export const reconciliationStatements = pgTable('reconciliation_statements', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  account: text('account', { enum: CHANNEL_IDS }).notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  /** The statement's closing date. */
+  as_of: timestamp('as_of', { withTimezone: true }).notNull(),
+  /** The closing balance as the provider states it; null when only lines were imported. */
+  balance: numeric('balance', { precision: 24, scale: 2 }),
+  filename: text('filename'),
+  created_by: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+  created_at: createdAt(),
+}, (t) => [
+  index('reconciliation_statements_account_idx').on(t.account, t.created_at.desc()),
+  check('reconciliation_statements_account_check', sql`${t.account} in (${oneOf(CHANNEL_IDS)})`),
+]);
+
+/** A line of an imported statement, matched to at most one ledger line (and one ledger line to one). */
+export const statementLines = pgTable('statement_lines', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  statement_id: uuid('statement_id').notNull().references(() => reconciliationStatements.id, { onDelete: 'cascade' }),
+  account: text('account', { enum: CHANNEL_IDS }).notNull(),
+  posted_on: timestamp('posted_on', { withTimezone: true }),
+  reference: text('reference'),
+  description: text('description'),
+  /** Money in positive, out negative, as the provider's statement shows it. */
+  amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+  ledger_line_id: bigint('ledger_line_id', { mode: 'number' }).references(() => ledgerLines.id),
+}, (t) => [
+  index('statement_lines_statement_idx').on(t.statement_id, t.id),
+  uniqueIndex('statement_lines_ledger_line_key').on(t.ledger_line_id),
+  index('statement_lines_account_idx').on(t.account),
+]);

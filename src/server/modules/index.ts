@@ -4,6 +4,7 @@ import feesRoutes from './fees/routes.js';
 import geoRoutes from './geo/routes.js';
 import healthRoutes from './health/routes.js';
 import jobsRoutes from './jobs/routes.js';
+import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
 import type { ApiModule } from './module.js';
 import paymentsRoutes from './payments/routes.js';
@@ -15,5 +16,5 @@ import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, profilesRoutes, geoRoutes,
-  paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes,
+  paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes,
 ];

@@ -6,11 +6,13 @@ import {
 import { IdParamsSchema } from '@core/api/common.js';
 import { RatesResponseSchema } from '@core/api/pricing.js';
 import { TransferRequestResponseSchema } from '@core/api/transfers.js';
-import { FeeTierInputSchema, FeeTierPatchSchema, StatusUpdateSchema } from '@core/schemas.js';
+import {
+  FeeTierInputSchema, FeeTierPatchSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
+} from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { changeStatusAsStaff } from '../transfers/service.js';
+import { changeStatusAsStaff, recordPayment, recordPayout, recordRefund, transferRequestToJson } from '../transfers/service.js';
 import { auditPage, createTier, deleteTier, exportStream, setRate, stats, updateTier, volume } from './service.js';
 
 // The back office: staff process transfers; users, fee tiers and rates are the admin's alone.
@@ -25,7 +27,23 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: await changeStatusAsStaff(ctx, requireUser(request), request.params.id, request.body, request.lang) }));
+  }, async (request) => ({ data: await changeStatusAsStaff(ctx, requireUser(request), request.params.id, request.body) }));
+
+  // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
+  app.post('/transfer-requests/:id/payment', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, requireUser(request), request.params.id, request.body, request.lang)) }));
+
+  app.post('/transfer-requests/:id/payout', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, requireUser(request), request.params.id, request.body)) }));
+
+  app.post('/transfer-requests/:id/refund', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: transferRequestToJson(await recordRefund(ctx, requireUser(request), request.params.id, request.body, request.lang)) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 
@@ -51,7 +51,10 @@ export async function setOrderId(db: Db, id: string, orderId: string): Promise<v
 
 /** Marks an awaiting payment received with the capture's id, on the request and its transaction; null if it was not awaiting. */
 export async function markPaid(tx: Tx, id: string, captureId: string): Promise<TransferRequestRow | null> {
-  const [updated] = await tx.update(transferRequests).set({ provider_txn_id: captureId, payment_status: 'received' })
+  const [updated] = await tx.update(transferRequests).set({
+    provider_txn_id: captureId, payment_status: 'received', payment_amount: sql`${transferRequests.total}`,
+    payment_reference: captureId, payment_recorded_at: new Date(),
+  })
     .where(and(eq(transferRequests.id, id), eq(transferRequests.payment_status, 'awaiting'))).returning();
   if (!updated) return null;
   await tx.update(transactions).set({ provider_txn_id: captureId }).where(eq(transactions.transfer_request_id, id));

@@ -10,8 +10,9 @@ import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { notifyCreated, notifyPaymentReceived, transferRequestToJson, type TransferRequestRow } from '../transfers/service.js';
-import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder, paypalConfigured } from './paypal.js';
+import { postTransferEntry } from '../ledger/service.js';
+import { ledgerView, notifyCreated, notifyPaymentReceived, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
+import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder } from './paypal.js';
 import * as repo from './repo.js';
 
 // How a sender pays a transfer: its creation at a server-side price, then PayPal's checkout or
@@ -37,8 +38,7 @@ function bodyHash(body: PaymentInitiate, amount: string): string {
   return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
 }
 
-export const usesPayPal = (ctx: AppContext, row: TransferRequestRow) =>
-  CHANNELS[row.source_provider as keyof typeof CHANNELS]?.kind === 'paypal' && paypalConfigured(ctx.config);
+export { usesPayPal };
 
 function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
   const key = code === 'below_min' ? 'validation.amountBelowMin' : 'validation.amountAboveMax';
@@ -195,7 +195,10 @@ export async function capturePayPalReturn(ctx: AppContext, orderId: string): Pro
   }
   const paid = await ctx.db.transaction(async (tx) => {
     const marked = await repo.markPaid(tx, row.id, capture.id);
-    if (marked) await notifyPaymentReceived(ctx, tx, marked);
+    if (marked) {
+      await postTransferEntry(tx, 'payment', ledgerView(marked), { actorId: null, reference: capture.id });
+      await notifyPaymentReceived(ctx, tx, marked);
+    }
     return marked;
   });
   if (!paid) return row;

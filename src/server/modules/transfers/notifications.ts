@@ -9,7 +9,7 @@ import { senderContact, type TransferRequestRow } from './repo.js';
 // their profile. Queued in the transaction of the change they report, written as the change
 // left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
-type Event = 'created' | 'paid' | 'status';
+type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -30,6 +30,9 @@ async function send(ctx: AppContext, tx: Db | Tx, event: Event, request: Transfe
     total: amountText(request.total, request.currency, lang),
     fee: amountText(request.fee, request.currency, lang),
     payout: amountText(request.payout_amount, request.payout_currency, lang),
+    received: amountText(request.payment_amount ?? request.total, request.currency, lang),
+    payoutReference: request.payout_reference ?? '',
+    refundReference: request.refund_reference ?? '',
     status: t(lang, `transfer.status.${request.status}`),
     link: `${ctx.config.publicUrl}/history`,
     support: ctx.config.SUPPORT_EMAIL,
@@ -57,6 +60,11 @@ export function notifyCreated(ctx: AppContext, tx: Tx, request: TransferRequestR
 
 export function notifyPaymentReceived(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
   return send(ctx, tx, 'paid', request);
+}
+
+/** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
+export function notifyMoneyStep(ctx: AppContext, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
+  return send(ctx, tx, step, request);
 }
 
 /** Queues the sender's e-mail about a status change, in their language. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
 import { parseDecimal } from '@core/money.js';
-import { OPEN_STATUSES, type Role, type TransferStatus } from '@core/status.js';
+import { OPEN_STATUSES, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
@@ -136,8 +136,8 @@ export interface StatusWrite {
   to: TransferStatus;
   actor: { profile_id: string; role: Role };
   note: string | null;
-  payoutReference: string | null;
-  refundDue: boolean;
+  /** The payment state the move leaves (D11: received money becomes owed back on closing). */
+  paymentStatus: PaymentStatus;
 }
 
 /** Moves the request (version bumped), mirrors the transaction and appends the timeline step. */
@@ -146,14 +146,44 @@ export async function writeStatus(tx: Tx, change: StatusWrite): Promise<Transfer
   const [row] = await tx.update(transferRequests).set({
     status: to,
     version: sql`${transferRequests.version} + 1`,
-    ...(change.payoutReference ? { payout_reference: change.payoutReference } : {}),
-    ...(change.refundDue ? { payment_status: 'refund_due' as const } : {}),
+    payment_status: change.paymentStatus,
   }).where(eq(transferRequests.id, current.id)).returning();
   await tx.update(transactions).set({ status: to }).where(eq(transactions.transfer_request_id, current.id));
   await tx.insert(transferStatusHistory).values({
     transfer_request_id: current.id, from_status: current.status, to_status: to,
     actor_profile_id: change.actor.profile_id, actor_role: change.actor.role, note: change.note,
   });
+  return row!;
+}
+
+export type MoneyFields = Partial<Pick<TransferRequestRow,
+  'payment_status' | 'payment_amount' | 'payment_reference' | 'payment_flagged' | 'payment_recorded_by' | 'payment_recorded_at'
+  | 'payout_status' | 'payout_reference' | 'payout_sent_by' | 'payout_sent_at' | 'refund_reference' | 'refunded_by'
+  | 'refunded_at' | 'provider_txn_id' | 'provider_authorization_id'>>;
+
+export interface MoneyWrite {
+  from: TransferRequestRow;
+  set: MoneyFields;
+  /** The timeline steps (one per event), the status left as it was. */
+  events: HistoryEvent[];
+  actor: { profile_id: string; role: Role } | null;
+  note: string | null;
+}
+
+/** Records a movement of the request's money (version bumped) and its timeline steps. */
+export async function writeMoney(tx: Tx, change: MoneyWrite): Promise<TransferRequestRow> {
+  const { from: current } = change;
+  const [row] = await tx.update(transferRequests).set({ ...change.set, version: sql`${transferRequests.version} + 1` })
+    .where(eq(transferRequests.id, current.id)).returning();
+  if (change.set.provider_txn_id) {
+    await tx.update(transactions).set({ provider_txn_id: change.set.provider_txn_id }).where(eq(transactions.transfer_request_id, current.id));
+  }
+  if (change.events.length > 0) {
+    await tx.insert(transferStatusHistory).values(change.events.map((event) => ({
+      transfer_request_id: current.id, from_status: current.status, to_status: current.status, event,
+      actor_profile_id: change.actor?.profile_id ?? null, actor_role: change.actor?.role ?? null, note: change.note,
+    })));
+  }
   return row!;
 }
 

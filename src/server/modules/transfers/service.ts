@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
-import { payoutNeedsReference } from '@core/channels.js';
+import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
 import type { StatusUpdate } from '@core/schemas.js';
 import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { t, type Lang } from '@server/i18n.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { postTransferEntry } from '../ledger/service.js';
+import { ledgerView, moneyRefused } from './money.js';
 import { notifyStatusChange } from './notifications.js';
 import {
   countOwnByStatus, currentStatus, findProof, findRequest, historyOf, insertProof, listProofs, lockRequest, lockSender,
@@ -23,6 +24,7 @@ import { historyToJson, transactionToJson, transferRequestToJson } from './seria
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.
 
 export { notifyCreated, notifyPaymentReceived } from './notifications.js';
+export { ledgerView, recordPayment, recordPayout, recordRefund, usesPayPal } from './money.js';
 export { transferRequestToJson } from './serialize.js';
 export type { TransferRequestRow } from './repo.js';
 
@@ -111,8 +113,6 @@ export interface StatusChange {
   /** Staff act on any request; an owner only on their own (others' are "not found"). */
   as: StatusActor;
   note?: string | null;
-  /** A payout reference recorded when staff complete a payout (shown on the receipt). */
-  payoutReference?: string | null;
   /**
    * The status the caller saw; a request changed since answers 409 instead of being overwritten.
    * Without it, the status read as the request arrives stands in for it.
@@ -137,13 +137,20 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     if (expected !== current.status) throw statusFailed('validation.statusConflict');
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
-    if (change.as === 'owner' && current.payout_reference) throw statusFailed('validation.statusCancelOnlyPending');
+    if (change.as === 'owner' && current.payout_status === 'sent') throw statusFailed('validation.statusCancelOnlyPending');
+    // Money first (D11): complete only once paid in and out; never reject what was paid out.
+    const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
+      : change.to === 'rejected' ? rejectError(current) : null;
+    if (moneyRefusal) throw moneyRefused(moneyRefusal);
+    const closing = change.to === 'rejected' || change.to === 'cancelled';
     const written = await writeStatus(tx, {
       from: current, to: change.to, actor: change.actor, note: change.note ?? null,
-      payoutReference: change.payoutReference ?? null,
-      // Money received for a transfer that will not be paid out is owed back to the sender.
-      refundDue: (change.to === 'rejected' || change.to === 'cancelled') && current.payment_status === 'received',
+      paymentStatus: closing ? paymentAfterClosing(current.payment_status) : current.payment_status,
     });
+    // Received money that will not be paid out is owed back; a completed transfer earned its fee.
+    const entry = closing && written.payment_status === 'refund_due' ? 'refund_due' as const
+      : change.to === 'completed' ? 'fee' as const : null;
+    if (entry) await postTransferEntry(tx, entry, ledgerView(written), { actorId: change.actor.profile_id, reference: null });
     // The sender's e-mail is queued with the change: both or neither.
     await notifyStatusChange(ctx, tx, written);
     return written;
@@ -157,21 +164,10 @@ export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Pr
   return transferRequestToJson(await changeStatus(ctx, { requestId: id, to: 'cancelled', actor: caller, as: 'owner' }));
 }
 
-/** Staff move a request; completing a payout records its reference, which the sender's receipt shows. */
-export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate, lang: Lang): Promise<TransferRequestJson> {
-  const reference = body.status === 'completed' ? body.provider_reference?.trim() || null : null;
-  if (body.status === 'completed' && !reference) {
-    const current = await findRequest(ctx.db, id);
-    // Only a move the state allows asks for it: a refused move keeps its own 409.
-    if (current && !transitionError(current.status, 'completed', 'staff') && payoutNeedsReference(current.destination_provider)) {
-      const key = 'admin.validation.payoutReferenceRequired';
-      throw badRequest(key, { code: 'validation_failed', fields: { provider_reference: t(lang, key) } });
-    }
-  }
+/** Staff move a request; payment and payout are recorded by their own actions (money.ts). */
+export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
   const row = await changeStatus(ctx, {
-    requestId: id, to: body.status, actor, as: 'staff', note: body.note || null,
-    payoutReference: reference,
-    expectedStatus: body.expected_status,
+    requestId: id, to: body.status, actor, as: 'staff', note: body.note || null, expectedStatus: body.expected_status,
   });
   return transferRequestToJson(row);
 }

@@ -1,0 +1,54 @@
+// What may happen to a transfer's money, by its status, payment and payout states (D11,
+// docs/rules/money-states.md). The server refuses with these keys (409); the screens hide the
+// buttons the server would refuse.
+import { isFinalStatus, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
+
+export interface MoneyState {
+  status: TransferStatus;
+  payment_status: PaymentStatus;
+  payout_status: PayoutStatus;
+}
+
+export type MoneyAction = 'payment' | 'payout' | 'refund' | 'complete';
+
+/** Why staff cannot record this now, as a message key; null when they can. */
+export function moneyActionError(state: MoneyState, action: MoneyAction): string | null {
+  switch (action) {
+    case 'payment':
+      // Money that arrives for a cancelled or rejected transfer is recorded too: it is owed back.
+      if (state.payment_status !== 'awaiting') return 'transfer.money.paymentAlreadyRecorded';
+      if (state.status === 'completed') return 'transfer.money.transferClosed';
+      return null;
+    case 'payout':
+      if (isFinalStatus(state.status)) return 'transfer.money.transferClosed';
+      if (state.payout_status === 'sent') return 'transfer.money.payoutAlreadySent';
+      if (state.payment_status !== 'received') return 'transfer.money.payoutNeedsPayment';
+      return null;
+    case 'refund':
+      if (state.payment_status === 'refunded') return 'transfer.money.refundAlreadyMade';
+      if (state.payment_status !== 'refund_due') return 'transfer.money.refundNotDue';
+      return null;
+    case 'complete':
+      if (state.payment_status !== 'received' && state.payout_status !== 'sent') return 'transfer.money.completeNeedsBoth';
+      if (state.payment_status !== 'received') return 'transfer.money.completeNeedsPayment';
+      if (state.payout_status !== 'sent') return 'transfer.money.completeNeedsPayout';
+      return null;
+  }
+}
+
+/** Staff cannot reject a transfer whose money has gone out to the recipient. */
+export function rejectError(state: Pick<MoneyState, 'payout_status'>): string | null {
+  return state.payout_status === 'sent' ? 'transfer.money.rejectAfterPayout' : null;
+}
+
+/** What a cancel or reject leaves the payment as: received money is owed back, an authorization released. */
+export function paymentAfterClosing(payment: PaymentStatus): PaymentStatus {
+  if (payment === 'received') return 'refund_due';
+  if (payment === 'authorized') return 'voided';
+  return payment;
+}
+
+/** A hand-recorded amount other than the total due is kept as it is and flagged. */
+export function paymentMismatch(receivedMinor: number, dueMinor: number): boolean {
+  return receivedMinor !== dueMinor;
+}

@@ -1,0 +1,141 @@
+import { CHANNELS } from '@core/channels.js';
+import type { EntryKind } from '@core/ledger.js';
+import { moneyActionError, paymentMismatch } from '@core/money-states.js';
+import { parseAmount, toDecimal, type Currency } from '@core/money.js';
+import type { PaymentRecord, PayoutRecord, RefundRecord } from '@core/schemas.js';
+import { isFinalStatus, type HistoryEvent, type Role } from '@core/status.js';
+import type { AppContext } from '@server/context.js';
+import type { Tx } from '@server/db/client.js';
+import { t, type Lang } from '@server/i18n.js';
+import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { postTransferEntry } from '../ledger/service.js';
+import { paypalConfigured } from '../payments/paypal.js';
+import { notifyMoneyStep } from './notifications.js';
+import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } from './repo.js';
+
+// Staff record the money of a transfer (D11, docs/rules/money-states.md): the payment received
+// by hand, the payout sent, the refund made. Each is one database transaction: the transfer's
+// state, its timeline step, its ledger entry and the sender's e-mail, all or nothing.
+
+export interface StaffActor {
+  profile_id: string;
+  role: Role;
+}
+
+/** The transfer's source is PayPal and PayPal is set up: its money moves through PayPal's API. */
+export function usesPayPal(ctx: AppContext, row: Pick<TransferRequestRow, 'source_provider'>): boolean {
+  return CHANNELS[row.source_provider as keyof typeof CHANNELS]?.kind === 'paypal' && paypalConfigured(ctx.config);
+}
+
+/** The figures a ledger entry is made from, as the row holds them. */
+export function ledgerView(row: TransferRequestRow) {
+  return {
+    id: row.id,
+    source_provider: row.source_provider as keyof typeof CHANNELS,
+    destination_provider: row.destination_provider as keyof typeof CHANNELS,
+    currency: row.currency as Currency,
+    amount: row.amount,
+    fee: row.fee,
+    payout_amount: row.payout_amount,
+    payout_currency: row.payout_currency as Currency,
+    payment_amount: row.payment_amount,
+  };
+}
+
+export const moneyRefused = (key: string) => new HttpError(409, key);
+
+interface Step {
+  set: MoneyFields;
+  events: HistoryEvent[];
+  entries: EntryKind[];
+  reference: string | null;
+  mail: 'paid' | 'payout' | 'refunded';
+}
+
+/**
+ * Locks the transfer, asks `decide` what the step is (it throws when the state refuses it), then
+ * writes the state, timeline, ledger entries and e-mail in the one transaction.
+ */
+export async function moneyStep(ctx: AppContext, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow) => Step, tx?: Tx): Promise<TransferRequestRow> {
+  const run = async (db: Tx) => {
+    const current = await lockRequest(db, id);
+    if (!current) throw notFound();
+    const step = decide(current);
+    const written = await writeMoney(db, { from: current, set: step.set, events: step.events, actor, note: null });
+    for (const kind of step.entries) {
+      await postTransferEntry(db, kind, ledgerView(written), { actorId: actor?.profile_id ?? null, reference: step.reference });
+    }
+    await notifyMoneyStep(ctx, db, step.mail, written);
+    return written;
+  };
+  return tx ? run(tx) : ctx.db.transaction(run);
+}
+
+function refuseIf(key: string | null): void {
+  if (key) throw moneyRefused(key);
+}
+
+/**
+ * Money paid by hand, checked against the statement: recorded as received (the amount as it
+ * is, flagged when it differs from the total due). Money that arrives for a transfer already
+ * cancelled or rejected is recorded too, and owed back at once.
+ */
+export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, body: PaymentRecord, lang: Lang): Promise<TransferRequestRow> {
+  return moneyStep(ctx, actor, id, (row) => {
+    refuseIf(moneyActionError(row, 'payment'));
+    if (usesPayPal(ctx, row)) throw moneyRefused('transfer.money.paymentThroughPayPal');
+    const currency = row.currency as Currency;
+    const received = parseAmount(body.amount, currency);
+    if (received === null || received <= 0) {
+      const key = 'validation.paymentAmountInvalid';
+      throw badRequest(key, { code: 'validation_failed', fields: { amount: t(lang, key) } });
+    }
+    const owedBack = isFinalStatus(row.status);
+    return {
+      set: {
+        payment_status: owedBack ? 'refund_due' : 'received',
+        payment_amount: toDecimal(received, currency),
+        payment_reference: body.reference,
+        payment_flagged: paymentMismatch(received, parseAmount(row.total, currency) ?? 0),
+        payment_recorded_by: actor.profile_id,
+        payment_recorded_at: new Date(),
+      },
+      events: owedBack ? ['payment_received', 'refund_due'] : ['payment_received'],
+      entries: owedBack ? ['payment', 'refund_due'] : ['payment'],
+      reference: body.reference,
+      mail: 'paid',
+    };
+  });
+}
+
+/** The payout went out to the recipient: the operator's or bank's reference is kept. */
+export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, body: PayoutRecord): Promise<TransferRequestRow> {
+  return moneyStep(ctx, actor, id, (row) => {
+    refuseIf(moneyActionError(row, 'payout'));
+    return {
+      set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },
+      events: ['payout_sent'],
+      entries: ['payout'],
+      reference: body.reference,
+      mail: 'payout',
+    };
+  });
+}
+
+/** Staff paid the money back by hand (bank transfer, mobile money): its reference closes what was owed. */
+export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord, lang: Lang): Promise<TransferRequestRow> {
+  return moneyStep(ctx, actor, id, (row) => {
+    refuseIf(moneyActionError(row, 'refund'));
+    if (!body.reference) {
+      const key = 'validation.refundReferenceRequired';
+      throw badRequest(key, { code: 'validation_failed', fields: { reference: t(lang, key) } });
+    }
+    return {
+      set: { payment_status: 'refunded', refund_reference: body.reference, refunded_by: actor.profile_id, refunded_at: new Date() },
+      events: ['refunded'],
+      entries: ['refund'],
+      reference: body.reference,
+      mail: 'refunded',
+    };
+  });
+}
