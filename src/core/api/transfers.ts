@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_IDS, DIRECTION_IDS } from '../channels.js';
 import { CURRENCIES } from '../money.js';
-import { PAYMENT_STATUSES, TRANSFER_STATUSES } from '../status.js';
+import { HISTORY_EVENTS, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime, pageOf } from './common.js';
 
 // Answers about transfers: a sender's requests and transactions, one request with its timeline
@@ -40,7 +40,16 @@ export const TransferRequestSchema = z.object({
   payment_status: z.enum(PAYMENT_STATUSES),
   provider_order_id: z.string().nullable(),
   provider_txn_id: z.string().nullable(),
+  /** What was received, as recorded; differs from the total when payment_flagged. */
+  payment_amount: decimalText().nullable(),
+  payment_reference: z.string().nullable(),
+  payment_flagged: z.boolean(),
+  payment_recorded_at: isoDateTime().nullable(),
+  payout_status: z.enum(PAYOUT_STATUSES),
   payout_reference: z.string().nullable(),
+  payout_sent_at: isoDateTime().nullable(),
+  refund_reference: z.string().nullable(),
+  refunded_at: isoDateTime().nullable(),
   /** Bumped on every status change. */
   version: z.number().int(),
   created_at: isoDateTime(),
@@ -54,6 +63,8 @@ export type TransferRequestResponse = z.infer<typeof TransferRequestResponseSche
 export const HistoryStepSchema = z.object({
   from_status: z.enum(TRANSFER_STATUSES).nullable(),
   to_status: z.enum(TRANSFER_STATUSES),
+  /** A step that moved the money, not the status (then from_status = to_status). */
+  event: z.enum(HISTORY_EVENTS).nullable(),
   note: z.string().nullable(),
   /** The actor's role, or 'owner' for the sender's own steps. */
   actor_role: z.string().nullable(),
@@ -103,6 +114,7 @@ export const TransactionSchema = z.object({
 }).extend(TransferRequestSchema.pick({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
+  payment_amount: true, payout_status: true, refund_reference: true,
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);

@@ -11,8 +11,12 @@ import type { HistoryRow, TransactionRow, TransferRequestRow } from './repo.js';
  */
 export function transferRequestToJson(row: TransferRequestRow): TransferRequestJson {
   const { idempotency_key: _key, idempotency_hash: _hash, ...rest } = row;
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     ...rest,
+    payment_recorded_at: iso(row.payment_recorded_at),
+    payout_sent_at: iso(row.payout_sent_at),
+    refunded_at: iso(row.refunded_at),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   } as TransferRequestJson;
@@ -23,6 +27,7 @@ export function historyToJson(row: HistoryRow): HistoryStep {
   return {
     from_status: row.from_status,
     to_status: row.to_status,
+    event: row.event,
     note: row.note,
     actor_role: row.actor_role,
     created_at: row.created_at.toISOString(),
@@ -35,7 +40,7 @@ export function historyToJson(row: HistoryRow): HistoryStep {
  */
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
-  'payout_currency' | 'payout_reference' | 'payment_status'>): TransactionJson {
+  'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payout_status' | 'refund_reference'>): TransactionJson {
   return {
     id: row.id,
     transfer_request_id: row.transfer_request_id,
