@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DIRECTION_IDS } from '../channels.js';
 import { CURRENCIES } from '../money.js';
-import { TRANSFER_STATUSES } from '../status.js';
+import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime, pageOf } from './common.js';
 import { FeeTierSchema } from './pricing.js';
 
@@ -17,6 +17,8 @@ const dayField = z.string({ error: 'validation.checkInput' }).regex(DAY, { error
 /** The back office's filters; the same for the list and the CSV export. */
 export const StaffFilterSchema = z.object({
   status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }).optional(),
+  payment: z.enum(PAYMENT_STATUSES, { error: 'admin.validation.paymentStateInvalid' }).optional(),
+  payout: z.enum(PAYOUT_STATUSES, { error: 'admin.validation.payoutStateInvalid' }).optional(),
   direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }).optional(),
   /** Inclusive UTC days, YYYY-MM-DD. */
   from: dayField.optional(),

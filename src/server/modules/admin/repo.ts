@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditQuery, AuditTarget, StaffFilter } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
-import type { FeeTier } from '@core/fees.js';
+import type { DirectionId } from '@core/channels.js';
+import type { Corridor, FeeTier } from '@core/fees.js';
 import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import {
@@ -47,6 +48,8 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   const tr = transferRequests;
   const where: SQL[] = [];
   if (filter.status) where.push(eq(tr.status, filter.status));
+  if (filter.payment) where.push(eq(tr.payment_status, filter.payment));
+  if (filter.payout) where.push(eq(tr.payout_status, filter.payout));
   if (filter.direction) where.push(eq(tr.direction, filter.direction));
   if (filter.from) where.push(gte(tr.created_at, dayStart(filter.from)));
   if (filter.to) where.push(lt(tr.created_at, dayStart(filter.to, 1)));
@@ -164,8 +167,10 @@ export function auditRows(db: Db, query: AuditQuery) {
 // ---- fee tiers ----
 
 /** Locks the direction's corridor row: two admins editing one direction take turns. */
-export async function lockCorridor(tx: Tx, direction: string): Promise<void> {
-  await tx.select({ d: corridors.direction }).from(corridors).where(eq(corridors.direction, direction)).for('update');
+/** Locks the direction's corridor row (so edits of one direction's tiers run one at a time) and answers it. */
+export async function lockCorridor(tx: Tx, direction: string): Promise<Corridor | null> {
+  const [row] = await tx.select().from(corridors).where(eq(corridors.direction, direction)).for('update');
+  return row ? { ...row, direction: row.direction as DirectionId } : null;
 }
 
 /** The direction's tiers, but the one being replaced. */

@@ -34,6 +34,8 @@ const RequestListParamsSchema = z.object({
   status: text('One status'),
   q: text('Search: id, reference, provider reference or amount; staff also by sender and recipient'),
   open: text('Sender: "true" lists only pending and processing requests'),
+  payment: text('Staff: one payment state (awaiting, authorized, received, voided, refund_due, refunded)'),
+  payout: text('Staff: one payout state (not_sent, sent)'),
   direction: text('Staff: one corridor'),
   from: text('Staff: first UTC day, YYYY-MM-DD'),
   to: text('Staff: last UTC day, YYYY-MM-DD'),
