@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIRECTION_IDS } from '@core/channels.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+// The journal is kept by the database: balanced per currency, append-only, and its running
+// balances always equal the sum of its lines (D11).
+
+let t: TestApp;
+let sender: TestUser;
+let manager: TestUser;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  [sender, manager, admin] = await Promise.all([createUser(t), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' })]);
+});
+afterAll(async () => { await t.close(); });
+
+/** Runs statements in one transaction as the app's connection would; answers the error, if any. */
+async function inTransaction(statements: string[]): Promise<string | null> {
+  const client = await t.database.pool.connect();
+  try {
+    await client.query('begin');
+    for (const s of statements) await client.query(s);
+    await client.query('commit');
+    return null;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    return (err as Error).message;
+  } finally {
+    client.release();
+  }
+}
+
+const entry = (lines: [string, string, string][]) => [
+  `insert into ledger_entries (kind, reference) values ('payment', 'TEST')`,
+  ...lines.map(([account, currency, amount]) =>
+    `insert into ledger_lines (entry_id, account, currency, amount) values (currval('ledger_entries_id_seq'), '${account}', '${currency}', ${amount})`),
+];
+
+async function lineCount(): Promise<number> {
+  const { rows } = await t.database.pool.query<{ n: number }>('select count(*)::int as n from ledger_lines');
+  return rows[0]!.n;
+}
+
+describe('the database keeps the books', () => {
+  it('refuses an entry whose debits and credits differ, in any currency, or with a single line', async () => {
+    const before = await lineCount();
+    expect(await inTransaction(entry([['paypal_usd', 'USD', '10.00'], ['customer_funds', 'USD', '-9.99']])))
+      .toMatch(/does not balance in USD/);
+    // Balanced in total but not per currency.
+    expect(await inTransaction(entry([
+      ['paypal_usd', 'USD', '10'], ['customer_funds', 'USD', '-10'], ['fx', 'XAF', '6100'], ['airtel_gabon', 'XAF', '-6000'],
+    ]))).toMatch(/does not balance in XAF/);
+    expect(await inTransaction(entry([['paypal_usd', 'USD', '10']]))).toMatch(/fewer than two lines/);
+    expect(await inTransaction([`insert into ledger_entries (kind) values ('payment')`])).toMatch(/fewer than two lines/);
+    expect(await lineCount()).toBe(before);
+    // A balanced one goes in.
+    expect(await inTransaction(entry([['paypal_usd', 'USD', '10.00'], ['customer_funds', 'USD', '-10.00']]))).toBeNull();
+    expect(await lineCount()).toBe(before + 2);
+  });
+
+  it('refuses UPDATE and DELETE of entries and lines, even to the owner', async () => {
+    expect(await inTransaction(entry([['paypal_eur', 'EUR', '5'], ['customer_funds', 'EUR', '-5']]))).toBeNull();
+    for (const statement of [
+      'update ledger_lines set amount = amount * 2', 'delete from ledger_lines',
+      `update ledger_entries set reference = 'changed'`, 'delete from ledger_entries',
+    ]) {
+      expect(await inTransaction([statement]), statement).toMatch(/append-only/);
+    }
+  });
+});
+
+describe('the balances', () => {
+  it('are the admin\'s alone', async () => {
+    for (const url of ['/api/ledger/balances', `/api/ledger/entries?transfer_id=${admin.id}`]) {
+      expect((await t.request({ method: 'GET', url, token: manager.token })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url, token: sender.token })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
+    }
+    expect((await t.request({ method: 'GET', url: '/api/ledger/entries?transfer_id=nope', token: admin.token })).statusCode).toBe(400);
+  });
+
+  it('sum to zero in every currency after 200 random operations, and equal the sum of the lines', async () => {
+    // A seeded generator: the same sequence on every run, so a failure can be replayed.
+    let seed = 20261122;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const transfers: { id: string; total: string; currency: string }[] = [];
+    const staff = [manager, admin];
+    const codes: Record<number, number> = {};
+    for (let op = 0; op < 200; op += 1) {
+      const choice = random();
+      const token = pick(staff).token;
+      let status: number;
+      if (transfers.length === 0 || choice < 0.2) {
+        const direction = pick(DIRECTION_IDS);
+        const amount = direction.startsWith('XAF') ? String(3000 + Math.floor(random() * 50000))
+          : direction.startsWith('RWF') ? String(5000 + Math.floor(random() * 50000)) : (5 + random() * 500).toFixed(2);
+        const created = await createTransfer(t, sender.id, { direction, amount });
+        transfers.push({ id: created.id, total: created.total, currency: created.currency });
+        status = 201;
+      } else {
+        const tr = pick(transfers);
+        const action = pick(['payment', 'payment-short', 'payout', 'refund', 'processing', 'completed', 'rejected', 'cancel'] as const);
+        const res = action === 'payment' || action === 'payment-short'
+          ? await t.request({ method: 'POST', url: `/api/transfer-requests/${tr.id}/payment`, token,
+            payload: { amount: action === 'payment' ? tr.total : String(Math.max(1, Math.floor(Number(tr.total) / 2))), reference: `S-${op}` } })
+          : action === 'payout' || action === 'refund'
+            ? await t.request({ method: 'POST', url: `/api/transfer-requests/${tr.id}/${action}`, token, payload: { reference: `R-${op}` } })
+            : action === 'cancel'
+              ? await t.request({ method: 'POST', url: `/api/transfer-requests/${tr.id}/cancel`, token: sender.token })
+              : await t.request({ method: 'PATCH', url: `/api/transfer-requests/${tr.id}`, token, payload: { status: action } });
+        status = res.statusCode;
+        expect([200, 409], `${action}: ${res.body}`).toContain(status);
+      }
+      codes[status] = (codes[status] ?? 0) + 1;
+    }
+    // The sequence moved money, and was refused sometimes: it tried both.
+    expect(codes[200]).toBeGreaterThan(40);
+    expect(codes[409]).toBeGreaterThan(10);
+
+    const res = await t.request({ method: 'GET', url: '/api/ledger/balances', token: admin.token });
+    expect(res.statusCode).toBe(200);
+    const { balances, totals } = res.json().data as {
+      balances: { account: string; currency: string; balance: string }[]; totals: { currency: string; sum: string }[];
+    };
+    expect(totals.length).toBeGreaterThan(1);
+    for (const total of totals) expect(Number(total.sum), total.currency).toBe(0);
+    const { rows } = await t.database.pool.query<{ account: string; currency: string; balance: string }>(
+      'select account, currency, sum(amount)::numeric(24,2)::text as balance from ledger_lines group by account, currency');
+    for (const r of rows) {
+      const shown = balances.find((b) => b.account === r.account && b.currency === r.currency);
+      expect(shown?.balance, `${r.account} ${r.currency}`).toBe(r.balance);
+    }
+    // Customer funds never hold what was paid out or refunded twice: every entry kind happens once per transfer.
+    const twice = await t.database.db.execute(sql`select transfer_request_id, kind from ledger_entries where transfer_request_id is not null group by 1, 2 having count(*) > 1`);
+    expect(twice.rows).toEqual([]);
+  });
+});
