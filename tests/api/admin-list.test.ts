@@ -111,11 +111,11 @@ describe('GET /api/transfer-requests/export.csv', () => {
 
   it('exports the filtered list with the accounting columns', async () => {
     const lines = await exportCsv('?status=completed');
-    expect(lines[0]).toBe('id,reference,created_at,updated_at,status,payment_status,direction,source_provider,destination_provider,amount,currency,fee,total,rate,payout_amount,payout_currency,sender_name,sender_email,recipient_name,recipient_phone,recipient_email,recipient_iban,provider_txn_id,payout_reference');
+    expect(lines[0]).toBe('id,reference,created_at,updated_at,status,payment_status,payment_amount,payment_reference,payment_flagged,payout_status,direction,source_provider,destination_provider,amount,currency,fee,total,rate,payout_amount,payout_currency,sender_name,sender_email,recipient_name,recipient_phone,recipient_email,recipient_iban,provider_txn_id,payout_reference,refund_reference');
     expect(lines).toHaveLength(2);
     const row = lines[1]!;
     expect(row.startsWith(`${ids.b1},`)).toBe(true);
-    expect(row).toContain(',completed,awaiting,XAF_USD,airtel_gabon,paypal_usd,60000.00,XAF,2520.00,62520.00,0.0016390000,98.36,USD,');
+    expect(row).toContain(',completed,awaiting,,,no,not_sent,XAF_USD,airtel_gabon,paypal_usd,60000.00,XAF,2520.00,62520.00,0.0016390000,98.36,USD,');
     expect(row).toContain(',,bob@example.test,"Bob ""The"" Builder, Jr",,bob.paypal@example.test,,CAPTURE-42,');
   });
 

@@ -15,6 +15,10 @@ const COLUMNS: [string, (r: StaffRequestJson) => string | number | null | undefi
   ['updated_at', (r) => r.updated_at],
   ['status', (r) => r.status],
   ['payment_status', (r) => r.payment_status],
+  ['payment_amount', (r) => r.payment_amount],
+  ['payment_reference', (r) => r.payment_reference],
+  ['payment_flagged', (r) => (r.payment_flagged ? 'yes' : 'no')],
+  ['payout_status', (r) => r.payout_status],
   ['direction', (r) => r.direction],
   ['source_provider', (r) => r.source_provider],
   ['destination_provider', (r) => r.destination_provider],
@@ -33,6 +37,7 @@ const COLUMNS: [string, (r: StaffRequestJson) => string | number | null | undefi
   ['recipient_iban', (r) => text(r.destination_details, 'iban')],
   ['provider_txn_id', (r) => r.provider_txn_id],
   ['payout_reference', (r) => r.payout_reference],
+  ['refund_reference', (r) => r.refund_reference],
 ];
 
 /**
