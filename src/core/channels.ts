@@ -108,8 +108,3 @@ export function firstValidDestination(source: string, current?: string | null): 
   if (current != null && isChannelId(current) && isSupportedPair(source, current)) return current;
   return validDestinations(source)[0] ?? null;
 }
-
-/** A mobile-money or bank payout is made by hand and has the operator's or bank's reference: staff give it to complete the transfer. */
-export function payoutNeedsReference(destination: string): boolean {
-  return isChannelId(destination) && CHANNELS[destination].kind !== 'paypal';
-}

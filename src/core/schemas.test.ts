@@ -256,13 +256,12 @@ describe('PaymentInitiateSchema (first failing rule, in order)', () => {
 });
 
 describe('StatusUpdateSchema', () => {
-  it('accepts a status with optional note, reference and expected status', () => {
-    expect(errors(StatusUpdateSchema, { status: 'completed', note: 'paid', provider_reference: 'AB12', expected_status: 'processing' })).toEqual([]);
+  it('accepts a status with optional note and expected status', () => {
+    expect(errors(StatusUpdateSchema, { status: 'completed', note: 'paid', expected_status: 'processing' })).toEqual([]);
   });
   it('refuses unknown statuses and long texts', () => {
     expect(errors(StatusUpdateSchema, { status: 'approved' })).toEqual(['validation.statusInvalid']);
     expect(errors(StatusUpdateSchema, { status: 'rejected', note: 'x'.repeat(1001) })).toEqual(['validation.statusNoteTooLong']);
-    expect(errors(StatusUpdateSchema, { status: 'rejected', provider_reference: 'x'.repeat(121) })).toEqual(['validation.referenceTooLong']);
     expect(errors(StatusUpdateSchema, { status: 'rejected', expected_status: 'done' })).toEqual(['validation.statusInvalid']);
   });
 });

@@ -309,11 +309,6 @@ export type PaymentInitiate = z.infer<typeof PaymentInitiateSchema>;
 export const StatusUpdateSchema = z.object({
   status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }),
   note: z.string({ error: 'validation.checkInput' }).trim().max(1000, { error: 'validation.statusNoteTooLong' }).optional(),
-  provider_reference: z
-    .string({ error: 'validation.checkInput' })
-    .trim()
-    .max(120, { error: 'validation.referenceTooLong' })
-    .optional(),
   /** Optimistic concurrency: the status the staff member saw; a mismatch is a 409. */
   expected_status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }).optional(),
 });

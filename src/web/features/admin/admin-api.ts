@@ -5,7 +5,7 @@ import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
 import type { ProofJson, StaffRequestJson, StaffRequestPage, TransferDetailResponse, TransferRequestResponse } from '@core/api/transfers';
-import type { FeeTierInput, StatusUpdate } from '@core/schemas';
+import type { FeeTierInput, PaymentRecord, PayoutRecord, RefundRecord, StatusUpdate } from '@core/schemas';
 import type { TransferStatus } from '@core/status';
 import type { Role } from '@web/lib/session';
 import { answerError, api, ApiError, networkErrorMessage, parseAnswer } from '@web/lib/api';
@@ -19,8 +19,10 @@ export type StaffRequest = StaffRequestJson;
 export type ProofFile = ProofJson;
 export type StoredTier = FeeTierJson;
 
-export interface StaffFilters { status: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest' }
-export const EMPTY_FILTERS: StaffFilters = { status: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
+export interface StaffFilters {
+  status: string; payment: string; payout: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest';
+}
+export const EMPTY_FILTERS: StaffFilters = { status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
 
 /** Refresh period of the queue (the list and the stats). */
 export const QUEUE_REFRESH_MS = 30_000;
@@ -84,6 +86,22 @@ export function useChangeStatus() {
     mutationFn: ({ id, ...body }: StatusChangeInput) =>
       api<TransferRequestResponse>(`/api/transfer-requests/${id}`, { method: 'PATCH', body }),
     // Success or refusal, the queue is reloaded: a 409 means someone else moved it.
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/** What staff record about a transfer's money (D11): each posts to its own endpoint, 409 when the state refuses it. */
+export type MoneyRecordInput =
+  | { id: string; action: 'payment'; body: PaymentRecord }
+  | { id: string; action: 'payout'; body: PayoutRecord }
+  | { id: string; action: 'refund'; body: RefundRecord };
+
+export function useRecordMoney() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action, body }: MoneyRecordInput) =>
+      api<TransferRequestResponse>(`/api/transfer-requests/${id}/${action}`, { method: 'POST', body }),
+    // Success or refusal, the queue and the dialog are reloaded: a 409 means the state moved.
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

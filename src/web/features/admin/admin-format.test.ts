@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
+import { amountText, requesterName, trimZeros } from './admin-format';
 
 describe('back-office display rules', () => {
   it('shows a requester by full name, else e-mail, else profile id', () => {
     expect(requesterName({ full_name: 'Awa Diallo', email: 'awa@example.test', profile_id: 'p1' })).toBe('Awa Diallo');
     expect(requesterName({ full_name: '  ', email: 'awa@example.test', profile_id: 'p1' })).toBe('awa@example.test');
     expect(requesterName({ full_name: null, email: null, profile_id: 'p1' })).toBe('p1');
-  });
-
-  it('asks for a payout reference when completing a mobile-money or bank payout only', () => {
-    expect(needsPayoutReference('airtel_gabon')).toBe(true);
-    expect(needsPayoutReference('mobile_rwanda')).toBe(true);
-    expect(needsPayoutReference('bank_france')).toBe(true);
-    expect(needsPayoutReference('paypal_usd')).toBe(false);
   });
 
   it('trims a stored rate without touching whole numbers', () => {

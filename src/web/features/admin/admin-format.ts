@@ -1,9 +1,5 @@
-import { payoutNeedsReference } from '@core/channels';
 import { isCurrency } from '@core/money';
 import { moneyFromDecimal } from '@web/lib/format';
-
-/** Completing a mobile-money or bank payout asks for its reference, so it goes through the dialog. */
-export const needsPayoutReference = payoutNeedsReference;
 
 export function amountText(value: string, currency: string, lng: string): string {
   return isCurrency(currency) ? moneyFromDecimal(value, currency, lng) : `${value} ${currency}`;

@@ -1,19 +1,22 @@
-import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileText } from 'lucide-react';
-import { canComplete, canProcess, canReject, type TransferStatus } from '@core/status';
+import type { TransferStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
-import { Field, Form, FormError, useZodForm } from '@web/components/ui/form';
-import { Input, Textarea } from '@web/components/ui/input';
+import { Field, Form, FormError, useErrorText, useZodForm } from '@web/components/ui/form';
+import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
+import { eventKey } from '@web/lib/money-labels';
 import { fetchBlob, useRequestDetails, type ProofFile, type StaffRequest } from './admin-api';
-import { amountText, needsPayoutReference, requesterName, trimZeros } from './admin-format';
-import { MAX_PAYOUT_REFERENCE, MAX_STATUS_NOTE, statusFormSchema } from './status-form';
+import { amountText, requesterName, trimZeros } from './admin-format';
+import { staffActions } from './money-form';
+import { MoneySection } from './money-section';
+import { MAX_STATUS_NOTE, statusFormSchema } from './status-form';
 import { useStatusAction } from './use-status-action';
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
@@ -60,17 +63,21 @@ function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
 }
 
 export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
-  const { t, i18n } = useTranslation(['admin', 'common', 'validation']);
+  const { t, i18n } = useTranslation(['admin', 'common', 'validation', 'transfer']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const details = useRequestDetails(row.id);
   const action = useStatusAction();
-  const schema = useMemo(() => statusFormSchema(row.destination_provider), [row.destination_provider]);
-  const form = useZodForm(schema, { status: null, note: '', provider_reference: '' });
+  const form = useZodForm(statusFormSchema, { status: null, note: '' });
   const d = details.data;
-  const status: TransferStatus = d?.status ?? row.status;
-  const dest = d?.destination_details ?? row.destination_details;
+  // The dialog's own answer is the fresher one; the queue's row shows until it comes.
+  const current = d ?? row;
+  const status: TransferStatus = current.status;
+  const dest = current.destination_details;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  const askReference = canComplete(status) && needsPayoutReference(row.destination_provider);
+  const can = staffActions({ ...current, paypal_checkout: d?.paypal_checkout });
+  const completeReasonId = useId();
+  const rejectReasonId = useId();
+  const reason = useErrorText();
 
   /** A button names the status to move to, then submits the form (checked, then sent). */
   const move = (to: TransferStatus) => (event: MouseEvent<HTMLButtonElement>) => {
@@ -118,12 +125,13 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               <Row label={t('details.total')}>{amountText(row.total, row.currency, lng)}</Row>
               <Row label={t('details.rate')}>{`1 ${row.currency} = ${formatDecimalText(trimZeros(row.rate), lng)} ${row.payout_currency}`}</Row>
               <Row label={t('details.payout')}>{amountText(row.payout_amount, row.payout_currency, lng)}</Row>
-              <Row label={t('details.payment')}>{t(`payment.${row.payment_status}`, { defaultValue: row.payment_status })}</Row>
-              <Row label={t('details.providerTxn')}>{d?.provider_txn_id ?? row.provider_txn_id}</Row>
-              <Row label={t('details.payoutReference')}>{d?.payout_reference ?? row.payout_reference}</Row>
+              <Row label={t('details.providerTxn')}>{current.provider_txn_id}</Row>
             </dl>
           </section>
         </div>
+
+        {/* Shown once the dialog's answer says whether PayPal or staff record the payment. */}
+        {d ? <MoneySection transfer={d} /> : <LoadingState className="py-4" />}
 
         <section aria-labelledby="d-proof">
           <h3 id="d-proof" className="mb-2 font-semibold">{t('details.proof')}</h3>
@@ -143,7 +151,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               <li key={i} className="text-sm">
                 <p>
                   <span className="font-medium">
-                    {t('details.step', {
+                    {h.event ? t(`events.${eventKey(h.event)}`) : t('details.step', {
                       from: h.from_status ? t(`status.${h.from_status}`, { ns: 'common' }) : '—',
                       to: t(`status.${h.to_status}`, { ns: 'common' }),
                     })}
@@ -166,30 +174,31 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           fallbackError={t('states.error', { ns: 'common' })}
           className="flex flex-col gap-4"
         >
-          {canProcess(status) || canComplete(status) || canReject(status) ? (
+          {can.process || can.complete || can.reject || can.completeBlocked || can.rejectBlocked ? (
             <section aria-labelledby="d-act" className="flex flex-col gap-3">
               <h3 id="d-act" className="font-semibold">{t('details.act')}</h3>
               <Field name="note" label={t('details.note')} hint={t('details.noteHint')}>
                 <Textarea maxLength={MAX_STATUS_NOTE} />
               </Field>
-              {askReference ? (
-                <Field name="provider_reference" label={t('details.payoutReferenceField')} hint={t('details.payoutReferenceHint')} required>
-                  <Input maxLength={MAX_PAYOUT_REFERENCE} autoComplete="off" />
-                </Field>
-              ) : null}
             </section>
           ) : null}
 
           <FormError />
 
+          {/* Why Complete or Reject is refused, named by the button it explains. */}
+          {can.completeBlocked ? <p id={completeReasonId} className="text-sm text-slate-700" data-testid="complete-reason">{reason(can.completeBlocked ?? undefined)}</p> : null}
+          {can.rejectBlocked ? <p id={rejectReasonId} className="text-sm text-slate-700">{reason(can.rejectBlocked ?? undefined)}</p> : null}
+
           <DialogFooter className="flex-wrap">
-            <Button variant="outline" disabled={!canProcess(status)} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}>
+            <Button variant="outline" disabled={!can.process} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}>
               {t('actions.process')}
             </Button>
-            <Button variant="destructive" disabled={!canReject(status) || action.pending} onClick={move('rejected')}>
+            <Button variant="destructive" disabled={!can.reject || action.pending} onClick={move('rejected')}
+              aria-describedby={can.rejectBlocked ? rejectReasonId : undefined}>
               {t('actions.reject')}
             </Button>
-            <Button variant="success" disabled={!canComplete(status) || action.pending} onClick={move('completed')}>
+            <Button variant="success" disabled={!can.complete || action.pending} onClick={move('completed')}
+              aria-describedby={can.completeBlocked ? completeReasonId : undefined}>
               {t('actions.markCompleted')}
             </Button>
           </DialogFooter>

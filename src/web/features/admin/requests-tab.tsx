@@ -3,12 +3,13 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Download, RefreshCw, Search } from 'lucide-react';
 import { DIRECTIONS } from '@core/channels';
-import { canComplete, canProcess, canReject, TRANSFER_STATUSES } from '@core/status';
+import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
+import { useErrorText } from '@web/components/ui/form';
 import { FormField } from '@web/components/ui/form-field';
 import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
@@ -16,11 +17,13 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { directionLabel, formatDateTime } from '@web/lib/format';
-import { amountText, needsPayoutReference, requesterName } from './admin-format';
+import { amountText, requesterName } from './admin-format';
 import {
   EMPTY_FILTERS, fetchBlob, filterQuery, useStaffRequests, type StaffFilters, type StaffRequest,
 } from './admin-api';
 import { DetailsDialog } from './details-dialog';
+import { staffActions } from './money-form';
+import { PaymentBadge, PayoutBadge } from './money-section';
 import { useStatusAction } from './use-status-action';
 
 /** Filters live in the address, so a reload or a shared link keeps them. */
@@ -28,6 +31,8 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
   const [params, setParams] = useSearchParams();
   const filters: StaffFilters = {
     status: params.get('status') ?? '',
+    payment: params.get('payment') ?? '',
+    payout: params.get('payout') ?? '',
     direction: params.get('direction') ?? '',
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
@@ -46,7 +51,9 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
 }
 
 export function RequestsTab() {
-  const { t, i18n } = useTranslation(['admin', 'common']);
+  // 'transfer' holds the reasons a money action is refused (transfer.money.*).
+  const { t, i18n } = useTranslation(['admin', 'common', 'transfer']);
+  const errorText = useErrorText();
   const lng = i18n.resolvedLanguage ?? 'en';
   const [filters, setFilters] = useFilters();
   const [search, setSearch] = useState(filters.q);
@@ -82,10 +89,6 @@ export function RequestsTab() {
   }
 
   function act(row: StaffRequest, status: 'processing' | 'completed' | 'rejected') {
-    if (status === 'completed' && needsPayoutReference(row.destination_provider)) {
-      setOpenId(row.id);
-      return;
-    }
     if (status === 'rejected' && !window.confirm(t('requests.confirmReject', { reference: row.reference }))) return;
     void action.run({ id: row.id, status, expected_status: row.status });
   }
@@ -117,6 +120,18 @@ export function RequestsTab() {
             <Select value={filters.status} onChange={(e) => update({ status: e.target.value })}>
               <option value="">{t('requests.allStatuses')}</option>
               {TRANSFER_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`, { ns: 'common' })}</option>)}
+            </Select>
+          </FormField>
+          <FormField label={t('requests.payment')}>
+            <Select value={filters.payment} onChange={(e) => update({ payment: e.target.value })}>
+              <option value="">{t('requests.allPayments')}</option>
+              {PAYMENT_STATUSES.map((s) => <option key={s} value={s}>{t(`payment.${s}`)}</option>)}
+            </Select>
+          </FormField>
+          <FormField label={t('requests.payout')}>
+            <Select value={filters.payout} onChange={(e) => update({ payout: e.target.value })}>
+              <option value="">{t('requests.allPayouts')}</option>
+              {PAYOUT_STATUSES.map((s) => <option key={s} value={s}>{t(`payout.${s}`)}</option>)}
             </Select>
           </FormField>
           <FormField label={t('requests.corridor')}>
@@ -153,10 +168,13 @@ export function RequestsTab() {
         <>
           <p className="text-sm text-muted-foreground" aria-live="polite">{t('requests.shown', { count: rows.length })}</p>
           <ul className="flex flex-col gap-3" aria-label={t('requests.title')}>
-            {rows.map((row) => (
+            {rows.map((row) => {
+              const can = staffActions(row);
+              const completeReason = errorText(can.completeBlocked ?? undefined);
+              return (
               <li key={row.id} data-testid="request-row" data-id={row.id}>
                 <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
-                  <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr]">
+                  <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr_auto]">
                     <div className="min-w-0">
                       <p className="truncate font-semibold text-slate-900">{requesterName(row.requester)}</p>
                       <p className="truncate text-xs text-muted-foreground">{row.reference} · {formatDateTime(row.created_at, lng)}</p>
@@ -169,22 +187,30 @@ export function RequestsTab() {
                       <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
                       <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
                     </div>
+                    {/* The money: payment in (flagged when the amount differs) and payout out. */}
+                    <dl className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs sm:flex-col sm:items-end" aria-label={t('requests.moneyOf', { reference: row.reference })}>
+                      <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payment')}</dt><dd><PaymentBadge transfer={row} /></dd></div>
+                      <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payout')}</dt><dd><PayoutBadge transfer={row} /></dd></div>
+                    </dl>
                   </div>
                   <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
-                    <Button size="sm" variant="outline" disabled={!canProcess(row.status) || action.pendingId === row.id} onClick={() => act(row, 'processing')}>
+                    <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act(row, 'processing')}>
                       {t('actions.process')}
                     </Button>
-                    <Button size="sm" variant="success" disabled={!canComplete(row.status) || action.pendingId === row.id} onClick={() => act(row, 'completed')}>
+                    {/* Complete needs the payment received and the payout sent: recorded in the details. */}
+                    <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act(row, 'completed')}
+                      title={completeReason}>
                       {t('actions.complete')}
                     </Button>
-                    <Button size="sm" variant="destructive" disabled={!canReject(row.status) || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
+                    <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
                       {t('actions.reject')}
                     </Button>
                     <Button size="sm" variant="ghost" onClick={() => setOpenId(row.id)}>{t('actions.details')}</Button>
                   </div>
                 </Card>
               </li>
-            ))}
+              );
+            })}
           </ul>
           {query.hasNextPage ? (
             <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { MoneyState } from '@core/money-states';
+import { MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
+
+/** What a form would send, or the message under each field that is refused. */
+function check(schema: z.ZodType, values: unknown) {
+  const result = schema.safeParse(values);
+  if (result.success) return { sent: result.data };
+  return { errors: Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message])) };
+}
+
+describe('the money forms of the details dialog', () => {
+  it('records a payment with the amount and the statement reference, trimmed', () => {
+    expect(check(paymentFormSchema('USD'), { amount: ' 104.50 ', reference: ' STMT-42 ' })).toEqual({ sent: { amount: '104.5', reference: 'STMT-42' } });
+    expect(check(paymentFormSchema('XAF'), { amount: '60000', reference: 'AIRTEL-1' })).toEqual({ sent: { amount: '60000', reference: 'AIRTEL-1' } });
+  });
+
+  it('refuses an amount that is not money in the currency, and a missing reference, on their fields', () => {
+    expect(check(paymentFormSchema('USD'), { amount: 'abc', reference: '' })).toEqual({
+      errors: { amount: 'validation.paymentAmountInvalid', reference: 'validation.paymentReferenceRequired' },
+    });
+    expect(check(paymentFormSchema('XAF'), { amount: '60000.50', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+    expect(check(paymentFormSchema('USD'), { amount: '0', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+  });
+
+  it('asks the payout reference, held to the API limit', () => {
+    expect(MAX_MONEY_REFERENCE).toBe(120);
+    expect(check(payoutFormSchema, { reference: ' AIRTEL-778899 ' })).toEqual({ sent: { reference: 'AIRTEL-778899' } });
+    expect(check(payoutFormSchema, { reference: '  ' })).toEqual({ errors: { reference: 'validation.payoutReferenceRequired' } });
+    expect(check(payoutFormSchema, { reference: 'R'.repeat(121) })).toEqual({ errors: { reference: 'validation.referenceTooLong' } });
+  });
+
+  it('asks the refund reference, except for a transfer PayPal refunds', () => {
+    expect(check(refundFormSchema(false), { reference: '' })).toEqual({ errors: { reference: 'validation.refundReferenceRequired' } });
+    expect(check(refundFormSchema(false), { reference: 'BANK-9' })).toEqual({ sent: { reference: 'BANK-9' } });
+    expect(check(refundFormSchema(true), { reference: ' ' })).toEqual({ sent: {} });
+  });
+});
+
+describe('which staff actions the dialog offers', () => {
+  const state = (s: Partial<MoneyState & { paypal_checkout: boolean }>) => ({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', ...s } as const);
+
+  it('offers the payment first, then the payout, and Complete only with both', () => {
+    expect(staffActions(state({}))).toMatchObject({ payment: true, payout: false, refund: false, complete: false, completeBlocked: 'transfer.money.completeNeedsBoth', reject: true });
+    expect(staffActions(state({ status: 'processing', payment_status: 'received' }))).toMatchObject({
+      payment: false, payout: true, complete: false, completeBlocked: 'transfer.money.completeNeedsPayout',
+    });
+    expect(staffActions(state({ status: 'processing', payment_status: 'received', payout_status: 'sent' }))).toMatchObject({
+      payment: false, payout: false, complete: true, completeBlocked: null, reject: false, rejectBlocked: 'transfer.money.rejectAfterPayout',
+    });
+  });
+
+  it('leaves a PayPal payment to PayPal, and offers the refund only when one is owed', () => {
+    expect(staffActions(state({ paypal_checkout: true })).payment).toBe(false);
+    expect(staffActions(state({ status: 'rejected', payment_status: 'refund_due' }))).toMatchObject({ refund: true, payment: false, complete: false, completeBlocked: null, reject: false });
+    expect(staffActions(state({ status: 'rejected', payment_status: 'refunded' })).refund).toBe(false);
+  });
+});
