@@ -114,7 +114,7 @@ export const TransactionSchema = z.object({
 }).extend(TransferRequestSchema.pick({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
-  payment_amount: true, payout_status: true, refund_reference: true,
+  payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true,
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);

@@ -75,8 +75,8 @@ const requestFields = {
   destination_provider: transferRequests.destination_provider, fee: transferRequests.fee, total: transferRequests.total,
   rate: transferRequests.rate, payout_amount: transferRequests.payout_amount, payout_currency: transferRequests.payout_currency,
   payout_reference: transferRequests.payout_reference, payment_status: transferRequests.payment_status,
-  payment_amount: transferRequests.payment_amount, payout_status: transferRequests.payout_status,
-  refund_reference: transferRequests.refund_reference,
+  payment_amount: transferRequests.payment_amount, payment_reference: transferRequests.payment_reference,
+  payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
 };
 
 /** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */

@@ -40,7 +40,8 @@ export function historyToJson(row: HistoryRow): HistoryStep {
  */
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
-  'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payout_status' | 'refund_reference'>): TransactionJson {
+  'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payment_reference' | 'payout_status' |
+  'refund_reference'>): TransactionJson {
   return {
     id: row.id,
     transfer_request_id: row.transfer_request_id,
