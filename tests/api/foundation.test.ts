@@ -19,6 +19,26 @@ describe('foundation', () => {
     expect(directives).toMatchObject({ 'object-src': "'none'", 'base-uri': "'none'", 'script-src': "'self'", 'default-src': "'self'" });
   });
 
+  it('sends helmet\'s headers on every answer: public, signed in, refused and unknown', async () => {
+    const user = await createUser(t);
+    const answers = await Promise.all([
+      t.request({ method: 'GET', url: '/api/fees' }),
+      t.request({ method: 'GET', url: '/api/profiles/me', token: user.token }),
+      t.request({ method: 'GET', url: '/api/profiles/me' }),
+      t.request({ method: 'GET', url: '/api/no-such-thing' }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers).toMatchObject({
+        'x-frame-options': 'SAMEORIGIN', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains', 'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      expect(res.headers['content-security-policy']).toContain("object-src 'none'");
+      expect(res.headers).not.toHaveProperty('cross-origin-embedder-policy');
+    }
+  });
+
   it('answers unknown API paths with a JSON 404', async () => {
     const res = await t.request({ method: 'GET', url: '/api/no-such-thing' });
     expect(res.statusCode).toBe(404);

@@ -82,4 +82,20 @@ describe('logs never hold a secret', () => {
     expect(logged()).toContain('/api/auth/facebook/callback?code=[redacted]&state=[redacted]');
     expect(logged()).toContain('/api/auth/facebook/confirm?token=[redacted]');
   });
+
+  it('writes one line per request, when it completes: method, URL, status and time, no headers', async () => {
+    const before = lines.length;
+    const res = await fetch(`${base}/api/fees?lng=fr`, { headers: { authorization: 'Bearer not-a-real-token', cookie: 'i18next=fr' } });
+    expect(res.status).toBe(200);
+    await expect.poll(() => lines.length).toBeGreaterThan(before);
+    const since = lines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = since.find((l) => (l.req as { url?: string } | undefined)?.url === '/api/fees?lng=fr');
+    expect(line?.reqId).toBeDefined();
+    const mine = since.filter((l) => l.reqId === line!.reqId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET' }, res: { statusCode: 200 } });
+    expect(mine[0]!.responseTime).toEqual(expect.any(Number));
+    expect(JSON.stringify(mine[0])).not.toContain('not-a-real-token');
+    expect(JSON.stringify(mine[0])).not.toContain('i18next');
+  });
 });

@@ -21,12 +21,13 @@ const ROLES_OF: Record<Exclude<Access, 'public' | 'user'>, readonly string[]> = 
   admin: ['admin'],
 };
 
-/** The onRequest hook: the route's declared access against the caller's session. */
-export async function enforceAccess(request: FastifyRequest): Promise<void> {
+/** The onRequest check: the route's declared access against the caller's session; the refusal, or null to go on. */
+export function accessRefusal(request: FastifyRequest): Error | null {
   const { access, signInKey } = request.routeOptions.config;
-  if (!access || access === 'public') return;
-  if (!request.auth) throw unauthorized(signInKey);
-  if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) throw forbidden();
+  if (!access || access === 'public') return null;
+  if (!request.auth) return unauthorized(signInKey);
+  if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) return forbidden();
+  return null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
+import { preparedPerDatabase } from '@server/db/prepared.js';
 import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '@server/db/schema.js';
 
 // The SQL of signing up and in: accounts looked up by address, their credentials, sessions,
@@ -20,8 +21,10 @@ export async function findProfileByEmail(db: Db | Tx, email: string): Promise<Pr
   return row ?? null;
 }
 
+const profileById = preparedPerDatabase((db) => db.select().from(profiles).where(eq(profiles.id, sql.placeholder('id'))).prepare('profile_by_id'));
+
 export async function findProfileById(db: Db, id: string): Promise<ProfileRow | null> {
-  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+  const [row] = await profileById(db).execute({ id });
   return row ?? null;
 }
 
@@ -181,20 +184,27 @@ export interface IdleLimits {
   default: number;
 }
 
+/** Times so many milliseconds (a named value) before now, on the database's clock. */
+const since = (name: string) => sql`now() - ${sql.placeholder(name)}::float8 * interval '1 millisecond'`;
+
+const liveSessionStatement = preparedPerDatabase((db) => db
+  .select({ session_id: sessions.id, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
+  .from(sessions)
+  .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
+  .where(and(
+    eq(sessions.id, sql.placeholder('id')), isNull(sessions.revoked_at), gt(sessions.expires_at, sql`now()`),
+    sql`${sessions.last_seen_at} > case when ${profiles.role} in ('admin', 'manager') then ${since('staff')}
+      when ${sessions.remember} then ${since('remember')} else ${since('default')} end`,
+  ))
+  .prepare('live_session'));
+
 /**
  * The live session `id` with its profile: not revoked, not expired, and used within its idle
  * limit (staff's whatever "remember me" says). `stale` when last seen over `touchMs` ago.
+ * Every time is on the database's clock, to the millisecond.
  */
 export async function liveSession(db: Db, id: string, idle: IdleLimits, touchMs: number) {
-  const [row] = await db
-    .select({ session_id: sessions.id, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${ago(touchMs)}` })
-    .from(sessions)
-    .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
-    .where(and(
-      eq(sessions.id, id), isNull(sessions.revoked_at), gt(sessions.expires_at, new Date()),
-      sql`${sessions.last_seen_at} > case when ${profiles.role} in ('admin', 'manager') then ${ago(idle.staff)}
-        when ${sessions.remember} then ${ago(idle.remember)} else ${ago(idle.default)} end`,
-    ));
+  const [row] = await liveSessionStatement(db).execute({ id, touch: touchMs, staff: idle.staff, remember: idle.remember, default: idle.default });
   return row ?? null;
 }
 

@@ -32,11 +32,23 @@ export const SESSION_TOUCH_MS = 60_000;
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 
+/** How many verified tokens each process remembers (a few MB at most). */
+const VERIFIED_TOKENS = 10_000;
+
 export class TokenService {
-  private readonly key: Uint8Array;
+  private readonly key: Uint8Array<ArrayBuffer>;
+  /** The HMAC key imported once (jose would import the raw bytes again on every verification). */
+  private readonly verifyKey: Promise<CryptoKey>;
+  /**
+   * Tokens whose signature has been checked, with the session they name and their expiry: a
+   * signature never changes, so the next request with the same token skips the HMAC. The session
+   * row is still read on every request, so revocation and idle limits take effect at once.
+   */
+  private readonly verified = new Map<string, { sid: string; exp: number }>();
 
   constructor(private readonly db: Db, secret: string) {
     this.key = new TextEncoder().encode(secret);
+    this.verifyKey = crypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
   }
 
   /** Opens a session row and signs a token naming it; revoking the row kills the token. */
@@ -63,14 +75,8 @@ export class TokenService {
    * the token, so a role change or a revocation takes effect at once.
    */
   async authenticate(token: string): Promise<AuthUser | null> {
-    let sid: unknown;
-    try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      sid = payload.sid;
-    } catch {
-      return null;
-    }
-    if (typeof sid !== 'string' || !IdParamsSchema.shape.id.safeParse(sid).success) return null;
+    const sid = await this.sessionIdOf(token);
+    if (!sid) return null;
     const row = await repo.liveSession(this.db, sid, SESSION_IDLE_MS, SESSION_TOUCH_MS);
     if (!row) return null;
     if (row.stale) await repo.touchSession(this.db, row.session_id, SESSION_TOUCH_MS);
@@ -79,6 +85,28 @@ export class TokenService {
       user_id: p.user_id, profile_id: p.id, role: p.role, email: p.email, full_name: p.full_name,
       language: p.language, session_id: row.session_id,
     };
+  }
+
+  /** The session id a token names, once its signature and expiry are checked; null otherwise. */
+  private async sessionIdOf(token: string): Promise<string | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known.sid;
+      this.verified.delete(token);
+      return null;
+    }
+    let sid: unknown;
+    let exp: unknown;
+    try {
+      ({ payload: { sid, exp } } = await jwtVerify(token, await this.verifyKey, { algorithms: ['HS256'] }));
+    } catch {
+      return null;
+    }
+    if (typeof sid !== 'string' || typeof exp !== 'number' || !IdParamsSchema.shape.id.safeParse(sid).success) return null;
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { sid, exp });
+    return sid;
   }
 
   async revokeSession(sessionId: string): Promise<void> {

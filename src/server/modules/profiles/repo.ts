@@ -1,6 +1,7 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Role } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { preparedPerDatabase } from '@server/db/prepared.js';
 import { auditLog, profiles, transferRequests } from '@server/db/schema.js';
 import { type Cursor, encodeCursor } from '@server/lib/cursor.js';
 
@@ -26,13 +27,15 @@ export async function setVerifiedEmail(db: Db, id: string, email: string): Promi
   }
 }
 
+const profileStatsStatement = preparedPerDatabase((db) => db.select({
+  total: sql<number>`count(*)::int`,
+  completed: sql<number>`(count(*) filter (where ${transferRequests.status} = 'completed'))::int`,
+  pending: sql<number>`(count(*) filter (where ${transferRequests.status} in ('pending', 'processing')))::int`,
+}).from(transferRequests).where(eq(transferRequests.profile_id, sql.placeholder('profileId'))).prepare('profile_stats'));
+
 /** The profile screen's statistics, counted from the sender's transfer requests. */
 export async function profileStats(db: Db, profileId: string) {
-  const [row] = await db.select({
-    total: sql<number>`count(*)::int`,
-    completed: sql<number>`(count(*) filter (where ${transferRequests.status} = 'completed'))::int`,
-    pending: sql<number>`(count(*) filter (where ${transferRequests.status} in ('pending', 'processing')))::int`,
-  }).from(transferRequests).where(eq(transferRequests.profile_id, profileId));
+  const [row] = await profileStatsStatement(db).execute({ profileId });
   return { total: row?.total ?? 0, completed: row?.completed ?? 0, pending: row?.pending ?? 0 };
 }
 
