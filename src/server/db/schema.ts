@@ -31,6 +31,14 @@ export const profiles = pgTable('profiles', {
   country: text('country'),
   role: text('role', { enum: ROLES }).notNull().default('user'),
   language: text('language', { enum: ['en', 'fr'] }).notNull().default('en'),
+  /**
+   * Two-step sign-in (docs/rules/accounts.md#two-step-sign-in): the TOTP secret sealed with a key
+   * derived from the session secret (lib/secret-box.ts), set at setup; in use once enabled; the
+   * last time step a code was accepted for, so no code works twice.
+   */
+  totp_secret: text('totp_secret'),
+  totp_enabled_at: timestamp('totp_enabled_at', { withTimezone: true }),
+  totp_last_step: bigint('totp_last_step', { mode: 'number' }),
   created_at: createdAt(),
   updated_at: updatedAt(),
 }, (t) => [
@@ -64,15 +72,27 @@ export const sessions = pgTable('sessions', {
   revoked_at: timestamp('revoked_at', { withTimezone: true }),
   /** Last request made with the session: an idle session ends before its absolute expiry. */
   last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Opened with a TOTP or recovery code, or the session that enabled TOTP: staff endpoints need it. */
+  mfa_verified: boolean('mfa_verified').notNull().default(false),
 }, (t) => [index('sessions_profile_idx').on(t.profile_id)]);
+
+/** Two-step sign-in recovery codes: 10 per enrolment, stored hashed, each usable once. */
+export const recoveryCodes = pgTable('recovery_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id, { onDelete: 'cascade' }),
+  code_hash: text('code_hash').notNull(),
+  used_at: timestamp('used_at', { withTimezone: true }),
+  created_at: createdAt(),
+}, (t) => [index('recovery_codes_profile_idx').on(t.profile_id)]);
 
 /**
  * Single-use secrets, stored hashed: e-mail codes, e-mail-change codes, password-reset links,
- * OAuth sign-in tickets, and links confirming an address a provider did not vouch for (oauth_link).
+ * OAuth sign-in tickets, links confirming an address a provider did not vouch for (oauth_link), and
+ * the token between a password and its TOTP code at sign-in (mfa_login).
  */
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().defaultRandom(),
-  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reauth', 'reset_password', 'oauth_ticket', 'oauth_link'] }).notNull(),
+  purpose: text('purpose', { enum: ['verify_email', 'change_email', 'reauth', 'reset_password', 'oauth_ticket', 'oauth_link', 'mfa_login'] }).notNull(),
   email: text('email').notNull(),
   profile_id: uuid('profile_id').references(() => profiles.id, { onDelete: 'cascade' }),
   code_hash: text('code_hash').notNull(),
