@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DIRECTIONS, type DirectionId } from './channels.js';
 import {
-  SEED_CORRIDORS, SEED_FEE_TIERS, checkCorridorLimits, computeFee, computeQuote, feeTierFromInput,
-  fractionToPercent, percentToFraction, selectTier, validateTierSet, type FeeTier,
+  SEED_CORRIDORS, SEED_FEE_TIERS, checkCorridorLimits, computeFee, computeQuote, feeTierFromInput, firstUncoveredAmount,
+  fractionToPercent, percentToFraction, selectTier, shareEdges, tierFee, validateTierSet, type FeeTier,
 } from './fees.js';
-import { parseAmount, type Currency } from './money.js';
+import { decimalToMinor, parseAmount, type Currency } from './money.js';
 import { SEED_RATES } from './rates.js';
 
 const tiersOf = (direction: DirectionId) => SEED_FEE_TIERS.filter((t) => t.direction === direction);
@@ -79,65 +79,69 @@ describe('seed data', () => {
   });
 });
 
-// [direction, amount (major), expected percentage, expected fee (major)] — every corridor's edges.
+// [direction, amount (major), expected tier percentage, expected fee (major)] — every corridor's edges.
+// Just above an edge the next tier's percentage applies, but the fee is at least the edge's (D14).
 const EDGES: [DirectionId, string, string, string][] = [
   ['USD_XAF', '50', '0.045', '3.00'],
   ['USD_XAF', '100', '0.045', '4.50'],
-  ['USD_XAF', '100.01', '0.039', '3.90'],
+  ['USD_XAF', '100.01', '0.039', '4.50'],
   ['USD_XAF', '500', '0.039', '19.50'],
-  ['USD_XAF', '500.01', '0.032', '16.00'],
+  ['USD_XAF', '500.01', '0.032', '19.50'],
   ['USD_XAF', '2000', '0.032', '64.00'],
   ['USD_RWF', '50', '0.048', '3.00'],
   ['USD_RWF', '100', '0.048', '4.80'],
-  ['USD_RWF', '100.01', '0.041', '4.10'],
+  ['USD_RWF', '100.01', '0.041', '4.80'],
   ['USD_RWF', '500', '0.041', '20.50'],
-  ['USD_RWF', '500.01', '0.034', '17.00'],
+  ['USD_RWF', '500.01', '0.034', '20.50'],
   ['EUR_XAF', '50', '0.043', '2.50'],
   ['EUR_XAF', '60', '0.043', '2.58'],
   ['EUR_XAF', '100', '0.043', '4.30'],
-  ['EUR_XAF', '100.01', '0.037', '3.70'],
+  ['EUR_XAF', '100.01', '0.037', '4.30'],
   ['EUR_XAF', '500', '0.037', '18.50'],
-  ['EUR_XAF', '500.01', '0.03', '15.00'],
+  ['EUR_XAF', '500.01', '0.03', '18.50'],
   ['EUR_RWF', '50', '0.046', '2.50'],
   ['EUR_RWF', '100', '0.046', '4.60'],
-  ['EUR_RWF', '100.01', '0.039', '3.90'],
-  ['EUR_RWF', '500.01', '0.032', '16.00'],
+  ['EUR_RWF', '100.01', '0.039', '4.60'],
+  ['EUR_RWF', '500.01', '0.032', '19.50'],
   ['XAF_USD', '3000', '0.042', '1800'],
   ['XAF_USD', '5000', '0.042', '1800'],
+  ['XAF_USD', '42857', '0.042', '1800'],
+  ['XAF_USD', '42858', '0.042', '1800'],
+  ['XAF_USD', '42870', '0.042', '1801'],
   ['XAF_USD', '59750', '0.042', '2510'],
   ['XAF_USD', '60000', '0.042', '2520'],
-  ['XAF_USD', '60001', '0.036', '2160'],
+  ['XAF_USD', '60001', '0.036', '2520'],
   ['XAF_USD', '300000', '0.036', '10800'],
-  ['XAF_USD', '300001', '0.03', '9000'],
+  ['XAF_USD', '300001', '0.03', '10800'],
   ['RWF_USD', '5000', '0.044', '1500'],
   ['RWF_USD', '120000', '0.044', '5280'],
-  ['RWF_USD', '120001', '0.037', '4440'],
+  ['RWF_USD', '120001', '0.037', '5280'],
   ['RWF_USD', '600000', '0.037', '22200'],
-  ['RWF_USD', '600001', '0.031', '18600'],
+  ['RWF_USD', '600001', '0.031', '22200'],
   ['XAF_EUR', '10000', '0.04', '1500'],
   ['XAF_EUR', '65000', '0.04', '2600'],
-  ['XAF_EUR', '65001', '0.034', '2210'],
+  ['XAF_EUR', '65001', '0.034', '2600'],
   ['XAF_EUR', '327500', '0.034', '11135'],
-  ['XAF_EUR', '327501', '0.028', '9170'],
+  ['XAF_EUR', '327501', '0.028', '11135'],
   ['RWF_EUR', '5000', '0.042', '1400'],
   ['RWF_EUR', '140000', '0.042', '5880'],
-  ['RWF_EUR', '140001', '0.035', '4900'],
+  ['RWF_EUR', '140001', '0.035', '5880'],
   ['RWF_EUR', '700000', '0.035', '24500'],
-  ['RWF_EUR', '700001', '0.029', '20300'],
+  ['RWF_EUR', '700001', '0.029', '24500'],
   ['USD_EUR', '50', '0.032', '1.60'],
   ['USD_EUR', '100', '0.032', '3.20'],
-  ['USD_EUR', '100.01', '0.028', '2.80'],
+  ['USD_EUR', '100.01', '0.028', '3.20'],
   ['USD_EUR', '500', '0.028', '14.00'],
-  ['USD_EUR', '500.01', '0.024', '12.00'],
+  ['USD_EUR', '500.01', '0.024', '14.00'],
   ['EUR_EUR', '100', '0.025', '2.50'],
-  ['EUR_EUR', '100.01', '0.021', '2.10'],
-  ['EUR_EUR', '500.01', '0.018', '9.00'],
+  ['EUR_EUR', '100.01', '0.021', '2.50'],
+  ['EUR_EUR', '500.01', '0.018', '10.50'],
   ['EUR_USD', '100', '0.031', '3.10'],
-  ['EUR_USD', '100.01', '0.027', '2.70'],
-  ['EUR_USD', '500.01', '0.023', '11.50'],
+  ['EUR_USD', '100.01', '0.027', '3.10'],
+  ['EUR_USD', '500.01', '0.023', '13.50'],
   ['EUR_EUR_FRANCE', '100', '0.024', '2.40'],
   ['EUR_EUR_FRANCE', '500', '0.02', '10.00'],
-  ['EUR_EUR_FRANCE', '500.01', '0.017', '8.50'],
+  ['EUR_EUR_FRANCE', '500.01', '0.017', '10.00'],
 ];
 
 describe('tier edges and fees of every corridor', () => {
@@ -323,5 +327,179 @@ describe('percent ↔ fraction', () => {
       direction: 'USD_XAF', percentage: '0.045', min_amount: '1', max_amount: '100', min_fee: '3',
     });
     expect(feeTierFromInput({ direction: 'USD_XAF', percentage: '0.032', min_amount: '500', max_amount: null }).min_fee).toBeNull();
+  });
+});
+
+/** A seeded generator (mulberry32), so every run draws the same amounts and a failure replays. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = state;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  /** An integer in [min, max]. */
+  return (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+}
+
+const limitsOf = (direction: DirectionId) => {
+  const corridor = corridorOf(direction);
+  const currency = currencyOf(direction);
+  return { currency, min: decimalToMinor(corridor.min_amount, currency)!, max: decimalToMinor(corridor.max_amount, currency)! };
+};
+const totalOf = (direction: DirectionId, amount: number) =>
+  computeQuote({ direction, amount, tiers: SEED_FEE_TIERS, rates: SEED_RATES }).total;
+
+describe('a bigger transfer never costs less (D14)', () => {
+  it('$100.01 never costs less than $100, on every corridor (the issue: $103.91 against $104.50)', () => {
+    const usdXaf = computeQuote({ direction: 'USD_XAF', amount: m('100.01'), tiers: SEED_FEE_TIERS, rates: SEED_RATES });
+    expect(usdXaf).toMatchObject({ fee: 450, total: 10451 });
+    expect(usdXaf.total).toBeGreaterThan(totalOf('USD_XAF', m('100')));
+    for (const { id } of DIRECTIONS) {
+      const { currency } = limitsOf(id);
+      // 100 and 100.01 in the source currency; XAF and RWF have no cents, so 100 and 101 there.
+      const hundred = m('100', currency);
+      expect(totalOf(id, hundred + 1), id).toBeGreaterThan(totalOf(id, hundred));
+    }
+  });
+
+  it('at every tier edge, one minor unit more never costs less, nor pays a lower fee', () => {
+    for (const tier of SEED_FEE_TIERS) {
+      const currency = currencyOf(tier.direction);
+      for (const edge of [tier.min_amount, tier.max_amount]) {
+        if (edge == null) continue;
+        const amount = m(edge, currency);
+        const [below, at, above] = [amount - 1, amount, amount + 1]
+          .map((a) => computeQuote({ direction: tier.direction, amount: a, tiers: SEED_FEE_TIERS, rates: SEED_RATES }));
+        expect(at!.fee, `${tier.direction} ${edge}`).toBeGreaterThanOrEqual(below!.fee);
+        expect(above!.fee, `${tier.direction} ${edge}`).toBeGreaterThanOrEqual(at!.fee);
+        expect(above!.total, `${tier.direction} ${edge}`).toBeGreaterThan(at!.total);
+      }
+    }
+  });
+
+  it('property: over 10,000 random amounts per corridor, the total grows with the amount (a+1 and every larger amount drawn)', () => {
+    const draw = random(20_140_514);
+    for (const { id } of DIRECTIONS) {
+      const { currency, min, max } = limitsOf(id);
+      const edges = tiersOf(id).flatMap((t) => [t.min_amount, t.max_amount]).filter((e): e is string => e != null).map((e) => m(e, currency));
+      // Half the draws near a tier edge (where a fee could drop), half anywhere in the corridor.
+      const drawn = Array.from({ length: 10_000 }, (_, i) =>
+        Math.min(Math.max(i % 2 === 0 ? edges[draw(0, edges.length - 1)]! + draw(-50, 50) : draw(min, max), min), max - 1));
+      const amounts = [...new Set(drawn.flatMap((a) => [a, a + 1]))].sort((a, b) => a - b);
+      const total = new Map(amounts.map((a) => [a, totalOf(id, a)]));
+      for (const a of drawn) {
+        if (!(total.get(a + 1)! > total.get(a)!)) throw new Error(`${id}: total(${a + 1}) = ${total.get(a + 1)} ≤ total(${a}) = ${total.get(a)}`);
+      }
+      // Sorted, each total above the one before: so above every smaller amount drawn.
+      amounts.forEach((a, i) => {
+        const before = amounts[i - 1];
+        if (before !== undefined && !(total.get(a)! > total.get(before)!)) {
+          throw new Error(`${id}: total(${a}) = ${total.get(a)} ≤ total(${before}) = ${total.get(before)}`);
+        }
+      });
+      expect(drawn).toHaveLength(10_000);
+    }
+  }, 60_000);
+
+  it('holds for any tier set, gaps and all: random tiers and amounts', () => {
+    const draw = random(7);
+    for (let set = 0; set < 300; set += 1) {
+      const bounds = [...new Set(Array.from({ length: draw(1, 5) }, () => draw(1, 100_000)))].sort((x, y) => x - y);
+      const tiers: FeeTier[] = bounds.map((min, i) => ({
+        direction: 'XAF_USD' as const, percentage: `0.0${draw(10, 99)}`, min_amount: String(min),
+        max_amount: i + 1 < bounds.length ? String(bounds[i + 1]! - draw(0, 3) * 500) : draw(0, 1) ? null : String(min + draw(1, 5000)),
+        min_fee: draw(0, 2) === 0 ? String(draw(0, 3000)) : null,
+      })).filter((t) => t.max_amount === null || Number(t.max_amount) > Number(t.min_amount));
+      let previous = 0;
+      for (let a = 1; a < 120_000; a += draw(1, 400)) {
+        const fee = tierFee(tiers, a, 'XAF');
+        if (fee < previous) throw new Error(`fee(${a}) = ${fee} < ${previous} with ${JSON.stringify(tiers)}`);
+        previous = fee;
+      }
+    }
+  });
+
+  it('is what computeQuote charges, and keeps the own tier fee and 4 % without tiers', () => {
+    const usdXaf = tiersOf('USD_XAF');
+    expect(tierFee(usdXaf, m('150'), 'USD')).toBe(585); // 3.9 %, above the $4.50 floor
+    expect(tierFee(usdXaf, m('110'), 'USD')).toBe(450); // 3.9 % is $4.29: the $4.50 of $100
+    expect(tierFee([], m('100'), 'USD')).toBe(400);
+    expect(tierFee(usdXaf, 0, 'USD')).toBe(0);
+    expect(tierFee(usdXaf, -5, 'USD')).toBe(0);
+  });
+});
+
+describe('tiers cover every corridor (D14)', () => {
+  it('every seeded corridor: the tiers cover [min, max] with no gap, starting at or below the corridor minimum', () => {
+    for (const { id } of DIRECTIONS) {
+      const corridor = corridorOf(id);
+      expect(firstUncoveredAmount(tiersOf(id), corridor), id).toBeNull();
+      expect(validateTierSet(tiersOf(id), corridor), id).toBeNull();
+      const { currency, min } = limitsOf(id);
+      expect(Math.min(...tiersOf(id).map((t) => m(t.min_amount, currency))), id).toBeLessThanOrEqual(min);
+    }
+    expect(tiersOf('XAF_USD')[0]!.min_amount).toBe('3000');
+    expect(tiersOf('XAF_EUR')[0]!.min_amount).toBe('3000');
+  });
+
+  const tier = (min: string, max: string | null): FeeTier => ({ direction: 'XAF_USD', percentage: '0.04', min_amount: min, max_amount: max, min_fee: null });
+  const xafUsd = corridorOf('XAF_USD'); // 3,000 - 1,200,000 XAF
+
+  it('finds the first uncovered amount: below the first tier, between tiers, above the last', () => {
+    expect(firstUncoveredAmount([tier('5000', '60000'), tier('60000', null)], xafUsd)).toBe(3000);
+    expect(firstUncoveredAmount([tier('3000', '60000'), tier('70000', null)], xafUsd)).toBe(60001);
+    expect(firstUncoveredAmount([tier('3000', '60000'), tier('60001', null)], xafUsd)).toBeNull();
+    expect(firstUncoveredAmount([tier('3000', '60000'), tier('60000', '1000000')], xafUsd)).toBe(1000001);
+    expect(firstUncoveredAmount([tier('1', '60000'), tier('60000', '1200000'), tier('1500000', null)], xafUsd)).toBeNull();
+    expect(firstUncoveredAmount([], xafUsd)).toBe(3000);
+    const usd = corridorOf('USD_XAF');
+    expect(firstUncoveredAmount([{ ...tier('1', '100'), direction: 'USD_XAF' }, { ...tier('100.01', null), direction: 'USD_XAF' }], usd)).toBeNull();
+    expect(firstUncoveredAmount([{ ...tier('1', '100'), direction: 'USD_XAF' }, { ...tier('100.02', null), direction: 'USD_XAF' }], usd)).toBe(10001);
+  });
+
+  it('validateTierSet with the corridor refuses a gap, and no tier at all', () => {
+    expect(validateTierSet([tier('5000', '60000'), tier('60000', null)], xafUsd)).toBe('validation.feeTierGap');
+    expect(validateTierSet([tier('3000', '60000'), tier('70000', null)], xafUsd)).toBe('validation.feeTierGap');
+    expect(validateTierSet([], xafUsd)).toBe('validation.feeTierGap');
+    expect(validateTierSet([tier('3000', '60000'), tier('50000', null)], xafUsd)).toBe('validation.feeTierOverlap');
+    expect(validateTierSet([tier('3000', '60000'), tier('60000', null)], xafUsd)).toBeNull();
+    // Without a corridor, as before: only each tier and overlaps.
+    expect(validateTierSet([tier('5000', '60000'), tier('70000', null)])).toBeNull();
+  });
+});
+
+describe('shareEdges: a single-tier edit keeps the shared edges together', () => {
+  const [low, middle, top] = tiersOf('USD_XAF') as [FeeTier, FeeTier, FeeTier]; // [1,100] [100,500] [500,∞)
+
+  it('a moved min_amount moves the max_amount of the tier below, a moved max_amount the min_amount of the tier above', () => {
+    expect(shareEdges([low, top], middle, { ...middle, min_amount: '150' })).toEqual([{ ...low, max_amount: '150' }, top]);
+    expect(shareEdges([low, top], middle, { ...middle, max_amount: '800.00' })).toEqual([low, { ...top, min_amount: '800.00' }]);
+    expect(shareEdges([middle, top], low, { ...low, min_amount: '0.5' })).toEqual([middle, top]);
+    // Numeric equality: the database's "100.00" is the admin's "100".
+    const stored = { ...low, max_amount: '100.00' };
+    expect(shareEdges([stored, top], middle, { ...middle, min_amount: '120' })[0]).toEqual({ ...stored, max_amount: '120' });
+  });
+
+  it('a changed percentage moves nothing, nor does a new tier', () => {
+    const others = [low, top];
+    const result = shareEdges(others, middle, { ...middle, percentage: '0.02' });
+    expect(result[0]).toBe(low);
+    expect(result[1]).toBe(top);
+    expect(shareEdges(others, null, middle)).toEqual(others);
+  });
+
+  it('a deleted tier leaves its range to the tier below, the lowest tier to the tier above', () => {
+    expect(shareEdges([low, top], middle, null)).toEqual([{ ...low, max_amount: '500' }, top]);
+    expect(shareEdges([middle, top], low, null)).toEqual([{ ...middle, min_amount: '1' }, top]);
+    expect(shareEdges([low, middle], top, null)).toEqual([low, { ...middle, max_amount: null }]);
+  });
+
+  it('a set the moved edge swallows a neighbour of is refused by validateTierSet', () => {
+    const moved = shareEdges([low, top], middle, { ...middle, min_amount: '1' });
+    expect(moved[0]).toMatchObject({ min_amount: '1', max_amount: '1' });
+    expect(validateTierSet([moved[0]!])).toBe('validation.feeMinMax');
   });
 });

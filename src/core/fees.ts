@@ -77,10 +77,10 @@ export const SEED_FEE_TIERS: readonly FeeTier[] = [
   ...tiers('EUR_XAF', MAJOR_BOUNDS, ['0.043', '0.037', '0.03'], '2.5'),
   ...tiers('EUR_RWF', MAJOR_BOUNDS, ['0.046', '0.039', '0.032'], '2.5'),
   ...tiers('EUR_EUR', MAJOR_BOUNDS, ['0.025', '0.021', '0.018'], null),
-  ...tiers('XAF_USD', ['5000', '60000', '300000'], ['0.042', '0.036', '0.03'], '1800'),
+  ...tiers('XAF_USD', ['3000', '60000', '300000'], ['0.042', '0.036', '0.03'], '1800'),
   ...tiers('RWF_USD', ['5000', '120000', '600000'], ['0.044', '0.037', '0.031'], '1500'),
   ...tiers('EUR_USD', MAJOR_BOUNDS, ['0.031', '0.027', '0.023'], null),
-  ...tiers('XAF_EUR', ['5000', '65000', '327500'], ['0.04', '0.034', '0.028'], '1500'),
+  ...tiers('XAF_EUR', ['3000', '65000', '327500'], ['0.04', '0.034', '0.028'], '1500'),
   ...tiers('RWF_EUR', ['5000', '140000', '700000'], ['0.042', '0.035', '0.029'], '1400'),
   ...tiers('EUR_EUR_FRANCE', MAJOR_BOUNDS, ['0.024', '0.02', '0.017'], null),
 ];
@@ -141,10 +141,18 @@ function boundsOf(tier: FeeTier, currency: Currency): TierBounds | null {
  * none matches: the tier with the highest min_amount. Null when there are no (usable) tiers.
  */
 export function selectTier(tiers: readonly FeeTier[], amount: Minor, currency: Currency): FeeTier | null {
-  const usable = tiers
+  return pickTier(usableTiers(tiers, currency), amount);
+}
+
+/** The tiers that read as amounts of the currency, by min_amount. */
+function usableTiers(tiers: readonly FeeTier[], currency: Currency): TierBounds[] {
+  return tiers
     .map((tier) => boundsOf(tier, currency))
     .filter((b): b is TierBounds => b !== null)
     .sort((a, b) => a.min - b.min);
+}
+
+function pickTier(usable: readonly TierBounds[], amount: Minor): FeeTier | null {
   const lowest = usable[0];
   if (!lowest) return null;
   const match = usable.find((b) => b.min <= amount && (b.max === null || amount <= b.max));
@@ -158,13 +166,46 @@ export function selectTier(tiers: readonly FeeTier[], amount: Minor, currency: C
  * No tier: 4 %. An amount of 0 or less (or not a safe integer) has no fee.
  */
 export function computeFee(amount: Minor, currency: Currency, tier: FeeTier | null): Minor {
-  if (!isMinor(amount) || amount <= 0) return 0;
+  return feeRule(tier, currency)(amount);
+}
+
+/** computeFee for one tier, its percentage and minimum fee read once. */
+function feeRule(tier: FeeTier | null, currency: Currency): (amount: Minor) => Minor {
   const percentage = parseDecimal(tier?.percentage ?? DEFAULT_FEE_PERCENTAGE)
     ?? (parseDecimal(DEFAULT_FEE_PERCENTAGE) as ParsedDecimal);
-  // Percentages are below 1, so the fee of a safe amount is itself safe.
-  let fee = bigintToMinor(roundDiv(BigInt(amount) * percentage.units, pow10(percentage.scale))) ?? 0;
+  const scale = pow10(percentage.scale);
   const minFee = tier?.min_fee == null ? null : decimalToMinor(tier.min_fee, currency);
-  if (minFee != null && fee < minFee) fee = minFee;
+  return (amount) => {
+    if (!isMinor(amount) || amount <= 0) return 0;
+    // Percentages are below 1, so the fee of a safe amount is itself safe.
+    const fee = bigintToMinor(roundDiv(BigInt(amount) * percentage.units, scale)) ?? 0;
+    return minFee != null && fee < minFee ? minFee : fee;
+  };
+}
+
+/**
+ * The fee of an amount among the tiers of ONE direction (D14, docs/rules/fees-and-rates.md#fee-computation):
+ * its own tier's fee (selectTier, computeFee), raised to the highest fee any smaller amount pays,
+ * so a bigger transfer never costs less ($100.01 pays at least what $100 pays). The selected tier
+ * only changes just after a tier's max or just before a tier's min, and within one tier the fee
+ * grows with the amount, so those edges are the only smaller amounts to look at.
+ */
+export function tierFee(tiers: readonly FeeTier[], amount: Minor, currency: Currency): Minor {
+  if (!isMinor(amount) || amount <= 0) return 0;
+  const usable = usableTiers(tiers, currency);
+  const rules = new Map<FeeTier | null, (a: Minor) => Minor>();
+  const own = (a: Minor) => {
+    const tier = pickTier(usable, a);
+    let rule = rules.get(tier);
+    if (!rule) rules.set(tier, (rule = feeRule(tier, currency)));
+    return rule(a);
+  };
+  let fee = own(amount);
+  for (const bounds of usable) {
+    for (const edge of [bounds.max, bounds.min - 1]) {
+      if (edge !== null && edge > 0 && edge < amount) fee = Math.max(fee, own(edge));
+    }
+  }
   return fee;
 }
 
@@ -222,8 +263,9 @@ export function computeQuote({ direction, amount, tiers, corridor, rates }: Quot
   if (!info) throw new RangeError(`computeQuote: unknown direction ${String(direction)}`);
   const currency = CHANNELS[info.source].currency;
   const positive = isMinor(amount) && amount > 0;
-  const tier = positive ? selectTier(tiers.filter((t) => t.direction === direction), amount, currency) : null;
-  const fee = positive ? computeFee(amount, currency, tier) : 0;
+  const own = tiers.filter((t) => t.direction === direction);
+  const tier = positive ? selectTier(own, amount, currency) : null;
+  const fee = positive ? tierFee(own, amount, currency) : 0;
   return {
     direction,
     source: info.source,
@@ -247,13 +289,38 @@ function decimalOrNull(value: Decimal | number | null | undefined): ParsedDecima
 }
 
 /**
+ * The first amount of the corridor's range [min, max] that none of its tiers holds, in minor
+ * units of the source currency; null when the tiers cover it all (D14). Tiers touching at a
+ * boundary ([1,100] and [100,500]) or one minor unit apart ([1,100] and [100.01,500]) leave no gap.
+ */
+export function firstUncoveredAmount(tiers: readonly FeeTier[], corridor: Corridor): Minor | null {
+  const currency = directionById(corridor.direction)?.from;
+  if (!currency) return null;
+  const min = decimalToMinor(corridor.min_amount, currency);
+  const max = decimalToMinor(corridor.max_amount, currency);
+  if (min == null || max == null) return null;
+  const sorted = tiers
+    .filter((t) => t.direction === corridor.direction)
+    .map((t) => boundsOf(t, currency))
+    .filter((b): b is TierBounds => b !== null)
+    .sort((a, b) => a.min - b.min);
+  let covered = min - 1; // every amount from min to `covered` is in a tier
+  for (const b of sorted) {
+    if (covered >= max || b.min > covered + 1) break;
+    covered = b.max === null ? Infinity : Math.max(covered, b.max);
+  }
+  return covered >= max ? null : covered + 1;
+}
+
+/**
  * Validates all tiers of one direction. Returns a validation message key or null.
  * 0 < percentage < 1 (a fraction), min_amount < max_amount, min_fee ≥ 0, and no overlap
- * (tiers may touch at a boundary: [1,100] and [100,500]).
+ * (tiers may touch at a boundary: [1,100] and [100,500]). With the direction's corridor, the
+ * tiers must also cover its whole range with no gap (D14): `validation.feeTierGap`.
  */
-export function validateTierSet(tiers: readonly FeeTier[]): string | null {
+export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): string | null {
   const first = tiers[0];
-  if (!first) return null;
+  if (!first) return corridor ? 'validation.feeTierGap' : null;
   if (tiers.some((t) => t.direction !== first.direction)) return 'validation.feeTierDirectionMixed';
   const zero: ParsedDecimal = { units: 0n, scale: 0 };
   const one: ParsedDecimal = { units: 1n, scale: 0 };
@@ -277,5 +344,40 @@ export function validateTierSet(tiers: readonly FeeTier[]): string | null {
     const current = parsed[i]!;
     if (previous.max === null || compareDecimal(current.min, previous.max) < 0) return 'validation.feeTierOverlap';
   }
+  if (corridor && firstUncoveredAmount(tiers, corridor) !== null) return 'validation.feeTierGap';
   return null;
+}
+
+const sameDecimal = (a: Decimal | null, b: Decimal | null): boolean => {
+  const x = a == null ? null : parseDecimal(a);
+  const y = b == null ? null : parseDecimal(b);
+  return x !== null && y !== null && compareDecimal(x, y) === 0;
+};
+
+/**
+ * One admin edit of one tier, applied to the direction's other tiers so that a shared edge moves
+ * for both tiers that share it (docs/rules/fees-and-rates.md#editing-tiers):
+ * - a changed min_amount moves the max_amount of the tier that ended there;
+ * - a changed max_amount moves the min_amount of the tier that started there;
+ * - a deleted tier (`after` null) leaves its range to the tier below it (the lowest tier's to the
+ *   tier above it).
+ * A new tier (`before` null) moves nothing. Returns the other tiers, those changed as new objects;
+ * the caller validates the whole set (a neighbour left with min ≥ max is an overlap).
+ */
+export function shareEdges<T extends FeeTier>(others: readonly T[], before: FeeTier | null, after: FeeTier | null): T[] {
+  if (!before) return [...others];
+  const below = others.find((o) => sameDecimal(o.max_amount, before.min_amount));
+  const above = others.find((o) => sameDecimal(o.min_amount, before.max_amount));
+  return others.map((o) => {
+    if (after === null) {
+      if (o === below) return { ...o, max_amount: before.max_amount };
+      if (o === above && !below) return { ...o, min_amount: before.min_amount };
+      return o;
+    }
+    if (o === below && !sameDecimal(after.min_amount, before.min_amount)) return { ...o, max_amount: after.min_amount };
+    if (o === above && after.max_amount !== null && !sameDecimal(after.max_amount, before.max_amount)) {
+      return { ...o, min_amount: after.max_amount };
+    }
+    return o;
+  });
 }

@@ -46,12 +46,13 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
 
   it('creates, edits and deletes a tier, each step in the audit log with before and after', async () => {
     const [top] = (await tiersOf('EUR_USD')).filter((x) => x.max_amount === null);
-    expect((await patchTier(top!.id, { max_amount: '1000' })).statusCode).toBe(200);
-    const created = await post({ direction: 'EUR_USD', percentage: '0.019', min_amount: '1000', max_amount: null });
+    // Bounded at the corridor's maximum (2,000), the tiers still cover the corridor.
+    expect((await patchTier(top!.id, { max_amount: '2000' })).statusCode).toBe(200);
+    const created = await post({ direction: 'EUR_USD', percentage: '0.019', min_amount: '2000', max_amount: null });
     expect(created.statusCode).toBe(201);
-    expect(created.json().data).toMatchObject({ direction: 'EUR_USD', percentage: '0.019000', min_amount: '1000.00', max_amount: null });
+    expect(created.json().data).toMatchObject({ direction: 'EUR_USD', percentage: '0.019000', min_amount: '2000.00', max_amount: null });
     const id = created.json().data.id as string;
-    expect((await patchTier(id, { percentage: '0.018' })).json().data).toMatchObject({ percentage: '0.018000', min_amount: '1000.00', max_amount: null });
+    expect((await patchTier(id, { percentage: '0.018' })).json().data).toMatchObject({ percentage: '0.018000', min_amount: '2000.00', max_amount: null });
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(404);
 
@@ -107,8 +108,10 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     expect(rate.statusCode).toBe(200);
     expect(rate.json().data.USD_RWF).toBe('1350.5');
 
-    expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.00', total: '204.00', rate: '1350.5' });
-    expect(await initiate()).toMatchObject({ fee: '4.00', total: '204.00', rate: '1350.5000000000', payout_amount: '270100.00' });
+    // 2 % of $200 is $4.00, but a bigger transfer never costs less: the $4.80 of $100 (D14).
+    expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5' });
+    expect(await quote('USD_RWF', '300')).toMatchObject({ fee: '6.00', total: '306.00' });
+    expect(await initiate()).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5000000000', payout_amount: '270100.00' });
     const [stored] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, before.id));
     expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
   });
@@ -133,9 +136,9 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
 
   it('two admins adding overlapping tiers at once: one is refused', async () => {
     const [top] = (await tiersOf('XAF_EUR')).filter((x) => x.max_amount === null);
-    await patchTier(top!.id, { max_amount: '1000000' });
+    expect((await patchTier(top!.id, { max_amount: '1200000' })).statusCode).toBe(200);
     const results = await Promise.all([
-      post({ direction: 'XAF_EUR', percentage: '0.02', min_amount: '1000000', max_amount: '2000000' }),
+      post({ direction: 'XAF_EUR', percentage: '0.02', min_amount: '1200000', max_amount: '2000000' }),
       post({ direction: 'XAF_EUR', percentage: '0.021', min_amount: '1500000', max_amount: null }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400]);
@@ -149,5 +152,83 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     const bad = await t.request({ method: 'GET', url: '/api/admin/audit?target_type=session', token: admin.token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('Choose rate, fee_tier or profile.');
+  });
+});
+
+describe('fee tiers cover each corridor with no gap (D14): a single-tier edit keeps shared edges together', () => {
+  const del = (id: string) => t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token });
+  const audited = async (id: string) =>
+    (await t.request({ method: 'GET', url: `/api/admin/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json().data as
+      { action: string; before: Tier | null; after: Tier | null }[];
+  const GAP_EN = 'A corridor\'s fee tiers must cover its whole range, from 3000 to 1200000 XAF, with no gap: this change would leave part of it without a tier.';
+  const GAP_FR = 'Les paliers de frais d’un corridor doivent couvrir toute sa plage, de 3000 à 1200000 XAF, sans trou : cette modification en laisserait une partie sans palier.';
+
+  it('refuses an edit that leaves the corridor minimum uncovered, in English and French, and changes nothing', async () => {
+    const before = await tiersOf('XAF_USD');
+    expect(before[0]!.min_amount).toBe('3000.00');
+    const raised = await patchTier(before[0]!.id, { min_amount: '5000' });
+    expect(raised.statusCode).toBe(400);
+    expect(raised.json()).toEqual({ error: GAP_EN, code: 'fee_tier_gap' });
+    const french = await t.request({ method: 'PATCH', url: `/api/fees/${before[0]!.id}`, token: admin.token,
+      headers: { 'accept-language': 'fr' }, payload: { min_amount: '5000' } });
+    expect(french.json()).toEqual({ error: GAP_FR, code: 'fee_tier_gap' });
+    expect(await tiersOf('XAF_USD')).toEqual(before);
+  });
+
+  it('refuses bounding the top tier below the corridor maximum; a deleted tier above it gives its range back', async () => {
+    const [, middle, top] = await tiersOf('XAF_USD');
+    const bounded = await patchTier(top!.id, { max_amount: '1000000' });
+    expect(bounded.statusCode).toBe(400);
+    expect(bounded.json()).toEqual({ error: GAP_EN, code: 'fee_tier_gap' });
+    // Up to the corridor maximum is enough; then a tier above it may go, the one reaching it may not.
+    expect((await patchTier(top!.id, { max_amount: '1200000' })).statusCode).toBe(200);
+    const above = await post({ direction: 'XAF_USD', percentage: '0.02', min_amount: '1200000', max_amount: null });
+    expect(above.statusCode).toBe(201);
+    expect((await del(above.json().data.id)).statusCode).toBe(200);
+    const after = await tiersOf('XAF_USD');
+    expect(after.find((x) => x.id === top!.id)).toMatchObject({ min_amount: '300000.00', max_amount: null });
+    expect(after.find((x) => x.id === middle!.id)!.max_amount).toBe('300000.00');
+  });
+
+  it('a moved edge moves the neighbour that shares it, each change in the audit log; prices follow', async () => {
+    const [low, middle, top] = await tiersOf('USD_EUR'); // [1,100] 3.2 %, [100,500] 2.8 %, [500,∞) 2.4 %
+    expect((await quote('USD_EUR', '120')).fee).toBe('3.36'); // 2.8 %, above the $3.20 of $100
+    const moved = await patchTier(middle!.id, { min_amount: '150' });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().data).toMatchObject({ min_amount: '150.00', max_amount: '500.00' });
+    const after = await tiersOf('USD_EUR');
+    expect(after.find((x) => x.id === low!.id)).toMatchObject({ min_amount: '1.00', max_amount: '150.00' });
+    expect(after.find((x) => x.id === top!.id)).toMatchObject({ min_amount: '500.00', max_amount: null });
+    expect((await quote('USD_EUR', '120')).fee).toBe('3.84'); // now the first tier's 3.2 %
+    const [neighbourEntry] = await audited(low!.id);
+    expect(neighbourEntry).toMatchObject({ action: 'fee_tier.update', before: { max_amount: '100.00' }, after: { max_amount: '150.00' } });
+
+    // The upper edge too: the top tier now starts where the middle one ends.
+    expect((await patchTier(middle!.id, { max_amount: '800' })).statusCode).toBe(200);
+    expect((await tiersOf('USD_EUR')).find((x) => x.id === top!.id)).toMatchObject({ min_amount: '800.00', max_amount: null });
+    expect((await quote('USD_EUR', '700')).fee).toBe('19.60'); // 2.8 %
+
+    // A move that would swallow the neighbour is an overlap.
+    const swallow = await patchTier(middle!.id, { min_amount: '1' });
+    expect(swallow.statusCode).toBe(400);
+    expect(swallow.json().code).toBe('fee_tier_overlap');
+  });
+
+  it('a deleted tier leaves its range to the tier below (the lowest tier\'s to the tier above); the last tier stays', async () => {
+    const [low, middle, top] = await tiersOf('EUR_EUR_FRANCE'); // [1,100], [100,500], [500,∞)
+    expect((await del(middle!.id)).statusCode).toBe(200);
+    let tiers = await tiersOf('EUR_EUR_FRANCE');
+    expect(tiers.map((x) => [x.id, x.min_amount, x.max_amount])).toEqual([[low!.id, '1.00', '500.00'], [top!.id, '500.00', null]]);
+    expect((await quote('EUR_EUR_FRANCE', '300')).fee).toBe('7.20'); // the first tier's 2.4 %
+    expect((await audited(low!.id))[0]).toMatchObject({ action: 'fee_tier.update', after: { max_amount: '500.00' } });
+
+    expect((await del(low!.id)).statusCode).toBe(200);
+    tiers = await tiersOf('EUR_EUR_FRANCE');
+    expect(tiers.map((x) => [x.id, x.min_amount, x.max_amount])).toEqual([[top!.id, '1.00', null]]);
+
+    const last = await del(top!.id);
+    expect(last.statusCode).toBe(400);
+    expect(last.json()).toMatchObject({ code: 'fee_tier_gap', error: expect.stringContaining('from 5 to 2000 EUR') });
+    expect(await tiersOf('EUR_EUR_FRANCE')).toHaveLength(1);
   });
 });

@@ -166,8 +166,7 @@ export function auditRows(db: Db, query: AuditQuery) {
 
 // ---- fee tiers ----
 
-/** Locks the direction's corridor row: two admins editing one direction take turns. */
-/** Locks the direction's corridor row (so edits of one direction's tiers run one at a time) and answers it. */
+/** Locks the direction's corridor row (two admins editing one direction take turns) and answers it. */
 export async function lockCorridor(tx: Tx, direction: string): Promise<Corridor | null> {
   const [row] = await tx.select().from(corridors).where(eq(corridors.direction, direction)).for('update');
   return row ? { ...row, direction: row.direction as DirectionId } : null;
@@ -176,6 +175,12 @@ export async function lockCorridor(tx: Tx, direction: string): Promise<Corridor 
 /** The direction's tiers, but the one being replaced. */
 export function tiersOfDirection(tx: Tx, direction: string, except?: string): Promise<TierRow[]> {
   return tx.select().from(feeTiers).where(and(eq(feeTiers.direction, direction), except ? ne(feeTiers.id, except) : undefined));
+}
+
+/** The tier, unlocked: to learn its direction, whose corridor is locked before the tier. */
+export async function findTier(tx: Tx, id: string): Promise<TierRow | null> {
+  const [row] = await tx.select().from(feeTiers).where(eq(feeTiers.id, id));
+  return row ?? null;
 }
 
 export async function lockTier(tx: Tx, id: string): Promise<TierRow | null> {

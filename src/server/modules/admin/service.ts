@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
 import { countParked } from '../jobs/service.js';
+import { moneyTotals } from '../ledger/service.js';
 import type { AdminFeeTier, AuditQuery, StaffFilter, StaffListQuery, Stats, VolumePoint } from '@core/api/admin.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
-import { feeTierFromInput, validateTierSet, type FeeTier } from '@core/fees.js';
-import type { DirectionId } from '@core/channels.js';
+import { feeTierFromInput, shareEdges, validateTierSet, type FeeTier } from '@core/fees.js';
+import { directionById, type DirectionId } from '@core/channels.js';
+import { normalizeDecimal } from '@core/money.js';
 import { RATE_KEYS } from '@core/rates.js';
 import { FeeTierInputSchema, RateUpdateSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import { isAdmin, type Role } from '@core/status.js';
@@ -17,7 +19,7 @@ import { currentRates } from '../rates/service.js';
 import { transferRequestToJson } from '../transfers/service.js';
 import { csvHeader, csvLine } from './export-csv.js';
 import {
-  auditRows, dailyVolume, insertAudit, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
+  auditRows, dailyVolume, findTier, insertAudit, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
   replaceTier, requestCounts, staffRows, tiersOfDirection, userAndTierCounts, writeRate,
   type PreparedFilter, type RateRow, type TierRow,
 } from './repo.js';
@@ -74,7 +76,7 @@ export function exportStream(db: Db, filter: StaffFilter): Readable {
 export async function stats(db: Db, role: Role): Promise<Stats> {
   const requests = await requestCounts(db);
   if (!isAdmin(role)) return { requests };
-  return { requests, ...(await userAndTierCounts(db)), parked_jobs: await countParked(db) };
+  return { requests, ...(await userAndTierCounts(db)), parked_jobs: await countParked(db), money: await moneyTotals(db) };
 }
 
 export async function volume(db: Db, days: number) {
@@ -106,15 +108,35 @@ function tierToJson(row: TierRow): AdminFeeTier {
 }
 
 /**
- * The direction's tiers with `candidate` in place of `replacing` must be a valid set (no
- * overlap). The corridor row is locked first so two admins editing one direction cannot both
- * slip in an overlapping tier.
+ * One tier edit (`before` → `after`; null `before` for a new tier, null `after` for a deletion)
+ * checked against the whole direction: a shared edge moves for both tiers that share it, and the
+ * tiers must then be a valid set that covers the corridor's range with no gap (D14,
+ * docs/rules/fees-and-rates.md#editing-tiers). Writes the neighbours the edit moved, each in the
+ * audit log. The corridor row is locked first so two admins editing one direction cannot both
+ * slip in an overlapping tier or open a gap.
  */
-async function checkTierSet(tx: Tx, candidate: FeeTier, replacing?: string): Promise<void> {
-  await lockCorridor(tx, candidate.direction);
-  const others = await tiersOfDirection(tx, candidate.direction, replacing);
-  const refusal = validateTierSet([...others.map((o) => ({ ...o, direction: o.direction as DirectionId })), candidate]);
+async function editTierSet(tx: Tx, actor: string, direction: string, before: TierRow | null, after: FeeTier | null): Promise<void> {
+  const corridor = await lockCorridor(tx, direction);
+  const others = (await tiersOfDirection(tx, direction, before?.id)).map((o) => ({ ...o, direction: o.direction as DirectionId }));
+  const moved = shareEdges(others, before && { ...before, direction: before.direction as DirectionId }, after);
+  const neighbours = moved.filter((o, i) => o !== others[i]);
+  // A neighbour the moved edge would leave with min ≥ max is one the edit overlaps.
+  if (neighbours.some((o) => validateTierSet([o]) !== null)) throw new HttpError(400, 'validation.feeTierOverlap');
+  const refusal = validateTierSet(after ? [...moved, after] : moved, corridor);
+  if (refusal === 'validation.feeTierGap' && corridor) {
+    const amount = (value: string) => normalizeDecimal(value) ?? value;
+    throw new HttpError(400, refusal, {}, {
+      min: amount(corridor.min_amount), max: amount(corridor.max_amount), currency: directionById(corridor.direction)?.from ?? '',
+    });
+  }
   if (refusal) throw new HttpError(400, refusal);
+  for (const neighbour of neighbours) {
+    const previous = others.find((o) => o.id === neighbour.id)!;
+    const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor);
+    await insertAudit(tx, {
+      actor, action: 'fee_tier.update', targetType: 'fee_tier', targetId: row.id, before: tierToJson(previous), after: tierToJson(row),
+    });
+  }
 }
 
 /**
@@ -135,7 +157,7 @@ async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) => Promi
 export async function createTier(db: Db, prices: PriceCache, actor: string, input: FeeTierInput): Promise<AdminFeeTier> {
   const tier = feeTierFromInput(input);
   return editPrices(db, prices, async (tx) => {
-    await checkTierSet(tx, tier);
+    await editTierSet(tx, actor, tier.direction, null, tier);
     const row = await insertTier(tx, tier, actor);
     await insertAudit(tx, { actor, action: 'fee_tier.create', targetType: 'fee_tier', targetId: row.id, before: null, after: tierToJson(row) });
     return tierToJson(row);
@@ -153,13 +175,32 @@ function mergedTier(before: TierRow, patch: FeeTierPatch, lang: Lang): FeeTier {
   return feeTierFromInput(parsed.data);
 }
 
+/**
+ * The tier locked after its direction's corridor (the lock order of every tier edit, since an edit
+ * may write the neighbours too), or null when there is none.
+ */
+async function lockTierAndCorridor(tx: Tx, id: string, also?: DirectionId): Promise<TierRow | null> {
+  const seen = await findTier(tx, id);
+  if (!seen) return null;
+  for (const direction of [...new Set([seen.direction, ...(also ? [also] : [])])].sort()) await lockCorridor(tx, direction);
+  const row = await lockTier(tx, id);
+  if (row && row.direction !== seen.direction) await lockCorridor(tx, row.direction);
+  return row;
+}
+
 /** Changes only the fields sent (null clears max_amount or min_fee). */
 export async function updateTier(db: Db, prices: PriceCache, actor: string, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
   return editPrices(db, prices, async (tx) => {
-    const before = await lockTier(tx, id);
+    const before = await lockTierAndCorridor(tx, id, patch.direction);
     if (!before) throw notFound();
     const tier = mergedTier(before, patch, lang);
-    await checkTierSet(tx, tier, id);
+    if (tier.direction === before.direction) {
+      await editTierSet(tx, actor, before.direction, before, tier);
+    } else {
+      // Moved to another direction: it leaves the first as a deleted tier, joins the other as a new one.
+      await editTierSet(tx, actor, before.direction, before, null);
+      await editTierSet(tx, actor, tier.direction, null, tier);
+    }
     const row = await replaceTier(tx, id, tier, actor);
     await insertAudit(tx, { actor, action: 'fee_tier.update', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: tierToJson(row) });
     return tierToJson(row);
@@ -168,8 +209,10 @@ export async function updateTier(db: Db, prices: PriceCache, actor: string, id: 
 
 export async function deleteTier(db: Db, prices: PriceCache, actor: string, id: string): Promise<void> {
   await editPrices(db, prices, async (tx) => {
-    const before = await removeTier(tx, id);
+    const before = await lockTierAndCorridor(tx, id);
     if (!before) throw notFound();
+    await editTierSet(tx, actor, before.direction, before, null);
+    await removeTier(tx, id);
     await insertAudit(tx, { actor, action: 'fee_tier.delete', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: null });
   });
 }

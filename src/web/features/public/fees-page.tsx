@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Clock, RefreshCw } from 'lucide-react';
 import { DEFAULT_DIRECTION, DIRECTIONS, directionById, type DirectionId } from '@core/channels';
-import { fractionToPercent, type Corridor, type FeeTier } from '@core/fees';
-import { decimalToMinor, type Currency } from '@core/money';
+import { feeSchedule } from '@core/fee-schedule';
+import { DEFAULT_FEE_PERCENTAGE, fractionToPercent, type Corridor, type FeeTier } from '@core/fees';
+import { decimalToMinor, type Currency, type Minor } from '@core/money';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -27,16 +28,14 @@ function percent(fraction: string, lng: string): string {
   return p == null ? fraction : `${formatDecimalText(p, lng)}${lng.startsWith('fr') ? '\u202f%' : '%'}`;
 }
 
-function sortTiers(tiers: FeeTier[], currency: Currency): FeeTier[] {
-  return [...tiers].sort((a, b) => (decimalToMinor(a.min_amount, currency) ?? 0) - (decimalToMinor(b.min_amount, currency) ?? 0));
-}
-
 function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId; tiers: FeeTier[]; corridor: Corridor | undefined }) {
   const { t, i18n } = useTranslation(['public', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const info = directionById(direction)!;
   const currency = info.from;
-  const sorted = sortTiers(tiers, currency);
+  // Every range from the corridor's minimum to its maximum, priced by the quotes' own computation.
+  const ranges = feeSchedule(tiers, corridor, currency);
+  const shown = (minor: Minor) => money(minor, currency, lng);
   return (
     <Card className="overflow-hidden">
       <div className="border-b border-border p-5 sm:p-6">
@@ -52,7 +51,7 @@ function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId;
           <Fact label={t('fees.maximum')} testId="fees-max">{corridor ? amount(corridor.max_amount, currency, lng) : '—'}</Fact>
         </dl>
       </div>
-      {sorted.length === 0 ? (
+      {tiers.length === 0 ? (
         <div className="p-5 sm:p-6">
           <EmptyState title={t('fees.noTiers')} />
         </div>
@@ -73,18 +72,18 @@ function CorridorPanel({ direction, tiers, corridor }: { direction: DirectionId;
             </tr>
           </thead>
           <tbody>
-            {sorted.map((tier, i) => (
-              <tr key={tier.id ?? i} className="border-t border-border" data-testid="fees-tier">
+            {ranges.map((range) => (
+              <tr key={range.from} className="border-t border-border" data-testid="fees-tier">
                 <td className="px-4 py-3 tabular-nums text-slate-900 sm:px-6">
-                  {tier.max_amount == null
-                    ? t('fees.above', { min: amount(tier.min_amount, currency, lng) })
-                    : t('fees.between', { min: amount(tier.min_amount, currency, lng), max: amount(tier.max_amount, currency, lng) })}
+                  {range.to == null
+                    ? t('fees.from', { min: shown(range.from) })
+                    : t('fees.between', { min: shown(range.from), max: shown(range.to) })}
                 </td>
                 <td className="px-4 py-3 text-right font-semibold tabular-nums text-slate-900 sm:px-6" data-testid="fees-tier-percent">
-                  {percent(tier.percentage, lng)}
+                  {range.tier ? percent(range.tier.percentage, lng) : percent(DEFAULT_FEE_PERCENTAGE, lng)}
                 </td>
                 <td className="px-4 py-3 text-right tabular-nums text-slate-700 sm:px-6" data-testid="fees-tier-min-fee">
-                  {i === 0 && tier.min_fee != null ? amount(tier.min_fee, currency, lng) : <span aria-label={t('fees.none')}>—</span>}
+                  {shown(range.fee_from)}
                 </td>
               </tr>
             ))}
@@ -149,6 +148,7 @@ export default function FeesPage() {
         </Tabs>
       )}
       <div className="mt-10 grid gap-4 rounded-xl bg-slate-50 p-5 text-sm text-slate-700 sm:p-6">
+        <p className="font-medium text-slate-900" data-testid="fees-rule">{t('fees.notes.neverLess')}</p>
         <p>{t('fees.notes.total')}</p>
         <p>{t('fees.notes.rates')}</p>
         <p>
