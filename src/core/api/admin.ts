@@ -55,13 +55,23 @@ export const AuditQuerySchema = z.object({
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
-/** Requests per status for staff; users and fee tiers counted for the admin only. */
+/** Requests per status for staff; users, fee tiers, parked jobs and the money totals for the admin only. */
 export const StatsSchema = z.object({
   requests: z.record(z.enum(TRANSFER_STATUSES), z.number().int()),
   users: z.number().int().optional(),
   fee_tiers: z.number().int().optional(),
   /** Background jobs that ran out of attempts (admin only). */
   parked_jobs: z.number().int().optional(),
+  /** Per currency, from the ledger's running balances (admin only; docs/rules/money-states.md#ledger). */
+  money: z.array(z.object({
+    currency: z.enum(CURRENCIES),
+    /** Every payment received (the credits of customer funds). */
+    received: decimalText(),
+    /** Fees earned on completed transfers (fee revenue, credits less debits). */
+    fees_earned: decimalText(),
+    /** Money owed back to senders and not yet refunded (refunds payable). */
+    refunds_owed: decimalText(),
+  })).optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 export const StatsResponseSchema = dataOf(StatsSchema);

@@ -11,10 +11,12 @@ import paymentsRoutes from './payments/routes.js';
 import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
 import ratesRoutes from './rates/routes.js';
+import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
 import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes,
+  reconciliationRoutes,
 ];

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { countParked } from '../jobs/service.js';
+import { moneyTotals } from '../ledger/service.js';
 import type { AdminFeeTier, AuditQuery, StaffFilter, StaffListQuery, Stats, VolumePoint } from '@core/api/admin.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import { feeTierFromInput, shareEdges, validateTierSet, type FeeTier } from '@core/fees.js';
@@ -75,7 +76,7 @@ export function exportStream(db: Db, filter: StaffFilter): Readable {
 export async function stats(db: Db, role: Role): Promise<Stats> {
   const requests = await requestCounts(db);
   if (!isAdmin(role)) return { requests };
-  return { requests, ...(await userAndTierCounts(db)), parked_jobs: await countParked(db) };
+  return { requests, ...(await userAndTierCounts(db)), parked_jobs: await countParked(db), money: await moneyTotals(db) };
 }
 
 export async function volume(db: Db, days: number) {

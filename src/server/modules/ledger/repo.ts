@@ -44,3 +44,14 @@ export function currencyTotals(db: Db) {
   return db.select({ currency: ledgerBalances.currency, sum: sql<string>`sum(${ledgerBalances.debits} - ${ledgerBalances.credits})::text` })
     .from(ledgerBalances).groupBy(ledgerBalances.currency).orderBy(asc(ledgerBalances.currency));
 }
+
+/** Per currency: payments received (customer funds' credits), fees earned and refunds owed (their net credits). */
+export function moneyTotalRows(db: Db) {
+  const credit = (account: string) => sql<string>`coalesce(sum(${ledgerBalances.credits} - ${ledgerBalances.debits}) filter (where ${ledgerBalances.account} = ${account}), 0)::text`;
+  return db.select({
+    currency: ledgerBalances.currency,
+    received: sql<string>`coalesce(sum(${ledgerBalances.credits}) filter (where ${ledgerBalances.account} = 'customer_funds'), 0)::text`,
+    fees_earned: credit('fee_revenue'),
+    refunds_owed: credit('refunds_payable'),
+  }).from(ledgerBalances).groupBy(ledgerBalances.currency).orderBy(asc(ledgerBalances.currency));
+}

@@ -1,7 +1,8 @@
+import type { Stats } from '@core/api/admin.js';
 import type { LedgerBalances, LedgerEntry } from '@core/api/ledger.js';
 import { entryLines, type EntryKind, type TransferMoney } from '@core/ledger.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { balanceRows, currencyTotals, entriesOfTransfer, insertEntry } from './repo.js';
+import { balanceRows, currencyTotals, entriesOfTransfer, insertEntry, moneyTotalRows } from './repo.js';
 
 // The books (D11, docs/rules/money-states.md#ledger): each movement of a transfer's money is
 // posted in the transaction that records it, so the books and the transfer never disagree.
@@ -23,4 +24,9 @@ export async function transferEntries(db: Db, transferId: string): Promise<Ledge
     actor_profile_id: e.actor_profile_id, created_at: e.created_at.toISOString(),
     lines: e.lines.map((l) => ({ id: l.id, account: l.account, currency: l.currency, amount: l.amount })),
   }));
+}
+
+/** The admin's money figures per currency, read from the running balances (D11: totals come from the ledger). */
+export async function moneyTotals(db: Db): Promise<NonNullable<Stats['money']>> {
+  return moneyTotalRows(db);
 }

@@ -1,0 +1,67 @@
+import {
+  MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
+  ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
+} from '@core/api/reconciliation.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
+import { badRequest } from '@server/lib/http-error.js';
+import type { ApiModule } from '../module.js';
+import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
+
+// Reconciliation, the admin's alone (D11, docs/rules/money-states.md#reconciliation): each
+// provider account's books against its statement, a statement's balance or lines, and matching.
+
+/** A statement file is text: at most 10,000 lines, well under 2 MB. */
+const MAX_STATEMENT_BYTES = 2_000_000;
+
+const routes: ApiModule = async (app, { ctx }) => {
+  // A statement sent as the request body itself (scripts, curl); browsers send a multipart file.
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: MAX_STATEMENT_BYTES }, (_request, body, done) => done(null, body));
+
+  app.get('/reconciliation', {
+    config: { access: 'admin' },
+    schema: { response: replies({ 200: ReconciliationSummariesResponseSchema }) },
+  }, async () => ({ data: await summaries(ctx.db) }));
+
+  app.get('/reconciliation/:account', {
+    config: { access: 'admin' },
+    schema: { params: ReconciliationParamsSchema, querystring: ReconciliationViewQuerySchema, response: replies({ 200: ReconciliationViewResponseSchema }) },
+  }, async (request) => ({ data: await accountView(ctx.db, request.params.account, request.query.limit) }));
+
+  app.post('/reconciliation/:account/statements', {
+    config: { access: 'admin' },
+    schema: { params: ReconciliationParamsSchema, body: StatementBalanceSchema, response: replies({ 201: StatementResultResponseSchema }) },
+  }, async (request, reply) => reply.status(201).send({
+    data: await recordStatementBalance(ctx.db, requireUser(request).profile_id, request.params.account, request.body, request.lang),
+  }));
+
+  app.post('/reconciliation/:account/imports', {
+    config: { access: 'admin' },
+    schema: {
+      params: ReconciliationParamsSchema,
+      querystring: StatementImportQuerySchema,
+      consumes: ['multipart/form-data', 'text/csv'],
+      response: replies({ 201: StatementResultResponseSchema }),
+    },
+  }, async (request, reply) => {
+    const user = requireUser(request);
+    let file: { text: string; filename: string | null };
+    if (request.isMultipart()) {
+      const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
+      if (!part) throw badRequest('admin.reconciliation.fileMissing');
+      const data = await part.toBuffer();
+      file = { text: data.toString('utf8'), filename: part.filename || null };
+    } else if (typeof request.body === 'string') {
+      file = { text: request.body, filename: request.query.filename ?? null };
+    } else {
+      throw badRequest('admin.reconciliation.fileMissing');
+    }
+    return reply.status(201).send({ data: await importStatement(ctx.db, user.profile_id, request.params.account, file, request.query, request.lang) });
+  });
+
+  app.post('/reconciliation/:account/match', {
+    config: { access: 'admin' },
+    schema: { params: ReconciliationParamsSchema, response: replies({ 200: MatchResultResponseSchema }) },
+  }, async (request) => ({ data: { matched: await rematch(ctx.db, request.params.account) } }));
+};
+export default routes;
