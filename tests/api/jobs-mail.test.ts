@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -52,6 +53,31 @@ const transfer = {
 
 function initiate(t: TestApp, sender: TestUser) {
   return t.request({ method: 'POST', url: '/api/payments/initiate', payload: transfer, token: sender.token });
+}
+
+/** `npm run worker`'s entry point as a process of its own on the test's database, once it has started. */
+async function workerProcess(t: TestApp, smtpUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, SMTP_URL: smtpUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"msg":"job worker started"')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
+  });
+  return child;
 }
 
 const mailsTo = (smtp: SmtpListener, email: string, match: RegExp) =>
@@ -119,6 +145,36 @@ describe('e-mails are queued, not sent inside requests', () => {
     await expect.poll(async () => (await jobState(t)).length, { timeout: 10_000 }).toBe(0);
     expect(mailsTo(smtp, sender.email, created)).toBe(1);
   }, 40_000);
+
+  it('a worker process killed outright mid-job: a new worker takes the job over within seconds, and it is done once', async () => {
+    const silent = await silentServer();
+    // The app only queues; the worker runs as its own process (RUN_WORKER=false, npm run worker).
+    const t = await app({ RUN_WORKER: 'false' });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    const doomed = await workerProcess(t, silent.url);
+
+    const res = await initiate(t, sender);
+    expect(res.statusCode).toBe(201);
+    const created = new RegExp(`Transfer ${res.json().data.reference as string} created`);
+    // The worker has taken the job and is stuck on the mail server.
+    await expect.poll(silent.connections, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect((await jobState(t))[0]?.locked_at).not.toBeNull();
+
+    const killed = new Promise((resolve) => doomed.once('exit', resolve));
+    doomed.kill('SIGKILL');
+    await killed;
+    // Still locked by the dead worker: graphile-worker alone would wait 4 hours.
+    expect((await jobState(t))[0]?.locked_at).not.toBeNull();
+
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    await workerProcess(t, smtp.url);
+    const started = Date.now();
+    await smtp.waitFor(sender.email, created, 15_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await expect.poll(async () => (await jobState(t)).length, { timeout: 5000 }).toBe(0);
+    expect(mailsTo(smtp, sender.email, created)).toBe(1);
+  }, 60_000);
 
   it('a job that keeps failing is parked, listed for the admin without its body, and a retry sends it', async () => {
     const port = await closedPort();

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@server/db/client.js';
 import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
+import { workerLiveness } from './liveness.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
 // `npm run worker`. See docs/decisions/014-durable-jobs.md.
@@ -14,6 +15,9 @@ export interface WorkerDeps {
   mailer: Mailer;
   log: Logger;
 }
+
+/** How often a worker process looks for jobs locked by workers that died. */
+const LIVENESS_SWEEP_MS = 5_000;
 
 export interface JobWorker {
   /** Takes no new job, lets the running ones finish (those still running after 5 s fail and retry). */
@@ -39,8 +43,18 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   const taskList: TaskList = {
     mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
   };
+  // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
+  // worker holds its lock before asking for a job, and this process looks for dead ones.
+  const log = deps.log.child({ component: 'jobs' });
+  const liveness = workerLiveness({ pool: deps.pool, log, sweepEveryMs: LIVENESS_SWEEP_MS });
   const runner: Runner = await run({
     pgPool: deps.pool,
+    preset: {
+      plugins: [{
+        name: 'WorkerLivenessLocks', version: '1.0.0',
+        worker: { hooks: { startWorker: (_ctx, { worker }) => liveness.hold(worker.workerId) } },
+      }],
+    },
     taskList,
     // No scheduled (cron) jobs: without this it looks for a crontab file in the working directory.
     parsedCronItems: [],
@@ -49,10 +63,11 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     noHandleSignals: true,
     pollInterval: 1000,
     gracefulShutdownAbortTimeout: 5000,
-    logger: workerLogger(deps.log.child({ component: 'jobs' })),
+    logger: workerLogger(log),
   });
+  await liveness.sweep().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job worker liveness sweep failed'));
   let stopped: Promise<void> | null = null;
   return {
-    stop: () => (stopped ??= runner.stop()),
+    stop: () => (stopped ??= runner.stop().finally(() => liveness.close())),
   };
 }
