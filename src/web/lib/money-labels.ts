@@ -38,6 +38,12 @@ export function eventKey(event: HistoryEvent): string {
   return `${kind}.${state}`;
 }
 
+/** A money step's colour: that of the state it brought. */
+export function eventVariant(event: HistoryEvent): MoneyBadgeVariant {
+  const step = eventState(event);
+  return step.kind === 'payment' ? paymentVariant(step.state) : payoutVariant(step.state);
+}
+
 /** Money has come in (and may have gone back): the receipt says "Total paid", not "Total to pay". */
 export function paymentWasReceived(state: PaymentStatus): boolean {
   return state === 'received' || state === 'refund_due' || state === 'refunded';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { MoneyState } from '@core/money-states';
-import { MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
+import { dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
 
 /** What a form would send, or the message under each field that is refused. */
 function check(schema: z.ZodType, values: unknown) {
@@ -22,6 +22,12 @@ describe('the money forms of the details dialog', () => {
     });
     expect(check(paymentFormSchema('XAF'), { amount: '60000.50', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
     expect(check(paymentFormSchema('USD'), { amount: '0', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+  });
+
+  it('fills in the total due as the currency writes it', () => {
+    expect(dueAmount('62520.00', 'XAF')).toBe('62520');
+    expect(dueAmount('104.50', 'USD')).toBe('104.50');
+    expect(dueAmount('104.5', 'EUR')).toBe('104.50');
   });
 
   it('asks the payout reference, held to the API limit', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moneyActionError, rejectError, type MoneyState } from '@core/money-states';
-import { isCurrency, parseAmount } from '@core/money';
+import { isCurrency, parseAmount, toDecimal } from '@core/money';
 import { PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema } from '@core/schemas';
 import { canComplete, canProcess, canReject } from '@core/status';
 import { parseInto, reportIssues } from '@web/components/ui/form';
@@ -27,6 +27,12 @@ export function paymentFormSchema(currency: string) {
     }
     return body;
   });
+}
+
+/** The total due as the amount field shows it: "62520" for XAF (stored "62520.00"), "104.50" for USD. */
+export function dueAmount(total: string, currency: string): string {
+  const minor = isCurrency(currency) ? parseAmount(total, currency) : null;
+  return minor === null || !isCurrency(currency) ? total : toDecimal(minor, currency);
 }
 
 /** "Record payout": the operator's or bank's reference. */

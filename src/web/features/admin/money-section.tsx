@@ -1,18 +1,20 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { AlertTriangle } from 'lucide-react';
 import type { TransferRequestJson } from '@core/api/transfers';
+import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
+import { isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
 import { paymentVariant, payoutVariant } from '@web/lib/money-labels';
 import { useRecordMoney, type MoneyRecordInput } from './admin-api';
 import { amountText } from './admin-format';
-import { MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
+import { dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
 
 // The details dialog's money (D11, docs/rules/money-states.md): the payment in, the payout out,
 // the refund, each with the action its state allows and the server's refusal shown beside it.
@@ -51,10 +53,15 @@ export function PayoutBadge({ transfer }: { transfer: Pick<Transfer, 'payout_sta
   return <Badge variant={payoutVariant(transfer.payout_status)} data-payout={transfer.payout_status}>{t(`payout.${transfer.payout_status}`)}</Badge>;
 }
 
-/** One money action's form: its fields, its button, and what the server refused, beside them. */
+/**
+ * One money action's form: its fields, its button, and what the server refused, beside them. A
+ * refusal (409) is also told to `onRefused`: the dialog reloads, the form may go (the state moved),
+ * and its section keeps the message.
+ */
 function MoneyForm<TIn extends Record<string, string>, TOut extends FieldValues>({
-  id, action, schema, defaults, submit, done, children,
+  id, action, schema, defaults, submit, done, onRefused, children,
 }: {
+  onRefused: (message: string | null) => void;
   id: string;
   action: MoneyRecordInput['action'];
   schema: z.ZodType<TOut, TIn>;
@@ -71,10 +78,12 @@ function MoneyForm<TIn extends Record<string, string>, TOut extends FieldValues>
     <Form
       form={form}
       onSubmit={async (body) => {
+        onRefused(null);
         await record.mutateAsync({ id, action, body } as MoneyRecordInput);
         toast({ variant: 'success', title: done });
         form.reset();
       }}
+      onFailure={(e) => { if (isApiError(e) && e.status === 409) onRefused(e.message); }}
       fallbackError={t('states.error', { ns: 'common' })}
       className="mt-2 flex flex-col gap-3 rounded-lg border border-border bg-slate-50 p-3"
       aria-label={submit}
@@ -94,6 +103,12 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
   const refundSchema = useMemo(() => refundFormSchema(Boolean(transfer.paypal_checkout)), [transfer.paypal_checkout]);
   const time = (at: string | null) => (at ? formatDateTime(at, lng) : null);
   const refundShown = transfer.payment_status === 'refund_due' || transfer.payment_status === 'refunded';
+  // What the server refused, kept beside its action after the dialog reloads without its form.
+  const [refused, setRefused] = useState<Partial<Record<MoneyRecordInput['action'], string>>>({});
+  const refusedBy = (action: MoneyRecordInput['action']) => (message: string | null) =>
+    setRefused((r) => ({ ...r, [action]: message ?? undefined }));
+  const refusal = (action: MoneyRecordInput['action']) =>
+    (refused[action] ? <Alert variant="destructive" className="mt-2">{refused[action]}</Alert> : null);
 
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -116,8 +131,8 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
         {actions.payment ? (
           <MoneyForm
             id={transfer.id} action="payment" schema={paymentSchema}
-            defaults={{ amount: transfer.total, reference: '' }}
-            submit={t('actions.recordPayment')} done={t('money.paymentRecorded')}
+            defaults={{ amount: dueAmount(transfer.total, transfer.currency), reference: '' }}
+            submit={t('actions.recordPayment')} done={t('money.paymentRecorded')} onRefused={refusedBy('payment')}
           >
             <Field name="amount" label={t('money.amountField')} hint={t('money.amountHint')} required>
               <Input inputMode="decimal" autoComplete="off" />
@@ -126,7 +141,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
               <Input maxLength={MAX_MONEY_REFERENCE} autoComplete="off" />
             </Field>
           </MoneyForm>
-        ) : null}
+        ) : refusal('payment')}
       </section>
 
       <section aria-labelledby="d-payout" data-testid="money-payout">
@@ -140,13 +155,13 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
         {actions.payout ? (
           <MoneyForm
             id={transfer.id} action="payout" schema={payoutFormSchema} defaults={{ reference: '' }}
-            submit={t('actions.recordPayout')} done={t('money.payoutRecorded')}
+            submit={t('actions.recordPayout')} done={t('money.payoutRecorded')} onRefused={refusedBy('payout')}
           >
             <Field name="reference" label={t('money.payoutReferenceField')} hint={t('money.payoutReferenceHint')} required>
               <Input maxLength={MAX_MONEY_REFERENCE} autoComplete="off" />
             </Field>
           </MoneyForm>
-        ) : null}
+        ) : refusal('payout')}
       </section>
 
       {refundShown ? (
@@ -161,7 +176,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
           {actions.refund ? (
             <MoneyForm
               id={transfer.id} action="refund" schema={refundSchema} defaults={{ reference: '' }}
-              submit={t('actions.recordRefund')} done={t('money.refundRecorded')}
+              submit={t('actions.recordRefund')} done={t('money.refundRecorded')} onRefused={refusedBy('refund')}
             >
               <Field
                 name="reference" label={t('money.refundReferenceField')}
@@ -171,7 +186,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
                 <Input maxLength={MAX_MONEY_REFERENCE} autoComplete="off" />
               </Field>
             </MoneyForm>
-          ) : null}
+          ) : refusal('refund')}
         </section>
       ) : null}
     </div>

@@ -57,13 +57,15 @@ export function RequestsTab() {
   const lng = i18n.resolvedLanguage ?? 'en';
   const [filters, setFilters] = useFilters();
   const [search, setSearch] = useState(filters.q);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [opened, setOpened] = useState<StaffRequest | null>(null);
   const [exporting, setExporting] = useState(false);
   const { toast } = useToast();
   const query = useStaffRequests(filters);
   const action = useStatusAction();
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
-  const open = rows.find((r) => r.id === openId) ?? null;
+  // The dialog stays open when its transfer leaves the filtered list (e.g. its payment recorded
+  // under "Awaiting payment"); it shows the list's fresher row while there is one.
+  const open = opened ? rows.find((r) => r.id === opened.id) ?? opened : null;
 
   const update = (patch: Partial<StaffFilters>) => setFilters({ ...filters, ...patch });
   const submitSearch = (e: FormEvent) => {
@@ -205,7 +207,7 @@ export function RequestsTab() {
                     <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
                       {t('actions.reject')}
                     </Button>
-                    <Button size="sm" variant="ghost" onClick={() => setOpenId(row.id)}>{t('actions.details')}</Button>
+                    <Button size="sm" variant="ghost" onClick={() => setOpened(row)}>{t('actions.details')}</Button>
                   </div>
                 </Card>
               </li>
@@ -220,7 +222,7 @@ export function RequestsTab() {
         </>
       )}
 
-      {open ? <DetailsDialog row={open} onClose={() => setOpenId(null)} /> : null}
+      {open ? <DetailsDialog row={open} onClose={() => setOpened(null)} /> : null}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
+import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { displayName, useSession } from '@web/lib/session';
 import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { useSummary, useTransactionList, type TransactionItem } from '@web/lib/transfers';
@@ -79,9 +80,11 @@ export default function DashboardPage() {
               <p className="truncate font-medium">{directionLabel(t, item.direction)}</p>
               <p className="text-xs text-slate-600">{formatDateTime(item.created_at, lng)} · {item.reference}</p>
             </div>
-            <div className="shrink-0 text-right">
+            <div className="flex shrink-0 flex-col items-end gap-1 text-right">
               <p className="font-semibold tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</p>
               <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+              <SenderPaymentBadge state={item.payment_status} />
+              {item.payout_status === 'sent' ? <SenderPayoutBadge state={item.payout_status} /> : null}
             </div>
           </div>
         )} />
@@ -91,8 +94,9 @@ export default function DashboardPage() {
               <p className="truncate font-medium">{channelLabel(t, item.source_provider)} → {channelLabel(t, item.destination_provider)}</p>
               <p className="text-xs text-slate-600">{moneyFromDecimal(item.amount, item.currency, lng)} · {item.reference}</p>
             </div>
-            <div className="flex shrink-0 items-center gap-2">
+            <div className="flex shrink-0 flex-wrap items-center gap-2">
               <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+              <SenderPaymentBadge state={item.payment_status} />
               {item.status === 'pending' && item.payment_status === 'awaiting'
                 ? <Button asChild size="sm" variant="outline"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
                 : null}

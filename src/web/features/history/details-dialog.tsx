@@ -1,11 +1,13 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { StatusBadge } from '@web/components/ui/badge';
+import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
 import { Alert } from '@web/components/ui/alert';
 import { LoadingState } from '@web/components/ui/spinner';
+import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
+import { eventKey, eventVariant } from '@web/lib/money-labels';
 import { recipientName, useTransfer, type TransactionItem } from '@web/lib/transfers';
 
 /**
@@ -36,9 +38,13 @@ export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem
               <div><dt className="text-slate-600">{t('form.theyGet')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payout_amount, d.payout_currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(d.rate.replace(/\.?0+$/, ''), lng) })}</dd></div>
               <div><dt className="text-slate-600">{t('form.recipient')}</dt><dd>{recipientName(d) ?? t('history.unknownRecipient')}</dd></div>
-              <div><dt className="text-slate-600">{t('pay.paymentStatus')}</dt><dd>{t(`payment.${d.payment_status}`)}</dd></div>
+              <div><dt className="text-slate-600">{t('pay.paymentStatus')}</dt><dd><SenderPaymentBadge state={d.payment_status} /></dd></div>
+              <div><dt className="text-slate-600">{t('pay.payoutStatus')}</dt><dd><SenderPayoutBadge state={d.payout_status} /></dd></div>
+              {d.payment_amount ? <div><dt className="text-slate-600">{t('pay.paidAmount')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payment_amount, d.currency, lng)}</dd></div> : null}
+              {d.payment_reference ? <div><dt className="text-slate-600">{t('pay.paymentReference')}</dt><dd className="break-all font-mono">{d.payment_reference}</dd></div> : null}
               {d.provider_txn_id ? <div><dt className="text-slate-600">{t('receipt.providerReference')}</dt><dd className="break-all font-mono">{d.provider_txn_id}</dd></div> : null}
               {d.payout_reference ? <div><dt className="text-slate-600">{t('receipt.payoutReference')}</dt><dd className="break-all font-mono">{d.payout_reference}</dd></div> : null}
+              {d.refund_reference ? <div><dt className="text-slate-600">{t('pay.refundReference')}</dt><dd className="break-all font-mono">{d.refund_reference}</dd></div> : null}
               {d.source_details.note ? <div className="col-span-2"><dt className="text-slate-600">{t('form.notes')}</dt><dd className="break-words">{d.source_details.note}</dd></div> : null}
             </dl>
             <section aria-labelledby="timeline-title">
@@ -48,11 +54,14 @@ export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem
                   <li key={i} className="relative mb-4 last:mb-0">
                     <span aria-hidden className="absolute -left-[23px] top-1 size-3 rounded-full border-2 border-white bg-brand-700" />
                     <div className="flex flex-wrap items-center gap-2">
-                      <StatusBadge status={h.to_status}>{t(`status.${h.to_status}`)}</StatusBadge>
+                      {/* A money step names what happened to the money; a status step, the status. */}
+                      {h.event ? (
+                        <Badge variant={eventVariant(h.event)}>{t(eventKey(h.event))}</Badge>
+                      ) : <StatusBadge status={h.to_status}>{t(`status.${h.to_status}`)}</StatusBadge>}
                       <time className="text-xs text-slate-600" dateTime={h.created_at}>{formatDateTime(h.created_at, lng)}</time>
                     </div>
                     <p className="mt-1 text-sm text-slate-700">
-                      {h.from_status ? t('history.byRole', { role: t(`history.roles.${h.actor_role ?? 'system'}`, { defaultValue: h.actor_role ?? '' }) }) : t('history.created')}
+                      {h.from_status ? t(h.event ? 'history.recordedBy' : 'history.byRole', { role: t(`history.roles.${h.actor_role ?? 'system'}`, { defaultValue: h.actor_role ?? '' }) }) : t('history.created')}
                     </p>
                     {h.note ? <p className="mt-1 text-sm italic text-slate-700">“{h.note}”</p> : null}
                   </li>

@@ -14,6 +14,7 @@ import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
+import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { useToast } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
@@ -113,7 +114,7 @@ export default function HistoryPage() {
             action={<Button asChild variant="outline"><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>} />
         ) : (
           <Card className="overflow-x-auto">
-            <table className="w-full min-w-[760px] text-left text-sm" data-testid="history-table">
+            <table className="w-full min-w-[900px] text-left text-sm" data-testid="history-table">
               <caption className="sr-only">{t('history.title')}</caption>
               <thead className="border-b border-border bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
                 <tr>
@@ -122,6 +123,7 @@ export default function HistoryPage() {
                   <th scope="col" className="px-4 py-3">{t('history.direction')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.amount')}</th>
                   <th scope="col" className="px-4 py-3">{t('history.status')}</th>
+                  <th scope="col" className="px-4 py-3">{t('history.money')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.actions')}</th>
                 </tr>
               </thead>
@@ -135,6 +137,12 @@ export default function HistoryPage() {
                       <td className="min-w-48 px-4 py-3">{directionLabel(t, item.direction)}</td>
                       <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</td>
                       <td className="px-4 py-3"><StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge></td>
+                      <td className="px-4 py-3">
+                        <div className="flex flex-col items-start gap-1">
+                          <SenderPaymentBadge state={item.payment_status} />
+                          <SenderPayoutBadge state={item.payout_status} />
+                        </div>
+                      </td>
                       <td className="px-4 py-3">
                         <div className="flex flex-wrap justify-end gap-2">
                           <Button size="sm" variant="ghost" onClick={() => setDetails(item)} aria-label={t('history.detailsOf', { reference: item.reference })}>

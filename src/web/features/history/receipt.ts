@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import { CHANNELS, directionById } from '@core/channels';
 import { isCurrency, parseAmount, toDecimal } from '@core/money';
 import { formatDateTime } from '@web/lib/format';
+import { paymentWasReceived } from '@web/lib/money-labels';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** "104.50 USD": plain text the PDF's standard font can show (no narrow spaces or symbols). */
@@ -41,12 +42,18 @@ export function buildReceipt(item: TransactionItem, t: TFunction, lng: string): 
     [t('receipt.direction'), directionText],
     [t('receipt.amount'), plainMoney(item.amount, item.currency)],
     [t('receipt.fee'), plainMoney(item.fee, item.currency)],
-    [t('receipt.total'), plainMoney(item.total, item.currency)],
+    // "Total paid" only once the money is in; until then it is still to pay.
+    [paymentWasReceived(item.payment_status) ? t('receipt.total') : t('receipt.totalToPay'), plainMoney(item.total, item.currency)],
     [t('receipt.rate'), `1 ${item.currency} = ${item.rate.replace(/\.?0+$/, '')} ${item.payout_currency}`],
     [t('receipt.received'), plainMoney(item.payout_amount, item.payout_currency)],
     [t('receipt.status'), t(`status.${item.status}`)],
+    [t('receipt.payment'), t(`payment.${item.payment_status}`)],
+    [t('receipt.paidAmount'), item.payment_amount ? plainMoney(item.payment_amount, item.currency) : null],
+    [t('receipt.paymentReference'), item.payment_reference],
     [t('receipt.providerReference'), item.provider_txn_id],
+    [t('receipt.payout'), t(`payout.${item.payout_status}`)],
     [t('receipt.payoutReference'), item.payout_reference],
+    [t('receipt.refundReference'), item.refund_reference],
     [t('receipt.recipientName'), recipientName(item) ?? t('history.unknownRecipient')],
     [t('receipt.recipientEmail'), email],
     [t('receipt.recipientPhone'), phone],

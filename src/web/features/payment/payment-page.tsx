@@ -9,6 +9,7 @@ import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
+import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { api, isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
 import { useTransfer } from '@web/lib/transfers';
@@ -84,6 +85,26 @@ export default function PaymentPage() {
             <dt className="text-sm text-slate-600">{t('pay.status')}</dt>
             <dd><StatusBadge status={tr.status}>{t(`status.${tr.status}`)}</StatusBadge></dd>
           </div>
+          <div>
+            <dt className="text-sm text-slate-600">{t('pay.paymentStatus')}</dt>
+            <dd><SenderPaymentBadge state={tr.payment_status} /></dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">{t('pay.payoutStatus')}</dt>
+            <dd><SenderPayoutBadge state={tr.payout_status} /></dd>
+          </div>
+          {tr.payment_amount ? (
+            <div>
+              <dt className="text-sm text-slate-600">{t('pay.paidAmount')}</dt>
+              <dd className="tabular-nums">{moneyFromDecimal(tr.payment_amount, tr.currency, lng)}</dd>
+            </div>
+          ) : null}
+          {tr.payout_reference ? (
+            <div>
+              <dt className="text-sm text-slate-600">{t('receipt.payoutReference')}</dt>
+              <dd className="break-all font-mono">{tr.payout_reference}</dd>
+            </div>
+          ) : null}
           <div>
             <dt className="text-sm text-slate-600">{t('form.fee')}</dt>
             <dd className="tabular-nums">{moneyFromDecimal(tr.fee, tr.currency, lng)}</dd>
