@@ -61,7 +61,7 @@ describe('the back office in Chromium', () => {
     expect(res.status).toBe(403);
   });
 
-  it('an admin completes it with the payout reference, through the details dialog', async () => {
+  it('an admin records the payment and the payout with its reference, then completes it, through the details dialog', async () => {
     const page = await app.staffSignedIn('admin');
     await page.goto(`${app.server.url}/admin`);
     for (const name of ['Requests', 'Users', 'Fees', 'Rates', 'Volume']) await page.getByRole('tab', { name }).waitFor();
@@ -71,7 +71,9 @@ describe('the back office in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.searchParams.get('q') === reference);
     await expect.poll(() => queue(page).count()).toBe(1);
-    await row(page, reference).getByRole('button', { name: 'Completed' }).click();
+    // Complete waits for the payment received and the payout sent, recorded in the details.
+    expect(await row(page, reference).getByRole('button', { name: 'Completed' }).isDisabled()).toBe(true);
+    await row(page, reference).getByRole('button', { name: 'Details' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Marie Nguema').waitFor();
     const proof = dialog.getByRole('img', { name: 'Proof of payment uploaded by the sender' });
@@ -80,13 +82,20 @@ describe('the back office in Chromium', () => {
     await dialog.getByText(/^Uploaded .+ · /).waitFor();
     const statusHistory = dialog.getByRole('region', { name: 'Status history' });
     await statusHistory.getByText('Pending → Processing').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Mark completed' }).isDisabled()).toBe(true);
+    const payment = dialog.getByRole('form', { name: 'Record payment' });
+    await payment.getByLabel('Statement reference').fill('STMT-0001');
+    await payment.getByRole('button', { name: 'Record payment' }).click();
+    await page.getByText('Payment recorded').first().waitFor();
+    // A payout is recorded with its reference: without one, nothing is sent.
+    const payout = dialog.getByRole('form', { name: 'Record payout' });
+    await payout.getByRole('button', { name: 'Record payout' }).click();
+    await payout.getByRole('alert').filter({ hasText: "Enter the operator's or bank's reference of the payout." }).waitFor();
+    expect(await payout.getByLabel('Payout reference').getAttribute('aria-invalid')).toBe('true');
+    await payout.getByLabel('Payout reference').fill('AIRTEL-778899');
+    await payout.getByRole('button', { name: 'Record payout' }).click();
+    await page.getByText('Payout recorded').first().waitFor();
     await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
-    // A mobile-money payout is completed with its reference: without one, nothing is sent.
-    await dialog.getByRole('button', { name: 'Mark completed' }).click();
-    await dialog.getByRole('alert').filter({ hasText: 'Enter the payout reference to complete this transfer.' }).waitFor();
-    expect(await dialog.getByLabel('Payout reference').getAttribute('aria-invalid')).toBe('true');
-    expect(await statusHistory.getByText('Processing → Completed').count()).toBe(0);
-    await dialog.getByLabel('Payout reference').fill('AIRTEL-778899');
     await dialog.getByRole('button', { name: 'Mark completed' }).click();
     await page.getByText('Status updated to completed successfully!').waitFor();
     await statusHistory.getByText('Processing → Completed').waitFor();
