@@ -72,6 +72,7 @@ export const ReconciliationSummarySchema = z.object({
 });
 export type ReconciliationSummary = z.infer<typeof ReconciliationSummarySchema>;
 export const ReconciliationSummariesResponseSchema = dataOf(z.array(ReconciliationSummarySchema));
+export type ReconciliationSummariesResponse = z.infer<typeof ReconciliationSummariesResponseSchema>;
 
 export const StatementLineSchema = z.object({
   id: z.number().int(),
@@ -132,6 +133,7 @@ export const ReconciliationViewSchema = ReconciliationSummarySchema.extend({
 });
 export type ReconciliationView = z.infer<typeof ReconciliationViewSchema>;
 export const ReconciliationViewResponseSchema = dataOf(ReconciliationViewSchema);
+export type ReconciliationViewResponse = z.infer<typeof ReconciliationViewResponseSchema>;
 
 /** What a statement's recording did: the statement, its lines, and how many were matched. */
 export const StatementResultSchema = z.object({
@@ -142,5 +144,7 @@ export const StatementResultSchema = z.object({
 });
 export type StatementResult = z.infer<typeof StatementResultSchema>;
 export const StatementResultResponseSchema = dataOf(StatementResultSchema);
+export type StatementResultResponse = z.infer<typeof StatementResultResponseSchema>;
 
 export const MatchResultResponseSchema = dataOf(z.object({ matched: z.number().int() }));
+export type MatchResultResponse = z.infer<typeof MatchResultResponseSchema>;

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Fragment, lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TRANSFER_STATUSES } from '@core/status';
@@ -9,16 +9,18 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { useSession } from '@web/lib/session';
 import { useStats } from './admin-api';
+import { signedMoney } from './reconciliation-api';
 import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
 import { RatesTab } from './rates-tab';
+import { ReconciliationTab } from './reconciliation-tab';
 import { RequestsTab } from './requests-tab';
 import { UsersTab } from './users-tab';
 
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'volume', 'jobs'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'volume', 'jobs', 'reconciliation'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -49,6 +51,38 @@ function StatCards({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
+/** The admin's money per currency, from the ledger (D11): received, fees earned, refunds owed. */
+function MoneyCards() {
+  const { t, i18n } = useTranslation('admin');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const money = useStats().data?.money;
+  if (!money) return null;
+  return (
+    <section aria-labelledby="money-heading" className="flex flex-col gap-2">
+      <h2 id="money-heading" className="text-sm font-medium text-muted-foreground">{t('stats.moneyTitle')}</h2>
+      {money.length === 0 ? <p className="text-sm text-muted-foreground">{t('stats.moneyEmpty')}</p> : (
+        <ul className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+          {money.map((m) => (
+            <li key={m.currency} data-testid={`money-${m.currency}`}>
+              <Card className="flex h-full flex-col gap-2 p-4">
+                <h3 className="text-sm font-semibold text-slate-900">{t('stats.moneyOf', { currency: m.currency })}</h3>
+                <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                  {([['received', m.received], ['feesEarned', m.fees_earned], ['refundsOwed', m.refunds_owed]] as const).map(([key, value]) => (
+                    <Fragment key={key}>
+                      <dt className="text-muted-foreground">{t(`stats.${key}`)}</dt>
+                      <dd className="text-right font-semibold tabular-nums" data-testid={`money-${m.currency}-${key}`}>{signedMoney(value, m.currency, lng)}</dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export default function AdminPage() {
   const { t } = useTranslation(['admin', 'common']);
   const { user } = useSession();
@@ -70,6 +104,7 @@ export default function AdminPage() {
       <PageHeader title={t('title')} description={isAdmin ? t('descriptionAdmin') : t('descriptionManager')} />
       <div className="flex flex-col gap-6">
         <StatCards isAdmin={isAdmin} />
+        {isAdmin ? <MoneyCards /> : null}
         {isAdmin ? (
           <Tabs value={tab} onValueChange={select}>
             <TabsList aria-label={t('tabs.label')}>
@@ -79,6 +114,7 @@ export default function AdminPage() {
               <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
+              <TabsTrigger value="reconciliation">{t('tabs.reconciliation')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="users"><UsersTab /></TabsContent>
@@ -88,6 +124,7 @@ export default function AdminPage() {
               <Suspense fallback={<LoadingState />}><VolumeTab /></Suspense>
             </TabsContent>
             <TabsContent value="jobs"><JobsTab /></TabsContent>
+            <TabsContent value="reconciliation"><ReconciliationTab /></TabsContent>
           </Tabs>
         ) : (
           <RequestsTab />
