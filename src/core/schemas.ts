@@ -446,3 +446,36 @@ export const CursorQuerySchema = z.object({
   q: z.string({ error: 'validation.checkInput' }).trim().max(100, { error: 'validation.searchTooLong' }).optional(),
 });
 export type CursorQuery = z.infer<typeof CursorQuerySchema>;
+
+// ---- two-step sign-in (docs/rules/accounts.md#two-step-sign-in) ----
+
+/** A recovery code as shown ("abcde-23456"): ten of these letters and digits, the dash optional. */
+export const RECOVERY_CODE_PATTERN = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
+
+/** A 6-digit code from the authenticator app, or a recovery code; spaces and case do not matter. */
+function mfaCodeField() {
+  return z
+    .string({ error: 'validation.mfaCodeRequired' })
+    .transform((v) => v.replace(/\s+/g, '').toLowerCase())
+    .pipe(z.string().min(1, { error: 'validation.mfaCodeRequired', abort: true })
+      .refine((v) => /^\d{6}$/.test(v) || RECOVERY_CODE_PATTERN.test(v), { error: 'validation.mfaCodeFormat' }));
+}
+
+/** The second step of a sign-in: the token the password step gave, and a code. */
+export const MfaVerifySchema = z.object({
+  mfa_token: requiredText('validation.mfaTokenRequired', 200),
+  code: mfaCodeField(),
+});
+export type MfaVerify = z.infer<typeof MfaVerifySchema>;
+
+/** Enrolment ends with a code from the app (a recovery code cannot exist yet). */
+export const MfaEnableSchema = z.object({ code: otpField() });
+export type MfaEnable = z.infer<typeof MfaEnableSchema>;
+
+/** A code from the app or a recovery code, alone (the code step's form, turning it off). */
+export const MfaCodeSchema = z.object({ code: mfaCodeField() });
+export type MfaCode = z.infer<typeof MfaCodeSchema>;
+
+/** Turning two-step sign-in off takes a current code from the app, or a recovery code. */
+export const MfaDisableSchema = MfaCodeSchema;
+export type MfaDisable = z.infer<typeof MfaDisableSchema>;

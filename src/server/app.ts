@@ -22,6 +22,7 @@ import { HttpError, errorCode } from './lib/http-error.js';
 import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
+import { SecretBox } from './lib/secret-box.js';
 import { helmetHeaders } from './lib/security-headers.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: logger,
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
     prices: new PriceCache(),
+    totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
   };
   app.addHook('onClose', () => ctx.limiter.close());
   if (config.RUN_WORKER) {

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { PriceCache } from './lib/price-cache.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
@@ -17,5 +18,7 @@ export interface AppContext {
   limiter: RateLimiter;
   /** Published fees and rates in memory, cleared by every price edit (NOTIFY). */
   prices: PriceCache;
+  /** Seals TOTP secrets at rest, with a key derived from the session secret. */
+  totpBox: SecretBox;
   log: Logger;
 }

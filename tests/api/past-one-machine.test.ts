@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -113,6 +114,10 @@ describe('two server processes on one database and one Redis', () => {
 
   it('a fee edit on one is served by the other\'s cached /api/fees within one second', async () => {
     const token = await signIn(one, admin);
+    // Staff endpoints need two-step sign-in: enrolling verifies this session.
+    const { secret: totp } = (await call(one, 'POST', '/api/auth/mfa/setup', { token })).json() as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(totp) }).generate();
+    expect((await call(one, 'POST', '/api/auth/mfa/enable', { token, body: { code } })).status).toBe(200);
     interface Tier { id: string; direction: string; percentage: string; max_amount: string | null }
     const top = async (server: ServerProcess) =>
       ((await call(server, 'GET', '/api/fees')).json().data as Tier[]).find((x) => x.direction === 'USD_RWF' && x.max_amount === null)!;

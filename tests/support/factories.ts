@@ -13,18 +13,24 @@ export interface TestUser {
   token: string;
 }
 
-/** A verified account with a password, signed in; override any profile field. */
+/**
+ * A verified account with a password, signed in; override any profile field. Its session counts
+ * as having passed two-step sign-in (as a staff member's would after giving a code), so staff can
+ * reach the back office; `mfa: false` gives the session of a staff member not yet enrolled, which
+ * the back office refuses (docs/rules/accounts.md#two-step-sign-in). The account itself has no
+ * TOTP, so signing in by password stays one step.
+ */
 export async function createUser(
   t: TestApp,
-  overrides: Partial<typeof profiles.$inferInsert> & { role?: Role; password?: string } = {},
+  overrides: Partial<typeof profiles.$inferInsert> & { role?: Role; password?: string; mfa?: boolean } = {},
 ): Promise<TestUser> {
-  const { password = 'correct-horse-9', ...fields } = overrides;
+  const { password = 'correct-horse-9', mfa = true, ...fields } = overrides;
   const email = fields.email ?? `user-${randomBytes(4).toString('hex')}@example.test`;
   const [profile] = await t.database.db.insert(profiles).values({
     full_name: 'Test Sender', phone: '+15551234567', city: 'Libreville', country: 'GA',
     email_verified_at: new Date(), role: 'user', ...fields, email, password_hash: await hashPassword(password),
   }).returning();
   if (!profile) throw new Error('profile not created');
-  const { token } = await t.tokens.createSession(profile.id);
+  const { token } = await t.tokens.createSession(profile.id, { mfaVerified: mfa });
   return { id: profile.id, user_id: profile.user_id, email, password, role: profile.role, token };
 }

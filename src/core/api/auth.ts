@@ -32,3 +32,36 @@ export type SessionsEndedResponse = z.infer<typeof SessionsEndedResponseSchema>;
 
 /** Provider sign-ins are page navigations: every outcome is a redirect, errors included. */
 export const RedirectSchema = z.null().describe('Redirect (Location header): to the provider, back to the app with a single-use ticket, or to /login?error=<code>');
+
+// ---- two-step sign-in (docs/rules/accounts.md#two-step-sign-in) ----
+
+/**
+ * The password (or reset link, or provider) was right, but the account has two-step sign-in: no
+ * session yet. `mfa_token` (single use, 5 minutes, 5 wrong codes) goes to POST /api/auth/mfa/verify
+ * with a code.
+ */
+export const MfaChallengeSchema = z.object({ mfa_required: z.literal(true), mfa_token: z.string() });
+export type MfaChallenge = z.infer<typeof MfaChallengeSchema>;
+
+/** POST /api/auth/login: a session, or the code step. */
+export const LoginResponseSchema = z.union([SignedInResponseSchema, MfaChallengeSchema]);
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+/** POST /api/auth/exchange: a session, or the code step. */
+export const ExchangeResponseSchema = z.union([SessionResponseSchema, MfaChallengeSchema]);
+export type ExchangeResponse = z.infer<typeof ExchangeResponseSchema>;
+
+/** POST /api/auth/reset-password/confirm: the password is set; a session, or the code step. */
+export const ResetConfirmedResponseSchema = z.union([SessionWithMessageResponseSchema, MfaChallengeSchema.extend({ message: z.string() })]);
+export type ResetConfirmedResponse = z.infer<typeof ResetConfirmedResponseSchema>;
+
+/** True when a sign-in answer asks for the code step. */
+export const isMfaChallenge = (body: object): body is MfaChallenge => 'mfa_required' in body && body.mfa_required === true;
+
+/** POST /api/auth/mfa/setup: the new secret, shown once (as text and as a QR code of `otpauth_url`). */
+export const MfaSetupResponseSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
+export type MfaSetupResponse = z.infer<typeof MfaSetupResponseSchema>;
+
+/** POST /api/auth/mfa/enable: two-step sign-in is on; the 10 recovery codes, shown this once. */
+export const MfaEnabledResponseSchema = MessageSchema.extend({ recovery_codes: z.array(z.string()).length(10) });
+export type MfaEnabledResponse = z.infer<typeof MfaEnabledResponseSchema>;

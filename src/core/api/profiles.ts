@@ -27,6 +27,8 @@ export type Profile = z.infer<typeof ProfileSchema>;
 export const MyProfileSchema = ProfileSchema.extend({
   /** Whether e-mail and password changes are proven with the password (else with a mailed code). */
   has_password: z.boolean(),
+  /** Whether sign-in asks for a code from an authenticator app (docs/rules/accounts.md#two-step-sign-in). */
+  totp_enabled: z.boolean(),
   stats: z.object({ total: z.number().int(), completed: z.number().int(), pending: z.number().int() }),
 });
 export type MyProfile = z.infer<typeof MyProfileSchema>;

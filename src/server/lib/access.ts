@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from './http-error.js';
+import { HttpError, forbidden, unauthorized } from './http-error.js';
 
 /**
  * Who may call a route, declared once on the route (`config: { access }`) and enforced by one
@@ -27,7 +27,17 @@ export function accessRefusal(request: FastifyRequest): Error | null {
   if (!access || access === 'public') return null;
   if (!request.auth) return unauthorized(signInKey);
   if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) return forbidden();
+  if (access !== 'user' && !request.auth.mfa_verified) return mfaRefusal(request.auth.totp_enabled);
   return null;
+}
+
+/**
+ * A staff session not opened with a second factor (docs/rules/accounts.md#two-step-sign-in): 403
+ * `mfa_enrollment_required` until the account enrols, `mfa_required` when it has and this session
+ * did not give a code (one opened before enrolling elsewhere).
+ */
+function mfaRefusal(enrolled: boolean): HttpError {
+  return new HttpError(403, enrolled ? 'auth.errors.mfaRequired' : 'auth.errors.mfaEnrollmentRequired');
 }
 
 /**

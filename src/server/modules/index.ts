@@ -6,6 +6,7 @@ import healthRoutes from './health/routes.js';
 import jobsRoutes from './jobs/routes.js';
 import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
+import mfaRoutes from './mfa/routes.js';
 import type { ApiModule } from './module.js';
 import paymentsRoutes from './payments/routes.js';
 import profilesRoutes from './profiles/routes.js';
@@ -16,7 +17,7 @@ import recipientsRoutes from './recipients/routes.js';
 import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
-  healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, profilesRoutes, geoRoutes,
+  healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes,
   reconciliationRoutes,
 ];

@@ -6,7 +6,8 @@ import { randomToken, sha256 } from './tokens.js';
 // Single-use secrets, stored only as hashes (docs/rules/accounts.md):
 // - 6-digit codes sent by e-mail (verify_email, change_email, reauth): 10 minutes, 5 tries, a new code
 //   replaces the previous one;
-// - long random tokens (reset_password links, oauth_ticket): looked up by hash, consumed once.
+// - long random tokens (reset_password links, oauth_ticket, the mfa_login step of a sign-in): looked
+//   up by hash, consumed once.
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_CODE_ATTEMPTS = 5;
@@ -14,7 +15,7 @@ export const RESET_TTL_MS = 60 * 60_000;
 export const TICKET_TTL_MS = 2 * 60_000;
 
 type CodePurpose = 'verify_email' | 'change_email' | 'reauth';
-type TokenPurpose = 'reset_password' | 'oauth_ticket';
+type TokenPurpose = 'reset_password' | 'oauth_ticket' | 'mfa_login';
 
 /** A code is bound to its purpose and address: the same digits mean nothing elsewhere. */
 const hashCode = (purpose: CodePurpose, email: string, code: string) => sha256(`${purpose}:${email.toLowerCase()}:${code}`);

@@ -37,6 +37,13 @@ export const LIMITS = {
   reauthAccount: { name: 'reauth:account', limit: 10, windowMs: HOUR },
   /** E-mail changes on the profile: codes requested and tried, per account. */
   emailChangeAccount: { name: 'email-change:account', limit: 10, windowMs: HOUR },
+  /**
+   * Two-step sign-in codes (docs/rules/accounts.md#two-step-sign-in), like passwords: wrong codes
+   * strictly per account and address and loosely per account; every code tried per address.
+   */
+  mfaAccountAddress: { name: 'mfa:account-ip', limit: 10, windowMs: 15 * MINUTE },
+  mfaAccount: { name: 'mfa:account', limit: 20, windowMs: HOUR },
+  mfaAddress: { name: 'mfa:ip', limit: 100, windowMs: 15 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 /**

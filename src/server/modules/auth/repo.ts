@@ -188,7 +188,7 @@ export interface IdleLimits {
 const since = (name: string) => sql`now() - ${sql.placeholder(name)}::float8 * interval '1 millisecond'`;
 
 const liveSessionStatement = preparedPerDatabase((db) => db
-  .select({ session_id: sessions.id, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
+  .select({ session_id: sessions.id, mfa_verified: sessions.mfa_verified, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
   .from(sessions)
   .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
   .where(and(

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  RedirectSchema, RegisteredResponseSchema, SessionResponseSchema, SessionWithMessageResponseSchema, SessionsEndedResponseSchema,
-  SignedInResponseSchema,
+  ExchangeResponseSchema, LoginResponseSchema, RedirectSchema, RegisteredResponseSchema, ResetConfirmedResponseSchema,
+  SessionWithMessageResponseSchema, SessionsEndedResponseSchema,
 } from '@core/api/auth.js';
 import { MessageSchema } from '@core/api/common.js';
 import {
@@ -60,7 +60,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/login', {
     config: { access: 'public' },
-    schema: { body: LoginSchema, response: replies({ 200: SignedInResponseSchema }) },
+    schema: { body: LoginSchema, response: replies({ 200: LoginResponseSchema }) },
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await assertLoginAllowed(ctx, reply, request.body.email, ip);
@@ -100,7 +100,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/reset-password/confirm', {
     config: { access: 'public' },
-    schema: { body: ResetPasswordConfirmSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
+    schema: { body: ResetPasswordConfirmSchema, response: replies({ 200: ResetConfirmedResponseSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return confirmPasswordReset(ctx, request.body, client(request), request.lang);
@@ -108,7 +108,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/exchange', {
     config: { access: 'public' },
-    schema: { body: TicketExchangeSchema, response: replies({ 200: SessionResponseSchema }) },
+    schema: { body: TicketExchangeSchema, response: replies({ 200: ExchangeResponseSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return exchangeTicket(ctx, request.body.ticket, client(request));

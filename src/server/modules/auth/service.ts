@@ -6,6 +6,7 @@ import { type Lang, t } from '@server/i18n.js';
 import { HttpError, badRequest, conflict, unauthorized } from '@server/lib/http-error.js';
 import { isKnownCountry } from '../geo/service.js';
 import { sendAccountMail } from '../mail/service.js';
+import { sessionOrChallenge } from '../mfa/service.js';
 import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { assertAcceptablePassword } from './password-policy.js';
@@ -107,7 +108,8 @@ let dummyHash: Promise<string> | null = null;
 
 /**
  * Password sign-in. Unknown address and wrong password answer alike (and take as long: a
- * hash is always checked). A right password on an unverified address is told to verify.
+ * hash is always checked). A right password on an unverified address is told to verify; on an
+ * account with two-step sign-in, it opens the code step instead of a session.
  */
 export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
   const profile = await findProfileByEmail(ctx.db, input.email);
@@ -115,8 +117,8 @@ export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
   const valid = await verifyPassword(profile?.password_hash ?? (await dummyHash), input.password);
   if (!profile || !profile.password_hash || !valid) throw unauthorized('auth.errors.invalidCredentials');
   if (!profile.email_verified_at) throw new HttpError(403, 'auth.errors.unverified', { requiresVerification: true });
-  const { token, session } = await ctx.tokens.createSession(profile.id, { remember: input.remember ?? false, userAgent: client.userAgent, ip: client.ip });
-  return { token, expires_at: session.expires_at.toISOString() };
+  // With two-step sign-in on, no session yet: the code step (docs/rules/accounts.md#two-step-sign-in).
+  return sessionOrChallenge(ctx, profile, { ...client, remember: input.remember ?? false });
 }
 
 /**
@@ -152,8 +154,10 @@ export async function confirmPasswordReset(ctx: AppContext, input: ResetPassword
   if (!profile) throw badRequest('auth.errors.resetLinkInvalid');
   await revokeTokens(ctx.db, 'reset_password', profile.id);
   await ctx.tokens.revokeAllSessions(profile.id);
-  const { token } = await ctx.tokens.createSession(profile.id, { userAgent: client.userAgent, ip: client.ip });
-  return { token, message: t(lang, 'auth.reset.done') };
+  // The link proves the mailbox, not the authenticator: an account with two-step sign-in gives a code next.
+  const opened = await sessionOrChallenge(ctx, profile, client);
+  const message = t(lang, 'auth.reset.done');
+  return 'token' in opened ? { token: opened.token, message } : { ...opened, message };
 }
 
 /** A single-use ticket for a profile, put in the address after an OAuth sign-in. */
@@ -161,10 +165,13 @@ export function issueSignInTicket(ctx: AppContext, profile: Pick<ProfileRow, 'id
   return issueToken(ctx.db, { purpose: 'oauth_ticket', email: profile.email, profileId: profile.id, ttlMs: TICKET_TTL_MS });
 }
 
-/** The ticket, once, for a session token. */
+/** The ticket, once, for a session token (or the code step of two-step sign-in). */
 export async function exchangeTicket(ctx: AppContext, ticket: string, client: ClientInfo) {
   const row = await consumeToken(ctx.db, 'oauth_ticket', ticket);
   if (!row?.profile_id) throw unauthorized('validation.ticketRequired');
-  const { token } = await ctx.tokens.createSession(row.profile_id, { userAgent: client.userAgent, ip: client.ip });
-  return { token };
+  const profile = await findProfileById(ctx.db, row.profile_id);
+  if (!profile) throw unauthorized('validation.ticketRequired');
+  // A provider vouches for the address, not for the authenticator: two-step sign-in gives a code next.
+  const opened = await sessionOrChallenge(ctx, profile, client);
+  return 'token' in opened ? { token: opened.token } : opened;
 }

@@ -14,6 +14,10 @@ export interface AuthUser {
   full_name: string | null;
   language: 'en' | 'fr';
   session_id: string;
+  /** Opened with a second factor (or enrolled in it): staff endpoints need it (docs/rules/accounts.md#two-step-sign-in). */
+  mfa_verified: boolean;
+  /** Whether the account has two-step sign-in on. */
+  totp_enabled: boolean;
 }
 
 export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
@@ -52,11 +56,12 @@ export class TokenService {
   }
 
   /** Opens a session row and signs a token naming it; revoking the row kills the token. */
-  async createSession(profileId: string, opts: { remember?: boolean; userAgent?: string; ip?: string } = {}) {
+  async createSession(profileId: string, opts: { remember?: boolean; userAgent?: string; ip?: string; mfaVerified?: boolean } = {}) {
     const remember = opts.remember ?? false;
     const expiresAt = new Date(Date.now() + (remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.default));
     const session = await repo.insertSession(this.db, {
       profile_id: profileId, remember, user_agent: opts.userAgent?.slice(0, 300), ip: opts.ip, expires_at: expiresAt,
+      mfa_verified: opts.mfaVerified ?? false,
     });
     const profile = await repo.findProfileById(this.db, profileId);
     if (!session || !profile) throw new Error('session could not be created');
@@ -84,6 +89,7 @@ export class TokenService {
     return {
       user_id: p.user_id, profile_id: p.id, role: p.role, email: p.email, full_name: p.full_name,
       language: p.language, session_id: row.session_id,
+      mfa_verified: row.mfa_verified, totp_enabled: p.totp_enabled_at !== null,
     };
   }
 

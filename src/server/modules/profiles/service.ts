@@ -33,7 +33,7 @@ async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
 
 export async function getMyProfile(ctx: AppContext, me: AuthUser): Promise<MyProfile> {
   const profile = await myRow(ctx, me);
-  return { ...toProfile(profile), has_password: profile.password_hash !== null, stats: await repo.profileStats(ctx.db, profile.id) };
+  return { ...toProfile(profile), has_password: profile.password_hash !== null, totp_enabled: profile.totp_enabled_at !== null, stats: await repo.profileStats(ctx.db, profile.id) };
 }
 
 /**

@@ -1,0 +1,40 @@
+import { MfaEnabledResponseSchema, MfaSetupResponseSchema, SignedInResponseSchema } from '@core/api/auth.js';
+import { IdParamsSchema, MessageSchema } from '@core/api/common.js';
+import { MfaDisableSchema, MfaEnableSchema, MfaVerifySchema } from '@core/schemas.js';
+import { replies } from '@server/lib/contract.js';
+import { requireUser } from '@server/lib/guards.js';
+import { clientAddress } from '../auth/limits.js';
+import type { ApiModule } from '../module.js';
+import { disable, enable, resetFor, setUp, verifySignIn } from './service.js';
+
+// Two-step sign-in (docs/rules/accounts.md#two-step-sign-in). Setup, enable and disable are open
+// to any signed-in account: a staff member without it reaches them, and nothing else of the back
+// office, until enrolled.
+
+const routes: ApiModule = async (app, { ctx }) => {
+  app.post('/auth/mfa/verify', {
+    config: { access: 'public' },
+    schema: { body: MfaVerifySchema, response: replies({ 200: SignedInResponseSchema }) },
+  }, async (request, reply) => verifySignIn(ctx, reply, request.body, { ip: clientAddress(request), userAgent: request.headers['user-agent'] }, request.lang));
+
+  app.post('/auth/mfa/setup', {
+    config: { access: 'user' },
+    schema: { response: replies({ 200: MfaSetupResponseSchema }) },
+  }, async (request) => setUp(ctx, requireUser(request)));
+
+  app.post('/auth/mfa/enable', {
+    config: { access: 'user' },
+    schema: { body: MfaEnableSchema, response: replies({ 200: MfaEnabledResponseSchema }) },
+  }, async (request, reply) => enable(ctx, reply, requireUser(request), request.body.code, clientAddress(request), request.lang));
+
+  app.post('/auth/mfa/disable', {
+    config: { access: 'user' },
+    schema: { body: MfaDisableSchema, response: replies({ 200: MessageSchema }) },
+  }, async (request, reply) => disable(ctx, reply, requireUser(request), request.body.code, clientAddress(request), request.lang));
+
+  app.post('/admin/users/:id/mfa/reset', {
+    config: { access: 'admin' },
+    schema: { params: IdParamsSchema, response: replies({ 200: MessageSchema }) },
+  }, async (request) => resetFor(ctx, requireUser(request), request.params.id, request.lang));
+};
+export default routes;
