@@ -49,6 +49,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/transfer', page: 'transfer/transfer-page', meta: 'transfer', namespaces: TRANSFER, access: 'auth' },
   { path: '/history', page: 'history/history-page', meta: 'history', namespaces: TRANSFER, access: 'auth' },
   { path: '/profile', page: 'profile/profile-page', meta: 'profile', namespaces: AUTH, access: 'auth' },
+  { path: '/two-step', page: 'profile/two-step-page', meta: 'twoStep', namespaces: AUTH, access: 'auth' },
   { path: '/pay/:id', page: 'payment/payment-page', meta: 'payment', namespaces: TRANSFER, access: 'auth' },
   { path: '/admin', page: 'admin/admin-page', meta: 'admin', namespaces: ADMIN, access: 'staff' },
 

@@ -12,13 +12,18 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** /admin: admin and manager (docs/rules/accounts.md#roles); signed out → /login; anyone else → /. */
+/**
+ * /admin: admin and manager (docs/rules/accounts.md#roles); signed out → /login; anyone else → /;
+ * staff without two-step sign-in → /two-step.
+ */
 export function RequireStaff({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
   const location = useLocation();
   if (loading) return <LoadingState />;
   if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
   if (!isStaff(user)) return <Navigate to="/" replace />;
+  // Staff set up two-step sign-in before the back office (D12): the server refuses them until then.
+  if (!user.totp_enabled) return <Navigate to="/two-step" replace state={{ from: `${location.pathname}${location.search}` }} />;
   return <>{children}</>;
 }
 

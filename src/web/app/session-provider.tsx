@@ -1,6 +1,6 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { SessionResponse } from '@core/api/auth';
+import { isMfaChallenge, type ExchangeResponse } from '@core/api/auth';
 import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
@@ -20,10 +20,11 @@ function ticketFromAddress(): { ticket: string | null; rest: { pathname: string;
   return { ticket, rest: { pathname: url.pathname, search: url.search, hash: url.hash } };
 }
 
-async function exchangeTicket(ticket: string): Promise<string | null> {
+/** The session a ticket opens; or, with two-step sign-in on, the code step's token (mfa). */
+async function exchangeTicket(ticket: string): Promise<{ token: string } | { mfa: string } | null> {
   try {
-    const { token } = await api<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { ticket }, token: null });
-    return token;
+    const answer = await api<ExchangeResponse>('/api/auth/exchange', { method: 'POST', body: { ticket }, token: null });
+    return isMfaChallenge(answer) ? { mfa: answer.mfa_token } : { token: answer.token };
   } catch {
     return null;
   }
@@ -35,7 +36,7 @@ function clearQueryCache(): void {
 }
 
 /** Ticket read once per page load (StrictMode runs effects twice; the exchange must happen once). */
-let pendingTicket: Promise<string | null> | null = null;
+let pendingTicket: Promise<{ token: string } | { mfa: string } | null> | null = null;
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
@@ -78,7 +79,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // Remove the ticket from the address (and from the router's location) at once.
         if (ticket) navigate(rest, { replace: true });
       }
-      const exchanged = await pendingTicket;
+      const answer = await pendingTicket;
+      // Two-step sign-in: the provider's sign-in goes on to the code step of the sign-in page.
+      if (answer && 'mfa' in answer) navigate('/login', { replace: true, state: { mfaToken: answer.mfa } });
+      const exchanged = answer && 'token' in answer ? answer.token : null;
       if (exchanged) writeToken(exchanged);
       const tok = exchanged ?? readToken();
       if (cancelled) return;

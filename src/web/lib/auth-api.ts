@@ -1,4 +1,7 @@
-import type { RegisteredResponse, SessionWithMessageResponse, SignedInResponse } from '@core/api/auth';
+import type {
+  LoginResponse, MfaEnabledResponse, MfaSetupResponse, RegisteredResponse, ResetConfirmedResponse, SessionWithMessageResponse,
+  SignedInResponse,
+} from '@core/api/auth';
 import type { MessageBody } from '@core/api/common';
 import type { Login, Register } from '@core/schemas';
 import { api } from './api';
@@ -15,9 +18,18 @@ export const authApi = {
   register: (body: Register) => post<RegisteredResponse>('/api/auth/register', body),
   verifyOtp: (email: string, otp: string) => post<SessionWithMessageResponse>('/api/auth/verify-otp', { email, otp }),
   resendOtp: (email: string) => post<MessageBody>('/api/auth/resend-otp', { email }),
-  login: (body: Login) => post<SignedInResponse>('/api/auth/login', body),
+  login: (body: Login) => post<LoginResponse>('/api/auth/login', body),
+  /** The code step of a sign-in (two-step sign-in): the token the password step gave, and a code. */
+  verifyMfa: (mfaToken: string, code: string) => post<SignedInResponse>('/api/auth/mfa/verify', { mfa_token: mfaToken, code }),
   requestReset: (email: string) => post<MessageBody>('/api/auth/reset-password', { email }),
-  confirmReset: (token: string, password: string) => post<SessionWithMessageResponse>('/api/auth/reset-password/confirm', { token, password }),
+  confirmReset: (token: string, password: string) => post<ResetConfirmedResponse>('/api/auth/reset-password/confirm', { token, password }),
+};
+
+/** Two-step sign-in of the signed-in account (docs/rules/accounts.md#two-step-sign-in). */
+export const mfaApi = {
+  setUp: () => api<MfaSetupResponse>('/api/auth/mfa/setup', { method: 'POST' }),
+  enable: (code: string) => api<MfaEnabledResponse>('/api/auth/mfa/enable', { method: 'POST', body: { code } }),
+  disable: (code: string) => api<MessageBody>('/api/auth/mfa/disable', { method: 'POST', body: { code } }),
 };
 
 /** True when the server says the account must verify its e-mail first (login of an unverified account). */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LoginSchema } from '@core/schemas';
-import { useSession } from '@web/lib/session';
+import { afterSignIn, useSession } from '@web/lib/session';
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -15,6 +15,8 @@ import { OAuthButtons, OrDivider } from './oauth-buttons';
 import { PasswordInput } from '@web/components/password-field';
 import { errorText } from '@web/lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
+import { MfaStep } from './mfa-step';
+import { isMfaChallenge } from '@core/api/auth';
 
 const OAUTH_FAILURES = [
   'oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required', 'oauth_rate_limited', 'oauth_confirm_email', 'oauth_link_invalid',
@@ -27,6 +29,12 @@ function useReturnPath(): string {
   return typeof state?.from === 'string' && state.from.startsWith('/') && !state.from.startsWith('//') ? state.from : '/';
 }
 
+/** A sign-in waiting for its code, handed over by the reset-password page or the provider return. */
+function usePendingMfaToken(): string | null {
+  const state = useLocation().state as { mfaToken?: unknown } | null;
+  return typeof state?.mfaToken === 'string' ? state.mfaToken : null;
+}
+
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'validation', 'common']);
   const { toast } = useToast();
@@ -37,6 +45,9 @@ export default function LoginPage() {
   const form = useZodForm(LoginSchema, { email: '', password: '', remember: false });
   const [reset, setReset] = useState<{ busy: boolean; message?: string; success?: boolean; error?: string }>({ busy: false });
   const [verifying, setVerifying] = useState(false);
+  const pendingMfaToken = usePendingMfaToken();
+  const [mfaToken, setMfaToken] = useState<string | null>(pendingMfaToken);
+  const [restartMessage, setRestartMessage] = useState('');
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const email = form.watch('email').trim();
@@ -67,12 +78,24 @@ export default function LoginPage() {
       <Card className="mx-auto max-w-md">
         <CardHeader>
           <CardTitle as="h1" className="text-2xl">
-            {verifying ? t('verify.title') : t('login.title')}
+            {verifying ? t('verify.title') : mfaToken ? t('mfa.stepTitle') : t('login.title')}
           </CardTitle>
-          {verifying ? null : <p className="text-sm text-muted-foreground">{t('login.subtitle')}</p>}
+          {verifying || mfaToken ? null : <p className="text-sm text-muted-foreground">{t('login.subtitle')}</p>}
         </CardHeader>
         <CardContent>
-          {verifying ? (
+          {mfaToken ? (
+            <MfaStep
+              mfaToken={mfaToken}
+              onSignedIn={async (token) => {
+                const user = await login(token);
+                navigate(...afterSignIn(user, returnTo));
+              }}
+              onRestart={(message) => {
+                setMfaToken(null);
+                setRestartMessage(message);
+              }}
+            />
+          ) : verifying ? (
             <div className="flex flex-col gap-4">
               <Alert variant="warning">{form.formState.errors.root?.server?.message}</Alert>
               <VerifyEmailStep
@@ -102,9 +125,15 @@ export default function LoginPage() {
               <Form
                 form={form}
                 onSubmit={async (values) => {
-                  const { token } = await authApi.login(values);
-                  await login(token);
-                  navigate(returnTo, { replace: true });
+                  setRestartMessage('');
+                  const answer = await authApi.login(values);
+                  if (isMfaChallenge(answer)) {
+                    setMfaToken(answer.mfa_token);
+                    return;
+                  }
+                  const user = await login(answer.token);
+                  const [to, opts] = afterSignIn(user, returnTo);
+                  navigate(to, { replace: true, ...opts });
                 }}
                 onFailure={(err) => setVerifying(isApiError(err) && needsVerification(err.body))}
                 fallbackError={t('login.failed')}
@@ -112,6 +141,7 @@ export default function LoginPage() {
                 data-testid="login-form"
               >
                 <FormError data-testid="login-error" />
+                {restartMessage ? <Alert variant="destructive">{restartMessage}</Alert> : null}
                 <Field name="email" label={t('login.email')} required onValueChange={() => reset.error && setReset({ busy: false })}>
                   <Input type="email" inputMode="email" autoComplete="username" />
                 </Field>

@@ -10,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/car
 import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
+import { isMfaChallenge } from '@core/api/auth';
 import { authApi, looksSuccessful } from '@web/lib/auth-api';
 import { PasswordInput, PasswordStrength } from '@web/components/password-field';
 import { checkNewPassword } from '@web/lib/new-password';
@@ -45,6 +46,12 @@ function ChooseNewPassword({ token }: { token: string }) {
           form={form}
           onSubmit={async ({ password }) => {
             const answer = await authApi.confirmReset(token, password);
+            if (isMfaChallenge(answer)) {
+              // Two-step sign-in: the new password is set; the code comes next, on the sign-in page.
+              toast({ variant: 'success', title: t('reset.doneTitle'), description: answer.message });
+              navigate('/login', { replace: true, state: { mfaToken: answer.mfa_token } });
+              return;
+            }
             await login(answer.token);
             toast({ variant: 'success', title: t('reset.doneTitle'), description: answer.message });
             navigate('/', { replace: true });

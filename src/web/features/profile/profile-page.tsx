@@ -12,6 +12,7 @@ import { ProfileForm } from './profile-form';
 import { RecipientsCard } from './recipients-card';
 import { PasswordCard } from './password-card';
 import { SecurityCard } from './security-card';
+import { TwoStepCard } from './two-step-card';
 
 /** Profile screen: the form, a password reset, saved recipients, statistics and security. */
 export default function ProfilePage() {
@@ -47,6 +48,7 @@ export default function ProfilePage() {
           <div className="flex min-w-0 flex-col gap-6">
             <StatsCard profile={profile.data} />
             <PasswordCard profile={profile.data} />
+            <TwoStepCard profile={profile.data} />
             <SecurityCard />
           </div>
         </div>

@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { MfaCodeSchema } from '@core/schemas';
+import { Button } from '@web/components/ui/button';
+import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { isApiError } from '@web/lib/api';
+import { authApi } from '@web/lib/auth-api';
+
+/**
+ * The second step of a sign-in with two-step sign-in on (docs/rules/accounts.md#two-step-sign-in):
+ * a 6-digit code from the authenticator app, or a recovery code. A sign-in that died (used,
+ * expired, too many wrong codes) goes back to the password with the server's reason.
+ */
+export function MfaStep({ mfaToken, onSignedIn, onRestart }: {
+  mfaToken: string;
+  onSignedIn: (token: string) => Promise<void>;
+  onRestart: (message: string) => void;
+}) {
+  const { t } = useTranslation(['auth', 'validation']);
+  const form = useZodForm(MfaCodeSchema, { code: '' });
+  return (
+    <Form
+      form={form}
+      onSubmit={async ({ code }) => {
+        const { token } = await authApi.verifyMfa(mfaToken, code);
+        await onSignedIn(token);
+      }}
+      onFailure={(err) => {
+        if (isApiError(err) && err.status === 401) onRestart(err.message);
+      }}
+      fallbackError={t('mfa.failed')}
+      className="flex flex-col gap-4"
+      data-testid="mfa-form"
+    >
+      <p className="text-sm text-muted-foreground">{t('mfa.stepDescription')}</p>
+      <FormError />
+      <Field name="code" label={t('mfa.code')} required>
+        <Input autoComplete="one-time-code" inputMode="text" autoCapitalize="none" spellCheck={false} autoFocus maxLength={32} />
+      </Field>
+      <SubmitButton size="lg" busyLabel={t('mfa.verifying')}>
+        {t('mfa.verify')}
+      </SubmitButton>
+      <Button type="button" variant="ghost" onClick={() => onRestart('')}>
+        {t('mfa.back')}
+      </Button>
+    </Form>
+  );
+}
