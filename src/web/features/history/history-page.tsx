@@ -114,16 +114,16 @@ export default function HistoryPage() {
             action={<Button asChild variant="outline"><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>} />
         ) : (
           <Card className="overflow-x-auto">
-            <table className="w-full min-w-[900px] text-left text-sm" data-testid="history-table">
+            <table className="w-full min-w-[820px] text-left text-sm" data-testid="history-table">
               <caption className="sr-only">{t('history.title')}</caption>
               <thead className="border-b border-border bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
                 <tr>
                   <th scope="col" className="px-4 py-3">{t('history.date')}</th>
+                  {/* Status and money next to the date: what a phone shows before scrolling. */}
+                  <th scope="col" className="px-4 py-3">{t('history.status')}</th>
                   <th scope="col" className="px-4 py-3">{t('history.recipient')}</th>
                   <th scope="col" className="px-4 py-3">{t('history.direction')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.amount')}</th>
-                  <th scope="col" className="px-4 py-3">{t('history.status')}</th>
-                  <th scope="col" className="px-4 py-3">{t('history.money')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.actions')}</th>
                 </tr>
               </thead>
@@ -132,17 +132,17 @@ export default function HistoryPage() {
                   const name = recipientName(item);
                   return (
                     <tr key={item.id} data-testid="history-row" data-reference={item.reference}>
-                      <td className="whitespace-nowrap px-4 py-3">{formatDateTime(item.created_at, lng)}</td>
-                      <td className="px-4 py-3">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</td>
-                      <td className="min-w-48 px-4 py-3">{directionLabel(t, item.direction)}</td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</td>
-                      <td className="px-4 py-3"><StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge></td>
+                      <td className="px-4 py-3">{formatDateTime(item.created_at, lng)}</td>
                       <td className="px-4 py-3">
                         <div className="flex flex-col items-start gap-1">
+                          <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
                           <SenderPaymentBadge state={item.payment_status} />
                           <SenderPayoutBadge state={item.payout_status} />
                         </div>
                       </td>
+                      <td className="px-4 py-3">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</td>
+                      <td className="min-w-48 px-4 py-3">{directionLabel(t, item.direction)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</td>
                       <td className="px-4 py-3">
                         <div className="flex flex-wrap justify-end gap-2">
                           <Button size="sm" variant="ghost" onClick={() => setDetails(item)} aria-label={t('history.detailsOf', { reference: item.reference })}>
