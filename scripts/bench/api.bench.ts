@@ -35,6 +35,18 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const children: ChildProcess[] = [];
 const logDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-logs-'));
 
+/** The CPU time (user + system) a process has used, in ms, from /proc (Linux; 0 elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+const pidOf = new Map<string, number | undefined>();
+
 /** A server process, its output in a file (read by nobody during the run); resolves with its address once it prints "listening on …". */
 async function serve(args: string[], env: Record<string, string>): Promise<string> {
   const logFile = path.join(logDir, `${children.length}.log`);
@@ -45,7 +57,10 @@ async function serve(args: string[], env: Record<string, string>): Promise<strin
   for (;;) {
     const output = readFileSync(logFile, 'utf8');
     const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-    if (found) return found[1]!;
+    if (found) {
+      pidOf.set(found[1]!, child.pid);
+      return found[1]!;
+    }
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited (${child.exitCode}):\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -117,15 +132,19 @@ try {
     { name: 'GET /api/transfer-requests', url: `${product}/api/transfer-requests`, headers: auth },
     { name: 'GET /api/profiles/me', url: `${product}/api/profiles/me`, headers: auth },
   ];
-  const results = new Map<string, { rps: number[]; p50: number[]; p99: number[]; bad: number }>();
+  const results = new Map<string, { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; bad: number }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of cases) {
+      const pid = pidOf.get(new URL(c.url).origin);
+      const cpuBefore = cpuMs(pid);
       const r = await autocannon({
         url: c.url, connections: CONNECTIONS, duration: SECONDS,
         requests: [{ method: c.method ?? 'GET', headers: c.headers ?? {}, body: c.body, ...(c.vary ? { setupRequest: fromAnywhere } : {}) }],
       });
-      const entry = results.get(c.name) ?? { rps: [], p50: [], p99: [], bad: 0 };
+      const entry = results.get(c.name) ?? { rps: [], p50: [], p99: [], cpu: [], bad: 0 };
       entry.rps.push(r.requests.average);
+      // The server's own CPU per answer: unlike req/s, barely moved by other work on the machine.
+      entry.cpu.push((1000 * (cpuMs(pid) - cpuBefore)) / Math.max(1, r.requests.total));
       entry.p50.push(r.latency.p50);
       entry.p99.push(r.latency.p99);
       entry.bad += r.errors + r.timeouts + r.non2xx;
@@ -141,12 +160,17 @@ try {
     'GET /api/profiles/me': 'plain GET /profiles/me SQL',
   };
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a case, ${ROUNDS} rounds alternating; mean of rounds\n`);
-  console.log(`${'case'.padEnd(34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'÷ raw'.padStart(8)}${'÷ plain'.padStart(9)}${'non-2xx'.padStart(9)}`);
+  console.log(`${'case'.padEnd(34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'÷ raw'.padStart(8)}${'÷ plain'.padStart(9)}${'non-2xx'.padStart(9)}`
+    + `${'CPU µs'.padStart(9)}${'CPU raw÷'.padStart(10)}`);
+  const cpuOf = (name: string) => mean(results.get(name)!.cpu);
   for (const [name, r] of results) {
     const plainName = plainOf[name];
     console.log(`${name.padEnd(34)}${mean(r.rps).toFixed(0).padStart(9)}${mean(r.p50).toFixed(1).padStart(8)}${mean(r.p99).toFixed(1).padStart(8)}`
-      + `${`${((100 * mean(r.rps)) / rawRps).toFixed(1)} %`.padStart(8)}${(plainName ? `${((100 * mean(r.rps)) / rps(plainName)).toFixed(1)} %` : '').padStart(9)}${String(r.bad).padStart(9)}`);
+      + `${`${((100 * mean(r.rps)) / rawRps).toFixed(1)} %`.padStart(8)}${(plainName ? `${((100 * mean(r.rps)) / rps(plainName)).toFixed(1)} %` : '').padStart(9)}${String(r.bad).padStart(9)}`
+      + `${mean(r.cpu).toFixed(0).padStart(9)}${`${((100 * cpuOf('raw node:http hello')) / Math.max(1e-9, mean(r.cpu))).toFixed(1)} %`.padStart(10)}`);
   }
+  console.log('CPU µs: the server process\'s own CPU time per answer; CPU raw÷: raw node:http\'s CPU per answer over this one\'s,'
+    + ' the share of raw it would reach with a core to itself (req/s shares move with whatever else the machine runs; budgets are judged on req/s)');
   const budgets = [
     { what: 'GET /api/fees ≥ 85 % of raw node:http', share: rps('GET /api/fees') / rawRps, min: 0.85 },
     { what: 'GET /api/rates ≥ 85 % of raw node:http', share: rps('GET /api/rates') / rawRps, min: 0.85 },
