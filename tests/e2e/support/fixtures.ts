@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { OidcProvider } from '../../support/oidc-provider.js';
@@ -41,9 +42,14 @@ export interface E2eApp {
   page(opts?: { locale?: string; width?: number }): Promise<Page>;
   /** "A sender exists": registered and e-mail verified through the API; returns a session token. */
   senderExists(account: Account, phone?: string): Promise<string>;
-  /** A session token for an existing account, from the API. */
+  /**
+   * A session token for an existing account, from the API. Staff accounts pass two-step sign-in:
+   * enrolled here through the API on their first sign-in, with a code computed from the secret after.
+   */
   tokenFor(account: { email: string; password: string }): Promise<string>;
-  /** Signs in on the sign-in screen, as a person does, and waits to leave it. */
+  /** The next code of an account the fixtures enrolled (each code is used once: it may wait for the next step). */
+  totpCode(email: string): Promise<string>;
+  /** Signs in on the sign-in screen, as a person does (with a code for an account the fixtures enrolled), and waits to leave it. */
   signIn(page: Page, account: { email: string; password: string }): Promise<void>;
   /** A page already signed in, by an API sign-in kept where the app keeps its session. */
   signedInPage(account: { email: string; password: string }, opts?: { locale?: string; width?: number }): Promise<Page>;
@@ -98,10 +104,51 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
     return (await app.api<{ token: string }>('POST', '/api/auth/verify-otp', { email: account.email, otp })).token;
   };
 
-  app.tokenFor = async (account) => (await app.api<{ token: string }>('POST', '/api/auth/login', account)).token;
+  // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in): the TOTP secrets of the staff
+  // accounts enrolled here, and the last time step used by each (the server takes no code twice).
+  const enrolled = new Map<string, { secret: string; lastStep: number }>();
+  const STEP_MS = 30_000;
+  const codeOf = (secret: string, step: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: step * STEP_MS });
+
+  app.totpCode = async (email) => {
+    const account = enrolled.get(email.toLowerCase());
+    if (!account) throw new Error(`${email} was not enrolled by the fixtures`);
+    for (;;) {
+      // The current step, or the next one (the server allows one step of drift).
+      const now = Math.floor(Date.now() / STEP_MS);
+      const step = Math.max(account.lastStep + 1, now);
+      if (step <= now + 1) {
+        account.lastStep = step;
+        return codeOf(account.secret, step);
+      }
+      await new Promise((resolve) => setTimeout(resolve, (now + 1) * STEP_MS - Date.now() + 50));
+    }
+  };
+
+  app.tokenFor = async (account) => {
+    const answer = await app.api<{ token?: string; mfa_token?: string }>('POST', '/api/auth/login', account);
+    if (answer.mfa_token) {
+      return (await app.api<{ token: string }>('POST', '/api/auth/mfa/verify', { mfa_token: answer.mfa_token, code: await app.totpCode(account.email) })).token;
+    }
+    const token = answer.token!;
+    const { data } = await app.api<{ data: { role: string; totp_enabled: boolean } }>('GET', '/api/profiles/me', undefined, token);
+    if (data.role !== 'user' && !data.totp_enabled) {
+      // Staff enrol before the back office answers them; enrolling verifies this session.
+      const { secret } = await app.api<{ secret: string }>('POST', '/api/auth/mfa/setup', undefined, token);
+      const step = Math.floor(Date.now() / STEP_MS);
+      await app.api('POST', '/api/auth/mfa/enable', { code: codeOf(secret, step) }, token);
+      enrolled.set(account.email.toLowerCase(), { secret, lastStep: step });
+    }
+    return token;
+  };
 
   app.signIn = async (page, account) => {
     await submitSignIn(page, app.server.url, account);
+    if (enrolled.has(account.email.toLowerCase())) {
+      const code = page.getByRole('textbox', { name: 'Code', exact: true });
+      await code.fill(await app.totpCode(account.email));
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    }
     await page.waitForURL((url) => url.pathname !== '/login');
   };
 
@@ -121,6 +168,8 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
       const found = await app.api<{ data: { id: string }[] }>('GET', `/api/profiles?q=${encodeURIComponent(account!.email)}`, undefined, admin);
       await app.api('PATCH', `/api/profiles/${found.data[0]!.id}`, { role: 'manager' }, admin);
     }
+    // Enrolled in two-step sign-in (once), so the sign-in below gives a code and reaches the back office.
+    await app.tokenFor(role === 'admin' ? BOOTSTRAP_ADMIN : account!);
     const page = await app.page();
     await app.signIn(page, role === 'admin' ? BOOTSTRAP_ADMIN : account!);
     return page;
