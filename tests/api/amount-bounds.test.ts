@@ -44,7 +44,7 @@ const CASES: Case[] = [
 ];
 
 describe('a megabyte amount is refused at once by every endpoint that reads one', () => {
-  it.each(CASES)('$name: 400 within 100 ms, nothing changed', async ({ method, url, token, body }) => {
+  it.each(CASES)('$name: 400 at once (the old parser took minutes), nothing changed', async ({ method, url, token, body }) => {
     const fees = (await t.request({ method: 'GET', url: '/api/fees' })).body;
     const rates = (await t.request({ method: 'GET', url: '/api/rates' })).json().data;
     const started = performance.now();
@@ -52,7 +52,8 @@ describe('a megabyte amount is refused at once by every endpoint that reads one'
     const elapsed = performance.now() - started;
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual(expect.any(String));
-    expect(elapsed).toBeLessThan(100);
+    // Generous for a loaded CI machine; the defect this guards against held the loop for minutes.
+    expect(elapsed).toBeLessThan(2000);
     expect((await t.request({ method: 'GET', url: '/api/fees' })).body).toBe(fees);
     expect((await t.request({ method: 'GET', url: '/api/rates' })).json().data).toEqual(rates);
   });
