@@ -41,11 +41,19 @@ export function rejectError(state: Pick<MoneyState, 'payout_status'>): string | 
   return state.payout_status === 'sent' ? 'transfer.money.rejectAfterPayout' : null;
 }
 
-/** What a cancel or reject leaves the payment as: received money is owed back, an authorization released. */
+/**
+ * What a cancel or reject leaves the payment as: received money is owed back. A PayPal
+ * authorization stays `authorized` while its void is queued (it can no longer be captured: a
+ * closed transfer never moves to processing), and becomes `voided` once PayPal confirms.
+ */
 export function paymentAfterClosing(payment: PaymentStatus): PaymentStatus {
   if (payment === 'received') return 'refund_due';
-  if (payment === 'authorized') return 'voided';
   return payment;
+}
+
+/** A closed transfer whose PayPal authorization is still held: its void is queued, not yet confirmed. */
+export function voidPending(state: Pick<MoneyState, 'status' | 'payment_status'>): boolean {
+  return state.payment_status === 'authorized' && isFinalStatus(state.status);
 }
 
 /** A hand-recorded amount other than the total due is kept as it is and flagged. */

@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // database closes; `npm run worker` runs the same worker alone.
     let worker: JobWorker | null = null;
     app.addHook('onReady', async () => {
-      worker = await startWorker({ pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
+      worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
     });
     app.addHook('onClose', async () => { await worker?.stop(); });
   }

@@ -18,7 +18,7 @@ async function main() {
   const logger = createLogger(config);
   const database = connect(config.DATABASE_URL, 5, logger);
   await migrateDatabase(database, config.MIGRATION_DATABASE_URL);
-  const worker = await startWorker({ pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger });
+  const worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger });
   logger.info('job worker started');
 
   let stopping = false;

@@ -102,8 +102,9 @@ async function buildTestApp(
     async jobsDone(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        // Parked jobs (every attempt spent) wait for the admin, not for the worker.
-        const { rows } = await database.pool.query('select count(*)::int as n from graphile_worker.jobs where attempts < max_attempts');
+        // Parked jobs (every attempt spent, unlocked) wait for the admin, not for the worker; a job
+        // on its last attempt counts its attempts already, so a locked one is still waited for.
+        const { rows } = await database.pool.query('select count(*)::int as n from graphile_worker.jobs where attempts < max_attempts or locked_at is not null');
         if ((rows[0] as { n: number }).n === 0) return;
         if (Date.now() > deadline) throw new Error(`queued jobs still waiting after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25));

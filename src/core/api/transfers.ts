@@ -93,10 +93,23 @@ export const TransferDetailSchema = TransferRequestSchema.extend({
   payment_instructions: z.string(),
   /** Paid through PayPal's checkout rather than by hand with a proof. */
   paypal_checkout: z.boolean(),
+  /** A refund asked of PayPal and not confirmed yet (waiting, retried or parked): when staff asked. */
+  refund_requested_at: isoDateTime().nullable(),
 });
 export type TransferDetail = z.infer<typeof TransferDetailSchema>;
 export const TransferDetailResponseSchema = dataOf(TransferDetailSchema);
 export type TransferDetailResponse = z.infer<typeof TransferDetailResponseSchema>;
+
+/**
+ * POST /api/transfer-requests/{id}/refund: the transfer as it stands. A PayPal refund is asked of
+ * PayPal by a queued job: until PayPal confirms it, the payment stays `refund_due` and
+ * refund_requested_at says when staff asked.
+ */
+export const TransferRefundSchema = TransferRequestSchema.extend({
+  refund_requested_at: isoDateTime().nullable(),
+});
+export type TransferRefundJson = z.infer<typeof TransferRefundSchema>;
+export const TransferRefundResponseSchema = dataOf(TransferRefundSchema);
 
 /** A transaction as the history and dashboard list it, with what its request adds for the screens and the receipt. */
 export const TransactionSchema = z.object({

@@ -5,14 +5,14 @@ import {
 } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import { RatesResponseSchema } from '@core/api/pricing.js';
-import { TransferRequestResponseSchema } from '@core/api/transfers.js';
+import { TransferRefundResponseSchema, TransferRequestResponseSchema } from '@core/api/transfers.js';
 import {
   FeeTierInputSchema, FeeTierPatchSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
 } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { changeStatusAsStaff, recordPayment, recordPayout, recordRefund, transferRequestToJson } from '../transfers/service.js';
+import { changeStatusAsStaff, recordPayment, recordPayout, refundTransfer, transferRequestToJson } from '../transfers/service.js';
 import { auditPage, createTier, deleteTier, exportStream, setRate, stats, updateTier, volume } from './service.js';
 
 // The back office: staff process transfers; users, fee tiers and rates are the admin's alone.
@@ -42,8 +42,8 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordRefund(ctx, requireUser(request), request.params.id, request.body, request.lang)) }));
+    schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
+  }, async (request) => ({ data: await refundTransfer(ctx, requireUser(request), request.params.id, request.body, request.lang) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },

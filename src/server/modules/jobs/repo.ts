@@ -15,13 +15,15 @@ export interface JobRow {
   updated_at: Date;
 }
 
-export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number): Promise<void> {
-  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int)`);
+export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null): Promise<void> {
+  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`);
 }
+
 
 const COLUMNS = sql`id::text as id, task_identifier, attempts, max_attempts, last_error, locked_at, created_at, updated_at`;
 // A parked job: every attempt spent. graphile-worker keeps it, unlocked, until it is rescheduled.
-const PARKED = sql`attempts >= max_attempts`;
+// A locked one is still on its last attempt (its attempts are counted when it is taken).
+const PARKED = sql`attempts >= max_attempts and locked_at is null`;
 
 export async function parkedJobs(db: Db, limit: number): Promise<JobRow[]> {
   const rows = await db.execute(sql`select ${COLUMNS} from graphile_worker.jobs where ${PARKED} order by updated_at desc, id desc limit ${limit}`);
@@ -38,12 +40,18 @@ export async function findJob(db: Db, id: string): Promise<JobRow | null> {
   return (rows.rows[0] as unknown as JobRow | undefined) ?? null;
 }
 
+/** The job holding this key, waiting, running or parked; null once done (graphile-worker deletes it). */
+export async function findJobByKey(db: Db | Tx, key: string): Promise<JobRow | null> {
+  const rows = await db.execute(sql`select ${COLUMNS} from graphile_worker.jobs where key = ${key}`);
+  return (rows.rows[0] as unknown as JobRow | undefined) ?? null;
+}
+
 /** A parked job back in line with fresh attempts; false when it was not parked (or is gone). */
 export async function rescheduleParked(db: Db, id: string): Promise<boolean> {
   // Parked jobs are never locked (no worker takes them), so the check and the reschedule agree.
   const rows = await db.execute(sql`
     select id from graphile_worker.reschedule_jobs(
-      array(select id from graphile_worker.jobs where id = ${id}::bigint and ${PARKED} and locked_at is null),
+      array(select id from graphile_worker.jobs where id = ${id}::bigint and ${PARKED}),
       run_at => now(), attempts => 0)`);
   return rows.rows.length > 0;
 }

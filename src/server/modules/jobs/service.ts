@@ -6,13 +6,22 @@ import * as repo from './repo.js';
 // Durable work (docs/decisions/014-durable-jobs.md): jobs are added in the caller's transaction,
 // done by the worker with retries and backoff, and parked for the admin once attempts run out.
 
-/** Every kind of job the worker knows. */
-export type JobKind = 'mail';
+/**
+ * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
+ * refund of a PayPal capture.
+ */
+export type JobKind = 'mail' | 'paypal_void' | 'paypal_refund';
 
-/** Adds a job; with a transaction, it exists only if that transaction commits. */
-export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number): Promise<void> {
-  return repo.addJob(db, kind, payload, maxAttempts);
+/**
+ * Adds a job; with a transaction, it exists only if that transaction commits. A `key` names the
+ * job while it waits, runs or is parked (graphile-worker's job key), so it can be found again.
+ */
+export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key?: string): Promise<void> {
+  return repo.addJob(db, kind, payload, maxAttempts, key ?? null);
 }
+
+/** The job of this key not done yet (waiting, running or parked), or null. */
+export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null> => repo.findJobByKey(db, key);
 
 /** Parked jobs for the admin: what failed and why, never the payload (it may hold codes or links). */
 export async function listParked(db: Db, limit: number): Promise<Job[]> {

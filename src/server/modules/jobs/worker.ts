@@ -1,15 +1,18 @@
 import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import type { Config } from '@server/config.js';
 import type { Db } from '@server/db/client.js';
 import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
+import { runRefundJob, runVoidJob } from '../transfers/paypal-money.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
 // `npm run worker`. See docs/decisions/014-durable-jobs.md.
 
 export interface WorkerDeps {
+  config: Config;
   pool: Pool;
   db: Db;
   mailer: Mailer;
@@ -42,6 +45,9 @@ export function migrateQueue(pool: Pool, log: Logger): Promise<void> {
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   const taskList: TaskList = {
     mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
+    // PayPal's side of a closed or refunded transfer (transfers/paypal-money.ts).
+    paypal_void: (payload) => runVoidJob(deps, payload),
+    paypal_refund: (payload) => runRefundJob(deps, payload),
   };
   // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.

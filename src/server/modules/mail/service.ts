@@ -14,7 +14,7 @@ import { type AccountMail, accountMail } from './templates.js';
 // the change they report when there is one, and sent by the worker. No request waits on SMTP.
 
 /** Queues an e-mail; with a transaction, it is sent only if that transaction commits. */
-export function queueMail(ctx: AppContext, db: Db | Tx, message: MailMessage): Promise<void> {
+export function queueMail(ctx: Pick<AppContext, 'config'>, db: Db | Tx, message: MailMessage): Promise<void> {
   return enqueue(db, 'mail', { mail_id: randomUUID(), message }, ctx.config.JOB_MAX_ATTEMPTS);
 }
 

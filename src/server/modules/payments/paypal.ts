@@ -1,21 +1,42 @@
 import type { Config } from '@server/config.js';
 
-// PayPal Orders v2 over plain HTTPS: client-credentials token, create order,
-// capture on return. PAYPAL_API_BASE points at the sandbox by default, or at a loopback peer in tests.
+// PayPal Orders v2 and Payments v2 over plain HTTPS (D11, docs/rules/money-states.md#paypal):
+// client-credentials token, an order with intent AUTHORIZE, its authorization when the payer comes
+// back, then the authorization's capture, void, and the capture's refund. PAYPAL_API_BASE points at
+// the sandbox by default, or at a loopback peer in tests.
 
 export class PayPalError extends Error {
-  constructor(readonly status: number, readonly issue: string | null, message: string) {
+  constructor(
+    readonly status: number,
+    readonly issue: string | null,
+    message: string,
+    /** PayPal's own words for the issue, when it gave them. */
+    readonly description: string | null = null,
+  ) {
     super(message);
+  }
+
+  /** PayPal answered and said no (4xx): retrying the same call will not change its mind. */
+  get refused(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+
+  /** The reason as staff read it: PayPal's issue code and description. */
+  get reason(): string {
+    return [this.issue, this.description].filter(Boolean).join(': ') || `HTTP ${this.status}`;
   }
 }
 
 interface PayPalLink { href: string; rel: string }
+export interface PayPalAmount { currency_code: string; value: string }
+/** An authorization, a capture or a refund: PayPal's id, its status and (when asked for) the amount. */
+export interface PayPalPayment { id: string; status: string; amount?: PayPalAmount }
 export interface PayPalOrder {
   id: string;
   status: string;
   links?: PayPalLink[];
   purchase_units?: {
-    payments?: { captures?: { id: string; status: string; amount: { currency_code: string; value: string } }[] };
+    payments?: { authorizations?: PayPalPayment[]; captures?: PayPalPayment[] };
   }[];
 }
 
@@ -28,10 +49,14 @@ const tokenCache = new Map<string, { token: string; expiresAt: number }>();
 
 async function call<T>(config: Config, path: string, init: RequestInit): Promise<T> {
   const res = await fetch(new URL(path, config.PAYPAL_API_BASE), { ...init, signal: AbortSignal.timeout(15_000) });
+  // A void answers 204 with no body.
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) {
-    const details = body.details as { issue?: string }[] | undefined;
-    throw new PayPalError(res.status, details?.[0]?.issue ?? (body.name as string | undefined) ?? null, `PayPal ${path} answered ${res.status}`);
+    const details = body.details as { issue?: string; description?: string }[] | undefined;
+    throw new PayPalError(
+      res.status, details?.[0]?.issue ?? (body.name as string | undefined) ?? null, `PayPal ${path} answered ${res.status}`,
+      details?.[0]?.description ?? (body.message as string | undefined) ?? null,
+    );
   }
   return body as T;
 }
@@ -56,8 +81,10 @@ async function authed<T>(config: Config, path: string, init: RequestInit & { req
     ...init,
     headers: {
       Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json',
-      // PayPal's own idempotency: a retried create or capture returns the first result.
+      // PayPal's own idempotency: a retried call with the same id returns the first result.
       ...(init.requestId ? { 'PayPal-Request-Id': init.requestId } : {}),
+      // The whole resource (a capture's amount), not only its id and status.
+      Prefer: 'return=representation',
     },
   });
 }
@@ -77,7 +104,7 @@ export function createOrder(config: Config, order: NewOrder): Promise<PayPalOrde
     method: 'POST',
     requestId: `create-${order.requestId}`,
     body: JSON.stringify({
-      intent: 'CAPTURE',
+      intent: 'AUTHORIZE',
       purchase_units: [{
         reference_id: order.requestId,
         custom_id: order.reference,
@@ -95,9 +122,34 @@ export function getOrder(config: Config, orderId: string): Promise<PayPalOrder> 
   return authed<PayPalOrder>(config, `/v2/checkout/orders/${encodeURIComponent(orderId)}`, { method: 'GET' });
 }
 
-export function captureOrder(config: Config, orderId: string): Promise<PayPalOrder> {
-  return authed<PayPalOrder>(config, `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {
-    method: 'POST', requestId: `capture-${orderId}`, body: '{}',
+/** The payer approved: PayPal holds the money (an authorization), nothing is charged yet. */
+export function authorizeOrder(config: Config, orderId: string): Promise<PayPalOrder> {
+  return authed<PayPalOrder>(config, `/v2/checkout/orders/${encodeURIComponent(orderId)}/authorize`, {
+    method: 'POST', requestId: `authorize-${orderId}`, body: '{}',
+  });
+}
+
+/**
+ * Charges the sender: the whole authorized amount, once. The request id comes from the
+ * authorization, so a retry (staff again after a crash or a timeout) returns the same capture.
+ */
+export function captureAuthorization(config: Config, authorizationId: string): Promise<PayPalPayment> {
+  return authed<PayPalPayment>(config, `/v2/payments/authorizations/${encodeURIComponent(authorizationId)}/capture`, {
+    method: 'POST', requestId: `capture-${authorizationId}`, body: JSON.stringify({ final_capture: true }),
+  });
+}
+
+/** Releases the money PayPal holds for an authorization (204 once done). */
+export async function voidAuthorization(config: Config, authorizationId: string, requestId: string): Promise<void> {
+  await authed<unknown>(config, `/v2/payments/authorizations/${encodeURIComponent(authorizationId)}/void`, {
+    method: 'POST', requestId, body: '{}',
+  });
+}
+
+/** Refunds a capture in full; PayPal's refund id is the refund's reference. */
+export function refundCapture(config: Config, captureId: string, requestId: string): Promise<PayPalPayment> {
+  return authed<PayPalPayment>(config, `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
+    method: 'POST', requestId, body: '{}',
   });
 }
 
@@ -106,6 +158,7 @@ export function approvalLink(order: PayPalOrder): string | null {
   return order.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve')?.href ?? null;
 }
 
-export function completedCapture(order: PayPalOrder) {
-  return order.purchase_units?.[0]?.payments?.captures?.find((c) => c.status === 'COMPLETED') ?? null;
+/** The order's authorization, once the payer's approval was authorized. */
+export function orderAuthorization(order: PayPalOrder): PayPalPayment | null {
+  return order.purchase_units?.[0]?.payments?.authorizations?.[0] ?? null;
 }

@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 
 // A transfer's money coming in: its creation (request, transaction and first timeline step) and
-// its PayPal order and capture.
+// its PayPal order (its authorization and capture are recorded by transfers/paypal-money.ts).
 
 export type TransferRequestRow = typeof transferRequests.$inferSelect;
 export type NewTransferRequest = typeof transferRequests.$inferInsert;
@@ -47,16 +47,4 @@ export async function insertTransfer(tx: Tx, request: NewTransferRequest, transa
 
 export async function setOrderId(db: Db, id: string, orderId: string): Promise<void> {
   await db.update(transferRequests).set({ provider_order_id: orderId }).where(eq(transferRequests.id, id));
-}
-
-/** Marks an awaiting payment received with the capture's id, on the request and its transaction; null if it was not awaiting. */
-export async function markPaid(tx: Tx, id: string, captureId: string): Promise<TransferRequestRow | null> {
-  const [updated] = await tx.update(transferRequests).set({
-    provider_txn_id: captureId, payment_status: 'received', payment_amount: sql`${transferRequests.total}`,
-    payment_reference: captureId, payment_recorded_at: new Date(),
-  })
-    .where(and(eq(transferRequests.id, id), eq(transferRequests.payment_status, 'awaiting'))).returning();
-  if (!updated) return null;
-  await tx.update(transactions).set({ provider_txn_id: captureId }).where(eq(transactions.transfer_request_id, id));
-  return updated;
 }

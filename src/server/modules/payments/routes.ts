@@ -5,7 +5,7 @@ import { PaymentInitiateSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { capturePayPalReturn, findByOrder, initiatePayment, paypalCheckout } from './service.js';
+import { authorizePayPalReturn, findByOrder, initiatePayment, paypalCheckout } from './service.js';
 
 const ReturnQuery = z.object({ token: z.string().max(100).optional() });
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200, { error: 'transfer.idempotencyKeyTooLong' }).optional() });
@@ -27,12 +27,12 @@ const routes: ApiModule = async (app, { ctx }) => {
   }, async (request) => ({ data: { payment_url: await paypalCheckout(ctx, requireUser(request), request.params.id) } }));
 
   // PayPal sends the payer's browser back here; no session header comes along, so the order id
-  // is the only input and the capture happens server to server.
+  // is the only input and the authorization happens server to server.
   app.get('/payments/paypal/return', {
     config: { access: 'public' },
     schema: { querystring: ReturnQuery, response: replies({ 302: PayPalReturnSchema }) },
   }, async (request, reply) => {
-    const row = request.query.token ? await capturePayPalReturn(ctx, request.query.token) : null;
+    const row = request.query.token ? await authorizePayPalReturn(ctx, request.query.token) : null;
     return reply.redirect(row ? `/pay/${row.id}` : '/history');
   });
 

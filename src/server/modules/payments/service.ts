@@ -10,9 +10,8 @@ import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { postTransferEntry } from '../ledger/service.js';
-import { ledgerView, notifyCreated, notifyPaymentReceived, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
-import { PayPalError, approvalLink, captureOrder, completedCapture, createOrder, getOrder } from './paypal.js';
+import { notifyCreated, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
+import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from './paypal.js';
 import * as repo from './repo.js';
 
 // How a sender pays a transfer: its creation at a server-side price, then PayPal's checkout or
@@ -170,39 +169,42 @@ async function paypalApproval(ctx: AppContext, row: TransferRequestRow): Promise
 }
 
 /**
- * The payer is back from PayPal: capture server-side, keep the capture id as provider_txn_id on
- * both tables and mark the payment received. Returns the transfer, or null for an unknown order.
+ * The payer is back from PayPal: the order is authorized server-side (PayPal holds the money,
+ * nothing is charged until staff move the transfer to processing) and the payment `authorized`;
+ * a transfer cancelled or rejected meanwhile has the authorization voided by a queued job.
+ * Returns the transfer, or null for an unknown order.
  */
-export async function capturePayPalReturn(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
+export async function authorizePayPalReturn(ctx: AppContext, orderId: string): Promise<TransferRequestRow | null> {
   const row = await repo.findByOrder(ctx.db, orderId);
   if (!row) return null;
   if (row.payment_status !== 'awaiting') return row;
-  let order;
+  let order: PayPalOrder;
   try {
-    order = await captureOrder(ctx.config, orderId);
+    order = await authorizeOrder(ctx.config, orderId);
   } catch (err) {
-    // A repeated return after a capture that already happened: read the order instead.
-    if (err instanceof PayPalError && err.issue === 'ORDER_ALREADY_CAPTURED') order = await getOrder(ctx.config, orderId);
-    else {
-      ctx.log.warn({ err, requestId: row.id }, 'PayPal capture failed');
+    // A repeated return after an authorization that already happened: read the order instead.
+    const again = err instanceof PayPalError && err.issue === 'ORDER_ALREADY_AUTHORIZED'
+      ? await getOrder(ctx.config, orderId).catch(() => null) : null;
+    if (!again) {
+      ctx.log.warn({ err, requestId: row.id }, 'PayPal authorization failed');
       return row;
     }
+    order = again;
   }
-  const capture = completedCapture(order);
-  if (!capture || capture.amount.currency_code !== row.currency || parseAmount(capture.amount.value, row.currency as Currency) !== parseAmount(row.total, row.currency as Currency)) {
-    ctx.log.error({ requestId: row.id, orderId }, 'PayPal capture missing or for another amount');
+  const authorization = orderAuthorization(order);
+  if (!authorization || !holdsTheTotal(authorization, row)) {
+    ctx.log.error({ requestId: row.id, orderId }, 'PayPal authorization missing or for another amount');
     return row;
   }
-  const paid = await ctx.db.transaction(async (tx) => {
-    const marked = await repo.markPaid(tx, row.id, capture.id);
-    if (marked) {
-      await postTransferEntry(tx, 'payment', ledgerView(marked), { actorId: null, reference: capture.id });
-      await notifyPaymentReceived(ctx, tx, marked);
-    }
-    return marked;
-  });
-  if (!paid) return row;
-  return paid;
+  return (await recordAuthorization(ctx, row.id, authorization.id)) ?? row;
+}
+
+/** An authorization PayPal holds (created, or pending review) for the transfer's total, when it says its amount. */
+function holdsTheTotal(authorization: PayPalPayment, row: TransferRequestRow): boolean {
+  if (authorization.status !== 'CREATED' && authorization.status !== 'PENDING') return false;
+  const amount = authorization.amount;
+  const currency = row.currency as Currency;
+  return !amount || (amount.currency_code === row.currency && parseAmount(amount.value, currency) === parseAmount(row.total, currency));
 }
 
 /** The transfer a PayPal order pays, if any. */

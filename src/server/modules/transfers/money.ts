@@ -23,7 +23,7 @@ export interface StaffActor {
 }
 
 /** The transfer's source is PayPal and PayPal is set up: its money moves through PayPal's API. */
-export function usesPayPal(ctx: AppContext, row: Pick<TransferRequestRow, 'source_provider'>): boolean {
+export function usesPayPal(ctx: Pick<AppContext, 'config'>, row: Pick<TransferRequestRow, 'source_provider'>): boolean {
   return CHANNELS[row.source_provider as keyof typeof CHANNELS]?.kind === 'paypal' && paypalConfigured(ctx.config);
 }
 
@@ -49,14 +49,15 @@ interface Step {
   events: HistoryEvent[];
   entries: EntryKind[];
   reference: string | null;
-  mail: 'paid' | 'payout' | 'refunded';
+  /** The sender's e-mail about it; null when another e-mail of the same change tells them. */
+  mail: 'paid' | 'payout' | 'refunded' | null;
 }
 
 /**
  * Locks the transfer, asks `decide` what the step is (it throws when the state refuses it), then
  * writes the state, timeline, ledger entries and e-mail in the one transaction.
  */
-export async function moneyStep(ctx: AppContext, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow) => Step, tx?: Tx): Promise<TransferRequestRow> {
+export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow) => Step, tx?: Tx): Promise<TransferRequestRow> {
   const run = async (db: Tx) => {
     const current = await lockRequest(db, id);
     if (!current) throw notFound();
@@ -65,7 +66,7 @@ export async function moneyStep(ctx: AppContext, actor: StaffActor | null, id: s
     for (const kind of step.entries) {
       await postTransferEntry(db, kind, ledgerView(written), { actorId: actor?.profile_id ?? null, reference: step.reference });
     }
-    await notifyMoneyStep(ctx, db, step.mail, written);
+    if (step.mail) await notifyMoneyStep(ctx, db, step.mail, written);
     return written;
   };
   return tx ? run(tx) : ctx.db.transaction(run);

@@ -19,7 +19,7 @@ function amountText(value: string, currency: string, lang: Lang): string {
   return minor === null ? `${value} ${currency}` : formatMoney(minor, currency, lang === 'fr' ? 'fr-FR' : 'en-US');
 }
 
-async function send(ctx: AppContext, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
+async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
   const profile = await senderContact(tx, request.profile_id);
   if (!profile) return;
   const lang = profile.language;
@@ -58,12 +58,8 @@ export function notifyCreated(ctx: AppContext, tx: Tx, request: TransferRequestR
   return send(ctx, tx, 'created', request);
 }
 
-export function notifyPaymentReceived(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
-  return send(ctx, tx, 'paid', request);
-}
-
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
-export function notifyMoneyStep(ctx: AppContext, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
+export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
   return send(ctx, tx, step, request);
 }
 

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import type { ProofJson, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import type { ProofJson, TransactionJson, TransferDetail, TransferRefundJson, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
 import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
-import type { StatusUpdate } from '@core/schemas.js';
+import type { RefundRecord, StatusUpdate } from '@core/schemas.js';
 import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
+import type { Lang } from '@server/i18n.js';
 import type { Db } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { postTransferEntry } from '../ledger/service.js';
-import { ledgerView, moneyRefused } from './money.js';
+import { ledgerView, moneyRefused, recordRefund, type StaffActor } from './money.js';
 import { notifyStatusChange } from './notifications.js';
+import { captureForProcessing, queueVoid, refundRequestedAt, requestPayPalRefund } from './paypal-money.js';
 import {
   countOwnByStatus, currentStatus, findProof, findRequest, historyOf, insertProof, listProofs, lockRequest, lockSender,
   ownRequestRows, ownTransactionRows, proofCounts, transactionIdOf, writeStatus, type ProofInfo, type ProofRow,
@@ -23,8 +25,9 @@ import { historyToJson, transactionToJson, transferRequestToJson } from './seria
 // The rules of a transfer once created: who sees it, how its status moves, and its proofs of
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.
 
-export { notifyCreated, notifyPaymentReceived } from './notifications.js';
-export { ledgerView, recordPayment, recordPayout, recordRefund, usesPayPal } from './money.js';
+export { notifyCreated } from './notifications.js';
+export { ledgerView, recordPayment, recordPayout, usesPayPal } from './money.js';
+export { recordAuthorization } from './paypal-money.js';
 export { transferRequestToJson } from './serialize.js';
 export type { TransferRequestRow } from './repo.js';
 
@@ -91,7 +94,10 @@ export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
 /** One request with its timeline and proofs: its sender's, or any for staff. */
 export async function transferDetail(db: Db, caller: Caller, id: string): Promise<{ row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> }> {
   const row = await visibleRequest(db, caller, id, true);
-  const [history, proofs, transactionId] = await Promise.all([historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id)]);
+  const [history, proofs, transactionId, refundRequested] = await Promise.all([
+    historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id),
+    row.payment_status === 'refund_due' ? refundRequestedAt(db, row.id) : null,
+  ]);
   return {
     row,
     detail: {
@@ -100,6 +106,7 @@ export async function transferDetail(db: Db, caller: Caller, id: string): Promis
       has_proof: proofs.length > 0,
       proofs: proofs.map(proofToJson),
       transaction_id: transactionId,
+      refund_requested_at: refundRequested?.toISOString() ?? null,
     },
   };
 }
@@ -142,15 +149,19 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
       : change.to === 'rejected' ? rejectError(current) : null;
     if (moneyRefusal) throw moneyRefused(moneyRefusal);
+    // A PayPal payment is captured as staff take the transfer into processing: refused, the move fails.
+    const paid = change.to === 'processing' ? await captureForProcessing(ctx, tx, current, change.actor) : current;
     const closing = change.to === 'rejected' || change.to === 'cancelled';
     const written = await writeStatus(tx, {
-      from: current, to: change.to, actor: change.actor, note: change.note ?? null,
-      paymentStatus: closing ? paymentAfterClosing(current.payment_status) : current.payment_status,
+      from: paid, to: change.to, actor: change.actor, note: change.note ?? null,
+      paymentStatus: closing ? paymentAfterClosing(paid.payment_status) : paid.payment_status,
     });
     // Received money that will not be paid out is owed back; a completed transfer earned its fee.
     const entry = closing && written.payment_status === 'refund_due' ? 'refund_due' as const
       : change.to === 'completed' ? 'fee' as const : null;
     if (entry) await postTransferEntry(tx, entry, ledgerView(written), { actorId: change.actor.profile_id, reference: null });
+    // A PayPal authorization left on a closed transfer is released by a job queued with the close.
+    if (closing) await queueVoid(ctx, tx, written);
     // The sender's e-mail is queued with the change: both or neither.
     await notifyStatusChange(ctx, tx, written);
     return written;
@@ -170,6 +181,25 @@ export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: st
     requestId: id, to: body.status, actor, as: 'staff', note: body.note || null, expectedStatus: body.expected_status,
   });
   return transferRequestToJson(row);
+}
+
+/**
+ * Staff refund what a transfer owes back: a PayPal capture through PayPal's refund API (a job
+ * queued now, `refunded` once PayPal confirms: the answer says when it was requested), anything
+ * else recorded at once with the reference of the refund staff made by hand.
+ */
+export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord, lang: Lang): Promise<TransferRefundJson> {
+  const refuse = (row: TransferRequestRow) => {
+    const key = moneyActionError(row, 'refund');
+    if (key) throw moneyRefused(key);
+  };
+  if (await requestPayPalRefund(ctx, actor, id, refuse)) {
+    // As it stands now: the worker may already have done the refund.
+    const row = await findRequest(ctx.db, id);
+    if (!row) throw notFound();
+    return { ...transferRequestToJson(row), refund_requested_at: (await refundRequestedAt(ctx.db, id))?.toISOString() ?? null };
+  }
+  return { ...transferRequestToJson(await recordRefund(ctx, actor, id, body, lang)), refund_requested_at: null };
 }
 
 // ---- proofs of payment ----
