@@ -55,9 +55,6 @@ export type ExchangeResponse = z.infer<typeof ExchangeResponseSchema>;
 export const ResetConfirmedResponseSchema = z.union([SessionWithMessageResponseSchema, MfaChallengeSchema.extend({ message: z.string() })]);
 export type ResetConfirmedResponse = z.infer<typeof ResetConfirmedResponseSchema>;
 
-/** True when a sign-in answer asks for the code step. */
-export const isMfaChallenge = (body: object): body is MfaChallenge => 'mfa_required' in body && body.mfa_required === true;
-
 /** POST /api/auth/mfa/setup: the new secret, shown once (as text and as a QR code of `otpauth_url`). */
 export const MfaSetupResponseSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
 export type MfaSetupResponse = z.infer<typeof MfaSetupResponseSchema>;

@@ -1,5 +1,5 @@
 import type {
-  LoginResponse, MfaEnabledResponse, MfaSetupResponse, RegisteredResponse, ResetConfirmedResponse, SessionWithMessageResponse,
+  LoginResponse, MfaChallenge, MfaEnabledResponse, MfaSetupResponse, RegisteredResponse, ResetConfirmedResponse, SessionWithMessageResponse,
   SignedInResponse,
 } from '@core/api/auth';
 import type { MessageBody } from '@core/api/common';
@@ -24,6 +24,12 @@ export const authApi = {
   requestReset: (email: string) => post<MessageBody>('/api/auth/reset-password', { email }),
   confirmReset: (token: string, password: string) => post<ResetConfirmedResponse>('/api/auth/reset-password/confirm', { token, password }),
 };
+
+/**
+ * True when a sign-in answer asks for the code step (two-step sign-in). Here, not beside the
+ * schemas: the session provider uses it, and the home page must not load zod.
+ */
+export const isMfaChallenge = (body: object): body is MfaChallenge => 'mfa_required' in body && body.mfa_required === true;
 
 /** Two-step sign-in of the signed-in account (docs/rules/accounts.md#two-step-sign-in). */
 export const mfaApi = {

@@ -10,13 +10,12 @@ import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from 
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
-import { authApi, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
+import { authApi, isMfaChallenge, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
 import { OAuthButtons, OrDivider } from './oauth-buttons';
 import { PasswordInput } from '@web/components/password-field';
 import { errorText } from '@web/lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
 import { MfaStep } from './mfa-step';
-import { isMfaChallenge } from '@core/api/auth';
 
 const OAUTH_FAILURES = [
   'oauth_unavailable', 'oauth_failed', 'oauth_cancelled', 'oauth_email_required', 'oauth_rate_limited', 'oauth_confirm_email', 'oauth_link_invalid',

@@ -10,8 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/car
 import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
-import { isMfaChallenge } from '@core/api/auth';
-import { authApi, looksSuccessful } from '@web/lib/auth-api';
+import { authApi, isMfaChallenge, looksSuccessful } from '@web/lib/auth-api';
 import { PasswordInput, PasswordStrength } from '@web/components/password-field';
 import { checkNewPassword } from '@web/lib/new-password';
 
