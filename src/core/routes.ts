@@ -25,7 +25,7 @@ export interface PageRoute {
 const PUBLIC = ['public'];
 const AUTH = ['auth', 'validation', 'errors'];
 const TRANSFER = ['transfer', 'validation', 'errors'];
-const ADMIN = ['admin', 'transfer', 'validation', 'errors'];
+const ADMIN = ['admin', 'transfer', 'validation', 'errors', 'auth'];
 
 /** The not-found page: what any address that is no page of the app shows (with status 404). */
 export const NOT_FOUND_ROUTE: PageRoute = { path: '*', page: 'public/not-found-page', meta: 'notFound', namespaces: PUBLIC };

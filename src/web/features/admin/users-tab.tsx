@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Search } from 'lucide-react';
 import { ROLES, type Role } from '@core/status';
@@ -11,13 +12,15 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { useSession } from '@web/lib/session';
-import { isApiError } from '@web/lib/api';
+import { api, isApiError } from '@web/lib/api';
 import { formatDate } from '@web/lib/format';
 import { useAudit, useProfiles, useSetRole } from './admin-api';
 import { AuditList } from './audit-list';
 
 export function UsersTab() {
-  const { t, i18n } = useTranslation(['admin', 'common']);
+  const { t, i18n } = useTranslation(['admin', 'common', 'auth']);
+  const queryClient = useQueryClient();
+  const [resetting, setResetting] = useState<string | null>(null);
   const lng = i18n.resolvedLanguage ?? 'en';
   const { user: me } = useSession();
   const [search, setSearch] = useState('');
@@ -39,6 +42,21 @@ export function UsersTab() {
     }
   }
 
+  /** An admin resets another account's two-step sign-in (lost phone): audited, the account signed out. */
+  async function resetTwoStep(id: string, email: string) {
+    if (!window.confirm(t('mfa.adminResetConfirm', { ns: 'auth', email }))) return;
+    setResetting(id);
+    try {
+      const { message } = await api<{ message: string }>(`/api/admin/users/${id}/mfa/reset`, { method: 'POST' });
+      toast({ variant: 'success', title: message });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    } catch (e) {
+      toast({ variant: 'destructive', title: t('mfa.adminResetFailed', { ns: 'auth' }), description: isApiError(e) ? e.message : undefined });
+    } finally {
+      setResetting(null);
+    }
+  }
+
   return (
     <section aria-labelledby="users-heading" className="flex flex-col gap-4">
       <h2 id="users-heading" className="text-xl font-semibold text-slate-900">{t('users.title')}</h2>
@@ -50,9 +68,9 @@ export function UsersTab() {
         <Alert variant="destructive">{isApiError(query.error) ? query.error.message : t('states.error', { ns: 'common' })}</Alert>
       ) : rows.length === 0 ? <EmptyState title={t('users.empty')} /> : (
         <Card className="relative overflow-x-auto">
-          <table className="w-full min-w-[32rem] text-sm">
+          <table className="w-full min-w-[44rem] text-sm">
             <thead className="border-b border-border text-left text-muted-foreground">
-              <tr><th scope="col" className="p-3">{t('users.name')}</th><th scope="col" className="p-3">{t('users.email')}</th><th scope="col" className="p-3">{t('users.since')}</th><th scope="col" className="p-3">{t('users.role')}</th></tr>
+              <tr><th scope="col" className="p-3">{t('users.name')}</th><th scope="col" className="p-3">{t('users.email')}</th><th scope="col" className="p-3">{t('users.since')}</th><th scope="col" className="p-3">{t('users.role')}</th><th scope="col" className="p-3">{t('mfa.cardTitle', { ns: 'auth' })}</th></tr>
             </thead>
             <tbody>
               {rows.map((p) => (
@@ -65,6 +83,14 @@ export function UsersTab() {
                       disabled={setRole.isPending || p.id === me?.id} onChange={(e) => void change(p.id, e.target.value as Role)}>
                       {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`, { ns: 'common' })}</option>)}
                     </Select>
+                  </td>
+                  <td className="p-3">
+                    {p.id === me?.id ? null : (
+                      <Button variant="outline" size="sm" loading={resetting === p.id} onClick={() => void resetTwoStep(p.id, p.email)}
+                        aria-label={`${t('mfa.adminReset', { ns: 'auth' })}: ${p.full_name || p.email}`}>
+                        {t('mfa.adminReset', { ns: 'auth' })}
+                      </Button>
+                    )}
                   </td>
                 </tr>
               ))}
