@@ -39,7 +39,7 @@ async function seedBatch(lo: number, hi: number) {
         d.amount, d.currency, d.fee, d.amount + d.fee, d.rate, d.payout, d.payout_currency, st.status,
         case when st.paid then 'received' else 'awaiting' end, case when st.paid then d.amount + d.fee end,
         case when st.status = 'completed' then 'sent' else 'not_sent' end,
-        now() - (g % 525600) * interval '1 minute', now()
+        now() - (${SIZE} - g) * interval '1 minute' * 525600 / ${SIZE}, now()
       from generate_series(${lo}::int, ${hi}::int) g
       cross join (select array_agg(id order by id) ids from profiles) s
       cross join lateral (select case when g % 10 in (3, 7) then 1 when g % 10 = 5 then 2 else 0 end as corridor) c
@@ -74,7 +74,10 @@ async function seedBatch(lo: number, hi: number) {
   });
 }
 
-/** One statement per provider account: every book line older than 30 days (matched), and 1,000 the books lack. */
+/**
+ * One statement per provider account, a month behind the books: every book line but the newest
+ * 8% of the account (about 30 days of a year), matched, and 1,000 lines the books lack.
+ */
 async function seedStatements() {
   await db.execute(sql`
     insert into reconciliation_statements (account, currency, as_of, balance, filename)
@@ -85,7 +88,8 @@ async function seedStatements() {
     select s.id, l.account, e.created_at, e.reference, 'bench', l.amount, l.id
     from ledger_lines l join ledger_entries e on e.id = l.entry_id
     join reconciliation_statements s on s.account = l.account and s.currency = l.currency
-    where e.created_at < now() - interval '30 days'
+    join (select account, percentile_disc(0.92) within group (order by id) as last_id from ledger_lines group by account) cut
+      on cut.account = l.account and l.id <= cut.last_id
     order by l.id`);
   await db.execute(sql`
     insert into statement_lines (statement_id, account, posted_on, reference, description, amount)
@@ -127,9 +131,14 @@ try {
       console.log(`  transfers ${lo.toLocaleString('en-US')}-${hi.toLocaleString('en-US')} with their entries: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       lo = hi + 1;
     }
+    console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const [statements] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from reconciliation_statements`)).rows;
+  if (statements!.n === 0) {
+    const t0 = performance.now();
     await seedStatements();
     await db.execute(sql`vacuum analyze`);
-    console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(`  statements generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
   const [sizes] = (await db.execute<Record<string, number>>(sql`select
     (select count(*)::int from transfer_requests) as transfers, (select count(*)::int from ledger_entries) as entries,

@@ -151,10 +151,13 @@ export async function unmatchedBookLines(db: Db, account: ChannelId, currency: C
   const { rows } = await db.execute<BookLineRow>(sql`
     select ${bookLineColumns}
     from (
+      -- The account's index newest first (its order, nulls last), one probe of the unique index
+      -- per line, stopping at the limit: a subquery, not NOT EXISTS, which the planner turns into
+      -- an anti-join reading every statement line.
       select l.id from ledger_lines l
       where l.account = ${account} and l.currency = ${currency}
-        and not exists (select 1 from statement_lines s where s.ledger_line_id = l.id)
-      order by l.id desc limit ${limit}
+        and (select s.id from statement_lines s where s.ledger_line_id = l.id) is null
+      order by l.id desc nulls last limit ${limit}
     ) u
     join ledger_lines l on l.id = u.id
     join ledger_entries e on e.id = l.entry_id
