@@ -56,7 +56,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token })).statusCode).toBe(404);
 
-    const audit = (await t.request({ method: 'GET', url: `/api/admin/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json();
+    const audit = (await t.request({ method: 'GET', url: `/api/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json();
     expect(audit.data.map((a: { action: string }) => a.action)).toEqual(['fee_tier.delete', 'fee_tier.update', 'fee_tier.create']);
     const [deleted, updated, createdEntry] = audit.data;
     expect(createdEntry).toMatchObject({ before: null, after: { percentage: '0.019000' }, actor: { profile_id: admin.id, full_name: 'Ada Admin' } });
@@ -122,7 +122,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ EUR_XAF: '656' });
     expect(Date.parse(res.json().data.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
-    const [entry] = (await t.request({ method: 'GET', url: '/api/admin/audit?target_type=rate', token: admin.token })).json().data;
+    const [entry] = (await t.request({ method: 'GET', url: '/api/audit?target_type=rate', token: admin.token })).json().data;
     expect(entry).toMatchObject({ action: 'rate.update', target_id: 'EUR_XAF', before: { value: '655' }, after: { value: '656' }, actor: { email: admin.email } });
     expect(Date.parse(entry.created_at)).toBeGreaterThan(Date.now() - 60_000);
 
@@ -147,9 +147,9 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
   it('lists role changes in the audit log, and refuses an unknown target type', async () => {
     const member = await createUser(t, { full_name: 'Nia Member' });
     expect((await t.request({ method: 'PATCH', url: `/api/profiles/${member.id}`, token: admin.token, payload: { role: 'manager' } })).statusCode).toBe(200);
-    const [entry] = (await t.request({ method: 'GET', url: '/api/admin/audit?target_type=profile', token: admin.token })).json().data;
+    const [entry] = (await t.request({ method: 'GET', url: '/api/audit?target_type=profile', token: admin.token })).json().data;
     expect(entry).toMatchObject({ target_type: 'profile', target_id: member.id, before: { role: 'user' }, after: { role: 'manager' }, actor: { profile_id: admin.id } });
-    const bad = await t.request({ method: 'GET', url: '/api/admin/audit?target_type=session', token: admin.token });
+    const bad = await t.request({ method: 'GET', url: '/api/audit?target_type=session', token: admin.token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('Choose rate, fee_tier or profile.');
   });
@@ -158,7 +158,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
 describe('fee tiers cover each corridor with no gap (D14): a single-tier edit keeps shared edges together', () => {
   const del = (id: string) => t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token });
   const audited = async (id: string) =>
-    (await t.request({ method: 'GET', url: `/api/admin/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json().data as
+    (await t.request({ method: 'GET', url: `/api/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json().data as
       { action: string; before: Tier | null; after: Tier | null }[];
   const GAP_EN = 'A corridor\'s fee tiers must cover its whole range, from 3000 to 1200000 XAF, with no gap: this change would leave part of it without a tier.';
   const GAP_FR = 'Les paliers de frais d’un corridor doivent couvrir toute sa plage, de 3000 à 1200000 XAF, sans trou : cette modification en laisserait une partie sans palier.';

@@ -37,7 +37,7 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
 let nextMin = 10_000;
 const adminEndpoints: Record<string, () => Promise<Call>> = {
   'GET /api/admin/volume': async () => ({ method: 'GET', url: '/api/admin/volume?days=30' }),
-  'GET /api/admin/audit': async () => ({ method: 'GET', url: '/api/admin/audit?target_type=rate' }),
+  'GET /api/audit': async () => ({ method: 'GET', url: '/api/audit?target_type=rate' }),
   'POST /api/fees': async () => {
     nextMin += 10;
     return { method: 'POST', url: '/api/fees', payload: { direction: 'USD_XAF', percentage: '0.01', min_amount: String(nextMin), max_amount: String(nextMin + 5) } };

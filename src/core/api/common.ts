@@ -30,3 +30,9 @@ export const isoDateTime = () => z.string();
 
 /** Exact decimals travel as text ("104.50", "0.045"), never as JSON numbers. */
 export const decimalText = () => z.string();
+
+/** A real UTC calendar day, YYYY-MM-DD (2025-02-31 does not survive the round trip). */
+export const utcDay = () => z.string({ error: 'validation.checkInput' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'admin.validation.dateInvalid' })
+  .refine((d) => { const t = Date.parse(`${d}T00:00:00Z`); return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d; },
+    { error: 'admin.validation.dateInvalid' });

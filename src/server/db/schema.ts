@@ -290,17 +290,27 @@ export const savedRecipients = pgTable('saved_recipients', {
   created_at: createdAt(),
 }, (t) => [index('saved_recipients_profile_idx').on(t.profile_id, t.created_at.desc())]);
 
-/** Who changed what in the back office: roles, fee tiers, rates. */
+/**
+ * Every staff action (D12): who, from which address, did what to which object, with the values
+ * before and after. Append-only: triggers refuse UPDATE and DELETE (migration 0007).
+ */
 export const auditLog = pgTable('audit_log', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  actor_profile_id: uuid('actor_profile_id').references(() => profiles.id),
   action: text('action').notNull(),
   target_type: text('target_type').notNull(),
   target_id: text('target_id'),
+  /** The client address the action came from (as TRUST_PROXY lets the server see it). */
+  ip: text('ip'),
   before: jsonb('before'),
   after: jsonb('after'),
   created_at: createdAt(),
-}, (t) => [index('audit_log_created_idx').on(t.created_at.desc()), index('audit_log_target_idx').on(t.target_type, t.target_id)]);
+}, (t) => [
+  index('audit_log_created_idx').on(t.created_at.desc()),
+  index('audit_log_target_idx').on(t.target_type, t.target_id),
+  index('audit_log_actor_idx').on(t.actor_profile_id, t.id.desc()),
+  index('audit_log_action_idx').on(t.action, t.id.desc()),
+]);
 
 /** The development outbox: mail that would have gone out when no SMTP_URL is set. */
 export const mailOutbox = pgTable('mail_outbox', {
@@ -346,6 +356,8 @@ export const ledgerEntries = pgTable('ledger_entries', {
   created_at: createdAt(),
 }, (t) => [
   uniqueIndex('ledger_entries_transfer_kind_key').on(t.transfer_request_id, t.kind),
+  // Reconciliation matches a statement line to the entry carrying its reference.
+  index('ledger_entries_reference_idx').on(sql`lower(trim(${t.reference}))`),
   check('ledger_entries_kind_check', sql`${t.kind} in (${oneOf(ENTRY_KINDS)})`),
 ]);
 
@@ -409,3 +421,16 @@ export const statementLines = pgTable('statement_lines', {
   uniqueIndex('statement_lines_ledger_line_key').on(t.ledger_line_id),
   index('statement_lines_account_idx').on(t.account),
 ]);
+
+/**
+ * Per provider account, its statement lines counted and summed, matched or not: kept by triggers
+ * on statement_lines in the writing transaction (migration 0007), so the reconciliation view reads
+ * one row per account whatever the number of lines.
+ */
+export const statementLineTotals = pgTable('statement_line_totals', {
+  account: text('account', { enum: CHANNEL_IDS }).primaryKey(),
+  lines: bigint('lines', { mode: 'number' }).notNull().default(0),
+  matched: bigint('matched', { mode: 'number' }).notNull().default(0),
+  matched_total: numeric('matched_total', { precision: 24, scale: 2 }).notNull().default('0'),
+  unmatched_total: numeric('unmatched_total', { precision: 24, scale: 2 }).notNull().default('0'),
+});

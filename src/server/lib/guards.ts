@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Actor } from '../modules/audit/service.js';
 import type { AuthUser } from '../modules/auth/tokens.js';
 import { unauthorized } from './http-error.js';
 
@@ -9,4 +10,10 @@ import { unauthorized } from './http-error.js';
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.auth) throw unauthorized();
   return request.auth;
+}
+
+/** The signed-in staff member as the audit log records them: with the client's address. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = requireUser(request);
+  return { profile_id: user.profile_id, role: user.role, ip: request.ip || null };
 }

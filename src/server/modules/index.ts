@@ -1,4 +1,5 @@
 import adminRoutes from './admin/routes.js';
+import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import feesRoutes from './fees/routes.js';
 import geoRoutes from './geo/routes.js';
@@ -18,6 +19,6 @@ import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
-  paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes,
+  paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes,
 ];

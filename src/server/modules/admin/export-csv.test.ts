@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell } from './export-csv.js';
+import { csvCell } from '@server/lib/csv.js';
 
 describe('CSV cells (RFC 4180, safe to open in a spreadsheet)', () => {
   it('quotes semicolons, which French spreadsheets split on', () => {

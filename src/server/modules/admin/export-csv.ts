@@ -1,4 +1,5 @@
 import type { StaffRequestJson } from '@core/api/transfers.js';
+import { csvCell } from '@server/lib/csv.js';
 
 // The back office's CSV export: one line per transfer request, safe to open in a spreadsheet.
 
@@ -39,18 +40,6 @@ const COLUMNS: [string, (r: StaffRequestJson) => string | number | null | undefi
   ['payout_reference', (r) => r.payout_reference],
   ['refund_reference', (r) => r.refund_reference],
 ];
-
-/**
- * One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @ first) is
- * prefixed with a quote; plain numbers such as amounts are left as they are.
- */
-export function csvCell(value: string | number | null | undefined): string {
-  if (value == null) return '';
-  let s = String(value);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-  // ';' too: French spreadsheets split on it.
-  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 export function csvHeader(): string {
   return `${COLUMNS.map(([name]) => name).join(',')}\r\n`;

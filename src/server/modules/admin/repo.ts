@@ -1,17 +1,17 @@
-import { and, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { AuditQuery, AuditTarget, StaffFilter } from '@core/api/admin.js';
+import { and, count, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { StaffFilter } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import type { DirectionId } from '@core/channels.js';
 import type { Corridor, FeeTier } from '@core/fees.js';
 import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import {
-  auditLog, corridors, feeTiers, profiles, rates, transferRequests, transferSearchText, transferStatusCounts,
+  corridors, feeTiers, profiles, rates, transferRequests, transferSearchText, transferStatusCounts,
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
 
-// The back office's SQL: the staff list, counts and volume, the audit log, fee tiers and rates.
+// The back office's SQL: the staff list, counts and volume, fee tiers and rates.
 
 export type TierRow = typeof feeTiers.$inferSelect;
 export type RateRow = typeof rates.$inferSelect;
@@ -129,39 +129,6 @@ export async function dailyVolume(db: Db, days: number): Promise<{ from: string;
     select to_char((now() at time zone 'UTC')::date - ${days - 1}::int, 'YYYY-MM-DD') as "from",
            to_char((now() at time zone 'UTC')::date, 'YYYY-MM-DD') as "to"`)).rows;
   return { from: range!.from, to: range!.to, points: result.rows };
-}
-
-// ---- the audit log ----
-
-export interface AuditRecord {
-  actor: string;
-  action: string;
-  targetType: AuditTarget;
-  targetId: string;
-  before: unknown;
-  after: unknown;
-}
-
-export async function insertAudit(tx: Tx, entry: AuditRecord): Promise<void> {
-  await tx.insert(auditLog).values({
-    actor_profile_id: entry.actor, action: entry.action, target_type: entry.targetType, target_id: entry.targetId,
-    before: entry.before, after: entry.after,
-  });
-}
-
-/** Newest first by id, `limit + 1` rows after the cursor id, each with who acted. */
-export function auditRows(db: Db, query: AuditQuery) {
-  const where = and(
-    query.target_type ? eq(auditLog.target_type, query.target_type) : undefined,
-    query.target_id ? eq(auditLog.target_id, query.target_id) : undefined,
-    query.cursor ? lt(auditLog.id, query.cursor) : undefined,
-  );
-  return db.select({
-    id: auditLog.id, action: auditLog.action, target_type: auditLog.target_type, target_id: auditLog.target_id,
-    before: auditLog.before, after: auditLog.after, created_at: auditLog.created_at,
-    actor: { profile_id: auditLog.actor_profile_id, full_name: profiles.full_name, email: profiles.email },
-  }).from(auditLog).leftJoin(profiles, eq(profiles.id, auditLog.actor_profile_id))
-    .where(where).orderBy(desc(auditLog.id)).limit(query.limit + 1);
 }
 
 // ---- fee tiers ----

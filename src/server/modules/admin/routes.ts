@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  AdminFeeTierResponseSchema, AuditPageSchema, AuditQuerySchema, DeletedResponseSchema, StaffFilterSchema, StatsResponseSchema,
+  AdminFeeTierResponseSchema, DeletedResponseSchema, StaffFilterSchema, StatsResponseSchema,
   VolumeQuerySchema, VolumeResponseSchema,
 } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
@@ -10,10 +10,10 @@ import {
   FeeTierInputSchema, FeeTierPatchSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
 } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
-import { requireUser } from '@server/lib/guards.js';
+import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { changeStatusAsStaff, recordPayment, recordPayout, refundTransfer, transferRequestToJson } from '../transfers/service.js';
-import { auditPage, createTier, deleteTier, exportStream, setRate, stats, updateTier, volume } from './service.js';
+import { createTier, deleteTier, exportStream, setRate, stats, updateTier, volume } from './service.js';
 
 // The back office: staff process transfers; users, fee tiers and rates are the admin's alone.
 // See docs/rules/back-office.md.
@@ -27,23 +27,23 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: await changeStatusAsStaff(ctx, requireUser(request), request.params.id, request.body) }));
+  }, async (request) => ({ data: await changeStatusAsStaff(ctx, actorOf(request), request.params.id, request.body) }));
 
   // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, requireUser(request), request.params.id, request.body, request.lang)) }));
+  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang)) }));
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, requireUser(request), request.params.id, request.body)) }));
+  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body)) }));
 
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
-  }, async (request) => ({ data: await refundTransfer(ctx, requireUser(request), request.params.id, request.body, request.lang) }));
+  }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },
@@ -54,10 +54,10 @@ const routes: ApiModule = async (app, { ctx }) => {
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="transfer-requests-${day}.csv"`)
       .header('Cache-Control', 'no-store')
-      .send(exportStream(ctx.db, request.query));
+      .send(await exportStream(ctx.db, actorOf(request), request.query));
   });
 
-  // ---- counts, volume, audit ----
+  // ---- counts and volume ----
 
   app.get('/admin/stats', {
     config: { access: 'staff' },
@@ -69,30 +69,25 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { querystring: VolumeQuerySchema, response: replies({ 200: VolumeResponseSchema }) },
   }, async (request) => ({ data: await volume(ctx.db, request.query.days) }));
 
-  app.get('/admin/audit', {
-    config: { access: 'admin' },
-    schema: { querystring: AuditQuerySchema, response: replies({ 200: AuditPageSchema }) },
-  }, async (request) => auditPage(ctx.db, request.query));
-
   // ---- fee tiers and rates (admin) ----
 
   app.post('/fees', {
     config: { access: 'admin' },
     schema: { body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
-  }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.body) }));
+  }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, actorOf(request), request.body) }));
 
   app.patch('/fees/:id', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
   }, async (request) => ({
-    data: await updateTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.id, request.body, request.lang),
+    data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body, request.lang),
   }));
 
   app.delete('/fees/:id', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
   }, async (request) => {
-    await deleteTier(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.id);
+    await deleteTier(ctx.db, ctx.prices, actorOf(request), request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };
   });
 
@@ -100,7 +95,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
   }, async (request) => ({
-    data: await setRate(ctx.db, ctx.prices, requireUser(request).profile_id, request.params.key, request.body.value, request.lang),
+    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value, request.lang),
   }));
 };
 export default routes;

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { countParked } from '../jobs/service.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import { moneyTotals } from '../ledger/service.js';
-import type { AdminFeeTier, AuditQuery, StaffFilter, StaffListQuery, Stats, VolumePoint } from '@core/api/admin.js';
+import type { AdminFeeTier, StaffFilter, StaffListQuery, Stats, VolumePoint } from '@core/api/admin.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import { feeTierFromInput, shareEdges, validateTierSet, type FeeTier } from '@core/fees.js';
 import { directionById, type DirectionId } from '@core/channels.js';
@@ -19,7 +20,7 @@ import { currentRates } from '../rates/service.js';
 import { transferRequestToJson } from '../transfers/service.js';
 import { csvHeader, csvLine } from './export-csv.js';
 import {
-  auditRows, dailyVolume, findTier, insertAudit, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
+  dailyVolume, findTier, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
   replaceTier, requestCounts, staffRows, tiersOfDirection, userAndTierCounts, writeRate,
   type PreparedFilter, type RateRow, type TierRow,
 } from './repo.js';
@@ -66,11 +67,13 @@ export async function* exportLines(db: Db, filter: StaffFilter, batch = EXPORT_B
   } while (cursor);
 }
 
-export function exportStream(db: Db, filter: StaffFilter): Readable {
+/** The export is a staff action: recorded with its filter before the file is sent. */
+export async function exportStream(db: Db, actor: Actor, filter: StaffFilter): Promise<Readable> {
+  await recordAudit(db, actor, { action: 'transfer.export', target: 'export', id: null, after: filter });
   return Readable.from(exportLines(db, filter), { objectMode: false });
 }
 
-// ---- counts, volume, audit ----
+// ---- counts and volume ----
 
 /** Requests per status; user and tier counts are the admin's alone. */
 export async function stats(db: Db, role: Role): Promise<Stats> {
@@ -82,20 +85,6 @@ export async function stats(db: Db, role: Role): Promise<Stats> {
 export async function volume(db: Db, days: number) {
   const { from, to, points } = await dailyVolume(db, days);
   return { days, from, to, points: points as VolumePoint[] };
-}
-
-/** "Who changed what and when", newest first, paged by id. */
-export async function auditPage(db: Db, query: AuditQuery) {
-  const rows = await auditRows(db, query);
-  const more = rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  return {
-    data: page.map((r) => ({
-      ...r, before: r.before as Record<string, unknown> | null, after: r.after as Record<string, unknown> | null,
-      created_at: r.created_at.toISOString(),
-    })),
-    next_cursor: more ? String(page[page.length - 1]!.id) : null,
-  };
 }
 
 // ---- fee tiers ----
@@ -115,7 +104,7 @@ function tierToJson(row: TierRow): AdminFeeTier {
  * audit log. The corridor row is locked first so two admins editing one direction cannot both
  * slip in an overlapping tier or open a gap.
  */
-async function editTierSet(tx: Tx, actor: string, direction: string, before: TierRow | null, after: FeeTier | null): Promise<void> {
+async function editTierSet(tx: Tx, actor: Actor, direction: string, before: TierRow | null, after: FeeTier | null): Promise<void> {
   const corridor = await lockCorridor(tx, direction);
   const others = (await tiersOfDirection(tx, direction, before?.id)).map((o) => ({ ...o, direction: o.direction as DirectionId }));
   const moved = shareEdges(others, before && { ...before, direction: before.direction as DirectionId }, after);
@@ -132,10 +121,8 @@ async function editTierSet(tx: Tx, actor: string, direction: string, before: Tie
   if (refusal) throw new HttpError(400, refusal);
   for (const neighbour of neighbours) {
     const previous = others.find((o) => o.id === neighbour.id)!;
-    const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor);
-    await insertAudit(tx, {
-      actor, action: 'fee_tier.update', targetType: 'fee_tier', targetId: row.id, before: tierToJson(previous), after: tierToJson(row),
-    });
+    const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.update', target: 'fee_tier', id: row.id, before: tierToJson(previous), after: tierToJson(row) });
   }
 }
 
@@ -154,12 +141,12 @@ async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) => Promi
   return result;
 }
 
-export async function createTier(db: Db, prices: PriceCache, actor: string, input: FeeTierInput): Promise<AdminFeeTier> {
+export async function createTier(db: Db, prices: PriceCache, actor: Actor, input: FeeTierInput): Promise<AdminFeeTier> {
   const tier = feeTierFromInput(input);
   return editPrices(db, prices, async (tx) => {
     await editTierSet(tx, actor, tier.direction, null, tier);
-    const row = await insertTier(tx, tier, actor);
-    await insertAudit(tx, { actor, action: 'fee_tier.create', targetType: 'fee_tier', targetId: row.id, before: null, after: tierToJson(row) });
+    const row = await insertTier(tx, tier, actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.create', target: 'fee_tier', id: row.id, after: tierToJson(row) });
     return tierToJson(row);
   });
 }
@@ -189,7 +176,7 @@ async function lockTierAndCorridor(tx: Tx, id: string, also?: DirectionId): Prom
 }
 
 /** Changes only the fields sent (null clears max_amount or min_fee). */
-export async function updateTier(db: Db, prices: PriceCache, actor: string, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
+export async function updateTier(db: Db, prices: PriceCache, actor: Actor, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
   return editPrices(db, prices, async (tx) => {
     const before = await lockTierAndCorridor(tx, id, patch.direction);
     if (!before) throw notFound();
@@ -201,19 +188,19 @@ export async function updateTier(db: Db, prices: PriceCache, actor: string, id: 
       await editTierSet(tx, actor, before.direction, before, null);
       await editTierSet(tx, actor, tier.direction, null, tier);
     }
-    const row = await replaceTier(tx, id, tier, actor);
-    await insertAudit(tx, { actor, action: 'fee_tier.update', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: tierToJson(row) });
+    const row = await replaceTier(tx, id, tier, actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.update', target: 'fee_tier', id, before: tierToJson(before), after: tierToJson(row) });
     return tierToJson(row);
   });
 }
 
-export async function deleteTier(db: Db, prices: PriceCache, actor: string, id: string): Promise<void> {
+export async function deleteTier(db: Db, prices: PriceCache, actor: Actor, id: string): Promise<void> {
   await editPrices(db, prices, async (tx) => {
     const before = await lockTierAndCorridor(tx, id);
     if (!before) throw notFound();
     await editTierSet(tx, actor, before.direction, before, null);
     await removeTier(tx, id);
-    await insertAudit(tx, { actor, action: 'fee_tier.delete', targetType: 'fee_tier', targetId: id, before: tierToJson(before), after: null });
+    await recordAudit(tx, actor, { action: 'fee_tier.delete', target: 'fee_tier', id, before: tierToJson(before) });
   });
 }
 
@@ -223,13 +210,13 @@ export async function deleteTier(db: Db, prices: PriceCache, actor: string, id: 
 const rateToJson = (row: RateRow) => ({ key: row.key, value: row.value.replace(/\.?0+$/, ''), updated_at: row.updated_at.toISOString() });
 
 /** Sets one forward rate (an unknown key names no resource) and answers the whole rate set. */
-export async function setRate(db: Db, prices: PriceCache, actor: string, key: string, value: string | number, lang: Lang) {
+export async function setRate(db: Db, prices: PriceCache, actor: Actor, key: string, value: string | number, lang: Lang) {
   if (!(RATE_KEYS as readonly string[]).includes(key)) throw notFound();
   const rate = parseOr400(RateUpdateSchema, { key, value }, lang);
   await editPrices(db, prices, async (tx) => {
     const before = await lockRate(tx, key);
-    const row = await writeRate(tx, key, rate.value, actor);
-    await insertAudit(tx, { actor, action: 'rate.update', targetType: 'rate', targetId: key, before: before && rateToJson(before), after: rateToJson(row) });
+    const row = await writeRate(tx, key, rate.value, actor.profile_id);
+    await recordAudit(tx, actor, { action: 'rate.update', target: 'rate', id: key, before: before && rateToJson(before), after: rateToJson(row) });
   });
   return currentRates(db);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobResponseSchema, JobsQuerySchema, JobsResponseSchema } from '@core/api/jobs.js';
 import { replies } from '@server/lib/contract.js';
+import { actorOf } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { listParked, retryParked } from './service.js';
 
@@ -18,6 +19,6 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/admin/jobs/:id/retry', {
     config: { access: 'admin' },
     schema: { params: JobParamsSchema, response: replies({ 200: JobResponseSchema }) },
-  }, async (request) => ({ data: await retryParked(ctx.db, request.params.id) }));
+  }, async (request) => ({ data: await retryParked(ctx.db, actorOf(request), request.params.id) }));
 };
 export default routes;

@@ -2,6 +2,7 @@ import type { Job } from '@core/api/jobs.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
 import * as repo from './repo.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 
 // Durable work (docs/decisions/014-durable-jobs.md): jobs are added in the caller's transaction,
 // done by the worker with retries and backoff, and parked for the admin once attempts run out.
@@ -31,7 +32,7 @@ export async function listParked(db: Db, limit: number): Promise<Job[]> {
 export const countParked = (db: Db): Promise<number> => repo.countParked(db);
 
 /** Puts a parked job back in line with fresh attempts: 404 unknown (or done), 409 not parked. */
-export async function retryParked(db: Db, id: string): Promise<Job> {
+export async function retryParked(db: Db, actor: Actor, id: string): Promise<Job> {
   if (!/^\d{1,18}$/.test(id)) throw notFound();
   if (!(await repo.rescheduleParked(db, id))) {
     if (!(await repo.findJob(db, id))) throw notFound();
@@ -39,6 +40,7 @@ export async function retryParked(db: Db, id: string): Promise<Job> {
   }
   const job = await repo.findJob(db, id);
   if (!job) throw notFound();
+  await recordAudit(db, actor, { action: 'job.retry', target: 'job', id, after: { kind: job.task_identifier, attempts: job.attempts } });
   return toJson(job);
 }
 

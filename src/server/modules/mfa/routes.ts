@@ -2,7 +2,7 @@ import { MfaEnabledResponseSchema, MfaSetupResponseSchema, SignedInResponseSchem
 import { IdParamsSchema, MessageSchema } from '@core/api/common.js';
 import { MfaDisableSchema, MfaEnableSchema, MfaVerifySchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
-import { requireUser } from '@server/lib/guards.js';
+import { actorOf, requireUser } from '@server/lib/guards.js';
 import { clientAddress } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
 import { disable, enable, resetFor, setUp, verifySignIn } from './service.js';
@@ -35,6 +35,6 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/admin/users/:id/mfa/reset', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, response: replies({ 200: MessageSchema }) },
-  }, async (request) => resetFor(ctx, requireUser(request), request.params.id, request.lang));
+  }, async (request) => resetFor(ctx, actorOf(request), request.params.id, request.lang));
 };
 export default routes;

@@ -4,7 +4,7 @@ import type { MfaVerify } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '@server/lib/http-error.js';
-import { insertAudit } from '../admin/repo.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import { MAX_CODE_ATTEMPTS, findLiveToken, issueToken } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
 import { type ProfileRow, consumeSecret, countTry, findProfileById } from '../auth/repo.js';
@@ -167,13 +167,13 @@ export async function disable(ctx: AppContext, reply: FastifyReply, me: AuthUser
  * gone, every session of the account ended, an audit row written. A staff member enrols again at
  * the next sign-in.
  */
-export async function resetFor(ctx: AppContext, admin: AuthUser, profileId: string, lang: Lang) {
+export async function resetFor(ctx: AppContext, admin: Actor, profileId: string, lang: Lang) {
   if (profileId === admin.profile_id) throw new HttpError(409, 'auth.errors.mfaResetSelf');
   await ctx.db.transaction(async (tx) => {
     const cleared = await repo.clearTotp(tx, profileId);
     if (!cleared) throw notFound();
-    await insertAudit(tx, {
-      actor: admin.profile_id, action: 'profile.mfa_reset', targetType: 'profile', targetId: profileId,
+    await recordAudit(tx, admin, {
+      action: 'profile.mfa_reset', target: 'profile', id: profileId,
       before: { totp_enabled: cleared.was_enabled }, after: { totp_enabled: false },
     });
   });

@@ -2,7 +2,7 @@ import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Role } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { preparedPerDatabase } from '@server/db/prepared.js';
-import { auditLog, profiles, transferRequests } from '@server/db/schema.js';
+import { profiles, transferRequests } from '@server/db/schema.js';
 import { type Cursor, encodeCursor } from '@server/lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
@@ -71,12 +71,7 @@ export async function lockAdminsAndProfile(tx: Tx, id: string) {
   return { adminCount: admins.length, target: target ?? null };
 }
 
-/** Sets the role and writes who changed it, before and after, to the audit log. */
-export async function writeRole(tx: Tx, actorId: string, target: ProfileRow, role: Role): Promise<ProfileRow> {
+export async function writeRole(tx: Tx, target: ProfileRow, role: Role): Promise<ProfileRow> {
   const [updated] = await tx.update(profiles).set({ role }).where(eq(profiles.id, target.id)).returning();
-  await tx.insert(auditLog).values({
-    actor_profile_id: actorId, action: 'profile.role_update', target_type: 'profile', target_id: target.id,
-    before: { role: target.role }, after: { role },
-  });
   return updated!;
 }

@@ -9,7 +9,7 @@ import {
   CursorQuerySchema, EmailChangeConfirmSchema, PasswordChangeSchema, ProfileUpdateSchema, RoleUpdateSchema,
 } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
-import { requireUser } from '@server/lib/guards.js';
+import { actorOf, requireUser } from '@server/lib/guards.js';
 import { LIMITS, enforceLimits } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
 import { changeMyPassword, changeRole, confirmEmailChange, getMyProfile, listProfiles, setMyLanguage, updateMyProfile } from './service.js';
@@ -61,6 +61,6 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.patch('/profiles/:id', {
     config: { access: 'admin' },
     schema: { params: IdParamsSchema, body: RoleUpdateSchema, response: replies({ 200: ProfileResponseSchema }) },
-  }, async (request) => ({ data: await changeRole(ctx, requireUser(request), request.params.id, request.body) }));
+  }, async (request) => ({ data: await changeRole(ctx, actorOf(request), request.params.id, request.body) }));
 };
 export default routes;

@@ -13,6 +13,7 @@ import { findAccountByEmail, findAccountById, normalizePhone } from '../auth/ser
 import { sendAccountMail } from '../mail/service.js';
 import { assertOwner } from './reauth.js';
 import * as repo from './repo.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 
 // The signed-in user's own profile, and the admin's user management (docs/rules/accounts.md).
 
@@ -107,12 +108,14 @@ export async function listProfiles(ctx: AppContext, query: { q?: string | undefi
  * An admin changes a role. The admins are locked while the change is decided, so two admins
  * demoting each other at once cannot leave the service without one.
  */
-export async function changeRole(ctx: AppContext, actor: AuthUser, profileId: string, input: RoleUpdate): Promise<Profile> {
+export async function changeRole(ctx: AppContext, actor: Actor, profileId: string, input: RoleUpdate): Promise<Profile> {
   return ctx.db.transaction(async (tx) => {
     const { adminCount, target } = await repo.lockAdminsAndProfile(tx, profileId);
     if (!target) throw notFound();
     if (target.role === input.role) return toProfile(target);
     if (target.role === 'admin' && adminCount <= 1) throw new HttpError(409, 'auth.errors.lastAdmin');
-    return toProfile(await repo.writeRole(tx, actor.profile_id, target, input.role));
+    const updated = await repo.writeRole(tx, target, input.role);
+    await recordAudit(tx, actor, { action: 'profile.role_update', target: 'profile', id: target.id, before: { role: target.role }, after: { role: input.role } });
+    return toProfile(updated);
   });
 }

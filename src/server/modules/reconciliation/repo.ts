@@ -6,9 +6,9 @@ import type { TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { reconciliationStatements, statementLines } from '@server/db/schema.js';
 
-// Reconciliation's SQL. Every read of the view is bounded: balances come from ledger_balances
-// (kept by trigger), lists walk an index newest first and stop at the limit; only the counts and
-// totals of statement lines read every statement line of the account.
+// Reconciliation's SQL. Every read of the view is bounded: balances come from ledger_balances and
+// statement-line counts and totals from statement_line_totals (both kept by triggers); lists walk
+// an index newest first and stop at the limit.
 
 export interface StatementRow {
   id: string;
@@ -111,14 +111,12 @@ export type LineCounts = {
   unmatched_total: string;
 };
 
-/** Per account: statement lines, those matched, and the sums of the matched and of the rest. */
+/** Per account: statement lines, those matched, and the sums of the matched and of the rest (kept by triggers). */
 export async function statementCounts(db: Db, account?: ChannelId): Promise<LineCounts[]> {
   const { rows } = await db.execute<LineCounts>(sql`
-    select account, count(*)::int as lines, count(ledger_line_id)::int as matched,
-      coalesce(sum(amount) filter (where ledger_line_id is not null), 0)::text as matched_total,
-      coalesce(sum(amount) filter (where ledger_line_id is null), 0)::text as unmatched_total
-    from statement_lines ${account ? sql`where account = ${account}` : sql``}
-    group by account`);
+    select account, lines::int as lines, matched::int as matched, matched_total::text as matched_total,
+      unmatched_total::text as unmatched_total
+    from statement_line_totals ${account ? sql`where account = ${account}` : sql``}`);
   return rows;
 }
 

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@core/api/audit.js';
 import { CHANNELS } from '@core/channels.js';
 import type { EntryKind } from '@core/ledger.js';
 import { moneyActionError, paymentMismatch } from '@core/money-states.js';
@@ -8,6 +9,7 @@ import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { paypalConfigured } from '../payments/paypal.js';
 import { notifyMoneyStep } from './notifications.js';
@@ -17,9 +19,20 @@ import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } fr
 // by hand, the payout sent, the refund made. Each is one database transaction: the transfer's
 // state, its timeline step, its ledger entry and the sender's e-mail, all or nothing.
 
+/** The staff member behind a step; `ip` when they acted through a request (the audit log's address). */
 export interface StaffActor {
   profile_id: string;
   role: Role;
+  ip?: string | null;
+}
+
+/** What the audit log keeps of a transfer before and after a staff action. */
+export function auditSnapshot(row: TransferRequestRow) {
+  return {
+    status: row.status, payment_status: row.payment_status, payout_status: row.payout_status,
+    payment_amount: row.payment_amount, payment_reference: row.payment_reference, payment_flagged: row.payment_flagged,
+    payout_reference: row.payout_reference, refund_reference: row.refund_reference,
+  };
 }
 
 /** The transfer's source is PayPal and PayPal is set up: its money moves through PayPal's API. */
@@ -51,6 +64,8 @@ interface Step {
   reference: string | null;
   /** The sender's e-mail about it; null when another e-mail of the same change tells them. */
   mail: 'paid' | 'payout' | 'refunded' | null;
+  /** The audit log's action when a staff member takes the step (D12); none for a job's own step. */
+  audit?: AuditAction;
 }
 
 /**
@@ -67,6 +82,11 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
       await postTransferEntry(db, kind, ledgerView(written), { actorId: actor?.profile_id ?? null, reference: step.reference });
     }
     if (step.mail) await notifyMoneyStep(ctx, db, step.mail, written);
+    if (actor && step.audit) {
+      await recordAudit(db, { ...actor, ip: actor.ip ?? null }, {
+        action: step.audit, target: 'transfer', id, before: auditSnapshot(current), after: auditSnapshot(written),
+      });
+    }
     return written;
   };
   return tx ? run(tx) : ctx.db.transaction(run);
@@ -105,6 +125,7 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
       entries: owedBack ? ['payment', 'refund_due'] : ['payment'],
       reference: body.reference,
       mail: 'paid',
+      audit: 'transfer.payment',
     };
   });
 }
@@ -119,6 +140,7 @@ export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, bod
       entries: ['payout'],
       reference: body.reference,
       mail: 'payout',
+      audit: 'transfer.payout',
     };
   });
 }
@@ -137,6 +159,7 @@ export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, bod
       entries: ['refund'],
       reference: body.reference,
       mail: 'refunded',
+      audit: 'transfer.refund',
     };
   });
 }

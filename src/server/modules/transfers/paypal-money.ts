@@ -5,9 +5,10 @@ import { ROLES, isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
+import { recordAudit } from '../audit/service.js';
 import { enqueue, pendingJob } from '../jobs/service.js';
 import { PayPalError, captureAuthorization, refundCapture, voidAuthorization } from '../payments/paypal.js';
-import { moneyRefused, moneyStep, usesPayPal, type StaffActor } from './money.js';
+import { auditSnapshot, moneyRefused, moneyStep, usesPayPal, type StaffActor } from './money.js';
 import { lockRequest, writeMoney, type TransferRequestRow } from './repo.js';
 
 // A PayPal transfer's money (D11, D17, docs/rules/money-states.md#paypal): the sender's approval
@@ -150,6 +151,9 @@ export async function requestPayPalRefund(ctx: AppContext, actor: StaffActor, id
       transfer_id: row.id, capture_id: row.provider_txn_id!, request_id: key, actor: { profile_id: actor.profile_id, role: actor.role },
     };
     await enqueue(tx, 'paypal_refund', payload, ctx.config.JOB_MAX_ATTEMPTS, key);
+    await recordAudit(tx, { ...actor, ip: actor.ip ?? null }, {
+      action: 'transfer.refund_request', target: 'transfer', id: row.id, before: auditSnapshot(row), after: { refund_requested: true },
+    });
     return row;
   });
 }

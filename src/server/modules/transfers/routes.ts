@@ -9,7 +9,7 @@ import {
 import { CursorQuerySchema } from '@core/schemas.js';
 import { isStaff } from '@core/status.js';
 import { replies } from '@server/lib/contract.js';
-import { requireUser } from '@server/lib/guards.js';
+import { actorOf, requireUser } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { listStaffRequests } from '../admin/service.js';
@@ -109,11 +109,11 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.get('/transfer-requests/:id/proof', {
     config: { access: 'user' },
     schema: { params: IdParamsSchema, response: replies({ 200: PROOF_BYTES }) },
-  }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, requireUser(request), request.params.id)));
+  }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id)));
 
   app.get('/transfer-requests/:id/proofs/:proofId', {
     config: { access: 'user' },
     schema: { params: ProofParamsSchema, response: replies({ 200: PROOF_BYTES }) },
-  }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, requireUser(request), request.params.id, request.params.proofId)));
+  }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id, request.params.proofId)));
 };
 export default routes;

@@ -11,8 +11,9 @@ import type { Db } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
-import { ledgerView, moneyRefused, recordRefund, type StaffActor } from './money.js';
+import { auditSnapshot, ledgerView, moneyRefused, recordRefund, type StaffActor } from './money.js';
 import { notifyStatusChange } from './notifications.js';
 import { captureForProcessing, queueVoid, refundRequestedAt, requestPayPalRefund } from './paypal-money.js';
 import {
@@ -116,7 +117,7 @@ export async function transferDetail(db: Db, caller: Caller, id: string): Promis
 export interface StatusChange {
   requestId: string;
   to: TransferStatus;
-  actor: Caller;
+  actor: StaffActor;
   /** Staff act on any request; an owner only on their own (others' are "not found"). */
   as: StatusActor;
   note?: string | null;
@@ -164,6 +165,11 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     if (closing) await queueVoid(ctx, tx, written);
     // The sender's e-mail is queued with the change: both or neither.
     await notifyStatusChange(ctx, tx, written);
+    if (change.as === 'staff') {
+      await recordAudit(tx, { ...change.actor, ip: change.actor.ip ?? null }, {
+        action: 'transfer.status', target: 'transfer', id: written.id, before: auditSnapshot(current), after: { ...auditSnapshot(written), note: change.note ?? null },
+      });
+    }
     return written;
   });
   return updated;
@@ -176,7 +182,7 @@ export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Pr
 }
 
 /** Staff move a request; payment and payout are recorded by their own actions (money.ts). */
-export async function changeStatusAsStaff(ctx: AppContext, actor: Caller, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
+export async function changeStatusAsStaff(ctx: AppContext, actor: StaffActor, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
   const row = await changeStatus(ctx, {
     requestId: id, to: body.status, actor, as: 'staff', note: body.note || null, expectedStatus: body.expected_status,
   });
@@ -258,10 +264,15 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
   return proofToJson(proof);
 }
 
-/** A proof's bytes (the newest when no id is named), for its sender or staff. */
-export async function proofFile(db: Db, caller: Caller, id: string, proofId?: string): Promise<ProofRow> {
+/** A proof's bytes (the newest when no id is named), for its sender or staff; staff viewing one is audited. */
+export async function proofFile(db: Db, caller: StaffActor, id: string, proofId?: string): Promise<ProofRow> {
   const row = await visibleRequest(db, caller, id, true);
   const proof = await findProof(db, row.id, proofId);
   if (!proof) throw notFound();
+  if (isStaff(caller.role) && row.profile_id !== caller.profile_id) {
+    await recordAudit(db, { ...caller, ip: caller.ip ?? null }, {
+      action: 'proof.view', target: 'proof', id: proof.id, after: { transfer_id: row.id, filename: proof.filename },
+    });
+  }
   return proof;
 }

@@ -1,6 +1,7 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AuditEntry, AuditPage, StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
+import type { StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
+import type { AuditEntry, AuditPage } from '@core/api/audit';
 import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
@@ -176,7 +177,7 @@ export function useAudit(targetType: string) {
   return useQuery({
     queryKey: adminKeys.audit(targetType),
     queryFn: async ({ signal }) =>
-      (await api<AuditPage>(`/api/admin/audit?target_type=${targetType}&limit=20`, { signal })).data,
+      (await api<AuditPage>(`/api/audit?target_type=${targetType}&limit=20`, { signal })).data,
   });
 }
 

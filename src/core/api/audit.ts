@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { dataOf, isoDateTime, pageOf, utcDay } from './common.js';
+
+// The audit log (D12): every staff action with who, from where, what, and the values before and
+// after. Admins read it a page at a time, filtered, and export it as CSV.
+
+/** Every action the audit log records, by object. */
+export const AUDIT_ACTIONS = [
+  'transfer.status', 'transfer.payment', 'transfer.payout', 'transfer.refund', 'transfer.refund_request',
+  'transfer.export', 'proof.view', 'profile.role_update', 'profile.mfa_reset', 'fee_tier.create',
+  'fee_tier.update', 'fee_tier.delete', 'rate.update', 'job.retry', 'reconciliation.statement',
+  'reconciliation.match', 'audit.export',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export'] as const;
+export type AuditTarget = (typeof AUDIT_TARGETS)[number];
+
+/** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */
+export const AuditFilterSchema = z.object({
+  actor: z.uuid({ error: 'admin.validation.auditActorInvalid' }).optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: 'admin.validation.auditActionInvalid' }).optional(),
+  target_type: z.enum(AUDIT_TARGETS, { error: 'admin.validation.auditTargetInvalid' }).optional(),
+  target_id: z.string({ error: 'validation.checkInput' }).max(100, { error: 'validation.tooLong' }).optional(),
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  from: utcDay().optional(),
+  to: utcDay().optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilterSchema>;
+
+export const AuditQuerySchema = AuditFilterSchema.extend({
+  cursor: z.coerce.number({ error: 'validation.cursorInvalid' }).int({ error: 'validation.cursorInvalid' })
+    .positive({ error: 'validation.cursorInvalid' }).optional(),
+  limit: z.coerce.number({ error: 'validation.limitRange' }).int({ error: 'validation.limitRange' })
+    .min(1, { error: 'validation.limitRange' }).max(100, { error: 'validation.limitRange' }).default(50),
+});
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  ip: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  created_at: isoDateTime(),
+  actor: z.object({ profile_id: z.uuid().nullable(), full_name: z.string().nullable(), email: z.string().nullable() }),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditPageSchema = pageOf(AuditEntrySchema);
+export type AuditPage = z.infer<typeof AuditPageSchema>;
+export const AuditEntryResponseSchema = dataOf(AuditEntrySchema);

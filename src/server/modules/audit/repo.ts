@@ -1,0 +1,45 @@
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { AuditFilter } from '@core/api/audit.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { auditLog, profiles } from '@server/db/schema.js';
+
+// The audit log's SQL: rows are only inserted (the database refuses the rest) and read newest
+// first by id, filtered by actor, action, object and UTC days through their indexes.
+
+export interface AuditRow {
+  actorId: string;
+  ip: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export async function insertAudit(tx: Db | Tx, row: AuditRow): Promise<void> {
+  await tx.insert(auditLog).values({
+    actor_profile_id: row.actorId, ip: row.ip, action: row.action, target_type: row.targetType, target_id: row.targetId,
+    before: row.before, after: row.after,
+  });
+}
+
+const dayStart = (day: string, plusDays = 0) => sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'UTC')`;
+
+/** Newest first, `limit + 1` rows with ids below `cursor`, each with who acted. */
+export function auditRows(db: Db, filter: AuditFilter, cursor: number | undefined, limit: number) {
+  const where = and(
+    filter.actor ? eq(auditLog.actor_profile_id, filter.actor) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.target_type ? eq(auditLog.target_type, filter.target_type) : undefined,
+    filter.target_id ? eq(auditLog.target_id, filter.target_id) : undefined,
+    filter.from ? gte(auditLog.created_at, dayStart(filter.from)) : undefined,
+    filter.to ? lt(auditLog.created_at, dayStart(filter.to, 1)) : undefined,
+    cursor ? lt(auditLog.id, cursor) : undefined,
+  );
+  return db.select({
+    id: auditLog.id, action: auditLog.action, target_type: auditLog.target_type, target_id: auditLog.target_id,
+    ip: auditLog.ip, before: auditLog.before, after: auditLog.after, created_at: auditLog.created_at,
+    actor: { profile_id: auditLog.actor_profile_id, full_name: profiles.full_name, email: profiles.email },
+  }).from(auditLog).leftJoin(profiles, eq(profiles.id, auditLog.actor_profile_id))
+    .where(where).orderBy(desc(auditLog.id)).limit(limit + 1);
+}

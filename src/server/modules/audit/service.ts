@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import type { AuditAction, AuditEntry, AuditFilter, AuditQuery, AuditTarget } from '@core/api/audit.js';
+import type { Role } from '@core/status.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { csvCell } from '@server/lib/csv.js';
+import { auditRows, insertAudit } from './repo.js';
+
+// Every staff action is written here, in the transaction of the change it records (D12,
+// docs/rules/back-office.md#audit-log). The rows are the admin's to read and export.
+
+/** Who acts: the signed-in staff member and the client address the request came from. */
+export interface Actor {
+  profile_id: string;
+  role: Role;
+  ip: string | null;
+}
+
+export interface AuditedChange {
+  action: AuditAction;
+  target: AuditTarget;
+  id: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+export function recordAudit(tx: Db | Tx, actor: Actor, change: AuditedChange): Promise<void> {
+  return insertAudit(tx, {
+    actorId: actor.profile_id, ip: actor.ip, action: change.action, targetType: change.target, targetId: change.id,
+    before: change.before ?? null, after: change.after ?? null,
+  });
+}
+
+type Row = Awaited<ReturnType<typeof auditRows>>[number];
+
+function toEntry(r: Row): AuditEntry {
+  return {
+    ...r, before: r.before as Record<string, unknown> | null, after: r.after as Record<string, unknown> | null,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+export async function auditPage(db: Db, query: AuditQuery): Promise<{ data: AuditEntry[]; next_cursor: string | null }> {
+  const rows = await auditRows(db, query, query.cursor, query.limit);
+  const page = rows.slice(0, query.limit);
+  return {
+    data: page.map(toEntry),
+    next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
+  };
+}
+
+const CSV_COLUMNS = ['id', 'created_at', 'actor_id', 'actor_email', 'actor_name', 'ip', 'action', 'target_type', 'target_id', 'before', 'after'];
+const EXPORT_BATCH = 500;
+
+function csvLine(e: AuditEntry): string {
+  return [
+    e.id, e.created_at, e.actor.profile_id, e.actor.email, e.actor.full_name, e.ip, e.action, e.target_type, e.target_id,
+    e.before && JSON.stringify(e.before), e.after && JSON.stringify(e.after),
+  ].map(csvCell).join(',') + '\r\n';
+}
+
+/** The filtered log as CSV, newest first, one batch in memory at a time. */
+export async function* auditCsvLines(db: Db, filter: AuditFilter): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  let cursor: number | undefined;
+  for (;;) {
+    const rows = await auditRows(db, filter, cursor, EXPORT_BATCH);
+    const page = rows.slice(0, EXPORT_BATCH).map(toEntry);
+    if (page.length) yield page.map(csvLine).join('');
+    if (rows.length <= EXPORT_BATCH) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+/** The export is itself a staff action: recorded, with its filter, before the file is sent. */
+export async function auditCsv(db: Db, actor: Actor, filter: AuditFilter): Promise<Readable> {
+  await recordAudit(db, actor, { action: 'audit.export', target: 'export', id: null, after: filter });
+  return Readable.from(auditCsvLines(db, filter), { objectMode: false });
+}
