@@ -172,6 +172,7 @@ export function RequestsTab() {
           <ul className="flex flex-col gap-3" aria-label={t('requests.title')}>
             {rows.map((row) => {
               const can = staffActions(row);
+              const moneyStep = can.payment ? 'recordPayment' : can.payout ? 'recordPayout' : can.refund ? 'recordRefund' : null;
               const completeReason = errorText(can.completeBlocked ?? undefined);
               return (
               <li key={row.id} data-testid="request-row" data-id={row.id}>
@@ -207,6 +208,10 @@ export function RequestsTab() {
                     <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
                       {t('actions.reject')}
                     </Button>
+                    {/* The money step the transfer waits for: its form is in the details dialog. */}
+                    {moneyStep ? (
+                      <Button size="sm" variant="secondary" onClick={() => setOpened(row)}>{t(`actions.${moneyStep}`)}</Button>
+                    ) : null}
                     <Button size="sm" variant="ghost" onClick={() => setOpened(row)}>{t('actions.details')}</Button>
                   </div>
                 </Card>
