@@ -39,10 +39,10 @@ describe('each staff action writes one audit row', () => {
 
     const rows = (await audit(`target_id=${transfer.id}`)).data.reverse();
     expect(rows.map((r) => [r.action, r.actor.profile_id, r.target_type])).toEqual([
-      ['transfer.payment', manager.id, 'transfer'],
-      ['transfer.status', manager.id, 'transfer'],
-      ['transfer.payout', manager.id, 'transfer'],
-      ['transfer.status', admin.id, 'transfer'],
+      ['transfer_request.payment', manager.id, 'transfer'],
+      ['transfer_request.status', manager.id, 'transfer'],
+      ['transfer_request.payout', manager.id, 'transfer'],
+      ['transfer_request.status', admin.id, 'transfer'],
     ]);
     expect(rows[0]!.before).toMatchObject({ payment_status: 'awaiting', payment_amount: null });
     expect(rows[0]!.after).toMatchObject({ payment_status: 'received', payment_amount: '104.50', payment_reference: 'STMT-9' });
@@ -55,7 +55,7 @@ describe('each staff action writes one audit row', () => {
     const refunded = await createTransfer(t, sender.id, { paid: true });
     await as(manager.token, 'PATCH', `/api/transfer-requests/${refunded.id}`, { status: 'rejected' });
     await as(manager.token, 'POST', `/api/transfer-requests/${refunded.id}/refund`, { reference: 'RF-1' });
-    expect((await audit(`target_id=${refunded.id}`)).data.map((r) => r.action)).toEqual(['transfer.refund', 'transfer.status']);
+    expect((await audit(`target_id=${refunded.id}`)).data.map((r) => r.action)).toEqual(['transfer_request.refund', 'transfer_request.status']);
   });
 
   it('a staff member viewing a proof, and the export, are recorded; the sender viewing their own is not', async () => {
@@ -76,7 +76,7 @@ describe('each staff action writes one audit row', () => {
     expect(views.map((v) => [v.actor.profile_id, v.after?.transfer_id])).toEqual([[manager.id, transfer.id]]);
 
     await as(manager.token, 'GET', '/api/transfer-requests/export.csv?status=pending');
-    const [exported] = (await audit(`action=transfer.export&actor=${manager.id}`)).data;
+    const [exported] = (await audit(`action=transfer_request.export&actor=${manager.id}`)).data;
     expect(exported?.after).toMatchObject({ status: 'pending' });
   });
 
@@ -95,10 +95,10 @@ describe('reading the log', () => {
   it('filters by actor, action and days, pages with a cursor, and is the admin\'s alone', async () => {
     const transfer = await createTransfer(t, sender.id);
     for (const status of ['processing', 'rejected']) await as(manager.token, 'PATCH', `/api/transfer-requests/${transfer.id}`, { status });
-    const mine = await audit(`actor=${manager.id}&action=transfer.status&limit=1`);
+    const mine = await audit(`actor=${manager.id}&action=transfer_request.status&limit=1`);
     expect(mine.data).toHaveLength(1);
     expect(mine.data[0]!.after).toMatchObject({ status: 'rejected' });
-    const next = await audit(`actor=${manager.id}&action=transfer.status&limit=1&cursor=${mine.next_cursor}`);
+    const next = await audit(`actor=${manager.id}&action=transfer_request.status&limit=1&cursor=${mine.next_cursor}`);
     expect(next.data[0]!.after).toMatchObject({ status: 'processing' });
     const today = new Date().toISOString().slice(0, 10);
     expect((await audit(`from=${today}&to=${today}&actor=${manager.id}`)).data.length).toBeGreaterThan(1);
@@ -112,15 +112,15 @@ describe('reading the log', () => {
   });
 
   it('exports the filtered log as CSV, and records the export', async () => {
-    const res = await as(admin.token, 'GET', `/api/audit/export.csv?actor=${manager.id}&action=transfer.status`);
+    const res = await as(admin.token, 'GET', `/api/audit/export.csv?actor=${manager.id}&action=transfer_request.status`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = res.body.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('id,created_at,actor_id,actor_email,actor_name,ip,action,target_type,target_id,before,after');
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.slice(1).every((l) => l.includes(',transfer.status,transfer,'))).toBe(true);
+    expect(lines.slice(1).every((l) => l.includes(',transfer_request.status,transfer,'))).toBe(true);
     const [recorded] = (await audit('action=audit.export')).data;
-    expect(recorded?.after).toEqual({ actor: manager.id, action: 'transfer.status' });
+    expect(recorded?.after).toEqual({ actor: manager.id, action: 'transfer_request.status' });
   });
 });
 

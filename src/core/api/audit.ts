@@ -6,8 +6,8 @@ import { dataOf, isoDateTime, pageOf, utcDay } from './common.js';
 
 /** Every action the audit log records, by object. */
 export const AUDIT_ACTIONS = [
-  'transfer.status', 'transfer.payment', 'transfer.payout', 'transfer.refund', 'transfer.refund_request',
-  'transfer.export', 'proof.view', 'profile.role_update', 'profile.mfa_reset', 'fee_tier.create',
+  'transfer_request.status', 'transfer_request.payment', 'transfer_request.payout', 'transfer_request.refund', 'transfer_request.refund_request',
+  'transfer_request.export', 'proof.view', 'profile.role_update', 'profile.mfa_reset', 'fee_tier.create',
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export',
 ] as const;

@@ -69,7 +69,7 @@ export async function* exportLines(db: Db, filter: StaffFilter, batch = EXPORT_B
 
 /** The export is a staff action: recorded with its filter before the file is sent. */
 export async function exportStream(db: Db, actor: Actor, filter: StaffFilter): Promise<Readable> {
-  await recordAudit(db, actor, { action: 'transfer.export', target: 'export', id: null, after: filter });
+  await recordAudit(db, actor, { action: 'transfer_request.export', target: 'export', id: null, after: filter });
   return Readable.from(exportLines(db, filter), { objectMode: false });
 }
 

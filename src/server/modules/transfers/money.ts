@@ -125,7 +125,7 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
       entries: owedBack ? ['payment', 'refund_due'] : ['payment'],
       reference: body.reference,
       mail: 'paid',
-      audit: 'transfer.payment',
+      audit: 'transfer_request.payment',
     };
   });
 }
@@ -140,7 +140,7 @@ export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, bod
       entries: ['payout'],
       reference: body.reference,
       mail: 'payout',
-      audit: 'transfer.payout',
+      audit: 'transfer_request.payout',
     };
   });
 }
@@ -159,7 +159,7 @@ export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, bod
       entries: ['refund'],
       reference: body.reference,
       mail: 'refunded',
-      audit: 'transfer.refund',
+      audit: 'transfer_request.refund',
     };
   });
 }

@@ -152,7 +152,7 @@ export async function requestPayPalRefund(ctx: AppContext, actor: StaffActor, id
     };
     await enqueue(tx, 'paypal_refund', payload, ctx.config.JOB_MAX_ATTEMPTS, key);
     await recordAudit(tx, { ...actor, ip: actor.ip ?? null }, {
-      action: 'transfer.refund_request', target: 'transfer', id: row.id, before: auditSnapshot(row), after: { refund_requested: true },
+      action: 'transfer_request.refund_request', target: 'transfer', id: row.id, before: auditSnapshot(row), after: { refund_requested: true },
     });
     return row;
   });

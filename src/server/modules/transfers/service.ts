@@ -167,7 +167,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     await notifyStatusChange(ctx, tx, written);
     if (change.as === 'staff') {
       await recordAudit(tx, { ...change.actor, ip: change.actor.ip ?? null }, {
-        action: 'transfer.status', target: 'transfer', id: written.id, before: auditSnapshot(current), after: { ...auditSnapshot(written), note: change.note ?? null },
+        action: 'transfer_request.status', target: 'transfer', id: written.id, before: auditSnapshot(current), after: { ...auditSnapshot(written), note: change.note ?? null },
       });
     }
     return written;
