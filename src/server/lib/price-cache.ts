@@ -22,14 +22,27 @@ export interface CachedJson {
  * every request then reads the database.
  */
 export class PriceCache {
-  private entries = new Map<string, Promise<CachedJson>>();
+  private entries = new Map<string, Promise<unknown>>();
   private listening = false;
 
   /** The cached answer for `key`, or `load`'s, serialized once and shared by concurrent requests. */
   get(key: string, load: () => Promise<unknown>): Promise<CachedJson> {
+    return this.keep(`json:${key}`, () => load().then(serialized));
+  }
+
+  /**
+   * `load`'s result kept as it is, for the server's own use of the published prices (a quote, an
+   * initiation): under the same rules as `get`, so it is never older than the last edit heard.
+   * Callers must not change it.
+   */
+  value<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.keep(`value:${key}`, load);
+  }
+
+  private keep<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit) return hit;
-    const pending = load().then(serialized);
+    if (hit) return hit as Promise<T>;
+    const pending = load();
     if (!this.listening) return pending;
     // A load still in flight when an edit commits is dropped by clear(), never stored after it.
     this.entries.set(key, pending);

@@ -24,8 +24,3 @@ export async function listCorridors(db: Db): Promise<Corridor[]> {
     processing_time: corridors.processing_time,
   }).from(corridors).orderBy(asc(corridors.direction))) as Corridor[];
 }
-
-export async function findCorridor(db: Db, direction: DirectionId): Promise<Corridor | null> {
-  const [row] = await db.select().from(corridors).where(eq(corridors.direction, direction));
-  return row ? (row as Corridor) : null;
-}

@@ -18,6 +18,6 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/quotes', {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: { body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
-  }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx.db, request.body.direction, request.body.amount)) }));
+  }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx, request.body.direction, request.body.amount)) }));
 };
 export default routes;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 
 // The queue's tables belong to graphile-worker (schema graphile_worker); we add jobs through its
@@ -16,7 +16,12 @@ export interface JobRow {
 }
 
 export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null): Promise<void> {
-  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`);
+  await db.execute(sql`select ${addJobCall(task, payload, maxAttempts, key)}`);
+}
+
+/** The call that adds a job, to run inside a bigger statement (it adds the job when evaluated). */
+export function addJobCall(task: string, payload: unknown, maxAttempts: number, key: string | null = null): SQL {
+  return sql`graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`;
 }
 
 

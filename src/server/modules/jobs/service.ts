@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Job } from '@core/api/jobs.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
@@ -19,6 +20,14 @@ export type JobKind = 'mail' | 'paypal_void' | 'paypal_refund';
  */
 export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key?: string): Promise<void> {
   return repo.addJob(db, kind, payload, maxAttempts, key ?? null);
+}
+
+/**
+ * The SQL expression that adds a job when a statement evaluates it, for work queued in the same
+ * statement as the change that causes it (one round trip instead of a transaction's several).
+ */
+export function enqueueCall(kind: JobKind, payload: unknown, maxAttempts: number, key?: string): SQL {
+  return repo.addJobCall(kind, payload, maxAttempts, key ?? null);
 }
 
 /** The job of this key not done yet (waiting, running or parked), or null. */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OutboxMail } from '@core/api/mail.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
-import { enqueue } from '../jobs/service.js';
+import { enqueue, enqueueCall } from '../jobs/service.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './repo.js';
 import { type AccountMail, accountMail } from './templates.js';
@@ -16,6 +17,14 @@ import { type AccountMail, accountMail } from './templates.js';
 /** Queues an e-mail; with a transaction, it is sent only if that transaction commits. */
 export function queueMail(ctx: Pick<AppContext, 'config'>, db: Db | Tx, message: MailMessage): Promise<void> {
   return enqueue(db, 'mail', { mail_id: randomUUID(), message }, ctx.config.JOB_MAX_ATTEMPTS);
+}
+
+/**
+ * The SQL expression that queues an e-mail when evaluated, for a statement that writes the change
+ * the e-mail reports: the e-mail exists only if that statement's row does (and its transaction commits).
+ */
+export function queueMailCall(ctx: Pick<AppContext, 'config'>, message: MailMessage): SQL {
+  return enqueueCall('mail', { mail_id: randomUUID(), message }, ctx.config.JOB_MAX_ATTEMPTS);
 }
 
 /** Queues an account e-mail in `lang`. */

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db, Tx } from '@server/db/client.js';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@server/db/client.js';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 
 // A transfer's money coming in: its creation (request, transaction and first timeline step) and
@@ -30,19 +30,40 @@ export async function findByOrder(db: Db, orderId: string): Promise<TransferRequ
   return row ?? null;
 }
 
+const requestColumns = getTableColumns(transferRequests);
+
+/** A row of `returning *` read as drizzle reads the table (timestamps as dates, and so on). */
+function requestRow(raw: Record<string, unknown>): TransferRequestRow {
+  return Object.fromEntries(Object.entries(requestColumns).map(([key, column]) => {
+    const value = raw[column.name];
+    return [key, value == null ? null : column.mapFromDriverValue(value)];
+  })) as TransferRequestRow;
+}
+
 /**
- * Inserts the request, its transaction and its first step (pending, by its owner); null when a
- * concurrent twin already holds the sender's idempotency key.
+ * Inserts the request, its transaction, its first step (pending, by its owner) and runs `job`
+ * (the creation e-mail's add_job) in one statement, so all of them or none, in one round trip;
+ * null, and nothing written or queued, when a concurrent twin already holds the sender's
+ * idempotency key.
  */
-export async function insertTransfer(tx: Tx, request: NewTransferRequest, transaction: NewTransaction): Promise<TransferRequestRow | null> {
-  const [row] = await tx.insert(transferRequests).values(request)
+export async function insertTransfer(db: Db, request: NewTransferRequest, transaction: NewTransaction, job: SQL): Promise<TransferRequestRow | null> {
+  const insertRequest = db.insert(transferRequests).values(request)
     .onConflictDoNothing({ target: [transferRequests.profile_id, transferRequests.idempotency_key] }).returning();
-  if (!row) return null;
-  await tx.insert(transactions).values({ ...transaction, transfer_request_id: row.id, profile_id: row.profile_id, currency: row.currency });
-  await tx.insert(transferStatusHistory).values({
-    transfer_request_id: row.id, from_status: null, to_status: 'pending', actor_profile_id: row.profile_id, actor_role: 'owner',
-  });
-  return row;
+  const result = await db.execute(sql`
+    with r as (${insertRequest.getSQL()}),
+    t as (
+      insert into ${transactions} (transfer_request_id, profile_id, currency, direction, amount, destination_details, metadata)
+      select r.id, r.profile_id, r.currency, ${transaction.direction}, ${transaction.amount},
+        ${JSON.stringify(transaction.destination_details ?? {})}::jsonb, ${JSON.stringify(transaction.metadata ?? {})}::jsonb from r
+    ),
+    h as (
+      insert into ${transferStatusHistory} (transfer_request_id, from_status, to_status, actor_profile_id, actor_role)
+      select r.id, null, 'pending', r.profile_id, 'owner' from r
+    ),
+    j as (select ${job} from r)
+    select r.* from r cross join j`);
+  const [raw] = result.rows as Record<string, unknown>[];
+  return raw ? requestRow(raw) : null;
 }
 
 export async function setOrderId(db: Db, id: string, orderId: string): Promise<void> {

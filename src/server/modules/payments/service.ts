@@ -10,7 +10,7 @@ import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { notifyCreated, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
+import { createdMailCall, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from './paypal.js';
 import * as repo from './repo.js';
 
@@ -60,23 +60,19 @@ function mobilePayoutNumber(destination: ChannelId, phone: string): string {
 }
 
 /**
- * Prices the transfer server-side, stores request, transaction and first history row in one
- * database transaction, then points the sender where to pay.
+ * Prices the transfer server-side (the tiers and rates as stored now, from the published prices in
+ * memory), then stores request, transaction, first history row and the creation e-mail's job in
+ * one statement, and points the sender where to pay.
  */
 export async function initiatePayment(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<InitiatedResponse> {
   const direction = directionFor(body.source_provider, body.destination_provider);
   if (!direction) throw badRequest('validation.pairUnsupported');
   const source = CHANNELS[body.source_provider];
-  const priced = await priceTransfer(ctx.db, direction, body.amount);
+  const priced = await priceTransfer(ctx, direction, body.amount);
   const { quote } = priced;
   if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
   const amount = toDecimal(quote.amount, quote.currency);
   const hash = idempotencyKey ? bodyHash(body, amount) : null;
-
-  if (idempotencyKey) {
-    const replay = await replayOf(ctx, user.profile_id, idempotencyKey, hash!);
-    if (replay) return replay;
-  }
 
   const d = body.destination_details;
   const destination_details = Object.fromEntries(Object.entries({
@@ -100,14 +96,13 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
       recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
     },
   };
-  // The creation e-mail is queued with the transfer: both or neither.
-  const created = await ctx.db.transaction(async (tx) => {
-    const row = await repo.insertTransfer(tx, request, transaction);
-    if (row) await notifyCreated(ctx, tx, row);
-    return row;
-  });
+  // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
+  // words use the sender's name, address and language as this request's session lookup read them.
+  const created = await repo.insertTransfer(ctx.db, request, transaction, createdMailCall(ctx, request, user));
   if (!created) {
-    // A concurrent twin with the same key won the insert: its answer is this one too.
+    // The sender's key already names a transfer (a retry, or a concurrent twin that won the
+    // insert): its answer is this one too, or 422 for another body. Looked up only then, so a
+    // first request with a key costs no extra read.
     const replay = await replayOf(ctx, user.profile_id, idempotencyKey!, hash!);
     if (!replay) throw new Error('idempotency key held by no transfer');
     return replay;
@@ -131,7 +126,8 @@ async function replayOf(ctx: AppContext, profileId: string, key: string, hash: s
 }
 
 async function answer(ctx: AppContext, row: TransferRequestRow): Promise<InitiatedResponse> {
-  const paymentUrl = usesPayPal(ctx, row) && row.payment_status === 'awaiting' ? await paypalApproval(ctx, row) : `/pay/${row.id}`;
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: transferRequestToJson(row) };
+  const paymentUrl = await paypalApproval(ctx, row);
   // Reread: the PayPal order id may have just been stored.
   const latest = await repo.findRequest(ctx.db, row.id);
   return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row) };

@@ -1,8 +1,10 @@
+import type { SQL } from 'drizzle-orm';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
-import { queueMail } from '../mail/service.js';
+import type { MailMessage } from '../mail/mailer.js';
+import { queueMail, queueMailCall } from '../mail/service.js';
 import { senderContact, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
@@ -19,9 +21,13 @@ function amountText(value: string, currency: string, lang: Lang): string {
   return minor === null ? `${value} ${currency}` : formatMoney(minor, currency, lang === 'fr' ? 'fr-FR' : 'en-US');
 }
 
-async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
-  const profile = await senderContact(tx, request.profile_id);
-  if (!profile) return;
+/** What a transfer e-mail says: the fields of the transfer it reads. */
+type MailedTransfer = Pick<TransferRequestRow, 'reference' | 'amount' | 'currency' | 'total' | 'fee' | 'payout_amount' | 'payout_currency'
+  | 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>;
+
+type Contact = { email: string; full_name: string | null; language: Lang };
+
+function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: MailedTransfer, profile: Contact): MailMessage {
   const lang = profile.language;
   const vars = {
     name: profile.full_name || profile.email,
@@ -51,11 +57,23 @@ async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, 
   ];
   const text = lines.join('\n');
   const html = lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('');
-  await queueMail(ctx, tx, { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html });
+  return { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html };
 }
 
-export function notifyCreated(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
-  return send(ctx, tx, 'created', request);
+async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
+  const profile = await senderContact(tx, request.profile_id);
+  if (!profile) return;
+  await queueMail(ctx, tx, transferMail(ctx, event, request, profile));
+}
+
+/**
+ * The SQL that queues the sender's "transfer created" e-mail, for the statement that inserts the
+ * transfer (payments/repo.ts insertTransfer): written from the transfer as it is about to be
+ * stored (pending, awaiting payment) and the sender's contact as this request's session read it.
+ */
+export function createdMailCall(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): SQL {
+  const pending = { ...request, payment_amount: null, payout_reference: null, refund_reference: null, status: 'pending', payment_status: 'awaiting' } as const;
+  return queueMailCall(ctx, transferMail(ctx, 'created', pending, sender));
 }
 
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */

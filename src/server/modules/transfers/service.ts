@@ -26,7 +26,7 @@ import { historyToJson, transactionToJson, transferRequestToJson } from './seria
 // The rules of a transfer once created: who sees it, how its status moves, and its proofs of
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.
 
-export { notifyCreated } from './notifications.js';
+export { createdMailCall } from './notifications.js';
 export { ledgerView, recordPayment, recordPayout, usesPayPal } from './money.js';
 export { recordAuthorization } from './paypal-money.js';
 export { transferRequestToJson } from './serialize.js';
