@@ -26,7 +26,7 @@ const keep = process.env.BENCH_DATA_DIR;
 const dir = keep ?? mkdtempSync(path.join(os.tmpdir(), 'bench-ledger-'));
 const pg = await startEmbeddedPostgres(dir);
 const database = connect(pg.url, 8);
-const { db, pool } = database;
+const { db } = database;
 
 /** Transfers lo..hi and their entries, in one transaction: the deferred trigger checks every entry at commit. */
 async function seedBatch(lo: number, hi: number) {
@@ -170,13 +170,6 @@ try {
   const t0 = performance.now();
   const imported = await importStatement(db, admin!.id, 'paypal_usd', { text: csv, filename: 'bench.csv' }, {}, 'en');
   console.log(`    CSV import of 1,000 lines with matching    ${(performance.now() - t0).toFixed(0)} ms (${imported.matched} matched, every unmatched line of the account tried)`);
-
-  // The plan of the heaviest read: the statement lines' counts and totals of one account.
-  const plan = await pool.query(`explain (analyze, buffers, costs off)
-    select account, count(*)::int, count(ledger_line_id)::int, coalesce(sum(amount) filter (where ledger_line_id is not null), 0),
-      coalesce(sum(amount) filter (where ledger_line_id is null), 0) from statement_lines where account = 'paypal_usd' group by account`);
-  console.log('\n  -- statement line counts of one account');
-  for (const r of plan.rows as Record<string, string>[]) console.log(`     ${r['QUERY PLAN']}`);
 
   console.log(`\n  ledger balances and reconciliation view: ${met ? 'met' : 'not met'} (under ${BUDGET_MS} ms at ${sizes!.transfers!.toLocaleString('en-US')} transfers)`);
 } finally {
