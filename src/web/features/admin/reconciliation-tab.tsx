@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { BookLine, ReconciliationSummary, StatementLine } from '@core/api/reconciliation';
@@ -99,7 +99,7 @@ function ImportForm({ account, currency }: { account: ChannelId; currency: Curre
         const { data } = await upload.mutateAsync(body);
         form.reset({ file: null, balance: '', as_of: '' });
         setInputKey((k) => k + 1);
-        toast({ variant: 'success', title: t('reconciliation.importForm.imported', { lines: data.lines, matched: data.matched }) });
+        toast({ variant: 'success', title: t('reconciliation.importForm.imported', { count: data.lines, matched: data.matched }) });
       }}
       onFailure={(error) => {
         const body = isApiError(error) ? error.body as { lines?: LineError[]; fields?: Record<string, string> } | undefined : undefined;
@@ -139,10 +139,14 @@ function ImportForm({ account, currency }: { account: ChannelId; currency: Curre
   );
 }
 
-/** A figure with its label, stacked so it fits a phone's width. */
+/**
+ * A figure with its label, stacked. In a row of figures that wrap (`Figures`), each takes the width
+ * its money needs, so "FCFA 62,520" is never cut at its comma; only a figure wider than the whole
+ * row breaks.
+ */
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
   return (
-    <div className="flex min-w-0 flex-col">
+    <div className="flex min-w-0 max-w-full flex-col">
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="break-words text-lg font-semibold tabular-nums text-slate-900" data-testid={testId}>{value}</dd>
       {hint ? <dd className="text-xs text-muted-foreground">{hint}</dd> : null}
@@ -225,9 +229,9 @@ function AccountDetail({ view }: { view: ReconciliationView }) {
     }
   }
   return (
-    <Card className="flex flex-col gap-5 p-4 sm:p-5" data-testid="reconciliation-detail">
+    <Card role="region" aria-labelledby={`reconciliation-detail-${account}`} className="flex flex-col gap-5 p-4 sm:p-5" data-testid="reconciliation-detail">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-lg font-semibold text-slate-900">{name}</h3>
+        <h3 id={`reconciliation-detail-${account}`} className="text-lg font-semibold text-slate-900">{name}</h3>
         <Button size="sm" variant="outline" loading={rematch.isPending} onClick={() => void again()}>{t('reconciliation.rematch')}</Button>
       </div>
       <dl className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-3">
@@ -272,7 +276,7 @@ function AccountCard({ summary, selected, onSelect }: { summary: ReconciliationS
     <li data-testid={`reconciliation-${summary.account}`}>
       <Card className={`flex h-full flex-col gap-3 p-4 ${selected ? 'ring-2 ring-brand-700' : ''}`}>
         <h3 className="font-semibold text-slate-900">{name}</h3>
-        <dl className="grid grid-cols-2 gap-3">
+        <dl className="flex flex-wrap gap-x-6 gap-y-3">
           <Figure label={t('reconciliation.book')} value={signedMoney(summary.book_balance, currency, lng)} testId="book-balance" />
           <Figure
             label={t('reconciliation.statement')}
@@ -299,6 +303,12 @@ export function ReconciliationTab() {
   const { t } = useTranslation(['admin', 'common']);
   const accounts = useReconciliation();
   const [account, setAccount] = useState<ChannelId>(PROVIDER_ACCOUNTS[0]!);
+  // The chosen account's details are below every card: on a phone, five cards below the button.
+  const detail = useRef<HTMLDivElement>(null);
+  const select = (next: ChannelId) => {
+    setAccount(next);
+    requestAnimationFrame(() => detail.current?.scrollIntoView({ block: 'start' }));
+  };
   return (
     <section aria-labelledby="reconciliation-heading" className="flex flex-col gap-4">
       <div>
@@ -309,12 +319,16 @@ export function ReconciliationTab() {
         <Alert variant="destructive">{isApiError(accounts.error) ? accounts.error.message : t('states.error', { ns: 'common' })}</Alert>
       ) : accounts.data.length === 0 ? <EmptyState title={t('reconciliation.noStatement')} /> : (
         <>
-          <ul aria-label={t('reconciliation.accountsLabel')} className="grid gap-3 sm:grid-cols-2 xl:grid-cols-5">
+          {/* Three cards a row at most: narrower, a card's figures no longer sit two by two. */}
+          <ul aria-label={t('reconciliation.accountsLabel')} className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
             {accounts.data.map((s) => (
-              <AccountCard key={s.account} summary={s} selected={s.account === account} onSelect={() => setAccount(s.account)} />
+              <AccountCard key={s.account} summary={s} selected={s.account === account} onSelect={() => select(s.account)} />
             ))}
           </ul>
-          <AccountView account={account} />
+          {/* Below the sticky header once scrolled to. */}
+          <div ref={detail} className="scroll-mt-20">
+            <AccountView account={account} />
+          </div>
         </>
       )}
     </section>
