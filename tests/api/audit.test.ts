@@ -89,6 +89,17 @@ describe('each staff action writes one audit row', () => {
     const [rate] = (await audit('action=rate.update')).data;
     expect(rate?.after).toMatchObject({ key: 'USD_XAF', value: '611' });
   });
+
+  it('a statement entered and a matching run are recorded for the reconciled account', async () => {
+    const entered = await as(admin.token, 'POST', '/api/reconciliation/airtel_gabon/statements', { balance: '0' });
+    expect(entered.statusCode, entered.body).toBe(201);
+    const [statement] = (await audit('action=reconciliation.statement')).data;
+    expect(statement).toMatchObject({ target_type: 'reconciliation', target_id: entered.json().data.statement.id, actor: { profile_id: admin.id } });
+    expect(statement?.after).toMatchObject({ account: 'airtel_gabon', lines: 0 });
+    expect((await as(admin.token, 'POST', '/api/reconciliation/airtel_gabon/match')).statusCode).toBe(200);
+    const [match] = (await audit('action=reconciliation.match')).data;
+    expect(match).toMatchObject({ target_id: 'airtel_gabon', after: { matched: 0 } });
+  });
 });
 
 describe('reading the log', () => {

@@ -37,7 +37,6 @@ function bodyHash(body: PaymentInitiate, amount: string): string {
   return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
 }
 
-export { usesPayPal };
 
 function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
   const key = code === 'below_min' ? 'validation.amountBelowMin' : 'validation.amountAboveMax';

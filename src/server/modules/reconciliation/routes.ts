@@ -3,7 +3,7 @@ import {
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
 import { replies } from '@server/lib/contract.js';
-import { requireUser } from '@server/lib/guards.js';
+import { actorOf } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
@@ -32,7 +32,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { params: ReconciliationParamsSchema, body: StatementBalanceSchema, response: replies({ 201: StatementResultResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({
-    data: await recordStatementBalance(ctx.db, requireUser(request).profile_id, request.params.account, request.body, request.lang),
+    data: await recordStatementBalance(ctx.db, actorOf(request), request.params.account, request.body, request.lang),
   }));
 
   app.post('/reconciliation/:account/imports', {
@@ -44,7 +44,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       response: replies({ 201: StatementResultResponseSchema }),
     },
   }, async (request, reply) => {
-    const user = requireUser(request);
+    const actor = actorOf(request);
     let file: { text: string; filename: string | null };
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
@@ -56,12 +56,12 @@ const routes: ApiModule = async (app, { ctx }) => {
     } else {
       throw badRequest('admin.reconciliation.fileMissing');
     }
-    return reply.status(201).send({ data: await importStatement(ctx.db, user.profile_id, request.params.account, file, request.query, request.lang) });
+    return reply.status(201).send({ data: await importStatement(ctx.db, actor, request.params.account, file, request.query, request.lang) });
   });
 
   app.post('/reconciliation/:account/match', {
     config: { access: 'admin' },
     schema: { params: ReconciliationParamsSchema, response: replies({ 200: MatchResultResponseSchema }) },
-  }, async (request) => ({ data: { matched: await rematch(ctx.db, request.params.account) } }));
+  }, async (request) => ({ data: { matched: await rematch(ctx.db, actorOf(request), request.params.account) } }));
 };
 export default routes;

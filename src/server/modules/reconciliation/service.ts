@@ -8,6 +8,7 @@ import { matchKeys, matchLines, parseSignedMinor, parseStatementCsv } from '@cor
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import { badRequest } from '@server/lib/http-error.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import {
   bookBalances, candidateBookLines, insertStatement, insertStatementLines, latestStatements, lockAccount, matchedLines, setMatches,
   statementCounts, unmatchedBookLines, unmatchedStatement, unmatchedStatementLines,
@@ -81,14 +82,16 @@ async function matchAccount(tx: Tx, account: ChannelId): Promise<number> {
 }
 
 /** A statement's closing balance entered by hand; unmatched lines are matched again. */
-export async function recordStatementBalance(db: Db, actor: string, account: ChannelId, body: StatementBalanceInput, lang: Lang): Promise<StatementResult> {
+export async function recordStatementBalance(db: Db, actor: Actor, account: ChannelId, body: StatementBalanceInput, lang: Lang): Promise<StatementResult> {
   const currency = providerCurrency(account);
   const balance = readBalance(body.balance, currency, lang);
   const asOf = readAsOf(body.as_of, lang);
   return db.transaction(async (tx) => {
     await lockAccount(tx, account);
-    const statement = await insertStatement(tx, { account, currency, as_of: asOf, balance, filename: null, created_by: actor });
-    return { statement: statementToJson(statement), lines: 0, matched: await matchAccount(tx, account) };
+    const statement = await insertStatement(tx, { account, currency, as_of: asOf, balance, filename: null, created_by: actor.profile_id });
+    const result = { statement: statementToJson(statement), lines: 0, matched: await matchAccount(tx, account) };
+    await recordAudit(tx, actor, { action: 'reconciliation.statement', target: 'reconciliation', id: statement.id, after: { account, ...result } });
+    return result;
   });
 }
 
@@ -96,7 +99,7 @@ export async function recordStatementBalance(db: Db, actor: string, account: Cha
  * A statement's lines from CSV (docs/rules/money-states.md#reconciliation): every line checked
  * first, and a file with any wrong line refused whole, each error naming its line and column.
  */
-export async function importStatement(db: Db, actor: string, account: ChannelId, file: { text: string; filename: string | null }, query: StatementImportQuery, lang: Lang): Promise<StatementResult> {
+export async function importStatement(db: Db, actor: Actor, account: ChannelId, file: { text: string; filename: string | null }, query: StatementImportQuery, lang: Lang): Promise<StatementResult> {
   const currency = providerCurrency(account);
   const balance = query.balance === undefined || query.balance.trim() === '' ? null : readBalance(query.balance, currency, lang);
   const asOf = readAsOf(query.as_of, lang);
@@ -119,18 +122,22 @@ export async function importStatement(db: Db, actor: string, account: ChannelId,
   return db.transaction(async (tx) => {
     await lockAccount(tx, account);
     const statement = await insertStatement(tx, {
-      account, currency, as_of: query.as_of ? asOf : readAsOf(lastDay, lang), balance, filename: file.filename, created_by: actor,
+      account, currency, as_of: query.as_of ? asOf : readAsOf(lastDay, lang), balance, filename: file.filename, created_by: actor.profile_id,
     });
     await insertStatementLines(tx, statement.id, account, parsed.lines.map((l) => ({ ...l, amount: toDecimal(l.amount, currency) })));
-    return { statement: statementToJson(statement), lines: parsed.lines.length, matched: await matchAccount(tx, account) };
+    const result = { statement: statementToJson(statement), lines: parsed.lines.length, matched: await matchAccount(tx, account) };
+    await recordAudit(tx, actor, { action: 'reconciliation.statement', target: 'reconciliation', id: statement.id, after: { account, ...result } });
+    return result;
   });
 }
 
 /** Matches again the account's unmatched statement lines (after payments or payouts were recorded since). */
-export function rematch(db: Db, account: ChannelId): Promise<number> {
+export function rematch(db: Db, actor: Actor, account: ChannelId): Promise<number> {
   return db.transaction(async (tx) => {
     await lockAccount(tx, account);
-    return matchAccount(tx, account);
+    const matched = await matchAccount(tx, account);
+    await recordAudit(tx, actor, { action: 'reconciliation.match', target: 'reconciliation', id: account, after: { matched } });
+    return matched;
   });
 }
 

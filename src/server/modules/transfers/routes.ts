@@ -14,10 +14,10 @@ import { badRequest } from '@server/lib/http-error.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
-import { paymentInstructions, usesPayPal } from '../payments/service.js';
+import { paymentInstructions } from '../payments/service.js';
 import type { ProofRow } from './repo.js';
 import {
-  addProof, cancelOwn, checkProofUpload, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
+  addProof, cancelOwn, checkProofUpload, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
 } from './service.js';
 
 const OwnListQuerySchema = CursorQuerySchema.extend({
