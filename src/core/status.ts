@@ -30,6 +30,10 @@ export const HISTORY_EVENTS = [
 ] as const;
 export type HistoryEvent = (typeof HISTORY_EVENTS)[number];
 
+/** Who may read a transfer note: staff only, or the sender too (D12). */
+export const NOTE_VISIBILITIES = ['internal', 'sender'] as const;
+export type NoteVisibility = (typeof NOTE_VISIBILITIES)[number];
+
 export type StatusActor = 'staff' | 'owner';
 export type StatusColor = 'yellow' | 'green' | 'red' | 'blue';
 

@@ -6,7 +6,7 @@ import {
 import { CHANNEL_IDS } from '@core/channels.js';
 import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
-import { HISTORY_EVENTS, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
+import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
@@ -196,6 +196,19 @@ export const transferRequests = pgTable('transfer_requests', {
   refund_reference: text('refund_reference'),
   refunded_by: uuid('refunded_by').references(() => profiles.id, { onDelete: 'set null' }),
   refunded_at: timestamp('refunded_at', { withTimezone: true }),
+  /** Who moved it to processing: four-eyes keeps them from approving it (D12). */
+  processed_by: uuid('processed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  processed_at: timestamp('processed_at', { withTimezone: true }),
+  /** The second staff member's approval a transfer at or above its currency's threshold needs (D12). */
+  approved_by: uuid('approved_by').references(() => profiles.id, { onDelete: 'set null' }),
+  approved_at: timestamp('approved_at', { withTimezone: true }),
+  /** Staff asked the sender for something; cleared when the sender answers or uploads a proof. */
+  action_needed: boolean('action_needed').notNull().default(false),
+  /**
+   * The recipient's tracking link token (D15): 144 random bits, made by the database for every
+   * new row; null once the sender revoked it.
+   */
+  tracking_token: text('tracking_token').unique().default(sql`translate(encode(substring(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea) from 1 for 18), 'base64'), '+/', '-_')`),
   idempotency_key: text('idempotency_key'),
   idempotency_hash: text('idempotency_hash'),
   /** Bumped on every status change: a staff action on a stale copy gets 409. */
@@ -263,6 +276,45 @@ export const transferStatusHistory = pgTable('transfer_status_history', {
   note: text('note'),
   created_at: createdAt(),
 }, (t) => [index('transfer_status_history_request_idx').on(t.transfer_request_id, t.id)]);
+
+/**
+ * A transfer's thread (D12): internal notes among staff, messages to the sender (which may ask for
+ * an action) and the sender's answers (author_role 'owner', visibility 'sender').
+ */
+export const transferNotes = pgTable('transfer_notes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
+  author_profile_id: uuid('author_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  /** The author's role when writing, or 'owner' for the sender. */
+  author_role: text('author_role').notNull(),
+  visibility: text('visibility', { enum: NOTE_VISIBILITIES }).notNull(),
+  action_needed: boolean('action_needed').notNull().default(false),
+  body: text('body').notNull(),
+  created_at: createdAt(),
+}, (t) => [
+  index('transfer_notes_request_idx').on(t.transfer_request_id, t.created_at),
+  check('transfer_notes_visibility_check', sql`${t.visibility} in (${oneOf(NOTE_VISIBILITIES)})`),
+]);
+
+/** Per source currency, the amount from which a transfer needs a second staff member's approval (D12). */
+export const approvalThresholds = pgTable('approval_thresholds', {
+  currency: text('currency', { enum: CURRENCIES }).primaryKey(),
+  amount: money('amount').notNull(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [check('approval_thresholds_amount_check', sql`${t.amount} > 0`)]);
+
+/** Which national number ranges belong to which operator of a mobile-money channel (D16); the admin edits them. */
+export const operatorPrefixes = pgTable('operator_prefixes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  channel: text('channel').notNull(),
+  operator: text('operator').notNull(),
+  /** The digits right after the country code, e.g. '77' for +241 77…. */
+  prefix: text('prefix').notNull(),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [uniqueIndex('operator_prefixes_channel_prefix').on(t.channel, t.prefix)]);
 
 /** Proofs of payment, kept in the database so every server process can serve them. */
 export const paymentProofs = pgTable('payment_proofs', {

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
 import { SEED_CORRIDORS, SEED_FEE_TIERS } from '@core/fees.js';
 import { RATE_KEYS, SEED_RATES } from '@core/rates.js';
 import type { Db } from './client.js';
-import { corridors, feeTiers, rates } from './schema.js';
+import { approvalThresholds, corridors, feeTiers, rates } from './schema.js';
 
 /**
- * Seeds the published prices and rates (docs/rules/fees-and-rates.md) on a fresh database.
+ * Seeds the published prices, rates and four-eyes thresholds (docs/rules/fees-and-rates.md) on a fresh database.
  * Existing rows are never overwritten: once an admin edits a tier or a rate, a restart keeps the
  * edit.
  */
@@ -22,5 +23,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
     }
     const rateRows = RATE_KEYS.map((key) => ({ key, value: SEED_RATES[key] }));
     await tx.insert(rates).values(rateRows).onConflictDoNothing();
+    await tx.insert(approvalThresholds).values(Object.entries(DEFAULT_APPROVAL_THRESHOLDS)
+      .map(([currency, amount]) => ({ currency: currency as keyof typeof DEFAULT_APPROVAL_THRESHOLDS, amount }))).onConflictDoNothing();
   });
 }
