@@ -1,9 +1,8 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
-import { parseDecimal } from '@core/money.js';
 import { OPEN_STATUSES, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { paymentProofs, profiles, transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
@@ -22,23 +21,54 @@ export interface ListFilter {
   q?: string | undefined;
 }
 
-/** Text search: an id (or its start), an amount, a provider or payment reference. */
+/** Escaped for LIKE, lower case, matched anywhere in the text. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The amounts a search term can mean as the screens show them: "65,000", "FCFA 65,000" or
+ * "65 000 FCFA" (65000), "84.20" or "84,20 €" (84.20). A comma or a dot may group thousands or
+ * mark decimals, by the language: both readings are tried.
+ */
+function amountReadings(term: string): string[] {
+  const digits = term.replace(/FCFA|XAF|RWF|FRW|RF|USD|EUR|US\$|[$€\s]/gi, '');
+  if (!/^\d[\d.,]*$/.test(digits) || digits.length > 24) return [];
+  const readings = [digits.replace(/,/g, ''), digits.replace(/\./g, '').replace(',', '.')];
+  return [...new Set(readings.filter((r) => /^\d+(\.\d+)?$/.test(r)))];
+}
+
+/**
+ * A sender's search in a request: its reference (MT-…), provider, payment and payout references,
+ * recipient (name, holder, phone as stored or as shown, e-mail), and its amounts as shown (sent,
+ * total paid, received).
+ */
+function requestMatches(term: string): SQL {
+  const r = transferRequests;
+  const text = transferSearchText(r);
+  const parts: SQL[] = [
+    sql`${text} like ${containing(term)}`,
+    sql`lower(coalesce(${r.payment_reference}, '')) like ${containing(term)}`,
+  ];
+  const compact = term.replace(/\s+/g, '');
+  if (compact !== term) parts.push(sql`${text} like ${containing(compact)}`);
+  const amounts = amountReadings(term);
+  if (amounts.length > 0) {
+    const list = sql.join(amounts.map((a) => sql`${a}::numeric`), sql`, `);
+    parts.push(sql`(${r.amount} in (${list}) or ${r.total} in (${list}) or ${r.payout_amount} in (${list}))`);
+  }
+  return or(...parts)!;
+}
+
+/** Text search: an id (or its start), or what {@link requestMatches} finds in the transfer request. */
 function searchCondition(q: string, table: typeof transferRequests | typeof transactions): SQL {
   const term = q.trim();
   const prefix = `${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-  const parts: SQL[] = [
-    sql`${table.id}::text like ${prefix}`,
-    sql`lower(${table.provider_txn_id}) like ${prefix}`,
-  ];
-  if (table === transferRequests) parts.push(sql`lower(${transferRequests.reference}) like ${prefix}`);
-  else {
-    // A transaction carries its request's reference in metadata, so the search needs no join.
-    parts.push(sql`lower(${transactions.metadata}->>'reference') like ${prefix}`);
-    parts.push(sql`${transactions.transfer_request_id}::text like ${prefix}`);
-  }
-  const amount = parseDecimal(term.replace(',', '.'));
-  if (amount) parts.push(sql`${table.amount} = ${term.replace(',', '.')}::numeric`);
-  return or(...parts)!;
+  if (table === transferRequests) return or(sql`${transferRequests.id}::text like ${prefix}`, requestMatches(term))!;
+  // A transaction's request is read by its primary key (one per transaction).
+  return or(
+    sql`${transactions.id}::text like ${prefix}`,
+    sql`${transactions.transfer_request_id}::text like ${prefix}`,
+    sql`exists (select 1 from ${transferRequests} where ${transferRequests.id} = ${transactions.transfer_request_id} and ${requestMatches(term)})`,
+  )!;
 }
 
 function pageConditions(filter: ListFilter, table: typeof transferRequests | typeof transactions): SQL[] {
