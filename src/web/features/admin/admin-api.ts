@@ -1,7 +1,7 @@
 // The back office's calls and their TanStack Query hooks; the answers' types come from the API's schemas.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
-import type { AuditEntry, AuditPage } from '@core/api/audit';
+import type { AuditEntry, AuditFilter, AuditPage } from '@core/api/audit';
 import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
@@ -13,16 +13,14 @@ import { answerError, api, ApiError, networkErrorMessage, parseAnswer } from '@w
 import { readToken } from '@web/lib/token-store';
 
 export type { AuditEntry, VolumePoint };
-/** What an audit entry records before or after a change. */
-export type Details = NonNullable<AuditEntry['before']>;
 export type StaffRequest = StaffRequestJson;
 /** A proof of payment the sender uploaded; every one is kept, with its time. */
 export type ProofFile = ProofJson;
 export type StoredTier = FeeTierJson;
 
-export interface StaffFilters {
+export type StaffFilters = {
   status: string; payment: string; payout: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest';
-}
+};
 export const EMPTY_FILTERS: StaffFilters = { status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
 
 /** Refresh period of the queue (the list and the stats). */
@@ -36,10 +34,11 @@ export const adminKeys = {
   profiles: (q: string) => ['admin', 'profiles', q] as const,
   volume: (days: number) => ['admin', 'volume', days] as const,
   audit: (type: string) => ['admin', 'audit', type] as const,
+  auditLog: (f: AuditFilter) => ['admin', 'audit-log', f] as const,
   jobs: ['admin', 'jobs'] as const,
 };
 
-export function filterQuery(f: StaffFilters, extra: Record<string, string> = {}): string {
+export function filterQuery(f: Partial<Record<string, string>>, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries({ ...f, ...extra })) if (v) params.set(k, v);
   const s = params.toString();
@@ -121,6 +120,16 @@ export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blo
   return res.blob();
 }
 
+/** Hands a fetched file to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function useProfiles(q: string) {
   return useInfiniteQuery({
     queryKey: adminKeys.profiles(q),
@@ -178,6 +187,18 @@ export function useAudit(targetType: string) {
     queryKey: adminKeys.audit(targetType),
     queryFn: async ({ signal }) =>
       (await api<AuditPage>(`/api/audit?target_type=${targetType}&limit=20`, { signal })).data,
+  });
+}
+
+/** The whole audit log (the Audit tab), filtered, a page at a time. */
+export function useAuditLog(filter: AuditFilter) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.auditLog(filter),
+    queryFn: ({ pageParam, signal }) =>
+      api<AuditPage>(`/api/audit${filterQuery(filter, { limit: '50', ...(pageParam ? { cursor: pageParam } : {}) })}`, { signal }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountText, requesterName, trimZeros } from './admin-format';
+import { amountText, changeSummary, requesterName, trimZeros } from './admin-format';
 
 describe('back-office display rules', () => {
   it('shows a requester by full name, else e-mail, else profile id', () => {
@@ -18,5 +18,15 @@ describe('back-office display rules', () => {
     expect(amountText('60000.00', 'XAF', 'en')).toMatch(/60,000/);
     expect(amountText('104.50', 'USD', 'en')).toBe('$104.50');
     expect(amountText('5', 'GBP', 'en')).toBe('5 GBP');
+  });
+
+  it('says what an audit row changed, field by field', () => {
+    expect(changeSummary({ id: 't1', percentage: '0.045', min_fee: null, updated_at: 'a' }, { id: 't1', percentage: '0.044', min_fee: null, updated_at: 'b' }))
+      .toEqual(['percentage: 0.045 → 0.044']);
+    expect(changeSummary({ status: 'pending' }, { status: 'processing', note: 'Checked' })).toEqual(['status: pending → processing', 'note: — → Checked']);
+    expect(changeSummary(null, { currency: 'USD', amount: '1000' })).toEqual(['currency: USD', 'amount: 1000']);
+    expect(changeSummary({ max_amount: null }, null)).toEqual(['max_amount: —']);
+    expect(changeSummary(null, { body: 'x'.repeat(200) })[0]).toHaveLength('body: '.length + 80);
+    expect(changeSummary(null, null)).toEqual([]);
   });
 });

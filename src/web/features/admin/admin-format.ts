@@ -14,3 +14,28 @@ export function trimZeros(decimal: string): string {
 export function requesterName(r: { full_name: string | null; email: string | null; profile_id: string }): string {
   return r.full_name?.trim() || r.email?.trim() || r.profile_id;
 }
+
+/** Bookkeeping fields an audit row's values carry that say nothing about the change. */
+const UNTOLD = new Set(['id', 'created_at', 'updated_at', 'version']);
+const LONGEST_VALUE = 80;
+
+function valueText(v: unknown): string {
+  if (v === undefined || v === null) return '—';
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return text.length > LONGEST_VALUE ? `${text.slice(0, LONGEST_VALUE - 1)}…` : text;
+}
+
+/**
+ * What an audit row changed, field by field: "percentage: 0.045 → 0.044" for each field whose
+ * value differs; a creation (nothing before) or a deletion (nothing after) lists its values.
+ */
+export function changeSummary(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter((k) => !UNTOLD.has(k));
+  if (!before || !after) {
+    const values = (before ?? after ?? {});
+    return keys.map((k) => `${k}: ${valueText(values[k])}`);
+  }
+  return keys
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .map((k) => `${k}: ${valueText(before[k])} → ${valueText(after[k])}`);
+}

@@ -9,6 +9,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { useSession } from '@web/lib/session';
 import { useStats } from './admin-api';
+import { AuditTab } from './audit-tab';
 import { signedMoney } from './reconciliation-api';
 import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
@@ -20,7 +21,7 @@ import { UsersTab } from './users-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'volume', 'jobs', 'reconciliation'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'volume', 'jobs', 'reconciliation', 'audit'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -115,6 +116,7 @@ export default function AdminPage() {
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
               <TabsTrigger value="reconciliation">{t('tabs.reconciliation')}</TabsTrigger>
+              <TabsTrigger value="audit">{t('tabs.audit')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="users"><UsersTab /></TabsContent>
@@ -125,6 +127,7 @@ export default function AdminPage() {
             </TabsContent>
             <TabsContent value="jobs"><JobsTab /></TabsContent>
             <TabsContent value="reconciliation"><ReconciliationTab /></TabsContent>
+            <TabsContent value="audit"><AuditTab /></TabsContent>
           </Tabs>
         ) : (
           <RequestsTab />

@@ -1,38 +1,78 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
 import { formatDateTime } from '@web/lib/format';
-import type { AuditEntry, Details } from './admin-api';
+import type { AuditEntry } from './admin-api';
+import { changeSummary, requesterName } from './admin-format';
 
-const SHOWN = ['value', 'direction', 'percentage', 'min_amount', 'max_amount', 'min_fee', 'role'];
-
-function summary(d: Details | null): string {
-  if (!d) return '—';
-  return SHOWN.filter((k) => d[k] !== undefined).map((k) => `${k}: ${d[k] === null ? '∞' : String(d[k])}`).join(', ');
+/** An audit action's readable name ("transfer_request.approve" → "Transfer approved"). */
+export function useAuditActionLabel(): (action: string) => string {
+  const { t } = useTranslation('admin');
+  return (action) => t(`audit.actions.${action.replace('.', '_')}`, { defaultValue: action });
 }
 
-/** "Who changed what and when" for rates and fee tiers. */
-export function AuditList({ title, query }: { title: string; query: UseQueryResult<AuditEntry[]> }) {
+export interface AuditRowActions {
+  /** Shows only this person's actions. */
+  onActor?: (actor: { id: string; name: string }) => void;
+  /** Shows only the actions on this object. */
+  onTarget?: (target: { type: string; id: string }) => void;
+}
+
+/** One audit row: what, on what, who, when, from where, and what changed. */
+export function AuditItem({ entry: a, onActor, onTarget }: { entry: AuditEntry } & AuditRowActions) {
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';
+  const actionLabel = useAuditActionLabel();
+  const actor = a.actor.profile_id ? requesterName({ ...a.actor, profile_id: a.actor.profile_id }) : t('audit.system');
+  const target = t(`audit.targets.${a.target_type}`, { defaultValue: a.target_type });
+  const changes = changeSummary(a.before, a.after);
+  return (
+    <li className="flex min-w-0 flex-col gap-1 p-3 text-sm" data-testid="audit-row">
+      <p className="flex flex-wrap items-baseline gap-x-2">
+        <span className="font-medium text-slate-900">{actionLabel(a.action)}</span>
+        <span className="min-w-0 break-all text-muted-foreground">
+          {target}{a.target_id ? ' ' : ''}
+          {a.target_id && onTarget ? (
+            <Button variant="link" className="h-auto whitespace-normal break-all p-0 text-left font-mono text-xs"
+              aria-label={t('audit.onlyTarget', { target, id: a.target_id })} onClick={() => onTarget({ type: a.target_type, id: a.target_id! })}>
+              {a.target_id}
+            </Button>
+          ) : <span className="font-mono text-xs">{a.target_id}</span>}
+        </span>
+      </p>
+      <p className="text-muted-foreground">
+        {a.actor.profile_id && onActor ? (
+          <Button variant="link" className="h-auto whitespace-normal p-0 text-left" aria-label={t('audit.onlyActor', { name: actor })}
+            onClick={() => onActor({ id: a.actor.profile_id!, name: actor })}>
+            {actor}
+          </Button>
+        ) : actor}
+        {' · '}{formatDateTime(a.created_at, lng)}{a.ip ? ` · ${a.ip}` : ''}
+      </p>
+      {changes.length ? (
+        <ul className="break-words text-slate-700" aria-label={t('audit.changes')}>
+          {changes.map((c) => <li key={c}>{c}</li>)}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+/** "Who changed what and when" for one kind of object (rates, fee tiers, users). */
+export function AuditList({ title, query }: { title: string; query: UseQueryResult<AuditEntry[]> }) {
+  const { t } = useTranslation('admin');
   return (
     <section aria-label={title}>
       <h3 className="mb-2 font-semibold">{title}</h3>
       {query.isPending ? <LoadingState className="py-4" /> : !query.data?.length ? (
         <p className="text-sm text-muted-foreground">{t('audit.empty')}</p>
       ) : (
-        <Card className="divide-y divide-border">
-          {query.data.map((a) => (
-            <div key={a.id} className="p-3 text-sm">
-              <p>
-                <span className="font-medium">{t(`audit.actions.${a.action.replace('.', '_')}`, { defaultValue: a.action })}</span>
-                {a.target_type === 'rate' ? ` ${a.target_id}` : ''}{' · '}
-                <span className="text-muted-foreground">{a.actor.full_name || a.actor.email || a.actor.profile_id} · {formatDateTime(a.created_at, lng)}</span>
-              </p>
-              <p className="text-muted-foreground">{summary(a.before)} → {summary(a.after)}</p>
-            </div>
-          ))}
+        <Card>
+          <ul className="divide-y divide-border">
+            {query.data.map((a) => <AuditItem key={a.id} entry={a} />)}
+          </ul>
         </Card>
       )}
     </section>

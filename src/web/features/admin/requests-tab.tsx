@@ -19,7 +19,7 @@ import { isApiError } from '@web/lib/api';
 import { directionLabel, formatDateTime } from '@web/lib/format';
 import { amountText, requesterName } from './admin-format';
 import {
-  EMPTY_FILTERS, fetchBlob, filterQuery, useStaffRequests, type StaffFilters, type StaffRequest,
+  EMPTY_FILTERS, fetchBlob, filterQuery, saveFile, useStaffRequests, type StaffFilters, type StaffRequest,
 } from './admin-api';
 import { DetailsDialog } from './details-dialog';
 import { staffActions } from './money-form';
@@ -77,12 +77,7 @@ export function RequestsTab() {
     setExporting(true);
     try {
       const blob = await fetchBlob(`/api/transfer-requests/export.csv${filterQuery(filters)}`);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `transfer-requests-${new Date().toISOString().slice(0, 10)}.csv`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(blob, `transfer-requests-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (e) {
       toast({ variant: 'destructive', title: t('requests.exportFailed'), description: isApiError(e) ? e.message : undefined });
     } finally {
