@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_IDS, DIRECTION_IDS } from '../channels.js';
 import { CURRENCIES } from '../money.js';
-import { HISTORY_EVENTS, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
+import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime, pageOf } from './common.js';
 
 // Answers about transfers: a sender's requests and transactions, one request with its timeline
@@ -50,6 +50,10 @@ export const TransferRequestSchema = z.object({
   payout_sent_at: isoDateTime().nullable(),
   refund_reference: z.string().nullable(),
   refunded_at: isoDateTime().nullable(),
+  /** Staff asked the sender for something and the sender has not answered (message or new proof) yet (D12). */
+  action_needed: z.boolean(),
+  /** While action_needed: what staff asked (the latest sender-visible note that asked); else null. */
+  action_message: z.string().nullable(),
   /** Bumped on every status change. */
   version: z.number().int(),
   created_at: isoDateTime(),
@@ -84,8 +88,54 @@ export type ProofJson = z.infer<typeof ProofSchema>;
 export const ProofResponseSchema = dataOf(ProofSchema);
 export type ProofResponse = z.infer<typeof ProofResponseSchema>;
 
+/**
+ * A message of the transfer's thread as its sender sees it: staff's sender-visible notes and the
+ * sender's own messages, never an internal note, never a staff member's name.
+ */
+export const SenderMessageSchema = z.object({
+  id: z.uuid(),
+  from: z.enum(['sender', 'staff']),
+  body: z.string(),
+  /** A staff message that asked the sender for something. */
+  action_needed: z.boolean(),
+  created_at: isoDateTime(),
+});
+export type SenderMessageJson = z.infer<typeof SenderMessageSchema>;
+export const SenderMessageResponseSchema = dataOf(SenderMessageSchema);
+
+/** A note of the transfer's thread as staff see it: internal notes, notes to the sender and the sender's messages (author_role 'owner'). */
+export const StaffNoteSchema = z.object({
+  id: z.uuid(),
+  author: z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), role: z.string() }).nullable(),
+  /** The author's role when writing ('admin', 'manager'), or 'owner' for the sender. */
+  author_role: z.string(),
+  visibility: z.enum(NOTE_VISIBILITIES),
+  action_needed: z.boolean(),
+  body: z.string(),
+  created_at: isoDateTime(),
+});
+export type StaffNoteJson = z.infer<typeof StaffNoteSchema>;
+export const StaffNoteResponseSchema = dataOf(StaffNoteSchema);
+
+const threadBody = z.string({ error: 'transfer.thread.bodyRequired' }).trim()
+  .min(1, { error: 'transfer.thread.bodyRequired' }).max(2000, { error: 'transfer.thread.bodyTooLong' });
+
+/** POST /api/transfer-requests/{id}/notes (staff): an internal note, or a message to the sender that may ask for an action. */
+export const NoteInputSchema = z.object({
+  body: threadBody,
+  visibility: z.enum(NOTE_VISIBILITIES, { error: 'transfer.thread.visibilityInvalid' }),
+  action_needed: z.boolean({ error: 'validation.checkInput' }).optional(),
+}).refine((note) => !(note.action_needed && note.visibility === 'internal'), {
+  error: 'transfer.thread.actionNeedsSender', path: ['action_needed'],
+});
+export type NoteInput = z.infer<typeof NoteInputSchema>;
+
+/** POST /api/transfer-requests/{id}/messages (the sender): an answer to staff; it clears action_needed. */
+export const MessageInputSchema = z.object({ body: threadBody });
+export type MessageInput = z.infer<typeof MessageInputSchema>;
+
 /** GET /api/transfer-requests/{id}: the request with its timeline, proofs and how to pay it. */
-export const TransferDetailSchema = TransferRequestSchema.extend({
+const TransferDetailBaseSchema = TransferRequestSchema.extend({
   history: z.array(HistoryStepSchema),
   has_proof: z.boolean(),
   proofs: z.array(ProofSchema),
@@ -96,9 +146,47 @@ export const TransferDetailSchema = TransferRequestSchema.extend({
   /** A refund asked of PayPal and not confirmed yet (waiting, retried or parked): when staff asked. */
   refund_requested_at: isoDateTime().nullable(),
 });
+
+/** The sender's detail: their thread with staff (sender-visible messages only). */
+export const TransferDetailSchema = TransferDetailBaseSchema.extend({ messages: z.array(SenderMessageSchema) });
 export type TransferDetail = z.infer<typeof TransferDetailSchema>;
 export const TransferDetailResponseSchema = dataOf(TransferDetailSchema);
 export type TransferDetailResponse = z.infer<typeof TransferDetailResponseSchema>;
+
+/** Four-eyes (D12) on a staff answer: the approval a transfer needs and whether it has it. */
+const ApprovalFieldsSchema = z.object({
+  /** The amount is at or above its currency's threshold. */
+  approval_required: z.boolean(),
+  /** Required and not approved yet: it cannot be completed. */
+  needs_approval: z.boolean(),
+  approved_at: isoDateTime().nullable(),
+});
+
+/** A staff member named on a transfer. */
+export const StaffActorSchema = z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).nullable();
+
+/** The staff detail: who did what, and the whole thread (internal notes too), oldest first. */
+export const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
+  ...ApprovalFieldsSchema.shape,
+  actors: z.object({
+    processed_by: StaffActorSchema,
+    approved_by: StaffActorSchema,
+    payment_recorded_by: StaffActorSchema,
+    payout_sent_by: StaffActorSchema,
+    refunded_by: StaffActorSchema,
+  }),
+  notes: z.array(StaffNoteSchema),
+});
+export type StaffTransferDetail = z.infer<typeof StaffTransferDetailSchema>;
+export const StaffTransferDetailResponseSchema = dataOf(StaffTransferDetailSchema);
+export type StaffTransferDetailResponse = z.infer<typeof StaffTransferDetailResponseSchema>;
+
+/**
+ * GET /api/transfer-requests/{id} answers staff with the staff detail, the sender with theirs.
+ * The staff shape comes first: an answer keeps only the fields of the first shape it matches, and
+ * a sender's answer (no notes, no actors) never matches it.
+ */
+export const TransferDetailAnswerSchema = z.union([StaffTransferDetailResponseSchema, TransferDetailResponseSchema]);
 
 /**
  * POST /api/transfer-requests/{id}/refund: the transfer as it stands. A PayPal refund is asked of
@@ -128,6 +216,7 @@ export const TransactionSchema = z.object({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
   payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true,
+  action_needed: true, action_message: true,
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);
@@ -145,8 +234,10 @@ export type TransferSummaryResponse = z.infer<typeof TransferSummaryResponseSche
 /** The sender a staff row names. */
 export const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.string(), profile_id: z.uuid() });
 
-/** A request in the back office's list: every sender's, with who sent it. */
-export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema });
+/** A request in the back office's list: every sender's, with who sent it and its four-eyes state. */
+export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape });
+export const StaffRequestResponseSchema = dataOf(StaffRequestSchema);
+export type StaffRequestResponse = z.infer<typeof StaffRequestResponseSchema>;
 export type StaffRequestJson = z.infer<typeof StaffRequestSchema>;
 export const StaffRequestPageSchema = pageOf(StaffRequestSchema);
 export type StaffRequestPage = z.infer<typeof StaffRequestPageSchema>;
