@@ -105,7 +105,7 @@ try {
   const plainSql = {
     '/fees': await record(() => publishedFees(recDb)),
     '/rates': await record(() => currentRates(recDb)),
-    '/transfer-requests': [...session, ...(await record(() => listOwnRequests(recDb, user, { limit: 20 } as Parameters<typeof listOwnRequests>[2])))],
+    '/transfer-requests': [...session, ...(await record(() => listOwnRequests({ db: recDb, config: { publicUrl: 'http://localhost:3000' } } as unknown as AppContext, user, { limit: 20 } as Parameters<typeof listOwnRequests>[2])))],
     '/profiles/me': [...session, ...(await record(() => getMyProfile({ db: recDb } as unknown as AppContext, user)))],
   };
   await database.close();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
+import type { AppContext } from '@server/context.js';
 import { connect, startEmbeddedPostgres } from '@server/db/client.js';
 import { runMigrations } from '@server/db/migrate.js';
 import { seedReferenceData } from '@server/db/seed.js';
@@ -28,6 +29,8 @@ const dir = keep ?? mkdtempSync(path.join(os.tmpdir(), 'bench-backoffice-'));
 const pg = await startEmbeddedPostgres(dir);
 const database = connect(pg.url, 4);
 const { db, pool } = database;
+/** What the services read of the app: the database and the public URL their links start with. */
+const ctx = { db, config: { publicUrl: 'http://localhost:3000' } } as unknown as AppContext;
 
 /** Adds requests up to `total`, spread over the last 365 days, statuses and corridors mixed. */
 async function growTo(total: number, have: number) {
@@ -62,7 +65,7 @@ async function timePage(filter: StaffFilter, cursor?: string, runs = 7): Promise
   const times: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const t0 = performance.now();
-    await listStaffRequests(db, { ...filter, cursor, limit: 25 });
+    await listStaffRequests(ctx, { ...filter, cursor, limit: 25 });
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
@@ -79,7 +82,7 @@ async function measureExport(filter: StaffFilter) {
   const t0 = performance.now();
   let bytes = 0;
   let chunks = 0;
-  for await (const chunk of exportLines(db, filter)) {
+  for await (const chunk of exportLines(ctx, filter)) {
     bytes += Buffer.byteLength(chunk);
     // Every 5 batches, what is still held once garbage is gone.
     if (++chunks % 5 === 0) {
@@ -124,7 +127,7 @@ try {
 
     // A cursor 40 pages deep, as a staff member scrolling far would send.
     let deep: string | undefined;
-    for (let i = 0; i < 40; i += 1) deep = (await listStaffRequests(db, { ...all, cursor: deep, limit: 25 })).next_cursor ?? undefined;
+    for (let i = 0; i < 40; i += 1) deep = (await listStaffRequests(ctx, { ...all, cursor: deep, limit: 25 })).next_cursor ?? undefined;
 
     await explain('first page, newest first', all);
     await explain('pending only', pending);

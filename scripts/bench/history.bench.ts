@@ -14,6 +14,7 @@ import * as schema from '@server/db/schema.js';
 import { seedReferenceData } from '@server/db/seed.js';
 import { encodeCursor } from '@server/lib/cursor.js';
 import { countOwnByStatus } from '@server/modules/transfers/repo.js';
+import type { AppContext } from '@server/context.js';
 import { listOwnRequests, listOwnTransactions, transferDetail } from '@server/modules/transfers/service.js';
 
 const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -28,6 +29,8 @@ const { pool } = database;
 // The repository runs on a drizzle instance that also records each statement, to EXPLAIN it.
 let captured: { text: string; params: unknown[] }[] = [];
 const db = drizzle(pool, { schema, logger: { logQuery: (text, params) => { captured.push({ text, params }); } } });
+/** What the services read of the app: the database and the public URL their links start with. */
+const ctx = { db, config: { publicUrl: 'http://localhost:3000' } } as unknown as AppContext;
 
 async function fill(): Promise<string> {
   const t0 = performance.now();
@@ -99,16 +102,16 @@ try {
   const sender = { profile_id: heavy, role: 'user' as const };
   const [one] = (await db.execute<{ id: string }>(sql`select id from transfer_requests where profile_id = ${heavy} limit 1`)).rows as [{ id: string }];
 
-  await measure('history: first page (20)', () => listOwnTransactions(db, sender, { limit: 20 }));
-  await measure('history: page after 5,000 rows (cursor)', () => listOwnTransactions(db, sender, { limit: 20, cursor: deep }));
-  await measure('history: status filter (rejected)', () => listOwnTransactions(db, sender, { limit: 20, status: 'rejected' }));
-  await measure('history: search by amount (1234)', () => listOwnTransactions(db, sender, { limit: 20, q: '1234' }));
-  await measure('history: search by reference (MT-00000042)', () => listOwnTransactions(db, sender, { limit: 20, q: 'MT-00000042' }));
-  await measure('transfer requests: first page (20)', () => listOwnRequests(db, sender, { limit: 20 }));
+  await measure('history: first page (20)', () => listOwnTransactions(ctx, sender, { limit: 20 }));
+  await measure('history: page after 5,000 rows (cursor)', () => listOwnTransactions(ctx, sender, { limit: 20, cursor: deep }));
+  await measure('history: status filter (rejected)', () => listOwnTransactions(ctx, sender, { limit: 20, status: 'rejected' }));
+  await measure('history: search by amount (1234)', () => listOwnTransactions(ctx, sender, { limit: 20, q: '1234' }));
+  await measure('history: search by reference (MT-00000042)', () => listOwnTransactions(ctx, sender, { limit: 20, q: 'MT-00000042' }));
+  await measure('transfer requests: first page (20)', () => listOwnRequests(ctx, sender, { limit: 20 }));
   await measure('dashboard: counts by status', () => countOwnByStatus(db, heavy));
-  await measure('dashboard: 6 recent transactions', () => listOwnTransactions(db, sender, { limit: 6 }));
-  await measure('dashboard: up to 6 open requests', () => listOwnTransactions(db, sender, { limit: 6, open: true }));
-  await measure('details: one transfer with its timeline', () => transferDetail(db, sender, one.id));
+  await measure('dashboard: 6 recent transactions', () => listOwnTransactions(ctx, sender, { limit: 6 }));
+  await measure('dashboard: up to 6 open requests', () => listOwnTransactions(ctx, sender, { limit: 6, open: true }));
+  await measure('details: one transfer with its timeline', () => transferDetail(ctx, sender, one.id));
 } finally {
   await database.close();
   await pg?.stop();

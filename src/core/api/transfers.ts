@@ -50,6 +50,8 @@ export const TransferRequestSchema = z.object({
   payout_sent_at: isoDateTime().nullable(),
   refund_reference: z.string().nullable(),
   refunded_at: isoDateTime().nullable(),
+  /** The recipient's tracking page (D15), \`{public URL}/t/{token}\`; null once the sender revoked it. */
+  tracking_url: z.string().nullable(),
   /** Staff asked the sender for something and the sender has not answered (message or new proof) yet (D12). */
   action_needed: z.boolean(),
   /** While action_needed: what staff asked (the latest sender-visible note that asked); else null. */
@@ -215,7 +217,7 @@ export const TransactionSchema = z.object({
 }).extend(TransferRequestSchema.pick({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
-  payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true,
+  payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true, tracking_url: true,
   action_needed: true, action_message: true,
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;

@@ -15,10 +15,11 @@ import publicConfigRoutes from './public-config/routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
+import trackingRoutes from './tracking/routes.js';
 import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes,
+  reconciliationRoutes, trackingRoutes,
 ];

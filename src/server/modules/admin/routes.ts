@@ -33,12 +33,12 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang)) }));
+  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body)) }));
+  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
@@ -54,7 +54,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="transfer-requests-${day}.csv"`)
       .header('Cache-Control', 'no-store')
-      .send(await exportStream(ctx.db, actorOf(request), request.query));
+      .send(await exportStream(ctx, actorOf(request), request.query));
   });
 
   // ---- counts and volume ----

@@ -10,6 +10,7 @@ import { normalizeDecimal } from '@core/money.js';
 import { RATE_KEYS } from '@core/rates.js';
 import { FeeTierInputSchema, RateUpdateSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import { isAdmin, type Role } from '@core/status.js';
+import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import type { Lang } from '@server/i18n.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
@@ -34,43 +35,43 @@ const EXPORT_BATCH = 500;
 
 // ---- the staff list ----
 
-async function staffPage(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
-  const rows = await staffRows(db, filter, cursor, limit);
+async function staffPage(ctx: Pick<AppContext, 'db' | 'config'>, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
+  const rows = await staffRows(ctx.db, filter, cursor, limit);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
     rows: page.map((r): StaffRequestJson => ({
-      ...transferRequestToJson(r.request), requester: { ...r.requester, profile_id: r.request.profile_id },
+      ...transferRequestToJson(r.request, ctx.config.publicUrl), requester: { ...r.requester, profile_id: r.request.profile_id },
     })),
     next: more && last ? { at: last.at, id: last.request.id } : null,
   };
 }
 
 /** Every sender's requests with the back office's filters, newest or oldest first, a page at a time. */
-export async function listStaffRequests(db: Db, query: StaffListQuery): Promise<{ data: StaffRequestJson[]; next_cursor: string | null }> {
+export async function listStaffRequests(ctx: Pick<AppContext, 'db' | 'config'>, query: StaffListQuery): Promise<{ data: StaffRequestJson[]; next_cursor: string | null }> {
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !cursor) throw badRequest('validation.cursorInvalid');
-  const { rows, next } = await staffPage(db, await prepareFilter(db, query), cursor, query.limit);
+  const { rows, next } = await staffPage(ctx, await prepareFilter(ctx.db, query), cursor, query.limit);
   return { data: rows, next_cursor: next ? encodeCursor(next) : null };
 }
 
 /** The filtered list as CSV lines, read batch by batch with the list's keyset cursor. */
-export async function* exportLines(db: Db, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
+export async function* exportLines(ctx: Pick<AppContext, 'db' | 'config'>, filter: StaffFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
   yield csvHeader();
-  const prepared = await prepareFilter(db, filter);
+  const prepared = await prepareFilter(ctx.db, filter);
   let cursor: Cursor | null = null;
   do {
-    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(db, prepared, cursor, batch);
+    const page: Awaited<ReturnType<typeof staffPage>> = await staffPage(ctx, prepared, cursor, batch);
     if (page.rows.length) yield page.rows.map(csvLine).join('');
     cursor = page.next;
   } while (cursor);
 }
 
 /** The export is a staff action: recorded with its filter before the file is sent. */
-export async function exportStream(db: Db, actor: Actor, filter: StaffFilter): Promise<Readable> {
-  await recordAudit(db, actor, { action: 'transfer_request.export', target: 'export', id: null, after: filter });
-  return Readable.from(exportLines(db, filter), { objectMode: false });
+export async function exportStream(ctx: AppContext, actor: Actor, filter: StaffFilter): Promise<Readable> {
+  await recordAudit(ctx.db, actor, { action: 'transfer_request.export', target: 'export', id: null, after: filter });
+  return Readable.from(exportLines(ctx, filter), { objectMode: false });
 }
 
 // ---- counts and volume ----

@@ -125,11 +125,11 @@ async function replayOf(ctx: AppContext, profileId: string, key: string, hash: s
 }
 
 async function answer(ctx: AppContext, row: TransferRequestRow): Promise<InitiatedResponse> {
-  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: transferRequestToJson(row) };
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: transferRequestToJson(row, ctx.config.publicUrl) };
   const paymentUrl = await paypalApproval(ctx, row);
   // Reread: the PayPal order id may have just been stored.
   const latest = await repo.findRequest(ctx.db, row.id);
-  return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row) };
+  return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row, ctx.config.publicUrl) };
 }
 
 /** The PayPal approval page again, for the sender of a transfer who left PayPal before paying. */

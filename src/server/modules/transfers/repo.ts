@@ -107,6 +107,7 @@ const requestFields = {
   payout_reference: transferRequests.payout_reference, payment_status: transferRequests.payment_status,
   payment_amount: transferRequests.payment_amount, payment_reference: transferRequests.payment_reference,
   payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
+  tracking_token: transferRequests.tracking_token,
 };
 
 /** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */

@@ -58,7 +58,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.get('/transactions', {
     config: { access: 'user' },
     schema: { querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }) },
-  }, async (request) => listOwnTransactions(ctx.db, requireUser(request), { ...request.query, open: request.query.open === 'true' }));
+  }, async (request) => listOwnTransactions(ctx, requireUser(request), { ...request.query, open: request.query.open === 'true' }));
 
   app.get('/transactions/summary', {
     config: { access: 'user' },
@@ -71,16 +71,16 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
   }, async (request) => {
     const user = requireUser(request);
-    if (isStaff(user.role)) return listStaffRequests(ctx.db, parseOr400(StaffListQuerySchema, request.query, request.lang));
+    if (isStaff(user.role)) return listStaffRequests(ctx, parseOr400(StaffListQuerySchema, request.query, request.lang));
     const query = parseOr400(OwnListQuerySchema, request.query, request.lang);
-    return listOwnRequests(ctx.db, user, { ...query, open: query.open === 'true' });
+    return listOwnRequests(ctx, user, { ...query, open: query.open === 'true' });
   });
 
   app.get('/transfer-requests/:id', {
     config: { access: 'user' },
     schema: { params: IdParamsSchema, response: replies({ 200: TransferDetailResponseSchema }) },
   }, async (request) => {
-    const { row, detail } = await transferDetail(ctx.db, requireUser(request), request.params.id);
+    const { row, detail } = await transferDetail(ctx, requireUser(request), request.params.id);
     return { data: { ...detail, payment_instructions: paymentInstructions(ctx, row.source_provider), paypal_checkout: usesPayPal(ctx, row) } };
   });
 

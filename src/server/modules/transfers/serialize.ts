@@ -5,15 +5,20 @@ import type { HistoryRow, TransactionRow, TransferRequestRow } from './repo.js';
 // from validated input, so they hold the core's ids: the answer's types say so, and the response
 // schemas check it as each answer is sent.
 
+/** The recipient's tracking page for a token (D15); none once the sender revoked it. */
+export const trackingUrl = (publicUrl: string, token: string | null) => (token ? `${publicUrl}/t/${token}` : null);
+
 /**
  * A transfer request as every API answer shows it: amounts stay the exact decimal strings the
- * database holds; the idempotency columns are internal and never leave the server.
+ * database holds; the idempotency columns are internal and never leave the server, and the
+ * tracking token leaves only as its link (publicUrl: the app's, ctx.config.publicUrl).
  */
-export function transferRequestToJson(row: TransferRequestRow): TransferRequestJson {
-  const { idempotency_key: _key, idempotency_hash: _hash, ...rest } = row;
+export function transferRequestToJson(row: TransferRequestRow, publicUrl: string): TransferRequestJson {
+  const { idempotency_key: _key, idempotency_hash: _hash, tracking_token: token, ...rest } = row;
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     ...rest,
+    tracking_url: trackingUrl(publicUrl, token),
     payment_recorded_at: iso(row.payment_recorded_at),
     payout_sent_at: iso(row.payout_sent_at),
     refunded_at: iso(row.refunded_at),
@@ -41,7 +46,8 @@ export function historyToJson(row: HistoryRow): HistoryStep {
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
   'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payment_reference' | 'payout_status' |
-  'refund_reference'>): TransactionJson {
+  'refund_reference' | 'tracking_token'>, publicUrl: string): TransactionJson {
+  const { tracking_token: token, ...fields } = request;
   return {
     id: row.id,
     transfer_request_id: row.transfer_request_id,
@@ -54,6 +60,7 @@ export function transactionToJson(row: TransactionRow, request: Pick<TransferReq
     provider_txn_id: row.provider_txn_id,
     destination_details: row.destination_details,
     metadata: row.metadata,
-    ...request,
+    ...fields,
+    tracking_url: trackingUrl(publicUrl, token),
   } as TransactionJson;
 }

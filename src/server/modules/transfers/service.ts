@@ -71,15 +71,15 @@ function page<R extends { cursor_at: string; row: { id: string } }, T>(rows: R[]
 }
 
 /** The sender's own transfer requests, newest first. */
-export async function listOwnRequests(db: Db, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
-  const rows = await ownRequestRows(db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
-  return page(rows, query.limit, (r) => transferRequestToJson(r.row));
+export async function listOwnRequests(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
+  const rows = await ownRequestRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
+  return page(rows, query.limit, (r) => transferRequestToJson(r.row, ctx.config.publicUrl));
 }
 
 /** The sender's own transactions with the request fields the screens and receipts show, newest first. */
-export async function listOwnTransactions(db: Db, caller: Caller, query: OwnListQuery): Promise<{ data: TransactionJson[]; next_cursor: string | null }> {
-  const rows = await ownTransactionRows(db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
-  return page(rows, query.limit, (r) => transactionToJson(r.row, r.request));
+export async function listOwnTransactions(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransactionJson[]; next_cursor: string | null }> {
+  const rows = await ownTransactionRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
+  return page(rows, query.limit, (r) => transactionToJson(r.row, r.request, ctx.config.publicUrl));
 }
 
 /** The dashboard's counts of the sender's transactions per status. */
@@ -93,7 +93,8 @@ export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummar
 export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
 
 /** One request with its timeline and proofs: its sender's, or any for staff. */
-export async function transferDetail(db: Db, caller: Caller, id: string): Promise<{ row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> }> {
+export async function transferDetail(ctx: AppContext, caller: Caller, id: string): Promise<{ row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> }> {
+  const { db } = ctx;
   const row = await visibleRequest(db, caller, id, true);
   const [history, proofs, transactionId, refundRequested] = await Promise.all([
     historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id),
@@ -102,7 +103,7 @@ export async function transferDetail(db: Db, caller: Caller, id: string): Promis
   return {
     row,
     detail: {
-      ...transferRequestToJson(row),
+      ...transferRequestToJson(row, ctx.config.publicUrl),
       history: history.map(historyToJson),
       has_proof: proofs.length > 0,
       proofs: proofs.map(proofToJson),
@@ -178,7 +179,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
 /** The sender cancels their own request (only while pending and not paid out). */
 export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Promise<TransferRequestJson> {
   await visibleRequest(ctx.db, caller, id, false);
-  return transferRequestToJson(await changeStatus(ctx, { requestId: id, to: 'cancelled', actor: caller, as: 'owner' }));
+  return transferRequestToJson(await changeStatus(ctx, { requestId: id, to: 'cancelled', actor: caller, as: 'owner' }), ctx.config.publicUrl);
 }
 
 /** Staff move a request; payment and payout are recorded by their own actions (money.ts). */
@@ -186,7 +187,7 @@ export async function changeStatusAsStaff(ctx: AppContext, actor: StaffActor, id
   const row = await changeStatus(ctx, {
     requestId: id, to: body.status, actor, as: 'staff', note: body.note || null, expectedStatus: body.expected_status,
   });
-  return transferRequestToJson(row);
+  return transferRequestToJson(row, ctx.config.publicUrl);
 }
 
 /**
@@ -203,9 +204,9 @@ export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: str
     // As it stands now: the worker may already have done the refund.
     const row = await findRequest(ctx.db, id);
     if (!row) throw notFound();
-    return { ...transferRequestToJson(row), refund_requested_at: (await refundRequestedAt(ctx.db, id))?.toISOString() ?? null };
+    return { ...transferRequestToJson(row, ctx.config.publicUrl), refund_requested_at: (await refundRequestedAt(ctx.db, id))?.toISOString() ?? null };
   }
-  return { ...transferRequestToJson(await recordRefund(ctx, actor, id, body, lang)), refund_requested_at: null };
+  return { ...transferRequestToJson(await recordRefund(ctx, actor, id, body, lang), ctx.config.publicUrl), refund_requested_at: null };
 }
 
 // ---- proofs of payment ----

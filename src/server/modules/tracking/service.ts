@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { TrackingJson } from '@core/api/tracking.js';
+import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
+import type { TransferStatus } from '@core/status.js';
+import type { Currency } from '@core/money.js';
+import type { AppContext } from '@server/context.js';
+import { notFound } from '@server/lib/http-error.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { trackingUrl } from '../transfers/serialize.js';
+import { findTracked, setToken } from './repo.js';
+
+// The recipient's tracking link (D15, docs/rules/transfers.md#tracking-link): anyone with the
+// link reads the status, the expected delivery, the recipient's first name, the amount and, once
+// completed, the payout reference. The sender can turn the link off or make a new one.
+
+/** What a token looks like (the database's and ours: 18 random bytes, base64url); anything else is unknown. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{24}$/;
+
+/** Unknown, malformed and revoked tokens get the same answer: nothing tells them apart. */
+const linkNotFound = () => notFound('transfer.tracking.notFound');
+
+/** The first word of a name ("Marie" of "Marie Nguema"). */
+const firstName = (name: unknown) => (typeof name === 'string' && name.trim() ? name.trim().split(/\s+/)[0]! : null);
+
+/** Every digit but the last 3 hidden, separators dropped: "+241 77 12 34 56" → "••••••••456". */
+export function maskPhone(phone: unknown): string | null {
+  if (typeof phone !== 'string') return null;
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length < 4) return null;
+  return `${'•'.repeat(digits.length - 3)}${digits.slice(-3)}`;
+}
+
+/** GET /api/track/{token}: the transfer as its recipient may follow it; 404 for any other token. */
+export async function trackTransfer(ctx: AppContext, token: string, now = new Date()): Promise<TrackingJson> {
+  const row = TOKEN_SHAPE.test(token) ? await findTracked(ctx.db, token) : null;
+  if (!row) throw linkNotFound();
+  const details = (row.destination_details ?? {}) as Record<string, unknown>;
+  const status = row.status as TransferStatus;
+  const open = status === 'pending' || status === 'processing';
+  const start = deliveryStart({ created_at: row.created_at.toISOString(), payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null });
+  const window = open && row.processing_time ? deliveryWindow(row.processing_time, start) : null;
+  return {
+    status,
+    recipient_first_name: firstName(details.recipient_name ?? details.account_holder),
+    recipient_phone_masked: maskPhone(details.recipient_phone),
+    payout_amount: row.payout_amount,
+    payout_currency: row.payout_currency as Currency,
+    payout_reference: status === 'completed' ? row.payout_reference : null,
+    delivery: window,
+    late: isLate(status, window, now),
+  };
+}
+
+type Owner = Pick<AuthUser, 'profile_id'>;
+
+/** The sender turns the link off: the old token answers 404 from now on. Others' transfers are "not found". */
+export async function revokeTracking(ctx: AppContext, owner: Owner, id: string): Promise<void> {
+  if (!(await setToken(ctx.db, id, owner.profile_id, null))) throw notFound();
+}
+
+/** The sender makes a new link (after revoking one, or to replace one shared too widely). */
+export async function renewTracking(ctx: AppContext, owner: Owner, id: string): Promise<{ tracking_url: string }> {
+  const token = randomBytes(18).toString('base64url');
+  if (!(await setToken(ctx.db, id, owner.profile_id, token))) throw notFound();
+  return { tracking_url: trackingUrl(ctx.config.publicUrl, token)! };
+}
