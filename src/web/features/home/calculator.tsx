@@ -5,7 +5,7 @@ import { ArrowRight, RefreshCw } from '@web/components/icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '@core/channels';
 import { computeQuote } from '@core/fees';
 import { toDecimal } from '@core/money';
-import { amountToMinor, sanitizeAmountInput } from './amount-input';
+import { amountExample, readAmount } from '@core/amount-input';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
@@ -45,7 +45,10 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
 
   const info = directionById(direction) ?? DIRECTIONS[0]!;
   const currency = info.from;
-  const minor = amountToMinor(amountText, currency);
+  // Docs/rules/amounts.md: nothing typed prices 0; a text that cannot be read is not priced.
+  const reading = readAmount(amountText, currency, lng);
+  const amountError = reading.error === 'empty' ? undefined : reading.error;
+  const minor = reading.minor ?? 0;
 
   const quote = useMemo(() => {
     if (!rates.data || !fees.data) return null;
@@ -57,20 +60,17 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const failed = !quote && (!!rates.error || !!fees.error);
 
   const onDirection = (value: string) => {
-    if (!isDirectionId(value)) return;
-    const next = directionById(value);
-    setDirection(value);
-    // Keep the amount valid for the new source currency (e.g. no decimals in XAF).
-    if (next) setAmountText((a) => sanitizeAmountInput(a, next.from));
+    if (isDirectionId(value)) setDirection(value);
   };
 
-  const sendHref = `/transfer?${new URLSearchParams({ direction, amount: minor > 0 ? toDecimal(minor, currency) : '0' }).toString()}`;
+  // The form reads the same text by the same rules: a refused amount is refused there too.
+  const sendHref = `/transfer?${new URLSearchParams({ direction, amount: reading.error ? amountText : toDecimal(minor, currency) }).toString()}`;
 
   const row = (label: string, value: string | null, testId: string, strong = false) => (
     <div className={cn('flex items-baseline justify-between gap-4 py-2', strong && 'border-t border-border pt-3')}>
       <dt className={cn('text-sm', strong ? 'font-semibold text-slate-900' : 'text-slate-700')}>{label}</dt>
       <dd data-testid={testId} className={cn('text-right tabular-nums', strong ? 'text-lg font-bold text-slate-900' : 'font-medium text-slate-900')}>
-        {value ?? <span className="inline-block h-4 w-20 animate-pulse rounded bg-muted align-middle" aria-hidden />}
+        {amountError ? '—' : value ?? <span className="inline-block h-4 w-20 animate-pulse rounded bg-muted align-middle" aria-hidden />}
       </dd>
     </div>
   );
@@ -99,15 +99,21 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
               inputMode="decimal"
               autoComplete="off"
               value={amountText}
-              onChange={(e) => setAmountText(sanitizeAmountInput(e.target.value, currency))}
+              onChange={(e) => setAmountText(e.target.value)}
               className="pr-14 text-lg font-semibold sm:text-lg"
-              aria-describedby={quote?.limit_error ? `${id}-limit` : undefined}
+              aria-invalid={amountError ? true : undefined}
+              aria-describedby={amountError ? `${id}-error` : quote?.limit_error ? `${id}-limit` : undefined}
               data-testid="calculator-amount"
             />
             <span aria-hidden className="pointer-events-none absolute right-3 top-1/2 -translate-y-1/2 text-sm font-semibold text-slate-600">
               {currency}
             </span>
           </div>
+          {amountError ? (
+            <p id={`${id}-error`} role="alert" className="text-sm font-medium text-destructive" data-testid="calculator-amount-error">
+              {t(`common:amount.${amountError}`, { currency, example: amountExample(currency, lng) })}
+            </p>
+          ) : null}
         </div>
       </div>
 
@@ -134,7 +140,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
             {row(t('calculator.fee'), quote ? money(quote.fee, quote.currency, lng) : null, 'calc-fee')}
             {row(t('calculator.total'), quote ? money(quote.total, quote.currency, lng) : null, 'calc-total', true)}
           </dl>
-          {quote?.limit_error ? (
+          {quote?.limit_error && !amountError ? (
             <p id={`${id}-limit`} className="mt-3 text-sm font-medium text-yellow-900" role="status">
               {quote.limit_error.code === 'below_min'
                 ? t('calculator.belowMin', { limit: money(quote.limit_error.limit, quote.currency, lng) })
