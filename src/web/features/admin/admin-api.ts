@@ -2,6 +2,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StatsResponse, VolumePoint, VolumeResponse } from '@core/api/admin';
 import type { AuditEntry, AuditFilter, AuditPage } from '@core/api/audit';
+import type { ApprovalThreshold, ApprovalThresholdList } from '@core/api/approvals';
 import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
@@ -36,6 +37,7 @@ export const adminKeys = {
   audit: (type: string) => ['admin', 'audit', type] as const,
   auditLog: (f: AuditFilter) => ['admin', 'audit-log', f] as const,
   jobs: ['admin', 'jobs'] as const,
+  thresholds: ['admin', 'approval-thresholds'] as const,
 };
 
 export function filterQuery(f: Partial<Record<string, string>>, extra: Record<string, string> = {}): string {
@@ -227,5 +229,23 @@ export function useRetryJob() {
       client.invalidateQueries({ queryKey: adminKeys.jobs }),
       client.invalidateQueries({ queryKey: adminKeys.stats }),
     ]),
+  });
+}
+
+/** Four-eyes thresholds per source currency (D12). */
+export function useApprovalThresholds() {
+  return useQuery({
+    queryKey: adminKeys.thresholds,
+    queryFn: async ({ signal }) => (await api<ApprovalThresholdList>('/api/approval-thresholds', { signal })).data,
+  });
+}
+
+/** The admin sets one currency's threshold; the queue's "needs approval" follows. */
+export function useSetApprovalThreshold() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ currency, amount }: { currency: string; amount: string }) =>
+      api<{ data: ApprovalThreshold }>(`/api/approval-thresholds/${currency}`, { method: 'PUT', body: { amount } }),
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

@@ -17,6 +17,7 @@ import { useFees } from '@web/lib/queries';
 import { useAudit, useDeleteTier, type StoredTier } from './admin-api';
 import { amountText } from './admin-format';
 import { AuditList } from './audit-list';
+import { ThresholdsSection } from './thresholds-section';
 import { TierForm } from './tier-form';
 
 function byMin(a: StoredTier, b: StoredTier): number {
@@ -92,6 +93,7 @@ export function FeesTab() {
 
       <TierForm key={`${direction}:${editing?.id ?? 'new'}`} direction={direction} editing={editing} onDone={() => setEditing(null)} />
       <AuditList title={t('fees.history')} query={audit} />
+      <ThresholdsSection />
     </section>
   );
 }
