@@ -19,11 +19,6 @@ export function compactPhone(value: string): string {
   return value.trim().replace(/[\s().-]/g, '');
 }
 
-/** A plausible international number: + and 8-15 digits. Per-country checks are libphonenumber's, outside core. */
-export function isPlausiblePhone(value: string): boolean {
-  return /^\+\d{8,15}$/.test(compactPhone(value));
-}
-
 /** The message of the first issue: the primary error, reported first in the spec's order. */
 export function primaryErrorKey(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'validation.checkInput';
@@ -233,8 +228,9 @@ function recipientError(kind: ChannelKind, r: RecipientFields): [string, keyof R
     if (!isValidEmail(r.recipient_email!)) return ['validation.emailInvalid', 'recipient_email'];
     if (blank(r.recipient_name)) return ['validation.paypalNameRequired', 'recipient_name'];
   } else if (kind === 'mobile') {
+    // Whether it is a number of the destination's operators needs their current ranges: checked
+    // next, with them, by readMobileNumber (core/operators.ts) on the server and the screen.
     if (blank(r.recipient_phone)) return ['validation.recipientPhoneRequired', 'recipient_phone'];
-    if (!isPlausiblePhone(r.recipient_phone!)) return ['validation.recipientPhoneInvalid', 'recipient_phone'];
   } else {
     if (blank(r.account_holder) && blank(r.recipient_name)) return ['validation.accountHolderRequired', 'account_holder'];
     if (blank(r.iban)) return ['validation.ibanRequired', 'iban'];

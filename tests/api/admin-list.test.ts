@@ -24,7 +24,7 @@ beforeAll(async () => {
   ids.b1 = (await createTransfer(t, bob.id, { direction: 'XAF_USD', amount: '60000', status: 'completed', created_at: day('2025-03-03'),
     recipient: { recipient_name: 'Bob "The" Builder, Jr', recipient_email: 'bob.paypal@example.test' }, provider_txn_id: 'CAPTURE-42' })).id;
   ids.b2 = (await createTransfer(t, bob.id, { status: 'rejected', created_at: day('2025-03-04'),
-    recipient: { recipient_name: '=HYPERLINK("http://evil")', recipient_phone: '+24106000000' } })).id;
+    recipient: { recipient_name: '=HYPERLINK("http://evil")', recipient_phone: '+24177000000' } })).id;
   ids.b3 = (await createTransfer(t, bob.id, { created_at: day('2025-03-04', '23:59:59') })).id;
 });
 afterAll(async () => { await t.close(); });

@@ -27,7 +27,7 @@ const CASES: Case[] = [
     name: 'POST /api/payments/initiate amount', method: 'POST', url: () => '/api/payments/initiate', token: () => sender.token,
     body: {
       source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: HUGE, currency: 'USD',
-      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 06 12 34 56' },
+      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 77 12 34 56' },
     },
   },
   ...(['percentage', 'min_amount', 'max_amount', 'min_fee'] as const).flatMap((field): Case[] => [

@@ -33,7 +33,7 @@ afterAll(async () => {
 
 const usdToGabon = {
   source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
-  destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24106123456' },
+  destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24177123456' },
 };
 
 function initiate(body: Record<string, unknown>, key?: string) {

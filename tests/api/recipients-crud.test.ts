@@ -17,16 +17,16 @@ const create = (user: TestUser | null, payload: Record<string, unknown>) =>
 
 describe('saved recipients', () => {
   it('creates, lists newest first and deletes the sender’s own recipients', async () => {
-    const phone = await create(alice, { channel: 'airtel_gabon', recipient_name: 'Jean', recipient_phone: '+241 06 12 34 56', label: 'Brother' });
+    const phone = await create(alice, { channel: 'airtel_gabon', recipient_name: 'Jean', recipient_phone: '+241 77 12 34 56', label: 'Brother' });
     expect(phone.statusCode).toBe(201);
-    expect(phone.json().data).toMatchObject({ channel: 'airtel_gabon', recipient_phone: '+24106123456', label: 'Brother' });
+    expect(phone.json().data).toMatchObject({ channel: 'airtel_gabon', recipient_phone: '+24177123456', label: 'Brother' });
     expect(phone.json().data).not.toHaveProperty('profile_id');
     const bank = await create(alice, { channel: 'bank_france', recipient_name: 'Paul Martin', iban: 'fr76 3000 6000 0112 3456 7890 189' });
     expect(bank.json().data.iban).toBe('FR7630006000011234567890189');
     const list = (await t.request({ method: 'GET', url: '/api/recipients', token: alice.token })).json().data;
     expect(list.map((r: { id: string }) => r.id)).toEqual([bank.json().data.id, phone.json().data.id]);
     // Saving the same recipient twice keeps one.
-    const dup = await create(alice, { channel: 'airtel_gabon', recipient_name: 'Jean', recipient_phone: '+24106123456' });
+    const dup = await create(alice, { channel: 'airtel_gabon', recipient_name: 'Jean', recipient_phone: '+24177123456' });
     expect(dup.json().data.id).toBe(phone.json().data.id);
 
     const del = await t.request({ method: 'DELETE', url: `/api/recipients/${phone.json().data.id}`, token: alice.token });

@@ -26,7 +26,7 @@ async function createTransfer(user: TestUser, amount = '100', recipient = 'Jean 
     method: 'POST', url: '/api/payments/initiate', token: user.token,
     payload: {
       source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount, currency: 'USD',
-      destination_details: { recipient_name: recipient, recipient_phone: '+24106123456' },
+      destination_details: { recipient_name: recipient, recipient_phone: '+24177123456' },
     },
   });
   expect(res.statusCode).toBe(201);

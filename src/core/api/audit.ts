@@ -10,11 +10,11 @@ export const AUDIT_ACTIONS = [
   'transfer_request.export', 'transfer_request.approve', 'transfer_request.note', 'approval_threshold.update',
   'proof.view', 'profile.role_update', 'profile.mfa_reset', 'fee_tier.create',
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'job.retry', 'reconciliation.statement',
-  'reconciliation.match', 'audit.export',
+  'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold'] as const;
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */

@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
 import { SEED_CORRIDORS, SEED_FEE_TIERS } from '@core/fees.js';
+import { DEFAULT_OPERATOR_PREFIXES } from '@core/operators.js';
 import { RATE_KEYS, SEED_RATES } from '@core/rates.js';
 import type { Db } from './client.js';
-import { approvalThresholds, corridors, feeTiers, rates } from './schema.js';
+import { approvalThresholds, corridors, feeTiers, operatorPrefixes, rates } from './schema.js';
 
 /**
- * Seeds the published prices, rates and four-eyes thresholds (docs/rules/fees-and-rates.md) on a fresh database.
- * Existing rows are never overwritten: once an admin edits a tier or a rate, a restart keeps the
- * edit.
+ * Seeds the published prices, rates, four-eyes thresholds (docs/rules/fees-and-rates.md) and the
+ * operators' number ranges (D16) on a fresh database. Existing rows are never overwritten: once an
+ * admin edits a tier, a rate or a channel's ranges, a restart keeps the edit.
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
@@ -25,5 +26,9 @@ export async function seedReferenceData(db: Db): Promise<void> {
     await tx.insert(rates).values(rateRows).onConflictDoNothing();
     await tx.insert(approvalThresholds).values(Object.entries(DEFAULT_APPROVAL_THRESHOLDS)
       .map(([currency, amount]) => ({ currency: currency as keyof typeof DEFAULT_APPROVAL_THRESHOLDS, amount }))).onConflictDoNothing();
+    const seededChannels = await tx.execute<{ channel: string }>(sql`select distinct channel from operator_prefixes`);
+    const ranged = new Set(seededChannels.rows.map((r) => r.channel));
+    const unranged = DEFAULT_OPERATOR_PREFIXES.filter((p) => !ranged.has(p.channel));
+    if (unranged.length > 0) await tx.insert(operatorPrefixes).values(unranged.map((p) => ({ ...p })));
   });
 }

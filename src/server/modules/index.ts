@@ -9,6 +9,7 @@ import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
 import mfaRoutes from './mfa/routes.js';
 import type { ApiModule } from './module.js';
+import operatorsRoutes from './operators/routes.js';
 import paymentsRoutes from './payments/routes.js';
 import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
@@ -21,5 +22,5 @@ import transfersRoutes from './transfers/routes.js';
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes, trackingRoutes,
+  reconciliationRoutes, operatorsRoutes, trackingRoutes,
 ];

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { InitiatedResponse } from '@core/api/payments.js';
-import { CHANNELS, directionFor, type ChannelId } from '@core/channels.js';
+import { CHANNELS, directionFor } from '@core/channels.js';
 import { formatMoney, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { PaymentInitiate } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
@@ -9,6 +8,7 @@ import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/service.js';
+import { payoutNumber } from '../operators/service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { createdMailCall, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from './paypal.js';
@@ -45,20 +45,6 @@ function limitError(code: 'below_min' | 'above_max', limit: string, currency: Cu
 }
 
 /**
- * A mobile-money payout goes to a number of the destination's country (+241 Gabon, +250 Rwanda),
- * checked here as on the transfer screen; stored in E.164.
- */
-function mobilePayoutNumber(destination: ChannelId, phone: string): string {
-  const channel = CHANNELS[destination];
-  if (channel.kind !== 'mobile') return phone;
-  const parsed = parsePhoneNumberFromString(phone);
-  if (!parsed?.isValid() || parsed.country !== channel.country) {
-    throw new HttpError(400, 'validation.recipientPhoneCountry', {}, { channel: `common.channels.${destination}` });
-  }
-  return parsed.number;
-}
-
-/**
  * Prices the transfer server-side (the tiers and rates as stored now, from the published prices in
  * memory), then stores request, transaction, first history row and the creation e-mail's job in
  * one statement, and points the sender where to pay.
@@ -67,16 +53,19 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
   const direction = directionFor(body.source_provider, body.destination_provider);
   if (!direction) throw badRequest('validation.pairUnsupported');
   const source = CHANNELS[body.source_provider];
+  const d = body.destination_details;
+  // A mobile payout number of the destination's operators (D16), checked before the amount's limits as on the transfer screen.
+  const phone = d.recipient_phone
+    && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone', lang);
   const priced = await priceTransfer(ctx, direction, body.amount);
   const { quote } = priced;
   if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
   const amount = toDecimal(quote.amount, quote.currency);
   const hash = idempotencyKey ? bodyHash(body, amount) : null;
 
-  const d = body.destination_details;
   const destination_details = Object.fromEntries(Object.entries({
     recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email,
-    recipient_phone: d.recipient_phone && mobilePayoutNumber(body.destination_provider, d.recipient_phone),
+    recipient_phone: phone,
     iban: d.iban, bic: d.bic, account_holder: d.account_holder,
   }).filter(([, v]) => v != null && v !== ''));
   const reference = newReference();
@@ -108,10 +97,10 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
   }
 
   if (body.save_recipient) {
-    await saveRecipient(ctx.db, user.profile_id, {
+    await saveRecipient(ctx, user.profile_id, {
       channel: body.destination_provider, recipient_name: destination_details.recipient_name as string | undefined,
-      recipient_email: d.recipient_email, recipient_phone: d.recipient_phone, iban: d.iban, bic: d.bic,
-    }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
+      recipient_email: d.recipient_email, recipient_phone: phone || undefined, iban: d.iban, bic: d.bic,
+    }, lang).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
   return answer(ctx, created);
 }

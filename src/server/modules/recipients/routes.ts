@@ -17,7 +17,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: { body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
   }, async (request, reply) => {
-    const data = await saveRecipient(ctx.db, requireUser(request).profile_id, request.body);
+    const data = await saveRecipient(ctx, requireUser(request).profile_id, request.body, request.lang);
     return reply.status(201).send({ data });
   });
 

@@ -1,7 +1,10 @@
 import type { Recipient } from '@core/schemas.js';
 import type { SavedRecipient } from '@core/api/recipients.js';
+import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
+import type { Lang } from '@server/i18n.js';
 import { notFound } from '@server/lib/http-error.js';
+import { payoutNumber } from '../operators/service.js';
 import * as repo from './repo.js';
 
 // A sender's saved recipients: each sender sees and deletes only their own.
@@ -15,9 +18,13 @@ export async function myRecipients(db: Db, profileId: string): Promise<SavedReci
   return (await repo.listRecipients(db, profileId)).map(toJson);
 }
 
-/** Saves a recipient; the same one saved again for the same channel is kept once. */
-export async function saveRecipient(db: Db, profileId: string, recipient: Recipient): Promise<SavedRecipient> {
-  return toJson(await repo.saveRecipient(db, profileId, recipient));
+/**
+ * Saves a recipient, its mobile number checked against the destination's operators (D16) and kept
+ * in E.164; the same one saved again for the same channel is kept once.
+ */
+export async function saveRecipient(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, recipient: Recipient, lang: Lang): Promise<SavedRecipient> {
+  const phone = recipient.recipient_phone && await payoutNumber(ctx, recipient.channel, recipient.recipient_phone, 'recipient_phone', lang);
+  return toJson(await repo.saveRecipient(ctx.db, profileId, { ...recipient, recipient_phone: phone }));
 }
 
 /** Deletes the sender's own recipient; someone else's is as unknown as a missing one (404). */

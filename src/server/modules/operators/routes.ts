@@ -1,0 +1,47 @@
+import { DeletedResponseSchema } from '@core/api/admin.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import {
+  AdminOperatorPrefixListSchema, AdminOperatorPrefixResponseSchema, OperatorPrefixInputSchema, OperatorPrefixUpdateSchema,
+  OperatorsResponseSchema,
+} from '@core/api/operators.js';
+import { replies } from '@server/lib/contract.js';
+import { actorOf } from '@server/lib/guards.js';
+import { sendCached } from '@server/lib/price-cache.js';
+import type { ApiModule } from '../module.js';
+import { adminTable, createPrefix, deletePrefix, publishedOperators, updatePrefix } from './service.js';
+
+// The operators' number ranges (D16): public, so the browser names the operator as the sender
+// types and refuses what the server would; edited by the admin, every edit audited.
+
+const routes: ApiModule = async (app, { ctx }) => {
+  // Served from memory until an admin edits a range (docs/decisions/016-price-cache-and-scale-out.md);
+  // revalidated with its ETag.
+  app.get('/operators', {
+    config: { access: 'public' },
+    schema: { response: replies({ 200: OperatorsResponseSchema }) },
+  }, async (request, reply) => sendCached(request, reply, await publishedOperators(ctx)));
+
+  app.get('/admin/operator-prefixes', {
+    config: { access: 'admin' },
+    schema: { response: replies({ 200: AdminOperatorPrefixListSchema }) },
+  }, async () => ({ data: await adminTable(ctx) }));
+
+  app.post('/admin/operator-prefixes', {
+    config: { access: 'admin' },
+    schema: { body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }) },
+  }, async (request, reply) => reply.status(201).send({ data: await createPrefix(ctx, actorOf(request), request.body, request.lang) }));
+
+  app.put('/admin/operator-prefixes/:id', {
+    config: { access: 'admin' },
+    schema: { params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }) },
+  }, async (request) => ({ data: await updatePrefix(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
+
+  app.delete('/admin/operator-prefixes/:id', {
+    config: { access: 'admin' },
+    schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+  }, async (request) => {
+    await deletePrefix(ctx, actorOf(request), request.params.id);
+    return { data: { id: request.params.id, deleted: true as const } };
+  });
+};
+export default routes;
