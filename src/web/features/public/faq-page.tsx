@@ -8,6 +8,7 @@ import { Button } from '@web/components/ui/button';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { Input } from '@web/components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
+import { textMatcher } from '@web/lib/text-match';
 import { SupportEmail, useSupportEmailText } from './support-email';
 
 /** Five categories holding 4, 5, 4, 4 and 5 questions. */
@@ -24,11 +25,6 @@ interface Entry {
   id: string;
   q: string;
   a: string;
-}
-
-/** Lower-case, accents removed: "Sécurité" matches "securite". */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 export default function FaqPage() {
@@ -51,11 +47,12 @@ export default function FaqPage() {
     return all;
   }, [t, email]);
 
-  const needle = fold(deferred.trim());
+  const needle = deferred.trim();
   const filtered = useMemo(() => {
     const out = {} as Record<FaqCategory, Entry[]>;
+    const matches = textMatcher(needle);
     for (const c of FAQ_CATEGORIES) {
-      out[c.id] = needle ? entries[c.id].filter((e) => fold(`${e.q} ${e.a}`).includes(needle)) : entries[c.id];
+      out[c.id] = entries[c.id].filter((e) => matches(`${e.q} ${e.a}`));
     }
     return out;
   }, [entries, needle]);
@@ -92,7 +89,7 @@ export default function FaqPage() {
         <EmptyState
           className="mt-8"
           icon={<Search className="size-8" />}
-          title={t('faq.noResults', { query: deferred.trim() })}
+          title={t('faq.noResults', { query: needle })}
           description={t('faq.noResultsHint')}
           action={
             <Button variant="outline" onClick={() => setQuery('')}>
@@ -114,7 +111,7 @@ export default function FaqPage() {
             <TabsContent key={c.id} value={c.id}>
               <h2 className="sr-only">{t(`faq.category.${c.id}`)}</h2>
               {filtered[c.id].length === 0 ? (
-                <EmptyState title={t('faq.noResults', { query: deferred.trim() })} />
+                <EmptyState title={t('faq.noResults', { query: needle })} />
               ) : (
                 <Accordion type="multiple" className="rounded-xl border border-border bg-white px-4 sm:px-6" data-testid={`faq-list-${c.id}`}>
                   {filtered[c.id].map((e) => (
