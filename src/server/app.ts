@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
@@ -20,6 +21,7 @@ import { type Lang, t } from './i18n.js';
 import { accessRefusal, assertDeclared } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
 import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
+import { priceFastPath } from './lib/price-fast-path.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { SecretBox } from './lib/secret-box.js';
@@ -76,44 +78,6 @@ class OneLinePerRequest extends LogController {
 /** The one app factory, used by main.ts and by every test. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, logger } = deps;
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    // A hop count trusts that many proxies nearest the server.
-    trustProxy: typeof config.TRUST_PROXY === 'number'
-      ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.TRUST_PROXY)
-      : config.TRUST_PROXY,
-    bodyLimit: 1_000_000,
-    logController: new OneLinePerRequest(logger),
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    tokens: new TokenService(database.db, deps.sessionSecret),
-    mailer: deps.mailer ?? configuredMailer(config, database.db, logger),
-    log: logger,
-    limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
-    prices: new PriceCache(),
-    totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
-  };
-  app.addHook('onClose', () => ctx.limiter.close());
-  if (config.RUN_WORKER) {
-    // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
-    // database closes; `npm run worker` runs the same worker alone.
-    let worker: JobWorker | null = null;
-    app.addHook('onReady', async () => {
-      worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
-    });
-    app.addHook('onClose', async () => { await worker?.stop(); });
-  }
-  // Published prices are served from memory while this process hears every edit's NOTIFY.
-  const priceListener = listenForPriceEdits(database.url, ctx.prices, logger);
-  app.addHook('onClose', () => priceListener.close());
-  await priceListener.ready;
-
   // helmet's headers, worked out once and set on every answer as they are.
   const securityHeaders = await helmetHeaders({
     contentSecurityPolicy: {
@@ -133,6 +97,54 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  const prices = new PriceCache();
+  const fastPath = priceFastPath(prices, securityHeaders);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // A hop count trusts that many proxies nearest the server.
+    trustProxy: typeof config.TRUST_PROXY === 'number'
+      ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.TRUST_PROXY)
+      : config.TRUST_PROXY,
+    bodyLimit: 1_000_000,
+    logController: new OneLinePerRequest(logger),
+    // Published prices already in memory are answered before routing (lib/price-fast-path.ts).
+    serverFactory: (handler) => {
+      const server = http.createServer((req, res) => { if (!fastPath(req, res)) handler(req, res); });
+      // Fastify's defaults for the server it would have made itself.
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      return server;
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    tokens: new TokenService(database.db, deps.sessionSecret),
+    mailer: deps.mailer ?? configuredMailer(config, database.db, logger),
+    log: logger,
+    limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
+    prices,
+    totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
+  };
+  app.addHook('onClose', () => ctx.limiter.close());
+  if (config.RUN_WORKER) {
+    // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
+    // database closes; `npm run worker` runs the same worker alone.
+    let worker: JobWorker | null = null;
+    app.addHook('onReady', async () => {
+      worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
+    });
+    app.addHook('onClose', async () => { await worker?.stop(); });
+  }
+  // Published prices are served from memory while this process hears every edit's NOTIFY.
+  const priceListener = listenForPriceEdits(database.url, ctx.prices, logger);
+  app.addHook('onClose', () => priceListener.close());
+  await priceListener.ready;
+
   // Dynamic answers (API, translations) compressed on the fly; the built app is precompressed.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PROOF_BYTES, files: 1, fields: 5 } });

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
@@ -102,5 +105,38 @@ describe('an edit is served at once', () => {
 
     await one.request({ method: 'PATCH', url: '/api/rates/EUR_XAF', token: admin.token, payload: { value: '655.9' } });
     await within(1_000, () => other.request({ method: 'GET', url: '/api/rates' }), (r) => expect(r.json().data.EUR_XAF).toBe('655.9'));
+  });
+});
+
+describe('answered before routing once in memory (src/server/lib/price-fast-path.ts)', () => {
+  /** A GET over a real connection, as a browser or a load balancer sends it. */
+  const overHttp = (base: string, url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http.get(`${base}${url}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  const connectionHeaders = ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'];
+  const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !connectionHeaders.includes(k)));
+
+  it('gives the same status, headers and bytes as the route, compressed or not, and 304 alike', async () => {
+    await one.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(one.app.server.address() as AddressInfo).port}`;
+    for (const url of ['/api/fees', '/api/rates']) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip, deflate, br' }] as Record<string, string>[]) {
+        const routed = await one.request({ method: 'GET', url, headers });
+        const fast = await overHttp(base, url, headers);
+        expect(fast.status).toBe(200);
+        expect(comparable(fast.headers)).toEqual(comparable(routed.headers));
+        const body = fast.headers['content-encoding'] === 'br' ? brotliDecompressSync(fast.body) : fast.body;
+        expect(body.toString()).toBe((await one.request({ method: 'GET', url })).body);
+        const current = await overHttp(base, url, { ...headers, 'if-none-match': routed.headers.etag as string });
+        const routed304 = await one.request({ method: 'GET', url, headers: { ...headers, 'if-none-match': routed.headers.etag as string } });
+        expect(current.status).toBe(304);
+        expect(comparable(current.headers)).toEqual(comparable(routed304.headers));
+      }
+    }
   });
 });

@@ -23,11 +23,22 @@ export interface CachedJson {
  */
 export class PriceCache {
   private entries = new Map<string, Promise<unknown>>();
+  /** The answers of `get` whose load has finished, for `peek`. */
+  private settled = new Map<string, CachedJson>();
   private listening = false;
 
   /** The cached answer for `key`, or `load`'s, serialized once and shared by concurrent requests. */
   get(key: string, load: () => Promise<unknown>): Promise<CachedJson> {
-    return this.keep(`json:${key}`, () => load().then(serialized));
+    const pending = this.keep(`json:${key}`, () => load().then(serialized));
+    if (this.listening && !this.settled.has(key)) {
+      void pending.then((cached) => { if (this.entries.get(`json:${key}`) === pending) this.settled.set(key, cached); }, () => {});
+    }
+    return pending;
+  }
+
+  /** The answer `get` has already loaded for `key`, without waiting; undefined when it has none. */
+  peek(key: string): CachedJson | undefined {
+    return this.settled.get(key);
   }
 
   /**
@@ -52,11 +63,12 @@ export class PriceCache {
 
   invalidate(): void {
     this.entries.clear();
+    this.settled.clear();
   }
 
   setListening(on: boolean): void {
     this.listening = on;
-    this.entries.clear();
+    this.invalidate();
   }
 }
 
@@ -65,16 +77,20 @@ function serialized(value: unknown): CachedJson {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
 }
 
-/** 304 when the client's copy is current (If-None-Match compares weakly, RFC 9110 §13.1.2). */
+/** True when the client's copy is current (If-None-Match compares weakly, RFC 9110 §13.1.2). */
+export function clientHasCurrent(ifNoneMatch: string | undefined, cached: CachedJson): boolean {
+  return !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === cached.etag || tag.trim() === '*');
+}
+
+/** Revalidated each time: an edit must show at once, not after a max-age. */
+export const CACHED_ANSWER_HEADERS = { 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8' } as const;
+
+/** 304 when the client's copy is current, else the answer's bytes as they were serialized. */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, cached: CachedJson): FastifyReply {
-  // Revalidated each time: an edit must show at once, not after a max-age.
-  reply.header('ETag', cached.etag).header('Cache-Control', 'no-cache');
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === cached.etag || tag.trim() === '*')) {
-    return reply.code(304).send();
-  }
+  reply.header('ETag', cached.etag).header('Cache-Control', CACHED_ANSWER_HEADERS['cache-control']);
+  if (clientHasCurrent(request.headers['if-none-match'], cached)) return reply.code(304).send();
   // A string with a JSON type is sent as it is, not serialized again.
-  return reply.type('application/json; charset=utf-8').send(cached.body);
+  return reply.type(CACHED_ANSWER_HEADERS['content-type']).send(cached.body);
 }
 
 /**
