@@ -115,7 +115,7 @@ describe('sending money in Chromium', () => {
     await row.waitFor();
     await page.getByText('1 transaction shown', { exact: true }).waitFor();
     const search = page.getByRole('searchbox', { name: 'Search' });
-    await search.fill('155.85');
+    await search.fill('99.99');
     await page.getByText('0 transactions shown', { exact: true }).waitFor();
     await search.fill('150');
     await page.getByText('1 transaction shown', { exact: true }).waitFor();

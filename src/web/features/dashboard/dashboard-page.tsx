@@ -1,33 +1,37 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { History, LifeBuoy, Lightbulb, Send } from 'lucide-react';
+import { History, LifeBuoy, Lightbulb, MessageSquareWarning, Repeat, Send } from 'lucide-react';
+import { formatPhone } from '@core/phone';
+import { CancelTransferButton } from '@web/components/cancel-transfer';
+import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { StatusBadge } from '@web/components/ui/badge';
+import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
 import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { displayName, useSession } from '@web/lib/session';
-import { channelLabel, directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
-import { useSummary, useTransactionList, type TransactionItem } from '@web/lib/transfers';
+import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
+import { recipientName, useSummary, useTransactionList, type TransactionItem } from '@web/lib/transfers';
+import { sendAgainFromTransfer } from '@web/lib/send-again';
 
 const TIPS = ['checkRecipient', 'reference', 'proof', 'limits'] as const;
 
 function ListCard({ title, query, empty, render }: {
   title: string;
-  query: ReturnType<typeof useTransactionList>;
+  query: { isPending: boolean; isError: boolean; error: Error | null; data: TransactionItem[] | undefined };
   empty: string;
   render: (item: TransactionItem) => ReactNode;
 }) {
   const titleId = useId();
   return (
-    <Card className="min-w-0 p-5 sm:p-6">
+    <Card className="min-w-0 p-4 sm:p-6">
       <h2 id={titleId} className="text-lg font-semibold">{title}</h2>
       <div className="mt-3">
-        {query.isPending ? <LoadingState /> : query.isError ? <Alert variant="destructive">{query.error.message}</Alert>
+        {query.isPending ? <LoadingState /> : query.isError || !query.data ? <Alert variant="destructive">{query.error?.message}</Alert>
           : query.data.length === 0 ? <EmptyState title={empty} />
             : <ul className="divide-y divide-border" aria-labelledby={titleId}>{query.data.map((item) => <li key={item.id} className="py-3">{render(item)}</li>)}</ul>}
       </div>
@@ -35,14 +39,65 @@ function ListCard({ title, query, empty, render }: {
   );
 }
 
-/** Dashboard: welcome, counts, 6 recent transactions, up to 6 open requests, tips. */
-export default function DashboardPage() {
+/** Its details (and thread) open over the history. */
+const detailsHref = (item: TransactionItem) => `/history?details=${item.transfer_request_id}`;
+
+/**
+ * One transfer as a card: recipient and amount, date and reference, its states, and what can be
+ * done with it (details, cancel, send again; the receipt is in the history).
+ */
+function TransferItem({ item, extra }: { item: TransactionItem; extra?: ReactNode }) {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
+  const delivery = useDelivery();
+  const phone = item.destination_details.recipient_phone;
+  const again = sendAgainFromTransfer(item);
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="break-words font-medium">{recipientName(item) ?? t('history.unknownRecipient')}</p>
+          {phone ? <p className="whitespace-nowrap text-xs text-slate-700">{formatPhone(phone)}</p> : null}
+          <p className="text-xs text-slate-600">{directionLabel(t, item.direction)}</p>
+        </div>
+        <p className="shrink-0 font-semibold tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</p>
+      </div>
+      <p className="text-xs text-slate-600">{formatDateTime(item.created_at, lng)} · <span className="font-mono">{item.reference}</span></p>
+      <div className="flex flex-wrap items-center gap-1.5">
+        <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+        {item.action_needed ? <Badge variant="yellow">{t('action.badge')}</Badge> : null}
+        <SenderPaymentBadge state={item.payment_status} />
+        {item.payout_status === 'sent' ? <SenderPayoutBadge state={item.payout_status} /> : null}
+        <DeliveryNote delivery={delivery(item)} />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {extra}
+        <Button asChild size="sm" variant="ghost">
+          <Link to={detailsHref(item)} aria-label={t('history.detailsOf', { reference: item.reference })}>{t('history.details')}</Link>
+        </Button>
+        <CancelTransferButton item={item} />
+        <Button asChild size="sm" variant="outline">
+          <Link to={again.to} state={again.state} aria-label={t('history.sendAgainOf', { reference: item.reference })}>
+            <Repeat aria-hidden />{t('history.sendAgain')}
+          </Link>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Dashboard: welcome; first the transfers our team needs something for (their message and a
+ * reply); counts; 6 recent transactions; up to 6 open requests; tips.
+ */
+export default function DashboardPage() {
+  const { t } = useTranslation(['transfer', 'common']);
   const { user } = useSession();
   const summary = useSummary();
   const recent = useTransactionList({ limit: '6' });
-  const open = useTransactionList({ limit: '6', open: 'true' });
+  // Open transfers are few; those needing an answer are picked from them.
+  const open = useTransactionList({ limit: '50', open: 'true' });
+  const waiting = open.data?.filter((item) => item.action_needed) ?? [];
 
   const stats: [string, number | undefined][] = [
     [t('dashboard.transactions'), summary.data?.total],
@@ -64,6 +119,28 @@ export default function DashboardPage() {
           </>
         }
       />
+      {waiting.length > 0 ? (
+        <Card className="mb-6 border-yellow-300 bg-yellow-50 p-4 sm:p-6" data-testid="action-needed-card">
+          <h2 id="action-needed-title" className="flex items-center gap-2 text-lg font-semibold">
+            <MessageSquareWarning aria-hidden className="size-5" />{t('dashboard.actionNeeded')}
+          </h2>
+          <p className="mt-1 text-sm text-slate-800">{t('dashboard.actionNeededHint')}</p>
+          <ul className="mt-3 divide-y divide-yellow-200" aria-labelledby="action-needed-title">
+            {waiting.map((item) => (
+              <li key={item.id} className="py-3">
+                {item.action_message ? (
+                  <blockquote className="mb-2 whitespace-pre-line break-words border-l-4 border-yellow-400 pl-3 text-sm">{item.action_message}</blockquote>
+                ) : null}
+                <TransferItem item={item} extra={(
+                  <Button asChild size="sm">
+                    <Link to={detailsHref(item)} aria-label={t('action.replyOf', { reference: item.reference })}>{t('action.reply')}</Link>
+                  </Button>
+                )} />
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       <section aria-label={t('dashboard.stats')} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {stats.map(([label, value]) => (
           <Card key={label} className="p-4 sm:p-5">
@@ -74,34 +151,12 @@ export default function DashboardPage() {
       </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')} render={(item) => (
-          <div className="flex items-center justify-between gap-3">
-            <div className="min-w-0">
-              <p className="truncate font-medium">{directionLabel(t, item.direction)}</p>
-              <p className="text-xs text-slate-600">{formatDateTime(item.created_at, lng)} · {item.reference}</p>
-            </div>
-            <div className="flex shrink-0 flex-col items-end gap-1 text-right">
-              <p className="font-semibold tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</p>
-              <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
-              <SenderPaymentBadge state={item.payment_status} />
-              {item.payout_status === 'sent' ? <SenderPayoutBadge state={item.payout_status} /> : null}
-            </div>
-          </div>
-        )} />
-        <ListCard title={t('dashboard.open')} query={open} empty={t('dashboard.noOpen')} render={(item) => (
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <div className="min-w-0">
-              <p className="truncate font-medium">{channelLabel(t, item.source_provider)} → {channelLabel(t, item.destination_provider)}</p>
-              <p className="text-xs text-slate-600">{moneyFromDecimal(item.amount, item.currency, lng)} · {item.reference}</p>
-            </div>
-            <div className="flex shrink-0 flex-wrap items-center gap-2">
-              <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
-              <SenderPaymentBadge state={item.payment_status} />
-              {item.status === 'pending' && item.payment_status === 'awaiting'
-                ? <Button asChild size="sm" variant="outline"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
-                : null}
-            </div>
-          </div>
+        <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')}
+          render={(item) => <TransferItem item={item} />} />
+        <ListCard title={t('dashboard.open')} query={{ ...open, data: open.data?.slice(0, 6) }} empty={t('dashboard.noOpen')} render={(item) => (
+          <TransferItem item={item} extra={item.status === 'pending' && item.payment_status === 'awaiting'
+            ? <Button asChild size="sm"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
+            : null} />
         )} />
       </div>
 

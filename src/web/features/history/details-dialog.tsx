@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { formatPhone } from '@core/phone';
+import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
@@ -8,24 +10,26 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 import { eventKey, eventVariant } from '@web/lib/money-labels';
-import { recipientName, useTransfer, type TransactionItem } from '@web/lib/transfers';
+import { recipientName, useTransfer } from '@web/lib/transfers';
+import { TransferThread } from './thread';
 
 /**
  * One transfer's details and its status timeline: every change, who and when
  * (docs/rules/transfers.md#history).
  */
-export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem | null; onClose: () => void }) {
+export function TransferDetailsDialog({ transferId, onClose }: { transferId: string | null; onClose: () => void }) {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
-  const detail = useTransfer(item?.transfer_request_id);
+  const detail = useTransfer(transferId ?? undefined);
   const d = detail.data;
+  const delivery = useDelivery();
 
   return (
-    <Dialog open={item !== null} onOpenChange={(open) => { if (!open) onClose(); }}>
+    <Dialog open={transferId !== null} onOpenChange={(open) => { if (!open) onClose(); }}>
       <DialogContent className="max-w-xl">
         <DialogHeader>
-          <DialogTitle>{t('history.detailsTitle', { reference: item?.reference ?? '' })}</DialogTitle>
-          <DialogDescription>{item ? `${channelLabel(t, item.source_provider)} → ${channelLabel(t, item.destination_provider)}` : ''}</DialogDescription>
+          <DialogTitle>{t('history.detailsTitle', { reference: d?.reference ?? '' })}</DialogTitle>
+          <DialogDescription>{d ? `${channelLabel(t, d.source_provider)} → ${channelLabel(t, d.destination_provider)}` : ''}</DialogDescription>
         </DialogHeader>
         {detail.isPending ? <LoadingState /> : detail.isError || !d ? (
           <Alert variant="destructive">{detail.error?.message ?? t('common:errors.generic')}</Alert>
@@ -38,6 +42,8 @@ export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem
               <div><dt className="text-slate-600">{t('form.theyGet')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payout_amount, d.payout_currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(d.rate.replace(/\.?0+$/, ''), lng) })}</dd></div>
               <div><dt className="text-slate-600">{t('form.recipient')}</dt><dd>{recipientName(d) ?? t('history.unknownRecipient')}</dd></div>
+              {d.destination_details.recipient_phone ? <div><dt className="text-slate-600">{t('form.recipientPhone')}</dt><dd className="whitespace-nowrap">{formatPhone(d.destination_details.recipient_phone)}</dd></div> : null}
+              {delivery(d) ? <div className="col-span-2"><dt className="text-slate-600">{t('delivery.label')}</dt><dd><DeliveryNote delivery={delivery(d)} long /></dd></div> : null}
               <div><dt className="text-slate-600">{t('pay.paymentStatus')}</dt><dd><SenderPaymentBadge state={d.payment_status} /></dd></div>
               <div><dt className="text-slate-600">{t('pay.payoutStatus')}</dt><dd><SenderPayoutBadge state={d.payout_status} /></dd></div>
               {d.payment_amount ? <div><dt className="text-slate-600">{t('pay.paidAmount')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payment_amount, d.currency, lng)}</dd></div> : null}
@@ -47,6 +53,7 @@ export function TransferDetailsDialog({ item, onClose }: { item: TransactionItem
               {d.refund_reference ? <div><dt className="text-slate-600">{t('pay.refundReference')}</dt><dd className="break-all font-mono">{d.refund_reference}</dd></div> : null}
               {d.source_details.note ? <div className="col-span-2"><dt className="text-slate-600">{t('form.notes')}</dt><dd className="break-words">{d.source_details.note}</dd></div> : null}
             </dl>
+            <TransferThread transferId={d.id} messages={d.messages} actionMessage={d.action_needed ? d.action_message : null} />
             <section aria-labelledby="timeline-title">
               <h3 id="timeline-title" className="font-semibold">{t('history.timeline')}</h3>
               <ol className="mt-3 border-l-2 border-slate-200 pl-4" data-testid="timeline">

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
-import { Download, History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
-import { canCancel } from '@core/status';
+import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
+import { formatPhone } from '@core/phone';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { StatusBadge } from '@web/components/ui/badge';
+import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
@@ -14,26 +13,35 @@ import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
+import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
-import { useToast } from '@web/components/ui/toast';
-import { api, isApiError } from '@web/lib/api';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
-import { recipientName, transferKeys, useTransactions, type TransactionItem } from '@web/lib/transfers';
+import { recipientName, useTransactions } from '@web/lib/transfers';
 import { TransferDetailsDialog } from './details-dialog';
+import { TransferActions } from './transfer-actions';
 
 const FILTERS = ['', 'pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
 
-/** History: search, status filter, refresh, count, receipts, timeline and cancel. */
+// One table: on a phone (below md) each row is a card, recipient and amount first, then the
+// date and reference, the states, and the actions, all within the screen's width.
+const cell = 'min-w-0 md:table-cell md:px-4 md:py-3 md:align-top';
+
+/** History: search, status filter, refresh, count, and per transfer its states, details, cancel, receipt and send again. */
 export default function HistoryPage() {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
-  const queryClient = useQueryClient();
-  const { toast } = useToast();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [status, setStatus] = useState('');
-  const [details, setDetails] = useState<TransactionItem | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  // The open details are in the address (?details=<transfer id>): the dashboard links to them, Back closes them.
+  const [params, setParams] = useSearchParams();
+  const showDetails = (id: string | null) => setParams((current) => {
+    const next = new URLSearchParams(current);
+    if (id) next.set('details', id);
+    else next.delete('details');
+    return next;
+  });
+  const delivery = useDelivery();
 
   // The search runs in the database; wait until typing pauses.
   useEffect(() => {
@@ -43,32 +51,6 @@ export default function HistoryPage() {
 
   const list = useTransactions({ q, status, limit: '20' });
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
-
-  const receipt = async (item: TransactionItem) => {
-    setBusy(`receipt-${item.id}`);
-    try {
-      const { downloadReceipt } = await import('./receipt');
-      downloadReceipt(item, t, lng);
-    } catch {
-      toast({ variant: 'destructive', title: t('history.receiptFailed') });
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const cancel = async (item: TransactionItem) => {
-    if (!window.confirm(t('history.cancelConfirm', { reference: item.reference }))) return;
-    setBusy(`cancel-${item.id}`);
-    try {
-      await api(`/api/transfer-requests/${item.transfer_request_id}/cancel`, { method: 'POST' });
-      toast({ variant: 'success', title: t('history.cancelled') });
-      await queryClient.invalidateQueries({ queryKey: transferKeys.all });
-    } catch (err) {
-      toast({ variant: 'destructive', title: t('history.cancelFailed'), description: isApiError(err) ? err.message : undefined });
-    } finally {
-      setBusy(null);
-    }
-  };
 
   return (
     <PageShell width="wide">
@@ -113,53 +95,48 @@ export default function HistoryPage() {
           <EmptyState icon={<HistoryIcon className="size-8" />} title={q || status ? t('history.noMatch') : t('history.empty')}
             action={<Button asChild variant="outline"><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>} />
         ) : (
-          <Card className="overflow-x-auto">
-            <table className="w-full min-w-[820px] text-left text-sm" data-testid="history-table">
+          <Card className="md:overflow-x-auto">
+            <table className="block w-full text-left text-sm md:table md:min-w-[820px]" data-testid="history-table">
               <caption className="sr-only">{t('history.title')}</caption>
-              <thead className="border-b border-border bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
+              <thead className="sr-only border-b border-border bg-slate-50 text-xs uppercase tracking-wide text-slate-600 md:not-sr-only md:table-header-group">
                 <tr>
-                  <th scope="col" className="px-4 py-3">{t('history.date')}</th>
-                  {/* Status and money next to the date: what a phone shows before scrolling. */}
-                  <th scope="col" className="px-4 py-3">{t('history.status')}</th>
                   <th scope="col" className="px-4 py-3">{t('history.recipient')}</th>
-                  <th scope="col" className="px-4 py-3">{t('history.direction')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.amount')}</th>
+                  <th scope="col" className="px-4 py-3">{t('history.date')}</th>
+                  <th scope="col" className="px-4 py-3">{t('history.status')}</th>
                   <th scope="col" className="px-4 py-3 text-right">{t('history.actions')}</th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-border">
+              <tbody className="block divide-y divide-border md:table-row-group">
                 {rows.map((item) => {
                   const name = recipientName(item);
+                  const phone = item.destination_details.recipient_phone;
                   return (
-                    <tr key={item.id} data-testid="history-row" data-reference={item.reference}>
-                      <td className="px-4 py-3">{formatDateTime(item.created_at, lng)}</td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-col items-start gap-1">
+                    <tr key={item.id} data-testid="history-row" data-reference={item.reference}
+                      className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-2 p-4 md:table-row md:p-0">
+                      <td className={`${cell} col-start-1 row-start-1`}>
+                        <p className="break-words font-medium">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</p>
+                        {phone ? <p className="whitespace-nowrap text-xs text-slate-700">{formatPhone(phone)}</p> : null}
+                        <p className="text-xs text-slate-600">{directionLabel(t, item.direction)}</p>
+                      </td>
+                      <td className={`${cell} col-start-2 row-start-1 whitespace-nowrap text-right font-semibold tabular-nums`}>
+                        {moneyFromDecimal(item.amount, item.currency, lng)}
+                      </td>
+                      <td className={`${cell} col-span-2 row-start-2 text-xs text-slate-700 md:text-sm`}>
+                        <p>{formatDateTime(item.created_at, lng)}</p>
+                        <p className="font-mono text-xs text-slate-700" data-testid="history-reference">{item.reference}</p>
+                      </td>
+                      <td className={`${cell} col-span-2 row-start-3`}>
+                        <div className="flex flex-wrap items-center gap-1.5 md:flex-col md:items-start">
                           <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+                          {item.action_needed ? <Badge variant="yellow">{t('action.badge')}</Badge> : null}
                           <SenderPaymentBadge state={item.payment_status} />
                           <SenderPayoutBadge state={item.payout_status} />
+                          <DeliveryNote delivery={delivery(item)} />
                         </div>
                       </td>
-                      <td className="px-4 py-3">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</td>
-                      <td className="min-w-48 px-4 py-3">{directionLabel(t, item.direction)}</td>
-                      <td className="whitespace-nowrap px-4 py-3 text-right font-medium tabular-nums">{moneyFromDecimal(item.amount, item.currency, lng)}</td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-wrap justify-end gap-2">
-                          <Button size="sm" variant="ghost" onClick={() => setDetails(item)} aria-label={t('history.detailsOf', { reference: item.reference })}>
-                            {t('history.details')}
-                          </Button>
-                          {canCancel(item.status) && !item.payout_reference ? (
-                            <Button size="sm" variant="outline" loading={busy === `cancel-${item.id}`} onClick={() => void cancel(item)}
-                              aria-label={t('history.cancelOf', { reference: item.reference })}>
-                              {t('history.cancel')}
-                            </Button>
-                          ) : null}
-                          <Button size="sm" variant="secondary" loading={busy === `receipt-${item.id}`} onClick={() => void receipt(item)}
-                            aria-label={t('history.receiptOf', { reference: item.reference })} data-testid="history-receipt">
-                            <Download aria-hidden />
-                            {t('history.receipt')}
-                          </Button>
-                        </div>
+                      <td className={`${cell} col-span-2 row-start-4`}>
+                        <TransferActions item={item} onDetails={() => showDetails(item.transfer_request_id)} />
                       </td>
                     </tr>
                   );
@@ -174,7 +151,7 @@ export default function HistoryPage() {
           </div>
         ) : null}
       </div>
-      <TransferDetailsDialog item={details} onClose={() => setDetails(null)} />
+      <TransferDetailsDialog transferId={params.get('details')} onClose={() => showDetails(null)} />
     </PageShell>
   );
 }

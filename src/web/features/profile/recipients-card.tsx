@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Trash2, Users } from 'lucide-react';
+import { Send, Trash2, Users } from 'lucide-react';
+import { formatPhone } from '@core/phone';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -9,6 +11,7 @@ import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { channelLabel } from '@web/lib/format';
+import { sendToSaved } from '@web/lib/send-again';
 import { errorText } from '@web/lib/translate';
 import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './profile-api';
 
@@ -16,7 +19,7 @@ import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './p
 const maskIban = (iban: string) => (iban.length > 8 ? `${iban.slice(0, 4)} •••• ${iban.slice(-4)}` : iban);
 
 function contactOf(r: SavedRecipient): string {
-  return r.recipient_email ?? r.recipient_phone ?? (r.iban ? maskIban(r.iban) : '');
+  return r.recipient_email ?? (r.recipient_phone ? formatPhone(r.recipient_phone) : null) ?? (r.iban ? maskIban(r.iban) : '');
 }
 
 /**
@@ -70,14 +73,22 @@ export function RecipientsCard() {
                     {contactOf(r) ? ` · ${contactOf(r)}` : ''}
                   </p>
                 </div>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t('profile.recipients.delete', { name: r.label || r.recipient_name || contactOf(r) })}
-                  onClick={() => setConfirming(r)}
-                >
-                  <Trash2 aria-hidden />
-                </Button>
+                <div className="flex shrink-0 items-center gap-1">
+                  <Button asChild size="sm" variant="outline">
+                    <Link to={sendToSaved(r).to} state={sendToSaved(r).state} aria-label={t('profile.recipients.sendTo', { name: r.label || r.recipient_name || contactOf(r) })}>
+                      <Send aria-hidden />
+                      {t('profile.recipients.send')}
+                    </Link>
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={t('profile.recipients.delete', { name: r.label || r.recipient_name || contactOf(r) })}
+                    onClick={() => setConfirming(r)}
+                  >
+                    <Trash2 aria-hidden />
+                  </Button>
+                </div>
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { InitiatedResponse } from '@core/api/payments';
@@ -14,6 +14,7 @@ import { useToast } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
 import { channelLabel, money } from '@web/lib/format';
 import { useFees, useRates } from '@web/lib/queries';
+import { withPrefill } from '@web/lib/send-again';
 import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
 import { TransferFields } from './transfer-form';
 import { TransferReview } from './transfer-review';
@@ -25,6 +26,7 @@ export default function TransferPage() {
   const { t, i18n } = useTranslation(['transfer', 'common', 'validation']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const [params] = useSearchParams();
+  const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { toast } = useToast();
@@ -44,7 +46,8 @@ export default function TransferPage() {
       return t(quote.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit });
     },
   };
-  const form = useZodForm(transferFormSchema(rules), initialValues(params.get('direction'), params.get('amount')));
+  const form = useZodForm(transferFormSchema(rules),
+    withPrefill(initialValues(params.get('direction'), params.get('amount')), location.state));
   const values = form.watch();
   const currency = CHANNELS[values.source].currency;
   const direction = directionFor(values.source, values.destination);

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { canCancel } from '@core/status';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { useToast } from '@web/components/ui/toast';
+import { api, isApiError } from '@web/lib/api';
+import { transferKeys, type TransactionItem } from '@web/lib/transfers';
+
+/**
+ * "Cancel" for a transfer the sender may still cancel (pending, not paid out), confirmed in the
+ * app's dialog; nothing for any other.
+ */
+export function CancelTransferButton({ item }: { item: Pick<TransactionItem, 'transfer_request_id' | 'reference' | 'status' | 'payout_reference'> }) {
+  const { t } = useTranslation(['transfer', 'common']);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  if (!canCancel(item.status) || item.payout_reference) return null;
+
+  const cancel = async () => {
+    setCancelling(true);
+    try {
+      await api(`/api/transfer-requests/${item.transfer_request_id}/cancel`, { method: 'POST' });
+      setConfirming(false);
+      toast({ variant: 'success', title: t('history.cancelled') });
+      await queryClient.invalidateQueries({ queryKey: transferKeys.all });
+    } catch (err) {
+      toast({ variant: 'destructive', title: t('history.cancelFailed'), description: isApiError(err) ? err.message : undefined });
+    } finally {
+      setCancelling(false);
+    }
+  };
+
+  return (
+    <>
+      <Button size="sm" variant="outline" onClick={() => setConfirming(true)} aria-label={t('history.cancelOf', { reference: item.reference })}>
+        {t('history.cancel')}
+      </Button>
+      <Dialog open={confirming} onOpenChange={(open) => { if (!open && !cancelling) setConfirming(false); }}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{t('history.cancelConfirm', { reference: item.reference })}</DialogTitle>
+            <DialogDescription>{t('history.cancelText')}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirming(false)} disabled={cancelling}>{t('history.keep')}</Button>
+            <Button variant="destructive" onClick={() => void cancel()} loading={cancelling}>{t('history.cancelConfirmButton')}</Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import axe from 'axe-core';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eApp, type TransferRef } from './support/fixtures.js';
+
+// Issue 13 for the sender (defects 1, 5 and 9, send again, delivery estimate, action needed): the
+// history and the dashboard on a phone (360 and 390 px) show each transfer as a card whose
+// amount, recipient, status and actions are on screen without scrolling sideways; the search
+// finds what the screen shows; cancel asks in the app's dialog; numbers are grouped; "Send again"
+// opens a new transfer with the same recipient, corridor and amount; a transfer our team needs
+// something for comes first on the dashboard and is answered in its details. English and French,
+// axe on every screen.
+
+const app = useE2eApp({ smtp: true });
+
+const SENDER = { email: 'phone-history@example.test', password: 'Cards-On-A-Phone-13', full_name: 'Awa Phone' };
+const PHONES = [360, 390] as const;
+
+const FR = {
+  transfer: JSON.parse(readFileSync(path.resolve(__dirname, '../../src/locales/fr/transfer.json'), 'utf8')),
+};
+
+let token: string;
+let usd: TransferRef;
+let xaf: TransferRef;
+
+beforeAll(async () => {
+  token = await app.senderExists(SENDER);
+  usd = await app.transferExists(token, { amount: '100', recipient: 'Marie Nguema', phone: '+24177123456' });
+  ({ data: xaf } = await app.api<{ data: TransferRef }>('POST', '/api/payments/initiate', {
+    source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount: '65000', currency: 'XAF',
+    destination_details: { recipient_name: 'Jean Mboumba', recipient_email: 'jean@example.test' },
+  }, token));
+  await app.api('POST', '/api/recipients', { channel: 'airtel_gabon', recipient_name: 'Paul Saved', recipient_phone: '+24174000111' }, token);
+});
+
+/** A signed-in page of the sender with axe-core in every document, refusing the browser's own dialogs. */
+async function senderPage(width: number, locale = 'en-US'): Promise<Page> {
+  const page = await app.signedInPage(SENDER, { width, locale });
+  await page.context().addInitScript({ content: axe.source });
+  page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
+  return page;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
+const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
+/** The element lies within the screen's width (scrolled to vertically first, as a thumb would). */
+async function expectWithinWidth(page: Page, locator: Locator, label: string): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  const width = page.viewportSize()!.width;
+  expect(box, label).not.toBeNull();
+  expect(box!.x, `${label}: left edge`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${label}: right edge`).toBeLessThanOrEqual(width);
+}
+
+/** The history card (a table row) of a transfer: the one whose Details button names its reference. */
+const historyCard = (page: Page, reference: string, details = `Details of ${reference}`) =>
+  page.getByRole('row').filter({ has: page.getByRole('button', { name: details }) });
+
+describe('history and dashboard on a phone', () => {
+  for (const width of PHONES) {
+    it(`${width} px: each history card shows amount, recipient, status and every action on screen; no sideways scroll; axe clean`, async () => {
+      const page = await senderPage(width);
+      await page.goto(`${app.server.url}/history`);
+      await page.getByText('2 transactions shown', { exact: true }).waitFor();
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
+      const cards = [
+        { ref: usd.reference, amount: '$100.00', recipient: 'Marie Nguema' },
+        { ref: xaf.reference, amount: 'FCFA 65,000', recipient: 'Jean Mboumba' },
+      ];
+      for (const { ref, amount, recipient } of cards) {
+        const card = historyCard(page, ref);
+        await expectWithinWidth(page, card.getByText(amount, { exact: true }), `${ref} amount`);
+        await expectWithinWidth(page, card.getByText(recipient, { exact: true }), `${ref} recipient`);
+        await expectWithinWidth(page, card.getByText('Pending', { exact: true }), `${ref} status`);
+        await expectWithinWidth(page, card.getByText(ref, { exact: true }), `${ref} reference`);
+        for (const name of [`Details of ${ref}`, `Cancel ${ref}`, `Download the receipt of ${ref}`]) {
+          await expectWithinWidth(page, card.getByRole('button', { name }), name);
+        }
+        await expectWithinWidth(page, card.getByRole('link', { name: `Send again: same recipient and amount as ${ref}` }), `${ref} send again`);
+        // The delivery estimate of the corridor's processing time.
+        await card.getByText(/^Expected by /).waitFor();
+      }
+      // The recipient's number as people write it.
+      await historyCard(page, usd.reference).getByText('+241 77 12 34 56', { exact: true }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.goto(`${app.server.url}/dashboard`);
+      const recent = page.getByRole('list', { name: 'Recent transactions' });
+      const item = recent.getByRole('listitem').filter({ hasText: usd.reference });
+      await item.waitFor();
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
+      await expectWithinWidth(page, item.getByText('$100.00', { exact: true }), 'dashboard amount');
+      await expectWithinWidth(page, item.getByText('Marie Nguema', { exact: true }), 'dashboard recipient');
+      await expectWithinWidth(page, item.getByText('Pending', { exact: true }), 'dashboard status');
+      await expectWithinWidth(page, item.getByRole('link', { name: `Details of ${usd.reference}` }), 'dashboard details');
+      await expectWithinWidth(page, item.getByRole('button', { name: `Cancel ${usd.reference}` }), 'dashboard cancel');
+      const open = page.getByRole('list', { name: 'Open requests' }).getByRole('listitem').filter({ hasText: xaf.reference });
+      await expectWithinWidth(page, open.getByRole('link', { name: 'Pay now' }), 'dashboard pay now');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('French at 360 px: the cards in French, numbers grouped, the search reads "65 000"; axe clean', async () => {
+    const page = await senderPage(360, 'fr-FR');
+    await page.goto(`${app.server.url}/history?lng=fr`);
+    await page.getByRole('heading', { name: FR.transfer.history.title }).waitFor();
+    await page.getByText('2 transactions affichées', { exact: true }).waitFor();
+    const card = historyCard(page, usd.reference, `Détails de ${usd.reference}`);
+    await card.getByText('+241 77 12 34 56', { exact: true }).waitFor();
+    await expectWithinWidth(page, card.getByText('100,00 $US', { exact: true }), 'French amount');
+    await expectWithinWidth(page, card.getByRole('link', { name: `Renvoyer : même destinataire et même montant que ${usd.reference}` }), 'Renvoyer');
+    await card.getByText(/^Attendu au plus tard le /).waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('searchbox', { name: 'Rechercher' }).fill('65 000');
+    await page.getByText('1 transaction affichée', { exact: true }).waitFor();
+    await historyCard(page, xaf.reference, `Détails de ${xaf.reference}`).waitFor();
+
+    await page.goto(`${app.server.url}/dashboard?lng=fr`);
+    await page.getByRole('list', { name: 'Transactions récentes' }).getByText(usd.reference).waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('history search (defect 5)', () => {
+  it('finds the recipient, the amount as shown and the MT- reference; each card shows its reference', async () => {
+    const page = await senderPage(1280);
+    await page.goto(`${app.server.url}/history`);
+    await page.getByText('2 transactions shown', { exact: true }).waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    for (const [q, ref] of [['Mboumba', xaf.reference], ['65,000', xaf.reference], ['FCFA 65,000', xaf.reference], [usd.reference, usd.reference], ['+241 77 12 34 56', usd.reference]] as const) {
+      await search.fill(q);
+      await page.getByText('1 transaction shown', { exact: true }).waitFor();
+      await historyCard(page, ref).getByText(ref, { exact: true }).waitFor();
+    }
+    await search.fill('Nobody Here');
+    await page.getByText('No transaction matches your search.').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('send again', () => {
+  it('from the history: a new transfer with the same recipient, corridor and amount, priced now', async () => {
+    const page = await senderPage(390);
+    await page.goto(`${app.server.url}/history`);
+    await historyCard(page, usd.reference).getByRole('link', { name: `Send again: same recipient and amount as ${usd.reference}` }).click();
+    await page.waitForURL((url) => url.pathname === '/transfer');
+    expect(await page.getByTestId('transfer-source').inputValue()).toBe('paypal_usd');
+    expect(await page.getByTestId('transfer-destination').inputValue()).toBe('airtel_gabon');
+    await expect.poll(() => page.getByTestId('transfer-amount').inputValue()).toMatch(/^100(\.00)?$/);
+    expect(await page.getByRole('textbox', { name: 'Recipient phone number' }).inputValue()).toBe('+24177123456');
+    expect(await page.getByRole('textbox', { name: 'Recipient name (optional)' }).inputValue()).toBe('Marie Nguema');
+    // Priced afresh by today's tiers (unchanged since, so the same total as the first time).
+    const { data: first } = await app.api<{ data: { total: string } }>('GET', `/api/transfer-requests/${usd.id}`, undefined, token);
+    await page.getByText(`$${first.total}`).first().waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('from a saved recipient on the profile', async () => {
+    const page = await senderPage(360);
+    await page.goto(`${app.server.url}/profile`);
+    const link = page.getByRole('link', { name: 'Send money to Paul Saved' });
+    await expectWithinWidth(page, link, 'send to saved');
+    await page.getByText('+241 74 00 01 11').waitFor();
+    await link.click();
+    await page.waitForURL((url) => url.pathname === '/transfer');
+    expect(await page.getByTestId('transfer-destination').inputValue()).toBe('airtel_gabon');
+    expect(await page.getByRole('textbox', { name: 'Recipient phone number' }).inputValue()).toBe('+24174000111');
+    expect(await page.getByRole('textbox', { name: 'Recipient name (optional)' }).inputValue()).toBe('Paul Saved');
+    await page.context().close();
+  });
+});
+
+describe('cancel in the app\'s dialog (defect 9)', () => {
+  it('asks in a dialog (never the browser\'s confirm); "Keep it" changes nothing; confirming cancels', async () => {
+    const page = await senderPage(390);
+    await page.goto(`${app.server.url}/history`);
+    const card = historyCard(page, usd.reference);
+    await card.getByRole('button', { name: `Cancel ${usd.reference}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel transfer ${usd.reference}?` });
+    await dialog.getByText('It will not be sent.', { exact: false }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card.getByText('Pending', { exact: true }).waitFor();
+
+    await card.getByRole('button', { name: `Cancel ${usd.reference}` }).click();
+    await dialog.getByRole('button', { name: 'Cancel transfer' }).click();
+    await page.getByRole('status').filter({ hasText: 'Transfer cancelled' }).first().waitFor();
+    await card.getByText('Cancelled', { exact: true }).waitFor();
+    expect(await card.getByRole('button', { name: `Cancel ${usd.reference}` }).count()).toBe(0);
+    await page.context().close();
+  });
+});
