@@ -6,7 +6,10 @@ import type { ApprovalThreshold, ApprovalThresholdList } from '@core/api/approva
 import type { JobResponse, JobsResponse } from '@core/api/jobs';
 import type { FeeTierJson } from '@core/api/pricing';
 import type { ProfilePageResponse } from '@core/api/profiles';
-import type { ProofJson, StaffRequestJson, StaffRequestPage, TransferDetailResponse, TransferRequestResponse } from '@core/api/transfers';
+import type {
+  NoteInput, ProofJson, StaffNoteJson, StaffRequestJson, StaffRequestPage, StaffRequestResponse, StaffTransferDetail,
+  StaffTransferDetailResponse, TransferRequestResponse,
+} from '@core/api/transfers';
 import type { FeeTierInput, PaymentRecord, PayoutRecord, RefundRecord, StatusUpdate } from '@core/schemas';
 import type { TransferStatus } from '@core/status';
 import type { Role } from '@web/lib/session';
@@ -15,14 +18,20 @@ import { readToken } from '@web/lib/token-store';
 
 export type { AuditEntry, VolumePoint };
 export type StaffRequest = StaffRequestJson;
+export type StaffDetail = StaffTransferDetail;
+export type StaffNote = StaffNoteJson;
 /** A proof of payment the sender uploaded; every one is kept, with its time. */
 export type ProofFile = ProofJson;
 export type StoredTier = FeeTierJson;
 
 export type StaffFilters = {
   status: string; payment: string; payout: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest';
+  /** 'true' for only the transfers waiting for a second staff member's approval, or the sender's answer. */
+  needs_approval: '' | 'true'; action_needed: '' | 'true';
 };
-export const EMPTY_FILTERS: StaffFilters = { status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest' };
+export const EMPTY_FILTERS: StaffFilters = {
+  status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest', needs_approval: '', action_needed: '',
+};
 
 /** Refresh period of the queue (the list and the stats). */
 export const QUEUE_REFRESH_MS = 30_000;
@@ -74,7 +83,7 @@ export function useStaffRequests(filters: StaffFilters) {
 export function useRequestDetails(id: string | null) {
   return useQuery({
     queryKey: adminKeys.request(id ?? ''),
-    queryFn: async ({ signal }) => (await api<TransferDetailResponse>(`/api/transfer-requests/${id}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<StaffTransferDetailResponse>(`/api/transfer-requests/${id}`, { signal })).data,
     enabled: Boolean(id),
   });
 }
@@ -104,6 +113,26 @@ export function useRecordMoney() {
     mutationFn: ({ id, action, body }: MoneyRecordInput) =>
       api<TransferRequestResponse>(`/api/transfer-requests/${id}/${action}`, { method: 'POST', body }),
     // Success or refusal, the queue and the dialog are reloaded: a 409 means the state moved.
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/** Four-eyes (D12): a second staff member approves a transfer at or above its currency's threshold. */
+export function useApprove() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<StaffRequestResponse>(`/api/transfer-requests/${id}/approve`, { method: 'POST', body: {} }),
+    // Success or refusal, the queue and the dialog are reloaded: a 409 may mean someone else approved it.
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/** A note on the transfer's thread: internal, or to the sender (e-mailed), which may ask them for an action. */
+export function useAddNote() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: NoteInput & { id: string }) =>
+      api<{ data: StaffNote }>(`/api/transfer-requests/${id}/notes`, { method: 'POST', body }),
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

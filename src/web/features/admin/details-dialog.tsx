@@ -12,10 +12,14 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
-import { fetchBlob, useRequestDetails, type ProofFile, type StaffRequest } from './admin-api';
+import { fetchBlob, useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
 import { amountText, requesterName, trimZeros } from './admin-format';
 import { staffActions } from './money-form';
 import { MoneySection } from './money-section';
+import { RejectDialog } from './reject-dialog';
+import { ThreadSection } from './thread-section';
+import { useApproveAction } from './use-approve-action';
+import { WorkBadges } from './work-badges';
 import { MAX_STATUS_NOTE, statusFormSchema } from './status-form';
 import { useStatusAction } from './use-status-action';
 
@@ -62,6 +66,33 @@ function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
   );
 }
 
+const ACTOR_ROLES = ['processed_by', 'approved_by', 'payment_recorded_by', 'payout_sent_by', 'refunded_by'] as const;
+
+/** Who did what (D12): the staff member behind each step, and the four-eyes approval the amount needs. */
+function ActorsSection({ transfer }: { transfer: StaffDetail }) {
+  const { t, i18n } = useTranslation('admin');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const done = ACTOR_ROLES.filter((role) => transfer.actors[role]);
+  return (
+    <section aria-labelledby="d-actors">
+      <h3 id="d-actors" className="mb-1 font-semibold">{t('details.whoDidWhat')}</h3>
+      <p className="mb-1 text-sm text-slate-700" data-testid="approval-state">
+        {transfer.needs_approval ? t('approval.needed')
+          : transfer.approval_required && transfer.approved_at ? t('approval.given', { when: formatDateTime(transfer.approved_at, lng) })
+            : t('approval.notRequired')}
+      </p>
+      {done.length ? (
+        <dl>
+          {done.map((role) => {
+            const actor = transfer.actors[role]!;
+            return <Row key={role} label={t(`details.by.${role}`)}>{requesterName(actor)}</Row>;
+          })}
+        </dl>
+      ) : <p className="text-sm text-muted-foreground">{t('details.noStaffYet')}</p>}
+    </section>
+  );
+}
+
 export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
   const { t, i18n } = useTranslation(['admin', 'common', 'validation', 'transfer']);
   const lng = i18n.resolvedLanguage ?? 'en';
@@ -78,6 +109,9 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
   const completeReasonId = useId();
   const rejectReasonId = useId();
   const reason = useErrorText();
+  const approve = useApproveAction();
+  const [approveRefused, setApproveRefused] = useState<string | null>(null);
+  const [rejecting, setRejecting] = useState(false);
 
   /** A button names the status to move to, then submits the form (checked, then sent). */
   const move = (to: TransferStatus) => (event: MouseEvent<HTMLButtonElement>) => {
@@ -87,11 +121,13 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
 
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
-      <DialogContent className="max-w-2xl">
+      {/* Held to the top with a free band below: toasts show there and never cover an action (issue 13). */}
+      <DialogContent className="top-4 max-h-[calc(100dvh-9rem)] max-w-2xl translate-y-0">
         <DialogHeader>
           <DialogTitle className="flex flex-wrap items-center gap-2">
             {t('details.title', { reference: row.reference })}
             <StatusBadge status={status}>{t(`status.${status}`, { ns: 'common' })}</StatusBadge>
+            <WorkBadges row={current} />
           </DialogTitle>
           <DialogDescription>{formatDateTime(row.created_at, lng)}</DialogDescription>
         </DialogHeader>
@@ -132,6 +168,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
 
         {/* Shown once the dialog's answer says whether PayPal or staff record the payment. */}
         {d ? <MoneySection transfer={d} /> : <LoadingState className="py-4" />}
+        {d ? <ActorsSection transfer={d} /> : null}
 
         <section aria-labelledby="d-proof">
           <h3 id="d-proof" className="mb-2 font-semibold">{t('details.proof')}</h3>
@@ -164,6 +201,8 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           </ol>
         </section>
 
+        <ThreadSection transferId={row.id} notes={d?.notes} sender={requesterName(row.requester)} actionNeeded={current.action_needed} />
+
         <Form
           form={form}
           onSubmit={async (change) => {
@@ -174,7 +213,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           fallbackError={t('states.error', { ns: 'common' })}
           className="flex flex-col gap-4"
         >
-          {can.process || can.complete || can.reject || can.completeBlocked || can.rejectBlocked ? (
+          {can.process || can.complete || can.completeBlocked ? (
             <section aria-labelledby="d-act" className="flex flex-col gap-3">
               <h3 id="d-act" className="font-semibold">{t('details.act')}</h3>
               <Field name="note" label={t('details.note')} hint={t('details.noteHint')}>
@@ -188,21 +227,29 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           {/* Why Complete or Reject is refused, named by the button it explains. */}
           {can.completeBlocked ? <p id={completeReasonId} className="text-sm text-slate-700" data-testid="complete-reason">{reason(can.completeBlocked ?? undefined)}</p> : null}
           {can.rejectBlocked ? <p id={rejectReasonId} className="text-sm text-slate-700">{reason(can.rejectBlocked ?? undefined)}</p> : null}
+          {approveRefused ? <Alert variant="destructive" data-testid="approve-refused">{approveRefused}</Alert> : null}
 
           <DialogFooter className="flex-wrap">
             <Button variant="outline" disabled={!can.process} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}>
               {t('actions.process')}
             </Button>
-            <Button variant="destructive" disabled={!can.reject || action.pending} onClick={move('rejected')}
+            <Button variant="destructive" disabled={!can.reject || action.pending} onClick={() => setRejecting(true)}
               aria-describedby={can.rejectBlocked ? rejectReasonId : undefined}>
               {t('actions.reject')}
             </Button>
+            {can.approve ? (
+              <Button variant="secondary" loading={approve.pending}
+                onClick={async () => { setApproveRefused(await approve.approve(row.id)); void details.refetch(); }}>
+                {t('actions.approve')}
+              </Button>
+            ) : null}
             <Button variant="success" disabled={!can.complete || action.pending} onClick={move('completed')}
               aria-describedby={can.completeBlocked ? completeReasonId : undefined}>
               {t('actions.markCompleted')}
             </Button>
           </DialogFooter>
         </Form>
+        {rejecting ? <RejectDialog transfer={{ ...row, status }} onClose={() => setRejecting(false)} onRejected={() => void details.refetch()} /> : null}
       </DialogContent>
     </Dialog>
   );

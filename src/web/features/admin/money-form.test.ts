@@ -45,7 +45,7 @@ describe('the money forms of the details dialog', () => {
 });
 
 describe('which staff actions the dialog offers', () => {
-  const state = (s: Partial<MoneyState & { paypal_checkout: boolean }>) => ({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', ...s } as const);
+  const state = (s: Partial<MoneyState & { paypal_checkout: boolean; needs_approval: boolean }>) => ({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', ...s } as const);
 
   it('offers the payment first, then the payout, and Complete only with both', () => {
     expect(staffActions(state({}))).toMatchObject({ payment: true, payout: false, refund: false, complete: false, completeBlocked: 'transfer.money.completeNeedsBoth', reject: true });
@@ -61,5 +61,15 @@ describe('which staff actions the dialog offers', () => {
     expect(staffActions(state({ paypal_checkout: true })).payment).toBe(false);
     expect(staffActions(state({ status: 'rejected', payment_status: 'refund_due' }))).toMatchObject({ refund: true, payment: false, complete: false, completeBlocked: null, reject: false });
     expect(staffActions(state({ status: 'rejected', payment_status: 'refunded' })).refund).toBe(false);
+  });
+
+  it('waits for a second staff member\'s approval when the amount needs one, after the money', () => {
+    const paidOut = { status: 'processing', payment_status: 'received', payout_status: 'sent' } as const;
+    expect(staffActions(state({ ...paidOut, needs_approval: true }))).toMatchObject({
+      approve: true, complete: false, completeBlocked: 'admin.approval.completeNeedsApproval',
+    });
+    expect(staffActions(state({ needs_approval: true }))).toMatchObject({ approve: true, completeBlocked: 'transfer.money.completeNeedsBoth' });
+    expect(staffActions(state({ ...paidOut, needs_approval: false }))).toMatchObject({ approve: false, complete: true });
+    expect(staffActions(state({ status: 'rejected', needs_approval: true })).approve).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { moneyActionError, rejectError, type MoneyState } from '@core/money-states';
 import { isCurrency, parseAmount, toDecimal } from '@core/money';
 import { PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema } from '@core/schemas';
-import { canComplete, canProcess, canReject } from '@core/status';
+import { canComplete, canProcess, canReject, isFinalStatus } from '@core/status';
 import { parseInto, reportIssues } from '@web/components/ui/form';
 
 // The details dialog's money forms (D11, docs/rules/money-states.md): each checked with the API's
@@ -44,9 +44,14 @@ export function refundFormSchema(throughPayPal: boolean) {
     parseInto(RefundRecordSchema, throughPayPal && !v.reference.trim() ? {} : v, ctx));
 }
 
-/** What staff may do with a transfer now, with why Complete and Reject are refused (message keys). */
-export function staffActions(state: MoneyState & { paypal_checkout?: boolean }) {
-  const completeBlocked = canComplete(state.status) ? moneyActionError(state, 'complete') : null;
+/**
+ * What staff may do with a transfer now, with why Complete and Reject are refused (message keys).
+ * Completing also waits for a second staff member's approval when the amount needs one (D12).
+ */
+export function staffActions(state: MoneyState & { paypal_checkout?: boolean; needs_approval?: boolean }) {
+  const completeBlocked = canComplete(state.status)
+    ? moneyActionError(state, 'complete') ?? (state.needs_approval ? 'admin.approval.completeNeedsApproval' : null)
+    : null;
   const rejectBlocked = canReject(state.status) ? rejectError(state) : null;
   return {
     // PayPal records its own payment when it captures it.
@@ -54,6 +59,7 @@ export function staffActions(state: MoneyState & { paypal_checkout?: boolean }) 
     payout: moneyActionError(state, 'payout') === null,
     refund: moneyActionError(state, 'refund') === null,
     process: canProcess(state.status),
+    approve: Boolean(state.needs_approval) && !isFinalStatus(state.status),
     complete: canComplete(state.status) && completeBlocked === null,
     completeBlocked,
     reject: canReject(state.status) && rejectBlocked === null,

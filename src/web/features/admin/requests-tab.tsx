@@ -22,6 +22,9 @@ import {
   EMPTY_FILTERS, fetchBlob, filterQuery, saveFile, useStaffRequests, type StaffFilters, type StaffRequest,
 } from './admin-api';
 import { DetailsDialog } from './details-dialog';
+import { RejectDialog } from './reject-dialog';
+import { useApproveAction } from './use-approve-action';
+import { WorkBadges } from './work-badges';
 import { staffActions } from './money-form';
 import { PaymentBadge, PayoutBadge } from './money-section';
 import { useStatusAction } from './use-status-action';
@@ -38,6 +41,8 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
     to: params.get('to') ?? '',
     q: params.get('q') ?? '',
     sort: params.get('sort') === 'oldest' ? 'oldest' : 'newest',
+    needs_approval: params.get('needs_approval') === 'true' ? 'true' : '',
+    action_needed: params.get('action_needed') === 'true' ? 'true' : '',
   };
   const set = (f: StaffFilters) => {
     const next = new URLSearchParams(params);
@@ -58,6 +63,8 @@ export function RequestsTab() {
   const [filters, setFilters] = useFilters();
   const [search, setSearch] = useState(filters.q);
   const [opened, setOpened] = useState<StaffRequest | null>(null);
+  const [rejecting, setRejecting] = useState<StaffRequest | null>(null);
+  const approve = useApproveAction();
   const [exporting, setExporting] = useState(false);
   const { toast } = useToast();
   const query = useStaffRequests(filters);
@@ -85,8 +92,7 @@ export function RequestsTab() {
     }
   }
 
-  function act(row: StaffRequest, status: 'processing' | 'completed' | 'rejected') {
-    if (status === 'rejected' && !window.confirm(t('requests.confirmReject', { reference: row.reference }))) return;
+  function act(row: StaffRequest, status: 'processing' | 'completed') {
     void action.run({ id: row.id, status, expected_status: row.status });
   }
 
@@ -149,6 +155,20 @@ export function RequestsTab() {
               <option value="oldest">{t('requests.oldest')}</option>
             </Select>
           </FormField>
+          {/* Work waiting on staff: a second approval (D12), or the sender's answer. */}
+          <fieldset className="flex flex-col justify-end gap-2 text-sm sm:col-span-2">
+            <legend className="sr-only">{t('requests.waiting')}</legend>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" className="size-4 accent-brand-700" checked={filters.needs_approval === 'true'}
+                onChange={(e) => update({ needs_approval: e.target.checked ? 'true' : '' })} />
+              {t('requests.onlyNeedsApproval')}
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" className="size-4 accent-brand-700" checked={filters.action_needed === 'true'}
+                onChange={(e) => update({ action_needed: e.target.checked ? 'true' : '' })} />
+              {t('requests.onlyActionNeeded')}
+            </label>
+          </fieldset>
           <div className="flex items-end">
             <Button variant="ghost" onClick={() => { setSearch(''); setFilters(EMPTY_FILTERS); }}>{t('requests.clear')}</Button>
           </div>
@@ -181,9 +201,10 @@ export function RequestsTab() {
                       <p className="truncate">{directionLabel(t, row.direction)}</p>
                       <p className="truncate text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
                     </div>
-                    <div className="flex items-center gap-3 sm:justify-end">
+                    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
                       <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
                       <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
+                      <WorkBadges row={row} />
                     </div>
                     {/* The money: payment in (flagged when the amount differs) and payout out. */}
                     <dl className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs sm:flex-col sm:items-end" aria-label={t('requests.moneyOf', { reference: row.reference })}>
@@ -200,9 +221,14 @@ export function RequestsTab() {
                       title={completeReason}>
                       {t('actions.complete')}
                     </Button>
-                    <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => act(row, 'rejected')}>
+                    <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => setRejecting(row)}>
                       {t('actions.reject')}
                     </Button>
+                    {can.approve ? (
+                      <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}>
+                        {t('actions.approve')}
+                      </Button>
+                    ) : null}
                     {/* The money step the transfer waits for: its form is in the details dialog. */}
                     {moneyStep ? (
                       <Button size="sm" variant="secondary" onClick={() => setOpened(row)}>{t(`actions.${moneyStep}`)}</Button>
@@ -223,6 +249,7 @@ export function RequestsTab() {
       )}
 
       {open ? <DetailsDialog row={open} onClose={() => setOpened(null)} /> : null}
+      {rejecting ? <RejectDialog transfer={rejecting} onClose={() => setRejecting(null)} /> : null}
     </section>
   );
 }

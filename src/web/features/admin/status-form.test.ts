@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_STATUS_NOTE, statusFormSchema } from './status-form';
+import { MAX_STATUS_NOTE, rejectFormSchema, statusFormSchema } from './status-form';
 
 type Values = z.input<typeof statusFormSchema>;
 
@@ -31,5 +31,21 @@ describe('the status dialog form', () => {
 
   it('sends nothing until a button names the status', () => {
     expect(check({ note: 'typed, then Enter' })).toEqual({ errors: { status: 'validation.statusInvalid' } });
+  });
+});
+
+describe('the reject dialog form', () => {
+  const reject = (note: string) => {
+    const result = rejectFormSchema.safeParse({ note });
+    return result.success ? { sent: result.data } : { errors: result.error.issues.map((i) => [i.path.join('.'), i.message]) };
+  };
+
+  it('sends the rejection with its reason, trimmed', () => {
+    expect(reject('  The proof shows another amount. ')).toEqual({ sent: { status: 'rejected', note: 'The proof shows another amount.' } });
+  });
+
+  it('asks for the reason the sender will read, held to the API limit', () => {
+    expect(reject('   ')).toEqual({ errors: [['note', 'admin.validation.rejectReasonRequired']] });
+    expect(reject('x'.repeat(1001))).toEqual({ errors: [['note', 'validation.statusNoteTooLong']] });
   });
 });

@@ -31,3 +31,20 @@ export const statusFormSchema = z
     }
     return result.data;
   });
+
+/** "Reject": the reason is required, since it goes to the sender with the rejection (in the history and the e-mail). */
+export const rejectFormSchema = z
+  .object({ note: z.string() })
+  .transform((v, ctx) => {
+    const note = v.note.trim();
+    if (!note) {
+      ctx.addIssue({ code: 'custom', message: 'admin.validation.rejectReasonRequired', path: ['note'] });
+      return z.NEVER;
+    }
+    const result = StatusUpdateSchema.safeParse({ status: 'rejected', note });
+    if (!result.success) {
+      reportIssues(result.error.issues, ctx);
+      return z.NEVER;
+    }
+    return result.data;
+  });

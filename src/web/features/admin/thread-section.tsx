@@ -1,0 +1,108 @@
+import { useTranslation } from 'react-i18next';
+import { useFormContext } from 'react-hook-form';
+import { z } from 'zod';
+import { NoteInputSchema } from '@core/api/transfers';
+import { NOTE_VISIBILITIES } from '@core/status';
+import { Badge } from '@web/components/ui/badge';
+import { CheckboxField, Field, Form, FormError, parseInto, SubmitButton, useFieldError, useZodForm } from '@web/components/ui/form';
+import { Textarea } from '@web/components/ui/input';
+import { useToast } from '@web/components/ui/toast';
+import { formatDateTime } from '@web/lib/format';
+import { useAddNote, type StaffNote } from './admin-api';
+import { requesterName } from './admin-format';
+
+// The transfer's thread (D12): internal notes, messages to the sender (e-mailed; one may ask them
+// for an action) and the sender's answers, oldest first.
+
+/** The longest note the API takes, read from its schema. */
+const MAX_NOTE = NoteInputSchema.shape.body.maxLength ?? undefined;
+
+const noteFormSchema = z
+  .object({ body: z.string(), visibility: z.enum(NOTE_VISIBILITIES), action_needed: z.boolean() })
+  .transform((v, ctx) => parseInto(NoteInputSchema, {
+    body: v.body, visibility: v.visibility, ...(v.visibility === 'sender' && v.action_needed ? { action_needed: true } : {}),
+  }, ctx));
+
+function VisibilityChoice() {
+  const { t } = useTranslation('admin');
+  const { register } = useFormContext<z.input<typeof noteFormSchema>>();
+  const error = useFieldError('visibility');
+  return (
+    <fieldset className="flex flex-col gap-1 text-sm">
+      <legend className="mb-1 font-medium text-slate-900">{t('thread.visibility')}</legend>
+      {NOTE_VISIBILITIES.map((v) => (
+        <label key={v} className="flex items-start gap-2">
+          <input type="radio" value={v} {...register('visibility')} className="mt-0.5 size-4 accent-brand-700" />
+          <span>{t(`thread.visibilities.${v}`)}</span>
+        </label>
+      ))}
+      {error ? <p role="alert" className="text-sm text-destructive">{error}</p> : null}
+    </fieldset>
+  );
+}
+
+function NoteItem({ note, sender }: { note: StaffNote; sender: string }) {
+  const { t, i18n } = useTranslation('admin');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const fromSender = note.author_role === 'owner';
+  const author = fromSender ? sender : note.author ? requesterName({ ...note.author, email: null }) : t('thread.formerStaff');
+  const role = t(`details.actors.${note.author_role}`, { defaultValue: note.author_role });
+  return (
+    <li className="flex flex-col gap-1 rounded-md border border-border p-3 text-sm" data-testid="note">
+      <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span className="font-medium text-slate-900">{author}</span>
+        <span className="text-muted-foreground">{role} · {formatDateTime(note.created_at, lng)}</span>
+        {fromSender ? <Badge variant="green">{t('thread.fromSender')}</Badge>
+          : note.visibility === 'internal' ? <Badge variant="gray">{t('thread.internal')}</Badge>
+            : <Badge variant="blue">{t('thread.toSender')}</Badge>}
+        {note.action_needed ? <Badge variant="red">{t('thread.actionAsked')}</Badge> : null}
+      </p>
+      <p className="whitespace-pre-wrap break-words text-slate-800">{note.body}</p>
+    </li>
+  );
+}
+
+export function ThreadSection({ transferId, notes, sender, actionNeeded }: {
+  transferId: string;
+  notes: StaffNote[] | undefined;
+  sender: string;
+  actionNeeded: boolean;
+}) {
+  const { t } = useTranslation(['admin', 'common']);
+  const { toast } = useToast();
+  const add = useAddNote();
+  const form = useZodForm(noteFormSchema, { body: '', visibility: 'internal', action_needed: false });
+  const toSender = form.watch('visibility') === 'sender';
+
+  return (
+    <section aria-labelledby="d-thread" className="flex flex-col gap-3">
+      <h3 id="d-thread" className="font-semibold">{t('thread.title')}</h3>
+      {actionNeeded ? <p className="text-sm font-medium text-red-800" data-testid="action-needed">{t('thread.waitingForSender')}</p> : null}
+      {notes?.length ? (
+        <ol className="flex flex-col gap-2" aria-label={t('thread.list')}>
+          {notes.map((note) => <NoteItem key={note.id} note={note} sender={sender} />)}
+        </ol>
+      ) : notes ? <p className="text-sm text-muted-foreground">{t('thread.empty')}</p> : null}
+
+      <Form
+        form={form}
+        onSubmit={async (note) => {
+          await add.mutateAsync({ ...note, id: transferId });
+          toast({ variant: 'success', title: note.visibility === 'sender' ? t('thread.sent') : t('thread.added') });
+          form.reset({ body: '', visibility: note.visibility, action_needed: false });
+        }}
+        fallbackError={t('states.error', { ns: 'common' })}
+        className="flex flex-col gap-3 rounded-md bg-muted/50 p-3"
+        aria-label={t('thread.formLabel')}
+      >
+        <Field name="body" label={t('thread.body')} required>
+          <Textarea maxLength={MAX_NOTE} rows={3} />
+        </Field>
+        <VisibilityChoice />
+        {toSender ? <CheckboxField name="action_needed" label={t('thread.askAction')} /> : null}
+        <FormError />
+        <SubmitButton variant="secondary" className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
