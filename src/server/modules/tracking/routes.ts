@@ -28,7 +28,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { params: IdParamsSchema, response: replies({ 204: z.null().describe('The link is off') }) },
   }, async (request, reply) => {
     await revokeTracking(ctx, requireUser(request), request.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.post('/transfer-requests/:id/tracking', {

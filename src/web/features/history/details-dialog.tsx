@@ -12,6 +12,7 @@ import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } fro
 import { eventKey, eventVariant } from '@web/lib/money-labels';
 import { recipientName, useTransfer } from '@web/lib/transfers';
 import { TransferThread } from './thread';
+import { TrackingShare } from '../tracking/tracking-share';
 
 /**
  * One transfer's details and its status timeline: every change, who and when
@@ -53,6 +54,7 @@ export function TransferDetailsDialog({ transferId, onClose }: { transferId: str
               {d.refund_reference ? <div><dt className="text-slate-600">{t('pay.refundReference')}</dt><dd className="break-all font-mono">{d.refund_reference}</dd></div> : null}
               {d.source_details.note ? <div className="col-span-2"><dt className="text-slate-600">{t('form.notes')}</dt><dd className="break-words">{d.source_details.note}</dd></div> : null}
             </dl>
+            <TrackingShare transferId={d.id} trackingUrl={d.tracking_url} />
             <TransferThread transferId={d.id} messages={d.messages} actionMessage={d.action_needed ? d.action_message : null} />
             <section aria-labelledby="timeline-title">
               <h3 id="timeline-title" className="font-semibold">{t('history.timeline')}</h3>
