@@ -28,7 +28,7 @@ describe('the back office in Chromium', () => {
     const page = await app.page();
     await app.signIn(page, SENDER);
     await page.goto(`${app.server.url}/transfer?direction=USD_XAF&amount=100`);
-    await page.getByLabel('Recipient phone number').fill('06 12 34 56');
+    await page.getByLabel('Recipient phone number').fill('077 12 34 56');
     await page.getByLabel('Recipient name (optional)').fill('Marie Nguema');
     await page.getByRole('button', { name: 'Review transfer' }).click();
     await page.getByRole('button', { name: /^Confirm and pay / }).click();

@@ -39,7 +39,7 @@ function writeUntilDown(server: E2eServer, token: string, writers: number, onAck
   const loop = async () => {
     for (;;) {
       const n = next++;
-      const body = { channel: 'airtel_gabon', recipient_name: `Crash ${n}`, recipient_phone: `+24106${String(n).padStart(6, '0')}` };
+      const body = { channel: 'airtel_gabon', recipient_name: `Crash ${n}`, recipient_phone: `+24177${String(n).padStart(6, '0')}` };
       try {
         const res = await call<{ data: { id: string } }>(server.url, 'POST', '/api/recipients', body, token);
         expect(res.status).toBe(201);

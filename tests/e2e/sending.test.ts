@@ -51,16 +51,16 @@ describe('sending money in Chromium', () => {
     const review = page.getByRole('button', { name: 'Review transfer' });
     await review.click();
     await page.getByText('Please enter recipient phone number.').first().waitFor();
-    await page.getByLabel('Recipient phone number').fill('06 12 34 5');
-    await review.click();
-    await page.getByText('Enter a valid Airtel Money Gabon phone number.').first().waitFor();
     await page.getByLabel('Recipient phone number').fill('06 12 34 56');
+    await review.click();
+    await page.getByText('Enter a number from Airtel Gabon (+241 74… or 77…).').first().waitFor();
+    await page.getByLabel('Recipient phone number').fill('077 12 34 56');
     await page.getByLabel('Recipient name (optional)').fill('Marie Nguema');
     await page.getByLabel('Notes (optional)').fill('School fees');
     await shot('transfer-form');
     await review.click();
     await page.getByRole('heading', { name: 'Review and confirm' }).waitFor();
-    expect(await valueOf(page, 'Recipient')).toBe('Marie Nguema · 06 12 34 56');
+    expect(await valueOf(page, 'Recipient')).toBe('Marie Nguema · 077 12 34 56');
     await shot('transfer-review');
     await page.getByRole('button', { name: 'Confirm and pay $155.85' }).click();
     await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
@@ -139,6 +139,6 @@ describe('sending money in Chromium', () => {
     expect(text).toContain('155.85 USD');
     expect(text).toContain('91500 XAF');
     expect(text).toContain('Marie Nguema');
-    expect(text).toContain('+24106123456');
+    expect(text).toContain('+24177123456');
   });
 });

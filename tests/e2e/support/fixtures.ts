@@ -181,7 +181,7 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
   app.transferExists = async (token, t = {}) => {
     const { data } = await app.api<{ data: TransferRef }>('POST', '/api/payments/initiate', {
       source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: t.amount ?? '100', currency: 'USD',
-      destination_details: { recipient_name: t.recipient ?? 'Jean Ndong', recipient_phone: t.phone ?? '+24106123456' },
+      destination_details: { recipient_name: t.recipient ?? 'Jean Ndong', recipient_phone: t.phone ?? '+24177123456' },
     }, token);
     return data;
   };

@@ -2,16 +2,36 @@ import type { ReactNode } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '@core/channels';
+import { isMobileChannel, readMobileNumber } from '@core/operators';
 import { Button } from '@web/components/ui/button';
 import { CheckboxField, Field, FormError, SubmitButton } from '@web/components/ui/form';
 import { FormField } from '@web/components/ui/form-field';
 import { Input, Textarea } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { channelLabel } from '@web/lib/format';
+import { useOperators } from '@web/lib/operators';
 import type { SavedRecipient } from '@web/lib/saved-recipient';
-import { cleanAmount, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
+import { cleanAmount, phoneRefusal, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
 
 const upper = (text: string) => text.toUpperCase();
+
+/**
+ * Under the payout number: the operator it belongs to as soon as its prefix is typed, the
+ * refusal naming the accepted operators once it cannot be theirs, else an example (D16).
+ */
+function PhoneHint({ destination }: { destination: ChannelId }) {
+  const { t, i18n } = useTranslation(['transfer', 'validation']);
+  const { watch, formState } = useFormContext<TransferValues>();
+  const operators = useOperators();
+  const phone = watch('recipient_phone');
+  const reading = operators.data && isMobileChannel(destination) ? readMobileNumber(operators.data, destination, phone) : null;
+  const refusal = reading?.status === 'refused' && !formState.errors.recipient_phone
+    ? phoneRefusal(operators.data, destination, phone, i18n.resolvedLanguage ?? 'en') : null;
+  const text = reading && reading.status !== 'refused' && reading.operator ? t('form.phoneOperator', { operator: reading.operator })
+    : refusal ? t('validation:recipientPhoneOperator', refusal)
+      : t(destination === 'airtel_gabon' ? 'form.phoneHintGA' : 'form.phoneHintRW');
+  return <span aria-live="polite" data-testid="phone-operator" className={refusal ? 'text-destructive' : undefined}>{text}</span>;
+}
 
 /**
  * The transfer's fields, inside the page's <Form>: route, amount (with the rate as its hint), a
@@ -88,7 +108,7 @@ export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedR
         </div>
       ) : kind === 'mobile' ? (
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="recipient_phone" label={t('form.recipientPhone')} required hint={t(destination === 'airtel_gabon' ? 'form.phoneHintGA' : 'form.phoneHintRW')}>
+          <Field name="recipient_phone" label={t('form.recipientPhone')} required hint={<PhoneHint destination={destination} />}>
             <Input type="tel" autoComplete="off" />
           </Field>
           <Field name="recipient_name" label={t('form.recipientNameOptional')}>

@@ -12,14 +12,15 @@ import { Card } from '@web/components/ui/card';
 import { Form, showServerError, useErrorText, useZodForm } from '@web/components/ui/form';
 import { useToast } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
-import { channelLabel, money } from '@web/lib/format';
+import { money } from '@web/lib/format';
+import { useOperators } from '@web/lib/operators';
 import { useFees, useRates } from '@web/lib/queries';
 import { withPrefill } from '@web/lib/send-again';
 import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
 import { TransferFields } from './transfer-form';
 import { TransferReview } from './transfer-review';
 import { quoteTexts, TransferSummary } from './transfer-summary';
-import { FIELD_ALIASES, initialValues, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
+import { FIELD_ALIASES, initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
 
 /** "Send money": the form, a review with its own Idempotency-Key, then the payment page. */
 export default function TransferPage() {
@@ -36,10 +37,14 @@ export default function TransferPage() {
   const fees = useFees();
   const rates = useRates();
   const recipients = useSavedRecipients();
+  const operators = useOperators();
 
   // Read at submit, once this render's quote is known.
   const rules: ScreenRules = {
-    phoneForCountry: (destination) => t('form.phoneForCountry', { country: channelLabel(t, destination) }),
+    phoneError: (destination, phone) => {
+      const accepted = phoneRefusal(operators.data, destination, phone, lng);
+      return accepted && t('validation:recipientPhoneOperator', accepted);
+    },
     limitError: () => {
       if (!quote?.limit_error) return null;
       const limit = money(quote.limit_error.limit, currency, lng);

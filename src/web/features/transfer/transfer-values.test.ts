@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cleanAmount, initialValues, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
+import { DEFAULT_OPERATOR_PREFIXES } from '@core/operators';
+import { cleanAmount, initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
 
-const rules: ScreenRules = { phoneForCountry: (destination) => `phone for ${destination}`, limitError: () => null };
+const rules: ScreenRules = {
+  phoneError: (destination, phone) => (phoneRefusal(DEFAULT_OPERATOR_PREFIXES, destination, phone, 'en') ? `not ${destination}'s operators` : null),
+  limitError: () => null,
+};
 const issues = (values: TransferValues, r = rules) =>
   transferFormSchema(r).safeParse(values).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
 const gabon = { ...initialValues('USD_XAF', '150.00') };
@@ -23,18 +27,26 @@ describe('the transfer form', () => {
     expect(issues({ ...gabon, amount: '0' })).toEqual([['amount', 'validation.amountInvalid']]);
   });
 
-  it('then the phone for the destination\'s country, then the corridor\'s limits', () => {
-    expect(issues({ ...gabon, recipient_phone: '06 12 34 5' })).toEqual([['recipient_phone', 'phone for airtel_gabon']]);
+  it('then the phone against the destination\'s operators, then the corridor\'s limits', () => {
+    expect(issues({ ...gabon, recipient_phone: '06 12 34 56' })).toEqual([['recipient_phone', 'not airtel_gabon\'s operators']]);
+    expect(issues({ ...gabon, recipient_phone: '077 12 34 5' })).toEqual([['recipient_phone', 'not airtel_gabon\'s operators']]);
     const limited = { ...rules, limitError: () => 'Maximum is $2,000.00' };
-    expect(issues({ ...gabon, recipient_phone: '06 12 34 56' }, limited)).toEqual([['amount', 'Maximum is $2,000.00']]);
+    expect(issues({ ...gabon, recipient_phone: '077 12 34 56' }, limited)).toEqual([['amount', 'Maximum is $2,000.00']]);
   });
 
-  it('gives the request body: the destination\'s own fields, the phone in international form', () => {
-    const values = { ...gabon, recipient_phone: '06 12 34 56', recipient_name: 'Marie Nguema', recipient_email: 'ignored@example.com', note: ' School fees ' };
+  it('names the accepted operators when a payout number is refused, and leaves it to the server before the ranges load', () => {
+    expect(phoneRefusal(DEFAULT_OPERATOR_PREFIXES, 'mobile_rwanda', '+250 71 123 4567', 'fr'))
+      .toEqual({ operators: 'Airtel Rwanda ou MTN Rwanda', numbers: '+250 72…, 73…, 78… ou 79…' });
+    expect(phoneRefusal(DEFAULT_OPERATOR_PREFIXES, 'mobile_rwanda', '0788 123 456', 'en')).toBeNull();
+    expect(phoneRefusal(undefined, 'airtel_gabon', '06 12 34 56', 'en')).toBeNull();
+  });
+
+  it('gives the request body: the destination\'s own fields, the phone as typed (the server stores it in E.164)', () => {
+    const values = { ...gabon, recipient_phone: '077 12 34 56', recipient_name: 'Marie Nguema', recipient_email: 'ignored@example.com', note: ' School fees ' };
     expect(transferFormSchema(rules).parse(values)).toEqual(toPayload(values));
     expect(toPayload(values)).toEqual({
       source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '150.00', currency: 'USD',
-      destination_details: { recipient_phone: '+24106123456', recipient_name: 'Marie Nguema' },
+      destination_details: { recipient_phone: '077 12 34 56', recipient_name: 'Marie Nguema' },
       source_details: { note: 'School fees' }, save_recipient: false,
     });
   });

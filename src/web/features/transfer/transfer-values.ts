@@ -1,9 +1,9 @@
-import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import {
   CHANNELS, CHANNEL_IDS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId,
 } from '@core/channels';
 import type { Currency } from '@core/money';
+import { acceptedOperators, isMobileChannel, readMobileNumber, type OperatorPrefix } from '@core/operators';
 import { PaymentInitiateSchema, type PaymentInitiate } from '@core/schemas';
 import { reportIssues } from '@web/components/ui/form';
 import type { DestinationDetails } from '@web/lib/transfers';
@@ -51,11 +51,15 @@ export function initialValues(direction: string | null = null, amount: string | 
   };
 }
 
-/** The mobile number read for the destination's country, if one was typed. */
-export function mobileNumber(v: Pick<TransferValues, 'destination' | 'recipient_phone'>): PhoneNumber | undefined {
-  const channel = CHANNELS[v.destination];
-  if (channel.kind !== 'mobile' || !v.recipient_phone.trim()) return undefined;
-  return parsePhoneNumberFromString(v.recipient_phone, channel.country as CountryCode);
+/**
+ * What a refusal of this payout number names (validation:recipientPhoneOperator's variables), or
+ * null when one of the destination's operators takes it. Without the ranges yet, the server decides.
+ */
+export function phoneRefusal(
+  table: readonly OperatorPrefix[] | undefined, destination: ChannelId, phone: string, locale: string,
+): { operators: string; numbers: string } | null {
+  if (!table || !isMobileChannel(destination) || readMobileNumber(table, destination, phone).status === 'valid') return null;
+  return acceptedOperators(table, destination, locale);
 }
 
 /** The POST /api/payments/initiate body the values make: only the destination's own fields. */
@@ -64,7 +68,7 @@ export function toPayload(v: TransferValues): z.input<typeof PaymentInitiateSche
   const details: DestinationDetails = kind === 'paypal'
     ? { recipient_email: v.recipient_email, recipient_name: v.recipient_name }
     : kind === 'mobile'
-      ? { recipient_phone: mobileNumber(v)?.number ?? v.recipient_phone, recipient_name: v.recipient_name || null }
+      ? { recipient_phone: v.recipient_phone, recipient_name: v.recipient_name || null }
       : { account_holder: v.recipient_name, recipient_name: v.recipient_name, iban: v.iban, ...(v.bic ? { bic: v.bic } : {}) };
   return {
     source_provider: v.source, destination_provider: v.destination, amount: v.amount.replace(',', '.'),
@@ -73,9 +77,10 @@ export function toPayload(v: TransferValues): z.input<typeof PaymentInitiateSche
   };
 }
 
-/** The checks only the screen knows how to word: the phone for its country, the corridor's limits. */
+/** The checks only the screen knows how to word: the phone against the operators' ranges, the corridor's limits. */
 export interface ScreenRules {
-  phoneForCountry: (destination: ChannelId) => string;
+  /** The refusal of a mobile payout number, in words, or null (docs/rules/corridors.md#phone-country-rules). */
+  phoneError: (destination: ChannelId, phone: string) => string | null;
   /** The limit the amount breaks, in words, or null. */
   limitError: () => string | null;
 }
@@ -94,17 +99,15 @@ const FormValues = z.object({
 });
 
 /**
- * The shared PaymentInitiateSchema's first failing rule (in order), then the phone for its
- * country, then the corridor's limits: one error at a time. Gives the request body.
+ * The shared PaymentInitiateSchema's first failing rule (in order), then the phone against the
+ * destination's operators, then the corridor's limits: one error at a time. Gives the request body.
  */
 export function transferFormSchema(rules: ScreenRules) {
   return FormValues.superRefine((v, ctx) => {
     const checked = PaymentInitiateSchema.safeParse(toPayload(v));
     if (!checked.success) return reportIssues(checked.error.issues.slice(0, 1), ctx, FIELD_ALIASES);
-    const phone = mobileNumber(v);
-    if (CHANNELS[v.destination].kind === 'mobile' && (!phone?.isValid() || phone.country !== CHANNELS[v.destination].country)) {
-      return ctx.addIssue({ code: 'custom', path: ['recipient_phone'], message: rules.phoneForCountry(v.destination) });
-    }
+    const phone = CHANNELS[v.destination].kind === 'mobile' ? rules.phoneError(v.destination, v.recipient_phone) : null;
+    if (phone) return ctx.addIssue({ code: 'custom', path: ['recipient_phone'], message: phone });
     const limit = rules.limitError();
     if (limit) ctx.addIssue({ code: 'custom', path: ['amount'], message: limit });
   }).transform(toPayload);
