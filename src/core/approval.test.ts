@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APPROVAL_THRESHOLDS, needsApproval } from './approval.js';
+import {
+  DEFAULT_APPROVAL_THRESHOLDS, approvalError, completionError, needsApproval, ownTransferError, sameStaffError,
+} from './approval.js';
 
 describe('four-eyes threshold', () => {
   it('applies at the threshold and above, not under it', () => {
@@ -13,5 +15,36 @@ describe('four-eyes threshold', () => {
   it('uses the edited threshold, and the default where none is stored', () => {
     expect(needsApproval('500', 'USD', { USD: '500' })).toBe(true);
     expect(needsApproval('500', 'EUR', { USD: '500' })).toBe(false);
+  });
+});
+
+describe('four-eyes rules', () => {
+  const A = 'staff-a';
+  const B = 'staff-b';
+  const transfer = { profile_id: 'sender', status: 'processing', processed_by: A, payout_sent_by: null, approved_by: null };
+
+  it('lets a second staff member approve a transfer that needs it', () => {
+    expect(approvalError(transfer, B, true)).toBeNull();
+  });
+
+  it('refuses the one who processed it or recorded its payout, and anyone approving their own transfer', () => {
+    expect(approvalError(transfer, A, true)?.key).toBe('transfer.approval.approvalSameStaff');
+    expect(approvalError({ ...transfer, processed_by: null, payout_sent_by: B }, B, true)?.status).toBe(409);
+    expect(approvalError({ ...transfer, profile_id: B }, B, true)).toEqual({ status: 403, key: 'transfer.approval.ownTransfer' });
+    expect(ownTransferError({ profile_id: B }, B)?.status).toBe(403);
+  });
+
+  it('refuses an approval not needed, a second one, and one on a closed transfer', () => {
+    expect(approvalError(transfer, B, false)?.key).toBe('transfer.approval.approvalNotNeeded');
+    expect(approvalError({ ...transfer, approved_by: B }, B, true)?.key).toBe('transfer.approval.alreadyApproved');
+    expect(approvalError({ ...transfer, status: 'completed' }, B, true)?.key).toBe('validation.statusFinal');
+  });
+
+  it('keeps the approver from also paying out, and a transfer that needs approval from completing without it', () => {
+    expect(sameStaffError({ approved_by: B }, B)?.key).toBe('transfer.approval.approvalSameStaff');
+    expect(sameStaffError({ approved_by: B }, A)).toBeNull();
+    expect(completionError({ approved_by: null }, true)?.key).toBe('transfer.approval.completeNeedsApproval');
+    expect(completionError({ approved_by: null }, false)).toBeNull();
+    expect(completionError({ approved_by: B }, true)).toBeNull();
   });
 });

@@ -13,3 +13,51 @@ export function needsApproval(amount: Decimal, currency: Currency, thresholds: P
   const t = parseDecimal(thresholds[currency] ?? DEFAULT_APPROVAL_THRESHOLDS[currency]);
   return a !== null && t !== null && compareDecimal(a, t) >= 0;
 }
+
+/** What the four-eyes rules read of a transfer: who sent it, who processed it, paid it out and approved it. */
+export interface FourEyesView {
+  profile_id: string;
+  status: string;
+  processed_by: string | null;
+  payout_sent_by: string | null;
+  approved_by: string | null;
+}
+
+/** A refusal: the HTTP status and the message key (its last segment is the answer's code). */
+export interface FourEyesRefusal {
+  status: 403 | 409;
+  key: string;
+}
+
+const OWN: FourEyesRefusal = { status: 403, key: 'transfer.approval.ownTransfer' };
+const SAME_STAFF: FourEyesRefusal = { status: 409, key: 'transfer.approval.approvalSameStaff' };
+
+/** No staff member acts as staff on a transfer they sent themselves (D12). */
+export function ownTransferError(transfer: Pick<FourEyesView, 'profile_id'>, staffId: string): FourEyesRefusal | null {
+  return transfer.profile_id === staffId ? OWN : null;
+}
+
+/**
+ * Why `staffId` may not approve the transfer, or null: not their own, still open, needing it
+ * (`required`: at or above its threshold), not approved yet, and neither processed nor paid out by them.
+ */
+export function approvalError(transfer: FourEyesView, staffId: string, required: boolean): FourEyesRefusal | null {
+  if (transfer.profile_id === staffId) return OWN;
+  if (transfer.status === 'completed' || transfer.status === 'rejected' || transfer.status === 'cancelled') {
+    return { status: 409, key: 'validation.statusFinal' };
+  }
+  if (!required) return { status: 409, key: 'transfer.approval.approvalNotNeeded' };
+  if (transfer.approved_by) return { status: 409, key: 'transfer.approval.alreadyApproved' };
+  if (transfer.processed_by === staffId || transfer.payout_sent_by === staffId) return SAME_STAFF;
+  return null;
+}
+
+/** The approver does not also process the transfer or record its payout. */
+export function sameStaffError(transfer: Pick<FourEyesView, 'approved_by'>, staffId: string): FourEyesRefusal | null {
+  return transfer.approved_by === staffId ? SAME_STAFF : null;
+}
+
+/** A transfer that needs an approval is completed only once approved. */
+export function completionError(transfer: Pick<FourEyesView, 'approved_by'>, required: boolean): FourEyesRefusal | null {
+  return required && !transfer.approved_by ? { status: 409, key: 'transfer.approval.completeNeedsApproval' } : null;
+}

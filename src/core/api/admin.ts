@@ -9,6 +9,8 @@ import { FeeTierSchema } from './pricing.js';
 // volume, the audit log, and the fee tiers as an admin edits them.
 
 const dayField = utcDay();
+/** A query-string switch: "true" filters, "false" or absent does not. */
+const booleanFlag = z.enum(['true', 'false'], { error: 'validation.checkInput' }).transform((v) => v === 'true');
 
 /** The back office's filters; the same for the list and the CSV export. */
 export const StaffFilterSchema = z.object({
@@ -20,6 +22,10 @@ export const StaffFilterSchema = z.object({
   from: dayField.optional(),
   to: dayField.optional(),
   q: z.string({ error: 'validation.checkInput' }).trim().max(100, { error: 'validation.searchTooLong' }).optional(),
+  /** "true": only open transfers that wait for a second staff member's approval (D12). */
+  needs_approval: booleanFlag.optional(),
+  /** "true": only transfers that wait for their sender to answer (D12). */
+  action_needed: booleanFlag.optional(),
   sort: z.enum(['newest', 'oldest'], { error: 'admin.validation.sortInvalid' }).default('newest'),
 });
 export type StaffFilter = z.infer<typeof StaffFilterSchema>;

@@ -188,7 +188,7 @@ export type StaffTransferDetailResponse = z.infer<typeof StaffTransferDetailResp
  * The staff shape comes first: an answer keeps only the fields of the first shape it matches, and
  * a sender's answer (no notes, no actors) never matches it.
  */
-export const TransferDetailAnswerSchema = z.union([StaffTransferDetailResponseSchema, TransferDetailResponseSchema]);
+export const TransferDetailAnswerSchema = dataOf(z.union([StaffTransferDetailSchema, TransferDetailSchema]));
 
 /**
  * POST /api/transfer-requests/{id}/refund: the transfer as it stands. A PayPal refund is asked of

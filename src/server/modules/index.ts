@@ -1,4 +1,5 @@
 import adminRoutes from './admin/routes.js';
+import approvalsRoutes from './approvals/routes.js';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import feesRoutes from './fees/routes.js';
@@ -22,5 +23,5 @@ import transfersRoutes from './transfers/routes.js';
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes, operatorsRoutes, trackingRoutes,
+  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes,
 ];

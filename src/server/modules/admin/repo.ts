@@ -10,6 +10,8 @@ import {
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
+import { needsApprovalNow } from '../approvals/repo.js';
+import { staffSelection } from '../transfers/staff-view.js';
 
 // The back office's SQL: the staff list, counts and volume, fee tiers and rates.
 
@@ -53,6 +55,8 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   if (filter.direction) where.push(eq(tr.direction, filter.direction));
   if (filter.from) where.push(gte(tr.created_at, dayStart(filter.from)));
   if (filter.to) where.push(lt(tr.created_at, dayStart(filter.to, 1)));
+  if (filter.needs_approval) where.push(needsApprovalNow);
+  if (filter.action_needed) where.push(eq(tr.action_needed, true));
   const q = filter.q;
   if (q) {
     const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];
@@ -78,11 +82,7 @@ export function staffRows(db: Db, filter: PreparedFilter, cursor: Cursor | null,
   const order = newest
     ? [sql`${tr.created_at} desc nulls last`, sql`${tr.id} desc nulls last`]
     : [sql`${tr.created_at} asc nulls first`, sql`${tr.id} asc nulls first`];
-  return db.select({
-    request: tr,
-    requester: { full_name: profiles.full_name, email: profiles.email },
-    at: sql<string>`${tr.created_at}::text`,
-  }).from(tr).innerJoin(profiles, eq(profiles.id, tr.profile_id))
+  return db.select({ ...staffSelection, at: sql<string>`${tr.created_at}::text` }).from(tr).innerJoin(profiles, eq(profiles.id, tr.profile_id))
     .where(where.length ? and(...where) : undefined)
     .orderBy(...order)
     .limit(limit + 1);

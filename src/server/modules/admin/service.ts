@@ -18,7 +18,7 @@ import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { PriceCache } from '@server/lib/price-cache.js';
 import { parseOr400, refusal } from '@server/lib/zod-refusal.js';
 import { currentRates } from '../rates/service.js';
-import { transferRequestToJson } from '../transfers/service.js';
+import { staffRowToJson } from '../transfers/staff-view.js';
 import { csvHeader, csvLine } from './export-csv.js';
 import {
   dailyVolume, findTier, insertTier, lockCorridor, lockRate, lockTier, notifyPriceEdit, prepareFilter, removeTier,
@@ -41,9 +41,7 @@ async function staffPage(ctx: Pick<AppContext, 'db' | 'config'>, filter: Prepare
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
-    rows: page.map((r): StaffRequestJson => ({
-      ...transferRequestToJson(r.request, ctx.config.publicUrl), requester: { ...r.requester, profile_id: r.request.profile_id },
-    })),
+    rows: page.map((r) => staffRowToJson(r, ctx.config.publicUrl)),
     next: more && last ? { at: last.at, id: last.request.id } : null,
   };
 }

@@ -1,4 +1,5 @@
 import type { AuditAction } from '@core/api/audit.js';
+import { ownTransferError, sameStaffError } from '@core/approval.js';
 import { CHANNELS } from '@core/channels.js';
 import type { EntryKind } from '@core/ledger.js';
 import { moneyActionError, paymentMismatch } from '@core/money-states.js';
@@ -76,6 +77,9 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
   const run = async (db: Tx) => {
     const current = await lockRequest(db, id);
     if (!current) throw notFound();
+    // No staff member records the money of a transfer they sent themselves (D12).
+    const own = actor && ownTransferError(current, actor.profile_id);
+    if (own) throw new HttpError(own.status, own.key);
     const step = decide(current);
     const written = await writeMoney(db, { from: current, set: step.set, events: step.events, actor, note: null });
     for (const kind of step.entries) {
@@ -134,6 +138,9 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
 export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, body: PayoutRecord): Promise<TransferRequestRow> {
   return moneyStep(ctx, actor, id, (row) => {
     refuseIf(moneyActionError(row, 'payout'));
+    // The approver is the second pair of eyes: they do not also pay it out (D12).
+    const sameStaff = sameStaffError(row, actor.profile_id);
+    if (sameStaff) throw new HttpError(sameStaff.status, sameStaff.key);
     return {
       set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },
       events: ['payout_sent'],

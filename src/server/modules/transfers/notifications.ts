@@ -6,12 +6,13 @@ import { t, type Lang } from '@server/i18n.js';
 import type { MailMessage } from '../mail/mailer.js';
 import { queueMail, queueMailCall } from '../mail/service.js';
 import { senderContact, type TransferRequestRow } from './repo.js';
+import type { NoteRow } from './thread-repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
 // their profile. Queued in the transaction of the change they report, written as the change
 // left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
-type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status';
+type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -27,7 +28,23 @@ type MailedTransfer = Pick<TransferRequestRow, 'reference' | 'amount' | 'currenc
 
 type Contact = { email: string; full_name: string | null; language: Lang };
 
-function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: MailedTransfer, profile: Contact): MailMessage {
+/** What an e-mail adds to the transfer's figures: words addressed to the sender, and where to act. */
+interface Extra {
+  /** A status change's note or a staff message to the sender: never an internal note. */
+  message?: string | null;
+  /** The page to open (the transfer's own page when the sender must act); else their history. */
+  link?: string;
+}
+
+/** What the sender's money became when the transfer closed (D11): owed back, refunded, or never taken. */
+function refundLine(event: Event, request: MailedTransfer): string | null {
+  if (request.payment_status === 'refund_due') return 'transfer.email.refund';
+  if (event !== 'status' || (request.status !== 'rejected' && request.status !== 'cancelled')) return null;
+  if (request.payment_status === 'refunded') return 'transfer.email.refundedAlready';
+  return 'transfer.email.nothingCharged';
+}
+
+function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: MailedTransfer, profile: Contact, extra: Extra = {}): MailMessage {
   const lang = profile.language;
   const vars = {
     name: profile.full_name || profile.email,
@@ -40,15 +57,20 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
     payoutReference: request.payout_reference ?? '',
     refundReference: request.refund_reference ?? '',
     status: t(lang, `transfer.status.${request.status}`),
-    link: `${ctx.config.publicUrl}/history`,
+    link: extra.link ?? `${ctx.config.publicUrl}/history`,
+    message: extra.message ?? '',
     support: ctx.config.SUPPORT_EMAIL,
   };
   const key = `transfer.email.${event}`;
+  const refund = refundLine(event, request);
   const lines = [
     t(lang, 'transfer.email.greeting', vars),
     '',
     t(lang, `${key}.body`, vars),
-    ...(request.payment_status === 'refund_due' ? ['', t(lang, 'transfer.email.refund', vars)] : []),
+    ...(extra.message ? ['', t(lang, 'transfer.email.message', vars)] : []),
+    ...(event === 'status' && request.status === 'completed' && request.payout_reference ? ['', t(lang, 'transfer.email.payoutReference', vars)] : []),
+    ...(event === 'action' ? ['', t(lang, 'transfer.email.action.answer', vars)] : []),
+    ...(refund ? ['', t(lang, refund, vars)] : []),
     '',
     t(lang, 'transfer.email.summary', vars),
     t(lang, 'transfer.email.follow', vars),
@@ -60,10 +82,10 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
   return { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html };
 }
 
-async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow): Promise<void> {
+async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow, extra?: Extra): Promise<void> {
   const profile = await senderContact(tx, request.profile_id);
   if (!profile) return;
-  await queueMail(ctx, tx, transferMail(ctx, event, request, profile));
+  await queueMail(ctx, tx, transferMail(ctx, event, request, profile, extra));
 }
 
 /**
@@ -81,7 +103,18 @@ export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: '
   return send(ctx, tx, step, request);
 }
 
-/** Queues the sender's e-mail about a status change, in their language. */
-export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferRequestRow): Promise<void> {
-  return send(ctx, tx, 'status', request);
+/** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */
+export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferRequestRow, note: string | null): Promise<void> {
+  return send(ctx, tx, 'status', request, { message: note });
+}
+
+/**
+ * Queues the e-mail of a staff message to the sender (only sender-visible notes are passed here):
+ * one asking for an action says what is asked and links to the transfer's page, where they answer.
+ */
+export function notifyNote(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, note: Pick<NoteRow, 'visibility' | 'action_needed' | 'body'>): Promise<void> {
+  if (note.visibility !== 'sender') return Promise.resolve();
+  return send(ctx, tx, note.action_needed ? 'action' : 'note', request, {
+    message: note.body, link: `${ctx.config.publicUrl}/pay/${request.id}`,
+  });
 }

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
-import { OPEN_STATUSES, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
+import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
@@ -9,7 +9,25 @@ import type { Cursor } from '@server/lib/cursor.js';
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
 // transactions_profile_*_idx.
 
-export type TransferRequestRow = typeof transferRequests.$inferSelect;
+/**
+ * A transfer request as its answers read it: the row and, while the sender owes staff an action
+ * (D12), what staff asked. Rows read without {@link requestColumns} (a transfer just created) have
+ * no message, and none is owed.
+ */
+export type TransferRequestRow = typeof transferRequests.$inferSelect & { action_message?: string | null };
+
+/**
+ * The body of the latest sender-visible note that asked for an action, while action_needed; else
+ * null. Qualified by hand: drizzle leaves a one-table select's columns unqualified, where "id"
+ * would name the note's own id inside the sub-query.
+ */
+export const actionMessage = sql<string | null>`case when transfer_requests.action_needed then (
+  select asked.body from transfer_notes asked
+  where asked.transfer_request_id = transfer_requests.id and asked.action_needed and asked.visibility = 'sender'
+  order by asked.created_at desc limit 1) end`;
+
+/** Every column of a transfer request and its action message: what reads and RETURNING clauses select. */
+export const requestColumns = { ...getTableColumns(transferRequests), action_message: actionMessage };
 export type TransactionRow = typeof transactions.$inferSelect;
 export type HistoryRow = typeof transferStatusHistory.$inferSelect;
 export interface ListFilter {
@@ -94,7 +112,7 @@ export async function ownRequestRows(db: Db, profileId: string, filter: ListFilt
   const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(filter, transferRequests)];
   const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...conditions))
     .orderBy(...newestFirst(transferRequests)).limit(filter.limit + 1).as('page_ids');
-  return db.select({ row: transferRequests, cursor_at: sql<string>`${transferRequests.created_at}::text` })
+  return db.select({ row: requestColumns, cursor_at: sql<string>`${transferRequests.created_at}::text` })
     .from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
     .orderBy(...newestFirst(transferRequests));
 }
@@ -108,6 +126,7 @@ const requestFields = {
   payment_amount: transferRequests.payment_amount, payment_reference: transferRequests.payment_reference,
   payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
   tracking_token: transferRequests.tracking_token,
+  action_needed: transferRequests.action_needed, action_message: actionMessage,
 };
 
 /** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */
@@ -131,7 +150,7 @@ export async function countOwnByStatus(db: Db, profileId: string): Promise<Parti
 /** A request by id; null for an unknown one, or a malformed id from a route that does not validate its params. */
 export async function findRequest(db: Db, id: string): Promise<TransferRequestRow | null> {
   if (!IdParamsSchema.shape.id.safeParse(id).success) return null;
-  const [row] = await db.select().from(transferRequests).where(eq(transferRequests.id, id));
+  const [row] = await db.select(requestColumns).from(transferRequests).where(eq(transferRequests.id, id));
   return row ?? null;
 }
 
@@ -160,7 +179,7 @@ export async function currentStatus(db: Db, id: string): Promise<TransferStatus 
 }
 
 export async function lockRequest(tx: Tx, id: string): Promise<TransferRequestRow | null> {
-  const [row] = await tx.select().from(transferRequests).where(eq(transferRequests.id, id)).for('update');
+  const [row] = await tx.select(requestColumns).from(transferRequests).where(eq(transferRequests.id, id)).for('update');
   return row ?? null;
 }
 
@@ -173,14 +192,19 @@ export interface StatusWrite {
   paymentStatus: PaymentStatus;
 }
 
-/** Moves the request (version bumped), mirrors the transaction and appends the timeline step. */
+/**
+ * Moves the request (version bumped), mirrors the transaction and appends the timeline step.
+ * Who takes it into processing is kept (four-eyes); a closed transfer asks nothing more of its sender.
+ */
 export async function writeStatus(tx: Tx, change: StatusWrite): Promise<TransferRequestRow> {
   const { from: current, to } = change;
   const [row] = await tx.update(transferRequests).set({
     status: to,
     version: sql`${transferRequests.version} + 1`,
     payment_status: change.paymentStatus,
-  }).where(eq(transferRequests.id, current.id)).returning();
+    ...(to === 'processing' ? { processed_by: change.actor.profile_id, processed_at: new Date() } : {}),
+    ...(isFinalStatus(to) ? { action_needed: false } : {}),
+  }).where(eq(transferRequests.id, current.id)).returning(requestColumns);
   await tx.update(transactions).set({ status: to }).where(eq(transactions.transfer_request_id, current.id));
   await tx.insert(transferStatusHistory).values({
     transfer_request_id: current.id, from_status: current.status, to_status: to,
@@ -207,7 +231,7 @@ export interface MoneyWrite {
 export async function writeMoney(tx: Tx, change: MoneyWrite): Promise<TransferRequestRow> {
   const { from: current } = change;
   const [row] = await tx.update(transferRequests).set({ ...change.set, version: sql`${transferRequests.version} + 1` })
-    .where(eq(transferRequests.id, current.id)).returning();
+    .where(eq(transferRequests.id, current.id)).returning(requestColumns);
   if (change.set.provider_txn_id) {
     await tx.update(transactions).set({ provider_txn_id: change.set.provider_txn_id }).where(eq(transactions.transfer_request_id, current.id));
   }

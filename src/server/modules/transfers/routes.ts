@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { StaffListQuerySchema } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import {
-  ProofResponseSchema, TransactionPageSchema, TransferDetailResponseSchema, TransferRequestListSchema,
+  ProofResponseSchema, TransactionPageSchema, TransferDetailAnswerSchema, TransferRequestListSchema,
   TransferRequestResponseSchema, TransferSummaryResponseSchema,
+  MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
 import { CursorQuerySchema } from '@core/schemas.js';
 import { isStaff } from '@core/status.js';
@@ -16,6 +17,7 @@ import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
 import { paymentInstructions } from '../payments/service.js';
 import type { ProofRow } from './repo.js';
+import { addMessage, addNote } from './thread.js';
 import {
   addProof, cancelOwn, checkProofUpload, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
 } from './service.js';
@@ -40,6 +42,8 @@ const RequestListParamsSchema = z.object({
   from: text('Staff: first UTC day, YYYY-MM-DD'),
   to: text('Staff: last UTC day, YYYY-MM-DD'),
   sort: text('Staff: newest (default) or oldest first'),
+  needs_approval: text('Staff: "true" lists only open transfers waiting for a second staff member\'s approval'),
+  action_needed: text('Staff: "true" lists only transfers waiting for their sender to answer'),
 });
 const ProofParamsSchema = IdParamsSchema.extend({ proofId: z.uuid() });
 const PROOF_BYTES = z.any().describe('The proof as uploaded: PNG, JPEG, WebP or PDF bytes');
@@ -78,7 +82,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/transfer-requests/:id', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 200: TransferDetailResponseSchema }) },
+    schema: { params: IdParamsSchema, response: replies({ 200: TransferDetailAnswerSchema }) },
   }, async (request) => {
     const { row, detail } = await transferDetail(ctx, requireUser(request), request.params.id);
     return { data: { ...detail, payment_instructions: paymentInstructions(ctx, row.source_provider), paypal_checkout: usesPayPal(ctx, row) } };
@@ -88,6 +92,20 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: { params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: await cancelOwn(ctx, requireUser(request), request.params.id) }));
+
+  // The transfer's thread (D12): staff notes, and the sender's answers.
+  app.post('/transfer-requests/:id/notes', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },
+  }, async (request, reply) => {
+    const user = requireUser(request);
+    return reply.status(201).send({ data: await addNote(ctx, { ...actorOf(request), full_name: user.full_name }, request.params.id, request.body) });
+  });
+
+  app.post('/transfer-requests/:id/messages', {
+    config: { access: 'user' },
+    schema: { params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }) },
+  }, async (request, reply) => reply.status(201).send({ data: await addMessage(ctx, requireUser(request), request.params.id, request.body) }));
 
   app.post('/transfer-requests/:id/proof', {
     config: { access: 'user' },

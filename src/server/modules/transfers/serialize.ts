@@ -19,6 +19,7 @@ export function transferRequestToJson(row: TransferRequestRow, publicUrl: string
   return {
     ...rest,
     tracking_url: trackingUrl(publicUrl, token),
+    action_message: row.action_needed ? row.action_message ?? null : null,
     payment_recorded_at: iso(row.payment_recorded_at),
     payout_sent_at: iso(row.payout_sent_at),
     refunded_at: iso(row.refunded_at),
@@ -46,7 +47,7 @@ export function historyToJson(row: HistoryRow): HistoryStep {
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
   'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payment_reference' | 'payout_status' |
-  'refund_reference' | 'tracking_token'>, publicUrl: string): TransactionJson {
+  'refund_reference' | 'tracking_token' | 'action_needed' | 'action_message'>, publicUrl: string): TransactionJson {
   const { tracking_token: token, ...fields } = request;
   return {
     id: row.id,
@@ -62,5 +63,6 @@ export function transactionToJson(row: TransactionRow, request: Pick<TransferReq
     metadata: row.metadata,
     ...fields,
     tracking_url: trackingUrl(publicUrl, token),
+    action_message: fields.action_needed ? fields.action_message ?? null : null,
   } as TransactionJson;
 }

@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import type { ProofJson, TransactionJson, TransferDetail, TransferRefundJson, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import type { ProofJson, StaffTransferDetail, TransactionJson, TransferDetail, TransferRefundJson, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
+import { completionError, ownTransferError, sameStaffError } from '@core/approval.js';
 import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
 import type { RefundRecord, StatusUpdate } from '@core/schemas.js';
 import { TRANSFER_STATUSES, isFinalStatus, isStaff, transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Lang } from '@server/i18n.js';
-import type { Db } from '@server/db/client.js';
+import type { Db, Tx } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { auditSnapshot, ledgerView, moneyRefused, recordRefund, type StaffActor } from './money.js';
@@ -22,6 +24,9 @@ import {
   type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
+import { staffDetailExtras } from './staff-view.js';
+import { senderMessages } from './thread.js';
+import { clearActionNeeded } from './thread-repo.js';
 
 // The rules of a transfer once created: who sees it, how its status moves, and its proofs of
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.
@@ -93,12 +98,16 @@ export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummar
 export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
 
 /** One request with its timeline and proofs: its sender's, or any for staff. */
-export async function transferDetail(ctx: AppContext, caller: Caller, id: string): Promise<{ row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> }> {
+export async function transferDetail(ctx: AppContext, caller: Caller, id: string): Promise<{
+  row: TransferRequestRow; detail: Omit<TransferDetail, PaymentFields> | Omit<StaffTransferDetail, PaymentFields>;
+}> {
   const { db } = ctx;
   const row = await visibleRequest(db, caller, id, true);
-  const [history, proofs, transactionId, refundRequested] = await Promise.all([
+  // Staff get who did what and the whole thread; the sender only what is addressed to them.
+  const [history, proofs, transactionId, refundRequested, thread] = await Promise.all([
     historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id),
     row.payment_status === 'refund_due' ? refundRequestedAt(db, row.id) : null,
+    isStaff(caller.role) ? staffDetailExtras(db, row) : senderMessages(db, row.id).then((messages) => ({ messages })),
   ]);
   return {
     row,
@@ -109,6 +118,7 @@ export async function transferDetail(ctx: AppContext, caller: Caller, id: string
       proofs: proofs.map(proofToJson),
       transaction_id: transactionId,
       refund_requested_at: refundRequested?.toISOString() ?? null,
+      ...thread,
     },
   };
 }
@@ -132,6 +142,17 @@ export interface StatusChange {
 const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpdateFailed', {}, { reason: reasonKey });
 
 /**
+ * Four-eyes on a staff move (D12): never on one's own transfer; the approver does not also
+ * process it; a transfer at or above its threshold is completed only once approved.
+ */
+async function checkFourEyes(tx: Tx, current: TransferRequestRow, change: StatusChange): Promise<void> {
+  const refusal = ownTransferError(current, change.actor.profile_id)
+    ?? (change.to === 'processing' ? sameStaffError(current, change.actor.profile_id) : null)
+    ?? (change.to === 'completed' ? completionError(current, await approvalRequiredFor(tx, current)) : null);
+  if (refusal) throw refused(refusal);
+}
+
+/**
  * The one way a transfer's status moves: locked row, legal move for that actor, stale reads
  * refused, transaction mirrored, history appended, and the sender's e-mail queued with it.
  */
@@ -146,6 +167,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     if (expected !== current.status) throw statusFailed('validation.statusConflict');
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
+    if (change.as === 'staff') await checkFourEyes(tx, current, change);
     if (change.as === 'owner' && current.payout_status === 'sent') throw statusFailed('validation.statusCancelOnlyPending');
     // Money first (D11): complete only once paid in and out; never reject what was paid out.
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
@@ -165,7 +187,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     // A PayPal authorization left on a closed transfer is released by a job queued with the close.
     if (closing) await queueVoid(ctx, tx, written);
     // The sender's e-mail is queued with the change: both or neither.
-    await notifyStatusChange(ctx, tx, written);
+    await notifyStatusChange(ctx, tx, written, change.note ?? null);
     if (change.as === 'staff') {
       await recordAudit(tx, { ...change.actor, ip: change.actor.ip ?? null }, {
         action: 'transfer_request.status', target: 'transfer', id: written.id, before: auditSnapshot(current), after: { ...auditSnapshot(written), note: change.note ?? null },
@@ -256,6 +278,8 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
   const proof = await db.transaction(async (tx) => {
     await lockSender(tx, caller.profile_id);
     checkProofLimits(await proofCounts(tx, request.id, caller.profile_id));
+    // A new proof answers what staff asked (D12).
+    await clearActionNeeded(tx, request.id);
     return insertProof(tx, {
       transfer_request_id: request.id, profile_id: caller.profile_id, mime_type: type.mime, data: file.data,
       filename: (file.filename || 'proof').replace(/[\r\n"\\/]/g, '_').slice(-120),

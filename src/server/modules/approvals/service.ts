@@ -1,0 +1,72 @@
+import type { ApprovalThreshold } from '@core/api/approvals.js';
+import type { StaffRequestJson } from '@core/api/transfers.js';
+import { approvalError, needsApproval, type FourEyesRefusal } from '@core/approval.js';
+import { CURRENCIES, isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
+import type { AppContext } from '@server/context.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { t, type Lang } from '@server/i18n.js';
+import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { staffRequest } from '../transfers/staff-view.js';
+import { lockRequest } from '../transfers/repo.js';
+import { listThresholds, lockThreshold, thresholdOf, writeApproval, writeThreshold, type ThresholdRow } from './repo.js';
+
+// Four-eyes (D12, docs/rules/back-office.md#four-eyes): the admin's thresholds per source
+// currency, and the second staff member's approval a transfer at or above its threshold needs
+// before it is completed.
+
+export const refused = (r: FourEyesRefusal) => new HttpError(r.status, r.key);
+
+function thresholdToJson(row: ThresholdRow): ApprovalThreshold {
+  return { currency: row.currency, amount: toDecimal(parseAmount(row.amount, row.currency)!, row.currency), updated_at: row.updated_at.toISOString() };
+}
+
+export async function thresholds(db: Db): Promise<ApprovalThreshold[]> {
+  return (await listThresholds(db)).map(thresholdToJson);
+}
+
+/** Whether the transfer's amount is at or above its currency's threshold, read in the deciding transaction. */
+export async function approvalRequiredFor(tx: Tx, transfer: { amount: string; currency: string }): Promise<boolean> {
+  if (!isCurrency(transfer.currency)) return false;
+  const threshold = await thresholdOf(tx, transfer.currency);
+  return needsApproval(transfer.amount, transfer.currency, threshold ? { [transfer.currency]: threshold } : {});
+}
+
+/** The admin sets a currency's threshold: a positive amount in that currency, audited with before and after. */
+export async function setThreshold(db: Db, actor: Actor, currency: string, amountText: string, lang: Lang): Promise<ApprovalThreshold> {
+  if (!(CURRENCIES as readonly string[]).includes(currency)) throw notFound();
+  const code = currency as Currency;
+  const minor = parseAmount(amountText, code);
+  if (minor === null || minor <= 0) {
+    const key = 'admin.validation.thresholdInvalid';
+    throw badRequest(key, { code: 'validation_failed', fields: { amount: t(lang, key) } });
+  }
+  return db.transaction(async (tx) => {
+    const before = await lockThreshold(tx, code);
+    const row = await writeThreshold(tx, code, toDecimal(minor, code), actor.profile_id);
+    await recordAudit(tx, actor, {
+      action: 'approval_threshold.update', target: 'approval_threshold', id: code,
+      before: before && thresholdToJson(before), after: thresholdToJson(row),
+    });
+    return thresholdToJson(row);
+  });
+}
+
+/** A second staff member approves a transfer at or above its threshold (D12); audited. */
+export async function approve(ctx: AppContext, actor: Actor, id: string): Promise<StaffRequestJson> {
+  await ctx.db.transaction(async (tx) => {
+    const current = await lockRequest(tx, id);
+    if (!current) throw notFound();
+    const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
+    if (refusal) throw refused(refusal);
+    const approval = await writeApproval(tx, id, actor.profile_id);
+    await recordAudit(tx, actor, {
+      action: 'transfer_request.approve', target: 'transfer', id,
+      before: { status: current.status, approved_by: null, approved_at: null },
+      after: { status: current.status, approved_by: approval.approved_by, approved_at: approval.approved_at?.toISOString() ?? null },
+    });
+  });
+  const row = await staffRequest(ctx, id);
+  if (!row) throw notFound();
+  return row;
+}

@@ -1,0 +1,73 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { StaffNoteJson, StaffRequestJson, StaffTransferDetail } from '@core/api/transfers.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { profiles, transferRequests } from '@server/db/schema.js';
+import { approvalRequired, needsApprovalNow } from '../approvals/repo.js';
+import { requestColumns, type TransferRequestRow } from './repo.js';
+import { transferRequestToJson } from './serialize.js';
+import { threadOf } from './thread-repo.js';
+
+// What staff see of a transfer beyond what its sender sees (D12): its four-eyes state, who did
+// what, and the whole thread, internal notes included. Never part of a sender's answer.
+
+/** The columns of a staff row: the transfer, its sender, and whether it needs (and has) an approval. */
+export const staffSelection = {
+  request: requestColumns,
+  requester: { full_name: profiles.full_name, email: profiles.email },
+  approval_required: approvalRequired,
+  needs_approval: needsApprovalNow,
+};
+
+export interface StaffSelected {
+  request: TransferRequestRow;
+  requester: { full_name: string | null; email: string };
+  approval_required: boolean;
+  needs_approval: boolean;
+}
+
+export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffRequestJson {
+  return {
+    ...transferRequestToJson(r.request, publicUrl),
+    requester: { ...r.requester, profile_id: r.request.profile_id },
+    approval_required: r.approval_required,
+    needs_approval: r.needs_approval,
+    approved_at: r.request.approved_at?.toISOString() ?? null,
+  };
+}
+
+/** One transfer as a staff row (the answer of staff actions such as approve). */
+export async function staffRequest(ctx: Pick<AppContext, 'db' | 'config'>, id: string): Promise<StaffRequestJson | null> {
+  const [row] = await ctx.db.select(staffSelection).from(transferRequests)
+    .innerJoin(profiles, eq(profiles.id, transferRequests.profile_id)).where(eq(transferRequests.id, id));
+  return row ? staffRowToJson(row, ctx.config.publicUrl) : null;
+}
+
+const ACTOR_COLUMNS = ['processed_by', 'approved_by', 'payment_recorded_by', 'payout_sent_by', 'refunded_by'] as const;
+
+/** What the staff detail adds to the sender's: approval state, the staff behind each step, every note. */
+export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promise<Pick<StaffTransferDetail,
+  'approval_required' | 'needs_approval' | 'approved_at' | 'actors' | 'notes'>> {
+  const ids = [...new Set(ACTOR_COLUMNS.map((c) => row[c]).filter((id): id is string => Boolean(id)))];
+  const [[approval], people, thread] = await Promise.all([
+    db.select({ approval_required: approvalRequired, needs_approval: needsApprovalNow }).from(transferRequests).where(eq(transferRequests.id, row.id)),
+    ids.length ? db.select({ profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email }).from(profiles).where(inArray(profiles.id, ids)) : [],
+    threadOf(db, row.id, 'staff'),
+  ]);
+  const person = (id: string | null) => people.find((p) => p.profile_id === id) ?? null;
+  return {
+    approval_required: approval?.approval_required ?? false,
+    needs_approval: approval?.needs_approval ?? false,
+    approved_at: row.approved_at?.toISOString() ?? null,
+    actors: Object.fromEntries(ACTOR_COLUMNS.map((c) => [c, person(row[c])])) as StaffTransferDetail['actors'],
+    notes: thread.map((n): StaffNoteJson => ({
+      id: n.id,
+      author: n.author_profile_id ? { profile_id: n.author_profile_id, full_name: n.author_name, role: n.author_role } : null,
+      author_role: n.author_role,
+      visibility: n.visibility,
+      action_needed: n.action_needed,
+      body: n.body,
+      created_at: n.created_at.toISOString(),
+    })),
+  };
+}
