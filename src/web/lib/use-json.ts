@@ -13,7 +13,8 @@ const cache = new Map<string, unknown>();
 
 /**
  * A tiny GET hook for the home page, which must stay light (no TanStack Query there):
- * fetches `path`, refetches every `interval` ms while the tab is visible, aborts on unmount.
+ * fetches `path`, refetches every `interval` ms while the tab is visible and when the person comes
+ * back to it (focus), aborts on unmount.
  */
 export function useJson<T>(path: string, interval?: number): JsonState<T> {
   const [data, setData] = useState<T | undefined>(() => cache.get(path) as T | undefined);
@@ -39,10 +40,15 @@ export function useJson<T>(path: string, interval?: number): JsonState<T> {
 
   useEffect(() => {
     if (!interval) return;
-    const id = window.setInterval(() => {
+    const refresh = () => {
       if (document.visibilityState === 'visible') setTick((n) => n + 1);
-    }, interval);
-    return () => window.clearInterval(id);
+    };
+    const id = window.setInterval(refresh, interval);
+    window.addEventListener('focus', refresh);
+    return () => {
+      window.clearInterval(id);
+      window.removeEventListener('focus', refresh);
+    };
   }, [interval]);
 
   const refetch = useCallback(() => setTick((n) => n + 1), []);

@@ -37,10 +37,10 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const [direction, setDirection] = useState<DirectionId>(initialDirection);
   const [amountText, setAmountText] = useState(initialAmount);
 
-  // Plain fetches (not TanStack Query): the home page stays light. Rates refresh every 15 s
-  // (docs/rules/fees-and-rates.md#rates).
+  // Plain fetches (not TanStack Query): the home page stays light. Rates and fee tiers refresh
+  // together every 15 s and on coming back to the tab (docs/rules/fees-and-rates.md#rates).
   const ratesRes = useJson<RatesResponse>('/api/rates', 15_000);
-  const fees = useJson<FeesResponse>('/api/fees');
+  const fees = useJson<FeesResponse>('/api/fees', 15_000);
   const rates = { ...ratesRes, data: ratesRes.data?.data };
 
   const info = directionById(direction) ?? DIRECTIONS[0]!;

@@ -11,7 +11,7 @@ import { Select } from '@web/components/ui/select';
 import { channelLabel } from '@web/lib/format';
 import { useOperators } from '@web/lib/operators';
 import type { SavedRecipient } from '@web/lib/saved-recipient';
-import { cleanAmount, phoneRefusal, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
+import { phoneRefusal, RECIPIENT_FIELDS, type TransferValues } from './transfer-values';
 
 const upper = (text: string) => text.toUpperCase();
 
@@ -44,11 +44,10 @@ export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedR
   const currency = CHANNELS[source].currency;
   const kind = CHANNELS[destination].kind;
 
-  /** A new source keeps a destination it can send to and the amount's decimals its currency allows. */
+  /** A new source keeps a destination it can send to; the amount is read again in its currency. */
   const onSource = (value: unknown) => {
     const next = value as ChannelId;
     setValue('destination', firstValidDestination(next, getValues('destination')) ?? getValues('destination'));
-    setValue('amount', cleanAmount(getValues('amount'), CHANNELS[next].currency));
     clearErrors();
   };
   const onDestination = (value: unknown) => {
@@ -80,7 +79,7 @@ export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedR
         </Field>
       </div>
 
-      <Field name="amount" label={t('form.amountIn', { currency })} required hint={rate} parse={(text) => cleanAmount(text, currency)}>
+      <Field name="amount" label={t('form.amountIn', { currency })} required hint={rate}>
         <Input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" />
       </Field>
 

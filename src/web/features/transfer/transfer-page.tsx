@@ -1,16 +1,16 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { InitiatedResponse } from '@core/api/payments';
 import { CHANNELS, directionFor } from '@core/channels';
+import { amountExample } from '@core/amount-input';
 import { computeQuote } from '@core/fees';
-import { parseAmount } from '@core/money';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Card } from '@web/components/ui/card';
 import { Form, showServerError, useErrorText, useZodForm } from '@web/components/ui/form';
-import { useToast } from '@web/components/ui/toast';
+import { useToast, type ToastInput } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
 import { money } from '@web/lib/format';
 import { useOperators } from '@web/lib/operators';
@@ -20,7 +20,7 @@ import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
 import { TransferFields } from './transfer-form';
 import { TransferReview } from './transfer-review';
 import { quoteTexts, TransferSummary } from './transfer-summary';
-import { FIELD_ALIASES, initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
+import { FIELD_ALIASES, initialValues, phoneRefusal, readTransferAmount, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
 
 /** "Send money": the form, a review with its own Idempotency-Key, then the payment page. */
 export default function TransferPage() {
@@ -41,6 +41,8 @@ export default function TransferPage() {
 
   // Read at submit, once this render's quote is known.
   const rules: ScreenRules = {
+    locale: lng,
+    amountError: (error, currency) => t(`common:amount.${error}`, { currency, example: amountExample(currency, lng) }),
     phoneError: (destination, phone) => {
       const accepted = phoneRefusal(operators.data, destination, phone, lng);
       return accepted && t('validation:recipientPhoneOperator', accepted);
@@ -56,27 +58,59 @@ export default function TransferPage() {
   const values = form.watch();
   const currency = CHANNELS[values.source].currency;
   const direction = directionFor(values.source, values.destination);
-  const minor = parseAmount(values.amount, currency) ?? 0;
+  const minor = readTransferAmount(values, lng).minor ?? 0;
 
-  const quote = useMemo(() => {
-    if (!direction || !rates.data || !fees.data) return null;
-    const corridor = fees.data.corridors?.find((c) => c.direction === direction) ?? null;
-    return computeQuote({ direction, amount: minor, tiers: fees.data.data ?? [], corridor, rates: rates.data });
-  }, [direction, minor, rates.data, fees.data]);
+  // An error goes once the person changes what it was about: any edit closes the form's alert and
+  // the error toast (field errors clear themselves, src/web/components/ui/form.tsx).
+  const errorToast = useRef<{ dismiss: () => void } | null>(null);
+  const showError = (input: ToastInput) => {
+    errorToast.current = toast({ ...input, variant: 'destructive' });
+  };
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (!name) return;
+      form.clearErrors('root');
+      errorToast.current?.dismiss();
+      errorToast.current = null;
+    });
+    return () => subscription.unsubscribe();
+  }, [form]);
+
+  const priceWith = (feesData = fees.data, ratesData = rates.data) => {
+    if (!direction || !ratesData || !feesData) return null;
+    const corridor = feesData.corridors?.find((c) => c.direction === direction) ?? null;
+    return computeQuote({ direction, amount: minor, tiers: feesData.data ?? [], corridor, rates: ratesData });
+  };
+  const quote = priceWith();
   const texts = quoteTexts(t, quote, currency, lng);
+
+  /**
+   * Reloads the tiers and rates (an admin may have changed them since the page opened) and says
+   * whether the price shown is still the price (docs/rules/fees-and-rates.md#rates).
+   */
+  const samePriceNow = async () => {
+    const [freshFees, freshRates] = await Promise.all([fees.refetch(), rates.refetch()]);
+    const fresh = priceWith(freshFees.data, freshRates.data);
+    return fresh?.total === quote?.total && fresh?.payout === quote?.payout;
+  };
 
   const onConfirm = async () => {
     if (!review) return;
     setCreating(true);
     form.clearErrors();
     try {
+      if (!(await samePriceNow())) {
+        toast({ title: t('form.priceChanged') });
+        setCreating(false);
+        return;
+      }
       const res = await api<InitiatedResponse>('/api/payments/initiate', {
-        method: 'POST', body: toPayload(form.getValues()), headers: { 'Idempotency-Key': review.key },
+        method: 'POST', body: toPayload(form.getValues(), lng), headers: { 'Idempotency-Key': review.key },
       });
       void queryClient.invalidateQueries({ queryKey: transferKeys.all });
       if (values.save_recipient) void queryClient.invalidateQueries({ queryKey: transferKeys.recipients });
       if (!res.payment_url) {
-        toast({ variant: 'destructive', title: t('form.initiateFailed'), description: t('form.noPaymentUrl') });
+        showError({ title: t('form.initiateFailed'), description: t('form.noPaymentUrl') });
         setCreating(false);
         return;
       }
@@ -85,7 +119,7 @@ export default function TransferPage() {
       else window.location.assign(res.payment_url);
     } catch (err) {
       showServerError(form, err, t('form.initiateFailed'), FIELD_ALIASES);
-      toast({ variant: 'destructive', title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') });
+      showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') });
       // A network failure keeps the review and its Idempotency-Key: confirming again cannot create a second transfer.
       if (!isApiError(err) || err.status !== 0) setReview(null);
       setCreating(false);
@@ -115,9 +149,12 @@ export default function TransferPage() {
         <Card className="p-5 sm:p-6">
           <Form
             form={form}
-            onSubmit={() => setReview({ key: crypto.randomUUID() })}
-            onSchemaError={(field, message) => toast({
-              variant: 'destructive', title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
+            onSubmit={async () => {
+              await samePriceNow();
+              setReview({ key: crypto.randomUUID() });
+            }}
+            onSchemaError={(field, message) => showError({
+              title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
             })}
             onReset={() => form.reset(initialValues())}
             fallbackError={t('form.initiateFailed')}

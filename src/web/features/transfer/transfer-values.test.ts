@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPERATOR_PREFIXES } from '@core/operators';
-import { cleanAmount, initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
+import { initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
 
 const rules: ScreenRules = {
+  locale: 'en',
+  amountError: (error, currency) => `${error} ${currency}`,
   phoneError: (destination, phone) => (phoneRefusal(DEFAULT_OPERATOR_PREFIXES, destination, phone, 'en') ? `not ${destination}'s operators` : null),
   limitError: () => null,
 };
@@ -16,10 +18,13 @@ describe('the transfer form', () => {
     expect(initialValues('nowhere', null).source).toBe(initialValues().source);
   });
 
-  it('keeps digits and one separator while typing, with cents only where the currency has them', () => {
-    expect(cleanAmount('1 250,759', 'EUR')).toBe('1250,75');
-    expect(cleanAmount('1250.5', 'XAF')).toBe('1250');
-    expect(cleanAmount('12a', 'USD')).toBe('');
+  it('reads the amount as typed in the page\'s language and refuses what it cannot read, before anything else', () => {
+    const french = { ...rules, locale: 'fr' };
+    expect(toPayload({ ...gabon, amount: '1 250,75 $' }, 'fr').amount).toBe('1250.75');
+    expect(toPayload({ ...gabon, amount: '1,250.75' }, 'en').amount).toBe('1250.75');
+    expect(issues({ ...gabon, amount: '1,234' }, french)).toEqual([['amount', 'tooManyDecimals USD']]);
+    expect(issues({ ...initialValues('XAF_USD', '100.01') }, french)).toEqual([['amount', 'noDecimals XAF']]);
+    expect(issues({ ...gabon, amount: '' })).toEqual([['amount', 'empty USD']]);
   });
 
   it('reports the shared schema\'s first failing rule on its field', () => {
@@ -43,8 +48,8 @@ describe('the transfer form', () => {
 
   it('gives the request body: the destination\'s own fields, the phone as typed (the server stores it in E.164)', () => {
     const values = { ...gabon, recipient_phone: '077 12 34 56', recipient_name: 'Marie Nguema', recipient_email: 'ignored@example.com', note: ' School fees ' };
-    expect(transferFormSchema(rules).parse(values)).toEqual(toPayload(values));
-    expect(toPayload(values)).toEqual({
+    expect(transferFormSchema(rules).parse(values)).toEqual(toPayload(values, 'en'));
+    expect(toPayload(values, 'en')).toEqual({
       source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '150.00', currency: 'USD',
       destination_details: { recipient_phone: '077 12 34 56', recipient_name: 'Marie Nguema' },
       source_details: { note: 'School fees' }, save_recipient: false,

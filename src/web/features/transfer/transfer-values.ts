@@ -2,7 +2,8 @@ import { z } from 'zod';
 import {
   CHANNELS, CHANNEL_IDS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId,
 } from '@core/channels';
-import type { Currency } from '@core/money';
+import { readAmount, type AmountError } from '@core/amount-input';
+import { toDecimal, type Currency } from '@core/money';
 import { acceptedOperators, isMobileChannel, readMobileNumber, type OperatorPrefix } from '@core/operators';
 import { PaymentInitiateSchema, type PaymentInitiate } from '@core/schemas';
 import { reportIssues } from '@web/components/ui/form';
@@ -30,23 +31,11 @@ export const FIELD_ALIASES = {
   destination_provider: 'destination', source_provider: 'source',
 };
 
-const hasCents = (currency: Currency) => currency === 'USD' || currency === 'EUR';
-
-/**
- * Digits with one '.' or ',' while typing; no decimals for XAF/RWF
- * (docs/rules/fees-and-rates.md#exact-money).
- */
-export function cleanAmount(raw: string, currency: Currency): string {
-  const v = raw.replace(/\s/g, '');
-  if (!/^\d*[.,]?\d*$/.test(v)) return '';
-  return hasCents(currency) ? v.replace(/([.,]\d{0,2}).*$/, '$1') : v.replace(/[.,].*$/, '');
-}
-
 /** A fresh form, for the corridor and amount the home calculator passed (else the defaults). */
 export function initialValues(direction: string | null = null, amount: string | null = null): TransferValues {
   const d = directionById(direction && isDirectionId(direction) ? direction : DEFAULT_DIRECTION)!;
   return {
-    source: d.source, destination: d.destination, amount: cleanAmount(amount ?? DEFAULT_AMOUNT, CHANNELS[d.source].currency),
+    source: d.source, destination: d.destination, amount: amount ?? DEFAULT_AMOUNT,
     recipient_name: '', recipient_email: '', recipient_phone: '', iban: '', bic: '', note: '', save_recipient: false,
   };
 }
@@ -62,8 +51,14 @@ export function phoneRefusal(
   return acceptedOperators(table, destination, locale);
 }
 
+/** The amount typed, read in the page's language (docs/rules/amounts.md). */
+export function readTransferAmount(v: Pick<TransferValues, 'source' | 'amount'>, locale: string) {
+  return readAmount(v.amount, CHANNELS[v.source].currency, locale);
+}
+
 /** The POST /api/payments/initiate body the values make: only the destination's own fields. */
-export function toPayload(v: TransferValues): z.input<typeof PaymentInitiateSchema> {
+export function toPayload(v: TransferValues, locale: string): z.input<typeof PaymentInitiateSchema> {
+  const amount = readTransferAmount(v, locale);
   const kind = CHANNELS[v.destination].kind;
   const details: DestinationDetails = kind === 'paypal'
     ? { recipient_email: v.recipient_email, recipient_name: v.recipient_name }
@@ -71,14 +66,19 @@ export function toPayload(v: TransferValues): z.input<typeof PaymentInitiateSche
       ? { recipient_phone: v.recipient_phone, recipient_name: v.recipient_name || null }
       : { account_holder: v.recipient_name, recipient_name: v.recipient_name, iban: v.iban, ...(v.bic ? { bic: v.bic } : {}) };
   return {
-    source_provider: v.source, destination_provider: v.destination, amount: v.amount.replace(',', '.'),
+    source_provider: v.source, destination_provider: v.destination,
+    amount: amount.error ? v.amount : toDecimal(amount.minor, CHANNELS[v.source].currency),
     currency: CHANNELS[v.source].currency as PaymentInitiate['currency'], destination_details: details,
     source_details: v.note.trim() ? { note: v.note.trim() } : {}, save_recipient: v.save_recipient,
   };
 }
 
-/** The checks only the screen knows how to word: the phone against the operators' ranges, the corridor's limits. */
+/** The checks only the screen knows how to word: the amount, the phone against the operators' ranges, the corridor's limits. */
 export interface ScreenRules {
+  /** The page's language, in which the amount is read. */
+  locale: string;
+  /** Why the amount typed was refused, in words. */
+  amountError: (error: AmountError, currency: Currency) => string;
   /** The refusal of a mobile payout number, in words, or null (docs/rules/corridors.md#phone-country-rules). */
   phoneError: (destination: ChannelId, phone: string) => string | null;
   /** The limit the amount breaks, in words, or null. */
@@ -99,16 +99,21 @@ const FormValues = z.object({
 });
 
 /**
- * The shared PaymentInitiateSchema's first failing rule (in order), then the phone against the
- * destination's operators, then the corridor's limits: one error at a time. Gives the request body.
+ * The amount as typed, then the shared PaymentInitiateSchema's first failing rule (in order), then
+ * the phone against the destination's operators, then the corridor's limits: one error at a time.
+ * Gives the request body.
  */
 export function transferFormSchema(rules: ScreenRules) {
   return FormValues.superRefine((v, ctx) => {
-    const checked = PaymentInitiateSchema.safeParse(toPayload(v));
+    const amount = readTransferAmount(v, rules.locale);
+    if (amount.error) {
+      return ctx.addIssue({ code: 'custom', path: ['amount'], message: rules.amountError(amount.error, CHANNELS[v.source].currency) });
+    }
+    const checked = PaymentInitiateSchema.safeParse(toPayload(v, rules.locale));
     if (!checked.success) return reportIssues(checked.error.issues.slice(0, 1), ctx, FIELD_ALIASES);
     const phone = CHANNELS[v.destination].kind === 'mobile' ? rules.phoneError(v.destination, v.recipient_phone) : null;
     if (phone) return ctx.addIssue({ code: 'custom', path: ['recipient_phone'], message: phone });
     const limit = rules.limitError();
     if (limit) ctx.addIssue({ code: 'custom', path: ['amount'], message: limit });
-  }).transform(toPayload);
+  }).transform((v) => toPayload(v, rules.locale));
 }
