@@ -90,6 +90,29 @@ describe('each staff action writes one audit row', () => {
     expect(rate?.after).toMatchObject({ key: 'USD_XAF', value: '611' });
   });
 
+  it('an approval, a note and a threshold edit are recorded; a refused approval writes nothing', async () => {
+    const transfer = await createTransfer(t, sender.id, { amount: '1500', paid: true });
+    expect((await as(manager.token, 'PATCH', `/api/transfer-requests/${transfer.id}`, { status: 'processing' })).statusCode).toBe(200);
+    expect((await as(manager.token, 'POST', `/api/transfer-requests/${transfer.id}/approve`, {})).statusCode).toBe(409);
+    expect((await as(admin.token, 'POST', `/api/transfer-requests/${transfer.id}/approve`, {})).statusCode).toBe(200);
+    const [approval, ...rest] = (await audit(`action=transfer_request.approve&target_id=${transfer.id}`)).data;
+    expect(rest).toEqual([]);
+    expect(approval).toMatchObject({ target_type: 'transfer', ip: '203.0.113.7', actor: { profile_id: admin.id }, before: { approved_by: null } });
+    expect(approval?.after).toMatchObject({ approved_by: admin.id, status: 'processing' });
+
+    expect((await as(manager.token, 'POST', `/api/transfer-requests/${transfer.id}/notes`, { body: 'Please confirm the number', visibility: 'sender', action_needed: true })).statusCode).toBe(201);
+    const [noted] = (await audit(`action=transfer_request.note&target_id=${transfer.id}`)).data;
+    expect(noted).toMatchObject({ actor: { profile_id: manager.id }, before: { action_needed: false } });
+    expect(noted?.after).toMatchObject({ visibility: 'sender', action_needed: true, body: 'Please confirm the number' });
+
+    expect((await as(admin.token, 'PUT', '/api/approval-thresholds/EUR', { amount: '1500' })).statusCode).toBe(200);
+    expect((await as(admin.token, 'PUT', '/api/approval-thresholds/EUR', { amount: 'lots' })).statusCode).toBe(400);
+    const thresholds = (await audit('action=approval_threshold.update')).data;
+    expect(thresholds).toHaveLength(1);
+    expect(thresholds[0]).toMatchObject({ target_type: 'approval_threshold', target_id: 'EUR', before: { amount: '1000.00' }, after: { amount: '1500.00' } });
+    await as(admin.token, 'PUT', '/api/approval-thresholds/EUR', { amount: '1000' });
+  });
+
   it('a statement entered and a matching run are recorded for the reconciled account', async () => {
     const entered = await as(admin.token, 'POST', '/api/reconciliation/airtel_gabon/statements', { balance: '0' });
     expect(entered.statusCode, entered.body).toBe(201);

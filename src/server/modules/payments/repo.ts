@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@server/db/client.js';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { requestColumns as answerColumns } from '../transfers/repo.js';
 
 // A transfer's money coming in: its creation (request, transaction and first timeline step) and
 // its PayPal order (its authorization and capture are recorded by transfers/paypal-money.ts).
@@ -19,8 +20,9 @@ export async function findOwnRequest(db: Db, profileId: string, id: string): Pro
   return row ?? null;
 }
 
+/** The transfer a repeated request made already, as its answer shows it (with what staff asked of the sender since). */
 export async function findByIdempotencyKey(db: Db, profileId: string, key: string): Promise<TransferRequestRow | null> {
-  const [row] = await db.select().from(transferRequests)
+  const [row] = await db.select(answerColumns).from(transferRequests)
     .where(and(eq(transferRequests.profile_id, profileId), eq(transferRequests.idempotency_key, key)));
   return row ?? null;
 }

@@ -73,7 +73,8 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
     ...(refund ? ['', t(lang, refund, vars)] : []),
     '',
     t(lang, 'transfer.email.summary', vars),
-    t(lang, 'transfer.email.follow', vars),
+    // Asked to act, the sender already has the transfer's link above.
+    ...(event === 'action' ? [] : [t(lang, 'transfer.email.follow', vars)]),
     '',
     t(lang, 'transfer.email.signature', vars),
   ];
