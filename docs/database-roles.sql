@@ -34,7 +34,8 @@ BEGIN
 END $$;
 
 -- Append-only records.
-REVOKE UPDATE, DELETE ON transfer_status_history, audit_log, ledger_entries, ledger_lines FROM mt_app;
+-- A transfer's thread (notes and the sender's messages) is kept as written.
+REVOKE UPDATE, DELETE ON transfer_status_history, transfer_notes, audit_log, ledger_entries, ledger_lines FROM mt_app;
 
 -- Nobody but the owner creates objects in the schema (PostgreSQL before 15 let everyone).
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;

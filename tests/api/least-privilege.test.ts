@@ -32,7 +32,7 @@ describe('the app as a least-privilege database role', () => {
     expect(rows[0]).toEqual({ rolsuper: false, rolcreatedb: false, owned: 0 });
   });
 
-  it('does a sender\'s and staff\'s work: price, send, move, edit a fee, change a role', async () => {
+  it('does a sender\'s and staff\'s work: price, send, move, write to each other, edit a fee and a threshold, change a role', async () => {
     const quote = await t.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'USD_XAF', amount: '100' } });
     expect(quote.json().data.total).toBe('104.50');
     const created = await t.request({
@@ -46,6 +46,11 @@ describe('the app as a least-privilege database role', () => {
     const id = created.json().data.id as string;
     const moved = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token: admin.token, payload: { status: 'processing' } });
     expect(moved.statusCode).toBe(200);
+    const noted = await t.request({ method: 'POST', url: `/api/transfer-requests/${id}/notes`, token: admin.token,
+      payload: { body: 'Please send the proof again', visibility: 'sender', action_needed: true } });
+    expect(noted.statusCode).toBe(201);
+    expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${id}/messages`, token: sender.token, payload: { body: 'Sent' } })).statusCode).toBe(201);
+    expect((await t.request({ method: 'PUT', url: '/api/approval-thresholds/USD', token: admin.token, payload: { amount: '900' } })).statusCode).toBe(200);
     const tier = (await t.request({ method: 'GET', url: '/api/fees' })).json().data.find((x: { direction: string }) => x.direction === 'RWF_EUR');
     const edited = await t.request({ method: 'PATCH', url: `/api/fees/${tier.id}`, token: admin.token,
       payload: { percentage: '0.035' } });
@@ -61,6 +66,8 @@ describe('the app as a least-privilege database role', () => {
     expect(await sqlError('alter table profiles add column intruder int')).toBe('42501');
     expect(await sqlError(`update audit_log set action = 'forged'`)).toBe('42501');
     expect(await sqlError('delete from transfer_status_history')).toBe('42501');
+    expect(await sqlError(`update transfer_notes set body = 'forged'`)).toBe('42501');
+    expect(await sqlError('delete from transfer_notes')).toBe('42501');
     expect(await sqlError('create role intruder')).toBe('42501');
   });
 
