@@ -105,7 +105,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             // corridors, plain form parts), in one file: nine tiny files cost more, compressed.
             {
               name: 'pricing',
-              test: /src[\\/](core[\\/](money|channels|fees|rates)\.ts|web[\\/]lib[\\/](format|use-json)\.ts|web[\\/]components[\\/]ui[\\/](alert|card|input|label|select)\.tsx)$/,
+              test: /src[\\/](core[\\/](money|channels|fees|rates|amount-input)\.ts|web[\\/]lib[\\/](format|use-json)\.ts|web[\\/]components[\\/]ui[\\/](alert|card|input|label|select)\.tsx)$/,
             },
           ],
         },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountExample, readAmount } from './amount-input';
-import { CURRENCIES, formatMoney, localizeDecimal, MAX_MAJOR_AMOUNT, MINOR_UNITS, toDecimal, type Currency } from './money';
+import { amountExample, readAmount } from './amount-input.js';
+import { CURRENCIES, formatMoney, localizeDecimal, MAX_MAJOR_AMOUNT, MINOR_UNITS, toDecimal, type Currency } from './money.js';
 
 const read = (text: string, currency: Currency, locale: string) => readAmount(text, currency, locale);
 const LOCALES = ['en', 'fr'] as const;

@@ -1,19 +1,17 @@
 // The one reader of amounts people type or paste (docs/rules/amounts.md): every amount field of the
 // web app reads through here, so the same text is the same amount everywhere. It reads what it can
 // read without guessing and otherwise says why not; it never turns a text it cannot read into 0.
-import { localizeDecimal, MAX_MAJOR_AMOUNT, MINOR_UNITS, pow10, type Currency, type Minor } from './money';
+import { localizeDecimal, MAX_MAJOR_AMOUNT, MINOR_UNITS, pow10, type Currency, type Minor } from './money.js';
 
 /** Why a text is not an amount; each has a message `common:amount.<error>`. */
 export type AmountError = 'empty' | 'unreadable' | 'otherCurrency' | 'noDecimals' | 'tooManyDecimals' | 'tooLarge';
 
 export type AmountReading = { minor: Minor; error?: undefined } | { minor?: undefined; error: AmountError };
 
-/** Codes and symbols written around an amount, by currency (docs/rules/amounts.md#currency-marks). */
-const MARKS: Record<Currency, string[]> = {
-  USD: ['$', 'usd', 'us$', '$us'],
-  EUR: ['€', 'eur'],
-  XAF: ['fcfa', 'xaf', 'cfa', 'f cfa'],
-  RWF: ['rwf', 'frw', 'rf'],
+/** Codes and symbols written around an amount, and their currency (docs/rules/amounts.md#currency-marks). */
+const MARKS: Record<string, Currency> = {
+  $: 'USD', usd: 'USD', us$: 'USD', $us: 'USD', '€': 'EUR', eur: 'EUR',
+  fcfa: 'XAF', xaf: 'XAF', cfa: 'XAF', 'f cfa': 'XAF', rwf: 'RWF', frw: 'RWF', rf: 'RWF',
 };
 
 /** Longer texts are refused before any work (nothing real is longer). */
@@ -31,9 +29,8 @@ export function readAmount(text: string, currency: Currency, locale: string): Am
   if (!parts) return { error: 'unreadable' };
   for (const mark of [parts[1]!, parts[3]!]) {
     const m = mark.trim().replace(/\s+/g, ' ').toLowerCase();
-    if (!m || MARKS[currency].includes(m)) continue;
-    const other = Object.values(MARKS).some((marks) => marks.includes(m));
-    return { error: other ? 'otherCurrency' : 'unreadable' };
+    const owner = Object.hasOwn(MARKS, m) ? MARKS[m] : undefined;
+    if (m && owner !== currency) return { error: owner ? 'otherCurrency' : 'unreadable' };
   }
   const figures = parts[2]!.replace(/\s/g, ' ');
   const decimals = MINOR_UNITS[currency];

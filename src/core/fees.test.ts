@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DIRECTIONS, type DirectionId } from './channels.js';
 import {
   SEED_CORRIDORS, SEED_FEE_TIERS, checkCorridorLimits, computeFee, computeQuote, feeTierFromInput, firstUncoveredAmount,
-  fractionToPercent, percentToFraction, selectTier, shareEdges, tierFee, validateTierSet, type FeeTier,
+  selectTier, shareEdges, tierFee, validateTierSet, type FeeTier,
 } from './fees.js';
+import { fractionToPercent, percentToFraction } from './percent.js';
 import { decimalToMinor, parseAmount, type Currency } from './money.js';
 import { SEED_RATES } from './rates.js';
 

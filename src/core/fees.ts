@@ -69,37 +69,24 @@ function tiers(
 
 const MAJOR_BOUNDS: [string, string, string] = ['1', '100', '500'];
 
-/** Seeded from the fees-page table; the France bank directions from the calculator tiers. */
-export const SEED_FEE_TIERS: readonly FeeTier[] = [
-  ...tiers('USD_XAF', MAJOR_BOUNDS, ['0.045', '0.039', '0.032'], '3'),
-  ...tiers('USD_RWF', MAJOR_BOUNDS, ['0.048', '0.041', '0.034'], '3'),
-  ...tiers('USD_EUR', MAJOR_BOUNDS, ['0.032', '0.028', '0.024'], null),
-  ...tiers('EUR_XAF', MAJOR_BOUNDS, ['0.043', '0.037', '0.03'], '2.5'),
-  ...tiers('EUR_RWF', MAJOR_BOUNDS, ['0.046', '0.039', '0.032'], '2.5'),
-  ...tiers('EUR_EUR', MAJOR_BOUNDS, ['0.025', '0.021', '0.018'], null),
-  ...tiers('XAF_USD', ['3000', '60000', '300000'], ['0.042', '0.036', '0.03'], '1800'),
-  ...tiers('RWF_USD', ['5000', '120000', '600000'], ['0.044', '0.037', '0.031'], '1500'),
-  ...tiers('EUR_USD', MAJOR_BOUNDS, ['0.031', '0.027', '0.023'], null),
-  ...tiers('XAF_EUR', ['3000', '65000', '327500'], ['0.04', '0.034', '0.028'], '1500'),
-  ...tiers('RWF_EUR', ['5000', '140000', '700000'], ['0.042', '0.035', '0.029'], '1400'),
-  ...tiers('EUR_EUR_FRANCE', MAJOR_BOUNDS, ['0.024', '0.02', '0.017'], null),
-];
-
-/** A percent as typed by an admin ("4.5") to the stored fraction ("0.045"), exactly. Null if invalid. */
-export function percentToFraction(percent: Decimal | number): Decimal | null {
-  const parsed = parseDecimal(percent);
-  return parsed ? formatDecimal({ units: parsed.units, scale: parsed.scale + 2 }) : null;
-}
-
-/** A stored fraction ("0.045") to the percent shown to people ("4.5"), exactly. Null if invalid. */
-export function fractionToPercent(fraction: Decimal | number): Decimal | null {
-  const parsed = parseDecimal(fraction);
-  if (!parsed) return null;
-  const { units, scale } = parsed;
-  return scale >= 2
-    ? formatDecimal({ units, scale: scale - 2 })
-    : formatDecimal({ units: units * pow10(2 - scale), scale: 0 });
-}
+/**
+ * Seeded from the fees-page table; the France bank directions from the calculator tiers. Pure and
+ * without spreads, so that browser bundles, which never seed, leave it out (home page budget).
+ */
+export const SEED_FEE_TIERS: readonly FeeTier[] = /* @__PURE__ */ [
+  tiers('USD_XAF', MAJOR_BOUNDS, ['0.045', '0.039', '0.032'], '3'),
+  tiers('USD_RWF', MAJOR_BOUNDS, ['0.048', '0.041', '0.034'], '3'),
+  tiers('USD_EUR', MAJOR_BOUNDS, ['0.032', '0.028', '0.024'], null),
+  tiers('EUR_XAF', MAJOR_BOUNDS, ['0.043', '0.037', '0.03'], '2.5'),
+  tiers('EUR_RWF', MAJOR_BOUNDS, ['0.046', '0.039', '0.032'], '2.5'),
+  tiers('EUR_EUR', MAJOR_BOUNDS, ['0.025', '0.021', '0.018'], null),
+  tiers('XAF_USD', ['3000', '60000', '300000'], ['0.042', '0.036', '0.03'], '1800'),
+  tiers('RWF_USD', ['5000', '120000', '600000'], ['0.044', '0.037', '0.031'], '1500'),
+  tiers('EUR_USD', MAJOR_BOUNDS, ['0.031', '0.027', '0.023'], null),
+  tiers('XAF_EUR', ['3000', '65000', '327500'], ['0.04', '0.034', '0.028'], '1500'),
+  tiers('RWF_EUR', ['5000', '140000', '700000'], ['0.042', '0.035', '0.029'], '1400'),
+  tiers('EUR_EUR_FRANCE', MAJOR_BOUNDS, ['0.024', '0.02', '0.017'], null),
+].flat();
 
 /** An admin's tier as FeeTierInputSchema gives it: `percentage` is already the stored fraction. */
 export interface FeeTierInputFields {

@@ -37,9 +37,6 @@ export const Globe = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 2a14.5
 export const Check = icon(<path d="M20 6 9 17l-5-5" />);
 export const LogOut = icon(<><path d="m16 17 5-5-5-5" /><path d="M21 12H9" /><path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" /></>);
 export const UserRound = icon(<><circle cx="12" cy="8" r="5" /><path d="M20 21a8 8 0 0 0-16 0" /></>);
-export const CircleCheck = icon(<><circle cx="12" cy="12" r="10" /><path d="m16 9-5.5 5.5L8 12" /></>);
-export const CircleAlert = icon(<><circle cx="12" cy="12" r="10" /><line x1="12" x2="12" y1="8" y2="12" /><line x1="12" x2="12.01" y1="16" y2="16" /></>);
-export const Info = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 16v-4" /><path d="M12 8h.01" /></>);
 export const ChevronDown = icon(<path d="m6 9 6 6 6-6" />);
 export const Clock = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 6v6l4 2" /></>);
 export const Eye = icon(<><path d="M2.062 12.348a1 1 0 0 1 0-.696 10.75 10.75 0 0 1 19.876 0 1 1 0 0 1 0 .696 10.75 10.75 0 0 1-19.876 0" /><circle cx="12" cy="12" r="3" /></>);

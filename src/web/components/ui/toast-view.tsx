@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { CircleCheck, CircleAlert, Info, X } from '../icons';
+import { CircleAlert, CircleCheck, Info } from 'lucide-react';
+import { X } from '../icons';
 import { cn } from '@web/lib/utils';
 import { dismissToast, type ToastItem, type ToastVariant } from './toast';
 

@@ -62,7 +62,7 @@ export function dismissToast(id?: string): void {
 }
 
 /** Shows a toast (replacing the one shown, since the limit is one). */
-export function toast(input: ToastInput): { id: string; dismiss: () => void; update: (p: ToastInput) => void } {
+export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
   const item: ToastItem = { variant: 'default', ...input, id, open: true };
@@ -76,11 +76,7 @@ export function toast(input: ToastInput): { id: string; dismiss: () => void; upd
   emit(next);
   const duration = input.duration ?? TOAST_DURATION;
   if (duration > 0) closeTimers.set(id, setTimeout(() => dismissToast(id), duration));
-  return {
-    id,
-    dismiss: () => dismissToast(id),
-    update: (p: ToastInput) => emit(state.map((t) => (t.id === id ? { ...t, ...p } : t))),
-  };
+  return { id, dismiss: () => dismissToast(id) };
 }
 
 function subscribe(l: Listener): () => void {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DIRECTION, DIRECTIONS, directionById, type DirectionId } from '@core/channels';
-import { fractionToPercent } from '@core/fees';
+import { fractionToPercent } from '@core/percent';
 import { compareDecimal, parseDecimal } from '@core/money';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';

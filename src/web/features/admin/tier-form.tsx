@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { directionById, type DirectionId } from '@core/channels';
-import { fractionToPercent, percentToFraction } from '@core/fees';
+import { fractionToPercent, percentToFraction } from '@core/percent';
 import { FeeTierInputSchema } from '@core/schemas';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
