@@ -1,5 +1,5 @@
 import type { AdminOperatorPrefix, OperatorPrefixInput, OperatorPrefixJson, OperatorPrefixUpdate } from '@core/api/operators.js';
-import { CHANNELS, type ChannelId } from '@core/channels.js';
+import type { ChannelId } from '@core/channels.js';
 import {
   acceptedOperators, isMobileChannel, OPERATOR_REFUSAL_KEY, readMobileNumber, type MobileChannelId, type OperatorPrefix,
 } from '@core/operators.js';
@@ -38,7 +38,7 @@ export function publishedOperators(ctx: Ctx) {
  * also on `field`, names the operators and their ranges. Other channels' details pass as they are.
  */
 export async function payoutNumber(ctx: Ctx, destination: ChannelId, phone: string, field: string, lang: Lang): Promise<string> {
-  if (CHANNELS[destination].kind !== 'mobile' || !isMobileChannel(destination)) return phone;
+  if (!isMobileChannel(destination)) return phone;
   const table = await currentTable(ctx);
   const reading = readMobileNumber(table, destination, phone);
   if (reading.status === 'valid') return reading.e164;
