@@ -53,6 +53,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
+/** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
 /** Nothing wider than the phone: no sideways scrolling. */
 const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 
@@ -82,6 +88,7 @@ describe('the tracking page, signed out', () => {
         expect(answer, secret).not.toContain(secret);
       }
       expect(html).not.toContain('Nguema');
+      await shot(page, `tracking-${lng}`);
       expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
       expect(await seriousViolations(page)).toEqual([]);
       await page.context().close();
@@ -116,6 +123,7 @@ describe('the sender turns the link off from the history, then makes a new one',
       const share = details.getByRole('region', { name: t.share.title });
       expect(await share.getByRole('textbox', { name: t.share.linkLabel }).inputValue()).toBe(`${app.server.url}${oldPath}`);
       await share.getByRole('button', { name: t.share.copy }).waitFor();
+      await shot(page, `tracking-share-${lng}`);
       const whatsapp = share.getByRole('link', { name: t.share.whatsappLabel });
       expect(decodeURIComponent((await whatsapp.getAttribute('href'))!)).toContain(`${app.server.url}${oldPath}`);
       expect(await seriousViolations(page)).toEqual([]);
@@ -131,6 +139,7 @@ describe('the sender turns the link off from the history, then makes a new one',
       await recipient.goto(`${app.server.url}${oldPath}`);
       await recipient.getByRole('heading', { level: 1, name: t.notFoundTitle }).waitFor();
       await recipient.getByText(t.notFoundText).waitFor();
+      await shot(recipient, `tracking-not-found-${lng}`);
       expect(await scrollWidth(recipient)).toBeLessThanOrEqual(PHONE);
       expect(await seriousViolations(recipient)).toEqual([]);
 
