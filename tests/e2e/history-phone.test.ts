@@ -3,7 +3,7 @@ import path from 'node:path';
 import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useE2eApp, type TransferRef } from './support/fixtures.js';
+import { BOOTSTRAP_ADMIN, useE2eApp, type TransferRef } from './support/fixtures.js';
 
 // Issue 13 for the sender (defects 1, 5 and 9, send again, delivery estimate, action needed): the
 // history and the dashboard on a phone (360 and 390 px) show each transfer as a card whose
@@ -16,6 +16,8 @@ import { useE2eApp, type TransferRef } from './support/fixtures.js';
 const app = useE2eApp({ smtp: true });
 
 const SENDER = { email: 'phone-history@example.test', password: 'Cards-On-A-Phone-13', full_name: 'Awa Phone' };
+const ASK = 'Please send a clearer photo of your Airtel receipt.';
+const ANSWER = 'Here it is: the receipt number is 778899.';
 const PHONES = [360, 390] as const;
 
 const FR = {
@@ -185,6 +187,46 @@ describe('send again', () => {
     expect(await page.getByTestId('transfer-destination').inputValue()).toBe('airtel_gabon');
     expect(await page.getByRole('textbox', { name: 'Recipient phone number' }).inputValue()).toBe('+24174000111');
     expect(await page.getByRole('textbox', { name: 'Recipient name (optional)' }).inputValue()).toBe('Paul Saved');
+    await page.context().close();
+  });
+});
+
+describe('action needed (issue 12, the sender\'s side)', () => {
+  it('comes first on the dashboard with the message; the history marks it; the sender answers in the details', async () => {
+    const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
+    await app.api('POST', `/api/transfer-requests/${xaf.id}/notes`, { body: ASK, visibility: 'sender', action_needed: true }, admin);
+
+    const page = await senderPage(360);
+    await page.goto(`${app.server.url}/dashboard`);
+    const waiting = page.getByRole('list', { name: 'Action needed' });
+    const item = waiting.getByRole('listitem').filter({ hasText: xaf.reference });
+    await item.getByText(ASK).waitFor();
+    // Before the counts and the lists.
+    const [askedAt, statsAt] = await Promise.all([waiting.boundingBox(), page.getByRole('region', { name: 'Your transfers' }).boundingBox()]);
+    expect(askedAt!.y).toBeLessThan(statsAt!.y);
+    await expectWithinWidth(page, item.getByRole('link', { name: `Reply about ${xaf.reference}` }), 'reply');
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await item.getByRole('link', { name: `Reply about ${xaf.reference}` }).click();
+    await page.waitForURL((url) => url.pathname === '/history' && url.searchParams.get('details') === xaf.id);
+    const dialog = page.getByRole('dialog', { name: `Transfer ${xaf.reference}` });
+    const thread = dialog.getByRole('region', { name: 'Messages with our team' });
+    await thread.getByRole('status').filter({ hasText: ASK }).waitFor();
+    await historyCard(page, xaf.reference).getByText('Action needed', { exact: true }).waitFor({ state: 'attached' });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await thread.getByRole('textbox', { name: 'Your message' }).fill(ANSWER);
+    await thread.getByRole('button', { name: 'Send message' }).click();
+    await page.getByRole('status').filter({ hasText: 'Message sent' }).first().waitFor();
+    await thread.getByRole('listitem').filter({ hasText: ANSWER }).getByText('You', { exact: true }).waitFor();
+    await expect.poll(() => thread.getByRole('status').filter({ hasText: ASK }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => historyCard(page, xaf.reference).getByText('Action needed', { exact: true }).count()).toBe(0);
+
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByRole('list', { name: 'Recent transactions' }).getByText(xaf.reference).waitFor();
+    expect(await page.getByRole('list', { name: 'Action needed' }).count()).toBe(0);
     await page.context().close();
   });
 });
