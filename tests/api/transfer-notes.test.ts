@@ -220,6 +220,7 @@ describe('e-mails to the sender', () => {
     const asked = await smtp.waitFor(sender.email, /please send the whole page/);
     expect(asked.raw).toContain(`Action needed on your transfer ${transfer.reference}`);
     expect(asked.raw).toContain(`http://localhost:3000/pay/${transfer.id}`);
+    expect(asked.raw).toContain(`<a href="http://localhost:3000/pay/${transfer.id}">`);
 
     // In French for a French sender.
     await t.database.db.update(profiles).set({ language: 'fr' }).where(eq(profiles.id, other.id));

@@ -79,7 +79,10 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
     t(lang, 'transfer.email.signature', vars),
   ];
   const text = lines.join('\n');
-  const html = lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('');
+  // The transfer's link opens with a click.
+  const link = escapeHtml(vars.link);
+  const linked = (l: string) => escapeHtml(l).replace(link, `<a href="${link}">${link}</a>`);
+  const html = lines.map((l) => (l ? `<p>${linked(l)}</p>` : '')).join('');
   return { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html };
 }
 
