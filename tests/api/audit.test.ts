@@ -24,7 +24,7 @@ const audit = async (query: string, token = admin.token) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { data: Row[]; next_cursor: string | null };
 };
-const as = (token: string, method: 'POST' | 'PATCH' | 'GET', url: string, payload?: object) =>
+const as = (token: string, method: 'POST' | 'PATCH' | 'PUT' | 'GET', url: string, payload?: object) =>
   t.request({ method, url, token, ...(payload ? { payload } : {}), headers: { 'x-forwarded-for': '203.0.113.7' } });
 
 describe('each staff action writes one audit row', () => {
