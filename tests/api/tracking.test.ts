@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRACKING_LIMIT } from '@server/modules/tracking/routes.js';
 import { createTransfer } from './admin-fixtures.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { useAppsSharingRedis } from '../support/redis-apps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The recipient's tracking link (D15): signed out, it shows the status, the expected delivery,
@@ -140,5 +141,17 @@ describe('rate limit', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('rate_limited');
     expect((await track(row.tracking_token!, '203.0.113.78')).statusCode).toBe(200);
+  });
+});
+
+describe('rate limit with REDIS_URL', () => {
+  const shared = useAppsSharingRedis();
+
+  it('refuses on one process what the address used up on the other', async () => {
+    const owner = await createUser(shared.a);
+    const row = await createTransfer(shared.a, owner.id);
+    const trackOn = (app: TestApp) => app.request({ method: 'GET', url: `/api/track/${row.tracking_token}`, headers: { 'x-forwarded-for': '198.51.100.77' } });
+    for (let i = 0; i < TRACKING_LIMIT.max; i += 1) expect((await trackOn(shared.a)).statusCode).toBe(200);
+    expect((await trackOn(shared.b)).statusCode).toBe(429);
   });
 });
