@@ -83,15 +83,13 @@ export function AuditTab() {
         {/* Who and which object are chosen from a row; each shows here with a way back. */}
         <div className="flex flex-wrap items-center gap-2">
           {chosen.actor ? (
-            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal text-left" onClick={() => update({ actor: '', actorName: '' })}
-              aria-label={t('audit.clearActor', { name: chosen.actorName })}>
-              {t('audit.byActor', { name: chosen.actorName })} <X aria-hidden />
+            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal text-left" onClick={() => update({ actor: '', actorName: '' })}>
+              {t('audit.byActor', { name: chosen.actorName })} <span className="sr-only">{t('audit.removeFilter')}</span><X aria-hidden />
             </Button>
           ) : null}
           {chosen.target_id ? (
-            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal break-all text-left" onClick={() => update({ target_id: '' })}
-              aria-label={t('audit.clearTarget')}>
-              {targetLabel(chosen.target_type)} {chosen.target_id} <X aria-hidden />
+            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal break-all text-left" onClick={() => update({ target_id: '' })}>
+              {targetLabel(chosen.target_type)} {chosen.target_id} <span className="sr-only">{t('audit.removeFilter')}</span><X aria-hidden />
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" onClick={() => setChosen(NONE)}>{t('requests.clear')}</Button>

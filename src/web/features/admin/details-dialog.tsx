@@ -239,7 +239,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
             </Button>
             {can.approve ? (
               <Button variant="secondary" loading={approve.pending}
-                onClick={async () => { setApproveRefused(await approve.approve(row.id)); void details.refetch(); }}>
+                onClick={async () => setApproveRefused(await approve.approve(row.id))}>
                 {t('actions.approve')}
               </Button>
             ) : null}
@@ -249,7 +249,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
             </Button>
           </DialogFooter>
         </Form>
-        {rejecting ? <RejectDialog transfer={{ ...row, status }} onClose={() => setRejecting(false)} onRejected={() => void details.refetch()} /> : null}
+        {rejecting ? <RejectDialog transfer={{ ...row, status }} onClose={() => setRejecting(false)} /> : null}
       </DialogContent>
     </Dialog>
   );

@@ -11,11 +11,7 @@ import { useStatusAction } from './use-status-action';
  * Rejecting a transfer asks for the reason first: it goes to the sender, in their history and in
  * the e-mail (issue 13: the app's dialog, not the browser's confirm).
  */
-export function RejectDialog({ transfer, onClose, onRejected }: {
-  transfer: { id: string; reference: string; status: TransferStatus };
-  onClose: () => void;
-  onRejected?: () => void;
-}) {
+export function RejectDialog({ transfer, onClose }: { transfer: { id: string; reference: string; status: TransferStatus }; onClose: () => void }) {
   const { t } = useTranslation(['admin', 'common']);
   const form = useZodForm(rejectFormSchema, { note: '' });
   const action = useStatusAction();
@@ -30,7 +26,6 @@ export function RejectDialog({ transfer, onClose, onRejected }: {
           form={form}
           onSubmit={async (change) => {
             await action.change({ ...change, id: transfer.id, expected_status: transfer.status });
-            onRejected?.();
             onClose();
           }}
           fallbackError={t('states.error', { ns: 'common' })}

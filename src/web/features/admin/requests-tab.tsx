@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { startTransition, useOptimistic, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Download, RefreshCw, Search } from 'lucide-react';
@@ -44,15 +44,21 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
     needs_approval: params.get('needs_approval') === 'true' ? 'true' : '',
     action_needed: params.get('action_needed') === 'true' ? 'true' : '',
   };
+  // The address changes in a transition: the controls show the new filter at once meanwhile
+  // (a controlled checkbox would otherwise spring back until the transition ends).
+  const [shown, show] = useOptimistic(filters);
   const set = (f: StaffFilters) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(f)) {
       if (v && !(k === 'sort' && v === 'newest')) next.set(k, v);
       else next.delete(k);
     }
-    setParams(next, { replace: true });
+    startTransition(() => {
+      show(f);
+      setParams(next, { replace: true });
+    });
   };
-  return [filters, set];
+  return [shown, set];
 }
 
 export function RequestsTab() {
