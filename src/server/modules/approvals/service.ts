@@ -1,7 +1,7 @@
 import type { ApprovalThreshold } from '@core/api/approvals.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import { approvalError, needsApproval, type FourEyesRefusal } from '@core/approval.js';
-import { CURRENCIES, isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
+import { isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
@@ -34,8 +34,8 @@ export async function approvalRequiredFor(tx: Tx, transfer: { amount: string; cu
 
 /** The admin sets a currency's threshold: a positive amount in that currency, audited with before and after. */
 export async function setThreshold(db: Db, actor: Actor, currency: string, amountText: string, lang: Lang): Promise<ApprovalThreshold> {
-  if (!(CURRENCIES as readonly string[]).includes(currency)) throw notFound();
-  const code = currency as Currency;
+  if (!isCurrency(currency)) throw notFound();
+  const code: Currency = currency;
   const minor = parseAmount(amountText, code);
   if (minor === null || minor <= 0) {
     const key = 'admin.validation.thresholdInvalid';
