@@ -211,7 +211,8 @@ describe('prices follow an admin\'s tier edit without a reload (defect 7)', () =
 describe('FAQ search (defect 4)', () => {
   it('finds the French answer saying "remboursé" from "Remboursement"', async () => {
     const page = await app.page({ locale: 'fr-FR', width: 390 });
-    await page.goto(`${app.server.url}/faq?lng=fr`);
+    // The page comes prerendered: search once the app has taken it over.
+    await page.goto(`${app.server.url}/faq?lng=fr`, { waitUntil: 'networkidle' });
     await page.getByTestId('faq-search').fill('Remboursement');
     await page.getByTestId('faq-item').filter({ hasText: FAQ_FR.items.transfers!.q4! }).waitFor();
     await page.getByTestId('faq-search').fill('REMBOURSÉS rejete');
