@@ -108,6 +108,16 @@ describe('history search', () => {
     expect(await found('Jean Ndong', '/api/transfer-requests')).toEqual([made.eur.reference]);
   });
 
+  it('gives each row the time its payment was recorded, where its delivery clock starts', async () => {
+    const recordedAt = new Date('2026-11-20T10:00:00.000Z');
+    await t.database.db.update(transferRequests).set({ payment_status: 'received', payment_recorded_at: recordedAt })
+      .where(eq(transferRequests.id, made.eur.id));
+    const rows = (await t.request({ method: 'GET', url: '/api/transactions', token: sender.token })).json().data as { reference: string; payment_recorded_at: string | null }[];
+    expect(Object.fromEntries(rows.map((r) => [r.reference, r.payment_recorded_at]))).toEqual({
+      [made.usd.reference]: null, [made.eur.reference]: recordedAt.toISOString(), [made.xaf.reference]: null,
+    });
+  });
+
   it('finds nothing of another sender, and nothing for a term no transfer has', async () => {
     expect(await found('Jean Ndong')).toEqual([made.eur.reference]);
     expect(await found('Nobody Here')).toEqual([]);

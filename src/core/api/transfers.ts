@@ -218,7 +218,7 @@ export const TransactionSchema = z.object({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
   payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true, tracking_url: true,
-  action_needed: true, action_message: true,
+  action_needed: true, action_message: true, payment_recorded_at: true,
 }).shape);
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);

@@ -127,6 +127,7 @@ const requestFields = {
   payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
   tracking_token: transferRequests.tracking_token,
   action_needed: transferRequests.action_needed, action_message: actionMessage,
+  payment_recorded_at: transferRequests.payment_recorded_at,
 };
 
 /** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */

@@ -47,7 +47,7 @@ export function historyToJson(row: HistoryRow): HistoryStep {
 export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
   'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
   'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payment_reference' | 'payout_status' |
-  'refund_reference' | 'tracking_token' | 'action_needed' | 'action_message'>, publicUrl: string): TransactionJson {
+  'refund_reference' | 'tracking_token' | 'action_needed' | 'action_message' | 'payment_recorded_at'>, publicUrl: string): TransactionJson {
   const { tracking_token: token, ...fields } = request;
   return {
     id: row.id,
@@ -64,5 +64,7 @@ export function transactionToJson(row: TransactionRow, request: Pick<TransferReq
     ...fields,
     tracking_url: trackingUrl(publicUrl, token),
     action_message: fields.action_needed ? fields.action_message ?? null : null,
+    // When the delivery clock started (src/core/delivery.ts), as the detail gives it.
+    payment_recorded_at: fields.payment_recorded_at?.toISOString() ?? null,
   } as TransactionJson;
 }
