@@ -12,7 +12,7 @@ import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } fro
 import { eventKey, eventVariant } from '@web/lib/money-labels';
 import { recipientName, useTransfer } from '@web/lib/transfers';
 import { TransferThread } from './thread';
-import { TrackingShare } from '../tracking/tracking-share';
+import { TrackingShare } from './tracking-share';
 
 /**
  * One transfer's details and its status timeline: every change, who and when
