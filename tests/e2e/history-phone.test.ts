@@ -182,6 +182,8 @@ describe('send again', () => {
     const link = page.getByRole('link', { name: 'Send money to Paul Saved' });
     await expectWithinWidth(page, link, 'send to saved');
     await page.getByText('+241 74 00 01 11').waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
     await link.click();
     await page.waitForURL((url) => url.pathname === '/transfer');
     expect(await page.getByTestId('transfer-destination').inputValue()).toBe('airtel_gabon');
