@@ -11,7 +11,7 @@ export type AmountReading = { minor: Minor; error?: undefined } | { minor?: unde
 /** Codes and symbols written around an amount, and their currency (docs/rules/amounts.md#currency-marks). */
 const MARKS: Record<string, Currency> = {
   $: 'USD', usd: 'USD', us$: 'USD', $us: 'USD', '€': 'EUR', eur: 'EUR',
-  fcfa: 'XAF', xaf: 'XAF', cfa: 'XAF', 'f cfa': 'XAF', rwf: 'RWF', frw: 'RWF', rf: 'RWF',
+  fcfa: 'XAF', xaf: 'XAF', cfa: 'XAF', rwf: 'RWF', frw: 'RWF', rf: 'RWF',
 };
 
 /** Longer texts are refused before any work (nothing real is longer). */
@@ -28,17 +28,16 @@ export function readAmount(text: string, currency: Currency, locale: string): Am
   const parts = trimmed.length <= MAX_TEXT ? /^([^\d.,]*)([\d.,\s]*?)([^\d.,]*)$/.exec(trimmed) : null;
   if (!parts) return { error: 'unreadable' };
   for (const mark of [parts[1]!, parts[3]!]) {
-    const m = mark.trim().replace(/\s+/g, ' ').toLowerCase();
+    const m = mark.trim().toLowerCase();
     const owner = Object.hasOwn(MARKS, m) ? MARKS[m] : undefined;
     if (m && owner !== currency) return { error: owner ? 'otherCurrency' : 'unreadable' };
   }
   const figures = parts[2]!.replace(/\s/g, ' ');
   const decimals = MINOR_UNITS[currency];
   const sign = decimalSign(figures, decimals > 0 ? (locale.startsWith('fr') ? ',' : '.') : '');
-  const [whole = '', fraction = '', extra] = sign ? figures.split(sign) : [figures];
+  const [whole = '', fraction = ''] = sign ? figures.split(sign) : [figures];
   // The whole part: plain digits, or groups of three after the first, all with one separator.
-  const grouped = /^\d{1,3}(?:([ .,])\d{3})(?:\1\d{3})*$/.test(whole);
-  if (extra !== undefined || !/^\d*$/.test(fraction) || !(grouped || /^\d*$/.test(whole)) || !(whole + fraction)) {
+  if (!/^(\d*|\d{1,3}([ .,])\d{3}(\2\d{3})*)$/.test(whole) || !/^\d*$/.test(fraction) || !(whole + fraction)) {
     return { error: 'unreadable' };
   }
   const kept = fraction.replace(/0+$/, '');
@@ -54,15 +53,12 @@ export function readAmount(text: string, currency: Currency, locale: string): Am
  * currency without decimals.
  */
 function decimalSign(figures: string, local: string): string {
-  const dot = figures.lastIndexOf('.');
-  const comma = figures.lastIndexOf(',');
-  // Both: the last one written is the decimal sign ("1,234.56", "1.234,56").
-  if (dot >= 0 && comma >= 0) return dot > comma ? '.' : ',';
-  const sign = dot >= 0 ? '.' : comma >= 0 ? ',' : '';
-  if (!sign || figures.indexOf(sign) !== figures.lastIndexOf(sign)) return '';
-  // One sign between a first group (1-3 digits, no leading 0) and three digits groups thousands,
-  // unless it is the language's decimal sign.
-  return /^[1-9]\d{0,2}[.,]\d{3}$/.test(figures) && sign !== local ? '' : sign;
+  // The last one written ("1,234.56", "1.234,56"), if written once: "1,234,567" has none.
+  const sign = /[.,](?=[^.,]*$)/.exec(figures)?.[0] ?? '';
+  const once = figures.indexOf(sign) === figures.lastIndexOf(sign);
+  // The only one, between a first group (1-3 digits, no leading 0) and three digits, groups
+  // thousands unless it is the language's decimal sign.
+  return !once || (sign !== local && /^[1-9]\d{0,2}[.,]\d{3}$/.test(figures)) ? '' : sign;
 }
 
 /** An amount written as the language writes it, for messages: "1,250.50" (en), "61 000" (fr XAF). */

@@ -9,7 +9,8 @@ import type { ReactNode, SVGProps } from 'react';
  */
 export type IconProps = SVGProps<SVGSVGElement>;
 
-function icon(children: ReactNode) {
+/** An icon drawing `children` (Lucide's look); lazy views keep theirs beside them, off the home page. */
+export function icon(children: ReactNode) {
   return function Icon({ className = 'size-4', ...props }: IconProps) {
     return (
       <svg

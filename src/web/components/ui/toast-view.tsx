@@ -1,8 +1,13 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CircleAlert, CircleCheck, Info } from 'lucide-react';
-import { X } from '../icons';
+import { icon, X } from '../icons';
 import { cn } from '@web/lib/utils';
 import { dismissToast, type ToastItem, type ToastVariant } from './toast';
+
+// Drawn here: this view loads on the first toast, so the home page does not carry them.
+const CircleCheck = icon(<><circle cx="12" cy="12" r="10" /><path d="m16 9-5.5 5.5L8 12" /></>);
+const CircleAlert = icon(<><circle cx="12" cy="12" r="10" /><line x1="12" x2="12" y1="8" y2="12" /><line x1="12" x2="12.01" y1="16" y2="16" /></>);
+const Info = icon(<><circle cx="12" cy="12" r="10" /><path d="M12 16v-4" /><path d="M12 8h.01" /></>);
 
 const variantClass: Record<ToastVariant, string> = {
   default: 'border-border bg-white text-foreground',
@@ -17,10 +22,17 @@ const VariantIcon = ({ variant }: { variant: ToastVariant }) => {
   return <Info aria-hidden className={cn(cls, 'text-brand-700')} />;
 };
 
-/** One toast (loaded on demand by <Toaster>). */
+/** One toast (loaded on demand by <Toaster>); Escape closes it. */
 export default function ToastCard({ item }: { item: ToastItem }) {
   const { t } = useTranslation('common');
   const variant = item.variant ?? 'default';
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') dismissToast(item.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [item.id]);
   return (
     <div
       data-testid="toast"

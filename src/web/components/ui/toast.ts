@@ -63,7 +63,7 @@ export function dismissToast(id?: string): void {
 
 /** Shows a toast (replacing the one shown, since the limit is one). */
 export function toast(input: ToastInput): { id: string; dismiss: () => void } {
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  counter += 1;
   const id = String(counter);
   const item: ToastItem = { variant: 'default', ...input, id, open: true };
   // Older toasts beyond the limit are dismissed then removed.

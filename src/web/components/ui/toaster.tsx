@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dismissToast, hasOpenToast, useToast } from './toast';
+import { useToast } from './toast';
 
 // The cards load on the first toast: they are not needed to show a page (home page budget).
 const ToastCard = lazy(() => import('./toast-view'));
@@ -9,13 +9,6 @@ const ToastCard = lazy(() => import('./toast-view'));
 export function Toaster() {
   const { toasts } = useToast();
   const { t } = useTranslation('common');
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && hasOpenToast()) dismissToast();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
   const open = toasts.filter((x) => x.open);
   // On phones toasts drop over the top of the screen (the sticky header): at the bottom they sat
   // on the field being typed in above the keyboard, the proof card and dialog buttons. On wider

@@ -110,7 +110,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
             </span>
           </div>
           {amountError ? (
-            <p id={`${id}-error`} role="alert" className="text-sm font-medium text-destructive" data-testid="calculator-amount-error">
+            <p id={`${id}-error`} role="alert" className="text-sm font-medium text-destructive">
               {t(`common:amount.${amountError}`, { currency, example: amountExample(currency, lng) })}
             </p>
           ) : null}
