@@ -173,6 +173,25 @@ describe('on a phone, errors go with their cause and toasts cover no control (de
     }
     await page.close();
   });
+  it('the staff details dialog: the toast after recording a payment covers neither "Mark completed" nor "Close"', async () => {
+    const { reference } = await app.transferExists(await app.tokenFor(SENDER), { phone: '+24177123456' });
+    const page = await app.page({ width: 390 });
+    await app.signIn(page, BOOTSTRAP_ADMIN);
+    await page.goto(`${app.server.url}/admin`);
+    const row = page.getByRole('list', { name: 'Transfer requests' }).getByRole('listitem').filter({ hasText: reference });
+    await row.getByRole('button', { name: 'Record payment' }).click();
+    const dialog = page.getByRole('dialog');
+    const payment = dialog.getByRole('form', { name: 'Record payment' });
+    await payment.getByLabel('Statement reference').fill('STMT-390');
+    await payment.getByRole('button', { name: 'Record payment' }).click();
+    const toast = toasts(page).getByTestId('toast');
+    await toast.filter({ hasText: 'Payment recorded' }).waitFor();
+    for (const control of [dialog.getByRole('button', { name: 'Mark completed' }), dialog.getByRole('button', { name: 'Close', exact: true }).first()]) {
+      await control.scrollIntoViewIfNeeded();
+      expect(await overlap(toast, control)).toBe(false);
+    }
+    await page.close();
+  });
 });
 
 describe('prices follow an admin\'s tier edit without a reload (defect 7)', () => {
