@@ -236,8 +236,11 @@ export type TransferSummaryResponse = z.infer<typeof TransferSummaryResponseSche
 /** The sender a staff row names. */
 export const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.string(), profile_id: z.uuid() });
 
-/** A request in the back office's list: every sender's, with who sent it and its four-eyes state. */
-export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape });
+/**
+ * A request in the back office's list: every sender's, with who sent it, its four-eyes state, and
+ * whether it is late (open past its corridor's expected delivery, src/core/delivery.ts).
+ */
+export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape, late: z.boolean() });
 export const StaffRequestResponseSchema = dataOf(StaffRequestSchema);
 export type StaffRequestResponse = z.infer<typeof StaffRequestResponseSchema>;
 export type StaffRequestJson = z.infer<typeof StaffRequestSchema>;

@@ -1,8 +1,9 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { StaffNoteJson, StaffRequestJson, StaffTransferDetail } from '@core/api/transfers.js';
+import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { profiles, transferRequests } from '@server/db/schema.js';
+import { corridors, profiles, transferRequests } from '@server/db/schema.js';
 import { approvalRequired, needsApprovalNow } from '../approvals/repo.js';
 import { requestColumns, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
@@ -17,6 +18,7 @@ export const staffSelection = {
   requester: { full_name: profiles.full_name, email: profiles.email },
   approval_required: approvalRequired,
   needs_approval: needsApprovalNow,
+  processing_time: sql<string | null>`(select ${corridors.processing_time} from ${corridors} where ${corridors.direction} = ${transferRequests.direction})`,
 };
 
 export interface StaffSelected {
@@ -24,6 +26,14 @@ export interface StaffSelected {
   requester: { full_name: string | null; email: string };
   approval_required: boolean;
   needs_approval: boolean;
+  /** Its corridor's processing time ("10-60 min"), for the delivery estimate. */
+  processing_time: string | null;
+}
+
+/** Open past the latest expected delivery of its corridor, counted from the recorded payment (else the request). */
+function lateNow(r: StaffSelected): boolean {
+  const start = deliveryStart({ created_at: r.request.created_at.toISOString(), payment_recorded_at: r.request.payment_recorded_at?.toISOString() ?? null });
+  return isLate(r.request.status, r.processing_time ? deliveryWindow(r.processing_time, start) : null, new Date());
 }
 
 export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffRequestJson {
@@ -33,6 +43,7 @@ export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffReques
     approval_required: r.approval_required,
     needs_approval: r.needs_approval,
     approved_at: r.request.approved_at?.toISOString() ?? null,
+    late: lateNow(r),
   };
 }
 
