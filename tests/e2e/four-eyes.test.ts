@@ -135,6 +135,7 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await dialog.getByText('The transfer cannot be completed until a second staff member approves it.').waitFor();
     expect(await complete.isDisabled()).toBe(true);
     await expectNotUnderToast(page, complete);
+    await expectNotUnderToast(page, dialog.getByRole('button', { name: 'Close', exact: true }));
     const actors = dialog.getByRole('region', { name: 'Who did what' });
     await expect.poll(() => valueOf(actors, 'Processed by')).toBe(MANAGER.full_name);
     expect(await valueOf(actors, 'Payment recorded by')).toBe(MANAGER.full_name);
@@ -255,6 +256,7 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await dialog.getByRole('region', { name: 'Status history' }).getByText('Processing → Completed').waitFor();
     // The success toast leaves the dialog's actions free (defect 2, desktop).
     await expectNotUnderToast(page, complete);
+    await expectNotUnderToast(page, dialog.getByRole('button', { name: 'Close', exact: true }));
     await page.keyboard.press('Escape');
     await page.context().close();
   });

@@ -121,8 +121,8 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
 
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
-      {/* Held to the top with a free band below: toasts show there and never cover an action (issue 13). */}
-      <DialogContent className="top-4 max-h-[calc(100dvh-9rem)] max-w-2xl translate-y-0">
+      {/* A free band where toasts show (the top on phones, the bottom from sm), so none covers an action (issue 13). */}
+      <DialogContent className="top-24 max-h-[calc(100dvh-7rem)] max-w-2xl translate-y-0 sm:top-4 sm:max-h-[calc(100dvh-9rem)]">
         <DialogHeader>
           <DialogTitle className="flex flex-wrap items-center gap-2">
             {t('details.title', { reference: row.reference })}
