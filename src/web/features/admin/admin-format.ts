@@ -36,6 +36,7 @@ export function changeSummary(before: Record<string, unknown> | null, after: Rec
     return keys.map((k) => `${k}: ${valueText(values[k])}`);
   }
   return keys
-    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    // A missing field and a null one both show "—": no change between them.
+    .filter((k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null))
     .map((k) => `${k}: ${valueText(before[k])} → ${valueText(after[k])}`);
 }
