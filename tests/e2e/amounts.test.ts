@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, type Currency } from '@core/money';
@@ -24,6 +25,13 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
   const [x, y] = [await a.boundingBox(), await b.boundingBox()];
   if (!x || !y) throw new Error('a box to compare is not on the screen');
   return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const found = await page.evaluate(async () => (await (window as unknown as { axe: typeof axe }).axe.run(document)).violations
+    .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })));
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 let admin = '';
@@ -66,7 +74,8 @@ describe('the home calculator reads amounts as the language writes them (defect 
   });
 
   it('in French, pasted with its spaces, dots or the euro sign', async () => {
-    const page = await app.page({ locale: 'fr-FR' });
+    const page = await app.page({ locale: 'fr-FR', width: 360 });
+    await page.context().addInitScript({ content: axe.source });
     await page.goto(`${app.server.url}/?lng=fr`);
     const amount = page.getByTestId('calculator-amount');
     const youSend = () => text(page, 'calc-you-send');
@@ -82,6 +91,7 @@ describe('the home calculator reads amounts as the language writes them (defect 
     await page.getByTestId('calculator-direction').selectOption('XAF_EUR');
     await amount.fill('100,01');
     await page.getByRole('alert').filter({ hasText: message(AMOUNT.fr.noDecimals!, { currency: 'XAF', example: '61\u202f000' }) }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await amount.fill('65.000');
     await expect.poll(youSend).toBe(money(65000, 'XAF', 'fr'));
     await page.close();
@@ -119,6 +129,7 @@ describe('the transfer form reads the same text the same way (defect 3)', () => 
 describe('on a phone, errors go with their cause and toasts cover no control (defect 2)', () => {
   it('the transfer form: an amount of 0, then a missing phone; the pay page after creating it', async () => {
     const page = await app.signedInPage(SENDER, { width: 390 });
+    await page.context().addInitScript({ content: axe.source });
     await page.goto(`${app.server.url}/transfer`);
     const amount = page.getByTestId('transfer-amount');
     const review = page.getByTestId('transfer-review');
@@ -128,6 +139,7 @@ describe('on a phone, errors go with their cause and toasts cover no control (de
     await review.click();
     await toast.waitFor();
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
     for (const control of [amount, review]) {
       await control.scrollIntoViewIfNeeded();
       expect(await overlap(toast, control)).toBe(false);
