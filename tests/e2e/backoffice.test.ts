@@ -95,7 +95,7 @@ describe('the back office in Chromium', () => {
     await payout.getByLabel('Payout reference').fill('AIRTEL-778899');
     await payout.getByRole('button', { name: 'Record payout' }).click();
     await page.getByText('Payout recorded').first().waitFor();
-    await dialog.getByLabel('Note').fill('Paid out by Airtel Money');
+    await dialog.getByRole('textbox', { name: 'Note', exact: true }).fill('Paid out by Airtel Money');
     await dialog.getByRole('button', { name: 'Mark completed' }).click();
     await page.getByText('Status updated to completed successfully!').waitFor();
     await statusHistory.getByText('Processing → Completed').waitFor();
@@ -137,7 +137,8 @@ describe('the back office in Chromium', () => {
     await page.getByRole('row').filter({ hasText: '4.5 %' }).getByRole('button', { name: 'Edit' }).click();
     expect(await page.getByLabel('Fee (%)').inputValue()).toBe('4.5');
     await page.getByLabel('Fee (%)').fill('4.4');
-    await page.getByRole('button', { name: 'Save' }).click();
+    // The tier's form: the tab also holds the four-eyes thresholds' forms.
+    await page.getByRole('form').filter({ has: page.getByLabel('Fee (%)') }).getByRole('button', { name: 'Save' }).click();
     await page.getByRole('row').filter({ hasText: '4.4 %' }).waitFor();
     const { data } = await app.api<{ data: { direction: string; percentage: string }[] }>('GET', '/api/fees');
     expect(data.filter((tier) => tier.direction === 'USD_XAF').map((tier) => tier.percentage)).toEqual(['0.044000', '0.039000', '0.032000']);
