@@ -151,7 +151,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     expect(entry).toMatchObject({ target_type: 'profile', target_id: member.id, before: { role: 'user' }, after: { role: 'manager' }, actor: { profile_id: admin.id } });
     const bad = await t.request({ method: 'GET', url: '/api/audit?target_type=session', token: admin.token });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toBe('Choose rate, fee_tier or profile.');
+    expect(bad.json().error).toBe('Choose an object from the list.');
   });
 });
 
