@@ -26,6 +26,8 @@ export const StaffFilterSchema = z.object({
   needs_approval: booleanFlag.optional(),
   /** "true": only transfers that wait for their sender to answer (D12). */
   action_needed: booleanFlag.optional(),
+  /** "true": only open transfers past their corridor's expected delivery (issue 13). */
+  late: booleanFlag.optional(),
   sort: z.enum(['newest', 'oldest'], { error: 'admin.validation.sortInvalid' }).default('newest'),
 });
 export type StaffFilter = z.infer<typeof StaffFilterSchema>;

@@ -57,6 +57,7 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   if (filter.to) where.push(lt(tr.created_at, dayStart(filter.to, 1)));
   if (filter.needs_approval) where.push(needsApprovalNow);
   if (filter.action_needed) where.push(eq(tr.action_needed, true));
+  if (filter.late) where.push(lateNow);
   const q = filter.q;
   if (q) {
     const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];
@@ -66,6 +67,14 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   }
   return where;
 }
+
+/**
+ * Open past its corridor's expected delivery, counted from the recorded payment (else the request):
+ * core isLate's rule, with the due time from the database's transfer_due_at (migration 0009).
+ */
+const lateNow = sql`(${transferRequests.status} in ('pending', 'processing') and transfer_due_at(
+  coalesce(${transferRequests.payment_recorded_at}, ${transferRequests.created_at}),
+  (select c.processing_time from ${corridors} c where c.direction = ${transferRequests.direction})) < now())`;
 
 /** One page after `cursor` in the filter's order (keyset on the created_at indexes); `limit + 1` rows tell if more follow. */
 export function staffRows(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {

@@ -44,6 +44,7 @@ const RequestListParamsSchema = z.object({
   sort: text('Staff: newest (default) or oldest first'),
   needs_approval: text('Staff: "true" lists only open transfers waiting for a second staff member\'s approval'),
   action_needed: text('Staff: "true" lists only transfers waiting for their sender to answer'),
+  late: text('Staff: "true" lists only open transfers past their corridor\'s expected delivery'),
 });
 const ProofParamsSchema = IdParamsSchema.extend({ proofId: z.uuid() });
 const PROOF_BYTES = z.any().describe('The proof as uploaded: PNG, JPEG, WebP or PDF bytes');
