@@ -345,4 +345,22 @@ describe('the admin\'s controls', () => {
     await shot(page, 'four-eyes-audit-phone');
     await page.context().close();
   });
+
+  it('pages the audit log: 50 entries, then "Load more" for the rest', async () => {
+    const token = await app.tokenFor(BOOTSTRAP_ADMIN);
+    for (let i = 0; i < 51; i += 1) await app.api('PATCH', '/api/rates/EUR_RWF', { value: String(1500 + i) }, token);
+    const page = await staffPage(BOOTSTRAP_ADMIN);
+    await page.goto(`${app.server.url}/admin?tab=audit`);
+    await page.getByRole('combobox', { name: 'Action' }).selectOption({ label: 'Rate changed' });
+    await page.getByText('50 entries shown', { exact: true }).waitFor();
+    const log = page.getByRole('list', { name: 'Audit log' });
+    // Newest first: the last change heads the first page, the first one waits for the next.
+    await log.getByTestId('audit-row').first().getByText('value: 1549 → 1550').waitFor();
+    expect(await log.getByText(/^value: [\d.]+ → 1500$/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText('51 entries shown', { exact: true }).waitFor();
+    await log.getByTestId('audit-row').last().getByText(/^value: [\d.]+ → 1500$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await page.context().close();
+  });
 });
