@@ -146,6 +146,15 @@ describe('action needed', () => {
     expect((await call(manager.token, 'PATCH', `/api/transfer-requests/${transfer.id}`, { status: 'rejected', note: 'No payment arrived' })).statusCode).toBe(200);
     expect(await detail(sender.token, transfer.id)).toMatchObject({ status: 'rejected', action_needed: false, action_message: null });
   });
+
+  it('cannot be asked of a closed transfer (the sender could not answer it); a plain message still goes', async () => {
+    const closed = await createTransfer(t, sender.id, { status: 'completed', paid: true, paidOut: true });
+    const asked = await note(manager.token, closed.id, { body: 'Please upload again', visibility: 'sender', action_needed: true });
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json()).toMatchObject({ code: 'action_on_closed', error: expect.stringContaining('closed') });
+    expect(await detail(sender.token, closed.id)).toMatchObject({ action_needed: false, messages: [] });
+    expect((await note(manager.token, closed.id, { body: 'Thank you for using us', visibility: 'sender' })).statusCode).toBe(201);
+  });
 });
 
 describe('an internal note', () => {

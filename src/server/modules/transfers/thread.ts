@@ -1,4 +1,5 @@
 import type { MessageInput, NoteInput, SenderMessageJson, StaffNoteJson } from '@core/api/transfers.js';
+import { isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
@@ -44,6 +45,8 @@ export async function addNote(ctx: AppContext, actor: Actor & { full_name: strin
     const transfer = await lockRequest(tx, id);
     if (!transfer) throw notFound();
     const actionNeeded = input.visibility === 'sender' && Boolean(input.action_needed);
+    // A closed transfer waits for nothing: the sender could not see or clear the request.
+    if (actionNeeded && isFinalStatus(transfer.status)) throw new HttpError(409, 'transfer.thread.actionOnClosed');
     const note = await insertNote(tx, {
       transfer_request_id: id, author_profile_id: actor.profile_id, author_role: actor.role,
       visibility: input.visibility, action_needed: actionNeeded, body: input.body,

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileText } from 'lucide-react';
-import type { TransferStatus } from '@core/status';
+import { isFinalStatus, type TransferStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -201,7 +201,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           </ol>
         </section>
 
-        <ThreadSection transferId={row.id} notes={d?.notes} sender={requesterName(row.requester)} actionNeeded={current.action_needed} />
+        <ThreadSection transferId={row.id} notes={d?.notes} sender={requesterName(row.requester)} actionNeeded={current.action_needed} closed={isFinalStatus(current.status)} />
 
         <Form
           form={form}

@@ -62,11 +62,13 @@ function NoteItem({ note, sender }: { note: StaffNote; sender: string }) {
   );
 }
 
-export function ThreadSection({ transferId, notes, sender, actionNeeded }: {
+export function ThreadSection({ transferId, notes, sender, actionNeeded, closed }: {
   transferId: string;
   notes: StaffNote[] | undefined;
   sender: string;
   actionNeeded: boolean;
+  /** A closed transfer can no longer ask its sender for anything (the server refuses it). */
+  closed: boolean;
 }) {
   const { t } = useTranslation(['admin', 'common']);
   const { toast } = useToast();
@@ -99,7 +101,7 @@ export function ThreadSection({ transferId, notes, sender, actionNeeded }: {
           <Textarea maxLength={MAX_NOTE} rows={3} />
         </Field>
         <VisibilityChoice />
-        {toSender ? <CheckboxField name="action_needed" label={t('thread.askAction')} /> : null}
+        {toSender && !closed ? <CheckboxField name="action_needed" label={t('thread.askAction')} /> : null}
         <FormError />
         <SubmitButton variant="secondary" className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
       </Form>
