@@ -26,11 +26,11 @@ export type StoredTier = FeeTierJson;
 
 export type StaffFilters = {
   status: string; payment: string; payout: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest';
-  /** 'true' for only the transfers waiting for a second staff member's approval, or the sender's answer. */
-  needs_approval: '' | 'true'; action_needed: '' | 'true';
+  /** 'true' for only the transfers waiting for a second staff member's approval, or the sender's answer, or late. */
+  needs_approval: '' | 'true'; action_needed: '' | 'true'; late: '' | 'true';
 };
 export const EMPTY_FILTERS: StaffFilters = {
-  status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest', needs_approval: '', action_needed: '',
+  status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest', needs_approval: '', action_needed: '', late: '',
 };
 
 /** Refresh period of the queue (the list and the stats). */
@@ -65,8 +65,9 @@ export function useStats() {
 }
 
 /** The staff list, page after page; every loaded page refreshes in place, so filters and scroll stay. */
-export function useStaffRequests(filters: StaffFilters) {
+export function useStaffRequests(filters: StaffFilters, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: adminKeys.requests(filters),
     queryFn: ({ pageParam, signal }) =>
       api<StaffRequestPage>(

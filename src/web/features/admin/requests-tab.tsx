@@ -43,6 +43,7 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
     sort: params.get('sort') === 'oldest' ? 'oldest' : 'newest',
     needs_approval: params.get('needs_approval') === 'true' ? 'true' : '',
     action_needed: params.get('action_needed') === 'true' ? 'true' : '',
+    late: params.get('late') === 'true' ? 'true' : '',
   };
   // The address changes in a transition: the controls show the new filter at once meanwhile
   // (a controlled checkbox would otherwise spring back until the transition ends).
@@ -64,7 +65,6 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
 export function RequestsTab() {
   // 'transfer' holds the reasons a money action is refused (transfer.money.*).
   const { t, i18n } = useTranslation(['admin', 'common', 'transfer']);
-  const errorText = useErrorText();
   const lng = i18n.resolvedLanguage ?? 'en';
   const [filters, setFilters] = useFilters();
   const [search, setSearch] = useState(filters.q);
@@ -74,11 +74,17 @@ export function RequestsTab() {
   const [exporting, setExporting] = useState(false);
   const { toast } = useToast();
   const query = useStaffRequests(filters);
+  // Late transfers first (issue 13): those of the same filter, listed above the rest.
+  const lateQuery = useStaffRequests({ ...filters, late: 'true' }, filters.late !== 'true');
   const action = useStatusAction();
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
+  const late = filters.late === 'true' ? [] : lateQuery.data?.pages[0]?.data ?? [];
+  const lateIds = new Set(late.map((r) => r.id));
+  const rest = rows.filter((r) => !lateIds.has(r.id));
   // The dialog stays open when its transfer leaves the filtered list (e.g. its payment recorded
   // under "Awaiting payment"); it shows the list's fresher row while there is one.
-  const open = opened ? rows.find((r) => r.id === opened.id) ?? opened : null;
+  const open = opened ? rows.find((r) => r.id === opened.id) ?? late.find((r) => r.id === opened.id) ?? opened : null;
+  const cardProps = { lng, action, approve, onOpen: setOpened, onReject: setRejecting };
 
   const update = (patch: Partial<StaffFilters>) => setFilters({ ...filters, ...patch });
   const submitSearch = (e: FormEvent) => {
@@ -96,10 +102,6 @@ export function RequestsTab() {
     } finally {
       setExporting(false);
     }
-  }
-
-  function act(row: StaffRequest, status: 'processing' | 'completed') {
-    void action.run({ id: row.id, status, expected_status: row.status });
   }
 
   return (
@@ -174,6 +176,11 @@ export function RequestsTab() {
                 onChange={(e) => update({ action_needed: e.target.checked ? 'true' : '' })} />
               {t('requests.onlyActionNeeded')}
             </label>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" className="size-4 accent-brand-700" checked={filters.late === 'true'}
+                onChange={(e) => update({ late: e.target.checked ? 'true' : '' })} />
+              {t('requests.onlyLate')}
+            </label>
           </fieldset>
           <div className="flex items-end">
             <Button variant="ghost" onClick={() => { setSearch(''); setFilters(EMPTY_FILTERS); }}>{t('requests.clear')}</Button>
@@ -185,66 +192,21 @@ export function RequestsTab() {
         <LoadingState />
       ) : query.isError && rows.length === 0 ? (
         <Alert variant="destructive">{isApiError(query.error) ? query.error.message : t('states.error', { ns: 'common' })}</Alert>
-      ) : rows.length === 0 ? (
+      ) : rows.length === 0 && late.length === 0 ? (
         <EmptyState title={t('requests.empty')} />
       ) : (
         <>
+          {late.length > 0 ? (
+            <section aria-labelledby="late-heading" className="flex flex-col gap-3">
+              <h3 id="late-heading" className="font-semibold text-red-800">{t('requests.lateFirst', { count: late.length })}</h3>
+              <ul className="flex flex-col gap-3" aria-label={t('requests.lateFirst', { count: late.length })}>
+                {late.map((row) => <RequestCard key={row.id} row={row} {...cardProps} />)}
+              </ul>
+            </section>
+          ) : null}
           <p className="text-sm text-muted-foreground" aria-live="polite">{t('requests.shown', { count: rows.length })}</p>
           <ul className="flex flex-col gap-3" aria-label={t('requests.title')}>
-            {rows.map((row) => {
-              const can = staffActions(row);
-              const moneyStep = can.payment ? 'recordPayment' : can.payout ? 'recordPayout' : can.refund ? 'recordRefund' : null;
-              const completeReason = errorText(can.completeBlocked ?? undefined);
-              return (
-              <li key={row.id} data-testid="request-row" data-id={row.id}>
-                <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
-                  <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr_auto]">
-                    <div className="min-w-0">
-                      <p className="truncate font-semibold text-slate-900">{requesterName(row.requester)}</p>
-                      <p className="truncate text-xs text-muted-foreground">{row.reference} · {formatDateTime(row.created_at, lng)}</p>
-                    </div>
-                    <div className="min-w-0 text-sm">
-                      <p className="truncate">{directionLabel(t, row.direction)}</p>
-                      <p className="truncate text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
-                    </div>
-                    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
-                      <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
-                      <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
-                      <WorkBadges row={row} />
-                    </div>
-                    {/* The money: payment in (flagged when the amount differs) and payout out. */}
-                    <dl className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs sm:flex-col sm:items-end" aria-label={t('requests.moneyOf', { reference: row.reference })}>
-                      <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payment')}</dt><dd><PaymentBadge transfer={row} /></dd></div>
-                      <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payout')}</dt><dd><PayoutBadge transfer={row} /></dd></div>
-                    </dl>
-                  </div>
-                  <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
-                    <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act(row, 'processing')}>
-                      {t('actions.process')}
-                    </Button>
-                    {/* Complete needs the payment received and the payout sent: recorded in the details. */}
-                    <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act(row, 'completed')}
-                      title={completeReason}>
-                      {t('actions.complete')}
-                    </Button>
-                    <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => setRejecting(row)}>
-                      {t('actions.reject')}
-                    </Button>
-                    {can.approve ? (
-                      <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}>
-                        {t('actions.approve')}
-                      </Button>
-                    ) : null}
-                    {/* The money step the transfer waits for: its form is in the details dialog. */}
-                    {moneyStep ? (
-                      <Button size="sm" variant="secondary" onClick={() => setOpened(row)}>{t(`actions.${moneyStep}`)}</Button>
-                    ) : null}
-                    <Button size="sm" variant="ghost" onClick={() => setOpened(row)}>{t('actions.details')}</Button>
-                  </div>
-                </Card>
-              </li>
-              );
-            })}
+            {rest.map((row) => <RequestCard key={row.id} row={row} {...cardProps} />)}
           </ul>
           {query.hasNextPage ? (
             <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
@@ -257,5 +219,71 @@ export function RequestsTab() {
       {open ? <DetailsDialog row={open} onClose={() => setOpened(null)} /> : null}
       {rejecting ? <RejectDialog transfer={rejecting} onClose={() => setRejecting(null)} /> : null}
     </section>
+  );
+}
+
+/** One transfer of the queue: who, what, its state and the actions it allows now. */
+function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
+  row: StaffRequest;
+  lng: string;
+  action: ReturnType<typeof useStatusAction>;
+  approve: ReturnType<typeof useApproveAction>;
+  onOpen: (row: StaffRequest) => void;
+  onReject: (row: StaffRequest) => void;
+}) {
+  const { t } = useTranslation(['admin', 'common', 'transfer']);
+  const errorText = useErrorText();
+  const act = (status: 'processing' | 'completed') => void action.run({ id: row.id, status, expected_status: row.status });
+  const can = staffActions(row);
+  const moneyStep = can.payment ? 'recordPayment' : can.payout ? 'recordPayout' : can.refund ? 'recordRefund' : null;
+  const completeReason = errorText(can.completeBlocked ?? undefined);
+  return (
+    <li data-testid="request-row" data-id={row.id}>
+      <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
+        <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr_auto]">
+          <div className="min-w-0">
+            <p className="truncate font-semibold text-slate-900">{requesterName(row.requester)}</p>
+            <p className="truncate text-xs text-muted-foreground">{row.reference} · {formatDateTime(row.created_at, lng)}</p>
+          </div>
+          <div className="min-w-0 text-sm">
+            <p className="truncate">{directionLabel(t, row.direction)}</p>
+            <p className="truncate text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
+          </div>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
+            <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
+            <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
+            <WorkBadges row={row} />
+          </div>
+          {/* The money: payment in (flagged when the amount differs) and payout out. */}
+          <dl className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs sm:flex-col sm:items-end" aria-label={t('requests.moneyOf', { reference: row.reference })}>
+            <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payment')}</dt><dd><PaymentBadge transfer={row} /></dd></div>
+            <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payout')}</dt><dd><PayoutBadge transfer={row} /></dd></div>
+          </dl>
+        </div>
+        <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
+          <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}>
+            {t('actions.process')}
+          </Button>
+          {/* Complete needs the payment received and the payout sent: recorded in the details. */}
+          <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act('completed')}
+            title={completeReason}>
+            {t('actions.complete')}
+          </Button>
+          <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => onReject(row)}>
+            {t('actions.reject')}
+          </Button>
+          {can.approve ? (
+            <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}>
+              {t('actions.approve')}
+            </Button>
+          ) : null}
+          {/* The money step the transfer waits for: its form is in the details dialog. */}
+          {moneyStep ? (
+            <Button size="sm" variant="secondary" onClick={() => onOpen(row)}>{t(`actions.${moneyStep}`)}</Button>
+          ) : null}
+          <Button size="sm" variant="ghost" onClick={() => onOpen(row)}>{t('actions.details')}</Button>
+        </div>
+      </Card>
+    </li>
   );
 }
