@@ -12,22 +12,32 @@ function check(schema: z.ZodType, values: unknown) {
 
 describe('the money forms of the details dialog', () => {
   it('records a payment with the amount and the statement reference, trimmed', () => {
-    expect(check(paymentFormSchema('USD'), { amount: ' 104.50 ', reference: ' STMT-42 ' })).toEqual({ sent: { amount: '104.5', reference: 'STMT-42' } });
-    expect(check(paymentFormSchema('XAF'), { amount: '60000', reference: 'AIRTEL-1' })).toEqual({ sent: { amount: '60000', reference: 'AIRTEL-1' } });
+    expect(check(paymentFormSchema('USD', 'en'), { amount: ' 104.50 ', reference: ' STMT-42 ' })).toEqual({ sent: { amount: '104.5', reference: 'STMT-42' } });
+    expect(check(paymentFormSchema('XAF', 'en'), { amount: '60000', reference: 'AIRTEL-1' })).toEqual({ sent: { amount: '60000', reference: 'AIRTEL-1' } });
+  });
+
+  it('reads the amount as the staff member\'s language writes it, with the one amount reader', () => {
+    expect(check(paymentFormSchema('EUR', 'fr'), { amount: '1 234,56 €', reference: 'R' })).toEqual({ sent: { amount: '1234.56', reference: 'R' } });
+    expect(check(paymentFormSchema('XAF', 'fr'), { amount: '60 000', reference: 'R' })).toEqual({ sent: { amount: '60000', reference: 'R' } });
+    expect(check(paymentFormSchema('USD', 'en'), { amount: '$1,234.50', reference: 'R' })).toEqual({ sent: { amount: '1234.5', reference: 'R' } });
+    // Never a guess: a pasted figure it cannot read is refused, not read as something else.
+    expect(check(paymentFormSchema('XAF', 'en'), { amount: '100.01', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+    expect(check(paymentFormSchema('EUR', 'en'), { amount: '250 USD', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
   });
 
   it('refuses an amount that is not money in the currency, and a missing reference, on their fields', () => {
-    expect(check(paymentFormSchema('USD'), { amount: 'abc', reference: '' })).toEqual({
+    expect(check(paymentFormSchema('USD', 'en'), { amount: 'abc', reference: '' })).toEqual({
       errors: { amount: 'validation.paymentAmountInvalid', reference: 'validation.paymentReferenceRequired' },
     });
-    expect(check(paymentFormSchema('XAF'), { amount: '60000.50', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
-    expect(check(paymentFormSchema('USD'), { amount: '0', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+    expect(check(paymentFormSchema('XAF', 'en'), { amount: '60000.50', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
+    expect(check(paymentFormSchema('USD', 'en'), { amount: '0', reference: 'R' })).toEqual({ errors: { amount: 'validation.paymentAmountInvalid' } });
   });
 
   it('fills in the total due as the currency writes it', () => {
-    expect(dueAmount('62520.00', 'XAF')).toBe('62520');
-    expect(dueAmount('104.50', 'USD')).toBe('104.50');
-    expect(dueAmount('104.5', 'EUR')).toBe('104.50');
+    expect(dueAmount('62520.00', 'XAF', 'en')).toBe('62,520');
+    expect(dueAmount('62520.00', 'XAF', 'fr')).toBe('62\u202f520');
+    expect(dueAmount('104.50', 'USD', 'en')).toBe('104.50');
+    expect(dueAmount('104.5', 'EUR', 'fr')).toBe('104,50');
   });
 
   it('asks the payout reference, held to the API limit', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { moneyActionError, rejectError, type MoneyState } from '@core/money-states';
-import { isCurrency, parseAmount, toDecimal } from '@core/money';
+import { readAmount } from '@core/amount-input';
+import { isCurrency, localizeDecimal, parseAmount, toDecimal } from '@core/money';
 import { PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema } from '@core/schemas';
 import { canComplete, canProcess, canReject, isFinalStatus } from '@core/status';
 import { parseInto, reportIssues } from '@web/components/ui/form';
@@ -11,28 +12,27 @@ import { parseInto, reportIssues } from '@web/components/ui/form';
 /** The longest statement, payout or refund reference the API takes. */
 export const MAX_MONEY_REFERENCE = PayoutRecordSchema.shape.reference.maxLength ?? undefined;
 
-/** "Record payment": the amount as the statement shows it (whole units for XAF and RWF) and its reference. */
-export function paymentFormSchema(currency: string) {
+/**
+ * "Record payment": the amount as the statement shows it, typed in the staff member's language and
+ * read by the one amount reader (docs/rules/amounts.md), and its reference.
+ */
+export function paymentFormSchema(currency: string, lng: string) {
   return z.object({ amount: z.string(), reference: z.string() }).transform((v, ctx) => {
-    const result = PaymentRecordSchema.safeParse({ amount: v.amount.trim(), reference: v.reference });
-    if (!result.success) {
-      reportIssues(result.error.issues, ctx);
-      return z.NEVER;
-    }
-    const body = result.data;
-    const minor = isCurrency(currency) ? parseAmount(body.amount, currency) : null;
-    if (minor === null || minor <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'validation.paymentAmountInvalid', path: ['amount'] });
-      return z.NEVER;
-    }
-    return body;
+    const reading = isCurrency(currency) ? readAmount(v.amount, currency, lng) : null;
+    const amount = reading?.minor !== undefined && reading.minor > 0 && isCurrency(currency) ? toDecimal(reading.minor, currency) : null;
+    const result = PaymentRecordSchema.safeParse({ amount: amount ?? '0', reference: v.reference });
+    const issues = result.success ? [] : result.error.issues.filter((issue) => issue.path[0] !== 'amount');
+    if (amount === null) ctx.addIssue({ code: 'custom', message: 'validation.paymentAmountInvalid', path: ['amount'] });
+    if (issues.length) reportIssues(issues, ctx);
+    if (amount === null || !result.success) return z.NEVER;
+    return result.data;
   });
 }
 
-/** The total due as the amount field shows it: "62520" for XAF (stored "62520.00"), "104.50" for USD. */
-export function dueAmount(total: string, currency: string): string {
+/** The total due as the amount field shows it, in the staff member's language: "62 520" (fr, XAF), "104.50" (en, USD). */
+export function dueAmount(total: string, currency: string, lng: string): string {
   const minor = isCurrency(currency) ? parseAmount(total, currency) : null;
-  return minor === null || !isCurrency(currency) ? total : toDecimal(minor, currency);
+  return minor === null || !isCurrency(currency) ? total : localizeDecimal(toDecimal(minor, currency), lng);
 }
 
 /** "Record payout": the operator's or bank's reference. */

@@ -99,7 +99,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const actions = staffActions(transfer);
-  const paymentSchema = useMemo(() => paymentFormSchema(transfer.currency), [transfer.currency]);
+  const paymentSchema = useMemo(() => paymentFormSchema(transfer.currency, lng), [transfer.currency, lng]);
   const refundSchema = useMemo(() => refundFormSchema(Boolean(transfer.paypal_checkout)), [transfer.paypal_checkout]);
   const time = (at: string | null) => (at ? formatDateTime(at, lng) : null);
   const refundShown = transfer.payment_status === 'refund_due' || transfer.payment_status === 'refunded';
@@ -131,7 +131,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
         {actions.payment ? (
           <MoneyForm
             id={transfer.id} action="payment" schema={paymentSchema}
-            defaults={{ amount: dueAmount(transfer.total, transfer.currency), reference: '' }}
+            defaults={{ amount: dueAmount(transfer.total, transfer.currency, lng), reference: '' }}
             submit={t('actions.recordPayment')} done={t('money.paymentRecorded')} onRefused={refusedBy('payment')}
           >
             <Field name="amount" label={t('money.amountField')} hint={t('money.amountHint')} required>
