@@ -60,7 +60,7 @@ describe('sending money in Chromium', () => {
     await shot('transfer-form');
     await review.click();
     await page.getByRole('heading', { name: 'Review and confirm' }).waitFor();
-    expect(await valueOf(page, 'Recipient')).toBe('Marie Nguema · 077 12 34 56');
+    expect(await valueOf(page, 'Recipient')).toBe('Marie Nguema · +241 77 12 34 56 (Airtel Gabon)');
     await shot('transfer-review');
     await page.getByRole('button', { name: 'Confirm and pay $155.85' }).click();
     await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
