@@ -2,7 +2,7 @@
 // the calculator, the fees page, the transfer screen and the server all compute through here.
 import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
 import {
-  bigintToMinor, compareDecimal, decimalToMinor, formatDecimal, isMinor, parseDecimal, pow10, roundDiv,
+  bigintToMinor, compareDecimal, decimalToMinor, isMinor, parseDecimal, pow10, roundDiv,
   type Currency, type Decimal, type Minor, type ParsedDecimal,
 } from './money.js';
 import { convert, displayRate, type RateKey } from './rates.js';
