@@ -6,7 +6,7 @@ import { csvCell } from '@server/lib/csv.js';
 import { auditRows, insertAudit } from './repo.js';
 
 // Every staff action is written here, in the transaction of the change it records (D12,
-// docs/rules/back-office.md#audit-log). The rows are the admin's to read and export.
+// docs/rules/back-office.md#audit). The rows are the admin's to read and export.
 
 /** Who acts: the signed-in staff member and the client address the request came from. */
 export interface Actor {
