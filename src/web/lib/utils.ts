@@ -45,6 +45,9 @@ function groupOf(base: string): string | null {
   if (/^border(-\d+)?$/.test(b)) return 'border-w';
   if (/^border-(solid|dashed|dotted|double|hidden|none)$/.test(b)) return 'border-style';
   if (/^border-(?!([xytrblse]|\d+)(-|$))/.test(b)) return 'border-color';
+  if ((m = b.match(/^divide-([xy])(-reverse)?(-\d+)?$/))) return `divide-${m[1]}${m[2] ?? ''}`;
+  if (/^divide-(solid|dashed|dotted|double|none)$/.test(b)) return 'divide-style';
+  if (b.startsWith('divide-')) return 'divide-color';
   for (const p of PREFIXES) if (b.startsWith(`${p}-`)) return p;
   return null;
 }
