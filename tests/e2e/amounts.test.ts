@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, type Currency } from '@core/money';
 import { BOOTSTRAP_ADMIN, toasts, useE2eApp } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
 
 // Issue 13: typed amounts (defect 3), errors that outlive their cause and toasts over controls
 // (defect 2), a stale price (defect 7), the French FAQ search (defect 4).
@@ -25,13 +25,6 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
   const [x, y] = [await a.boundingBox(), await b.boundingBox()];
   if (!x || !y) throw new Error('a box to compare is not on the screen');
   return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const found = await page.evaluate(async () => (await (window as unknown as { axe: typeof axe }).axe.run(document)).violations
-    .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })));
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 let admin = '';
@@ -75,7 +68,7 @@ describe('the home calculator reads amounts as the language writes them (defect 
 
   it('in French, pasted with its spaces, dots or the euro sign', async () => {
     const page = await app.page({ locale: 'fr-FR', width: 360 });
-    await page.context().addInitScript({ content: axe.source });
+    await withAxe(page);
     await page.goto(`${app.server.url}/?lng=fr`);
     const amount = page.getByTestId('calculator-amount');
     const youSend = () => text(page, 'calc-you-send');
@@ -129,7 +122,7 @@ describe('the transfer form reads the same text the same way (defect 3)', () => 
 describe('on a phone, errors go with their cause and toasts cover no control (defect 2)', () => {
   it('the transfer form: an amount of 0, then a missing phone; the pay page after creating it', async () => {
     const page = await app.signedInPage(SENDER, { width: 390 });
-    await page.context().addInitScript({ content: axe.source });
+    await withAxe(page);
     await page.goto(`${app.server.url}/transfer`);
     const amount = page.getByTestId('transfer-amount');
     const review = page.getByTestId('transfer-review');

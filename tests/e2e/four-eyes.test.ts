@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, toasts, useE2eApp, valueOf, type TransferRef } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
 
 // Four-eyes, the thread and the audit log in the back office (issue 12; issue 13 defects 1, 2 and
 // 9 for staff): a manager processes a transfer at the XAF threshold and records its money but
@@ -41,17 +41,9 @@ beforeAll(async () => {
 /** A page with axe-core in every document, refusing the browser's own dialogs (defect 9). */
 async function staffPage(account: { email: string; password: string }, width = 1280): Promise<Page> {
   const page = await app.signedInPage(account, { width });
-  await page.context().addInitScript({ content: axe.source });
+  await withAxe(page);
   page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
   return page;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots): the whole page, a scrolled dialog included. */
@@ -198,7 +190,7 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
 
   it('the sender sees "Action needed" with the message on the dashboard and history, never the internal note, and answers it', async () => {
     const page = await app.signedInPage(SENDER, { width: 360 });
-    await page.context().addInitScript({ content: axe.source });
+    await withAxe(page);
     await page.goto(`${app.server.url}/dashboard`);
     const item = page.getByRole('list', { name: 'Action needed' }).getByRole('listitem').filter({ hasText: big.reference });
     await item.getByText(ASK).waitFor();

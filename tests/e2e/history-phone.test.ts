@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, useE2eApp, type TransferRef } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
 
 // Issue 13 for the sender (defects 1, 5 and 9, send again, delivery estimate, action needed): the
 // history and the dashboard on a phone (360 and 390 px) show each transfer as a card whose
@@ -41,17 +41,9 @@ beforeAll(async () => {
 /** A signed-in page of the sender with axe-core in every document, refusing the browser's own dialogs. */
 async function senderPage(width: number, locale = 'en-US'): Promise<Page> {
   const page = await app.signedInPage(SENDER, { width, locale });
-  await page.context().addInitScript({ content: axe.source });
+  await withAxe(page);
   page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
   return page;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);

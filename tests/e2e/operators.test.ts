@@ -1,7 +1,7 @@
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { seriousViolations } from './support/axe.js';
 
 // D16 in the browser: the transfer form names the operator of the payout number as it is typed,
 // and refuses another operator's number with the message naming the accepted ones; the admin
@@ -13,15 +13,6 @@ const SENDER = { email: 'operators@example.test', password: 'Airtel-Or-MTN-16', 
 beforeAll(async () => {
   await app.senderExists(SENDER);
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const results = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
-}
 
 const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 const operatorHint = (page: Page) => page.getByTestId('phone-operator');

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import axe from 'axe-core';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useE2eApp, valueOf } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
 
 /*
  * Every public route, in English and French: axe-core (no serious or critical
@@ -70,7 +70,7 @@ const ROUTES = [
 /** A page with axe-core in every document it loads. */
 async function axePage(opts: { locale?: string; width?: number } = {}): Promise<Page> {
   const page = await app.page(opts);
-  await page.context().addInitScript({ content: axe.source });
+  await withAxe(page);
   return page;
 }
 
@@ -100,14 +100,6 @@ async function arrived(page: Page, metaKey: string, lng: 'en' | 'fr' = 'en'): Pr
 async function open(page: Page, route: string): Promise<void> {
   await page.goto(`${app.server.url}${route}`);
   await ready(page);
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.targets.join(', ')}`);
 }
 
 const visibleText = (page: Page) => page.evaluate(() => document.body.innerText);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, parseAmount } from '@core/money.js';
 import { useE2eApp, type TransferRef } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
 
 // The recipient's tracking link (D15) in Chromium: opened signed out on a 360 px phone, in English
 // and French (and switched with the EN/FR switcher), it shows the status, the first name and the
@@ -41,16 +41,8 @@ async function trackingOf(transfer: TransferRef): Promise<{ path: string; payout
 /** A signed-out phone page with axe-core in every document. */
 async function visitor(locale: string): Promise<Page> {
   const page = await app.page({ locale, width: PHONE });
-  await page.context().addInitScript({ content: axe.source });
+  await withAxe(page);
   return page;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots). */
@@ -114,7 +106,7 @@ describe('the sender turns the link off from the history, then makes a new one',
       const mine = await app.transferExists(token, { amount: '50', recipient: 'Paul Obame', phone: RECIPIENT_PHONE });
       const { path: oldPath } = await trackingOf(mine);
       const page = await app.signedInPage(SENDER, { width: PHONE, locale: lng === 'en' ? 'en-US' : 'fr-FR' });
-      await page.context().addInitScript({ content: axe.source });
+      await withAxe(page);
       page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
       await page.goto(`${app.server.url}/history`);
       await page.getByRole('button', { name: TEXT[lng].history.detailsOf.replace('{{reference}}', mine.reference) }).click();
