@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, toasts, useE2eApp, valueOf, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
+import { expectWithinWidth, scrollWidth } from './support/layout.js';
 
 // Four-eyes, the thread and the audit log in the back office (issue 12; issue 13 defects 1, 2 and
 // 9 for staff): a manager processes a transfer at the XAF threshold and records its money but
@@ -56,18 +57,6 @@ async function shot(page: Page, name: string) {
   await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, tall) });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
   await page.setViewportSize(viewport);
-}
-
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
-
-/** The element lies within the screen's width (scrolled to vertically first, as a thumb would). */
-async function expectWithinWidth(page: Page, locator: Locator, label: string): Promise<void> {
-  await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
-  const width = page.viewportSize()!.width;
-  expect(box, label).not.toBeNull();
-  expect(box!.x, `${label}: left edge`).toBeGreaterThanOrEqual(0);
-  expect(box!.x + box!.width, `${label}: right edge`).toBeLessThanOrEqual(width);
 }
 
 /** A toast is on screen and the control, scrolled into view, lies wholly outside it. */

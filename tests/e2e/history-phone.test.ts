@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, useE2eApp, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
+import { expectWithinWidth, scrollWidth } from './support/layout.js';
 
 // Issue 13 for the sender (defects 1, 5 and 9, send again, delivery estimate, action needed): the
 // history and the dashboard on a phone (360 and 390 px) show each transfer as a card whose
@@ -44,18 +45,6 @@ async function senderPage(width: number, locale = 'en-US'): Promise<Page> {
   await withAxe(page);
   page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
   return page;
-}
-
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
-
-/** The element lies within the screen's width (scrolled to vertically first, as a thumb would). */
-async function expectWithinWidth(page: Page, locator: Locator, label: string): Promise<void> {
-  await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
-  const width = page.viewportSize()!.width;
-  expect(box, label).not.toBeNull();
-  expect(box!.x, `${label}: left edge`).toBeGreaterThanOrEqual(0);
-  expect(box!.x + box!.width, `${label}: right edge`).toBeLessThanOrEqual(width);
 }
 
 /** The history card (a table row) of a transfer: the one whose Details button names its reference. */

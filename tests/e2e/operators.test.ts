@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { seriousViolations } from './support/axe.js';
+import { scrollWidth } from './support/layout.js';
 
 // D16 in the browser: the transfer form names the operator of the payout number as it is typed,
 // and refuses another operator's number with the message naming the accepted ones; the admin
@@ -14,7 +15,6 @@ beforeAll(async () => {
   await app.senderExists(SENDER);
 });
 
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 const operatorHint = (page: Page) => page.getByTestId('phone-operator');
 
 async function transferForm(direction: string, locale = 'en-US'): Promise<Page> {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, parseAmount } from '@core/money.js';
 import { useE2eApp, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
+import { scrollWidth } from './support/layout.js';
 
 // The recipient's tracking link (D15) in Chromium: opened signed out on a 360 px phone, in English
 // and French (and switched with the EN/FR switcher), it shows the status, the first name and the
@@ -52,8 +53,6 @@ async function shot(page: Page, name: string) {
 }
 
 /** Nothing wider than the phone: no sideways scrolling. */
-const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
-
 /** What the sender's details must never leak: e-mail, name, phone, and the recipient's full number however written. */
 const SECRETS = [SENDER.email, SENDER.full_name, SENDER_PHONE, '74555666', RECIPIENT_PHONE, '77123456', '77 12 34 56'];
 
