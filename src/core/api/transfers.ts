@@ -249,7 +249,8 @@ export type StaffRequestPage = z.infer<typeof StaffRequestPageSchema>;
 
 /**
  * GET /api/transfer-requests: staff get the back office's list (rows name their sender), a
- * sender their own requests. The staff shape comes first: answers keep only the fields of the
- * first shape they match.
+ * sender their own requests. A union answer is checked against its shapes in turn and keeps the
+ * first that fits: the sender's shape comes first, as most pages are a sender's, and is strict, so
+ * a staff page (whose rows have more fields) does not fit it and keeps the staff fields.
  */
-export const TransferRequestListSchema = z.union([StaffRequestPageSchema, pageOf(TransferRequestSchema)]);
+export const TransferRequestListSchema = z.union([pageOf(z.strictObject(TransferRequestSchema.shape)), StaffRequestPageSchema]);

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -89,12 +89,25 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
   )!;
 }
 
-function pageConditions(filter: ListFilter, table: typeof transferRequests | typeof transactions): SQL[] {
-  const conditions: SQL[] = [];
-  if (filter.status) conditions.push(eq(table.status, filter.status));
-  else if (filter.open) conditions.push(inArray(table.status, [...OPEN_STATUSES]));
-  if (filter.q) conditions.push(searchCondition(filter.q, table));
-  const c = filter.cursor;
+/**
+ * The values of a page's conditions: as given for a search (built per request), or placeholders
+ * bound at execution for the plain pages, whose statements are built and prepared once per shape.
+ */
+interface PageValues {
+  profileId: string | Placeholder;
+  status?: TransferStatus | Placeholder | undefined;
+  open: boolean;
+  q?: string | undefined;
+  cursor: { at: string | Placeholder; id: string | Placeholder } | null;
+  limit: number | Placeholder;
+}
+
+function pageConditions(values: PageValues, table: typeof transferRequests | typeof transactions): SQL[] {
+  const conditions: SQL[] = [eq(table.profile_id, values.profileId)];
+  if (values.status !== undefined) conditions.push(eq(table.status, values.status));
+  else if (values.open) conditions.push(inArray(table.status, [...OPEN_STATUSES]));
+  if (values.q) conditions.push(searchCondition(values.q, table));
+  const c = values.cursor;
   if (c) conditions.push(sql`(${table.created_at}, ${table.id}) < (${c.at}::timestamptz, ${c.id}::uuid)`);
   return conditions;
 }
@@ -107,11 +120,9 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 // *_profile_created_idx or *_profile_status_idx that stops after limit + 1 rows), then reads
 // those rows; the sender's other transfers are never sorted or fetched.
 
-/** The sender's own transfer requests after the cursor, newest first: `limit + 1` rows tell if more follow. */
-export async function ownRequestRows(db: Db, profileId: string, filter: ListFilter) {
-  const conditions = [eq(transferRequests.profile_id, profileId), ...pageConditions(filter, transferRequests)];
-  const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...conditions))
-    .orderBy(...newestFirst(transferRequests)).limit(filter.limit + 1).as('page_ids');
+function ownRequestQuery(db: Db, values: PageValues) {
+  const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...pageConditions(values, transferRequests)))
+    .orderBy(...newestFirst(transferRequests)).limit(values.limit).as('page_ids');
   return db.select({ row: requestColumns, cursor_at: sql<string>`${transferRequests.created_at}::text` })
     .from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
     .orderBy(...newestFirst(transferRequests));
@@ -130,16 +141,46 @@ const requestFields = {
   payment_recorded_at: transferRequests.payment_recorded_at,
 };
 
-/** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */
-export async function ownTransactionRows(db: Db, profileId: string, filter: ListFilter) {
-  const conditions = [eq(transactions.profile_id, profileId), ...pageConditions(filter, transactions)];
-  const ids = db.select({ page_id: transactions.id }).from(transactions).where(and(...conditions))
-    .orderBy(...newestFirst(transactions)).limit(filter.limit + 1).as('page_ids');
+function ownTransactionQuery(db: Db, values: PageValues) {
+  const ids = db.select({ page_id: transactions.id }).from(transactions).where(and(...pageConditions(values, transactions)))
+    .orderBy(...newestFirst(transactions)).limit(values.limit).as('page_ids');
   return db.select({ row: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text` })
     .from(transactions).innerJoin(ids, eq(ids.page_id, transactions.id))
     .innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
     .orderBy(...newestFirst(transactions));
 }
+
+/**
+ * A sender's page without a search runs a statement prepared once per shape (which filter, a cursor
+ * or not): the lists are what signed-in senders ask for most, and building their SQL was a tenth
+ * of each answer (docs/decisions/021-signed-in-lists.md). A search is built per request.
+ */
+function ownPage<Q extends { execute: (values: Record<string, unknown>) => Promise<unknown> }>(
+  name: string, build: (db: Db, values: PageValues) => { prepare: (name: string) => Q },
+) {
+  const byShape = new WeakMap<Db, Map<string, Q>>();
+  const placeholders = (shape: string, open: boolean): PageValues => ({
+    profileId: sql.placeholder('profile_id'), open, limit: sql.placeholder('limit'),
+    status: shape.includes('status') ? sql.placeholder('status') : undefined,
+    cursor: shape.includes('cursor') ? { at: sql.placeholder('at'), id: sql.placeholder('id') } : null,
+  });
+  return (db: Db, profileId: string, filter: ListFilter) => {
+    const values = { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit: filter.limit + 1 };
+    if (filter.q) return build(db, values) as unknown as ReturnType<Q['execute']>;
+    const shape = [filter.status ? 'status' : filter.open ? 'open' : 'all', filter.cursor ? 'cursor' : 'first'].join('_');
+    let statements = byShape.get(db);
+    if (!statements) byShape.set(db, (statements = new Map()));
+    let statement = statements.get(shape);
+    if (!statement) statements.set(shape, (statement = build(db, placeholders(shape, filter.open)).prepare(`${name}_${shape}`)));
+    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit: filter.limit + 1 }) as ReturnType<Q['execute']>;
+  };
+}
+
+/** The sender's own transfer requests after the cursor, newest first: `limit + 1` rows tell if more follow. */
+export const ownRequestRows = ownPage('own_requests', ownRequestQuery);
+
+/** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */
+export const ownTransactionRows = ownPage('own_transactions', ownTransactionQuery);
 
 /** Counts per status of the sender's transactions (dashboard). */
 export async function countOwnByStatus(db: Db, profileId: string): Promise<Partial<Record<TransferStatus, number>>> {

@@ -10,19 +10,46 @@ export const trackingUrl = (publicUrl: string, token: string | null) => (token ?
 
 /**
  * A transfer request as every API answer shows it: amounts stay the exact decimal strings the
- * database holds; the idempotency columns are internal and never leave the server, and the
- * tracking token leaves only as its link (publicUrl: the app's, ctx.config.publicUrl).
+ * database holds; the idempotency columns and who did what stay internal, and the tracking token
+ * leaves only as its link (publicUrl: the app's, ctx.config.publicUrl). Field by field, the answer's
+ * own list: a column added to the table reaches no answer until it is named here (and spreading a
+ * whole row was the list's costliest step).
  */
 export function transferRequestToJson(row: TransferRequestRow, publicUrl: string): TransferRequestJson {
-  const { idempotency_key: _key, idempotency_hash: _hash, tracking_token: token, ...rest } = row;
-  const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
-    ...rest,
-    tracking_url: trackingUrl(publicUrl, token),
+    id: row.id,
+    reference: row.reference,
+    profile_id: row.profile_id,
+    direction: row.direction,
+    source_provider: row.source_provider,
+    source_details: row.source_details,
+    destination_provider: row.destination_provider,
+    destination_details: row.destination_details,
+    amount: row.amount,
+    currency: row.currency,
+    fee: row.fee,
+    total: row.total,
+    rate: row.rate,
+    payout_amount: row.payout_amount,
+    payout_currency: row.payout_currency,
+    fee_tier_id: row.fee_tier_id,
+    status: row.status,
+    payment_status: row.payment_status,
+    provider_order_id: row.provider_order_id,
+    provider_txn_id: row.provider_txn_id,
+    payment_amount: row.payment_amount,
+    payment_reference: row.payment_reference,
+    payment_flagged: row.payment_flagged,
+    payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null,
+    payout_status: row.payout_status,
+    payout_reference: row.payout_reference,
+    payout_sent_at: row.payout_sent_at?.toISOString() ?? null,
+    refund_reference: row.refund_reference,
+    refunded_at: row.refunded_at?.toISOString() ?? null,
+    tracking_url: trackingUrl(publicUrl, row.tracking_token),
+    action_needed: row.action_needed,
     action_message: row.action_needed ? row.action_message ?? null : null,
-    payment_recorded_at: iso(row.payment_recorded_at),
-    payout_sent_at: iso(row.payout_sent_at),
-    refunded_at: iso(row.refunded_at),
+    version: row.version,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   } as TransferRequestJson;
