@@ -1,5 +1,7 @@
 // The reference servers of api.bench.ts, each in its own process like the product:
 //   raw   — node:http answering "hello world", the most any HTTP server here can do;
+//   copy  — node:http answering, for each path, the headers and bytes given in BENCH_COPY (the
+//           product's own answers, read once): what the same answer costs with no framework at all;
 //   plain — node:http + pg (pool of 10, like the product) running, for each path, the very SQL
 //           statements the product runs for that endpoint (given as JSON in BENCH_PLAIN_SQL),
 //           each as a named prepared statement (parsed once per connection, the least work
@@ -11,6 +13,11 @@ import pg from 'pg';
 const mode = process.argv[2];
 type Statement = { text: string; params: unknown[] };
 const routes: Record<string, Statement[]> = mode === 'plain' ? JSON.parse(process.env.BENCH_PLAIN_SQL ?? '{}') : {};
+type Copy = { headers: string[]; body: Buffer };
+const copies: Record<string, Copy> = mode === 'copy'
+  ? Object.fromEntries(Object.entries(JSON.parse(process.env.BENCH_COPY ?? '{}') as Record<string, { headers: string[]; body: string }>)
+    .map(([url, c]) => [url, { headers: c.headers, body: Buffer.from(c.body, 'base64') }]))
+  : {};
 const pool = mode === 'plain' ? new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }) : null;
 
 const nameOf = (text: string) => `plain_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
@@ -19,6 +26,12 @@ const server = http.createServer((req, res) => {
   if (mode === 'raw') {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('hello world');
+    return;
+  }
+  const copy = copies[req.url ?? ''];
+  if (copy) {
+    res.writeHead(200, copy.headers);
+    res.end(copy.body);
     return;
   }
   const statements = routes[req.url ?? ''];

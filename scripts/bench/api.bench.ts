@@ -2,8 +2,10 @@
 // and plain node:http + pg running the very SQL the product runs for each endpoint. Every server
 // is its own process; autocannon (50 connections, BENCH_SECONDS each, loopback) drives them in one
 // run with the cases alternating. Budgets (docs/decisions/016-price-cache-and-scale-out.md):
-// GET /api/fees and /api/rates ≥ 85 % of raw; signed-in lists and profile ≥ 70 % of plain.
-// BENCH_INITIATE=1 adds 200 concurrent senders initiating for 60 s (p50, p99, errors).
+// GET /api/fees and /api/rates ≥ 85 % of raw; signed-in lists and profile ≥ 70 % of plain. Also
+// node:http answering the product's own fees and rates (same headers and bytes): what those answers
+// cost with no framework, for comparison. Then 200 concurrent senders initiating for 60 s (p50, p99,
+// errors); BENCH_INITIATE=0 leaves that out.
 // BENCH_DATABASE_URL: an empty PostgreSQL database to use; otherwise a temporary embedded one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -111,6 +113,14 @@ try {
   await database.close();
 
   const raw = await serve(['scripts/bench/api-servers.ts', 'raw'], {});
+  // The product's published answers as a client without Accept-Encoding gets them, served by bare node:http.
+  const copies: Record<string, { headers: string[]; body: string }> = {};
+  for (const url of ['/fees', '/rates']) {
+    const res = await fetch(`${product}/api${url}`, { headers: { 'accept-encoding': 'identity' } });
+    const headers = [...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)).flat();
+    copies[url] = { headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+  }
+  const copy = await serve(['scripts/bench/api-servers.ts', 'copy'], { BENCH_COPY: JSON.stringify(copies) });
   const plain = await serve(['scripts/bench/api-servers.ts', 'plain'], { DATABASE_URL: databaseUrl, BENCH_PLAIN_SQL: JSON.stringify(plainSql) });
 
   const auth = { authorization: `Bearer ${token}` };
@@ -122,6 +132,8 @@ try {
   };
   const cases: { name: string; url: string; method?: string; body?: string; headers?: Record<string, string>; vary?: boolean }[] = [
     { name: 'raw node:http hello', url: `${raw}/` },
+    { name: 'node:http, /api/fees\'s bytes', url: `${copy}/fees` },
+    { name: 'node:http, /api/rates\'s bytes', url: `${copy}/rates` },
     { name: 'plain GET /fees SQL', url: `${plain}/fees` },
     { name: 'plain GET /transfer-requests SQL', url: `${plain}/transfer-requests` },
     { name: 'plain GET /profiles/me SQL', url: `${plain}/profiles/me` },
@@ -177,10 +189,14 @@ try {
     { what: 'GET /api/transfer-requests ≥ 70 % of plain', share: rps('GET /api/transfer-requests') / rps(plainOf['GET /api/transfer-requests']!), min: 0.7 },
     { what: 'GET /api/profiles/me ≥ 70 % of plain', share: rps('GET /api/profiles/me') / rps(plainOf['GET /api/profiles/me']!), min: 0.7 },
   ];
+  const sameBytes = [
+    { what: 'GET /api/fees', share: rps('GET /api/fees') / rps('node:http, /api/fees\'s bytes') },
+    { what: 'GET /api/rates', share: rps('GET /api/rates') / rps('node:http, /api/rates\'s bytes') },
+  ];
   const errors = [...results.values()].reduce((n, r) => n + r.bad, 0);
   const missed = budgets.filter((b) => b.share < b.min);
 
-  if (process.env.BENCH_INITIATE === '1') {
+  if (process.env.BENCH_INITIATE !== '0') {
     // 200 senders, each signed in, initiating for 60 s.
     const senders: string[] = [];
     const db = connect(databaseUrl, 4);
@@ -209,6 +225,7 @@ try {
 
   console.log('');
   for (const b of budgets) console.log(`${b.share >= b.min ? 'met    ' : 'NOT met'}  ${b.what}: ${(100 * b.share).toFixed(1)} %`);
+  for (const b of sameBytes) console.log(`         (${b.what}: ${(100 * b.share).toFixed(1)} % of bare node:http sending the same headers and bytes)`);
   if (errors) console.log(`(${errors} non-2xx or failed requests in the cases above)`);
   console.log(missed.length ? `api budgets: not met: ${missed.map((b) => b.what).join('; ')}` : 'api budgets: met');
 } finally {
