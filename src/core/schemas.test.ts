@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import en from '../locales/en/validation.json';
 import fr from '../locales/fr/validation.json';
 import {
-  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, FeeTierPatchSchema, LoginSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
+  CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, FeeTierPatchSchema, LoginSchema, MfaSetupSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
   QuoteRequestSchema, RateUpdateSchema, RecipientSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema,
   ResetPasswordRequestSchema, RoleUpdateSchema, StatusUpdateSchema, TicketExchangeSchema, VerifyOtpSchema,
   isValidEmail, primaryErrorKey,
@@ -141,6 +141,14 @@ describe('OTP, login and password reset', () => {
     expect(errors(PasswordChangeSchema, { current_password: 'old-one', password: 'New-pass-2026' })).toEqual([]);
     expect(errors(PasswordChangeSchema, { current_code: ' 123456 ', password: 'short' })).toEqual(['validation.passwordTooShort']);
     expect(errors(PasswordChangeSchema, { current_password: 'x'.repeat(1025), password: 'New-pass-2026' })).toEqual(['validation.passwordTooLong']);
+  });
+
+  it('carries the same proof when two-step sign-in is set up (the server says which one is missing)', () => {
+    expect(errors(MfaSetupSchema, {})).toEqual([]);
+    expect(errors(MfaSetupSchema, { current_password: 'whatever-it-was' })).toEqual([]);
+    expect(MfaSetupSchema.parse({ current_code: ' 123456 ' })).toEqual({ current_code: '123456' });
+    expect(errors(MfaSetupSchema, { current_code: '12345' })).toEqual(['validation.otpFormat']);
+    expect(errors(MfaSetupSchema, { current_password: 'x'.repeat(1025) })).toEqual(['validation.passwordTooLong']);
   });
 });
 

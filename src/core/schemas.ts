@@ -151,8 +151,8 @@ export type ResetPasswordConfirm = z.infer<typeof ResetPasswordConfirmSchema>;
 
 /**
  * Proof that the signed-in caller is the account's owner (docs/rules/accounts.md#passwords),
- * asked before the e-mail or the password changes: the current password, or (an account without
- * one) a code mailed to it.
+ * asked before the e-mail or the password changes and before two-step sign-in is set up: the
+ * current password, or (an account without one) a code mailed to it.
  */
 const reauthFields = {
   current_password: z.string({ error: 'validation.checkInput' }).max(1024, { error: 'validation.passwordTooLong' }).optional(),
@@ -463,6 +463,14 @@ export const MfaVerifySchema = z.object({
   code: mfaCodeField(),
 });
 export type MfaVerify = z.infer<typeof MfaVerifySchema>;
+
+/**
+ * Enrolment starts by proving the owner, as an e-mail or password change does (decision 008):
+ * the current password, or (an account without one) the code mailed to it. Only then is a
+ * secret made and shown (docs/rules/accounts.md#two-step-sign-in).
+ */
+export const MfaSetupSchema = z.object({ ...reauthFields });
+export type MfaSetup = z.infer<typeof MfaSetupSchema>;
 
 /** Enrolment ends with a code from the app (a recovery code cannot exist yet). */
 export const MfaEnableSchema = z.object({ code: otpField() });

@@ -38,9 +38,9 @@ const login = (user: TestUser, ip?: string) => post('/api/auth/login', { email: 
 const verify = (mfaToken: string, code: string, ip?: string) => post('/api/auth/mfa/verify', { mfa_token: mfaToken, code }, { ip });
 const get = (url: string, token: string) => t.request({ method: 'GET', url, token });
 
-/** Enrols an account through the API at step 0; its secret and recovery codes. */
+/** Enrols an account through the API at step 0 (setup proves the owner with the password); its secret and recovery codes. */
 async function enrol(user: TestUser, token = user.token) {
-  const setup = await post('/api/auth/mfa/setup', {}, { token });
+  const setup = await post('/api/auth/mfa/setup', { current_password: user.password }, { token });
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json() as { secret: string };
   const enabled = await post('/api/auth/mfa/enable', { code: codeAt(secret, 0) }, { token });
@@ -60,7 +60,7 @@ describe('enrolment', () => {
   it('setup gives a secret and its otpauth address; enable takes a code from it and gives 10 recovery codes; the session becomes verified', async () => {
     const admin = await createUser(t, { role: 'admin', mfa: false });
     expect((await get('/api/admin/stats', admin.token)).json().code).toBe('mfa_enrollment_required');
-    const setup = await post('/api/auth/mfa/setup', {}, { token: admin.token });
+    const setup = await post('/api/auth/mfa/setup', { current_password: admin.password }, { token: admin.token });
     expect(setup.statusCode).toBe(200);
     const { secret, otpauth_url } = setup.json() as { secret: string; otpauth_url: string };
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -92,15 +92,17 @@ describe('enrolment', () => {
 
     expect((await get('/api/admin/stats', admin.token)).statusCode).toBe(200);
     expect((await get('/api/profiles/me', admin.token)).json().data).toMatchObject({ totp_enabled: true });
-    // Once on, setup and enable say so.
+    // Once on, setup and enable say so (before asking for any proof: nothing is mailed for nothing).
     expect((await post('/api/auth/mfa/setup', {}, { token: admin.token })).json().code).toBe('mfa_already_on');
+    expect((await post('/api/auth/mfa/setup', { current_password: admin.password }, { token: admin.token })).json().code).toBe('mfa_already_on');
   });
 
   it('enable without setup, and a new setup in the meantime, ask to start again', async () => {
     const manager = await createUser(t, { role: 'manager', mfa: false });
     expect((await post('/api/auth/mfa/enable', { code: '123456' }, { token: manager.token })).json().code).toBe('mfa_setup_first');
-    const first = (await post('/api/auth/mfa/setup', {}, { token: manager.token })).json().secret as string;
-    const second = (await post('/api/auth/mfa/setup', {}, { token: manager.token })).json().secret as string;
+    const proof = { current_password: manager.password };
+    const first = (await post('/api/auth/mfa/setup', proof, { token: manager.token })).json().secret as string;
+    const second = (await post('/api/auth/mfa/setup', proof, { token: manager.token })).json().secret as string;
     expect(second).not.toBe(first);
     expect((await post('/api/auth/mfa/enable', { code: codeAt(first, 0) }, { token: manager.token })).json().code).toBe('mfa_code_invalid');
     expect((await post('/api/auth/mfa/enable', { code: codeAt(second, 0) }, { token: manager.token })).statusCode).toBe(200);
@@ -148,7 +150,7 @@ describe('every staff endpoint refuses a staff session without two-step sign-in'
     expect(checked.length).toBeGreaterThan(15);
     // What any signed-in account may do stays open, enrolment first of all.
     expect((await get('/api/profiles/me', admin.token)).statusCode).toBe(200);
-    expect((await post('/api/auth/mfa/setup', {}, { token: manager.token })).statusCode).toBe(200);
+    expect((await post('/api/auth/mfa/setup', { current_password: manager.password }, { token: manager.token })).statusCode).toBe(200);
   });
 });
 

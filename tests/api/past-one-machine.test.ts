@@ -115,7 +115,7 @@ describe('two server processes on one database and one Redis', () => {
   it('a fee edit on one is served by the other\'s cached /api/fees within one second', async () => {
     const token = await signIn(one, admin);
     // Staff endpoints need two-step sign-in: enrolling verifies this session.
-    const { secret: totp } = (await call(one, 'POST', '/api/auth/mfa/setup', { token })).json() as { secret: string };
+    const { secret: totp } = (await call(one, 'POST', '/api/auth/mfa/setup', { token, body: { current_password: admin.password } })).json() as { secret: string };
     const code = new TOTP({ secret: Secret.fromBase32(totp) }).generate();
     expect((await call(one, 'POST', '/api/auth/mfa/enable', { token, body: { code } })).status).toBe(200);
     interface Tier { id: string; direction: string; percentage: string; max_amount: string | null }

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, submitSignIn, useE2eApp } from './support/fixtures.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in), as an admin does it on a phone: sent
-// to enrol after the first sign-in, reads the setup key from the page, turns it on with a code from
-// the app (computed here with the same library), keeps the recovery codes, signs out, and signs in
-// again with a code.
+// to enrol after the first sign-in, confirms it is them with the password (note 019), reads the
+// setup key from the page, turns it on with a code from the app (computed here with the same
+// library), keeps the recovery codes, signs out, and signs in again with a code.
 const app = useE2eApp();
 
 const PHONE = 360;
@@ -19,6 +19,26 @@ describe('two-step sign-in', () => {
     // Staff without it are sent to set it up.
     await page.waitForURL((url) => url.pathname === '/two-step');
     await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+
+    // First the owner's proof, as for an e-mail or password change: no secret before the password.
+    const proof = page.getByRole('form', { name: 'Confirm it is you' });
+    await proof.waitFor();
+    expect(await page.getByRole('textbox', { name: 'Setup key' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE);
+    const current = proof.getByLabel('Current password');
+    await proof.getByRole('button', { name: 'Continue' }).click();
+    await proof.getByText('Enter your current password to confirm this change.').waitFor();
+    await current.fill('not-the-admin-password');
+    await proof.getByRole('button', { name: 'Continue' }).click();
+    // A wrong one is said under the field, which names it.
+    const wrong = proof.getByText('Your current password is not correct. Nothing was changed.');
+    await wrong.waitFor();
+    expect(await current.getAttribute('aria-invalid')).toBe('true');
+    expect(await current.getAttribute('aria-describedby')).toContain(await wrong.getAttribute('id'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE);
+    await current.fill(BOOTSTRAP_ADMIN.password);
+    await proof.getByRole('button', { name: 'Continue' }).click();
+
     await page.getByRole('img', { name: 'QR code to scan with an authenticator app' }).waitFor();
     const secret = await page.getByRole('textbox', { name: 'Setup key' }).inputValue();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);

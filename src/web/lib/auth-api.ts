@@ -3,7 +3,7 @@ import type {
   SignedInResponse,
 } from '@core/api/auth';
 import type { MessageBody } from '@core/api/common';
-import type { Login, Register } from '@core/schemas';
+import type { Login, MfaSetup, Register } from '@core/schemas';
 import { api } from './api';
 
 // The account calls. Each answers the parsed body; failures throw ApiError with the server's
@@ -33,7 +33,8 @@ export const isMfaChallenge = (body: object): body is MfaChallenge => 'mfa_requi
 
 /** Two-step sign-in of the signed-in account (docs/rules/accounts.md#two-step-sign-in). */
 export const mfaApi = {
-  setUp: () => api<MfaSetupResponse>('/api/auth/mfa/setup', { method: 'POST' }),
+  /** A new secret, once the owner is proven (current password, or the code mailed to the current address). */
+  setUp: (proof: MfaSetup) => api<MfaSetupResponse>('/api/auth/mfa/setup', { method: 'POST', body: proof }),
   enable: (code: string) => api<MfaEnabledResponse>('/api/auth/mfa/enable', { method: 'POST', body: { code } }),
   disable: (code: string) => api<MessageBody>('/api/auth/mfa/disable', { method: 'POST', body: { code } }),
 };

@@ -136,8 +136,9 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
     const token = answer.token!;
     const { data } = await app.api<{ data: { role: string; totp_enabled: boolean } }>('GET', '/api/profiles/me', undefined, token);
     if (data.role !== 'user' && !data.totp_enabled) {
-      // Staff enrol before the back office answers them; enrolling verifies this session.
-      const { secret } = await app.api<{ secret: string }>('POST', '/api/auth/mfa/setup', undefined, token);
+      // Staff enrol before the back office answers them; enrolling verifies this session. Setup
+      // asks for the current password first, as an e-mail or password change does.
+      const { secret } = await app.api<{ secret: string }>('POST', '/api/auth/mfa/setup', { current_password: account.password }, token);
       const step = Math.floor(Date.now() / STEP_MS);
       const { recovery_codes } = await app.api<{ recovery_codes: string[] }>('POST', '/api/auth/mfa/enable', { code: codeOf(secret, step) }, token);
       enrolled.set(account.email.toLowerCase(), { secret, lastStep: step, recovery: recovery_codes });

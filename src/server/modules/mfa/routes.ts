@@ -1,6 +1,6 @@
 import { MfaEnabledResponseSchema, MfaSetupResponseSchema, SignedInResponseSchema } from '@core/api/auth.js';
 import { IdParamsSchema, MessageSchema } from '@core/api/common.js';
-import { MfaDisableSchema, MfaEnableSchema, MfaVerifySchema } from '@core/schemas.js';
+import { MfaDisableSchema, MfaEnableSchema, MfaSetupSchema, MfaVerifySchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import { clientAddress } from '../auth/limits.js';
@@ -9,7 +9,8 @@ import { disable, enable, resetFor, setUp, verifySignIn } from './service.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in). Setup, enable and disable are open
 // to any signed-in account: a staff member without it reaches them, and nothing else of the back
-// office, until enrolled.
+// office, until enrolled. Setup first asks for the owner's proof (current password or mailed
+// code, as an e-mail or password change does); disable asks for a code of the app.
 
 const routes: ApiModule = async (app, { ctx }) => {
   app.post('/auth/mfa/verify', {
@@ -19,8 +20,8 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/mfa/setup', {
     config: { access: 'user' },
-    schema: { response: replies({ 200: MfaSetupResponseSchema }) },
-  }, async (request) => setUp(ctx, requireUser(request)));
+    schema: { body: MfaSetupSchema, response: replies({ 200: MfaSetupResponseSchema }) },
+  }, async (request, reply) => setUp(ctx, reply, requireUser(request), request.body, request.lang));
 
   app.post('/auth/mfa/enable', {
     config: { access: 'user' },

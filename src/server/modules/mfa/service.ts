@@ -9,6 +9,7 @@ import { MAX_CODE_ATTEMPTS, findLiveToken, issueToken } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
 import { type ProfileRow, consumeSecret, countTry, findProfileById } from '../auth/repo.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { type ReauthProof, assertOwner } from '../profiles/reauth.js';
 import * as repo from './repo.js';
 import { matchStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash } from './totp.js';
 
@@ -109,10 +110,17 @@ async function myProfile(ctx: AppContext, me: AuthUser): Promise<ProfileRow> {
   return profile;
 }
 
-/** Enrolment, first half: a new secret (shown this once, as text and QR code), not yet in use. */
-export async function setUp(ctx: AppContext, me: AuthUser) {
+/**
+ * Enrolment, first half: a new secret (shown this once, as text and QR code), not yet in use.
+ * The caller first proves to be the owner as for an e-mail or password change (decision 008: the
+ * current password, or a code mailed to the current address): a session alone, stolen, would
+ * otherwise bind the account to the thief's authenticator. Nothing is made or stored before the
+ * proof holds; enable then needs a code of this secret, which only the proven caller was shown.
+ */
+export async function setUp(ctx: AppContext, reply: FastifyReply, me: AuthUser, proof: ReauthProof, lang: Lang) {
   const profile = await myProfile(ctx, me);
   if (profile.totp_enabled_at) throw conflict('auth.errors.mfaAlreadyOn');
+  await assertOwner(ctx, reply, profile, proof, lang);
   const secret = newTotpSecret();
   if (!(await repo.setPendingSecret(ctx.db, profile.id, ctx.totpBox.seal(secret, profile.id)))) throw conflict('auth.errors.mfaAlreadyOn');
   return { secret, otpauth_url: otpauthUrl(secret, profile.email, t(profile.language, 'common.app.name')) };

@@ -8,10 +8,11 @@ import { verifyPassword } from '../auth/password.js';
 import { sendAccountMail } from '../mail/service.js';
 import type { ProfileRow } from './repo.js';
 
-// A session alone does not change the e-mail or the password, or a stolen session would become
-// the account for good (docs/rules/accounts.md). The caller proves to be the owner: with the
-// current password, or, for an account signed in only through Google/Facebook, with a code mailed
-// to its current address.
+// A session alone does not change the e-mail or the password, nor set up two-step sign-in, or a
+// stolen session would become the account for good (docs/rules/accounts.md, decisions 008 and
+// 019). The caller proves to be the owner: with the current password, or, for an account signed
+// in only through Google/Facebook, with a code mailed to its current address. The one check of
+// its kind: the profiles and mfa modules both call assertOwner.
 
 export interface ReauthProof {
   current_password?: string | undefined;

@@ -1,15 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, KeyRound } from 'lucide-react';
+import { z } from 'zod';
 import type { MfaSetupResponse } from '@core/api/auth';
-import { MfaEnableSchema } from '@core/schemas';
+import { MfaEnableSchema, MfaSetupSchema } from '@core/schemas';
 import { PageHeader, PageShell } from '@web/components/page';
+import { PasswordInput } from '@web/components/password-field';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Field, Form, FormError, SubmitButton, parseInto, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { LoadingState } from '@web/components/ui/spinner';
@@ -17,7 +19,7 @@ import { useToast } from '@web/components/ui/toast';
 import { mfaApi } from '@web/lib/auth-api';
 import { isStaff, useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
-import { profileKeys } from './profile-api';
+import { isReauthCodeSent, profileKeys, useMyProfile, type MyProfile } from './profile-api';
 
 /** Where to go once enrolled: where the sign-in was headed (/admin for staff), else the profile. */
 function useNextPath(fallback: string): string {
@@ -26,27 +28,21 @@ function useNextPath(fallback: string): string {
 }
 
 /**
- * Setting up two-step sign-in (docs/rules/accounts.md#two-step-sign-in): the QR code of a new
- * secret, drawn here by a QR library loaded only on this page, and the secret as text; a code from
- * the app turns it on; then the 10 recovery codes, shown once, to copy or download.
+ * Setting up two-step sign-in (docs/rules/accounts.md#two-step-sign-in): first the owner's proof,
+ * as for an e-mail or password change (the current password, or a code mailed to the current
+ * address); then the QR code of a new secret, drawn here by a QR library loaded only on this page,
+ * and the secret as text; a code from the app turns it on; then the 10 recovery codes, shown
+ * once, to copy or download.
  */
 export default function TwoStepPage() {
   const { t } = useTranslation(['auth', 'common']);
   const { user, refresh } = useSession();
+  const profile = useMyProfile();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const next = useNextPath(isStaff(user) ? '/admin' : '/profile');
   const [setup, setSetup] = useState<MfaSetupResponse | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const started = useRef(false);
-
-  useEffect(() => {
-    // Once per visit: each setup replaces the previous secret (StrictMode runs effects twice).
-    if (started.current || user?.totp_enabled) return;
-    started.current = true;
-    mfaApi.setUp().then(setSetup, (err: unknown) => setFailure(errorText(err, t('mfa.setupFailed'))));
-  }, [t, user?.totp_enabled]);
 
   const finish = async () => {
     await refresh();
@@ -61,16 +57,88 @@ export default function TwoStepPage() {
         <RecoveryCodes codes={codes} onDone={finish} />
       ) : user?.totp_enabled ? (
         <Alert variant="success">{t('mfa.cardOn')}</Alert>
-      ) : failure ? (
-        <Alert variant="destructive">{failure}</Alert>
-      ) : !setup ? (
-        <LoadingState />
-      ) : (
+      ) : setup ? (
         <Enrol setup={setup} onEnabled={setCodes} />
+      ) : profile.data ? (
+        <ConfirmOwner profile={profile.data} onSetUp={setSetup} />
+      ) : profile.isError ? (
+        <Alert variant="destructive">{errorText(profile.error, t('mfa.setupFailed'))}</Alert>
+      ) : (
+        <LoadingState />
       )}
     </PageShell>
   );
 }
+
+const ProofValues = z.object({ current_password: z.string(), current_code: z.string() });
+
+/** The proof the setup call carries: the password when the account has one, else the mailed code once sent. */
+function proofSchema(hasPassword: boolean, codeSent: boolean) {
+  return ProofValues.superRefine((v, ctx) => {
+    if (hasPassword && !v.current_password) ctx.addIssue({ code: 'custom', path: ['current_password'], message: 'auth.errors.currentPasswordRequired' });
+    if (codeSent && !v.current_code.trim()) ctx.addIssue({ code: 'custom', path: ['current_code'], message: 'validation.otpRequired' });
+  }).transform((v, ctx) => parseInto(
+    MfaSetupSchema,
+    hasPassword ? { current_password: v.current_password } : codeSent ? { current_code: v.current_code.trim() } : {},
+    ctx,
+  ));
+}
+
+/**
+ * Before a secret is made, the owner proves it is them, as an e-mail or password change asks
+ * (decision 008): a stolen session alone must not tie the account to someone else's app. An
+ * account without a password asks for a code mailed to its current address, then takes it.
+ */
+function ConfirmOwner({ profile, onSetUp }: { profile: MyProfile; onSetUp: (setup: MfaSetupResponse) => void }) {
+  const { t } = useTranslation(['auth', 'validation']);
+  const titleId = useId();
+  const hasPassword = profile.has_password;
+  const [codeSent, setCodeSent] = useState<string | null>(null);
+  const form = useZodForm(proofSchema(hasPassword, codeSent !== null), { current_password: '', current_code: '' });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id={titleId}>{t('mfa.confirmTitle')}</CardTitle>
+        <CardDescription>{hasPassword ? t('mfa.confirmPassword') : t('mfa.confirmCode', { email: profile.email })}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form
+          form={form}
+          onSubmit={async (proof) => {
+            try {
+              onSetUp(await mfaApi.setUp(proof));
+            } catch (err) {
+              if (!isReauthCodeSent(err)) throw err;
+              setCodeSent(errorText(err, ''));
+            }
+          }}
+          fallbackError={t('mfa.setupFailed')}
+          className="flex flex-col gap-4"
+          aria-labelledby={titleId}
+          data-testid="two-step-proof-form"
+        >
+          <FormError />
+          {hasPassword ? (
+            <Field name="current_password" label={t('profile.currentPassword')} required>
+              <PasswordInput autoComplete="current-password" />
+            </Field>
+          ) : null}
+          {codeSent ? (
+            <Field name="current_code" label={t('profile.currentCode')} hint={codeSent} required>
+              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+            </Field>
+          ) : null}
+          <div>
+            <SubmitButton busyLabel={t('mfa.verifying')}>
+              {hasPassword || codeSent ? t('mfa.confirmSubmit') : t('mfa.sendCode')}
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
 
 function Enrol({ setup, onEnabled }: { setup: MfaSetupResponse; onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation(['auth', 'validation']);
