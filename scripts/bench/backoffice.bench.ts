@@ -102,6 +102,8 @@ const lastMonth = StaffFilterSchema.parse({ from: new Date(Date.now() - 30 * 864
 const search = StaffFilterSchema.parse({ q: 'Recipient 4242' });
 const senderSearch = StaffFilterSchema.parse({ q: 'sender42@' });
 const referenceSearch = StaffFilterSchema.parse({ q: 'B000424242' });
+const needsApproval = StaffFilterSchema.parse({ needs_approval: 'true' });
+const late = StaffFilterSchema.parse({ late: 'true' });
 
 /** The staff status counts' budget, at every size. */
 const STATUS_COUNTS_BUDGET_MS = 50;
@@ -135,6 +137,8 @@ try {
     await explain('page 41 (cursor)', all, deep);
     await explain('search: recipient name', search);
     await explain('search: sender e-mail', senderSearch);
+    await explain('needs approval (four-eyes)', needsApproval);
+    await explain('late (open past the corridor\'s delivery window)', late);
 
     console.log('\n  staff list, 25 rows:');
     console.log(`    first page           ${await timePage(all)}`);
@@ -145,6 +149,8 @@ try {
     console.log(`    search: recipient    ${await timePage(search)}`);
     console.log(`    search: sender       ${await timePage(senderSearch)}`);
     console.log(`    search: reference    ${await timePage(referenceSearch)}`);
+    console.log(`    needs approval       ${await timePage(needsApproval)}`);
+    console.log(`    late                 ${await timePage(late)}`);
 
     // Counts by status, read from the counts the triggers keep (docs/decisions/015-fast-start-and-status-counts.md),
     // checked against counting the rows themselves (not timed).
