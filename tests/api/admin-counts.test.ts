@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import { connect } from '@server/db/client.js';
 import { runMigrations } from '@server/db/migrate.js';
 import { requestCounts } from '@server/modules/admin/repo.js';
-import { MIGRATIONS_DIR } from '@server/paths.js';
-import { withDatabase } from '../support/database-global-setup.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { databaseBeforeMigration } from '../support/migrated-before.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
@@ -102,24 +98,8 @@ describe('the migration that starts keeping the counts', () => {
   it('counts the transfers already there', async () => {
     // A database at the schema before the counts (every migration but the counts' own, as
     // drizzle applies them), holding transfers in every status.
-    const name = `${inject('testDatabasePrefix')}counts_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = withDatabase(inject('adminDatabaseUrl'), name);
-    const before = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR });
-    const upTo = before.findIndex((m) => m.sql.some((s) => s.includes('CREATE TABLE "transfer_status_counts"')));
-    expect(upTo).toBeGreaterThan(0);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+    const { url, client } = await databaseBeforeMigration('CREATE TABLE "transfer_status_counts"');
     try {
-      await client.query('create schema drizzle');
-      await client.query('create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)');
-      for (const m of before.slice(0, upTo)) {
-        for (const statement of m.sql) await client.query(statement);
-        await client.query('insert into drizzle.__drizzle_migrations (hash, created_at) values ($1, $2)', [m.hash, m.folderMillis]);
-      }
       const { rows: [profile] } = await client.query<{ id: string }>(`insert into profiles (email, full_name) values ('old@example.test', 'Old Sender') returning id`);
       await client.query(`
         insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, amount, currency,

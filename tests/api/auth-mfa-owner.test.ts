@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@server/db/client.js';
+import { runMigrations } from '@server/db/migrate.js';
 import { profiles, recoveryCodes } from '@server/db/schema.js';
 import { LIMITS } from '@server/modules/auth/limits.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { databaseBeforeMigration } from '../support/migrated-before.js';
 import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
@@ -164,5 +167,25 @@ describe('an account with only Google/Facebook confirms with a code mailed to it
     // The mailed code served once.
     await t.database.db.update(profiles).set({ totp_enabled_at: null, totp_secret: null }).where(eq(profiles.id, user.id));
     expect((await setUp(user.token, { current_code: code })).statusCode).toBe(403);
+  });
+});
+
+describe('the migration that makes setup need the owner', () => {
+  it('drops secrets set up before it and never enabled, and keeps enabled ones', async () => {
+    const { url, client } = await databaseBeforeMigration('"totp_enabled_at" IS NULL AND "totp_secret" IS NOT NULL');
+    try {
+      await client.query(`insert into profiles (email, full_name, totp_secret, totp_enabled_at) values
+        ('half@example.test', 'Half Way', 'JBSWY3DPEHPK3PXP', null), ('on@example.test', 'Turned On', 'KRSXG5CTMVRXEZLU', now())`);
+    } finally {
+      await client.end();
+    }
+    const database = connect(url, 2);
+    try {
+      await runMigrations(database);
+      const rows = await database.db.select({ email: profiles.email, secret: profiles.totp_secret }).from(profiles).orderBy(profiles.email);
+      expect(rows).toEqual([{ email: 'half@example.test', secret: null }, { email: 'on@example.test', secret: 'KRSXG5CTMVRXEZLU' }]);
+    } finally {
+      await database.close();
+    }
   });
 });
