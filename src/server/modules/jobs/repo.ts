@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 
 // The queue's tables belong to graphile-worker (schema graphile_worker); we add jobs through its
@@ -16,12 +16,16 @@ export interface JobRow {
 }
 
 export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null): Promise<void> {
-  await db.execute(sql`select ${addJobCall(task, payload, maxAttempts, key)}`);
+  await db.execute(sql`select ${addJobCall(task, JSON.stringify(payload), maxAttempts, key)}`);
 }
 
-/** The call that adds a job, to run inside a bigger statement (it adds the job when evaluated). */
-export function addJobCall(task: string, payload: unknown, maxAttempts: number, key: string | null = null): SQL {
-  return sql`graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`;
+/**
+ * The call that adds a job, to run inside a bigger statement (it adds the job when evaluated);
+ * values or placeholders, for a statement prepared once.
+ */
+export function addJobCall(task: string | Placeholder, payloadJson: string | Placeholder, maxAttempts: number | Placeholder,
+  key: string | null | Placeholder = null): SQL {
+  return sql`graphile_worker.add_job(${task}, ${payloadJson}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`;
 }
 
 

@@ -1,4 +1,3 @@
-import type { SQL } from 'drizzle-orm';
 import type { Job } from '@core/api/jobs.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
@@ -23,12 +22,10 @@ export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempt
 }
 
 /**
- * The SQL expression that adds a job when a statement evaluates it, for work queued in the same
- * statement as the change that causes it (one round trip instead of a transaction's several).
+ * A job to add in the very statement of the change that causes it (one round trip instead of a
+ * transaction's several): the statement evaluates {@link repo.addJobCall} with these values.
  */
-export function enqueueCall(kind: JobKind, payload: unknown, maxAttempts: number, key?: string): SQL {
-  return repo.addJobCall(kind, payload, maxAttempts, key ?? null);
-}
+export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
 
 /** The job of this key not done yet (waiting, running or parked), or null. */
 export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null> => repo.findJobByKey(db, key);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OutboxMail } from '@core/api/mail.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
-import { enqueue, enqueueCall } from '../jobs/service.js';
+import { enqueue, type NewJob } from '../jobs/service.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './repo.js';
 import { type AccountMail, accountMail } from './templates.js';
@@ -20,11 +19,11 @@ export function queueMail(ctx: Pick<AppContext, 'config'>, db: Db | Tx, message:
 }
 
 /**
- * The SQL expression that queues an e-mail when evaluated, for a statement that writes the change
- * the e-mail reports: the e-mail exists only if that statement's row does (and its transaction commits).
+ * An e-mail's job for a statement that writes the change the e-mail reports: the e-mail exists
+ * only if that statement's row does (and its transaction commits).
  */
-export function queueMailCall(ctx: Pick<AppContext, 'config'>, message: MailMessage): SQL {
-  return enqueueCall('mail', { mail_id: randomUUID(), message }, ctx.config.JOB_MAX_ATTEMPTS);
+export function mailJob(ctx: Pick<AppContext, 'config'>, message: MailMessage): NewJob {
+  return { kind: 'mail', payload: { mail_id: randomUUID(), message }, maxAttempts: ctx.config.JOB_MAX_ATTEMPTS };
 }
 
 /** Queues an account e-mail in `lang`. */

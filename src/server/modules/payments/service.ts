@@ -10,7 +10,7 @@ import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer } from '../fees/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { createdMailCall, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
+import { createdMailJob, recordAuthorization, transferRequestToJson, usesPayPal, type TransferRequestRow } from '../transfers/service.js';
 import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from './paypal.js';
 import * as repo from './repo.js';
 
@@ -86,7 +86,7 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
   };
   // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
   // words use the sender's name, address and language as this request's session lookup read them.
-  const created = await repo.insertTransfer(ctx.db, request, transaction, createdMailCall(ctx, request, user));
+  const created = await repo.insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user));
   if (!created) {
     // The sender's key already names a transfer (a retry, or a concurrent twin that won the
     // insert): its answer is this one too, or 422 for another body. Looked up only then, so a

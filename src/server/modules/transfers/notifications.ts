@@ -1,10 +1,10 @@
-import type { SQL } from 'drizzle-orm';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import type { MailMessage } from '../mail/mailer.js';
-import { queueMail, queueMailCall } from '../mail/service.js';
+import type { NewJob } from '../jobs/service.js';
+import { mailJob, queueMail } from '../mail/service.js';
 import { senderContact, type TransferRequestRow } from './repo.js';
 import type { NoteRow } from './thread-repo.js';
 
@@ -93,13 +93,13 @@ async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, 
 }
 
 /**
- * The SQL that queues the sender's "transfer created" e-mail, for the statement that inserts the
- * transfer (payments/repo.ts insertTransfer): written from the transfer as it is about to be
- * stored (pending, awaiting payment) and the sender's contact as this request's session read it.
+ * The job of the sender's "transfer created" e-mail, for the statement that inserts the transfer
+ * (payments/repo.ts insertTransfer): written from the transfer as it is about to be stored
+ * (pending, awaiting payment) and the sender's contact as this request's session read it.
  */
-export function createdMailCall(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): SQL {
+export function createdMailJob(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): NewJob {
   const pending = { ...request, payment_amount: null, payout_reference: null, refund_reference: null, status: 'pending', payment_status: 'awaiting' } as const;
-  return queueMailCall(ctx, transferMail(ctx, 'created', pending, sender));
+  return mailJob(ctx, transferMail(ctx, 'created', pending, sender));
 }
 
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */

@@ -31,7 +31,7 @@ import { clearActionNeeded } from './thread-repo.js';
 // The rules of a transfer once created: who sees it, how its status moves, and its proofs of
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.
 
-export { createdMailCall } from './notifications.js';
+export { createdMailJob } from './notifications.js';
 export { ledgerView, recordPayment, recordPayout, usesPayPal } from './money.js';
 export { recordAuthorization } from './paypal-money.js';
 export { transferRequestToJson } from './serialize.js';
