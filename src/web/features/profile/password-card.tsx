@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Field, Form, SubmitButton, useZodForm } from '@web/components/ui/form';
-import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { checkNewPassword } from '@web/lib/new-password';
 import { PasswordInput, PasswordStrength } from '@web/components/password-field';
 import { authApi } from '@web/lib/auth-api';
 import { errorText, translateKey } from '@web/lib/translate';
+import { OwnerProofFields } from './owner-proof-fields';
 import { isReauthCodeSent, profileApi, profileKeys, type MyProfile } from './profile-api';
 
 const FormValues = z.object({ current_password: z.string(), current_code: z.string(), password: z.string(), confirm: z.string() });
@@ -70,16 +70,7 @@ export function PasswordCard({ profile }: { profile: MyProfile }) {
           aria-labelledby={titleId}
           data-testid="password-form"
         >
-          {hasPassword ? (
-            <Field name="current_password" label={t('profile.currentPassword')} required>
-              <PasswordInput autoComplete="current-password" />
-            </Field>
-          ) : null}
-          {codeSent ? (
-            <Field name="current_code" label={t('profile.currentCode')} hint={codeSent} required>
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-            </Field>
-          ) : null}
+          <OwnerProofFields password={hasPassword} codeSent={codeSent} />
           <Field name="password" label={t('profile.newPassword')} hint={t('register.passwordHint')} required>
             <PasswordInput autoComplete="new-password" />
           </Field>

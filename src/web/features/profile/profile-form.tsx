@@ -4,7 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ProfileUpdateSchema, type ProfileUpdate } from '@core/schemas';
 import { CodeEntry } from '@web/components/code-entry';
-import { PasswordInput } from '@web/components/password-field';
 import { isValidPhone, PhoneField } from '@web/components/phone-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Field, Form, SubmitButton, useZodForm } from '@web/components/ui/form';
@@ -12,6 +11,7 @@ import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
+import { OwnerProofFields } from './owner-proof-fields';
 import { isReauthCodeSent, profileApi, profileKeys, type MyProfile, type OwnerProof, type ProfileSaveAnswer } from './profile-api';
 
 const FormValues = z.object({ full_name: z.string(), email: z.string(), phone: z.string(), current_password: z.string(), current_code: z.string() });
@@ -121,15 +121,8 @@ export function ProfileForm({ profile }: { profile: MyProfile }) {
           <Field name="email" label={t('register.email')} hint={t('profile.emailHint')} required>
             <Input type="email" autoComplete="email" />
           </Field>
-          {emailChanging && profile.has_password ? (
-            <Field name="current_password" label={t('profile.currentPassword')} hint={t('profile.currentPasswordHint')} required>
-              <PasswordInput autoComplete="current-password" data-testid="profile-current-password" />
-            </Field>
-          ) : null}
-          {emailChanging && codeSent ? (
-            <Field name="current_code" label={t('profile.currentCode')} hint={codeSent} required>
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} data-testid="profile-current-code" />
-            </Field>
+          {emailChanging ? (
+            <OwnerProofFields password={profile.has_password} codeSent={codeSent} passwordHint={t('profile.currentPasswordHint')} testIdPrefix="profile" />
           ) : null}
           <Field name="phone" label={t('register.phone')} required>
             {({ value, ...control }) => <PhoneField value={String(value)} {...control} />}

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { MfaSetupResponse } from '@core/api/auth';
 import { MfaEnableSchema, MfaSetupSchema } from '@core/schemas';
 import { PageHeader, PageShell } from '@web/components/page';
-import { PasswordInput } from '@web/components/password-field';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -19,6 +18,7 @@ import { useToast } from '@web/components/ui/toast';
 import { mfaApi } from '@web/lib/auth-api';
 import { isStaff, useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
+import { OwnerProofFields } from './owner-proof-fields';
 import { isReauthCodeSent, profileKeys, useMyProfile, type MyProfile } from './profile-api';
 
 /** Where to go once enrolled: where the sign-in was headed (/admin for staff), else the profile. */
@@ -118,16 +118,7 @@ function ConfirmOwner({ profile, onSetUp }: { profile: MyProfile; onSetUp: (setu
           data-testid="two-step-proof-form"
         >
           <FormError />
-          {hasPassword ? (
-            <Field name="current_password" label={t('profile.currentPassword')} required>
-              <PasswordInput autoComplete="current-password" />
-            </Field>
-          ) : null}
-          {codeSent ? (
-            <Field name="current_code" label={t('profile.currentCode')} hint={codeSent} required>
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-            </Field>
-          ) : null}
+          <OwnerProofFields password={hasPassword} codeSent={codeSent} />
           <div>
             <SubmitButton busyLabel={t('mfa.verifying')}>
               {hasPassword || codeSent ? t('mfa.confirmSubmit') : t('mfa.sendCode')}
