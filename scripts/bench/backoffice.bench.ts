@@ -32,7 +32,11 @@ const { db, pool } = database;
 /** What the services read of the app: the database and the public URL their links start with. */
 const ctx = { db, config: { publicUrl: 'http://localhost:3000' } } as unknown as AppContext;
 
-/** Adds requests up to `total`, spread over the last 365 days, statuses and corridors mixed. */
+/**
+ * Adds requests up to `total`, spread over the last 365 days, corridors mixed. As in a running back
+ * office, only the last three hours' requests are still open (pending or processing); older ones
+ * are closed (completed, rejected or cancelled).
+ */
 async function growTo(total: number, have: number) {
   const started = performance.now();
   await db.execute(sql`
@@ -43,7 +47,8 @@ async function growTo(total: number, have: number) {
       'USD_XAF', 'paypal_usd', 'airtel_gabon',
       jsonb_build_object('recipient_name', 'Recipient ' || g, 'recipient_phone', '+2417' || lpad(g::text, 7, '0')),
       100 + (g % 1900), 'USD', 4.50, 104.50 + (g % 1900), 610, 61000, 'XAF',
-      (array['pending','processing','completed','completed','completed','rejected','cancelled'])[1 + g % 7],
+      case when g % 525600 < 180 then (array['pending','processing'])[1 + g % 2]
+        else (array['completed','completed','completed','rejected','cancelled'])[1 + g % 5] end,
       now() - (g % 525600) * interval '1 minute', now()
     from generate_series(${have + 1}::int, ${total}::int) g, (select array_agg(id order by id) ids from profiles) s`);
   // A corridor mix without a second pass over the sender lookup.
@@ -104,6 +109,10 @@ const senderSearch = StaffFilterSchema.parse({ q: 'sender42@' });
 const referenceSearch = StaffFilterSchema.parse({ q: 'B000424242' });
 const needsApproval = StaffFilterSchema.parse({ needs_approval: 'true' });
 const late = StaffFilterSchema.parse({ late: 'true' });
+// Oldest first, as staff work a queue: the open requests are the newest, so a walk from the oldest
+// end of an index of every request passes all the closed ones first.
+const needsApprovalOldest = StaffFilterSchema.parse({ needs_approval: 'true', sort: 'oldest' });
+const lateOldest = StaffFilterSchema.parse({ late: 'true', sort: 'oldest' });
 
 /** The staff status counts' budget, at every size. */
 const STATUS_COUNTS_BUDGET_MS = 50;
@@ -139,6 +148,7 @@ try {
     await explain('search: sender e-mail', senderSearch);
     await explain('needs approval (four-eyes)', needsApproval);
     await explain('late (open past the corridor\'s delivery window)', late);
+    await explain('needs approval, oldest first', needsApprovalOldest);
 
     console.log('\n  staff list, 25 rows:');
     console.log(`    first page           ${await timePage(all)}`);
@@ -151,6 +161,8 @@ try {
     console.log(`    search: reference    ${await timePage(referenceSearch)}`);
     console.log(`    needs approval       ${await timePage(needsApproval)}`);
     console.log(`    late                 ${await timePage(late)}`);
+    console.log(`    needs approval, old  ${await timePage(needsApprovalOldest)}`);
+    console.log(`    late, oldest first   ${await timePage(lateOldest)}`);
 
     // Counts by status, read from the counts the triggers keep (docs/decisions/015-fast-start-and-status-counts.md),
     // checked against counting the rows themselves (not timed).
