@@ -70,8 +70,9 @@ async function serve(args: string[], env: Record<string, string>): Promise<strin
 
 const secret = randomBytes(32).toString('hex');
 try {
-  // The product as deployed (its own log level and all), on Redis like a multi-process deployment.
-  const product = await serve(['src/server/main.ts'], {
+  // The product as deployed (its own log level and all, Node's flags as `npm start` gives them), on
+  // Redis like a multi-process deployment.
+  const product = await serve(['--max-semi-space-size=64', 'src/server/main.ts'], {
     NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir ?? os.tmpdir(), DATABASE_URL: databaseUrl,
     SESSION_SECRET: secret, TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`, ADMIN_EMAIL: 'bench-admin@example.test', ADMIN_PASSWORD: 'bench-admin-password',
