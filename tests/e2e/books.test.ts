@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
 
 // The books in Chromium (D11, docs/rules/money-states.md): a sender pays by hand and uploads a
 // proof; staff record the payment, process, record the payout and complete; the sender sees the
@@ -21,18 +21,6 @@ async function pdfText(file: Buffer): Promise<string> {
   const modulePath = 'pdf-parse/lib/pdf-parse.js';
   const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
   return (await parse(file)).text;
-}
-
-/** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots): the whole page, scrolled dialogs included. */
-async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (!dir) return;
-  const viewport = page.viewportSize()!;
-  const dialog = page.getByRole('dialog');
-  const tall = await dialog.count() ? await dialog.evaluate((el) => el.scrollHeight + 64) : viewport.height;
-  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, tall) });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-  await page.setViewportSize(viewport);
 }
 
 /** The sender's receipt of one history row, as text. */

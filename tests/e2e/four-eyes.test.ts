@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, toasts, useE2eApp, valueOf, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
 import { expectWithinWidth, scrollWidth } from './support/layout.js';
+import { shot } from './support/screenshots.js';
 
 // Four-eyes, the thread and the audit log in the back office (issue 12; issue 13 defects 1, 2 and
 // 9 for staff): a manager processes a transfer at the XAF threshold and records its money but
@@ -45,18 +45,6 @@ async function staffPage(account: { email: string; password: string }, width = 1
   await withAxe(page);
   page.on('dialog', (dialog) => { throw new Error(`native ${dialog.type()} dialog: ${dialog.message()}`); });
   return page;
-}
-
-/** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots): the whole page, a scrolled dialog included. */
-async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (!dir) return;
-  const viewport = page.viewportSize()!;
-  const dialog = page.getByRole('dialog').last();
-  const tall = await dialog.count() ? await dialog.evaluate((el) => el.scrollHeight + 200) : viewport.height;
-  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, tall) });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-  await page.setViewportSize(viewport);
 }
 
 /** A toast is on screen and the control, scrolled into view, lies wholly outside it. */

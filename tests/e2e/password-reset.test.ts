@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountLink, submitSignIn, toasts, useE2eApp } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
 
 const app = useE2eApp({
   smtp: true,
@@ -11,11 +11,6 @@ const app = useE2eApp({
 
 const USER = { email: 'forgetful@example.test', password: 'Marble-Lantern-42', full_name: 'Forgetful Sender' };
 const NEW_PASSWORD = 'Tumbleweed-Orbit-73';
-
-/** Optional screenshots for reviewers: SCREENSHOT_DIR=/tmp/shots. */
-async function shot(page: Page, name: string) {
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
 
 const signIn = (page: Page, password: string) => submitSignIn(page, app.server.url, { email: USER.email, password });
 

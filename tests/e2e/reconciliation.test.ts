@@ -1,9 +1,9 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatMoney, type Currency } from '@core/money';
 import { parseSignedMinor } from '@core/reconciliation';
 import { useE2eApp, valueOf } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
 
 // Reconciliation in Chromium (D11, docs/rules/money-states.md#reconciliation): the admin reads a
 // provider account's book balance on the Reconciliation tab of /admin; a transfer Airtel Money
@@ -21,12 +21,6 @@ const AIRTEL = 'Airtel Money Gabon';
 const PAYPAL_USD = 'PayPal (USD)';
 const PHONE = 360;
 const DESKTOP = 1280;
-const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp';
-
-/** The whole page as a picture, for a person to look at. */
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** Money as the screen writes it ("FCFA 61,250", "-$99.53"), read back as minor units of its currency. */
 function minorOf(text: string, currency: Currency): number {

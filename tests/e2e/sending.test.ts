@@ -1,18 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
 
 const app = useE2eApp({ smtp: true });
 let page: Page;
 
 const SENDER = { email: 'awa@example.test', password: 'Sunny-Libreville-42', full_name: 'Awa Sender' };
-
-/** Optional screenshots for reviewers: SCREENSHOT_DIR=/tmp/shots. */
-async function shot(name: string) {
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
 
 async function pdfText(file: Buffer): Promise<string> {
   // pdf-parse ships no types; its library entry avoids the package's debug self-test.
@@ -57,11 +52,11 @@ describe('sending money in Chromium', () => {
     await page.getByLabel('Recipient phone number').fill('077 12 34 56');
     await page.getByLabel('Recipient name (optional)').fill('Marie Nguema');
     await page.getByLabel('Notes (optional)').fill('School fees');
-    await shot('transfer-form');
+    await shot(page, 'transfer-form');
     await review.click();
     await page.getByRole('heading', { name: 'Review and confirm' }).waitFor();
     expect(await valueOf(page, 'Recipient')).toBe('Marie Nguema · +241 77 12 34 56 (Airtel Gabon)');
-    await shot('transfer-review');
+    await shot(page, 'transfer-review');
     await page.getByRole('button', { name: 'Confirm and pay $155.85' }).click();
     await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
     await expect.poll(() => valueOf(page, 'Amount to pay')).toBe('$155.85');
@@ -100,7 +95,7 @@ describe('sending money in Chromium', () => {
     await page.getByRole('button', { name: 'Upload proof' }).click();
     await page.getByRole('status').filter({ hasText: 'Proof uploaded' }).waitFor();
     await page.getByText('We have your proof of payment.').waitFor();
-    await shot('payment');
+    await shot(page, 'payment');
   });
 
   it('sees the transfer on the dashboard and in the history with its timeline', async () => {
@@ -108,7 +103,7 @@ describe('sending money in Chromium', () => {
     await page.getByRole('heading', { name: 'Welcome, Awa Sender' }).waitFor();
     await page.getByRole('list', { name: 'Recent transactions' }).getByText(reference, { exact: false }).waitFor();
     await page.getByRole('list', { name: 'Open requests' }).getByText('PayPal (USD) → Airtel Money Gabon').waitFor();
-    await shot('dashboard');
+    await shot(page, 'dashboard');
 
     await page.goto(`${app.server.url}/history`);
     const row = page.getByRole('row').filter({ hasText: 'Marie Nguema' });
@@ -121,7 +116,7 @@ describe('sending money in Chromium', () => {
     await page.getByText('1 transaction shown', { exact: true }).waitFor();
     await row.getByRole('button', { name: `Details of ${reference}` }).click();
     await page.getByRole('dialog').getByRole('region', { name: 'Timeline' }).getByText('Pending').waitFor();
-    await shot('history-details');
+    await shot(page, 'history-details');
     await page.keyboard.press('Escape');
   });
 

@@ -6,6 +6,7 @@ import { formatMoney, parseAmount } from '@core/money.js';
 import { useE2eApp, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
 import { scrollWidth } from './support/layout.js';
+import { shot } from './support/screenshots.js';
 
 // The recipient's tracking link (D15) in Chromium: opened signed out on a 360 px phone, in English
 // and French (and switched with the EN/FR switcher), it shows the status, the first name and the
@@ -46,13 +47,6 @@ async function visitor(locale: string): Promise<Page> {
   return page;
 }
 
-/** Optional screenshots for reviewers (SCREENSHOT_DIR=/tmp/shots). */
-async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-}
-
-/** Nothing wider than the phone: no sideways scrolling. */
 /** What the sender's details must never leak: e-mail, name, phone, and the recipient's full number however written. */
 const SECRETS = [SENDER.email, SENDER.full_name, SENDER_PHONE, '74555666', RECIPIENT_PHONE, '77123456', '77 12 34 56'];
 
