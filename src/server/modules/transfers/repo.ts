@@ -2,6 +2,7 @@ import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, typ
 import { IdParamsSchema } from '@core/api/common.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { preparedPerDatabase } from '@server/db/prepared.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 
@@ -156,23 +157,25 @@ function ownTransactionQuery(db: Db, values: PageValues) {
  * of each answer (docs/decisions/021-signed-in-lists.md). A search is built per request.
  */
 function ownPage<Q extends { execute: (values: Record<string, unknown>) => Promise<unknown> }>(
-  name: string, build: (db: Db, values: PageValues) => { prepare: (name: string) => Q },
+  prefix: string, build: (db: Db, values: PageValues) => { prepare: (name: string) => Q },
 ) {
-  const byShape = new WeakMap<Db, Map<string, Q>>();
-  const placeholders = (shape: string, open: boolean): PageValues => ({
-    profileId: sql.placeholder('profile_id'), open, limit: sql.placeholder('limit'),
-    status: shape.includes('status') ? sql.placeholder('status') : undefined,
-    cursor: shape.includes('cursor') ? { at: sql.placeholder('at'), id: sql.placeholder('id') } : null,
-  });
+  const statementsOf = preparedPerDatabase(() => new Map<string, Q>());
+  const p = (name: string) => sql.placeholder(name);
   return (db: Db, profileId: string, filter: ListFilter) => {
-    const values = { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit: filter.limit + 1 };
-    if (filter.q) return build(db, values) as unknown as ReturnType<Q['execute']>;
-    const shape = [filter.status ? 'status' : filter.open ? 'open' : 'all', filter.cursor ? 'cursor' : 'first'].join('_');
-    let statements = byShape.get(db);
-    if (!statements) byShape.set(db, (statements = new Map()));
-    let statement = statements.get(shape);
-    if (!statement) statements.set(shape, (statement = build(db, placeholders(shape, filter.open)).prepare(`${name}_${shape}`)));
-    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit: filter.limit + 1 }) as ReturnType<Q['execute']>;
+    const limit = filter.limit + 1;
+    if (filter.q) return build(db, { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit }) as unknown as ReturnType<Q['execute']>;
+    const kind = filter.status ? 'status' : filter.open ? 'open' : 'all';
+    const name = `${prefix}_${kind}_${filter.cursor ? 'cursor' : 'first'}`;
+    const statements = statementsOf(db);
+    let statement = statements.get(name);
+    if (!statement) {
+      statement = build(db, {
+        profileId: p('profile_id'), status: kind === 'status' ? p('status') : undefined, open: kind === 'open',
+        cursor: filter.cursor ? { at: p('at'), id: p('id') } : null, limit: p('limit'),
+      }).prepare(name);
+      statements.set(name, statement);
+    }
+    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit }) as ReturnType<Q['execute']>;
   };
 }
 
