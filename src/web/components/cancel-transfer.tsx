@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { canCancel } from '@core/status';
 import { Button } from '@web/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { useToast } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
 import { transferKeys, type TransactionItem } from '@web/lib/transfers';
@@ -39,18 +39,9 @@ export function CancelTransferButton({ item }: { item: Pick<TransactionItem, 'tr
       <Button size="sm" variant="outline" onClick={() => setConfirming(true)} aria-label={t('history.cancelOf', { reference: item.reference })}>
         {t('history.cancel')}
       </Button>
-      <Dialog open={confirming} onOpenChange={(open) => { if (!open && !cancelling) setConfirming(false); }}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{t('history.cancelConfirm', { reference: item.reference })}</DialogTitle>
-            <DialogDescription>{t('history.cancelText')}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setConfirming(false)} disabled={cancelling}>{t('history.keep')}</Button>
-            <Button variant="destructive" onClick={() => void cancel()} loading={cancelling}>{t('history.cancelConfirmButton')}</Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog open={confirming} onKeep={() => setConfirming(false)} onConfirm={() => void cancel()} busy={cancelling}
+        title={t('history.cancelConfirm', { reference: item.reference })} description={t('history.cancelText')}
+        keepLabel={t('history.keep')} confirmLabel={t('history.cancelConfirmButton')} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { StaffFilter } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import type { DirectionId } from '@core/channels.js';
 import type { Corridor, FeeTier } from '@core/fees.js';
-import { TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
+import { OPEN_STATUSES, TRANSFER_STATUSES, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import {
   corridors, feeTiers, profiles, rates, transferRequests, transferSearchText, transferStatusCounts,
@@ -72,7 +72,7 @@ function staffWhere(filter: PreparedFilter): SQL[] {
  * Open past its corridor's expected delivery, counted from the recorded payment (else the request):
  * core isLate's rule, with the due time from the database's transfer_due_at (migration 0009).
  */
-const lateNow = sql`(${transferRequests.status} in ('pending', 'processing') and transfer_due_at(
+const lateNow = sql`(${inArray(transferRequests.status, [...OPEN_STATUSES])} and transfer_due_at(
   coalesce(${transferRequests.payment_recorded_at}, ${transferRequests.created_at}),
   (select c.processing_time from ${corridors} c where c.direction = ${transferRequests.direction})) < now())`;
 

@@ -50,7 +50,7 @@ function requestRow(raw: Record<string, unknown>): TransferRequestRow {
 const REQUEST_VALUES = ['reference', 'profile_id', 'direction', 'source_provider', 'source_details', 'destination_provider',
   'destination_details', 'amount', 'currency', 'fee', 'total', 'rate', 'payout_amount', 'payout_currency', 'fee_tier_id',
   'idempotency_key', 'idempotency_hash'] as const satisfies readonly (keyof NewTransferRequest)[];
-export type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
+type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
 
 /**
  * The insert of an initiation, built and prepared by name once per database handle: drizzle

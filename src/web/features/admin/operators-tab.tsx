@@ -10,7 +10,7 @@ import { MOBILE_CHANNEL_IDS, MOBILE_NUMBERING, type MobileChannelId } from '@cor
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
@@ -162,20 +162,10 @@ export function OperatorsTab() {
       )}
       <RangeForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
       <AuditList title={t('operators.history')} query={audit} />
-      <Dialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{t('operators.confirmTitle')}</DialogTitle>
-            <DialogDescription>
-              {deleting ? t('operators.confirmText', { numbers: numbersOf(deleting), operator: deleting.operator }) : null}
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setDeleting(null)}>{t('actions.cancel', { ns: 'common' })}</Button>
-            <Button variant="destructive" onClick={doDelete} loading={remove.isPending}>{t('actions.delete', { ns: 'common' })}</Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog open={deleting !== null} onKeep={() => setDeleting(null)} onConfirm={doDelete} busy={remove.isPending}
+        title={t('operators.confirmTitle')}
+        description={deleting ? t('operators.confirmText', { numbers: numbersOf(deleting), operator: deleting.operator }) : null}
+        keepLabel={t('actions.cancel', { ns: 'common' })} confirmLabel={t('actions.delete', { ns: 'common' })} />
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Copy, Link2Off, Mail, MessageCircle, MessageSquare, RefreshCw, Share2 } from 'lucide-react';
 import type { TrackingLinkResponse } from '@core/api/tracking';
 import { Button } from '@web/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
@@ -95,18 +95,9 @@ export function TrackingShare({ transferId, trackingUrl }: { transferId: string;
           </Button>
         </div>
       )}
-      <Dialog open={confirming} onOpenChange={(open) => { if (!open && !busy) setConfirming(false); }}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{t('tracking.share.revokeConfirm')}</DialogTitle>
-            <DialogDescription>{t('tracking.share.revokeText')}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setConfirming(false)} disabled={busy}>{t('tracking.share.keep')}</Button>
-            <Button variant="destructive" onClick={() => void change('DELETE')} loading={busy}>{t('tracking.share.revoke')}</Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog open={confirming} onKeep={() => setConfirming(false)} onConfirm={() => void change('DELETE')} busy={busy}
+        title={t('tracking.share.revokeConfirm')} description={t('tracking.share.revokeText')}
+        keepLabel={t('tracking.share.keep')} confirmLabel={t('tracking.share.revoke')} />
     </section>
   );
 }

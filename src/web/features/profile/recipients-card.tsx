@@ -6,7 +6,7 @@ import { formatPhone } from '@core/phone';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
@@ -94,24 +94,10 @@ export function RecipientsCard() {
           </ul>
         )}
       </CardContent>
-      <Dialog open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{t('profile.recipients.confirmTitle')}</DialogTitle>
-            <DialogDescription>
-              {t('profile.recipients.confirmText', { name: confirming ? confirming.label || confirming.recipient_name || contactOf(confirming) : '' })}
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setConfirming(null)}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button variant="destructive" onClick={doDelete} loading={remove.isPending}>
-              {t('common:actions.delete')}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog open={confirming !== null} onKeep={() => setConfirming(null)} onConfirm={doDelete} busy={remove.isPending}
+        title={t('profile.recipients.confirmTitle')}
+        description={t('profile.recipients.confirmText', { name: confirming ? confirming.label || confirming.recipient_name || contactOf(confirming) : '' })}
+        keepLabel={t('common:actions.cancel')} confirmLabel={t('common:actions.delete')} />
     </Card>
   );
 }

@@ -4,7 +4,7 @@ import { LogOut, ShieldCheck } from 'lucide-react';
 import { useSession } from '@web/lib/session';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { useToast } from '@web/components/ui/toast';
 import { errorText } from '@web/lib/translate';
 import { profileApi } from './profile-api';
@@ -46,22 +46,10 @@ export function SecurityCard() {
           {t('profile.security.everywhere')}
         </Button>
       </CardContent>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{t('profile.security.confirmTitle')}</DialogTitle>
-            <DialogDescription>{t('profile.security.confirmText')}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button variant="destructive" onClick={signOutEverywhere} loading={busy} data-testid="logout-everywhere-confirm">
-              {busy ? t('profile.security.busy') : t('profile.security.confirm')}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog open={open} onKeep={() => setOpen(false)} onConfirm={() => void signOutEverywhere()} busy={busy}
+        title={t('profile.security.confirmTitle')} description={t('profile.security.confirmText')}
+        keepLabel={t('common:actions.cancel')} confirmLabel={busy ? t('profile.security.busy') : t('profile.security.confirm')}
+        confirmTestId="logout-everywhere-confirm" />
     </Card>
   );
 }
