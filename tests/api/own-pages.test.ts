@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransferStatus } from '@core/status.js';
+import { transactions, transferNotes, transferRequests } from '@server/db/schema.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
@@ -77,5 +79,44 @@ describe('a sender\'s pages, every shape', () => {
     expect(res.json().data).toEqual([]);
     const own = await t.request({ method: 'GET', url: `/api/transfer-requests?q=${bobs[0]!.slice(0, 8)}`, token: bob.token });
     expect(own.json().data.map((r: { id: string }) => r.id)).toEqual([bobs[0]]);
+  });
+});
+
+// The pages read their rows without drizzle's mapping (db/prepared.ts rowsOf): every field must
+// still come out as the detail, read through drizzle, answers it: timestamps (set and null),
+// decimals, JSON, booleans, the action message.
+describe('a sender\'s page answers each field as the detail does', () => {
+  it('GET /api/transfer-requests and /api/transactions: dates, decimals, nulls and the message', async () => {
+    const carol = await createUser(t);
+    const at = new Date('2026-11-02T08:30:15.123Z');
+    const row = await createTransfer(t, carol.id, { paid: true, paidOut: true, created_at: at, provider_txn_id: 'CAP-1' });
+    const db = t.database.db;
+    await db.update(transferRequests).set({
+      refunded_at: new Date('2026-11-03T09:00:00.456Z'), refund_reference: 'RF-1', action_needed: true, payment_flagged: true,
+    }).where(eq(transferRequests.id, row.id));
+    await db.update(transactions).set({ metadata: { channel: 'test' } }).where(eq(transactions.transfer_request_id, row.id));
+    await db.insert(transferNotes).values({ transfer_request_id: row.id, author_role: 'admin', visibility: 'sender', action_needed: true, body: 'Send the receipt' });
+
+    const detail = (await t.request({ method: 'GET', url: `/api/transfer-requests/${row.id}`, token: carol.token })).json().data;
+    const [listed] = (await t.request({ method: 'GET', url: '/api/transfer-requests', token: carol.token })).json().data;
+    expect(Object.keys(listed).length).toBeGreaterThan(30);
+    for (const [key, value] of Object.entries(listed)) expect([key, value]).toEqual([key, detail[key]]);
+    expect(listed).toMatchObject({
+      created_at: '2026-11-02T08:30:15.123Z', payment_recorded_at: '2026-11-02T08:30:15.123Z', payout_sent_at: '2026-11-02T08:30:15.123Z',
+      refunded_at: '2026-11-03T09:00:00.456Z', amount: '100.00', payment_flagged: true, action_message: 'Send the receipt', version: 1,
+      fee_tier_id: expect.any(String), provider_order_id: null,
+    });
+    expect(listed.updated_at).not.toBe(listed.created_at);
+
+    const [transaction] = (await t.request({ method: 'GET', url: '/api/transactions', token: carol.token })).json().data;
+    const [stored] = await db.select().from(transactions).where(eq(transactions.transfer_request_id, row.id));
+    expect(transaction).toEqual({
+      id: stored!.id, transfer_request_id: row.id, created_at: '2026-11-02T08:30:15.123Z', updated_at: stored!.updated_at.toISOString(),
+      direction: detail.direction, amount: detail.amount, currency: detail.currency, status: detail.status, provider_txn_id: null,
+      destination_details: detail.destination_details, metadata: { channel: 'test' },
+      ...Object.fromEntries(['reference', 'source_provider', 'destination_provider', 'fee', 'total', 'rate', 'payout_amount', 'payout_currency',
+        'payout_reference', 'payment_status', 'payment_amount', 'payment_reference', 'payout_status', 'refund_reference', 'tracking_url',
+        'action_needed', 'action_message', 'payment_recorded_at'].map((key) => [key, detail[key]])),
+    });
   });
 });

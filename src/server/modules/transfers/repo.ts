@@ -1,8 +1,8 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { preparedPerDatabase } from '@server/db/prepared.js';
+import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 
@@ -119,13 +119,21 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 
 // Each list first picks the page's ids in index order (an index-only walk of
 // *_profile_created_idx or *_profile_status_idx that stops after limit + 1 rows), then reads
-// those rows; the sender's other transfers are never sorted or fetched.
+// those rows; the sender's other transfers are never sorted or fetched. A page's row is flat (its
+// columns keyed by name) and carries its place in that order as text, for the next page's cursor.
+
+/** A row of a sender's page of requests. */
+export type OwnRequestRow = TransferRequestRow & { cursor_at: string };
+const ownRequestFields = {
+  ...getTableColumns(transferRequests),
+  action_message: actionMessage.as('action_message'),
+  cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
+};
 
 function ownRequestQuery(db: Db, values: PageValues) {
   const ids = db.select({ page_id: transferRequests.id }).from(transferRequests).where(and(...pageConditions(values, transferRequests)))
     .orderBy(...newestFirst(transferRequests)).limit(values.limit).as('page_ids');
-  return db.select({ row: requestColumns, cursor_at: sql<string>`${transferRequests.created_at}::text` })
-    .from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
+  return db.select(ownRequestFields).from(transferRequests).innerJoin(ids, eq(ids.page_id, transferRequests.id))
     .orderBy(...newestFirst(transferRequests));
 }
 
@@ -138,15 +146,23 @@ const requestFields = {
   payment_amount: transferRequests.payment_amount, payment_reference: transferRequests.payment_reference,
   payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
   tracking_token: transferRequests.tracking_token,
-  action_needed: transferRequests.action_needed, action_message: actionMessage,
+  action_needed: transferRequests.action_needed, action_message: actionMessage.as('action_message'),
   payment_recorded_at: transferRequests.payment_recorded_at,
+};
+
+/** A row of a sender's page of transactions: the transaction and its request's fields (none shares a name with a transaction column). */
+export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclude<keyof typeof requestFields, 'action_message'>>
+  & { action_message: string | null; cursor_at: string };
+const ownTransactionFields = {
+  ...getTableColumns(transactions),
+  ...requestFields,
+  cursor_at: sql<string>`${transactions.created_at}::text`.as('cursor_at'),
 };
 
 function ownTransactionQuery(db: Db, values: PageValues) {
   const ids = db.select({ page_id: transactions.id }).from(transactions).where(and(...pageConditions(values, transactions)))
     .orderBy(...newestFirst(transactions)).limit(values.limit).as('page_ids');
-  return db.select({ row: transactions, request: requestFields, cursor_at: sql<string>`${transactions.created_at}::text` })
-    .from(transactions).innerJoin(ids, eq(ids.page_id, transactions.id))
+  return db.select(ownTransactionFields).from(transactions).innerJoin(ids, eq(ids.page_id, transactions.id))
     .innerJoin(transferRequests, eq(transferRequests.id, transactions.transfer_request_id))
     .orderBy(...newestFirst(transactions));
 }
@@ -154,36 +170,36 @@ function ownTransactionQuery(db: Db, values: PageValues) {
 /**
  * A sender's page without a search runs a statement prepared once per shape (which filter, a cursor
  * or not): the lists are what signed-in senders ask for most, and building their SQL was a tenth
- * of each answer (docs/decisions/021-signed-in-lists.md). A search is built per request.
+ * of each answer (docs/decisions/021-signed-in-lists.md). A search is built per request. Rows are
+ * read without drizzle's mapping of each column ({@link rowsOf}).
  */
-function ownPage<Q extends { execute: (values: Record<string, unknown>) => Promise<unknown> }>(
-  prefix: string, build: (db: Db, values: PageValues) => { prepare: (name: string) => Q },
-) {
-  const statementsOf = preparedPerDatabase(() => new Map<string, Q>());
+function ownPage<R>(prefix: string, fields: FlatFields, build: (db: Db, values: PageValues) => SQLWrapper) {
+  const rows = rowsOf<R>(fields);
+  const statementsOf = preparedPerDatabase(() => new Map<string, RowsStatement<R>>());
   const p = (name: string) => sql.placeholder(name);
-  return (db: Db, profileId: string, filter: ListFilter) => {
+  return (db: Db, profileId: string, filter: ListFilter): Promise<R[]> => {
     const limit = filter.limit + 1;
-    if (filter.q) return build(db, { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit }) as unknown as ReturnType<Q['execute']>;
+    if (filter.q) return rows(db, build(db, { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit })).execute();
     const kind = filter.status ? 'status' : filter.open ? 'open' : 'all';
     const name = `${prefix}_${kind}_${filter.cursor ? 'cursor' : 'first'}`;
     const statements = statementsOf(db);
     let statement = statements.get(name);
     if (!statement) {
-      statement = build(db, {
+      statement = rows(db, build(db, {
         profileId: p('profile_id'), status: kind === 'status' ? p('status') : undefined, open: kind === 'open',
         cursor: filter.cursor ? { at: p('at'), id: p('id') } : null, limit: p('limit'),
-      }).prepare(name);
+      }), name);
       statements.set(name, statement);
     }
-    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit }) as ReturnType<Q['execute']>;
+    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit });
   };
 }
 
 /** The sender's own transfer requests after the cursor, newest first: `limit + 1` rows tell if more follow. */
-export const ownRequestRows = ownPage('own_requests', ownRequestQuery);
+export const ownRequestRows = ownPage<OwnRequestRow>('own_requests', ownRequestFields, ownRequestQuery);
 
 /** The sender's own transactions with their request's fields after the cursor, newest first: `limit + 1` rows. */
-export const ownTransactionRows = ownPage('own_transactions', ownTransactionQuery);
+export const ownTransactionRows = ownPage<OwnTransactionRow>('own_transactions', ownTransactionFields, ownTransactionQuery);
 
 /** Counts per status of the sender's transactions (dashboard). */
 export async function countOwnByStatus(db: Db, profileId: string): Promise<Partial<Record<TransferStatus, number>>> {

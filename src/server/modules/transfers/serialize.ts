@@ -1,5 +1,5 @@
 import type { HistoryStep, TransactionJson, TransferRequestJson } from '@core/api/transfers.js';
-import type { HistoryRow, TransactionRow, TransferRequestRow } from './repo.js';
+import type { HistoryRow, OwnTransactionRow, TransferRequestRow } from './repo.js';
 
 // Rows as the API answers them. Channel, currency and direction columns are text written only
 // from validated input, so they hold the core's ids: the answer's types say so, and the response
@@ -69,13 +69,9 @@ export function historyToJson(row: HistoryRow): HistoryStep {
 
 /**
  * A transaction as the history and dashboard list it, plus what its transfer request adds for
- * the screens and the receipt (reference, fee, rate, payout, channels).
+ * the screens and the receipt (reference, fee, rate, payout, channels). Field by field, as above.
  */
-export function transactionToJson(row: TransactionRow, request: Pick<TransferRequestRow,
-  'reference' | 'source_provider' | 'destination_provider' | 'fee' | 'total' | 'rate' | 'payout_amount' |
-  'payout_currency' | 'payout_reference' | 'payment_status' | 'payment_amount' | 'payment_reference' | 'payout_status' |
-  'refund_reference' | 'tracking_token' | 'action_needed' | 'action_message' | 'payment_recorded_at'>, publicUrl: string): TransactionJson {
-  const { tracking_token: token, ...fields } = request;
+export function transactionToJson(row: OwnTransactionRow, publicUrl: string): TransactionJson {
   return {
     id: row.id,
     transfer_request_id: row.transfer_request_id,
@@ -88,10 +84,24 @@ export function transactionToJson(row: TransactionRow, request: Pick<TransferReq
     provider_txn_id: row.provider_txn_id,
     destination_details: row.destination_details,
     metadata: row.metadata,
-    ...fields,
-    tracking_url: trackingUrl(publicUrl, token),
-    action_message: fields.action_needed ? fields.action_message ?? null : null,
+    reference: row.reference,
+    source_provider: row.source_provider,
+    destination_provider: row.destination_provider,
+    fee: row.fee,
+    total: row.total,
+    rate: row.rate,
+    payout_amount: row.payout_amount,
+    payout_currency: row.payout_currency,
+    payout_reference: row.payout_reference,
+    payment_status: row.payment_status,
+    payment_amount: row.payment_amount,
+    payment_reference: row.payment_reference,
+    payout_status: row.payout_status,
+    refund_reference: row.refund_reference,
+    tracking_url: trackingUrl(publicUrl, row.tracking_token),
+    action_needed: row.action_needed,
+    action_message: row.action_needed ? row.action_message : null,
     // When the delivery clock started (src/core/delivery.ts), as the detail gives it.
-    payment_recorded_at: fields.payment_recorded_at?.toISOString() ?? null,
+    payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null,
   } as TransactionJson;
 }

@@ -66,25 +66,25 @@ function decodedCursor(raw: string | undefined): Cursor | null {
 }
 
 /** Shows `limit` of the `limit + 1` rows read; the extra one says a next page exists. */
-function page<R extends { cursor_at: string; row: { id: string } }, T>(rows: R[], limit: number, toJson: (row: R) => T) {
+function page<R extends { cursor_at: string; id: string }, T>(rows: R[], limit: number, toJson: (row: R) => T) {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   return {
     data: shown.map(toJson),
-    next_cursor: rows.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.row.id }) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
   };
 }
 
 /** The sender's own transfer requests, newest first. */
 export async function listOwnRequests(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
   const rows = await ownRequestRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
-  return page(rows, query.limit, (r) => transferRequestToJson(r.row, ctx.config.publicUrl));
+  return page(rows, query.limit, (r) => transferRequestToJson(r, ctx.config.publicUrl));
 }
 
 /** The sender's own transactions with the request fields the screens and receipts show, newest first. */
 export async function listOwnTransactions(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransactionJson[]; next_cursor: string | null }> {
   const rows = await ownTransactionRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
-  return page(rows, query.limit, (r) => transactionToJson(r.row, r.request, ctx.config.publicUrl));
+  return page(rows, query.limit, (r) => transactionToJson(r, ctx.config.publicUrl));
 }
 
 /** The dashboard's counts of the sender's transactions per status. */
