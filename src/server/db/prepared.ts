@@ -18,8 +18,8 @@ export function preparedPerDatabase<T extends object>(build: (db: Db) => T): (db
   };
 }
 
-/** A select's columns, flat: a table's columns, and `sql` fields named with `.as(key)`. */
-export type FlatFields = Record<string, Column | SQL.Aliased>;
+/** A select's columns, flat: a table's columns and `sql` fields, in the order the select lists them. */
+export type FlatFields = Record<string, Column | SQL | SQL.Aliased>;
 
 export interface RowsStatement<R> {
   execute: (values?: Record<string, unknown>) => Promise<R[]>;
@@ -30,31 +30,28 @@ const READ_AS_GIVEN = new Set(['PgUUID', 'PgText', 'PgNumeric', 'PgJsonb', 'PgBo
 const dialect = new PgDialect();
 
 /**
- * Selects of `fields` whose rows are read as node-postgres hands them over, not through drizzle's
- * mapping of every column of every row (a sixth of a sender's list answer, in a profile): only the
- * columns node-postgres reads otherwise than drizzle go through their column's own reading
- * (timestamps, which drizzle's driver leaves as text, become Dates). Each key must be the name its
- * value has in the result (a column's own name, an `sql` field's alias), checked here once; an
- * `sql` field's value is taken as node-postgres gives it.
+ * Selects of `fields` whose rows are read by a loop over the fields, not through drizzle's mapping
+ * of every column of every row (a sixth of a sender's list answer, in a profile): node-postgres
+ * hands each row over as an array in the order of `fields`, and only the columns it reads otherwise
+ * than drizzle go through their column's own reading (timestamps, which drizzle's driver leaves as
+ * text, become Dates). An `sql` field's value is taken as node-postgres gives it.
  */
 export function rowsOf<R>(fields: FlatFields) {
-  const read: Column[] = [];
-  for (const [key, field] of Object.entries(fields)) {
-    const name = is(field, Column) ? field.name : field.fieldAlias;
-    if (name !== key) throw new Error(`rowsOf: the field ${key} is named ${name} in the result`);
-    if (is(field, Column) && !READ_AS_GIVEN.has(field.columnType)) read.push(field);
-  }
-  const toRow = (raw: Record<string, unknown>) => {
-    for (const column of read) {
-      const value = raw[column.name];
-      if (value !== null) raw[column.name] = column.mapFromDriverValue(value);
+  const keys = Object.keys(fields);
+  const read = Object.values(fields).map((field) => (is(field, Column) && !READ_AS_GIVEN.has(field.columnType) ? field : null));
+  const toRow = (values: unknown[]) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = values[i];
+      const column = read[i];
+      row[keys[i]!] = value === null || !column ? value : column.mapFromDriverValue(value);
     }
-    return raw as R;
+    return row as R;
   };
   /** `query`, a select of `fields`, prepared as `name` (once per connection), or unnamed (parsed on each run). */
   return (db: Db, query: SQLWrapper, name?: string): RowsStatement<R> => {
-    const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Record<string, unknown>[] } }>(
-      dialect.sqlToQuery(query.getSQL()), undefined, name, false);
-    return { execute: async (values) => (await statement.execute(values)).rows.map(toRow) };
+    const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: R[] }>(
+      dialect.sqlToQuery(query.getSQL()), undefined, name, true, (rows) => rows.map(toRow));
+    return { execute: (values) => statement.execute(values) };
   };
 }

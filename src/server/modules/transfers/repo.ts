@@ -119,15 +119,15 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 
 // Each list first picks the page's ids in index order (an index-only walk of
 // *_profile_created_idx or *_profile_status_idx that stops after limit + 1 rows), then reads
-// those rows; the sender's other transfers are never sorted or fetched. A page's row is flat (its
-// columns keyed by name) and carries its place in that order as text, for the next page's cursor.
+// those rows; the sender's other transfers are never sorted or fetched. A page's row is flat and
+// carries its place in that order as text, for the next page's cursor.
 
 /** A row of a sender's page of requests. */
 export type OwnRequestRow = TransferRequestRow & { cursor_at: string };
 const ownRequestFields = {
   ...getTableColumns(transferRequests),
-  action_message: actionMessage.as('action_message'),
-  cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
+  action_message: actionMessage,
+  cursor_at: sql<string>`${transferRequests.created_at}::text`,
 };
 
 function ownRequestQuery(db: Db, values: PageValues) {
@@ -146,7 +146,7 @@ const requestFields = {
   payment_amount: transferRequests.payment_amount, payment_reference: transferRequests.payment_reference,
   payout_status: transferRequests.payout_status, refund_reference: transferRequests.refund_reference,
   tracking_token: transferRequests.tracking_token,
-  action_needed: transferRequests.action_needed, action_message: actionMessage.as('action_message'),
+  action_needed: transferRequests.action_needed, action_message: actionMessage,
   payment_recorded_at: transferRequests.payment_recorded_at,
 };
 
@@ -156,7 +156,7 @@ export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclud
 const ownTransactionFields = {
   ...getTableColumns(transactions),
   ...requestFields,
-  cursor_at: sql<string>`${transactions.created_at}::text`.as('cursor_at'),
+  cursor_at: sql<string>`${transactions.created_at}::text`,
 };
 
 function ownTransactionQuery(db: Db, values: PageValues) {
