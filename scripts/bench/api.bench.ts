@@ -9,7 +9,7 @@
 // BENCH_DATABASE_URL: an empty PostgreSQL database to use; otherwise a temporary embedded one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -48,6 +48,18 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 const pidOf = new Map<string, number | undefined>();
+
+/** CPU time used so far by every PostgreSQL process on this machine (its backends, WAL writer and all), in ms. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return total;
+}
 
 /** A server process, its output in a file (read by nobody during the run); resolves with its address once it prints "listening on …". */
 async function serve(args: string[], env: Record<string, string>): Promise<string> {
@@ -211,6 +223,8 @@ try {
     }
     await db.close();
     let next = 0;
+    const productPid = pidOf.get(product);
+    const before = { server: cpuMs(productPid), postgres: postgresCpuMs(), bench: process.cpuUsage() };
     const r = await autocannon({
       url: `${product}/api/payments/initiate`, connections: 200, duration: 60,
       setupClient: (client) => {
@@ -221,6 +235,11 @@ try {
         destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24177123456' } }),
     });
     console.log(`\ninitiate, 200 senders, 60 s: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts + r.non2xx}`);
+    // Where the two cores went, per initiation: the product (its in-process worker included), PostgreSQL, and this load generator.
+    const benchCpu = process.cpuUsage(before.bench);
+    const per = (ms: number) => `${((1000 * ms) / Math.max(1, r.requests.total)).toFixed(0)} µs`;
+    console.log(`CPU per initiation: server ${per(cpuMs(productPid) - before.server)}, PostgreSQL ${per(postgresCpuMs() - before.postgres)},`
+      + ` load generator ${per((benchCpu.user + benchCpu.system) / 1000)}`);
     if (r.latency.p99 > 250 || r.errors + r.timeouts + r.non2xx > 0) missed.push({ what: 'initiate: 0 errors, p99 ≤ 250 ms', share: 0, min: 0 });
   }
 

@@ -29,6 +29,7 @@ import { helmetHeaders } from './lib/security-headers.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
+import { jobWaker } from './modules/jobs/waker.js';
 import { type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
 import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
@@ -129,8 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
     prices,
     totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
+    jobWaker: jobWaker(database.pool, logger),
   };
   app.addHook('onClose', () => ctx.limiter.close());
+  app.addHook('onClose', () => ctx.jobWaker.close());
   if (config.RUN_WORKER) {
     // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
     // database closes; `npm run worker` runs the same worker alone.

@@ -5,6 +5,7 @@ import type { PriceCache } from './lib/price-cache.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { JobWaker } from './modules/jobs/waker.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
 /** What every module's routes and services are given; built once by buildApp. */
@@ -20,5 +21,7 @@ export interface AppContext {
   prices: PriceCache;
   /** Seals TOTP secrets at rest, with a key derived from the session secret. */
   totpBox: SecretBox;
+  /** Tells the job workers of jobs written without graphile-worker's NOTIFY (the initiation's). */
+  jobWaker: JobWaker;
   log: Logger;
 }

@@ -1,8 +1,9 @@
-import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 
 // The queue's tables belong to graphile-worker (schema graphile_worker); we add jobs through its
 // SQL function, so a job commits or rolls back with the caller's transaction, and read its view.
+// One statement, the initiation's, writes its job's row itself (jobRowInsert): see there why.
 
 export interface JobRow {
   id: string;
@@ -16,18 +17,31 @@ export interface JobRow {
 }
 
 export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null): Promise<void> {
-  await db.execute(sql`select ${addJobCall(task, JSON.stringify(payload), maxAttempts, key)}`);
+  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`);
 }
 
 /**
- * The call that adds a job, to run inside a bigger statement (it adds the job when evaluated);
- * values or placeholders, for a statement prepared once.
+ * The insert of a job without a key for each row of `forEachRowOf` (CTEs of the bigger statement
+ * this is part of; task, payload and attempts are expressions over them): the row graphile-worker's
+ * `add_job` writes for such a job (every other column its default), without the
+ * function's work for keys and new tasks and without its NOTIFY, whose commit-time lock serializes
+ * every committing transaction. Measured, `add_job` and its NOTIFY were two thirds of the
+ * initiation's statement (docs/decisions/022-initiation-throughput.md). The caller wakes the
+ * workers itself once the statement has committed (JobWaker). The task's row must exist
+ * (registerJobKinds, at migration); without it `task_id` is null and the statement fails whole.
+ * graphile-worker names this table private: jobs/queue-table.test.ts checks such a row is the one
+ * `add_job` writes, against the installed version.
  */
-export function addJobCall(task: string | Placeholder, payloadJson: string | Placeholder, maxAttempts: number | Placeholder,
-  key: string | null | Placeholder = null): SQL {
-  return sql`graphile_worker.add_job(${task}, ${payloadJson}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`;
+export function jobRowInsert(task: SQL, payloadJson: SQL, maxAttempts: SQL, forEachRowOf: SQL): SQL {
+  return sql`insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
+    select (select id from graphile_worker._private_tasks where identifier = ${task}), ${payloadJson}, ${maxAttempts}
+    from ${forEachRowOf}`;
 }
 
+/** The queue's rows for each kind of job, which `add_job` would otherwise add on its first use of a kind. */
+export async function registerJobKinds(db: Db, kinds: readonly string[]): Promise<void> {
+  await db.execute(sql`insert into graphile_worker._private_tasks (identifier) select unnest(${sql.param(kinds)}::text[]) on conflict do nothing`);
+}
 
 const COLUMNS = sql`id::text as id, task_identifier, attempts, max_attempts, last_error, locked_at, created_at, updated_at`;
 // A parked job: every attempt spent. graphile-worker keeps it, unlocked, until it is rescheduled.

@@ -11,7 +11,8 @@ import { recordAudit, type Actor } from '../audit/service.js';
  * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
  * refund of a PayPal capture.
  */
-export type JobKind = 'mail' | 'paypal_void' | 'paypal_refund';
+export const JOB_KINDS = ['mail', 'paypal_void', 'paypal_refund'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
  * Adds a job; with a transaction, it exists only if that transaction commits. A `key` names the
@@ -23,7 +24,7 @@ export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempt
 
 /**
  * A job to add in the very statement of the change that causes it (one round trip instead of a
- * transaction's several): the statement evaluates {@link repo.addJobCall} with these values.
+ * transaction's several): the statement writes its row with {@link repo.jobRowInsert}.
  */
 export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
 
@@ -34,6 +35,9 @@ export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null
 export async function listParked(db: Db, limit: number): Promise<Job[]> {
   return (await repo.parkedJobs(db, limit)).map(toJson);
 }
+
+/** The queue knows every kind of job before any is added (run with the migrations). */
+export const registerJobKinds = (db: Db): Promise<void> => repo.registerJobKinds(db, JOB_KINDS);
 
 export const countParked = (db: Db): Promise<number> => repo.countParked(db);
 

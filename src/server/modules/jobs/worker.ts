@@ -1,4 +1,4 @@
-import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '@server/config.js';
@@ -35,11 +35,6 @@ export function workerLogger(log: Logger): WorkerLogger {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
     log[method]({ job: scope.jobId, task: scope.taskIdentifier, worker: scope.workerId }, message);
   });
-}
-
-/** Creates or updates the queue's own schema (graphile_worker); run with the app's migrations. */
-export function migrateQueue(pool: Pool, log: Logger): Promise<void> {
-  return runMigrations({ pgPool: pool, logger: workerLogger(log) });
 }
 
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {

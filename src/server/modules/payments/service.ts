@@ -95,6 +95,7 @@ export async function initiatePayment(ctx: AppContext, user: AuthUser, body: Pay
     if (!replay) throw new Error('idempotency key held by no transfer');
     return replay;
   }
+  ctx.jobWaker.added(1);
 
   if (body.save_recipient) {
     await saveRecipient(ctx, user.profile_id, {
