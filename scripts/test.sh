@@ -12,7 +12,7 @@ echo "== unit and API tests (embedded PostgreSQL)"; npx vitest run --project uni
 # locking under concurrency, search and cursors' text. Every other API file runs once, above.
 SERVER_FILES=(foundation least-privilege backup past-one-machine jobs-mail ledger admin-counts price-cache
   reconciliation staff-late payments-initiate money-actions admin-status history-search admin-list
-  list-cursors auth-sessions)
+  list-cursors auth-sessions initiate-batches jobs-queue-table)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== API tests on the database server (TEST_DATABASE_URL)"
   TEST_DB_TARGET=external npx vitest run --project api "${SERVER_FILES[@]/%/.test.ts}"
