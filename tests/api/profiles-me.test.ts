@@ -36,6 +36,15 @@ describe('GET /api/profiles/me', () => {
     expect(JSON.stringify(data)).not.toContain('argon2');
   });
 
+  // The screen's row is read without drizzle's mapping (db/prepared.ts rowsOf): each field as stored.
+  it('answers the creation time, the verified address, the password and two-step sign-in as stored', async () => {
+    const user = await createUser(t);
+    await t.database.db.update(profiles).set({ password_hash: null, email_verified_at: null, totp_enabled_at: new Date() }).where(eq(profiles.id, user.id));
+    const [row] = await t.database.db.select().from(profiles).where(eq(profiles.id, user.id));
+    const { data } = (await me(user.token)).json();
+    expect(data).toMatchObject({ created_at: row!.created_at.toISOString(), email_verified: false, has_password: false, totp_enabled: true, stats: { total: 0, completed: 0, pending: 0 } });
+  });
+
   it('is 401 signed out', async () => {
     expect((await t.request({ method: 'GET', url: '/api/profiles/me' })).statusCode).toBe(401);
   });

@@ -1,7 +1,7 @@
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Role } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { preparedPerDatabase } from '@server/db/prepared.js';
+import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { profiles, transferRequests } from '@server/db/schema.js';
 import { type Cursor, encodeCursor } from '@server/lib/cursor.js';
 
@@ -27,11 +27,36 @@ export async function setVerifiedEmail(db: Db, id: string, email: string): Promi
   }
 }
 
-const profileStatsStatement = preparedPerDatabase((db) => db.select({
+/** What the profile screen shows of its owner: the answer's columns, and whether a password and two-step sign-in are set. */
+const myProfileFields = {
+  id: profiles.id, user_id: profiles.user_id, email: profiles.email, full_name: profiles.full_name, phone: profiles.phone,
+  address: profiles.address, state: profiles.state, city: profiles.city, country: profiles.country, role: profiles.role,
+  language: profiles.language, email_verified_at: profiles.email_verified_at, created_at: profiles.created_at,
+  has_password: sql<boolean>`${profiles.password_hash} is not null`,
+  totp_enabled: sql<boolean>`${profiles.totp_enabled_at} is not null`,
+};
+export type MyProfileRow = Pick<ProfileRow, 'id' | 'user_id' | 'email' | 'full_name' | 'phone' | 'address' | 'state' | 'city'
+  | 'country' | 'role' | 'language' | 'email_verified_at' | 'created_at'> & { has_password: boolean; totp_enabled: boolean };
+
+// Read on every visit to the profile screen: prepared once, rows read without drizzle's mapping (db/prepared.ts).
+const myProfileRows = rowsOf<MyProfileRow>(myProfileFields);
+const myProfileStatement = preparedPerDatabase((db) =>
+  myProfileRows(db, db.select(myProfileFields).from(profiles).where(eq(profiles.id, sql.placeholder('id'))), 'my_profile'));
+
+const statsFields = {
   total: sql<number>`count(*)::int`,
   completed: sql<number>`(count(*) filter (where ${transferRequests.status} = 'completed'))::int`,
   pending: sql<number>`(count(*) filter (where ${transferRequests.status} in ('pending', 'processing')))::int`,
-}).from(transferRequests).where(eq(transferRequests.profile_id, sql.placeholder('profileId'))).prepare('profile_stats'));
+};
+const statsRows = rowsOf<{ total: number; completed: number; pending: number }>(statsFields);
+const profileStatsStatement = preparedPerDatabase((db) =>
+  statsRows(db, db.select(statsFields).from(transferRequests).where(eq(transferRequests.profile_id, sql.placeholder('profileId'))), 'profile_stats'));
+
+/** The profile screen's own row; null for an unknown id. */
+export async function myProfile(db: Db, id: string): Promise<MyProfileRow | null> {
+  const [row] = await myProfileStatement(db).execute({ id });
+  return row ?? null;
+}
 
 /** The profile screen's statistics, counted from the sender's transfer requests. */
 export async function profileStats(db: Db, profileId: string) {

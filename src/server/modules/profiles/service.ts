@@ -18,7 +18,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 // The signed-in user's own profile, and the admin's user management (docs/rules/accounts.md).
 
 /** A profile as the API shows it: never the password hash. */
-export function toProfile(p: repo.ProfileRow): Profile {
+export function toProfile(p: Omit<repo.MyProfileRow, 'has_password' | 'totp_enabled'>): Profile {
   return {
     id: p.id, user_id: p.user_id, email: p.email, full_name: p.full_name, phone: p.phone, address: p.address,
     state: p.state, city: p.city, country: p.country, role: p.role, language: p.language,
@@ -33,8 +33,9 @@ async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
 }
 
 export async function getMyProfile(ctx: AppContext, me: AuthUser): Promise<MyProfile> {
-  const profile = await myRow(ctx, me);
-  return { ...toProfile(profile), has_password: profile.password_hash !== null, totp_enabled: profile.totp_enabled_at !== null, stats: await repo.profileStats(ctx.db, profile.id) };
+  const profile = await repo.myProfile(ctx.db, me.profile_id);
+  if (!profile) throw notFound();
+  return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, stats: await repo.profileStats(ctx.db, profile.id) };
 }
 
 /**
