@@ -71,3 +71,21 @@ describe('inactivity timeout (ASVS 7.3.1), on top of the absolute lifetime', () 
     expect((await me(s.token)).statusCode).toBe(401);
   });
 });
+
+describe('session lookups of requests arriving together (looked up in one statement)', () => {
+  it('gives each request its own caller; revoked, idle and unknown sessions in the same burst are refused alone', async () => {
+    const live = await Promise.all([session('user', false), session('user', true), session('admin', false), session('user', false)]);
+    const revoked = await session('user', false);
+    await t.tokens.revokeSession(revoked.id);
+    const idle = await session('admin', true);
+    await lastSeen(idle.id, '31 minutes');
+    const unknown = await t.tokens.createSession((await createUser(t)).id, { remember: false });
+    await t.database.db.delete(sessions).where(eq(sessions.id, unknown.session.id));
+
+    const expected = await Promise.all(live.map(async ({ id }) => (await t.database.db.select({ p: sessions.profile_id }).from(sessions).where(eq(sessions.id, id)))[0]!.p));
+    const tokens = [...live.map((s) => s.token), revoked.token, idle.token, unknown.token, live[0]!.token];
+    const answers = await Promise.all(tokens.map(me));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 401, 401, 401, 200]);
+    expect(answers.filter((r) => r.statusCode === 200).map((r) => r.json().data.id)).toEqual([...expected, expected[0]]);
+  });
+});

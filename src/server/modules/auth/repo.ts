@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 import { preparedPerDatabase } from '@server/db/prepared.js';
+import { batched } from '@server/lib/batches.js';
 import { identities, oauthStates, oneTimeCodes, profiles, sessions } from '@server/db/schema.js';
 
 // The SQL of signing up and in: accounts looked up by address, their credentials, sessions,
@@ -187,25 +188,49 @@ export interface IdleLimits {
 /** Times so many milliseconds (a named value) before now, on the database's clock. */
 const since = (name: string) => sql`now() - ${sql.placeholder(name)}::float8 * interval '1 millisecond'`;
 
-const liveSessionStatement = preparedPerDatabase((db) => db
+type LiveSession = Awaited<ReturnType<ReturnType<typeof liveSessionsQuery>['execute']>>[number];
+
+const liveSessionsQuery = (db: Db) => db
   .select({ session_id: sessions.id, mfa_verified: sessions.mfa_verified, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
   .from(sessions)
   .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
   .where(and(
-    eq(sessions.id, sql.placeholder('id')), isNull(sessions.revoked_at), gt(sessions.expires_at, sql`now()`),
+    sql`${sessions.id} = any(${sql.placeholder('ids')}::uuid[])`, isNull(sessions.revoked_at), gt(sessions.expires_at, sql`now()`),
     sql`${sessions.last_seen_at} > case when ${profiles.role} in ('admin', 'manager') then ${since('staff')}
       when ${sessions.remember} then ${since('remember')} else ${since('default')} end`,
   ))
-  .prepare('live_session'));
+  .prepare('live_sessions');
+
+/**
+ * The session lookups of requests arriving together, one statement for all (lib/batches.ts): every
+ * signed-in request starts with one, and a busy server's round trips for them were a tenth of its
+ * work (docs/decisions/022-initiation-throughput.md). One batcher per database and limits.
+ */
+const liveSessionBatches = preparedPerDatabase((db) => {
+  const statement = liveSessionsQuery(db);
+  const byLimits = new Map<string, (id: string) => Promise<LiveSession | null>>();
+  return (idle: IdleLimits, touchMs: number) => {
+    const key = `${idle.staff}/${idle.remember}/${idle.default}/${touchMs}`;
+    let lookup = byLimits.get(key);
+    if (!lookup) {
+      lookup = batched(async (ids: string[]) => {
+        const rows = await statement.execute({ ids: [...new Set(ids)], touch: touchMs, staff: idle.staff, remember: idle.remember, default: idle.default });
+        const byId = new Map(rows.map((row) => [row.session_id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }, { maxSize: 100, maxRunning: 2 });
+      byLimits.set(key, lookup);
+    }
+    return lookup;
+  };
+});
 
 /**
  * The live session `id` with its profile: not revoked, not expired, and used within its idle
  * limit (staff's whatever "remember me" says). `stale` when last seen over `touchMs` ago.
  * Every time is on the database's clock, to the millisecond.
  */
-export async function liveSession(db: Db, id: string, idle: IdleLimits, touchMs: number) {
-  const [row] = await liveSessionStatement(db).execute({ id, touch: touchMs, staff: idle.staff, remember: idle.remember, default: idle.default });
-  return row ?? null;
+export function liveSession(db: Db, id: string, idle: IdleLimits, touchMs: number): Promise<LiveSession | null> {
+  return liveSessionBatches(db)(idle, touchMs)(id);
 }
 
 /** Marks a session seen; conditional, so concurrent requests of one session write once. */
