@@ -30,7 +30,7 @@ import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
 import { jobWaker } from './modules/jobs/waker.js';
-import { type JobWorker, startWorker } from './modules/jobs/worker.js';
+import { IN_PROCESS_JOBS, type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
 import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
 import { LOCALES_DIR, PAGES_DIST_DIR, WEB_DIST_DIR } from './paths.js';
@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // database closes; `npm run worker` runs the same worker alone.
     let worker: JobWorker | null = null;
     app.addHook('onReady', async () => {
-      worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger });
+      worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger, concurrency: IN_PROCESS_JOBS });
     });
     app.addHook('onClose', async () => { await worker?.stop(); });
   }

@@ -2,7 +2,7 @@ import { loadConfigOrExit } from './config.js';
 import { connect } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createLogger } from './logger.js';
-import { startWorker } from './modules/jobs/worker.js';
+import { WORKER_PROCESS_JOBS, startWorker } from './modules/jobs/worker.js';
 import { configuredMailer } from './modules/mail/mailer.js';
 
 // `npm run worker`: the background-job worker alone, for deployments that start their servers
@@ -16,9 +16,12 @@ async function main() {
     process.exit(1);
   }
   const logger = createLogger(config);
-  const database = connect(config.DATABASE_URL, 5, logger);
+  // Its workers and the connection listening for new jobs.
+  const database = connect(config.DATABASE_URL, WORKER_PROCESS_JOBS + 1, logger);
   await migrateDatabase(database, config.MIGRATION_DATABASE_URL);
-  const worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger });
+  const worker = await startWorker({
+    config, pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger, concurrency: WORKER_PROCESS_JOBS,
+  });
   logger.info('job worker started');
 
   let stopping = false;
