@@ -39,8 +39,9 @@ async function counted(): Promise<Record<TransferStatus, number>> {
   return out;
 }
 
-const move = (id: string, status: TransferStatus, token = manager.token) =>
-  t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload: { status } });
+/** A staff move; `seen`, the status the staff member saw (as the back office sends it). */
+const move = (id: string, status: TransferStatus, token = manager.token, seen?: TransferStatus) =>
+  t.request({ method: 'PATCH', url: `/api/transfer-requests/${id}`, token, payload: { status, ...(seen ? { expected_status: seen } : {}) } });
 
 describe('staff status counts', () => {
   it('follow transfers created, moved by staff, cancelled by their sender and removed', async () => {
@@ -73,12 +74,12 @@ describe('staff status counts', () => {
     const transfers = await Promise.all(Array.from({ length: 30 }, () => createTransfer(t, sender.id)));
     const before = await shown();
 
-    // Every transfer moved at once from both managers to different statuses: one of each pair wins,
-    // the other is refused (stale), while more transfers are created alongside.
+    // Every transfer moved at once from both managers to different statuses, each having seen it
+    // pending: one of each pair wins, the other is refused (stale), while more transfers are created alongside.
     const results = await Promise.all([
       ...transfers.flatMap((tr) => [
-        move(tr.id, 'processing', manager.token),
-        move(tr.id, 'rejected', other.token),
+        move(tr.id, 'processing', manager.token, 'pending'),
+        move(tr.id, 'rejected', other.token, 'pending'),
       ]),
       ...Array.from({ length: 10 }, () => createTransfer(t, sender.id)),
     ]);

@@ -192,6 +192,8 @@ describe('creation', () => {
   });
 
   it('e-mails the sender that the transfer was created, in their language', async () => {
+    // The e-mails of the transfers created above go first (a server's worker sends one at a time).
+    await t.jobsDone(60_000);
     const res = await initiate(payload('USD_RWF', '120'));
     const { reference } = res.json().data;
     const mail = await smtp.waitFor(sender.email, new RegExp(`Transfer ${reference} created`));

@@ -17,6 +17,8 @@ export class SmtpListener {
   private server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // No reverse DNS of the loopback client: on a machine without DNS each lookup waits to fail.
+    disableReverseLookup: true,
     logger: false,
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];
