@@ -53,13 +53,14 @@ const REQUEST_VALUES = ['reference', 'profile_id', 'direction', 'source_provider
   'idempotency_key', 'idempotency_hash'] as const satisfies readonly (keyof NewTransferRequest)[];
 type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
 
-/** The values of one initiation's insert, each column's value as text (or null) for its array. */
+/** One initiation's rows: the request, its transaction and its e-mail's job. */
 interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob }
 
 /** What the transaction and the job take besides the request's own columns, with their SQL types. */
 const OTHER_VALUES = { transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
   transaction_metadata: 'jsonb', job_kind: 'text', job_payload: 'json', job_attempts: 'smallint' } as const;
 
+/** A value as its array element: text (JSON for objects), or null. */
 const asText = (value: unknown): string | null => (value == null ? null : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /**
