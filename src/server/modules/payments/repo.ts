@@ -1,7 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '@server/db/client.js';
-import { preparedPerDatabase } from '@server/db/prepared.js';
+import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { batched } from '@server/lib/batches.js';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { jobRowInsert } from '../jobs/repo.js';
@@ -39,13 +38,8 @@ export async function findByOrder(db: Db, orderId: string): Promise<TransferRequ
 
 const requestColumns = getTableColumns(transferRequests);
 
-/** A row of `returning *` read as drizzle reads the table (timestamps as dates, and so on). */
-function requestRow(raw: Record<string, unknown>): TransferRequestRow {
-  return Object.fromEntries(Object.entries(requestColumns).map(([key, column]) => {
-    const value = raw[column.name];
-    return [key, value == null ? null : column.mapFromDriverValue(value)];
-  })) as TransferRequestRow;
-}
+/** The inserted requests, read as drizzle reads the table (timestamps as dates), without its mapping of every column. */
+const insertedRows = rowsOf<TransferRequestRow>(requestColumns);
 
 /** The request's columns an initiation writes. */
 const REQUEST_VALUES = ['reference', 'profile_id', 'direction', 'source_provider', 'source_details', 'destination_provider',
@@ -93,9 +87,8 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       select r.id, null, 'pending', r.profile_id, 'owner' from r
     ),
     j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)})
-    select r.* from r`;
-  const prepared = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Record<string, unknown>[] } }>(
-    new PgDialect().sqlToQuery(statement), undefined, 'insert_transfers', false);
+    select ${sql.join(Object.values(requestColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
+  const prepared = insertedRows(db, statement, 'insert_transfers');
   return batched(async (batch: Initiation[]) => {
     const values: Record<string, (string | null)[]> = Object.fromEntries(columns.map(([name]) => [name, []]));
     for (const { request, transaction, job } of batch) {
@@ -108,7 +101,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       values.job_payload!.push(JSON.stringify(job.payload));
       values.job_attempts!.push(String(job.maxAttempts));
     }
-    const byReference = new Map((await prepared.execute(values)).rows.map((raw) => [raw.reference as string, requestRow(raw)]));
+    const byReference = new Map((await prepared.execute(values)).map((row) => [row.reference, row]));
     return batch.map(({ request }) => byReference.get(request.reference) ?? null);
   }, INSERT_BATCHES);
 });
