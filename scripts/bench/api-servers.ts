@@ -13,10 +13,11 @@ import pg from 'pg';
 const mode = process.argv[2];
 type Statement = { text: string; params: unknown[] };
 const routes: Record<string, Statement[]> = mode === 'plain' ? JSON.parse(process.env.BENCH_PLAIN_SQL ?? '{}') : {};
-type Copy = { headers: string[]; body: Buffer };
+// The body as text, the cheapest way node:http sends a small answer (headers and body in one write).
+type Copy = { headers: string[]; body: string };
 const copies: Record<string, Copy> = mode === 'copy'
   ? Object.fromEntries(Object.entries(JSON.parse(process.env.BENCH_COPY ?? '{}') as Record<string, { headers: string[]; body: string }>)
-    .map(([url, c]) => [url, { headers: c.headers, body: Buffer.from(c.body, 'base64') }]))
+    .map(([url, c]) => [url, { headers: c.headers, body: Buffer.from(c.body, 'base64').toString('utf8') }]))
   : {};
 const pool = mode === 'plain' ? new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }) : null;
 

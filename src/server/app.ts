@@ -25,7 +25,7 @@ import { priceFastPath } from './lib/price-fast-path.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { SecretBox } from './lib/secret-box.js';
-import { helmetHeaders } from './lib/security-headers.js';
+import { API_ANSWER_HEADERS, helmetHeaders, isApiAnswer } from './lib/security-headers.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
@@ -79,8 +79,8 @@ class OneLinePerRequest extends LogController {
 /** The one app factory, used by main.ts and by every test. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, logger } = deps;
-  // helmet's headers, worked out once and set on every answer as they are.
-  const securityHeaders = await helmetHeaders({
+  // helmet's headers for pages, worked out once and set on every page as they are.
+  const pageHeaders = await helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   const prices = new PriceCache();
-  const fastPath = priceFastPath(prices, securityHeaders);
+  const fastPath = priceFastPath(prices, API_ANSWER_HEADERS);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // A hop count trusts that many proxies nearest the server.
@@ -163,9 +163,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   // One hook for every request, synchronous unless there is a session to look up: the security
-  // headers, the caller behind a bearer token, then the route's declared access (lib/access.ts).
+  // headers (the API's or a page's), the caller behind a bearer token, then the route's declared access (lib/access.ts).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeaders);
+    reply.headers(isApiAnswer(request.url) ? API_ANSWER_HEADERS : pageHeaders);
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return done(accessRefusal(request) ?? undefined);
     ctx.tokens.authenticate(header.slice(7).trim()).then((auth) => {

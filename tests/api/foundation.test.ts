@@ -13,21 +13,41 @@ describe('foundation', () => {
     expect(res.json()).toEqual({ status: 'ok', database: 'reachable' });
   });
 
-  it('sends a CSP that allows no plugins, no <base> and only its own scripts', async () => {
-    const csp = String((await t.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+  it('gives pages a CSP that allows no plugins, no <base> and only their own scripts', async () => {
+    const csp = String((await t.request({ method: 'GET', url: '/api/docs/' })).headers['content-security-policy']);
     const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
     expect(directives).toMatchObject({ 'object-src': "'none'", 'base-uri': "'none'", 'script-src': "'self'", 'default-src': "'self'" });
   });
 
-  it('sends helmet\'s headers on every answer: public, signed in, refused and unknown', async () => {
+  it('sends the API\'s security headers on every API answer: public, signed in, refused and unknown', async () => {
     const user = await createUser(t);
     const answers = await Promise.all([
       t.request({ method: 'GET', url: '/api/fees' }),
       t.request({ method: 'GET', url: '/api/profiles/me', token: user.token }),
       t.request({ method: 'GET', url: '/api/profiles/me' }),
       t.request({ method: 'GET', url: '/api/no-such-thing' }),
+      t.request({ method: 'GET', url: '/api' }),
     ]);
-    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 401, 404]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 401, 404, 404]);
+    for (const res of answers) {
+      // Nothing may load, run or frame an answer opened as a page; page-only headers are not sent.
+      expect(res.headers).toMatchObject({
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff', 'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      for (const pageOnly of ['cross-origin-opener-policy', 'referrer-policy', 'x-dns-prefetch-control', 'x-xss-protection', 'cross-origin-embedder-policy']) {
+        expect(res.headers).not.toHaveProperty(pageOnly);
+      }
+    }
+  });
+
+  it('sends helmet\'s page headers on pages and files: the readable docs and translations', async () => {
+    const answers = await Promise.all([
+      t.request({ method: 'GET', url: '/api/docs/' }),
+      t.request({ method: 'GET', url: '/locales/en/common.json' }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
     for (const res of answers) {
       expect(res.headers).toMatchObject({
         'x-frame-options': 'SAMEORIGIN', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',

@@ -28,3 +28,21 @@ export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Reco
   if (!added['content-security-policy']) throw new Error('helmet set no Content-Security-Policy');
   return added;
 }
+
+/**
+ * The headers of the API's own answers (JSON, receipts, proofs), which no browser renders as a page:
+ * OWASP's REST set. A stricter policy than the pages' (nothing may load or run, nothing may frame
+ * them) without the headers that only a page acts on (opener, referrer, DNS prefetch, old IE and
+ * Flash switches): about a third of the bytes, which the most asked answers pay on every request
+ * (docs/decisions/023-api-answer-headers.md).
+ */
+export const API_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+});
+
+/** Everything under /api/ except the readable docs, a page with its own scripts and styles. */
+export const isApiAnswer = (url: string) => (url.startsWith('/api/') && !url.startsWith('/api/docs')) || url === '/api';
