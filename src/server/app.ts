@@ -134,15 +134,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   app.addHook('onClose', () => ctx.limiter.close());
   app.addHook('onClose', () => ctx.jobWaker.close());
+  // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
+  // database closes; `npm run worker` runs the same worker alone.
+  let worker: JobWorker | null = null;
   if (config.RUN_WORKER) {
-    // The in-process worker (RUN_WORKER): started once the app is ready, stopped before the
-    // database closes; `npm run worker` runs the same worker alone.
-    let worker: JobWorker | null = null;
     app.addHook('onReady', async () => {
       worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger, concurrency: IN_PROCESS_JOBS });
     });
-    app.addHook('onClose', async () => { await worker?.stop(); });
   }
+  // The worker's e-mails in flight are sent before the mail connections close (a mailer given
+  // by the caller is the caller's to close).
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+    if (!deps.mailer) ctx.mailer.close();
+  });
   // Published prices are served from memory while this process hears every edit's NOTIFY.
   const priceListener = listenForPriceEdits(database.url, ctx.prices, logger);
   app.addHook('onClose', () => priceListener.close());

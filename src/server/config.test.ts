@@ -22,6 +22,11 @@ describe('configuration', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'MIGRATION_DATABASE_URL', 'SESSION_SECRET', 'SMTP_URL']) expect(message).toContain(name);
   });
 
+  it('takes an SMTP URL only if it parses, as the mailer will read it', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:p%23ss@mail.example.com:465' }).SMTP_URL).toBe('smtps://mailer:p%23ss@mail.example.com:465');
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com:port' })).toThrow(/SMTP_URL.*valid URL/);
+  });
+
   it('trusts no proxy unless told, then a hop count or addresses', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);

@@ -18,7 +18,7 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@example.com')),
-  SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+  SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').refine((v) => URL.canParse(v), 'must be a valid URL (percent-encode special characters in the password)').optional()),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('Money Transfer <no-reply@example.com>')),
   PAYPAL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   PAYPAL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),

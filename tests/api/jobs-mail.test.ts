@@ -89,6 +89,33 @@ async function jobState(t: TestApp) {
   return rows.rows as Array<{ id: string; attempts: number; max_attempts: number; locked_at: Date | null }>;
 }
 
+describe('the mail connection is kept', () => {
+  it('e-mails one after another go over one SMTP connection; after the mail server restarts, the next goes over a new one, once', async () => {
+    const smtp = await new SmtpListener().start();
+    const t = await app({ SMTP_URL: smtp.url });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    const createdMail = async (listener: SmtpListener) => {
+      const res = await initiate(t, sender);
+      expect(res.statusCode).toBe(201);
+      const created = new RegExp(`Transfer ${res.json().data.reference as string} created`);
+      await listener.waitFor(sender.email, created, 20_000);
+      return created;
+    };
+    for (let i = 0; i < 3; i++) await createdMail(smtp);
+    expect(smtp.messages.length).toBeGreaterThanOrEqual(3);
+    expect(smtp.connections).toBe(1);
+
+    // Restarted on the same address: the kept connection is gone (421), the next e-mail opens another.
+    await smtp.stop();
+    const again = await new SmtpListener().start(Number(new URL(smtp.url).port));
+    cleanups.push(() => again.stop());
+    const created = await createdMail(again);
+    await expect.poll(async () => (await jobState(t)).length, { timeout: 5000 }).toBe(0);
+    expect(mailsTo(again, sender.email, created)).toBe(1);
+    expect(again.connections).toBe(1);
+  }, 60_000);
+});
+
 describe('e-mails are queued, not sent inside requests', () => {
   it('SMTP down: initiate answers 201 at once, and the creation e-mail arrives once SMTP is back', async () => {
     const port = await closedPort();
