@@ -29,6 +29,8 @@ describe('foundation', () => {
       t.request({ method: 'GET', url: '/api' }),
     ]);
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 401, 404, 404]);
+    // Kept by no cache unless the route says so: the published prices are revalidated by their ETag.
+    expect(answers.map((r) => r.headers['cache-control'])).toEqual(['no-cache', 'no-store', 'no-store', 'no-store', 'no-store']);
     for (const res of answers) {
       // Nothing may load, run or frame an answer opened as a page; page-only headers are not sent.
       expect(res.headers).toMatchObject({

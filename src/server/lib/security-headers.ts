@@ -37,6 +37,8 @@ export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Reco
  * (docs/decisions/023-api-answer-headers.md).
  */
 export const API_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  // Kept by no cache, browser or proxy, unless the route says otherwise (published prices, places).
+  'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
