@@ -19,8 +19,9 @@ export interface Mailer {
 
 /**
  * Real SMTP when SMTP_URL is set. Connections are pooled: kept open and reused from one e-mail to
- * the next, so an e-mail pays no new connection, greeting, TLS or sign-in (a third of the time
- * against a loopback peer, more over a network). `?pool=false` in SMTP_URL opens one per e-mail.
+ * the next, so an e-mail pays no new connection, greeting, TLS or sign-in (against the tests'
+ * loopback peer it takes a third of the time; more is saved over a network). `?pool=false` in
+ * SMTP_URL opens one per e-mail.
  */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const url = new URL(smtpUrl);
