@@ -114,6 +114,20 @@ describe('the mail connection is kept', () => {
     expect(mailsTo(again, sender.email, created)).toBe(1);
     expect(again.connections).toBe(1);
   }, 60_000);
+
+  it('SMTP_URL with ?pool=false opens a connection for each e-mail', async () => {
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    const t = await app({ SMTP_URL: `${smtp.url}?pool=false` });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    for (let i = 0; i < 2; i++) {
+      const res = await initiate(t, sender);
+      expect(res.statusCode).toBe(201);
+      await smtp.waitFor(sender.email, new RegExp(`Transfer ${res.json().data.reference as string} created`), 20_000);
+    }
+    expect(smtp.connections).toBe(smtp.messages.length);
+    expect(smtp.connections).toBeGreaterThanOrEqual(2);
+  }, 60_000);
 });
 
 describe('e-mails are queued, not sent inside requests', () => {
