@@ -106,6 +106,7 @@ describe('GET /api/transfer-requests/export.csv', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="transfer-requests-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers['cache-control']).toBe('no-store');
     return res.body.split('\r\n').filter(Boolean);
   };
 

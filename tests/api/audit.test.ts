@@ -149,6 +149,7 @@ describe('reading the log', () => {
     const res = await as(admin.token, 'GET', `/api/audit/export.csv?actor=${manager.id}&action=transfer_request.status`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
     const lines = res.body.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('id,created_at,actor_id,actor_email,actor_name,ip,action,target_type,target_id,before,after');
     expect(lines.length).toBeGreaterThan(2);

@@ -53,7 +53,6 @@ const routes: ApiModule = async (app, { ctx }) => {
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="transfer-requests-${day}.csv"`)
-      .header('Cache-Control', 'no-store')
       .send(await exportStream(ctx, actorOf(request), request.query));
   });
 

@@ -21,7 +21,6 @@ const routes: ApiModule = async (app, { ctx }) => {
     return reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="audit-${day}.csv"`)
-      .header('Cache-Control', 'no-store')
       .send(await auditCsv(ctx.db, actorOf(request), request.query));
   });
 };

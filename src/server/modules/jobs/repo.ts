@@ -29,8 +29,8 @@ export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAtt
  * initiation's statement (docs/decisions/022-initiation-throughput.md). The caller wakes the
  * workers itself once the statement has committed (JobWaker). The task's row must exist
  * (registerJobKinds, at migration); without it `task_id` is null and the statement fails whole.
- * graphile-worker names this table private: tests/api/jobs-queue-table.test.ts checks such a row is the one
- * `add_job` writes, against the installed version.
+ * graphile-worker names this table private: tests/api/jobs-queue-table.test.ts checks such a row
+ * is the one `add_job` writes, against the installed version.
  */
 export function jobRowInsert(task: SQL, payloadJson: SQL, maxAttempts: SQL, forEachRowOf: SQL): SQL {
   return sql`insert into graphile_worker._private_jobs (task_id, payload, max_attempts)

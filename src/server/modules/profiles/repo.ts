@@ -35,8 +35,8 @@ const myProfileFields = {
   has_password: sql<boolean>`${profiles.password_hash} is not null`,
   totp_enabled: sql<boolean>`${profiles.totp_enabled_at} is not null`,
 };
-export type MyProfileRow = Pick<ProfileRow, 'id' | 'user_id' | 'email' | 'full_name' | 'phone' | 'address' | 'state' | 'city'
-  | 'country' | 'role' | 'language' | 'email_verified_at' | 'created_at'> & { has_password: boolean; totp_enabled: boolean };
+type Flags = { has_password: boolean; totp_enabled: boolean };
+export type MyProfileRow = Pick<ProfileRow, Exclude<keyof typeof myProfileFields, keyof Flags>> & Flags;
 
 // Read on every visit to the profile screen: prepared once, rows read without drizzle's mapping (db/prepared.ts).
 const myProfileRows = rowsOf<MyProfileRow>(myProfileFields);

@@ -16,10 +16,9 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.get('/track/:token', {
     config: { access: 'public', rateLimit: TRACKING_LIMIT },
     schema: { params: TrackingParamsSchema, response: replies({ 200: TrackingResponseSchema }) },
-  }, async (request, reply) => {
-    const data = await trackTransfer(ctx, request.params.token);
-    // The link's holder may change (revoked, new status): never kept by a shared cache.
-    return reply.header('Cache-Control', 'no-store').send({ data });
+  }, async (request) => {
+    // Kept by no cache (the API's default Cache-Control): the link may be revoked, the status move.
+    return { data: await trackTransfer(ctx, request.params.token) };
   });
 
   // The sender's own transfer only; anyone else's is "not found".
