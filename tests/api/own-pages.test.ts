@@ -7,9 +7,10 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
 // A sender's pages run one prepared statement per shape (a filter or none, first page or after a
-// cursor: docs/decisions/021-signed-in-lists.md), the sender, status, cursor and size bound at
-// each call. Every shape, paged to the end, must give exactly the sender's own rows of that
-// filter, newest first, whoever ran the same statement before.
+// cursor: docs/decisions/021-signed-in-lists.md), the pages asked for together read by one
+// statement (docs/decisions/025-batched-sender-pages.md). Every shape, paged to the end, must give
+// exactly the sender's own rows of that filter, newest first, whoever ran the same statement
+// before or beside it.
 
 let t: TestApp;
 let alice: TestUser;
@@ -71,6 +72,45 @@ describe('a sender\'s pages, every shape', () => {
       });
     }
   }
+
+  it('pages asked for together, of several senders, shapes and sizes, are each answered as if alone', async () => {
+    const asks = [alice, bob].flatMap((user) => ['/api/transfer-requests', '/api/transactions'].flatMap((path) =>
+      SHAPES.flatMap(({ query }) => ['2', '3'].map((limit) => ({ user, url: `${path}?limit=${limit}${query ? `&${query}` : ''}` })))));
+    const ask = (user: TestUser, url: string) => t.request({ method: 'GET', url, token: user.token }).then((r) => r.json());
+    // Alone, one after the other: each first page and the page after it.
+    const alone: { user: TestUser; url: string; answer: unknown }[] = [];
+    for (const { user, url } of asks) {
+      const first = await ask(user, url);
+      alone.push({ user, url, answer: first });
+      if (first.next_cursor) alone.push({ user, url: `${url}&cursor=${first.next_cursor}`, answer: await ask(user, `${url}&cursor=${first.next_cursor}`) });
+    }
+    expect(alone.length).toBeGreaterThan(40);
+    const together = await Promise.all(alone.map(({ user, url }) => ask(user, url)));
+    expect(together).toEqual(alone.map((a) => a.answer));
+  });
+
+  it('pages of one shape asked for together are read by a few statements', async () => {
+    const url = '/api/transfer-requests?limit=2';
+    const users = Array.from({ length: 20 }, (_, i) => (i % 2 ? bob : alice));
+    const alone = [];
+    for (const user of users) alone.push((await t.request({ method: 'GET', url, token: user.token })).json());
+    // Counted as the pool is asked to run them (the batched statement names its batch's rows q).
+    const pool = t.database.pool;
+    const query = pool.query.bind(pool);
+    let statements = 0;
+    pool.query = ((config: unknown, ...rest: unknown[]) => {
+      if (String((config as { text?: unknown } | null)?.text).includes('as q(batch_profile')) statements++;
+      return (query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as typeof pool.query;
+    try {
+      const together = await Promise.all(users.map((user) => t.request({ method: 'GET', url, token: user.token })));
+      expect(together.map((r) => r.json())).toEqual(alone);
+    } finally {
+      pool.query = query;
+    }
+    expect(statements).toBeGreaterThan(0);
+    expect(statements).toBeLessThanOrEqual(4);
+  });
 
   it('a search still finds within the sender\'s own rows only', async () => {
     const bobs = made.filter((m) => m.owner === bob.id).map((m) => m.id);

@@ -2,7 +2,8 @@ import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, typ
 import { IdParamsSchema } from '@core/api/common.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
+import { type FlatFields, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
+import { batched } from '@server/lib/batches.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 
@@ -91,15 +92,16 @@ function searchCondition(q: string, table: typeof transferRequests | typeof tran
 }
 
 /**
- * The values of a page's conditions: as given for a search (built per request), or placeholders
- * bound at execution for the plain pages, whose statements are built and prepared once per shape.
+ * The values of a page's conditions: as given for a search (built per request), or, for the plain
+ * pages, whose statements are built and prepared once per shape, each page's own values read from
+ * the batch's row (`q.batch_*`) and the limit as a placeholder.
  */
 interface PageValues {
-  profileId: string | Placeholder;
-  status?: TransferStatus | Placeholder | undefined;
+  profileId: string | SQL;
+  status?: TransferStatus | SQL | undefined;
   open: boolean;
   q?: string | undefined;
-  cursor: { at: string | Placeholder; id: string | Placeholder } | null;
+  cursor: { at: string | SQL; id: string | SQL } | null;
   limit: number | Placeholder;
 }
 
@@ -127,7 +129,7 @@ export type OwnRequestRow = TransferRequestRow & { cursor_at: string };
 const ownRequestFields = {
   ...getTableColumns(transferRequests),
   action_message: actionMessage,
-  cursor_at: sql<string>`${transferRequests.created_at}::text`,
+  cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
 };
 
 function ownRequestQuery(db: Db, values: PageValues) {
@@ -156,7 +158,7 @@ export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclud
 const ownTransactionFields = {
   ...getTableColumns(transactions),
   ...requestFields,
-  cursor_at: sql<string>`${transactions.created_at}::text`,
+  cursor_at: sql<string>`${transactions.created_at}::text`.as('cursor_at'),
 };
 
 function ownTransactionQuery(db: Db, values: PageValues) {
@@ -167,31 +169,68 @@ function ownTransactionQuery(db: Db, values: PageValues) {
     .orderBy(...newestFirst(transactions));
 }
 
+/** One sender's plain page (no search) as asked for: a call of a batch. */
+interface PageCall { profileId: string; status: TransferStatus | undefined; cursor: Cursor | null }
+
+/** A page's value in the batch's row of `unnest(...) with ordinality as q(...)`. */
+const inBatch = (column: string) => sql.raw(`q.batch_${column}`);
+
 /**
  * A sender's page without a search runs a statement prepared once per shape (which filter, a cursor
  * or not): the lists are what signed-in senders ask for most, and building their SQL was a tenth
- * of each answer (docs/decisions/021-signed-in-lists.md). A search is built per request. Rows are
- * read without drizzle's mapping of each column ({@link rowsOf}).
+ * of each answer (docs/decisions/021-signed-in-lists.md). Pages of one shape and limit asked for
+ * together are read by one statement (lib/batches.ts), each page a lateral walk of its sender's
+ * index: a busy server makes one round trip for many senders' pages. A search is built per
+ * request. Rows are read without drizzle's mapping of each column ({@link rowsOf}).
  */
 function ownPage<R>(prefix: string, fields: FlatFields, build: (db: Db, values: PageValues) => SQLWrapper) {
   const rows = rowsOf<R>(fields);
-  const statementsOf = preparedPerDatabase(() => new Map<string, RowsStatement<R>>());
+  const batchRows = rowsOf<R & { batch_n: number }>({ ...fields, batch_n: inBatch('n') });
+  // Per database: each shape's statement (as the batchers it makes), and a batcher per shape and
+  // limit (the limit is the statement's, the same for every page of a batch).
+  const perDatabase = preparedPerDatabase(() => ({
+    shapes: new Map<string, ReturnType<typeof shapeBatchers>>(),
+    batchers: new Map<string, (call: PageCall) => Promise<R[]>>(),
+  }));
   const p = (name: string) => sql.placeholder(name);
+
+  /** A shape's batched statement, prepared once, and the batchers for each limit that run it. */
+  function shapeBatchers(db: Db, kind: 'all' | 'status' | 'open', withCursor: boolean) {
+    const page = build(db, {
+      profileId: inBatch('profile'), status: kind === 'status' ? inBatch('status') : undefined, open: kind === 'open',
+      cursor: withCursor ? { at: inBatch('at'), id: inBatch('id') } : null, limit: p('limit'),
+    });
+    // Each page's rows in its own order, the pages in the order asked (the sort keys are the page's
+    // own columns: the subquery names every field once).
+    const statement = batchRows(db, sql`select page.*, q.batch_n::int
+      from unnest(${p('profiles')}::uuid[], ${p('statuses')}::text[], ${p('ats')}::text[], ${p('ids')}::uuid[])
+        with ordinality as q(batch_profile, batch_status, batch_at, batch_id, batch_n)
+      cross join lateral (${page}) page
+      order by q.batch_n, page.created_at desc nulls last, page.id desc nulls last`, `${prefix}_${kind}_${withCursor ? 'cursor' : 'first'}`);
+    return (limit: number) => batched(async (calls: PageCall[]) => {
+      const found = await statement.execute({
+        profiles: calls.map((c) => c.profileId), statuses: calls.map((c) => c.status ?? null),
+        ats: calls.map((c) => c.cursor?.at ?? null), ids: calls.map((c) => c.cursor?.id ?? null), limit,
+      });
+      const pages = calls.map((): R[] => []);
+      for (const row of found) pages[row.batch_n - 1]!.push(row);
+      return pages;
+    }, { maxSize: 50, maxRunning: 2 });
+  }
+
   return (db: Db, profileId: string, filter: ListFilter): Promise<R[]> => {
     const limit = filter.limit + 1;
     if (filter.q) return rows(db, build(db, { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit })).execute();
     const kind = filter.status ? 'status' : filter.open ? 'open' : 'all';
-    const name = `${prefix}_${kind}_${filter.cursor ? 'cursor' : 'first'}`;
-    const statements = statementsOf(db);
-    let statement = statements.get(name);
-    if (!statement) {
-      statement = rows(db, build(db, {
-        profileId: p('profile_id'), status: kind === 'status' ? p('status') : undefined, open: kind === 'open',
-        cursor: filter.cursor ? { at: p('at'), id: p('id') } : null, limit: p('limit'),
-      }), name);
-      statements.set(name, statement);
+    const shape = `${kind}_${filter.cursor ? 'cursor' : 'first'}`;
+    const { shapes, batchers } = perDatabase(db);
+    let call = batchers.get(`${shape}/${limit}`);
+    if (!call) {
+      let ofShape = shapes.get(shape);
+      if (!ofShape) shapes.set(shape, ofShape = shapeBatchers(db, kind, filter.cursor !== null));
+      batchers.set(`${shape}/${limit}`, call = ofShape(limit));
     }
-    return statement.execute({ profile_id: profileId, status: filter.status, at: filter.cursor?.at, id: filter.cursor?.id, limit });
+    return call({ profileId, status: filter.status, cursor: filter.cursor });
   };
 }
 
