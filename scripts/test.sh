@@ -9,10 +9,11 @@ echo "== lint"; npx eslint --max-warnings 0 .
 echo "== unit and API tests (embedded PostgreSQL)"; npx vitest run --project unit --project api
 # On another server (another PostgreSQL version, roles, settings) what can differ is the database's
 # own work: migrations (run for every pass), triggers, LISTEN/NOTIFY, the job queue, roles, dumps,
-# locking under concurrency, search and cursors' text. Every other API file runs once, above.
+# locking under concurrency, search, cursors' text and the batched pages' lateral walks. Every other
+# API file runs once, above.
 SERVER_FILES=(foundation least-privilege backup past-one-machine jobs-mail ledger admin-counts price-cache
   reconciliation staff-late payments-initiate money-actions admin-status history-search admin-list
-  list-cursors auth-sessions initiate-batches jobs-queue-table)
+  list-cursors own-pages auth-sessions initiate-batches jobs-queue-table)
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== API tests on the database server (TEST_DATABASE_URL)"
   TEST_DB_TARGET=external npx vitest run --project api "${SERVER_FILES[@]/%/.test.ts}"
