@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, typ
 import { IdParamsSchema } from '@core/api/common.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { type FlatFields, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
+import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { batched } from '@server/lib/batches.js';
 import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
@@ -184,53 +184,56 @@ const inBatch = (column: string) => sql.raw(`q.batch_${column}`);
  * request. Rows are read without drizzle's mapping of each column ({@link rowsOf}).
  */
 function ownPage<R>(prefix: string, fields: FlatFields, build: (db: Db, values: PageValues) => SQLWrapper) {
+  type BatchRow = R & { batch_n: number };
   const rows = rowsOf<R>(fields);
-  const batchRows = rowsOf<R & { batch_n: number }>({ ...fields, batch_n: inBatch('n') });
-  // Per database: each shape's statement (as the batchers it makes), and a batcher per shape and
-  // limit (the limit is the statement's, the same for every page of a batch).
+  const batchRows = rowsOf<BatchRow>({ ...fields, batch_n: inBatch('n') });
+  // Per database: each shape's statement, and a batcher per shape and limit (the limit is the
+  // statement's, the same for every page of a batch).
   const perDatabase = preparedPerDatabase(() => ({
-    shapes: new Map<string, ReturnType<typeof shapeBatchers>>(),
+    statements: new Map<string, RowsStatement<BatchRow>>(),
     batchers: new Map<string, (call: PageCall) => Promise<R[]>>(),
   }));
   const p = (name: string) => sql.placeholder(name);
 
-  /** A shape's batched statement, prepared once, and the batchers for each limit that run it. */
-  function shapeBatchers(db: Db, kind: 'all' | 'status' | 'open', withCursor: boolean) {
+  /** A shape's statement, prepared as `name`: every page of a batch, each the same walk as alone. */
+  function shapeStatement(db: Db, name: string, kind: 'all' | 'status' | 'open', withCursor: boolean) {
     const page = build(db, {
       profileId: inBatch('profile'), status: kind === 'status' ? inBatch('status') : undefined, open: kind === 'open',
       cursor: withCursor ? { at: inBatch('at'), id: inBatch('id') } : null, limit: p('limit'),
     });
     // Each page's rows in its own order, the pages in the order asked (the sort keys are the page's
     // own columns: the subquery names every field once).
-    const statement = batchRows(db, sql`select page.*, q.batch_n::int
+    return batchRows(db, sql`select page.*, q.batch_n::int
       from unnest(${p('profiles')}::uuid[], ${p('statuses')}::text[], ${p('ats')}::text[], ${p('ids')}::uuid[])
         with ordinality as q(batch_profile, batch_status, batch_at, batch_id, batch_n)
       cross join lateral (${page}) page
-      order by q.batch_n, page.created_at desc nulls last, page.id desc nulls last`, `${prefix}_${kind}_${withCursor ? 'cursor' : 'first'}`);
-    return (limit: number) => batched(async (calls: PageCall[]) => {
-      const found = await statement.execute({
-        profiles: calls.map((c) => c.profileId), statuses: calls.map((c) => c.status ?? null),
-        ats: calls.map((c) => c.cursor?.at ?? null), ids: calls.map((c) => c.cursor?.id ?? null), limit,
-      });
-      const pages = calls.map((): R[] => []);
-      for (const row of found) pages[row.batch_n - 1]!.push(row);
-      return pages;
-    }, { maxSize: 50, maxRunning: 2 });
+      order by q.batch_n, page.created_at desc nulls last, page.id desc nulls last`, name);
   }
+
+  /** The pages of `limit` asked for together, read by one run of `statement` and handed out by ordinal. */
+  const pagesOf = (statement: RowsStatement<BatchRow>, limit: number) => batched(async (calls: PageCall[]) => {
+    const found = await statement.execute({
+      profiles: calls.map((c) => c.profileId), statuses: calls.map((c) => c.status ?? null),
+      ats: calls.map((c) => c.cursor?.at ?? null), ids: calls.map((c) => c.cursor?.id ?? null), limit,
+    });
+    const pages = calls.map((): R[] => []);
+    for (const row of found) pages[row.batch_n - 1]!.push(row);
+    return pages;
+  }, { maxSize: 50, maxRunning: 2 });
 
   return (db: Db, profileId: string, filter: ListFilter): Promise<R[]> => {
     const limit = filter.limit + 1;
     if (filter.q) return rows(db, build(db, { profileId, status: filter.status, open: filter.open, q: filter.q, cursor: filter.cursor, limit })).execute();
     const kind = filter.status ? 'status' : filter.open ? 'open' : 'all';
-    const shape = `${kind}_${filter.cursor ? 'cursor' : 'first'}`;
-    const { shapes, batchers } = perDatabase(db);
-    let call = batchers.get(`${shape}/${limit}`);
-    if (!call) {
-      let ofShape = shapes.get(shape);
-      if (!ofShape) shapes.set(shape, ofShape = shapeBatchers(db, kind, filter.cursor !== null));
-      batchers.set(`${shape}/${limit}`, call = ofShape(limit));
+    const name = `${prefix}_${kind}_${filter.cursor ? 'cursor' : 'first'}`;
+    const { statements, batchers } = perDatabase(db);
+    let read = batchers.get(`${name}/${limit}`);
+    if (!read) {
+      let statement = statements.get(name);
+      if (!statement) statements.set(name, statement = shapeStatement(db, name, kind, filter.cursor !== null));
+      batchers.set(`${name}/${limit}`, read = pagesOf(statement, limit));
     }
-    return call({ profileId, status: filter.status, cursor: filter.cursor });
+    return read({ profileId, status: filter.status, cursor: filter.cursor });
   };
 }
 
