@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@example.com')),
   SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').refine((v) => URL.canParse(v), 'must be a valid URL (percent-encode special characters in the password)').optional()),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('Money Transfer <no-reply@example.com>')),
+  /** The longest wait on the mail server for a connection, its greeting, or any answer: past it the e-mail fails and is retried. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   PAYPAL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   PAYPAL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   PAYPAL_API_BASE: z.preprocess(emptyToUndefined, z.url().default('https://api-m.sandbox.paypal.com')),
@@ -48,6 +50,8 @@ const EnvSchema = z.object({
   RUN_WORKER: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], 'must be true or false').default('true').transform((v) => v === 'true')),
   /** Attempts of a background job (an e-mail) before it is parked for the admin. */
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

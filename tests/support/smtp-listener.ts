@@ -15,6 +15,8 @@ export class SmtpListener {
   readonly messages: ReceivedMail[] = [];
   /** Connections clients opened to it. */
   connections = 0;
+  /** Recipients whose mail it takes in and never answers (a stalled mail server), until resume(). */
+  private stalled = new Set<string>();
   private waiters: Array<() => void> = [];
   private server = new SMTPServer({
     authOptional: true,
@@ -33,6 +35,8 @@ export class SmtpListener {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        // Silent after DATA: the client waits for an answer that never comes.
+        if (session.envelope.rcptTo.some((r) => this.stalled.has(r.address.toLowerCase()))) return;
         this.messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
@@ -51,6 +55,16 @@ export class SmtpListener {
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', () => resolve()));
     this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** Mail to `to` is read to its end and never answered, as by a mail server that hangs. */
+  stallMailTo(to: string): void {
+    this.stalled.add(to.toLowerCase());
+  }
+
+  /** Mail sent from now on is answered again. */
+  resume(): void {
+    this.stalled.clear();
   }
 
   stop(): Promise<void> {

@@ -22,10 +22,15 @@ export interface Mailer {
  * the next, so an e-mail pays no new connection, greeting, TLS or sign-in (against the tests'
  * loopback peer it takes a third of the time; more is saved over a network). `?pool=false` in
  * SMTP_URL opens one per e-mail.
+ *
+ * Every wait on the mail server is bounded by `timeoutMs` (nodemailer's own defaults let a server
+ * that greets and goes silent hold a delivery, and the worker running it, for 10 minutes): the
+ * connection is dropped, the send fails and its job is retried later, while the next jobs go on.
  */
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
+export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
   const url = new URL(smtpUrl);
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  for (const wait of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) url.searchParams.set(wait, String(timeoutMs));
   const transport = nodemailer.createTransport(url.toString());
   return {
     async send(m, mailId) {
@@ -52,8 +57,10 @@ export function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
 }
 
 /** SMTP_URL's server, or the development outbox without it. */
-export const configuredMailer = (config: { SMTP_URL?: string | undefined; MAIL_FROM: string; publicUrl: string }, db: Db, log: Logger): Mailer =>
-  (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, log, `${config.publicUrl}/dev/outbox`));
+export const configuredMailer = (
+  config: { SMTP_URL?: string | undefined; MAIL_FROM: string; SMTP_TIMEOUT_MS: number; publicUrl: string }, db: Db, log: Logger,
+): Mailer =>
+  (config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM, config.SMTP_TIMEOUT_MS) : outboxMailer(db, log, `${config.publicUrl}/dev/outbox`));
 
 /** Subjects may name a code ("123456 is your code"): digit runs are masked. */
 const maskCodes = (text: string) => text.replace(/\d{4,}/g, '[code]');
