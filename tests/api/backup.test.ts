@@ -41,17 +41,22 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
-/** Every table of the app with its row count and a digest of all its rows, and every sequence's position. */
+/**
+ * Every table of the app and of its job queue with its row count and a digest of all its rows
+ * (public's by their name, the queue's by schema.name), and every sequence's position.
+ */
 async function contents(url: string) {
-  const tables = await query<{ name: string }>(url, `select tablename as name from pg_tables where schemaname = 'public' order by 1`);
+  const tables = await query<{ name: string }>(url,
+    `select case when schemaname = 'public' then tablename else schemaname || '.' || tablename end as name from pg_tables
+     where schemaname in ('public', 'graphile_worker') and tablename <> 'migrations' order by 1`);
   const out: Record<string, { rows: number; md5: string | null }> = {};
   for (const { name } of tables) {
     const [row] = await query<{ rows: number; md5: string | null }>(url,
-      `select count(*)::int as rows, md5(string_agg(t::text, ',' order by t::text)) as md5 from public."${name}" t`);
+      `select count(*)::int as rows, md5(string_agg(t::text, ',' order by t::text)) as md5 from ${name.includes('.') ? name : `public."${name}"`} t`);
     out[name] = row!;
   }
   const sequences = await query<{ sequencename: string; last_value: string | null }>(url,
-    `select sequencename, last_value::text from pg_sequences where schemaname = 'public' order by 1`);
+    `select schemaname || '.' || sequencename as sequencename, last_value::text from pg_sequences where schemaname in ('public', 'graphile_worker') order by 1`);
   const migrations = await query<{ hash: string }>(url, 'select hash from drizzle.__drizzle_migrations order by id');
   return { tables: out, sequences, migrations: migrations.map((m) => m.hash) };
 }
@@ -74,6 +79,8 @@ beforeAll(async () => {
   const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
   await db.insert(paymentProofs).values({ transfer_request_id: pending.id, profile_id: sender.id, filename: 'reçu.png', mime_type: 'image/png', size: bytes.length, sha256: 'x'.repeat(64), data: bytes });
   await db.insert(savedRecipients).values({ profile_id: sender.id, channel: 'bank_france', recipient_name: 'Jean Dupont', iban: 'FR7630006000011234567890189' });
+  // A job waiting in the queue (an e-mail due tomorrow): the queue's rows are data too.
+  await t.database.pool.query(`select graphile_worker.add_job('mail', '{"mail_id": "later"}'::json, run_at => now() + interval '1 day')`);
   await db.insert(auditLog).values({ actor_profile_id: staff.id, action: 'status', target_type: 'transfer', target_id: completed.id, before: { status: 'pending' }, after: { status: 'completed', amounts: [1.5, '2.50'] } });
 });
 
@@ -94,7 +101,8 @@ describe('backup and restore', () => {
     const before = await contents(t.database.url);
     expect(summary.rows).toBe(Object.values(before.tables).reduce((n, x) => n + x.rows, 0));
     // The fixture really filled the tables the comparison is about.
-    for (const table of ['profiles', 'sessions', 'transfer_requests', 'transactions', 'transfer_status_history', 'payment_proofs', 'saved_recipients', 'audit_log', 'fee_tiers', 'rates']) {
+    for (const table of ['profiles', 'sessions', 'transfer_requests', 'transactions', 'transfer_status_history', 'payment_proofs', 'saved_recipients', 'audit_log', 'fee_tiers', 'rates',
+      'graphile_worker._private_jobs', 'graphile_worker._private_tasks']) {
       expect(before.tables[table]?.rows, table).toBeGreaterThan(0);
     }
 
@@ -105,7 +113,7 @@ describe('backup and restore', () => {
 
     // Sequences carry on past the restored rows instead of colliding with them.
     const [next] = await query<{ id: string }>(empty, `insert into audit_log (action, target_type) values ('test', 'test') returning id::text`);
-    expect(Number(next!.id)).toBeGreaterThan(Number(before.sequences.find((s) => s.sequencename === 'audit_log_id_seq')!.last_value));
+    expect(Number(next!.id)).toBeGreaterThan(Number(before.sequences.find((s) => s.sequencename === 'public.audit_log_id_seq')!.last_value));
   });
 
   it('refuses a database that holds rows unless forced, and then replaces them', async () => {

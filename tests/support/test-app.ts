@@ -60,8 +60,11 @@ export async function createTestApp(opts: {
   env?: Record<string, string>; mailer?: Mailer; leastPrivilege?: boolean; logger?: Logger;
   /** A second app (another server process's twin) on this app's database; close it first. */
   sharing?: TestApp;
+  /** An app on a database the test made itself (a restored one), left for the test to drop. */
+  databaseUrl?: string;
 } = {}): Promise<TestApp> {
   if (opts.sharing) return buildTestApp(opts, connect(opts.sharing.database.url, 5), async () => {});
+  if (opts.databaseUrl) return buildTestApp(opts, connect(opts.databaseUrl, 5), async () => {});
   const adminUrl = inject('adminDatabaseUrl');
   const id = randomBytes(6).toString('hex');
   const name = `${inject('testDatabasePrefix')}${id}`;

@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
+import { Logger, runMigrations as migrateJobQueue } from 'graphile-worker';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
-import { appliedMigrations, BACKUP_FORMAT, BACKUP_VERSION, copiedColumns, quoteIdent, tablesInLoadOrder,
-  type BackupHeader, type SequencesLine, type TableLine } from './backup.js';
+import { appliedMigrations, BACKUP_FORMAT, BACKUP_VERSION, copiedColumns, jobQueueMigration, qualified, quoteIdent, READABLE_VERSIONS,
+  tablesInLoadOrder, type BackupHeader, type SequencesLine, type Table, type TableLine } from './backup.js';
 import { connect } from './client.js';
 import { MIGRATION_LOCK, runMigrations } from './migrate.js';
 
@@ -24,8 +25,9 @@ const BATCH_CHARS = 8_000_000;
 
 /**
  * Loads a backup into the database at `url`. A database holding rows is refused unless `force`;
- * with it, its rows are replaced. Everything happens in one transaction: a bad or cut file, or
- * rows that no longer fit, leave the database exactly as it was.
+ * with it, its rows are replaced. The rows go in in one transaction: a bad or cut file, or rows
+ * that no longer fit, leave every row as it was. Only the job queue's empty tables may be left
+ * behind: graphile-worker installs them in transactions of its own, as at the app's start.
  */
 export async function restoreBackup(url: string, file: string, opts: { force?: boolean } = {}): Promise<RestoreSummary> {
   const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })[Symbol.asyncIterator]();
@@ -49,9 +51,8 @@ export async function restoreBackup(url: string, file: string, opts: { force?: b
   await client.connect();
   let summary: RestoreSummary;
   try {
-    await client.query('begin');
     // The app migrating at start waits for the restore, and the other way round.
-    await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const name = (await client.query<{ db: string }>('select current_database() as db')).rows[0]!.db;
     const holding = await tablesWithRows(client);
     if (holding.length > 0 && !opts.force) {
@@ -62,30 +63,34 @@ export async function restoreBackup(url: string, file: string, opts: { force?: b
     if (!isPrefix(applied, header.migrations)) {
       throw new RestoreRefusedError(`Database "${name}" has a newer schema than the backup. Restore into an empty database. Nothing was changed.`);
     }
+    if (header.job_queue_migration != null) await installJobQueue(url, header.job_queue_migration);
+    await client.query('begin');
     await applyMigrations(client, code.slice(applied.length, header.migrations.length));
     const tables = await tablesInLoadOrder(client);
-    if (tables.length > 0) await client.query(`truncate table ${tables.map((t) => `public.${quoteIdent(t)}`).join(', ')}`);
+    if (tables.length > 0) await client.query(`truncate table ${tables.map(qualified).join(', ')}`);
     // Rows go back as they were saved, derived ones included (the status counts): the triggers
     // that keep those would count the loaded transfers a second time. Off until the load is done.
-    for (const t of tables) await client.query(`alter table public.${quoteIdent(t)} disable trigger user`);
+    for (const t of tables) await client.query(`alter table ${qualified(t)} disable trigger user`);
 
     let rows = 0;
     let count = 0;
     for (let line = await next(); ; line = await next()) {
       const item = JSON.parse(line) as Partial<TableLine & SequencesLine & { end: true; tables: number; rows: number }>;
       if (item.table !== undefined) {
-        rows += await loadTable(client, item as TableLine, tables, next);
+        // Format 1 names public's tables and sequences without their schema.
+        rows += await loadTable(client, { schema: 'public', ...item } as TableLine, tables, next);
         count += 1;
       } else if (item.sequences) {
         for (const s of item.sequences) {
-          if (s.value !== null) await client.query('select setval($1::regclass, $2::bigint, true)', [`public.${quoteIdent(s.name)}`, s.value]);
+          const sequence = qualified({ schema: s.schema ?? 'public', table: s.name });
+          if (s.value !== null) await client.query('select setval($1::regclass, $2::bigint, true)', [sequence, s.value]);
         }
       } else if (item.end) {
         if (item.tables !== count || item.rows !== rows) throw new Error(`${file} is inconsistent: it announces ${item.tables} tables and ${item.rows} rows, holds ${count} and ${rows}.`);
         break;
       }
     }
-    for (const t of tables) await client.query(`alter table public.${quoteIdent(t)} enable trigger user`);
+    for (const t of tables) await client.query(`alter table ${qualified(t)} enable trigger user`);
     await client.query('commit');
     summary = { tables: count, rows, migratedAfter: code.length - header.migrations.length };
   } catch (err) {
@@ -102,12 +107,13 @@ export async function restoreBackup(url: string, file: string, opts: { force?: b
   return summary;
 }
 
-async function loadTable(client: pg.Client, table: TableLine, known: string[], next: () => Promise<string>): Promise<number> {
-  if (!known.includes(table.table)) throw new Error(`The backup holds table ${table.table}, which this database's schema lacks.`);
-  const present = new Set(await copiedColumns(client, table.table));
+async function loadTable(client: pg.Client, table: TableLine, known: Table[], next: () => Promise<string>): Promise<number> {
+  const name = `${table.schema}.${table.table}`;
+  if (!known.some((k) => k.schema === table.schema && k.table === table.table)) throw new Error(`The backup holds table ${name}, which this database's schema lacks.`);
+  const present = new Set(await copiedColumns(client, table));
   const missing = table.columns.filter((c) => !present.has(c));
-  if (missing.length > 0) throw new Error(`Table ${table.table} lacks the backup's columns ${missing.join(', ')}.`);
-  const target = `public.${quoteIdent(table.table)}`;
+  if (missing.length > 0) throw new Error(`Table ${name} lacks the backup's columns ${missing.join(', ')}.`);
+  const target = qualified(table);
   const list = table.columns.map(quoteIdent).join(', ');
   const insert = `insert into ${target} (${list}) overriding system value select ${list} from json_populate_recordset(null::${target}, $1::json)`;
   let batch: string[] = [];
@@ -140,10 +146,30 @@ async function applyMigrations(client: pg.Client, migrations: MigrationMeta[]): 
 async function tablesWithRows(client: pg.Client): Promise<string[]> {
   const holding: string[] = [];
   for (const table of await tablesInLoadOrder(client)) {
-    const r = await client.query<{ any: boolean }>(`select exists (select 1 from public.${quoteIdent(table)}) as any`);
-    if (r.rows[0]!.any) holding.push(table);
+    const r = await client.query<{ any: boolean }>(`select exists (select 1 from ${qualified(table)}) as any`);
+    if (r.rows[0]!.any) holding.push(table.schema === 'public' ? table.table : `${table.schema}.${table.table}`);
   }
   return holding;
+}
+
+/**
+ * The job queue's tables, by graphile-worker's own migrations (it runs each in a transaction of
+ * its own, so they cannot join the restore's). Its rows fit this release's queue only if the
+ * backup's queue is not newer.
+ */
+async function installJobQueue(url: string, backupRevision: number): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrateJobQueue({ pgPool: pool, logger: new Logger(() => () => {}) });
+    const client = await pool.connect();
+    const installed = await jobQueueMigration(client).finally(() => client.release());
+    if (installed === null || installed < backupRevision) {
+      throw new RestoreRefusedError(`The backup's job queue was made by a newer release (revision ${backupRevision}; this release has ${installed}). `
+        + 'Restore it with that release. No rows were changed.');
+    }
+  } finally {
+    await pool.end();
+  }
 }
 
 function parseHeader(line: string, file: string): BackupHeader {
@@ -154,7 +180,9 @@ function parseHeader(line: string, file: string): BackupHeader {
     header = {};
   }
   if (header.format !== BACKUP_FORMAT) throw new RestoreRefusedError(`${file} is not a backup made by \`npm run db:backup\`. Nothing was changed.`);
-  if (header.version !== BACKUP_VERSION) throw new RestoreRefusedError(`${file} is a backup of format ${header.version}; this release reads format ${BACKUP_VERSION}. Nothing was changed.`);
+  if (!READABLE_VERSIONS.includes(header.version as number)) {
+    throw new RestoreRefusedError(`${file} is a backup of format ${header.version}; this release reads formats up to ${BACKUP_VERSION}. Nothing was changed.`);
+  }
   return header as BackupHeader;
 }
 
