@@ -70,13 +70,13 @@ describe('GET /api/profiles (admin)', () => {
 });
 
 describe('PATCH /api/profiles/:id { role } (admin only)', () => {
-  it('changes a role, takes effect at once, and writes the audit log', async () => {
+  it('changes a role, takes effect at once (the account is signed out everywhere), and writes the audit log', async () => {
     const target = await createUser(t);
     const res = await setRole(admin.token, target.id, 'manager');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ id: target.id, role: 'manager' });
-    // The target's existing token now carries the new role (roles are read from the database).
-    expect((await t.request({ method: 'GET', url: '/api/profiles/me', token: target.token })).json().data.role).toBe('manager');
+    // No session outlives the role it was opened under.
+    expect((await t.request({ method: 'GET', url: '/api/profiles/me', token: target.token })).statusCode).toBe(401);
     const [entry] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.target_type, 'profile'), eq(auditLog.target_id, target.id)));
     expect(entry).toMatchObject({ actor_profile_id: admin.id, action: 'profile.role_update', before: { role: 'user' }, after: { role: 'manager' } });
   });
@@ -104,9 +104,9 @@ describe('PATCH /api/profiles/:id { role } (admin only)', () => {
     const second = await createUser(t, { role: 'admin' });
     const results = await Promise.all([setRole(admin.token, second.id, 'user'), setRole(second.token, admin.id, 'user')]);
     // One wins; the other is refused, as the last admin (409) or, when it arrives after its
-    // caller was demoted, as no longer an admin (403). Never both.
+    // caller was demoted (and so signed out), as signed out (401) or no longer an admin (403). Never both.
     const codes = results.map((r) => r.statusCode).sort();
-    expect([[200, 403], [200, 409]]).toContainEqual(codes);
+    expect([[200, 401], [200, 403], [200, 409]]).toContainEqual(codes);
     const admins = await t.database.db.select().from(profiles).where(eq(profiles.role, 'admin'));
     expect(admins).toHaveLength(1);
     // The one left cannot demote themself either.

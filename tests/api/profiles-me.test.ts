@@ -25,13 +25,13 @@ describe('GET /api/profiles/me', () => {
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual([
-      'address', 'city', 'country', 'created_at', 'email', 'email_verified', 'full_name', 'has_password', 'id', 'language', 'phone', 'role', 'state', 'stats',
+      'address', 'city', 'country', 'created_at', 'email', 'email_verified', 'full_name', 'has_password', 'id', 'language', 'mfa_verified', 'phone', 'role', 'state', 'stats',
       'totp_enabled', 'user_id',
     ]);
     expect(data).toMatchObject({
       id: user.id, user_id: user.user_id, email: user.email, full_name: 'Stat Sender', phone: '+15551234567', address: '1 rue A',
       state: 'Estuaire Province', city: 'Libreville', country: 'GA', role: 'user', language: 'en',
-      stats: { total: 5, completed: 2, pending: 2 }, has_password: true, totp_enabled: false,
+      stats: { total: 5, completed: 2, pending: 2 }, has_password: true, totp_enabled: false, mfa_verified: true,
     });
     expect(JSON.stringify(data)).not.toContain('argon2');
   });

@@ -29,6 +29,8 @@ export const MyProfileSchema = ProfileSchema.extend({
   has_password: z.boolean(),
   /** Whether sign-in asks for a code from an authenticator app (docs/rules/accounts.md#two-step-sign-in). */
   totp_enabled: z.boolean(),
+  /** Whether this session was opened with the second factor: a staff session without it reaches only its own account. */
+  mfa_verified: z.boolean(),
   stats: z.object({ total: z.number().int(), completed: z.number().int(), pending: z.number().int() }),
 });
 export type MyProfile = z.infer<typeof MyProfileSchema>;

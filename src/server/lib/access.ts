@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isStaff } from '@core/status.js';
 import { HttpError, forbidden, unauthorized } from './http-error.js';
 
 /**
@@ -13,6 +14,11 @@ declare module 'fastify' {
     access?: Access;
     /** The message key of the 401 when a route words "sign in" its own way. */
     signInKey?: string;
+    /**
+     * Open to a staff session without its second factor: the caller's own account and the steps
+     * to get that factor (docs/rules/accounts.md#two-step-sign-in). Every other route refuses it.
+     */
+    beforeSecondFactor?: true;
   }
 }
 
@@ -21,13 +27,20 @@ const ROLES_OF: Record<Exclude<Access, 'public' | 'user'>, readonly string[]> = 
   admin: ['admin'],
 };
 
-/** The onRequest check: the route's declared access against the caller's session; the refusal, or null to go on. */
+/**
+ * The onRequest check: the route's declared access against the caller's session; the refusal, or
+ * null to go on. A staff session opened without the second factor is refused everywhere but its
+ * own account's first steps, whatever the route's access: a route open to "any signed-in user"
+ * may answer staff more than it answers a sender (the whole queue, another sender's transfer), and
+ * refusing by default means no such route can forget to ask for the factor.
+ */
 export function accessRefusal(request: FastifyRequest): Error | null {
-  const { access, signInKey } = request.routeOptions.config;
+  const { access, signInKey, beforeSecondFactor } = request.routeOptions.config;
   if (!access || access === 'public') return null;
-  if (!request.auth) return unauthorized(signInKey);
-  if (access !== 'user' && !ROLES_OF[access].includes(request.auth.role)) return forbidden();
-  if (access !== 'user' && !request.auth.mfa_verified) return mfaRefusal(request.auth.totp_enabled);
+  const auth = request.auth;
+  if (!auth) return unauthorized(signInKey);
+  if (access !== 'user' && !ROLES_OF[access].includes(auth.role)) return forbidden();
+  if (isStaff(auth.role) && !auth.mfa_verified && !beforeSecondFactor) return mfaRefusal(auth.totp_enabled);
   return null;
 }
 

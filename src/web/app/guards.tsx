@@ -1,7 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageHeader, PageShell } from '../components/page';
+import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
-import { isStaff, useSession } from '../lib/session';
+import { isStaff, useSession, type SessionUser } from '../lib/session';
 
 /** Signed-in routes: signed out (once the initial check is done) → /login, remembering where they were going. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -9,7 +12,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (loading) return <LoadingState />;
   if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
-  return <>{children}</>;
+  return <SecondFactorFirst user={user}>{children}</SecondFactorFirst>;
 }
 
 /**
@@ -22,9 +25,34 @@ export function RequireStaff({ children }: { children: ReactNode }) {
   if (loading) return <LoadingState />;
   if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
   if (!isStaff(user)) return <Navigate to="/" replace />;
-  // Staff set up two-step sign-in before the back office (D12): the server refuses them until then.
-  if (!user.totp_enabled) return <Navigate to="/two-step" replace state={{ from: `${location.pathname}${location.search}` }} />;
-  return <>{children}</>;
+  return <SecondFactorFirst user={user}>{children}</SecondFactorFirst>;
+}
+
+/**
+ * A staff session opened without the second factor reaches nothing but its own account on the
+ * server (docs/rules/accounts.md#two-step-sign-in), so its pages wait for it: an account not yet
+ * enrolled sets it up at /two-step; one enrolled since this session opened signs in again.
+ */
+function SecondFactorFirst({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const location = useLocation();
+  if (!isStaff(user) || user.mfa_verified) return <>{children}</>;
+  if (user.totp_enabled) return <SignInAgain />;
+  if (location.pathname === '/two-step') return <>{children}</>;
+  return <Navigate to="/two-step" replace state={{ from: `${location.pathname}${location.search}` }} />;
+}
+
+function SignInAgain() {
+  const { t } = useTranslation('common');
+  const { logout } = useSession();
+  const [busy, setBusy] = useState(false);
+  return (
+    <PageShell width="narrow">
+      <PageHeader title={t('secondFactor.title')} description={t('secondFactor.body')} />
+      <Button disabled={busy} onClick={() => { setBusy(true); void logout('/login'); }} data-testid="sign-in-again">
+        {t('secondFactor.signInAgain')}
+      </Button>
+    </PageShell>
+  );
 }
 
 /**

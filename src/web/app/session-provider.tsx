@@ -121,7 +121,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(() => loadProfile(readToken()), [loadProfile]);
 
-  const logout = useCallback(async () => {
+  const logout = useCallback(async (to = '/') => {
     const tok = readToken();
     if (tok) {
       try {
@@ -138,7 +138,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     startTransition(() => {
       setToken(null);
       setUser(null);
-      navigate('/');
+      navigate(to);
     });
   }, [navigate]);
 

@@ -15,8 +15,8 @@ export interface Session {
   loading: boolean;
   /** Stores the token and loads the profile; resolves with the user (null if the token is refused). */
   login: (token: string) => Promise<SessionUser | null>;
-  /** Revokes the session on the server (failure ignored), clears it here and goes to /. */
-  logout: () => Promise<void>;
+  /** Revokes the session on the server (failure ignored), clears it here and goes to `to` (/ by default). */
+  logout: (to?: string) => Promise<void>;
   /** Reloads the profile (e.g. after the profile page saved changes). */
   refresh: () => Promise<SessionUser | null>;
 }

@@ -73,7 +73,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   });
 
   app.post('/auth/logout', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { response: replies({ 200: MessageSchema }) },
   }, async (request) => {
     const user = requireUser(request);
@@ -82,7 +82,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   });
 
   app.post('/auth/logout-all', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { response: replies({ 200: SessionsEndedResponseSchema }) },
   }, async (request) => {
     const user = requireUser(request);

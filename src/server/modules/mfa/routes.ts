@@ -8,8 +8,8 @@ import type { ApiModule } from '../module.js';
 import { disable, enable, resetFor, setUp, verifySignIn } from './service.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in). Setup, enable and disable are open
-// to any signed-in account: a staff member without it reaches them, and nothing else of the back
-// office, until enrolled. Setup first asks for the owner's proof (current password or mailed
+// to any signed-in account; a staff session without the second factor reaches setup and enable
+// and nothing but its own account besides (lib/access.ts). Setup first asks for the owner's proof (current password or mailed
 // code, as an e-mail or password change does); disable asks for a code of the app.
 
 const routes: ApiModule = async (app, { ctx }) => {
@@ -19,12 +19,12 @@ const routes: ApiModule = async (app, { ctx }) => {
   }, async (request, reply) => verifySignIn(ctx, reply, request.body, { ip: clientAddress(request), userAgent: request.headers['user-agent'] }, request.lang));
 
   app.post('/auth/mfa/setup', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { body: MfaSetupSchema, response: replies({ 200: MfaSetupResponseSchema }) },
   }, async (request, reply) => setUp(ctx, reply, requireUser(request), request.body, request.lang));
 
   app.post('/auth/mfa/enable', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { body: MfaEnableSchema, response: replies({ 200: MfaEnabledResponseSchema }) },
   }, async (request, reply) => enable(ctx, reply, requireUser(request), request.body.code, clientAddress(request), request.lang));
 

@@ -19,7 +19,7 @@ const LanguageSchema = z.object({ language: z.enum(LANGUAGES, { error: 'validati
 
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/profiles/me', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { response: replies({ 200: MyProfileResponseSchema }) },
   }, async (request) => ({ data: await getMyProfile(ctx, requireUser(request)) }));
 
@@ -49,7 +49,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   });
 
   app.put('/profiles/me/language', {
-    config: { access: 'user' },
+    config: { access: 'user', beforeSecondFactor: true },
     schema: { body: LanguageSchema, response: replies({ 200: ProfileResponseSchema }) },
   }, async (request) => ({ data: await setMyLanguage(ctx, requireUser(request), request.body.language) }));
 

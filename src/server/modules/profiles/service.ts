@@ -35,7 +35,7 @@ async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
 export async function getMyProfile(ctx: AppContext, me: AuthUser): Promise<MyProfile> {
   const profile = await repo.myProfile(ctx.db, me.profile_id);
   if (!profile) throw notFound();
-  return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, stats: await repo.profileStats(ctx.db, profile.id) };
+  return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, mfa_verified: me.mfa_verified, stats: await repo.profileStats(ctx.db, profile.id) };
 }
 
 /**
@@ -107,16 +107,20 @@ export async function listProfiles(ctx: AppContext, query: { q?: string | undefi
 
 /**
  * An admin changes a role. The admins are locked while the change is decided, so two admins
- * demoting each other at once cannot leave the service without one.
+ * demoting each other at once cannot leave the service without one. The account is then signed
+ * out everywhere: a session keeps nothing of the role it was opened under, and a promoted
+ * account signs in again, with its second factor, to use its new role.
  */
 export async function changeRole(ctx: AppContext, actor: Actor, profileId: string, input: RoleUpdate): Promise<Profile> {
-  return ctx.db.transaction(async (tx) => {
+  const { profile, changed } = await ctx.db.transaction(async (tx) => {
     const { adminCount, target } = await repo.lockAdminsAndProfile(tx, profileId);
     if (!target) throw notFound();
-    if (target.role === input.role) return toProfile(target);
+    if (target.role === input.role) return { profile: toProfile(target), changed: false };
     if (target.role === 'admin' && adminCount <= 1) throw new HttpError(409, 'auth.errors.lastAdmin');
     const updated = await repo.writeRole(tx, target, input.role);
     await recordAudit(tx, actor, { action: 'profile.role_update', target: 'profile', id: target.id, before: { role: target.role }, after: { role: input.role } });
-    return toProfile(updated);
+    return { profile: toProfile(updated), changed: true };
   });
+  if (changed) await ctx.tokens.revokeAllSessions(profileId);
+  return profile;
 }
