@@ -17,7 +17,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Money Transfer API',
         version: '1',
         description: 'Errors answer `{ error, code, fields? }`: `error` in the caller\'s language, `code` stable. '
-          + 'Amounts are exact decimals written as text. Signed-in calls send `Authorization: Bearer <session token>`.',
+          + 'Amounts are exact decimals written as text. Signed-in calls send `Authorization: Bearer <session token>`. '
+          + 'A staff (admin or manager) session opened without its second factor is refused by every operation '
+          + '(`403 mfa_enrollment_required` or `mfa_required`) except GET /api/profiles/me, PUT /api/profiles/me/language, '
+          + 'two-step setup and enable, and signing out.',
       },
       components: { securitySchemes: { session: { type: 'http', scheme: 'bearer' } } },
     },

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, submitSignIn, useE2eApp } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in), as an admin does it on a phone: sent
 // to enrol after the first sign-in, confirms it is them with the password (note 019), reads the
@@ -14,6 +15,14 @@ const codeAt = (secret: string, step: number) => new TOTP({ secret: Secret.fromB
 
 describe('two-step sign-in', () => {
   it('an admin enrols by reading the secret from the page, signs out, and signs in with a code', async () => {
+    // Another session, opened by the password alone before enrolling: even the admin's own pages
+    // wait for two-step sign-in.
+    const before = await app.page();
+    await submitSignIn(before, app.server.url, BOOTSTRAP_ADMIN);
+    await before.waitForURL((url) => url.pathname === '/two-step');
+    await before.goto(`${app.server.url}/history`);
+    await before.waitForURL((url) => url.pathname === '/two-step');
+
     const page = await app.page({ width: PHONE });
     await submitSignIn(page, app.server.url, BOOTSTRAP_ADMIN);
     // Staff without it are sent to set it up.
@@ -65,6 +74,15 @@ describe('two-step sign-in', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');
     await page.getByRole('region', { name: 'Transfer requests by status' }).waitFor();
+
+    // The session opened before enrolling has no code behind it: it is asked to sign in again.
+    await before.goto(`${app.server.url}/admin`);
+    await before.getByRole('heading', { name: 'Sign in again with your code' }).waitFor();
+    expect(await before.getByRole('region', { name: 'Transfer requests by status' }).count()).toBe(0);
+    await shot(before, 'staff-sign-in-again');
+    await before.getByRole('button', { name: 'Sign in again' }).click();
+    await before.waitForURL((url) => url.pathname === '/login');
+    await before.context().close();
 
     // Sign out, then in again: the password, then a code (a later step than the one used).
     await page.getByRole('button', { name: 'Open menu' }).click();
