@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_APPROVAL_THRESHOLDS, approvalError, completionError, needsApproval, ownTransferError, sameStaffError,
+  DEFAULT_APPROVAL_THRESHOLDS, approvalError, needsApproval, ownTransferError, sameStaffError, unapprovedError,
 } from './approval.js';
 
 describe('four-eyes threshold', () => {
@@ -40,11 +40,18 @@ describe('four-eyes rules', () => {
     expect(approvalError({ ...transfer, status: 'completed' }, B, true)?.key).toBe('validation.statusFinal');
   });
 
-  it('keeps the approver from also paying out, and a transfer that needs approval from completing without it', () => {
+  it('keeps the approver from also paying out', () => {
     expect(sameStaffError({ approved_by: B }, B)?.key).toBe('transfer.approval.approvalSameStaff');
     expect(sameStaffError({ approved_by: B }, A)).toBeNull();
-    expect(completionError({ approved_by: null }, true)?.key).toBe('transfer.approval.completeNeedsApproval');
-    expect(completionError({ approved_by: null }, false)).toBeNull();
-    expect(completionError({ approved_by: B }, true)).toBeNull();
+  });
+
+  it('lets no money go out before the approval a transfer needs: no PayPal capture, no payout, no completion', () => {
+    expect(unapprovedError({ approved_by: null }, true, 'capture')).toEqual({ status: 409, key: 'transfer.approval.captureNeedsApproval' });
+    expect(unapprovedError({ approved_by: null }, true, 'payout')).toEqual({ status: 409, key: 'transfer.approval.payoutNeedsApproval' });
+    expect(unapprovedError({ approved_by: null }, true, 'complete')?.key).toBe('transfer.approval.completeNeedsApproval');
+    for (const step of ['capture', 'payout', 'complete'] as const) {
+      expect(unapprovedError({ approved_by: null }, false, step)).toBeNull();
+      expect(unapprovedError({ approved_by: B }, true, step)).toBeNull();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { type Currency, type Decimal, compareDecimal, parseDecimal } from './money.js';
 
-// Four-eyes (D12): from a threshold per source currency, completing a transfer needs a second
-// staff member's approval. The admin edits the thresholds; these are the defaults.
+// Four-eyes: from a threshold per source currency, a second staff member approves a transfer
+// before its money goes out (docs/rules/back-office.md#four-eyes). The admin edits the
+// thresholds; these are the defaults.
 
 export const DEFAULT_APPROVAL_THRESHOLDS: Record<Currency, Decimal> = {
   USD: '1000', EUR: '1000', XAF: '600000', RWF: '1300000',
@@ -57,7 +58,19 @@ export function sameStaffError(transfer: Pick<FourEyesView, 'approved_by'>, staf
   return transfer.approved_by === staffId ? SAME_STAFF : null;
 }
 
-/** A transfer that needs an approval is completed only once approved. */
-export function completionError(transfer: Pick<FourEyesView, 'approved_by'>, required: boolean): FourEyesRefusal | null {
-  return required && !transfer.approved_by ? { status: 409, key: 'transfer.approval.completeNeedsApproval' } : null;
+/** The steps that wait for the approval of a transfer that needs one: money goes out (or is taken) only once approved. */
+export type ApprovalGatedStep = 'capture' | 'payout' | 'complete';
+
+const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, string> = {
+  capture: 'transfer.approval.captureNeedsApproval',
+  payout: 'transfer.approval.payoutNeedsApproval',
+  complete: 'transfer.approval.completeNeedsApproval',
+};
+
+/**
+ * A transfer that needs an approval (`required`) has it before its PayPal payment is captured,
+ * its payout recorded or it is completed: the second pair of eyes comes before the money moves.
+ */
+export function unapprovedError(transfer: Pick<FourEyesView, 'approved_by'>, required: boolean, step: ApprovalGatedStep): FourEyesRefusal | null {
+  return required && !transfer.approved_by ? { status: 409, key: WAITS_FOR_APPROVAL[step] } : null;
 }

@@ -51,6 +51,14 @@ export function paymentAfterClosing(payment: PaymentStatus): PaymentStatus {
   return payment;
 }
 
+/**
+ * The sender still has to pay: the transfer is open and nothing was received or authorized yet.
+ * Only then does anything (payment page, API, e-mail) tell them how to pay.
+ */
+export function awaitsPayment(state: Pick<MoneyState, 'status' | 'payment_status'>): boolean {
+  return state.payment_status === 'awaiting' && !isFinalStatus(state.status);
+}
+
 /** A closed transfer whose PayPal authorization is still held: its void is queued, not yet confirmed. */
 export function voidPending(state: Pick<MoneyState, 'status' | 'payment_status'>): boolean {
   return state.payment_status === 'authorized' && isFinalStatus(state.status);

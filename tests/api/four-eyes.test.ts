@@ -3,9 +3,10 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// Four-eyes (D12): from its currency's threshold, a transfer is completed only once a second staff
-// member approved it; the approver neither processed it nor recorded its payout, and no staff
-// member processes or approves a transfer they sent themselves. The admin edits the thresholds.
+// Four-eyes: from its currency's threshold, a transfer is paid out and completed only once a
+// second staff member approved it; the approver neither processed it nor recorded its payout, and
+// no staff member processes or approves a transfer they sent themselves. The admin edits the
+// thresholds. (The payout and the PayPal capture waiting for it: four-eyes-money.test.ts.)
 
 let t: TestApp;
 let sender: TestUser;
@@ -32,25 +33,27 @@ const detail = async (token: string, id: string) => (await call(token, 'GET', `/
 const refusal = (res: { statusCode: number; json(): { code: string } }) => [res.statusCode, res.json().code];
 
 describe('a transfer at or above its threshold', () => {
-  it('is refused completion until a second staff member approves it, then completes', async () => {
-    // USD 1,500 ≥ USD 1,000 (D12's default); paid in already.
+  it('waits for a second staff member\'s approval before its payout and its completion, then completes', async () => {
+    // USD 1,500 ≥ USD 1,000 (the default threshold); paid in already.
     const transfer = await createTransfer(t, sender.id, { amount: '1500', paid: true });
     expect((await move(mia.token, transfer.id, 'processing')).statusCode).toBe(200);
-    expect((await payout(mia.token, transfer.id)).statusCode).toBe(200);
+    expect(refusal(await payout(mia.token, transfer.id))).toEqual([409, 'payout_needs_approval']);
 
     const refused = await move(mia.token, transfer.id, 'completed');
     expect(refusal(refused)).toEqual([409, 'complete_needs_approval']);
     expect(refused.json().error).toMatch(/second staff member must approve/);
-    expect((await detail(mia.token, transfer.id)).status).toBe('processing');
+    expect(await detail(mia.token, transfer.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
 
     const approved = await approve(max.token, transfer.id);
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().data).toMatchObject({
       id: transfer.id, status: 'processing', approval_required: true, needs_approval: false,
       requester: { profile_id: sender.id, full_name: 'Awa Sender' },
+      processed_by: mia.id, approved_by: max.id, payout_sent_by: null,
     });
     expect(Date.parse(approved.json().data.approved_at)).not.toBeNaN();
 
+    expect((await payout(mia.token, transfer.id)).statusCode).toBe(200);
     const completed = await move(mia.token, transfer.id, 'completed');
     expect(completed.statusCode, completed.body).toBe(200);
     expect(completed.json().data.status).toBe('completed');
@@ -63,20 +66,19 @@ describe('a transfer at or above its threshold', () => {
       payout_sent_by: { profile_id: mia.id },
       refunded_by: null,
     });
-    expect(seen).toMatchObject({ approval_required: true, needs_approval: false });
+    expect(seen).toMatchObject({ approval_required: true, needs_approval: false, processed_by: mia.id, approved_by: max.id, payout_sent_by: mia.id });
   });
 
-  it('cannot be approved by the one who processed it or recorded its payout', async () => {
+  it('cannot be approved by the one who processed it, nor twice', async () => {
     const transfer = await createTransfer(t, sender.id, { amount: '1000', paid: true });
     expect((await move(mia.token, transfer.id, 'processing')).statusCode).toBe(200);
     expect(refusal(await approve(mia.token, transfer.id))).toEqual([409, 'approval_same_staff']);
-
-    // Max records the payout: now neither of them may approve; the admin may.
-    expect((await payout(max.token, transfer.id)).statusCode).toBe(200);
-    expect(refusal(await approve(max.token, transfer.id))).toEqual([409, 'approval_same_staff']);
     expect((await detail(admin.token, transfer.id)).approved_at).toBeNull();
-    expect((await approve(admin.token, transfer.id)).statusCode).toBe(200);
+    expect((await approve(max.token, transfer.id)).statusCode).toBe(200);
     expect(refusal(await approve(admin.token, transfer.id))).toEqual([409, 'already_approved']);
+    // The approver does not record the payout; the one who processed it does.
+    expect(refusal(await payout(max.token, transfer.id))).toEqual([409, 'approval_same_staff']);
+    expect((await payout(mia.token, transfer.id)).statusCode).toBe(200);
     expect((await move(admin.token, transfer.id, 'completed')).statusCode).toBe(200);
     expect((await approve(max.token, transfer.id)).statusCode).toBe(409);
   });

@@ -177,6 +177,22 @@ describe('proof of payment', () => {
     expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}`, token: alice.token })).json().data.has_proof).toBe(true);
   });
 
+  it('refuses a proof on a cancelled or rejected transfer with 409 proof_closed, storing nothing', async () => {
+    const cancelled = await createTransfer(alice, '117');
+    expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${cancelled.id}/cancel`, token: alice.token })).statusCode).toBe(200);
+    const rejected = await createTransfer(alice, '118');
+    expect((await t.request({ method: 'PATCH', url: `/api/transfer-requests/${rejected.id}`, token: manager.token, payload: { status: 'rejected', note: 'Wrong account' } })).statusCode).toBe(200);
+    for (const { id } of [cancelled, rejected]) {
+      const res = await upload(alice, id, 'late.png', PNG);
+      expect([res.statusCode, res.json().code]).toEqual([409, 'proof_closed']);
+      expect(res.json().error).toBe('This transfer is closed: it takes no more proofs of payment, and nothing more is to be paid for it.');
+      const fr = await t.request({ method: 'POST', url: `/api/transfer-requests/${id}/proof`, token: alice.token, headers: { 'accept-language': 'fr', ...multipart('late.png', PNG, 'image/png').headers }, payload: multipart('late.png', PNG, 'image/png').payload });
+      expect([fr.statusCode, fr.json().error]).toEqual([409, 'Ce transfert est clos : il n’accepte plus de preuve de paiement, et plus rien n’est à payer.']);
+      const { data } = (await t.request({ method: 'GET', url: `/api/transfer-requests/${id}`, token: alice.token })).json();
+      expect(data).toMatchObject({ has_proof: false, proofs: [] });
+    }
+  });
+
   it('refuses a file whose extension lies about its content', async () => {
     const created = await createTransfer(alice, '115');
     const html = Buffer.from('<html><script>alert(1)</script></html>');

@@ -142,7 +142,8 @@ const TransferDetailBaseSchema = TransferRequestSchema.extend({
   has_proof: z.boolean(),
   proofs: z.array(ProofSchema),
   transaction_id: z.uuid().nullable(),
-  payment_instructions: z.string(),
+  /** Where to pay by hand; null once nothing is to be paid (closed, or the payment received or authorized). */
+  payment_instructions: z.string().nullable(),
   /** Paid through PayPal's checkout rather than by hand with a proof. */
   paypal_checkout: z.boolean(),
   /** A refund asked of PayPal and not confirmed yet (waiting, retried or parked): when staff asked. */
@@ -162,6 +163,10 @@ const ApprovalFieldsSchema = z.object({
   /** Required and not approved yet: it cannot be completed. */
   needs_approval: z.boolean(),
   approved_at: isoDateTime().nullable(),
+  /** Who processed it, recorded its payout and approved it (profile ids): whom the screens keep from approving. */
+  processed_by: z.uuid().nullable(),
+  payout_sent_by: z.uuid().nullable(),
+  approved_by: z.uuid().nullable(),
 });
 
 /** A staff member named on a transfer. */

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@core/api/audit.js';
-import { ownTransferError, sameStaffError } from '@core/approval.js';
+import { ownTransferError, sameStaffError, unapprovedError } from '@core/approval.js';
 import { CHANNELS } from '@core/channels.js';
 import type { EntryKind } from '@core/ledger.js';
 import { moneyActionError, paymentMismatch } from '@core/money-states.js';
@@ -10,6 +10,7 @@ import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { paypalConfigured } from '../payments/paypal.js';
@@ -70,17 +71,18 @@ interface Step {
 }
 
 /**
- * Locks the transfer, asks `decide` what the step is (it throws when the state refuses it), then
- * writes the state, timeline, ledger entries and e-mail in the one transaction.
+ * Locks the transfer, asks `decide` what the step is (it throws when the state refuses it; it may
+ * read more in the transaction), then writes the state, timeline, ledger entries and e-mail in the
+ * one transaction.
  */
-export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow) => Step, tx?: Tx): Promise<TransferRequestRow> {
+export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow, tx: Tx) => Step | Promise<Step>, tx?: Tx): Promise<TransferRequestRow> {
   const run = async (db: Tx) => {
     const current = await lockRequest(db, id);
     if (!current) throw notFound();
     // No staff member records the money of a transfer they sent themselves (D12).
     const own = actor && ownTransferError(current, actor.profile_id);
     if (own) throw new HttpError(own.status, own.key);
-    const step = decide(current);
+    const step = await decide(current, db);
     const written = await writeMoney(db, { from: current, set: step.set, events: step.events, actor, note: null });
     for (const kind of step.entries) {
       await postTransferEntry(db, kind, ledgerView(written), { actorId: actor?.profile_id ?? null, reference: step.reference });
@@ -134,13 +136,15 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
   });
 }
 
-/** The payout went out to the recipient: the operator's or bank's reference is kept. */
+/**
+ * The payout went out to the recipient: the operator's or bank's reference is kept. At or above
+ * its threshold, only once a second staff member approved the transfer, and not by that approver.
+ */
 export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, body: PayoutRecord): Promise<TransferRequestRow> {
-  return moneyStep(ctx, actor, id, (row) => {
+  return moneyStep(ctx, actor, id, async (row, tx) => {
     refuseIf(moneyActionError(row, 'payout'));
-    // The approver is the second pair of eyes: they do not also pay it out (D12).
-    const sameStaff = sameStaffError(row, actor.profile_id);
-    if (sameStaff) throw new HttpError(sameStaff.status, sameStaff.key);
+    const fourEyes = unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ?? sameStaffError(row, actor.profile_id);
+    if (fourEyes) throw refused(fourEyes);
     return {
       set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },
       events: ['payout_sent'],

@@ -36,10 +36,13 @@ interface Extra {
   link?: string;
 }
 
+/** Rejected or cancelled: it will not be carried out, and nothing is to be paid for it. */
+const isClosed = (request: MailedTransfer) => request.status === 'rejected' || request.status === 'cancelled';
+
 /** What the sender's money became when the transfer closed (D11): owed back, refunded, or never taken. */
 function refundLine(event: Event, request: MailedTransfer): string | null {
   if (request.payment_status === 'refund_due') return 'transfer.email.refund';
-  if (event !== 'status' || (request.status !== 'rejected' && request.status !== 'cancelled')) return null;
+  if (event !== 'status' || !isClosed(request)) return null;
   if (request.payment_status === 'refunded') return 'transfer.email.refundedAlready';
   return 'transfer.email.nothingCharged';
 }
@@ -72,7 +75,8 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
     ...(event === 'action' ? ['', t(lang, 'transfer.email.action.answer', vars)] : []),
     ...(refund ? ['', t(lang, refund, vars)] : []),
     '',
-    t(lang, 'transfer.email.summary', vars),
+    // A closed transfer's e-mails say what it was, never what to pay.
+    t(lang, isClosed(request) ? 'transfer.email.summaryClosed' : 'transfer.email.summary', vars),
     // Asked to act, the sender already has the transfer's link above.
     ...(event === 'action' ? [] : [t(lang, 'transfer.email.follow', vars)]),
     '',

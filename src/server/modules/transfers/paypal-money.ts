@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { unapprovedError } from '@core/approval.js';
 import { paymentMismatch } from '@core/money-states.js';
 import { parseAmount, toDecimal, type Currency } from '@core/money.js';
 import { ROLES, isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { HttpError, notFound } from '@server/lib/http-error.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { enqueue, pendingJob } from '../jobs/service.js';
 import { PayPalError, captureAuthorization, refundCapture, voidAuthorization } from '../payments/paypal.js';
@@ -52,12 +54,16 @@ const captureRefused = (reason: string) => new HttpError(409, 'transfer.money.pa
  * locked while PayPal answers: the payment `received` for the amount PayPal captured, the capture
  * id as provider reference, the ledger's payment entry and the timeline step. PayPal refusing
  * fails the move with its reason (409), PayPal unreachable with 502: the transaction rolls back
- * and nothing changes. Other transfers pass through as they are.
+ * and nothing changes. A transfer that needs a second staff member's approval and has none is
+ * refused (409) before PayPal is called. Other transfers pass through as they are.
  */
 export async function captureForProcessing(ctx: AppContext, tx: Tx, row: TransferRequestRow, actor: StaffActor): Promise<TransferRequestRow> {
   if (!usesPayPal(ctx, row)) return row;
   if (row.payment_status === 'awaiting') throw moneyRefused('transfer.money.processingNeedsApproval');
   if (row.payment_status !== 'authorized' || !row.provider_authorization_id) return row;
+  // Capturing takes the sender's money: at or above its threshold, only once a second staff member approved.
+  const unapproved = unapprovedError(row, await approvalRequiredFor(tx, row), 'capture');
+  if (unapproved) throw refused(unapproved);
   let capture;
   try {
     capture = await captureAuthorization(ctx.config, row.provider_authorization_id);

@@ -7,6 +7,7 @@ import {
   TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
+import { awaitsPayment } from '@core/money-states.js';
 import { CursorQuerySchema } from '@core/schemas.js';
 import { isStaff } from '@core/status.js';
 import { replies } from '@server/lib/contract.js';
@@ -86,7 +87,9 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { params: IdParamsSchema, response: replies({ 200: TransferDetailAnswerSchema }) },
   }, async (request) => {
     const { row, detail } = await transferDetail(ctx, requireUser(request), request.params.id);
-    return { data: { ...detail, payment_instructions: paymentInstructions(ctx, row.source_provider), paypal_checkout: usesPayPal(ctx, row) } };
+    // How to pay only while something is to be paid: never for a closed transfer.
+    const instructions = awaitsPayment(row) ? paymentInstructions(ctx, row.source_provider) : null;
+    return { data: { ...detail, payment_instructions: instructions, paypal_checkout: usesPayPal(ctx, row) } };
   });
 
   app.post('/transfer-requests/:id/cancel', {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ProofJson, StaffTransferDetail, TransactionJson, TransferDetail, TransferRefundJson, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
-import { completionError, ownTransferError, sameStaffError } from '@core/approval.js';
+import { ownTransferError, sameStaffError, unapprovedError } from '@core/approval.js';
 import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
 import type { RefundRecord, StatusUpdate } from '@core/schemas.js';
@@ -143,12 +143,13 @@ const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpd
 
 /**
  * Four-eyes on a staff move (D12): never on one's own transfer; the approver does not also
- * process it; a transfer at or above its threshold is completed only once approved.
+ * process it; a transfer at or above its threshold is completed only once approved (its PayPal
+ * capture at processing waits for the approval too: paypal-money.ts).
  */
 async function checkFourEyes(tx: Tx, current: TransferRequestRow, change: StatusChange): Promise<void> {
   const refusal = ownTransferError(current, change.actor.profile_id)
     ?? (change.to === 'processing' ? sameStaffError(current, change.actor.profile_id) : null)
-    ?? (change.to === 'completed' ? completionError(current, await approvalRequiredFor(tx, current)) : null);
+    ?? (change.to === 'completed' ? unapprovedError(current, await approvalRequiredFor(tx, current), 'complete') : null);
   if (refusal) throw refused(refusal);
 }
 
@@ -247,6 +248,9 @@ function proofToJson(row: ProofInfo): ProofJson {
   return { ...row, created_at: row.created_at.toISOString() };
 }
 
+/** A closed transfer takes no proof: nothing is to be paid for it. */
+const proofClosed = () => new HttpError(409, 'transfer.proofClosed');
+
 function checkProofLimits(counts: { onTransfer: number; today: number }): void {
   if (counts.onTransfer >= MAX_PROOFS_PER_TRANSFER) {
     throw new HttpError(409, 'transfer.proofLimitTransfer', {}, { max: MAX_PROOFS_PER_TRANSFER });
@@ -262,7 +266,7 @@ function checkProofLimits(counts: { onTransfer: number; today: number }): void {
  */
 export async function checkProofUpload(db: Db, caller: Caller, id: string): Promise<TransferRequestRow> {
   const row = await visibleRequest(db, caller, id, false);
-  if (isFinalStatus(row.status)) throw new HttpError(409, 'transfer.proofClosed');
+  if (isFinalStatus(row.status)) throw proofClosed();
   checkProofLimits(await proofCounts(db, row.id, caller.profile_id));
   return row;
 }
@@ -277,6 +281,9 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
   if (!type || !PROOF_TYPES.has(type.mime)) throw badRequest('transfer.proofType');
   const proof = await db.transaction(async (tx) => {
     await lockSender(tx, caller.profile_id);
+    // Closed while the file was arriving: still refused.
+    const current = await lockRequest(tx, request.id);
+    if (!current || isFinalStatus(current.status)) throw proofClosed();
     checkProofLimits(await proofCounts(tx, request.id, caller.profile_id));
     // A new proof answers what staff asked (D12).
     await clearActionNeeded(tx, request.id);

@@ -36,13 +36,21 @@ function lateNow(r: StaffSelected): boolean {
   return isLate(r.request.status, r.processing_time ? deliveryWindow(r.processing_time, start) : null, new Date());
 }
 
+/** When it was approved, and by whom it was processed, paid out and approved. */
+function fourEyesIds(row: TransferRequestRow): Pick<StaffRequestJson, 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by'> {
+  return {
+    approved_at: row.approved_at?.toISOString() ?? null,
+    processed_by: row.processed_by, payout_sent_by: row.payout_sent_by, approved_by: row.approved_by,
+  };
+}
+
 export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffRequestJson {
   return {
     ...transferRequestToJson(r.request, publicUrl),
     requester: { ...r.requester, profile_id: r.request.profile_id },
     approval_required: r.approval_required,
     needs_approval: r.needs_approval,
-    approved_at: r.request.approved_at?.toISOString() ?? null,
+    ...fourEyesIds(r.request),
     late: lateNow(r),
   };
 }
@@ -58,7 +66,7 @@ const ACTOR_COLUMNS = ['processed_by', 'approved_by', 'payment_recorded_by', 'pa
 
 /** What the staff detail adds to the sender's: approval state, the staff behind each step, every note. */
 export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promise<Pick<StaffTransferDetail,
-  'approval_required' | 'needs_approval' | 'approved_at' | 'actors' | 'notes'>> {
+  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes'>> {
   const ids = [...new Set(ACTOR_COLUMNS.map((c) => row[c]).filter((id): id is string => Boolean(id)))];
   const [[approval], people, thread] = await Promise.all([
     db.select({ approval_required: approvalRequired, needs_approval: needsApprovalNow }).from(transferRequests).where(eq(transferRequests.id, row.id)),
@@ -69,7 +77,7 @@ export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promis
   return {
     approval_required: approval?.approval_required ?? false,
     needs_approval: approval?.needs_approval ?? false,
-    approved_at: row.approved_at?.toISOString() ?? null,
+    ...fourEyesIds(row),
     actors: Object.fromEntries(ACTOR_COLUMNS.map((c) => [c, person(row[c])])) as StaffTransferDetail['actors'],
     notes: thread.map((n): StaffNoteJson => ({
       id: n.id,
