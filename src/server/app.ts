@@ -23,6 +23,7 @@ import { HttpError, errorCode } from './lib/http-error.js';
 import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
 import { priceFastPath } from './lib/price-fast-path.js';
 import { createRateLimiter } from './lib/rate-limit.js';
+import { REQUEST_ID_HEADER, proxyTrust, requestIdOf } from './lib/request-id.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { SecretBox } from './lib/secret-box.js';
 import { API_ANSWER_HEADERS, helmetHeaders, isApiAnswer } from './lib/security-headers.js';
@@ -99,13 +100,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   const prices = new PriceCache();
-  const fastPath = priceFastPath(prices, API_ANSWER_HEADERS);
+  const trust = proxyTrust(config.TRUST_PROXY);
+  const requestId = requestIdOf(trust);
+  const fastPath = priceFastPath(prices, API_ANSWER_HEADERS, requestId);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    // A hop count trusts that many proxies nearest the server.
-    trustProxy: typeof config.TRUST_PROXY === 'number'
-      ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.TRUST_PROXY)
-      : config.TRUST_PROXY,
+    trustProxy: config.TRUST_PROXY === false ? false : trust,
+    genReqId: requestId,
     bodyLimit: 1_000_000,
     logController: new OneLinePerRequest(logger),
     // Published prices already in memory are answered before routing (lib/price-fast-path.ts).
@@ -168,10 +169,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   // One hook for every request, synchronous unless there is a session to look up: the security
-  // headers (the API's or a page's), the caller behind a bearer token, then the route's declared
+  // headers (the API's or a page's) and the request's id, the caller behind a bearer token, then the route's declared
   // access (lib/access.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAnswer(request.url) ? API_ANSWER_HEADERS : pageHeaders);
+    reply.header(REQUEST_ID_HEADER, request.id);
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return done(accessRefusal(request) ?? undefined);
     ctx.tokens.authenticate(header.slice(7).trim()).then((auth) => {
@@ -201,7 +203,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (error instanceof HttpError) {
       // Variables may themselves be message keys (a reason inside "Failed to update status: …").
       const vars = Object.fromEntries(Object.entries(error.vars).map(([k, v]) => [k, typeof v === 'string' ? t(lang, v) : v]));
-      return reply.status(error.statusCode).send({ error: t(lang, error.message, vars), code: errorCode(error.message), ...error.extra });
+      return reply.status(error.statusCode).send({
+        error: t(lang, error.message, vars), code: errorCode(error.message), ...error.extra,
+        ...(error.statusCode >= 500 ? { request_id: request.id } : {}),
+      });
     }
     if (error.statusCode && error.statusCode < 500) {
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
@@ -211,7 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: t(lang, 'errors.generic'), code: 'internal_error' });
+    return reply.status(500).send({ error: t(lang, 'errors.generic'), code: 'internal_error', request_id: request.id });
   });
 
   await registerOpenApi(app as unknown as FastifyInstance);

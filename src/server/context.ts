@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
@@ -24,4 +25,12 @@ export interface AppContext {
   /** Tells the job workers of jobs written without graphile-worker's NOTIFY (the initiation's). */
   jobWaker: JobWaker;
   log: Logger;
+}
+
+/**
+ * The context a service is given inside a request: the app's, logging through the request's
+ * logger, so each line a service writes for the request carries the request's id.
+ */
+export function forRequest(ctx: AppContext, request: { log: FastifyBaseLogger }): AppContext {
+  return Object.assign(Object.create(ctx) as AppContext, { log: request.log as Logger });
 }

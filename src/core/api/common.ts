@@ -4,11 +4,15 @@ import { z } from 'zod';
 // envelopes answers come in. Shared by the server (routes declare them; OpenAPI is generated from
 // them) and the web client (its types are inferred from them).
 
-/** Every 4xx/5xx answer: the message in the caller's language, a stable machine code, and per-field messages. */
+/**
+ * Every 4xx/5xx answer: the message in the caller's language, a stable machine code, per-field
+ * messages, and on a 5xx the request's id, for the caller to quote to support.
+ */
 export const ErrorBodySchema = z.looseObject({
   error: z.string(),
   code: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
+  request_id: z.string().optional().describe('On a 5xx: this request\'s id, as in the X-Request-Id header, to quote to support'),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 

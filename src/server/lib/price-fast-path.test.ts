@@ -4,11 +4,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PriceCache } from './price-cache.js';
 import { priceFastPath } from './price-fast-path.js';
+import { proxyTrust, requestIdOf } from './request-id.js';
 
 // The fast path answers only what is already in the cache; everything else reaches the handler
 // behind it (Fastify in the app), marked here by a 418.
 const cache = new PriceCache();
-const fast = priceFastPath(cache, { 'x-frame-options': 'SAMEORIGIN' });
+const fast = priceFastPath(cache, { 'x-frame-options': 'SAMEORIGIN' }, requestIdOf(proxyTrust(false)));
 const server = http.createServer((req, res) => { if (!fast(req, res)) { res.writeHead(418); res.end('routed'); } });
 let base = '';
 const big = { data: Array.from({ length: 100 }, (_, i) => ({ tier: i, percentage: '0.045000' })) };
@@ -45,7 +46,7 @@ describe('published prices before routing', () => {
     expect(plain.body.toString()).toBe(loaded.body);
     expect(plain.headers).toMatchObject({
       etag: loaded.etag, 'cache-control': 'no-cache', 'content-type': 'application/json; charset=utf-8',
-      'x-frame-options': 'SAMEORIGIN',
+      'x-frame-options': 'SAMEORIGIN', 'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     const br = await get('/api/fees', { 'accept-encoding': 'gzip, deflate, br' });
     expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
@@ -60,6 +61,7 @@ describe('published prices before routing', () => {
     const again = await get('/api/fees', { 'if-none-match': `W/${etag as string}` });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
+    expect(again.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('routes other paths, methods, query strings and weighted encodings', async () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { CACHED_ANSWER_HEADERS, type CachedJson, type PriceCache, clientHasCurrent } from './price-cache.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * The published prices answered straight from memory, before Fastify routes the request: the
@@ -55,8 +56,8 @@ function pickEncoding(acceptEncoding: string | undefined, size: number): Encodin
   return accepted.includes('*') ? null : 'identity';
 }
 
-/** A request handler answering what it can and returning false for the rest. */
-export function priceFastPath(cache: PriceCache, securityHeaders: Record<string, string>) {
+/** A request handler answering what it can and returning false for the rest; each answer carries its request id. */
+export function priceFastPath(cache: PriceCache, securityHeaders: Record<string, string>, requestId: (req: IncomingMessage) => string) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET') return false;
     const key = PATHS[req.url ?? ''];
@@ -66,12 +67,12 @@ export function priceFastPath(cache: PriceCache, securityHeaders: Record<string,
     const encoding = pickEncoding(req.headers['accept-encoding'], answers.size);
     if (encoding === null) return false;
     if (clientHasCurrent(req.headers['if-none-match'], cached)) {
-      res.writeHead(304, answers.notModified);
+      res.writeHead(304, [...answers.notModified, REQUEST_ID_HEADER, requestId(req)]);
       res.end();
       return true;
     }
     const answer = answers[encoding] ??= prepare(cached, securityHeaders, encoding);
-    res.writeHead(200, answer.headers);
+    res.writeHead(200, [...answer.headers, REQUEST_ID_HEADER, requestId(req)]);
     res.end(answer.body);
     return true;
   };

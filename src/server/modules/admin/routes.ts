@@ -9,6 +9,7 @@ import { TransferRefundResponseSchema, TransferRequestResponseSchema } from '@co
 import {
   FeeTierInputSchema, FeeTierPatchSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
 } from '@core/schemas.js';
+import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
@@ -27,7 +28,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
     schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: await changeStatusAsStaff(ctx, actorOf(request), request.params.id, request.body) }));
+  }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
 
   // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
   app.post('/transfer-requests/:id/payment', {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdParamsSchema } from '@core/api/common.js';
 import { CheckoutResponseSchema, InitiatedResponseSchema, PayPalReturnSchema } from '@core/api/payments.js';
 import { PaymentInitiateSchema } from '@core/schemas.js';
+import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
@@ -16,7 +17,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user', signInKey: 'validation.signInRequired' },
     schema: { body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
   }, async (request, reply) => {
-    const result = await initiatePayment(ctx, requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
+    const result = await initiatePayment(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
     return reply.status(201).send(result);
   });
 
@@ -24,7 +25,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/payments/:id/paypal', {
     config: { access: 'user' },
     schema: { params: IdParamsSchema, response: replies({ 200: CheckoutResponseSchema }) },
-  }, async (request) => ({ data: { payment_url: await paypalCheckout(ctx, requireUser(request), request.params.id) } }));
+  }, async (request) => ({ data: { payment_url: await paypalCheckout(forRequest(ctx, request), requireUser(request), request.params.id) } }));
 
   // PayPal sends the payer's browser back here; no session header comes along, so the order id
   // is the only input and the authorization happens server to server.
@@ -32,7 +33,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public' },
     schema: { querystring: ReturnQuery, response: replies({ 302: PayPalReturnSchema }) },
   }, async (request, reply) => {
-    const row = request.query.token ? await authorizePayPalReturn(ctx, request.query.token) : null;
+    const row = request.query.token ? await authorizePayPalReturn(forRequest(ctx, request), request.query.token) : null;
     return reply.redirect(row ? `/pay/${row.id}` : '/history');
   });
 
