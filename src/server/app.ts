@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Dynamic answers (API, translations) compressed on the fly; the built app is precompressed.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_PROOF_BYTES, files: 1, fields: 5 } });
-  await registerRequestRateLimit(app as unknown as FastifyInstance, { redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  await registerRequestRateLimit(app as unknown as FastifyInstance, { redis: ctx.limiter.redis, prefix: config.REDIS_KEY_PREFIX });
 
   app.decorateRequest('auth', null);
   // The caller's language is read from the cookie and Accept-Language when first asked for (an

@@ -67,58 +67,105 @@ return { tonumber(count), redis.call('PTTL', KEYS[1]) }
 `;
 
 /**
- * Counters in Redis, shared by every server process. When Redis cannot be reached the limits fall
- * back to this process's own counters (logged), rather than failing every sign-in.
+ * The Redis connection of the rate limits (the sign-in counters below, and the request ceilings
+ * of request-rate-limit.ts). It fails fast: while Redis is unreachable no command waits for it
+ * (no offline queue, short connect and command timeouts) and the limits are counted in each
+ * process instead; the outage is logged once, and its end once, when the connection is back.
  */
-export class RedisRateLimitStore implements RateLimitStore {
-  private readonly redis: Redis;
-  private readonly fallback = new MemoryRateLimitStore();
+export class RateLimitRedis {
+  readonly client: Redis;
+  /** Settles once the first connection attempt has ended, either way: the start waits for it, no longer. */
+  readonly firstAttempt: Promise<void>;
+  private down = false;
 
-  constructor(url: string, private readonly prefix: string, private readonly log?: Logger) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 });
-    this.redis.on('error', (err: Error) => this.log?.warn({ err: err.message }, 'redis (rate limits) unavailable'));
+  constructor(url: string, private readonly log?: Logger) {
+    this.client = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1_000,
+      commandTimeout: 500,
+      // Tries again at least every second while down, so its return is noticed within a second.
+      retryStrategy: (times) => Math.min(times * 100, 1_000),
+    });
+    this.firstAttempt = new Promise((resolve) => {
+      this.client.once('ready', () => resolve());
+      this.client.once('error', () => resolve());
+    });
+    this.client.on('error', (err: Error) => this.lost(err));
+    this.client.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.log?.info('redis reachable again: rate limits are shared by every process again');
+    });
   }
 
-  async hit(key: string, windowMs: number) {
+  /** Whether commands can be sent now; false until the first connection is made. */
+  get up(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** Redis failed or is not connected: taken as down (logged once) until the connection is made again. */
+  lost(err: unknown): void {
+    if (!this.down) {
+      this.down = true;
+      this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'redis unreachable: rate limits are counted in each process until it is back');
+    }
+    // A command timed out on a connection that looks open (a peer gone silent): drop it, so the
+    // next requests do not wait on it too, and connect again.
+    if (this.client.status === 'ready') this.client.disconnect(true);
+  }
+
+  async close(): Promise<void> {
     try {
-      if (this.redis.status !== 'ready') await this.ready();
-      const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}${key}`, String(windowMs))) as [number, number];
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+}
+
+/**
+ * Counters in Redis, shared by every server process. While Redis is down the limits are this
+ * process's own counters, at once: a sign-in never waits on Redis.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly fallback = new MemoryRateLimitStore();
+
+  constructor(private readonly redis: RateLimitRedis, private readonly prefix: string) {}
+
+  async hit(key: string, windowMs: number) {
+    if (!(await this.usable())) return this.fallback.hit(key, windowMs);
+    try {
+      const [count, ttl] = (await this.redis.client.eval(HIT_SCRIPT, 1, `${this.prefix}${key}`, String(windowMs))) as [number, number];
       return { count, resetInMs: ttl };
     } catch (err) {
-      this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit counted in process: redis unavailable');
+      this.redis.lost(err);
       return this.fallback.hit(key, windowMs);
     }
   }
 
   async peek(key: string) {
+    if (!(await this.usable())) return this.fallback.peek(key);
     try {
-      if (this.redis.status !== 'ready') await this.ready();
-      const [count, ttl] = (await this.redis.eval(PEEK_SCRIPT, 1, `${this.prefix}${key}`)) as [number, number];
+      const [count, ttl] = (await this.redis.client.eval(PEEK_SCRIPT, 1, `${this.prefix}${key}`)) as [number, number];
       return { count, resetInMs: Math.max(ttl, 0) };
     } catch (err) {
-      this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit read in process: redis unavailable');
+      this.redis.lost(err);
       return this.fallback.peek(key);
     }
   }
 
-  /** Waits briefly for a connection still being made (the first requests after start). */
-  private ready(): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { cleanup(); reject(new Error('redis not ready')); }, 2_000);
-      const onReady = () => { cleanup(); resolve(); };
-      const cleanup = () => { clearTimeout(timer); this.redis.off('ready', onReady); };
-      this.redis.once('ready', onReady);
-    });
+  /** Whether to count in Redis: after the first connection attempt (the first requests after start), only while connected. */
+  private async usable(): Promise<boolean> {
+    await this.redis.firstAttempt;
+    if (this.redis.up) return true;
+    this.redis.lost(new Error('not connected'));
+    return false;
   }
 
   async close() {
     await this.fallback.close();
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
+    await this.redis.close();
   }
 }
 
@@ -130,7 +177,8 @@ export interface RateLimitRule {
 }
 
 export class RateLimiter {
-  constructor(readonly store: RateLimitStore) {}
+  /** `redis`: the connection `store` counts in, when REDIS_URL is set. */
+  constructor(readonly store: RateLimitStore, readonly redis?: RateLimitRedis) {}
 
   /** Counts one attempt against a rule for a key (already normalised, e.g. a lower-case e-mail). */
   async hit(rule: RateLimitRule, key: string): Promise<RateLimitResult> {
@@ -150,5 +198,7 @@ export class RateLimiter {
 }
 
 export function createRateLimiter(opts: { redisUrl?: string | undefined; prefix: string; log?: Logger }): RateLimiter {
-  return new RateLimiter(opts.redisUrl ? new RedisRateLimitStore(opts.redisUrl, opts.prefix, opts.log) : new MemoryRateLimitStore());
+  if (!opts.redisUrl) return new RateLimiter(new MemoryRateLimitStore());
+  const redis = new RateLimitRedis(opts.redisUrl, opts.log);
+  return new RateLimiter(new RedisRateLimitStore(redis, opts.prefix), redis);
 }

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { HttpError } from './http-error.js';
+import type { RateLimitRedis } from './rate-limit.js';
 
 // Plain per-address request ceilings, for public endpoints that do real work for anyone (a quote
 // reads tiers, corridors and rates). @fastify/rate-limit counts them, in Redis when REDIS_URL is
@@ -11,17 +11,13 @@ import { HttpError } from './http-error.js';
 /** Per client address (generous: many phones share one carrier address), for routes that opt in with `config: { rateLimit: PUBLIC_WORK_LIMIT }`. */
 export const PUBLIC_WORK_LIMIT = { max: 300, timeWindow: 60_000 };
 
-export async function registerRequestRateLimit(app: FastifyInstance, opts: { redisUrl?: string | undefined; prefix: string }): Promise<void> {
-  const redis = opts.redisUrl
-    // Commands wait for the connection being made at start (counted, not skipped); when Redis is
-    // down they fail after one retry and skipOnError lets the request through.
-    ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 })
-    : undefined;
-  redis?.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis (request limits) unavailable'));
-  if (redis) app.addHook('onClose', async () => { redis.disconnect(); });
+export async function registerRequestRateLimit(app: FastifyInstance, opts: { redis?: RateLimitRedis | undefined; prefix: string }): Promise<void> {
+  // The sign-in limits' connection (rate-limit.ts): no command waits while Redis is down, and the
+  // first requests are counted once the connection made at start is up (or has failed).
+  await opts.redis?.firstAttempt;
   await app.register(fastifyRateLimit, {
     global: false,
-    redis,
+    redis: opts.redis?.client,
     nameSpace: `${opts.prefix}requests:`,
     // A Redis outage must not take the public site down: requests pass uncounted meanwhile.
     skipOnError: true,
