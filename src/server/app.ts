@@ -30,6 +30,7 @@ import { API_ANSWER_HEADERS, helmetHeaders, isApiAnswer } from './lib/security-h
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
+import { createMetrics, serveMetrics } from './modules/metrics/metrics.js';
 import { jobWaker } from './modules/jobs/waker.js';
 import { IN_PROCESS_JOBS, type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prices,
     totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
     jobWaker: jobWaker(database.pool, logger),
+    metrics: createMetrics(database),
   };
   app.addHook('onClose', () => ctx.limiter.close());
   app.addHook('onClose', () => ctx.jobWaker.close());
@@ -182,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }, done);
   });
   app.addHook('onRoute', assertDeclared);
+  serveMetrics(app as unknown as FastifyInstance, ctx.metrics, config);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const lang = request.lang;

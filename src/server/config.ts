@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prometheus metrics at /metrics for `Authorization: Bearer <token>`; unset with METRICS_PORT unset: no metrics. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Metrics served without a token on this port of HOST (for a private network only). */
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -8,6 +8,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { JobWaker } from './modules/jobs/waker.js';
 import type { Mailer } from './modules/mail/mailer.js';
+import type { AppMetrics } from './modules/metrics/metrics.js';
 
 /** What every module's routes and services are given; built once by buildApp. */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   totpBox: SecretBox;
   /** Tells the job workers of jobs written without graphile-worker's NOTIFY (the initiation's). */
   jobWaker: JobWaker;
+  /** Counters of what happens (Prometheus, when served). */
+  metrics: AppMetrics;
   log: Logger;
 }
 

@@ -38,6 +38,7 @@ export async function assertLoginAllowed(ctx: AppContext, reply: FastifyReply, e
 
 /** Counts a wrong password; when it brings the account to its loose limit, the owner is told. */
 export async function recordLoginFailure(ctx: AppContext, email: string, ip: string): Promise<void> {
+  ctx.metrics.signInFailed();
   const account = email.toLowerCase();
   const [, failures] = await Promise.all([
     ctx.limiter.hit(LIMITS.loginAccountAddress, `${account}|${ip}`),

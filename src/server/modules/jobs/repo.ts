@@ -58,6 +58,19 @@ export async function countParked(db: Db): Promise<number> {
   return (rows.rows[0] as { n: number }).n;
 }
 
+/** Jobs not done (waiting, scheduled for a retry or running), parked ones, and the age of the oldest not done. */
+export interface QueueStats { pending: number; parked: number; oldest_pending_seconds: number }
+
+/** One pass over the queue's rows (done jobs are deleted, so it holds only what is left to do or parked). */
+export async function queueStats(db: Db): Promise<QueueStats> {
+  const rows = await db.execute(sql`select
+      count(*) filter (where not (${PARKED}))::int as pending,
+      count(*) filter (where ${PARKED})::int as parked,
+      coalesce(extract(epoch from now() - min(created_at) filter (where not (${PARKED}))), 0)::float8 as oldest_pending_seconds
+    from graphile_worker.jobs`);
+  return rows.rows[0] as unknown as QueueStats;
+}
+
 export async function findJob(db: Db, id: string): Promise<JobRow | null> {
   const rows = await db.execute(sql`select ${COLUMNS} from graphile_worker.jobs where id = ${id}::bigint`);
   return (rows.rows[0] as unknown as JobRow | undefined) ?? null;

@@ -36,6 +36,9 @@ export async function listParked(db: Db, limit: number): Promise<Job[]> {
   return (await repo.parkedJobs(db, limit)).map(toJson);
 }
 
+/** How much work waits, how much is parked and how long the oldest has waited, for monitoring. */
+export const queueStats = (db: Db): Promise<repo.QueueStats> => repo.queueStats(db);
+
 /** The queue knows every kind of job before any is added (run with the migrations). */
 export const registerJobKinds = (db: Db): Promise<void> => repo.registerJobKinds(db, JOB_KINDS);
 
