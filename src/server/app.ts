@@ -31,6 +31,7 @@ import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
 import { apiModules } from './modules/index.js';
 import { createMetrics, serveMetrics } from './modules/metrics/metrics.js';
+import { newReadiness, type Readiness } from './modules/health/readiness.js';
 import { jobWaker } from './modules/jobs/waker.js';
 import { IN_PROCESS_JOBS, type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   logger: Logger;
   /** Tests may hand in their own transport; by default SMTP_URL or the development outbox. */
   mailer?: Mailer;
+  /** The process's state for /api/health/ready (the server marks its shutdown there). */
+  readiness?: Readiness;
 }
 
 /**
@@ -133,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prices,
     totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
     jobWaker: jobWaker(database.pool, logger),
+    readiness: deps.readiness ?? newReadiness(),
     metrics: createMetrics(database),
   };
   app.addHook('onClose', () => ctx.limiter.close());
@@ -143,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.RUN_WORKER) {
     app.addHook('onReady', async () => {
       worker = await startWorker({ config, pool: database.pool, db: database.db, mailer: ctx.mailer, log: logger, concurrency: IN_PROCESS_JOBS });
+      ctx.readiness.worker = worker;
     });
   }
   // The worker's e-mails in flight are sent before the mail connections close (a mailer given

@@ -7,6 +7,7 @@ import type { RateLimiter } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { JobWaker } from './modules/jobs/waker.js';
+import type { Readiness } from './modules/health/readiness.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import type { AppMetrics } from './modules/metrics/metrics.js';
 
@@ -25,6 +26,8 @@ export interface AppContext {
   totpBox: SecretBox;
   /** Tells the job workers of jobs written without graphile-worker's NOTIFY (the initiation's). */
   jobWaker: JobWaker;
+  /** What /api/health/ready hears from the process: shutting down, its job worker. */
+  readiness: Readiness;
   /** Counters of what happens (Prometheus, when served). */
   metrics: AppMetrics;
   log: Logger;

