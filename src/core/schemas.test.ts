@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import en from '../locales/en/validation.json';
 import fr from '../locales/fr/validation.json';
 import {
   CursorQuerySchema, EmailChangeConfirmSchema, FeeTierInputSchema, FeeTierPatchSchema, LoginSchema, MfaSetupSchema, PasswordChangeSchema, PaymentInitiateSchema, ProfileUpdateSchema,
   QuoteRequestSchema, RateUpdateSchema, RecipientSchema, RegisterSchema, ResendOtpSchema, ResetPasswordConfirmSchema,
   ResetPasswordRequestSchema, RoleUpdateSchema, StatusUpdateSchema, TicketExchangeSchema, VerifyOtpSchema,
-  isValidEmail, primaryErrorKey,
+  isValidEmail, primaryErrorKey, refusingControlCharacters,
 } from './schemas.js';
 
 /** The messages of a failed parse, in order; [] when it succeeds. */
@@ -342,5 +342,21 @@ describe('CursorQuerySchema', () => {
     for (const limit of ['0', '101', '2.5', 'abc']) expect(errors(CursorQuerySchema, { limit })).toEqual(['validation.limitRange']);
     expect(errors(CursorQuerySchema, { status: 'all' })).toEqual(['validation.statusInvalid']);
     expect(errors(CursorQuerySchema, { q: 'x'.repeat(101) })).toEqual(['validation.searchTooLong']);
+  });
+});
+
+describe('refusingControlCharacters', () => {
+  const schema = refusingControlCharacters(z.object({ name: z.string(), tags: z.array(z.string()).optional() }));
+  it('refuses C0 (but tab, LF, CR), DEL and C1 anywhere in the input, naming each path, keys included', () => {
+    const result = schema.safeParse({ name: 'a\u0000b', tags: ['ok', 'x\u001by', 'z\u009f'], ['k\u0007']: 'v' });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['name', 'validation.controlCharacters'], ['tags.1', 'validation.controlCharacters'], ['tags.2', 'validation.controlCharacters'],
+      ['k\u0007', 'validation.controlCharacters'],
+    ]);
+    expect(schema.safeParse({ name: 'del\u007f' }).success).toBe(false);
+  });
+  it('lets tabs, line breaks and every other character through to the schema', () => {
+    expect(schema.parse({ name: 'Dépôt\t€\r\nligne 2 — 日本', tags: [] })).toEqual({ name: 'Dépôt\t€\r\nligne 2 — 日本', tags: [] });
   });
 });

@@ -19,6 +19,44 @@ export function compactPhone(value: string): string {
   return value.trim().replace(/[\s().-]/g, '');
 }
 
+/**
+ * Characters no text the app takes may hold: the C0 controls but tab, line feed and carriage
+ * return (notes and messages span lines), DEL and the C1 controls. No one types them; PostgreSQL
+ * refuses NUL in text outright (docs/rules/accounts.md#text-fields).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+export function hasControlCharacter(value: string): boolean {
+  return CONTROL_CHARACTER.test(value);
+}
+
+/** The path of every string in `value` (object keys included) that holds a control character. */
+function controlCharacterPaths(value: unknown, path: PropertyKey[] = [], found: PropertyKey[][] = []): PropertyKey[][] {
+  if (typeof value === 'string') {
+    if (hasControlCharacter(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => controlCharacterPaths(item, [...path, i], found));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (hasControlCharacter(key)) found.push([...path, key]);
+      else controlCharacterPaths(item, [...path, key], found);
+    }
+  }
+  return found;
+}
+
+/**
+ * `schema`, with every string of its input checked first for control characters: the one check
+ * the server puts before each request schema (body, query, path) and each schema it parses input
+ * with, so no text field can be left without it. A refused input is not parsed further.
+ */
+export function refusingControlCharacters<T extends z.ZodType>(schema: T) {
+  return z.unknown().superRefine((value, ctx) => {
+    for (const path of controlCharacterPaths(value)) ctx.addIssue({ code: 'custom', message: 'validation.controlCharacters', path });
+  }).pipe(schema);
+}
+
 /** The message of the first issue: the primary error, reported first in the spec's order. */
 export function primaryErrorKey(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'validation.checkInput';

@@ -11,12 +11,13 @@ import {
   hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { ZodError } from 'zod';
+import { ZodError, type ZodType } from 'zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { requestLanguage } from '../core/language-detection.js';
 import { MAX_PROOF_BYTES } from '../core/proof.js';
+import { refusingControlCharacters } from '../core/schemas.js';
 import { type Lang, t } from './i18n.js';
 import { accessRefusal, assertDeclared } from './lib/access.js';
 import { HttpError, errorCode } from './lib/http-error.js';
@@ -122,7 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return server;
     },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  // Every request schema refuses control characters in any text first (core/schemas.ts).
+  app.setValidatorCompiler(({ schema, ...route }) => validatorCompiler({ ...route, schema: refusingControlCharacters(schema as ZodType) }));
   app.setSerializerCompiler(serializerCompiler);
 
   const ctx: AppContext = {
@@ -215,6 +217,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         error: t(lang, error.message, vars), code: errorCode(error.message), ...error.extra,
         ...(error.statusCode >= 500 ? { request_id: request.id } : {}),
       });
+    }
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.isMultipart()) {
+      // An upload whose body ended before its closing boundary: the client's fault, not ours.
+      return reply.status(400).send({ error: t(lang, 'errors.uploadIncomplete'), code: errorCode('errors.uploadIncomplete') });
     }
     if (error.statusCode && error.statusCode < 500) {
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { loggableError } from './lib/loggable-error.js';
 
 /** Query parameters that carry a secret: sign-in tickets, reset tokens, OAuth codes and state, codes. */
 const SECRET_PARAM = /token|ticket|code|state|otp|secret|pass|key|sig|auth|nonce|session|jwt|credential/i;
@@ -49,6 +50,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: De
         remotePort: req.socket?.remotePort,
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      // A failed query's values (e-mails, password hashes) never reach a log.
+      err: loggableError,
     },
   }, destination);
 }

@@ -247,6 +247,32 @@ describe('a CSV statement', () => {
     expect(res.json().data).toMatchObject({ lines: 1, matched: 0, statement: { filename: 'may.csv', balance: '1000' } });
   });
 
+  it('keeps its letters in UTF-8 (with or without a byte-order mark) and in Latin-1/Windows-1252, body or multipart', async () => {
+    const descriptions = async (statementId: string) => (await t.database.db.execute(
+      sql`select description from statement_lines where statement_id = ${statementId}::uuid order by id`)).rows.map((r) => r.description);
+    const lines = 'date,reference,description,amount\n2026-05-06,ACC-1,Dépôt café,15\n2026-05-06,ACC-2,Frais 5 €,-5\n';
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    // "é" is one byte (0xE9) in Latin-1 and Windows-1252, and "€" is 0x80 in Windows-1252: not UTF-8.
+    const windows1252 = Buffer.from(lines.replace('€', '\x80'), 'latin1');
+    expect(windows1252.includes(Buffer.from([0xe9]))).toBe(true);
+    for (const [name, bytes] of [['utf-8', Buffer.from(lines)], ['utf-8 with BOM', Buffer.concat([bom, Buffer.from(lines)])], ['windows-1252', windows1252]] as const) {
+      const res = await t.request({ method: 'POST', url: `/api/reconciliation/${ACCOUNT}/imports`, token: admin.token, payload: bytes, headers: { 'content-type': 'text/csv' } });
+      expect(res.statusCode, `${name} ${res.body}`).toBe(201);
+      expect(await descriptions(res.json().data.statement.id), name).toEqual(['Dépôt café', 'Frais 5 €']);
+    }
+    const boundary = '----latin1';
+    const multipart = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="mai.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+      windows1252, Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await t.request({
+      method: 'POST', url: `/api/reconciliation/${ACCOUNT}/imports`, token: admin.token, payload: multipart,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(await descriptions(res.json().data.statement.id)).toEqual(['Dépôt café', 'Frais 5 €']);
+  });
+
   it('is refused whole when any line is wrong, each error naming its line and column', async () => {
     const before = await statementCount();
     const lines = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from statement_lines`);

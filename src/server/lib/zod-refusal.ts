@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { refusingControlCharacters } from '@core/schemas.js';
 import { t, type Lang } from '../i18n.js';
 import { HttpError } from './http-error.js';
 
@@ -13,9 +14,9 @@ export function refusal(error: z.ZodError, lang: Lang): HttpError {
   return new HttpError(400, key, { code: 'validation_failed', ...(field ? { fields: { [field]: t(lang, key) } } : {}) });
 }
 
-/** The schema's output for `input`, or that 400. */
+/** The schema's output for `input`, or that 400; like a route's schema, it refuses control characters first. */
 export function parseOr400<T extends z.ZodType>(schema: T, input: unknown, lang: Lang): z.output<T> {
-  const parsed = schema.safeParse(input);
+  const parsed = refusingControlCharacters(schema).safeParse(input);
   if (!parsed.success) throw refusal(parsed.error, lang);
   return parsed.data;
 }

@@ -2,6 +2,7 @@ import {
   MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
+import { decodeStatement } from '@core/reconciliation.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
@@ -16,7 +17,8 @@ const MAX_STATEMENT_BYTES = 2_000_000;
 
 const routes: ApiModule = async (app, { ctx }) => {
   // A statement sent as the request body itself (scripts, curl); browsers send a multipart file.
-  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: MAX_STATEMENT_BYTES }, (_request, body, done) => done(null, body));
+  // Bytes, not text: the file's encoding is read from them (decodeStatement).
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'buffer', bodyLimit: MAX_STATEMENT_BYTES }, (_request, body, done) => done(null, body));
 
   app.get('/reconciliation', {
     config: { access: 'admin' },
@@ -50,9 +52,9 @@ const routes: ApiModule = async (app, { ctx }) => {
       const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
       if (!part) throw badRequest('admin.reconciliation.fileMissing');
       const data = await part.toBuffer();
-      file = { text: data.toString('utf8'), filename: part.filename || null };
-    } else if (typeof request.body === 'string') {
-      file = { text: request.body, filename: request.query.filename ?? null };
+      file = { text: decodeStatement(data), filename: part.filename || null };
+    } else if (Buffer.isBuffer(request.body)) {
+      file = { text: decodeStatement(request.body), filename: request.query.filename ?? null };
     } else {
       throw badRequest('admin.reconciliation.fileMissing');
     }
