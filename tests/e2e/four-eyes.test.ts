@@ -7,8 +7,9 @@ import { expectWithinWidth, scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
 // Four-eyes, the thread and the audit log in the back office (issue 12; issue 13 defects 1, 2 and
-// 9 for staff): a manager processes a transfer at the XAF threshold and records its money but
-// cannot approve it (the server's refusal on screen); the admin approves and completes it; staff
+// 9 for staff): a manager records the payment of a transfer at the XAF threshold and processes it;
+// its payout waits for the approval, which the manager cannot give (the button disabled, and why);
+// the admin approves it, the manager pays it out and completes it; staff
 // ask the sender for something, the sender sees "Action needed" and answers, the flag clears;
 // reject asks its reason in the app's dialog; the admin edits a threshold and reads the audit
 // log, filtered and as CSV. Axe on every new screen; the queue at 360 and 390 px.
@@ -73,7 +74,7 @@ const row = (page: Page, reference: string) => queue(page).filter({ hasText: ref
 const sessionToken = async (page: Page) => (await page.evaluate(() => localStorage.getItem('auth_token')))!;
 
 describe('four-eyes, the thread and "action needed" in the back office', () => {
-  it('a manager on a phone records the money of a large transfer and processes it, but cannot approve it: the server says why', async () => {
+  it('a manager on a phone records the payment of a large transfer and processes it; the payout waits for an approval the manager cannot give, and says why', async () => {
     await (await app.staffSignedIn('manager', MANAGER)).context().close();
     const page = await staffPage(MANAGER, 390);
     await page.goto(`${app.server.url}/admin`);
@@ -94,35 +95,47 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await page.getByText('Payment recorded').first().waitFor();
     await dialog.getByRole('button', { name: 'Process' }).click();
     await page.getByText('Status updated to processing successfully!').waitFor();
-    const payout = dialog.getByRole('form', { name: 'Record payout' });
-    await payout.getByLabel('Payout reference').fill('PAYPAL-OUT-650');
-    await payout.getByRole('button', { name: 'Record payout' }).click();
-    await page.getByText('Payout recorded').first().waitFor();
 
-    // Paid in and out, it still waits for a second staff member; the toast covers no action (defect 2).
+    // Paid in and processed: the payout waits for a second staff member, and so does completing.
+    const waits = dialog.getByTestId('payout-waits');
+    await waits.waitFor();
+    expect(await waits.textContent()).toBe("The payout waits for a second staff member's approval: it can be recorded once the transfer is approved.");
+    expect(await dialog.getByRole('form', { name: 'Record payout' }).count()).toBe(0);
     const complete = dialog.getByRole('button', { name: 'Mark completed' });
-    await dialog.getByText('The transfer cannot be completed until a second staff member approves it.').waitFor();
     expect(await complete.isDisabled()).toBe(true);
     await expectNotUnderToast(page, complete);
     await expectNotUnderToast(page, dialog.getByRole('button', { name: 'Close', exact: true }));
     const actors = dialog.getByRole('region', { name: 'Who did what' });
     await expect.poll(() => valueOf(actors, 'Processed by')).toBe(MANAGER.full_name);
     expect(await valueOf(actors, 'Payment recorded by')).toBe(MANAGER.full_name);
-    expect(await valueOf(actors, 'Payout recorded by')).toBe(MANAGER.full_name);
     expect(await valueOf(actors, 'Approved by')).toBeUndefined();
 
-    await dialog.getByRole('button', { name: 'Approve' }).click();
-    const refused = dialog.getByTestId('approve-refused');
-    await refused.waitFor();
-    expect(await refused.getAttribute('role')).toBe('alert');
-    // The words are the server's: the same call answers 409 with them.
+    // The one who processed it cannot approve it: the button is disabled, with why beside it.
+    const approveButton = dialog.getByRole('button', { name: 'Approve' });
+    await expect.poll(() => approveButton.isDisabled()).toBe(true);
+    const reason = dialog.getByTestId('approve-reason');
+    expect(await reason.textContent()).toBe('You processed this transfer: another staff member approves it.');
+    expect(await approveButton.getAttribute('aria-describedby')).toBe(await reason.getAttribute('id'));
+    await reason.scrollIntoViewIfNeeded();
+    expect(await reason.isVisible()).toBe(true);
+    // The server agrees: the same call answers 409, and so does recording the payout.
     const again = await app.request<{ error: string; code: string }>('POST', `/api/transfer-requests/${big.id}/approve`, {}, await sessionToken(page));
-    expect(again.status).toBe(409);
-    expect(again.json.code).toBe('approval_same_staff');
-    expect(await refused.textContent()).toBe(again.json.error);
+    expect([again.status, again.json.code]).toEqual([409, 'approval_same_staff']);
+    const payout = await app.request<{ code: string }>('POST', `/api/transfer-requests/${big.id}/payout`, { reference: 'TOO-EARLY' }, await sessionToken(page));
+    expect([payout.status, payout.json.code]).toEqual([409, 'payout_needs_approval']);
     expect(await seriousViolations(page)).toEqual([]);
-    await shot(page, 'four-eyes-dialog-refused-phone');
+    await shot(page, 'four-eyes-approve-disabled-phone');
     await page.keyboard.press('Escape');
+
+    // The queue's card says it too.
+    await page.getByRole('checkbox', { name: 'Needs approval only' }).uncheck();
+    const processed = row(page, big.reference);
+    await processed.getByText('Processing', { exact: true }).waitFor();
+    expect(await processed.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    expect(await processed.getByTestId('approve-reason').textContent()).toBe('You processed this transfer: another staff member approves it.');
+    await expectWithinWidth(page, processed.getByTestId('approve-reason'), 'approve reason');
+    expect(await processed.getByRole('button', { name: 'Record payout' }).count()).toBe(0);
+    await shot(page, 'four-eyes-queue-approve-disabled-phone');
     await page.context().close();
   });
 
@@ -202,22 +215,31 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await page.context().close();
   });
 
-  it('the admin approves it from the queue and completes it; the dialog names who did what', async () => {
-    const page = await staffPage(BOOTSTRAP_ADMIN);
-    await page.goto(`${app.server.url}/admin?needs_approval=true`);
-    const card = row(page, big.reference);
+  it('the admin approves it from the queue; the manager then records the payout and completes it; the dialog names who did what', async () => {
+    const adminPage = await staffPage(BOOTSTRAP_ADMIN);
+    await adminPage.goto(`${app.server.url}/admin?needs_approval=true`);
+    const card = row(adminPage, big.reference);
+    expect(await card.getByTestId('approve-reason').count()).toBe(0);
     await card.getByRole('button', { name: 'Approve' }).click();
-    await page.getByText('Transfer approved').first().waitFor();
+    await adminPage.getByText('Transfer approved').first().waitFor();
     // Approved, it leaves the "needs approval" list.
-    await expect.poll(() => queue(page).count()).toBe(0);
-    await page.getByRole('checkbox', { name: 'Needs approval only' }).uncheck();
-    await row(page, big.reference).getByText('Approved', { exact: true }).waitFor();
+    await expect.poll(() => queue(adminPage).count()).toBe(0);
+    await adminPage.getByRole('checkbox', { name: 'Needs approval only' }).uncheck();
+    await row(adminPage, big.reference).getByText('Approved', { exact: true }).waitFor();
+    await adminPage.context().close();
 
-    await row(page, big.reference).getByRole('button', { name: 'Details' }).click();
+    const page = await staffPage(MANAGER);
+    await page.goto(`${app.server.url}/admin?q=${big.reference}`);
+    await row(page, big.reference).getByRole('button', { name: 'Record payout' }).click();
     const dialog = page.getByRole('dialog');
+    const payout = dialog.getByRole('form', { name: 'Record payout' });
+    await payout.getByLabel('Payout reference').fill('PAYPAL-OUT-650');
+    await payout.getByRole('button', { name: 'Record payout' }).click();
+    await page.getByText('Payout recorded').first().waitFor();
     const actors = dialog.getByRole('region', { name: 'Who did what' });
     await expect.poll(() => valueOf(actors, 'Approved by')).toBe(ADMIN_NAME);
     expect(await valueOf(actors, 'Processed by')).toBe(MANAGER.full_name);
+    await expect.poll(() => valueOf(actors, 'Payout recorded by')).toBe(MANAGER.full_name);
     await actors.getByText(/^Approved .+\.$/).waitFor();
     const complete = dialog.getByRole('button', { name: 'Mark completed' });
     await complete.click();

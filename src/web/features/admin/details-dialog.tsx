@@ -10,11 +10,12 @@ import { Field, Form, FormError, useErrorText, useZodForm } from '@web/component
 import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
+import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
 import { fetchBlob, useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
 import { amountText, requesterName, trimZeros } from './admin-format';
-import { staffActions } from './money-form';
+import { approveBlocked, staffActions } from './money-form';
 import { MoneySection } from './money-section';
 import { RejectDialog } from './reject-dialog';
 import { ThreadSection } from './thread-section';
@@ -108,6 +109,11 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
   const can = staffActions({ ...current, paypal_checkout: d?.paypal_checkout });
   const completeReasonId = useId();
   const rejectReasonId = useId();
+  const processReasonId = useId();
+  const approveReasonId = useId();
+  const { user } = useSession();
+  // Whoever cannot approve it (they sent it, processed it or paid it out) sees why on the button.
+  const approveReason = d && user ? approveBlocked(d, user.id) : null;
   const reason = useErrorText();
   const approve = useApproveAction();
   const [approveRefused, setApproveRefused] = useState<string | null>(null);
@@ -227,10 +233,13 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
           {/* Why Complete or Reject is refused, named by the button it explains. */}
           {can.completeBlocked ? <p id={completeReasonId} className="text-sm text-slate-700" data-testid="complete-reason">{reason(can.completeBlocked ?? undefined)}</p> : null}
           {can.rejectBlocked ? <p id={rejectReasonId} className="text-sm text-slate-700">{reason(can.rejectBlocked ?? undefined)}</p> : null}
+          {can.processBlocked ? <p id={processReasonId} className="text-sm text-slate-700" data-testid="process-reason">{reason(can.processBlocked)}</p> : null}
+          {can.approve && approveReason ? <p id={approveReasonId} className="text-sm text-slate-700" data-testid="approve-reason">{reason(approveReason)}</p> : null}
           {approveRefused ? <Alert variant="destructive" data-testid="approve-refused">{approveRefused}</Alert> : null}
 
           <DialogFooter className="flex-wrap">
-            <Button variant="outline" disabled={!can.process} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}>
+            <Button variant="outline" disabled={!can.process} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}
+              aria-describedby={can.processBlocked ? processReasonId : undefined}>
               {t('actions.process')}
             </Button>
             <Button variant="destructive" disabled={!can.reject || action.pending} onClick={() => setRejecting(true)}
@@ -238,7 +247,8 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               {t('actions.reject')}
             </Button>
             {can.approve ? (
-              <Button variant="secondary" loading={approve.pending}
+              <Button variant="secondary" loading={approve.pending} disabled={Boolean(approveReason)}
+                aria-describedby={approveReason ? approveReasonId : undefined}
                 onClick={async () => setApproveRefused(await approve.approve(row.id))}>
                 {t('actions.approve')}
               </Button>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { MoneyState } from '@core/money-states';
-import { dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
+import { approveBlocked, dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
 
 /** What a form would send, or the message under each field that is refused. */
 function check(schema: z.ZodType, values: unknown) {
@@ -81,5 +81,34 @@ describe('which staff actions the dialog offers', () => {
     expect(staffActions(state({ needs_approval: true }))).toMatchObject({ approve: true, completeBlocked: 'transfer.money.completeNeedsBoth' });
     expect(staffActions(state({ ...paidOut, needs_approval: false }))).toMatchObject({ approve: false, complete: true });
     expect(staffActions(state({ status: 'rejected', needs_approval: true })).approve).toBe(false);
+  });
+
+  it('holds the payout, and the processing that captures a PayPal payment, until the approval', () => {
+    const paidIn = { status: 'processing', payment_status: 'received' } as const;
+    expect(staffActions(state({ ...paidIn, needs_approval: true }))).toMatchObject({ payout: false, payoutBlocked: 'admin.approval.payoutNeedsApproval' });
+    expect(staffActions(state({ ...paidIn, needs_approval: false }))).toMatchObject({ payout: true, payoutBlocked: null });
+    // Unpaid, the payout waits for the payment first: no approval reason then.
+    expect(staffActions(state({ needs_approval: true }))).toMatchObject({ payout: false, payoutBlocked: null });
+    expect(staffActions(state({ payment_status: 'authorized', needs_approval: true }))).toMatchObject({
+      process: false, processBlocked: 'admin.approval.captureNeedsApproval',
+    });
+    expect(staffActions(state({ payment_status: 'authorized', needs_approval: false }))).toMatchObject({ process: true, processBlocked: null });
+    // Paid by hand, processing moves no money: it may come before the approval.
+    expect(staffActions(state({ needs_approval: true }))).toMatchObject({ process: true, processBlocked: null });
+  });
+});
+
+describe('who may approve, as the approve button says', () => {
+  const row = { profile_id: 'sender', status: 'processing', approval_required: true, processed_by: 'mia', payout_sent_by: null, approved_by: null } as const;
+
+  it('names why the sender, the one who processed it or the one who paid it out may not', () => {
+    expect(approveBlocked({ ...row, profile_id: 'max' }, 'max')).toBe('admin.approval.blockedOwn');
+    expect(approveBlocked(row, 'mia')).toBe('admin.approval.blockedProcessed');
+    expect(approveBlocked({ ...row, processed_by: null, payout_sent_by: 'max' }, 'max')).toBe('admin.approval.blockedPaidOut');
+    expect(approveBlocked({ ...row, approved_by: 'ada' }, 'max')).toBe('transfer.approval.alreadyApproved');
+  });
+
+  it('lets any other staff member approve', () => {
+    expect(approveBlocked(row, 'max')).toBeNull();
   });
 });

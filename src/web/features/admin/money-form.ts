@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { StaffRequestJson } from '@core/api/transfers';
+import { approvalError } from '@core/approval';
 import { moneyActionError, rejectError, type MoneyState } from '@core/money-states';
 import { readAmount } from '@core/amount-input';
 import { isCurrency, localizeDecimal, parseAmount, toDecimal } from '@core/money';
@@ -45,24 +47,50 @@ export function refundFormSchema(throughPayPal: boolean) {
 }
 
 /**
- * What staff may do with a transfer now, with why Complete and Reject are refused (message keys).
- * Completing also waits for a second staff member's approval when the amount needs one (D12).
+ * What staff may do with a transfer now, with why Complete, Reject, Process and the payout are
+ * refused (message keys). A transfer whose amount needs a second staff member's approval waits
+ * for it before its payout, its completion, and (an authorized PayPal payment) the capture that
+ * processing makes (docs/rules/back-office.md#four-eyes).
  */
 export function staffActions(state: MoneyState & { paypal_checkout?: boolean; needs_approval?: boolean }) {
+  const waits = Boolean(state.needs_approval);
   const completeBlocked = canComplete(state.status)
-    ? moneyActionError(state, 'complete') ?? (state.needs_approval ? 'admin.approval.completeNeedsApproval' : null)
+    ? moneyActionError(state, 'complete') ?? (waits ? 'admin.approval.completeNeedsApproval' : null)
     : null;
   const rejectBlocked = canReject(state.status) ? rejectError(state) : null;
+  const payoutOpen = moneyActionError(state, 'payout') === null;
+  // Only a PayPal payment is ever authorized: processing it captures the money.
+  const processBlocked = canProcess(state.status) && waits && state.payment_status === 'authorized' ? 'admin.approval.captureNeedsApproval' : null;
   return {
     // PayPal records its own payment when it captures it.
     payment: !state.paypal_checkout && moneyActionError(state, 'payment') === null,
-    payout: moneyActionError(state, 'payout') === null,
+    payout: payoutOpen && !waits,
+    payoutBlocked: payoutOpen && waits ? 'admin.approval.payoutNeedsApproval' : null,
     refund: moneyActionError(state, 'refund') === null,
-    process: canProcess(state.status),
-    approve: Boolean(state.needs_approval) && !isFinalStatus(state.status),
+    process: canProcess(state.status) && processBlocked === null,
+    processBlocked,
+    approve: waits && !isFinalStatus(state.status),
     complete: canComplete(state.status) && completeBlocked === null,
     completeBlocked,
     reject: canReject(state.status) && rejectBlocked === null,
     rejectBlocked,
   };
+}
+
+/** What the approve button reads of a transfer: its sender and the staff who processed, paid out and approved it. */
+type FourEyesRow = Pick<StaffRequestJson, 'profile_id' | 'status' | 'approval_required' | 'processed_by' | 'payout_sent_by' | 'approved_by'>;
+
+/**
+ * Why this staff member may not approve the transfer (a message key naming their part in it), or
+ * null: the server's own rule (core approvalError), so the button is disabled exactly when the
+ * server would refuse.
+ */
+export function approveBlocked(row: FourEyesRow, staffId: string): string | null {
+  const refusal = approvalError(row, staffId, row.approval_required);
+  if (!refusal) return null;
+  if (refusal.key === 'transfer.approval.ownTransfer') return 'admin.approval.blockedOwn';
+  if (refusal.key === 'transfer.approval.approvalSameStaff') {
+    return row.processed_by === staffId ? 'admin.approval.blockedProcessed' : 'admin.approval.blockedPaidOut';
+  }
+  return refusal.key;
 }

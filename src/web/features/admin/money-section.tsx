@@ -6,7 +6,7 @@ import { AlertTriangle } from 'lucide-react';
 import type { TransferRequestJson } from '@core/api/transfers';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
-import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Field, Form, FormError, SubmitButton, useErrorText, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
@@ -19,7 +19,7 @@ import { dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, re
 // The details dialog's money (D11, docs/rules/money-states.md): the payment in, the payout out,
 // the refund, each with the action its state allows and the server's refusal shown beside it.
 
-type Transfer = TransferRequestJson & { paypal_checkout?: boolean };
+type Transfer = TransferRequestJson & { paypal_checkout?: boolean; needs_approval?: boolean };
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   if (children == null || children === '') return null;
@@ -99,6 +99,7 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const actions = staffActions(transfer);
+  const errorText = useErrorText();
   const paymentSchema = useMemo(() => paymentFormSchema(transfer.currency, lng), [transfer.currency, lng]);
   const refundSchema = useMemo(() => refundFormSchema(Boolean(transfer.paypal_checkout)), [transfer.paypal_checkout]);
   const time = (at: string | null) => (at ? formatDateTime(at, lng) : null);
@@ -161,6 +162,8 @@ export function MoneySection({ transfer }: { transfer: Transfer }) {
               <Input maxLength={MAX_MONEY_REFERENCE} autoComplete="off" />
             </Field>
           </MoneyForm>
+        ) : actions.payoutBlocked ? (
+          <p className="mt-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="payout-waits">{errorText(actions.payoutBlocked)}</p>
         ) : refusal('payout')}
       </section>
 

@@ -16,6 +16,7 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
+import { useSession } from '@web/lib/session';
 import { directionLabel, formatDateTime } from '@web/lib/format';
 import { amountText, requesterName } from './admin-format';
 import {
@@ -25,7 +26,7 @@ import { DetailsDialog } from './details-dialog';
 import { RejectDialog } from './reject-dialog';
 import { useApproveAction } from './use-approve-action';
 import { WorkBadges } from './work-badges';
-import { staffActions } from './money-form';
+import { approveBlocked, staffActions } from './money-form';
 import { PaymentBadge, PayoutBadge } from './money-section';
 import { useStatusAction } from './use-status-action';
 
@@ -237,6 +238,10 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
   const can = staffActions(row);
   const moneyStep = can.payment ? 'recordPayment' : can.payout ? 'recordPayout' : can.refund ? 'recordRefund' : null;
   const completeReason = errorText(can.completeBlocked ?? undefined);
+  const { user } = useSession();
+  // Whoever cannot approve it (they sent it, processed it or paid it out) sees why beside the button.
+  const approveReason = can.approve && user ? errorText(approveBlocked(row, user.id) ?? undefined) : undefined;
+  const approveReasonId = `approve-reason-${row.id}`;
   return (
     <li data-testid="request-row" data-id={row.id}>
       <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
@@ -261,7 +266,8 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
           </dl>
         </div>
         <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
-          <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}>
+          <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}
+            title={errorText(can.processBlocked ?? undefined)}>
             {t('actions.process')}
           </Button>
           {/* Complete needs the payment received and the payout sent: recorded in the details. */}
@@ -273,7 +279,8 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
             {t('actions.reject')}
           </Button>
           {can.approve ? (
-            <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}>
+            <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}
+              disabled={Boolean(approveReason)} aria-describedby={approveReason ? approveReasonId : undefined}>
               {t('actions.approve')}
             </Button>
           ) : null}
@@ -282,6 +289,7 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
             <Button size="sm" variant="secondary" onClick={() => onOpen(row)}>{t(`actions.${moneyStep}`)}</Button>
           ) : null}
           <Button size="sm" variant="ghost" onClick={() => onOpen(row)}>{t('actions.details')}</Button>
+          {approveReason ? <p id={approveReasonId} className="basis-full text-xs text-slate-700" data-testid="approve-reason">{approveReason}</p> : null}
         </div>
       </Card>
     </li>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CheckCircle2 } from 'lucide-react';
+import { CheckCircle2, CircleSlash } from 'lucide-react';
 import type { CheckoutResponse } from '@core/api/payments';
+import { awaitsPayment } from '@core/money-states';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
@@ -12,12 +13,42 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
 import { api, isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
-import { useTransfer } from '@web/lib/transfers';
+import { useTransfer, type TransferDetail } from '@web/lib/transfers';
 import { ProofCard } from './proof-card';
+
+/** Rejected or cancelled: it will not be carried out and nothing is to be paid for it. */
+type ClosedStatus = 'rejected' | 'cancelled';
+const isClosed = (status: string): status is ClosedStatus => status === 'rejected' || status === 'cancelled';
+
+/**
+ * What happened to a closed transfer and to the sender's money: the reason staff gave, and the
+ * refund owed (when), made, or that nothing was charged. Never how to pay.
+ */
+function ClosedNotice({ transfer, status }: { transfer: TransferDetail; status: ClosedStatus }) {
+  const { t, i18n } = useTranslation('transfer');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const paid = moneyFromDecimal(transfer.payment_amount ?? transfer.total, transfer.currency, lng);
+  const reason = transfer.history.findLast((h) => !h.event && h.to_status === status)?.note;
+  const money = transfer.payment_status === 'refund_due' ? t('pay.closed.refundDue', { amount: paid })
+    : transfer.payment_status === 'refunded' ? t('pay.closed.refunded', { amount: paid, reference: transfer.refund_reference ?? '' })
+      : transfer.payment_status === 'authorized' ? t('pay.closed.releasePending')
+        : t('pay.closed.nothingOwed');
+  return (
+    <Alert variant="warning" className="mb-4 flex gap-2" data-testid="pay-closed">
+      <CircleSlash aria-hidden className="mt-0.5 size-5 shrink-0" />
+      <div className="flex flex-col gap-1">
+        <p className="font-semibold">{t(`pay.closed.${status}`)}</p>
+        {reason ? <p>{t('pay.closed.reason', { reason })}</p> : null}
+        <p>{money}</p>
+      </div>
+    </Alert>
+  );
+}
 
 /**
  * The app's own payment page — amount, where to pay, the reference and the proof upload
- * (docs/rules/money-states.md#payment-states).
+ * (docs/rules/money-states.md#payment-states) while the payment is awaited; once the transfer is
+ * rejected or cancelled, what happened instead, never how to pay.
  */
 export default function PaymentPage() {
   const { id } = useParams();
@@ -40,6 +71,8 @@ export default function PaymentPage() {
   const tr = transfer.data;
   const total = moneyFromDecimal(tr.total, tr.currency, lng);
   const payOnPayPal = tr.paypal_checkout && tr.status === 'pending' && tr.payment_status === 'awaiting';
+  const payable = awaitsPayment(tr);
+  const closed = isClosed(tr.status) ? tr.status : null;
 
   const toPayPal = async () => {
     setLeaving(true);
@@ -54,8 +87,10 @@ export default function PaymentPage() {
 
   return (
     <PageShell width="narrow">
-      <PageHeader title={t('pay.title')} description={t('pay.description')} />
-      {params.get('paypal') === 'cancelled' ? <Alert variant="warning" className="mb-4">{t('pay.paypalCancelled')}</Alert> : null}
+      {closed ? <PageHeader title={t(`pay.closed.${closed}Title`)} />
+        : <PageHeader title={t(payable ? 'pay.title' : 'pay.followTitle')} description={t(payable ? 'pay.description' : 'pay.followDescription')} />}
+      {closed ? <ClosedNotice transfer={tr} status={closed} /> : null}
+      {params.get('paypal') === 'cancelled' && !closed ? <Alert variant="warning" className="mb-4">{t('pay.paypalCancelled')}</Alert> : null}
       {tr.payment_status === 'received' ? (
         <Alert variant="success" className="mb-4 flex items-center gap-2"><CheckCircle2 aria-hidden className="size-5" />{t('pay.received')}</Alert>
       ) : null}
@@ -63,14 +98,14 @@ export default function PaymentPage() {
       <Card className="p-5 sm:p-6">
         <dl className="grid gap-4 sm:grid-cols-2">
           <div>
-            <dt className="text-sm text-slate-600">{t('pay.amountToPay')}</dt>
+            <dt className="text-sm text-slate-600">{t(payable ? 'pay.amountToPay' : 'pay.total')}</dt>
             <dd className="text-2xl font-bold tabular-nums" data-testid="pay-total">{total}</dd>
           </div>
           <div>
             <dt className="text-sm text-slate-600">{t('pay.reference')}</dt>
             <dd className="font-mono text-2xl font-bold tracking-wide" data-testid="pay-reference">{tr.reference}</dd>
           </div>
-          {tr.paypal_checkout ? null : (
+          {!payable || tr.paypal_checkout || !tr.payment_instructions ? null : (
             <div className="sm:col-span-2">
               <dt className="text-sm text-slate-600">{t('pay.whereToPay')}</dt>
               <dd className="mt-1 rounded-md bg-slate-50 p-3 font-medium" data-testid="pay-instructions">{tr.payment_instructions}</dd>
@@ -85,14 +120,19 @@ export default function PaymentPage() {
             <dt className="text-sm text-slate-600">{t('pay.status')}</dt>
             <dd><StatusBadge status={tr.status}>{t(`status.${tr.status}`)}</StatusBadge></dd>
           </div>
-          <div>
-            <dt className="text-sm text-slate-600">{t('pay.paymentStatus')}</dt>
-            <dd><SenderPaymentBadge state={tr.payment_status} /></dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-600">{t('pay.payoutStatus')}</dt>
-            <dd><SenderPayoutBadge state={tr.payout_status} /></dd>
-          </div>
+          {/* Closed, the notice says what became of the money: no "awaiting payment" or "not paid out yet". */}
+          {closed ? null : (
+            <>
+              <div>
+                <dt className="text-sm text-slate-600">{t('pay.paymentStatus')}</dt>
+                <dd><SenderPaymentBadge state={tr.payment_status} /></dd>
+              </div>
+              <div>
+                <dt className="text-sm text-slate-600">{t('pay.payoutStatus')}</dt>
+                <dd><SenderPayoutBadge state={tr.payout_status} /></dd>
+              </div>
+            </>
+          )}
           {tr.payment_amount ? (
             <div>
               <dt className="text-sm text-slate-600">{t('pay.paidAmount')}</dt>
@@ -122,7 +162,7 @@ export default function PaymentPage() {
           {paypalError ? <Alert variant="destructive" className="mt-3">{paypalError}</Alert> : null}
           <Button className="mt-3" onClick={() => void toPayPal()} loading={leaving}>{t('pay.payWithPayPal')}</Button>
         </Card>
-      ) : tr.paypal_checkout ? null : (
+      ) : tr.paypal_checkout || closed ? null : (
         <ProofCard transfer={tr} />
       )}
 
