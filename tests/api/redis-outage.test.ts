@@ -84,4 +84,30 @@ describe('Redis killed during sign-ins, then back', () => {
       client.disconnect();
     }
   }, 60_000);
+
+  it('Redis stops answering on open connections: after the first wait (half a second at most) sign-ins answer in normal time; shared again once it answers', async () => {
+    const user = await createUser(a);
+    expect((await signIn(a, user)).status).toBe(200);
+    const before = said(logs.a, 'redis unreachable');
+    const backBefore = said(logs.a, 'redis reachable again');
+    redis.pause();
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const { status, ms } = await signIn(a, user);
+        expect(status).toBe(200);
+        times.push(ms);
+      }
+      // The first sign-in meets the command timeout; the connection is then dropped, not waited on again.
+      expect(Math.max(...times.slice(1))).toBeLessThan(NORMAL_MS);
+      expect(times[0]).toBeLessThan(2 * NORMAL_MS);
+      expect(said(logs.a, 'redis unreachable')).toBe(before + 1);
+    } finally {
+      redis.resume();
+    }
+    await expect.poll(() => said(logs.a, 'redis reachable again'), { timeout: 10_000 }).toBe(backBefore + 1);
+    const other = await createUser(a);
+    for (let i = 0; i < 10; i++) expect((await signIn(a, other, 'wrong-password', '198.51.100.62')).status).toBe(401);
+    expect((await signIn(b, other, 'wrong-password', '198.51.100.62')).status).toBe(429);
+  }, 60_000);
 });

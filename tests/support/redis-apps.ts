@@ -64,12 +64,22 @@ export class RedisServer {
     }
   }
 
+  /** Stops it answering while its connections stay open, as a peer behind a broken network does; resume() undoes it. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Kills it outright, as a crash or a lost machine would. */
   async kill(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
+    child.kill('SIGCONT');
     await exited;
   }
 }
