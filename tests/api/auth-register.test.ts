@@ -78,6 +78,27 @@ describe('sign-up with a code e-mailed over SMTP', () => {
     expect(res.json()).toEqual({ error: 'This email is already registered. Please sign in instead.', code: 'email_already_registered' });
   });
 
+  it('tells whether an address is registered at most 5 times an hour per e-mail address, from any client address', async () => {
+    // docs/rules/accounts.md#sign-in-throttling: sign-up 5 per hour per account.
+    const existing = await createUser(t);
+    for (let i = 0; i < 5; i++) {
+      // Each try as written by another hand (case and spaces): the same address all the same.
+      const email = i % 2 ? ` ${existing.email.toUpperCase()} ` : existing.email;
+      expect((await post('/api/auth/register', registration({ email }))).statusCode).toBe(409);
+    }
+    const sixth = await post('/api/auth/register', registration({ email: existing.email }));
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toMatchObject({ code: 'rate_limited' });
+    expect(sixth.json().error).toMatch(/^Too many attempts\. Please try again in \d+ minutes\.$/);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(59 * 60);
+    // An address never registered is limited alike: the 429 itself tells nothing.
+    const unknown = registration().email;
+    for (let i = 0; i < 5; i++) await post('/api/auth/register', registration({ email: unknown }));
+    const refused = await post('/api/auth/register', registration({ email: unknown }));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+  });
+
   it('lets a registration never verified start again with the same password: new details, new code, the old one dead', async () => {
     const first = await registerAndGetCode({ password: 'Same-pass-1' });
     const again = await post('/api/auth/register', registration({ email: first.body.email, full_name: 'Awa N.', password: 'Same-pass-1' }));

@@ -68,6 +68,19 @@ describe('text with control characters', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'csv_invalid', fields: { 'lines.3.description': 'Line 3: the description holds invisible control characters (such as NUL).' } });
     expect(await statements()).toEqual(before);
+
+    const boundary = '----nul-name';
+    const multipart = [
+      `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="may\u0000.csv"', 'Content-Type: text/csv', '',
+      'date,reference,description,amount', '2026-05-05,MISC,Interest,25', `--${boundary}--`, '',
+    ].join('\r\n');
+    const named = await t.request({
+      method: 'POST', url: '/api/reconciliation/airtel_gabon/imports', token: admin.token, payload: multipart,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(named.statusCode).toBe(400);
+    expect(named.json()).toEqual({ error: MESSAGE, code: 'validation_failed', fields: { filename: MESSAGE } });
+    expect(await statements()).toEqual(before);
   });
 
   it('keeps tabs and line breaks, which a message may hold', async () => {

@@ -3,6 +3,8 @@ import {
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
 import { decodeStatement } from '@core/reconciliation.js';
+import { hasControlCharacter } from '@core/schemas.js';
+import { t } from '@server/i18n.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
@@ -51,6 +53,10 @@ const routes: ApiModule = async (app, { ctx }) => {
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
       if (!part) throw badRequest('admin.reconciliation.fileMissing');
+      // The file's name is text the route takes too (the schemas never see it).
+      if (hasControlCharacter(part.filename)) {
+        throw badRequest('validation.controlCharacters', { code: 'validation_failed', fields: { filename: t(request.lang, 'validation.controlCharacters') } });
+      }
       const data = await part.toBuffer();
       file = { text: decodeStatement(data), filename: part.filename || null };
     } else if (Buffer.isBuffer(request.body)) {
