@@ -143,6 +143,43 @@ describe('backup and restore', () => {
     await expect(restoreBackup(target, junk)).rejects.toThrow(/is not a backup made by `npm run db:backup`/);
   });
 
+  it('still loads a file of format 1, which held the app\'s tables only', async () => {
+    // The format-1 file of the same database: no job queue, tables and sequences named without schema.
+    const v1 = path.join(dir, 'v1.jsonl.gz');
+    const out: string[] = [];
+    let skip = 0;
+    let tables = 0;
+    let rows = 0;
+    for (const line of gunzipSync(readFileSync(backupFile)).toString().trimEnd().split('\n')) {
+      if (skip > 0) { skip -= 1; continue; }
+      const item = JSON.parse(line) as Record<string, unknown>;
+      if (item.format) {
+        const { job_queue_migration: _queue, ...header } = item;
+        out.push(JSON.stringify({ ...header, version: 1 }));
+      } else if (item.table !== undefined) {
+        const { schema, ...table } = item as { schema: string; rows: number };
+        if (schema !== 'public') { skip = table.rows; continue; }
+        tables += 1;
+        rows += table.rows;
+        out.push(JSON.stringify(table));
+      } else if (item.sequences) {
+        const sequences = (item.sequences as Array<{ schema: string; name: string; value: string | null }>)
+          .filter((q) => q.schema === 'public').map(({ name, value }) => ({ name, value }));
+        out.push(JSON.stringify({ sequences }));
+      } else if (item.end) {
+        out.push(JSON.stringify({ end: true, tables, rows }));
+      } else {
+        out.push(line);
+      }
+    }
+    writeFileSync(v1, gzipSync(`${out.join('\n')}\n`));
+    const target = await newDatabase();
+    expect(await restoreBackup(target, v1)).toMatchObject({ tables, rows });
+    const publicOnly = (c: Awaited<ReturnType<typeof contents>>) =>
+      Object.fromEntries(Object.entries(c.tables).filter(([name]) => !name.includes('.')));
+    expect(publicOnly(await contents(target))).toEqual(publicOnly(await contents(t.database.url)));
+  });
+
   it('is one instant of the database while the app keeps writing', async () => {
     // A writer commits pairs of rows in two tables; a backup that read the tables at different
     // instants would hold more rows of one than of the other.
