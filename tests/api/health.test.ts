@@ -97,11 +97,11 @@ describe('GET /api/health/live and /api/health/ready', () => {
     smtp.stallMailTo(email);
     const res = await t.request({ method: 'POST', url: '/api/auth/register', payload: registration({ email }), headers: { 'x-forwarded-for': uniqueAddress() } });
     expect(res.statusCode).toBe(200);
-    // The worker is on the stalled e-mail; the database goes away until well after its send times out.
+    // The worker is on the stalled e-mail; the database goes away until its send has timed out.
     await expect.poll(() => smtp.connections, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await database.down();
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await expect.poll(async () => (await ready(t)).body.down, { timeout: 10_000 }).toEqual(['database', 'job_worker']);
     await database.up();
     await expect.poll(async () => (await ready(t)).body.down, { timeout: 5_000 }).toEqual(['job_worker']);
     expect((await ready(t)).status).toBe(503);
