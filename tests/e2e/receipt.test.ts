@@ -9,7 +9,8 @@ import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 // The PDF receipt is a document a sender keeps (issue 13, defect 6), read as text in English and
 // French: the MT- reference as its title and its file name, amounts as the receipt's language
 // writes them (grouped, "80,50 €"), "Total to pay" until the payment is received and "Total paid"
-// after, the payment's reference once recorded, the tracking link, no "->" for an arrow.
+// after (a closed transfer's never "to pay"), the payment's reference once recorded, the tracking
+// link, no "->" for an arrow.
 
 const app = useE2eApp({ smtp: true });
 
@@ -95,4 +96,21 @@ describe('the PDF receipt', () => {
       await page.context().close();
     });
   }
+
+  it('of a transfer cancelled before payment: never "to pay" nor "awaiting payment"', async () => {
+    const r = TEXT.en.receipt;
+    const { data: created } = await app.api<{ data: Transfer }>('POST', '/api/payments/initiate', {
+      source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '40', currency: 'USD',
+      destination_details: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' },
+    }, token);
+    await app.api('POST', `/api/transfer-requests/${created.id}/cancel`, undefined, token);
+    const page = await app.signedInPage(SENDER, { locale: 'en-US' });
+    const { text } = await receipt(page, 'en', created.reference);
+    expect(text).toContain(r.totalNotDue);
+    expect(text).toContain(r.notDue);
+    expect(text).toContain(printed(created.total, 'USD', 'en'));
+    expect(text).not.toContain(r.totalToPay);
+    expect(text).not.toContain(TEXT.en.payment.awaiting);
+    await page.context().close();
+  });
 });

@@ -82,13 +82,15 @@ export function buildReceipt(item: TransactionItem, t: TFunction, lng: string, c
   y += 112;
   const column = half - 12;
   const paid = paymentWasReceived(item.payment_status);
+  // A rejected or cancelled transfer is not to be paid: its receipt never says "to pay".
+  const notDue = !paid && (item.status === 'rejected' || item.status === 'cancelled');
   const left = section(doc, t('receipt.paymentTitle'), margin, y, column, [
     [t('receipt.amount'), amount(item.amount, item.currency, lng)],
     [t('receipt.fee'), amount(item.fee, item.currency, lng)],
-    // "Total paid" only once the money is in; until then it is still to pay.
-    [paid ? t('receipt.total') : t('receipt.totalToPay'), amount(item.total, item.currency, lng), true],
+    // "Total paid" only once the money is in; until then it is still to pay, unless closed.
+    [paid ? t('receipt.total') : notDue ? t('receipt.totalNotDue') : t('receipt.totalToPay'), amount(item.total, item.currency, lng), true],
     [t('receipt.method'), channelLabel(t, item.source_provider)],
-    [t('receipt.state'), t(`payment.${item.payment_status}`), true],
+    [t('receipt.state'), notDue && item.payment_status === 'awaiting' ? t('receipt.notDue') : t(`payment.${item.payment_status}`), true],
     [t('receipt.paidAmount'), item.payment_amount ? amount(item.payment_amount, item.currency, lng) : null],
     [t('receipt.paymentReference'), item.payment_reference],
     [t('receipt.providerReference'), item.provider_txn_id],
