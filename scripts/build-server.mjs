@@ -4,7 +4,8 @@ import { build } from 'esbuild';
 
 await build({
   entryPoints: { main: 'src/server/main.ts', migrate: 'src/server/migrate-main.ts',
-    backup: 'src/server/backup-main.ts', restore: 'src/server/restore-main.ts', worker: 'src/server/worker-main.ts' },
+    backup: 'src/server/backup-main.ts', restore: 'src/server/restore-main.ts', worker: 'src/server/worker-main.ts',
+    admin: 'src/server/admin-cli-main.ts' },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

@@ -7,7 +7,8 @@ import { auditLog, profiles } from '@server/db/schema.js';
 // first by id, filtered by actor, action, object and UTC days through their indexes.
 
 export interface AuditRow {
-  actorId: string;
+  /** Null for the command line (the admin screen shows "System"). */
+  actorId: string | null;
   ip: string | null;
   action: string;
   targetType: string;

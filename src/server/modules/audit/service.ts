@@ -23,9 +23,10 @@ export interface AuditedChange {
   after?: unknown;
 }
 
-export function recordAudit(tx: Db | Tx, actor: Actor, change: AuditedChange): Promise<void> {
+/** `actor` null: the change came from the command line (npm run admin), where no one is signed in. */
+export function recordAudit(tx: Db | Tx, actor: Actor | null, change: AuditedChange): Promise<void> {
   return insertAudit(tx, {
-    actorId: actor.profile_id, ip: actor.ip, action: change.action, targetType: change.target, targetId: change.id,
+    actorId: actor?.profile_id ?? null, ip: actor?.ip ?? null, action: change.action, targetType: change.target, targetId: change.id,
     before: change.before ?? null, after: change.after ?? null,
   });
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '@server/config.js';
 import type { Db } from '@server/db/client.js';
+import { recordAudit } from '../audit/service.js';
 import { hashPassword } from './password.js';
-import { anyAdmin, findProfileByEmail, insertProfile, updateProfile } from './repo.js';
+import { type ProfileRow, anyAdmin, findProfileByEmail, insertProfile, updateProfile } from './repo.js';
 
 export type BootstrapResult = { created: false } | { created: true; email: string; password: string; generated: boolean };
 
@@ -33,5 +34,19 @@ export async function ensureBootstrapAdmin(db: Db, config: Config): Promise<Boot
 async function insertAdmin(db: Db, email: string, password: string) {
   await insertProfile(db, {
     email, password_hash: await hashPassword(password), role: 'admin', full_name: 'Administrator', email_verified_at: new Date(),
+  });
+}
+
+/**
+ * An admin made from the command line (`npm run admin -- create-admin`): the account, its address
+ * taken as confirmed, and the audit row of its role, without an actor (no one is signed in). Null
+ * when the address is taken. Like every admin, it enrols in two-step sign-in at its first sign-in.
+ */
+export async function createAdmin(db: Db, email: string, password: string, fullName: string): Promise<ProfileRow | null> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const profile = await insertProfile(tx, { email, password_hash: passwordHash, role: 'admin', full_name: fullName, email_verified_at: new Date() });
+    if (profile) await recordAudit(tx, null, { action: 'profile.role_update', target: 'profile', id: profile.id, before: null, after: { role: 'admin' } });
+    return profile;
   });
 }

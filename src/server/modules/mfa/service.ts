@@ -171,20 +171,28 @@ export async function disable(ctx: AppContext, reply: FastifyReply, me: AuthUser
 }
 
 /**
- * An admin resets another account's two-step sign-in (a lost phone): secret and recovery codes
- * gone, every session of the account ended, an audit row written. A staff member enrols again at
- * the next sign-in.
+ * An admin resets another account's two-step sign-in (a lost phone).
  */
 export async function resetFor(ctx: AppContext, admin: Actor, profileId: string, lang: Lang) {
   if (profileId === admin.profile_id) throw new HttpError(409, 'auth.errors.mfaResetSelf');
-  await ctx.db.transaction(async (tx) => {
+  if (await resetSecondFactor(ctx, admin, profileId) === null) throw notFound();
+  return { message: t(lang, 'auth.mfa.reset') };
+}
+
+/**
+ * Resets an account's two-step sign-in: secret and recovery codes gone, every session of the
+ * account ended, an audit row written (by the admin, or without an actor from the command line).
+ * A staff member enrols again at the next sign-in. The sessions ended, or null for no such account.
+ */
+export async function resetSecondFactor(ctx: Pick<AppContext, 'db' | 'tokens'>, actor: Actor | null, profileId: string): Promise<number | null> {
+  const found = await ctx.db.transaction(async (tx) => {
     const cleared = await repo.clearTotp(tx, profileId);
-    if (!cleared) throw notFound();
-    await recordAudit(tx, admin, {
+    if (!cleared) return false;
+    await recordAudit(tx, actor, {
       action: 'profile.mfa_reset', target: 'profile', id: profileId,
       before: { totp_enabled: cleared.was_enabled }, after: { totp_enabled: false },
     });
+    return true;
   });
-  await ctx.tokens.revokeAllSessions(profileId);
-  return { message: t(lang, 'auth.mfa.reset') };
+  return found ? ctx.tokens.revokeAllSessions(profileId) : null;
 }
