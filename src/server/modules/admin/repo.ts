@@ -10,7 +10,7 @@ import {
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
-import { needsApprovalNow } from '../approvals/repo.js';
+import { needsApprovalNow } from '../transfers/repo.js';
 import { staffSelection } from '../transfers/staff-view.js';
 
 // The back office's SQL: the staff list, counts and volume, fee tiers and rates.

@@ -1,19 +1,15 @@
 import type { ApprovalThreshold } from '@core/api/approvals.js';
-import type { StaffRequestJson } from '@core/api/transfers.js';
-import { approvalError, needsApproval, type FourEyesRefusal } from '@core/approval.js';
+import { needsApproval, type FourEyesRefusal } from '@core/approval.js';
 import { isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
-import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { staffRequest } from '../transfers/staff-view.js';
-import { lockRequest } from '../transfers/repo.js';
-import { listThresholds, lockThreshold, thresholdOf, writeApproval, writeThreshold, type ThresholdRow } from './repo.js';
+import { listThresholds, lockThreshold, thresholdOf, writeThreshold, type ThresholdRow } from './repo.js';
 
 // Four-eyes (D12, docs/rules/back-office.md#four-eyes): the admin's thresholds per source
-// currency, and the second staff member's approval a transfer at or above its threshold needs
-// before it is completed.
+// currency, which say when a transfer needs a second staff member's approval before it is
+// completed (the approval itself: transfers/approve-transfer.ts).
 
 export const refused = (r: FourEyesRefusal) => new HttpError(r.status, r.key);
 
@@ -50,23 +46,4 @@ export async function setThreshold(db: Db, actor: Actor, currency: string, amoun
     });
     return thresholdToJson(row);
   });
-}
-
-/** A second staff member approves a transfer at or above its threshold (D12); audited. */
-export async function approve(ctx: AppContext, actor: Actor, id: string): Promise<StaffRequestJson> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await lockRequest(tx, id);
-    if (!current) throw notFound();
-    const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
-    if (refusal) throw refused(refusal);
-    const approval = await writeApproval(tx, id, actor.profile_id);
-    await recordAudit(tx, actor, {
-      action: 'transfer_request.approve', target: 'transfer', id,
-      before: { status: current.status, approved_by: null, approved_at: null },
-      after: { status: current.status, approved_by: approval.approved_by, approved_at: approval.approved_at?.toISOString() ?? null },
-    });
-  });
-  const row = await staffRequest(ctx, id);
-  if (!row) throw notFound();
-  return row;
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
+import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
@@ -30,6 +31,26 @@ export const actionMessage = sql<string | null>`case when transfer_requests.acti
 
 /** Every column of a transfer request and its action message: what reads and RETURNING clauses select. */
 export const requestColumns = { ...getTableColumns(transferRequests), action_message: actionMessage };
+// ---- four-eyes: whether a transfer needs a second staff member's approval (docs/rules/back-office.md#four-eyes) ----
+
+// Written with qualified names: drizzle leaves columns unqualified in a one-table select, where
+// "amount" or "currency" would name the thresholds' own columns inside the sub-query.
+
+/** The default of each currency (core), for a currency without a stored threshold. */
+const defaultThreshold = sql.join([
+  sql.raw('case transfer_requests.currency'),
+  ...Object.entries(DEFAULT_APPROVAL_THRESHOLDS).map(([currency, amount]) => sql`when ${currency} then ${amount}::numeric`),
+  sql.raw('end'),
+], sql` `);
+
+/** The transfer's amount is at or above its currency's threshold (core's needsApproval, in SQL). */
+export const approvalRequired = sql<boolean>`(transfer_requests.amount >= coalesce((select threshold.amount
+  from approval_thresholds threshold where threshold.currency = transfer_requests.currency), ${defaultThreshold}))`;
+
+/** Required, not approved yet, and still open: it cannot be completed until a second staff member approves it. */
+export const needsApprovalNow = sql<boolean>`(${approvalRequired} and transfer_requests.approved_by is null
+  and transfer_requests.status in (${sql.join(OPEN_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
+
 export type TransactionRow = typeof transactions.$inferSelect;
 export type HistoryRow = typeof transferStatusHistory.$inferSelect;
 export interface ListFilter {
@@ -313,6 +334,14 @@ export async function writeStatus(tx: Tx, change: StatusWrite): Promise<Transfer
     transfer_request_id: current.id, from_status: current.status, to_status: to,
     actor_profile_id: change.actor.profile_id, actor_role: change.actor.role, note: change.note,
   });
+  return row!;
+}
+
+/** Records the approval (version bumped, like every staff step on the transfer). */
+export async function writeApproval(tx: Tx, id: string, actor: string) {
+  const [row] = await tx.update(transferRequests)
+    .set({ approved_by: actor, approved_at: new Date(), version: sql`${transferRequests.version} + 1` })
+    .where(eq(transferRequests.id, id)).returning({ approved_by: transferRequests.approved_by, approved_at: transferRequests.approved_at });
   return row!;
 }
 

@@ -4,7 +4,7 @@ import { StaffListQuerySchema } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import {
   ProofResponseSchema, TransactionPageSchema, TransferDetailAnswerSchema, TransferRequestListSchema,
-  TransferRequestResponseSchema, TransferSummaryResponseSchema,
+  StaffRequestResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
 import { awaitsPayment } from '@core/money-states.js';
@@ -17,6 +17,7 @@ import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
 import { paymentInstructions } from '../payments/service.js';
+import { approveTransfer } from './approve-transfer.js';
 import type { ProofRow } from './repo.js';
 import { addMessage, addNote } from './thread.js';
 import {
@@ -137,5 +138,15 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: { params: ProofParamsSchema, response: replies({ 200: PROOF_BYTES }) },
   }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id, request.params.proofId)));
+
+  // Four-eyes: a second staff member's approval.
+  app.post('/transfer-requests/:id/approve', {
+    config: { access: 'staff' },
+    schema: {
+      params: IdParamsSchema,
+      body: z.object({}).optional().describe('Nothing: the approval is the caller\'s'),
+      response: replies({ 200: StaffRequestResponseSchema }),
+    },
+  }, async (request) => ({ data: await approveTransfer(ctx, actorOf(request), request.params.id) }));
 };
 export default routes;

@@ -4,8 +4,7 @@ import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { corridors, profiles, transferRequests } from '@server/db/schema.js';
-import { approvalRequired, needsApprovalNow } from '../approvals/repo.js';
-import { requestColumns, type TransferRequestRow } from './repo.js';
+import { approvalRequired, needsApprovalNow, requestColumns, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 import { threadOf } from './thread-repo.js';
 

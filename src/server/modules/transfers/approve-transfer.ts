@@ -1,0 +1,30 @@
+import type { StaffRequestJson } from '@core/api/transfers.js';
+import { approvalError } from '@core/approval.js';
+import type { AppContext } from '@server/context.js';
+import { notFound } from '@server/lib/http-error.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { lockRequest, writeApproval } from './repo.js';
+import { staffRequest } from './staff-view.js';
+
+/**
+ * A second staff member approves a transfer at or above its currency's threshold
+ * (docs/rules/back-office.md#four-eyes): never the sender, never who processes it; audited.
+ */
+export async function approveTransfer(ctx: AppContext, actor: Actor, id: string): Promise<StaffRequestJson> {
+  await ctx.db.transaction(async (tx) => {
+    const current = await lockRequest(tx, id);
+    if (!current) throw notFound();
+    const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
+    if (refusal) throw refused(refusal);
+    const approval = await writeApproval(tx, id, actor.profile_id);
+    await recordAudit(tx, actor, {
+      action: 'transfer_request.approve', target: 'transfer', id,
+      before: { status: current.status, approved_by: null, approved_at: null },
+      after: { status: current.status, approved_by: approval.approved_by, approved_at: approval.approved_at?.toISOString() ?? null },
+    });
+  });
+  const row = await staffRequest(ctx, id);
+  if (!row) throw notFound();
+  return row;
+}
