@@ -112,6 +112,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY === false ? false : trust,
     genReqId: requestId,
+    // What Fastify refuses before routing (a malformed URL, an overlong path parameter) answers as
+    // any refusal does: our error body, headers and the request's id.
+    frameworkErrors: (error, request, reply) => {
+      const lang = requestLanguage({ cookies: request.raw.headers.cookie, acceptLanguage: request.raw.headers['accept-language'] });
+      void (reply as FastifyReply).headers(isApiAnswer(request.url) ? API_ANSWER_HEADERS : pageHeaders).header(REQUEST_ID_HEADER, request.id)
+        .status(error.statusCode ?? 400).send({ error: t(lang, 'errors.badInput'), code: 'bad_request' });
+    },
     bodyLimit: 1_000_000,
     logController: new OneLinePerRequest(logger),
     // Published prices already in memory are answered before routing (lib/price-fast-path.ts).

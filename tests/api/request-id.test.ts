@@ -48,6 +48,14 @@ describe('request ids', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('answers a URL refused before routing with the id, the error body and the API\'s headers', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/transfer-requests/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+  });
+
   it('takes the id a trusted proxy sends, and refuses one that could not be an id', async () => {
     const passed = await t.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'lb-7f3a9c.2e:1' } });
     expect(passed.headers['x-request-id']).toBe('lb-7f3a9c.2e:1');
