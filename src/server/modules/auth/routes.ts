@@ -10,6 +10,7 @@ import {
   VerifyOtpSchema,
 } from '@core/schemas.js';
 import { t } from '@server/i18n.js';
+import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { HttpError } from '@server/lib/http-error.js';
 import { requireUser } from '@server/lib/guards.js';
@@ -39,7 +40,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await enforceLimits(ctx, reply, [[LIMITS.registerAccount, request.body.email], [LIMITS.registerAddress, ip]]);
-    return register(ctx, request.body, request.lang);
+    return register(forRequest(ctx, request), request.body, request.lang);
   });
 
   app.post('/auth/verify-otp', {
@@ -55,7 +56,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { body: ResendOtpSchema, response: replies({ 200: MessageSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resendAccount, request.body.email], [LIMITS.resendAddress, clientAddress(request)]]);
-    return resendCode(ctx, request.body.email, request.lang);
+    return resendCode(forRequest(ctx, request), request.body.email, request.lang);
   });
 
   app.post('/auth/login', {
@@ -67,7 +68,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     try {
       return await login(ctx, request.body, client(request));
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 401) await recordLoginFailure(ctx, request.body.email, ip);
+      if (err instanceof HttpError && err.statusCode === 401) await recordLoginFailure(forRequest(ctx, request), request.body.email, ip);
       throw err;
     }
   });
@@ -95,7 +96,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resetAccount, request.body.email], [LIMITS.resetAddress, clientAddress(request)]]);
-    return requestPasswordReset(ctx, request.body.email, request.lang);
+    return requestPasswordReset(forRequest(ctx, request), request.body.email, request.lang);
   });
 
   app.post('/auth/reset-password/confirm', {
@@ -134,7 +135,7 @@ const routes: ApiModule = async (app, { ctx }) => {
         // Each start writes a row: limited per address, the refusal said on the login page.
         await enforceLimits(ctx, reply, [[LIMITS.oauthStartAddress, clientAddress(request)]]);
         const binding = newBrowserBinding(ctx.config, provider, STATE_TTL_MS);
-        const url = await startSignIn(ctx, google, provider, binding.hash);
+        const url = await startSignIn(forRequest(ctx, request), google, provider, binding.hash);
         return reply.header('set-cookie', binding.cookie).redirect(url);
       } catch (err) {
         return failed(reply, provider, err);
@@ -147,9 +148,9 @@ const routes: ApiModule = async (app, { ctx }) => {
     }, async (request, reply) => {
       clearBrowserBinding(reply, ctx.config, provider);
       try {
-        const identity = await finishSignIn(ctx, google, provider, request.query, browserHash(request, provider));
+        const identity = await finishSignIn(forRequest(ctx, request), google, provider, request.query, browserHash(request, provider));
         if (identity.email && await needsMailConfirmation(ctx, provider, identity)) {
-          await requestConfirmation(ctx, reply, provider, { ...identity, email: identity.email }, request.lang);
+          await requestConfirmation(forRequest(ctx, request), reply, provider, { ...identity, email: identity.email }, request.lang);
           return reply.redirect(toLogin(provider, 'oauth_confirm_email'));
         }
         return await signedIn(reply, await profileForIdentity(ctx, provider, identity, request.lang));
