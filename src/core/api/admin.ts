@@ -4,6 +4,7 @@ import { CURRENCIES } from '../money.js';
 import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, utcDay } from './common.js';
 import { FeeTierSchema } from './pricing.js';
+import { StatusCountsSchema } from './transfers.js';
 
 // The back office's queries and answers: the staff list's filters, the dashboard's counts, daily
 // volume, the audit log, and the fee tiers as an admin edits them.
@@ -47,7 +48,7 @@ export const VolumeQuerySchema = z.object({
 
 /** Requests per status for staff; users, fee tiers, parked jobs and the money totals for the admin only. */
 export const StatsSchema = z.object({
-  requests: z.record(z.enum(TRANSFER_STATUSES), z.number().int()),
+  requests: StatusCountsSchema,
   users: z.number().int().optional(),
   fee_tiers: z.number().int().optional(),
   /** Background jobs that ran out of attempts (admin only). */

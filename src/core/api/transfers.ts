@@ -229,11 +229,13 @@ export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;
 
+/** A count for each transfer status, every status a named property. */
+export const StatusCountsSchema = z.object(
+  Object.fromEntries(TRANSFER_STATUSES.map((status) => [status, z.number().int()])) as Record<(typeof TRANSFER_STATUSES)[number], z.ZodNumber>,
+);
+
 /** The sender's transactions counted by status (dashboard). */
-export const TransferSummarySchema = z.object({
-  total: z.number().int(),
-  ...Object.fromEntries(TRANSFER_STATUSES.map((status) => [status, z.number().int()])) as Record<(typeof TRANSFER_STATUSES)[number], z.ZodNumber>,
-});
+export const TransferSummarySchema = z.object({ total: z.number().int(), ...StatusCountsSchema.shape });
 export type TransferSummary = z.infer<typeof TransferSummarySchema>;
 export const TransferSummaryResponseSchema = dataOf(TransferSummarySchema);
 export type TransferSummaryResponse = z.infer<typeof TransferSummaryResponseSchema>;
