@@ -1,26 +1,18 @@
 import { z } from 'zod';
 import { IdParamsSchema } from '@core/api/common.js';
-import { CheckoutResponseSchema, InitiatedResponseSchema, PayPalReturnSchema } from '@core/api/payments.js';
-import { PaymentInitiateSchema } from '@core/schemas.js';
+import { CheckoutResponseSchema, PayPalReturnSchema } from '@core/api/payments.js';
 import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { authorizePayPalReturn, findByOrder, initiatePayment, paypalCheckout } from './service.js';
+import { authorizePayPalReturn, paypalCheckout, transferOfOrder } from '../transfers/service.js';
 
 const ReturnQuery = z.object({ token: z.string().max(100).optional() });
-const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200, { error: 'transfer.idempotencyKeyTooLong' }).optional() });
+
+// The PayPal gateway: back to PayPal's approval page, and PayPal's return and cancel (the
+// transfer they pay is the transfers module's).
 
 const routes: ApiModule = async (app, { ctx }) => {
-  app.post('/payments/initiate', {
-    // Signed out, the sender is told to sign in before any field is looked at.
-    config: { access: 'user', signInKey: 'validation.signInRequired' },
-    schema: { body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
-  }, async (request, reply) => {
-    const result = await initiatePayment(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
-    return reply.status(201).send(result);
-  });
-
   // Back to PayPal's approval page for a PayPal transfer not paid yet (the owner only).
   app.post('/payments/:id/paypal', {
     config: { access: 'user' },
@@ -41,7 +33,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public' },
     schema: { querystring: ReturnQuery, response: replies({ 302: PayPalReturnSchema }) },
   }, async (request, reply) => {
-    const row = request.query.token ? await findByOrder(ctx, request.query.token) : null;
+    const row = request.query.token ? await transferOfOrder(ctx, request.query.token) : null;
     return reply.redirect(row ? `/pay/${row.id}?paypal=cancelled` : '/history');
   });
 };

@@ -98,7 +98,7 @@ async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, 
 
 /**
  * The job of the sender's "transfer created" e-mail, for the statement that inserts the transfer
- * (payments/repo.ts insertTransfer): written from the transfer as it is about to be stored
+ * (repo.ts insertTransfer): written from the transfer as it is about to be stored
  * (pending, awaiting payment) and the sender's contact as this request's session read it.
  */
 export function createdMailJob(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): NewJob {

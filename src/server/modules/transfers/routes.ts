@@ -7,21 +7,23 @@ import {
   StaffRequestResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
+import { InitiatedResponseSchema } from '@core/api/payments.js';
 import { awaitsPayment } from '@core/money-states.js';
-import { CursorQuerySchema } from '@core/schemas.js';
+import { CursorQuerySchema, PaymentInitiateSchema } from '@core/schemas.js';
 import { isStaff } from '@core/status.js';
+import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
-import { paymentInstructions } from '../payments/service.js';
 import { approveTransfer } from './approve-transfer.js';
+import { initiateTransfer } from './initiate-transfer.js';
 import type { ProofRow } from './repo.js';
 import { addMessage, addNote } from './thread.js';
 import {
-  addProof, cancelOwn, checkProofUpload, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
+  addProof, cancelOwn, checkProofUpload, paymentInstructions, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
 } from './service.js';
 
 const OwnListQuerySchema = CursorQuerySchema.extend({
@@ -48,6 +50,7 @@ const RequestListParamsSchema = z.object({
   action_needed: text('Staff: "true" lists only transfers waiting for their sender to answer'),
   late: text('Staff: "true" lists only open transfers past their corridor\'s expected delivery'),
 });
+const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200, { error: 'transfer.idempotencyKeyTooLong' }).optional() });
 const ProofParamsSchema = IdParamsSchema.extend({ proofId: z.uuid() });
 const PROOF_BYTES = z.any().describe('The proof as uploaded: PNG, JPEG, WebP or PDF bytes');
 
@@ -62,6 +65,15 @@ function sendProof(reply: FastifyReply, proof: ProofRow) {
 }
 
 const routes: ApiModule = async (app, { ctx }) => {
+  app.post('/payments/initiate', {
+    // Signed out, the sender is told to sign in before any field is looked at.
+    config: { access: 'user', signInKey: 'validation.signInRequired' },
+    schema: { body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
+  }, async (request, reply) => {
+    const result = await initiateTransfer(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
+    return reply.status(201).send(result);
+  });
+
   app.get('/transactions', {
     config: { access: 'user' },
     schema: { querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }) },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import { CHANNELS } from '@core/channels.js';
 import type { ProofJson, StaffTransferDetail, TransactionJson, TransferDetail, TransferRefundJson, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
 import { ownTransferError, sameStaffError, unapprovedError } from '@core/approval.js';
 import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
@@ -33,6 +34,7 @@ import { clearActionNeeded } from './thread-repo.js';
 
 export { createdMailJob } from './notifications.js';
 export { ledgerView, recordPayment, recordPayout, usesPayPal } from './money.js';
+export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { recordAuthorization } from './paypal-money.js';
 export { transferRequestToJson } from './serialize.js';
 export type { TransferRequestRow } from './repo.js';
@@ -94,7 +96,7 @@ export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummar
   return { total: Object.values(perStatus).reduce((a, b) => a + b, 0), ...perStatus };
 }
 
-/** How to pay a request: the payments module adds it to the detail. */
+/** How to pay a request: added to the detail while a payment is awaited (routes.ts). */
 export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
 
 /** One request with its timeline and proofs: its sender's, or any for staff. */
@@ -121,6 +123,16 @@ export async function transferDetail(ctx: AppContext, caller: Caller, id: string
       ...thread,
     },
   };
+}
+
+/** Where the sender pays a manual transfer: configuration, not code. */
+export function paymentInstructions(ctx: AppContext, sourceProvider: string): string {
+  switch (CHANNELS[sourceProvider as keyof typeof CHANNELS]?.kind === 'paypal' ? 'paypal' : sourceProvider) {
+    case 'paypal': return ctx.config.PAYMENT_INSTRUCTIONS_PAYPAL;
+    case 'airtel_gabon': return ctx.config.PAYMENT_INSTRUCTIONS_AIRTEL;
+    case 'mobile_rwanda': return ctx.config.PAYMENT_INSTRUCTIONS_RWANDA;
+    default: return ctx.config.PAYMENT_INSTRUCTIONS_BANK;
+  }
 }
 
 // ---- status ----

@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { InitiatedResponse } from '@core/api/payments.js';
+import { CHANNELS, directionFor } from '@core/channels.js';
+import { formatMoney, parseAmount, toDecimal, type Currency } from '@core/money.js';
+import type { PaymentInitiate } from '@core/schemas.js';
+import type { AppContext } from '@server/context.js';
+import { t, type Lang } from '@server/i18n.js';
+import { HttpError, badRequest } from '@server/lib/http-error.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { priceTransfer } from '../fees/service.js';
+import { payoutNumber } from '../operators/service.js';
+import { saveRecipient } from '../recipients/service.js';
+import { usesPayPal } from './money.js';
+import { createdMailJob } from './notifications.js';
+import { paypalApproval } from './paypal-checkout.js';
+import { findByIdempotencyKey, findRequest, insertTransfer, type TransferRequestRow } from './repo.js';
+import { transferRequestToJson } from './serialize.js';
+
+// A transfer's creation (POST /api/payments/initiate): priced server-side, stored with its
+// transaction, first timeline step and creation e-mail in one statement, then the sender is
+// pointed where to pay (docs/rules/transfers.md, docs/rules/money-states.md).
+
+/** A short code the sender quotes when paying by hand: no 0/O or 1/I to misread. */
+function newReference(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(8);
+  return `MT-${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+/** The same request body always hashes the same, whatever its key order or amount spelling. */
+function bodyHash(body: PaymentInitiate, amount: string): string {
+  return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
+}
+
+function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
+  const key = code === 'below_min' ? 'validation.amountBelowMin' : 'validation.amountAboveMax';
+  const vars = { limit: formatMoney(parseAmount(limit, currency) ?? 0, currency, lang === 'fr' ? 'fr-FR' : 'en-US') };
+  return new HttpError(400, key, { fields: { amount: t(lang, key, vars) } }, vars);
+}
+
+/**
+ * Prices the transfer server-side (the tiers and rates as stored now, from the published prices in
+ * memory), then stores request, transaction, first history row and the creation e-mail's job in
+ * one statement, and points the sender where to pay.
+ */
+export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<InitiatedResponse> {
+  const direction = directionFor(body.source_provider, body.destination_provider);
+  if (!direction) throw badRequest('validation.pairUnsupported');
+  const source = CHANNELS[body.source_provider];
+  const d = body.destination_details;
+  // A mobile payout number of the destination's operators (D16), checked before the amount's limits as on the transfer screen.
+  const phone = d.recipient_phone
+    && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone', lang);
+  const priced = await priceTransfer(ctx, direction, body.amount);
+  const { quote } = priced;
+  if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
+  const amount = toDecimal(quote.amount, quote.currency);
+  const hash = idempotencyKey ? bodyHash(body, amount) : null;
+
+  const destination_details = Object.fromEntries(Object.entries({
+    recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email,
+    recipient_phone: phone,
+    iban: d.iban, bic: d.bic, account_holder: d.account_holder,
+  }).filter(([, v]) => v != null && v !== ''));
+  const reference = newReference();
+  const request = {
+    reference, profile_id: user.profile_id, direction,
+    source_provider: body.source_provider, source_details: body.source_details.note ? { note: body.source_details.note } : {},
+    destination_provider: body.destination_provider, destination_details,
+    amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
+    rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
+    fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
+  };
+  const transaction = {
+    direction, amount, destination_details,
+    metadata: {
+      reference, recipient_name: destination_details.recipient_name ?? null,
+      recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
+    },
+  };
+  // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
+  // words use the sender's name, address and language as this request's session lookup read them.
+  const created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user));
+  if (!created) {
+    // The sender's key already names a transfer (a retry, or a concurrent twin that won the
+    // insert): its answer is this one too, or 422 for another body. Looked up only then, so a
+    // first request with a key costs no extra read.
+    const replay = await replayOf(ctx, user.profile_id, idempotencyKey!, hash!);
+    if (!replay) throw new Error('idempotency key held by no transfer');
+    return replay;
+  }
+  ctx.jobWaker.added(1);
+
+  if (body.save_recipient) {
+    await saveRecipient(ctx, user.profile_id, {
+      channel: body.destination_provider, recipient_name: destination_details.recipient_name as string | undefined,
+      recipient_email: d.recipient_email, recipient_phone: phone || undefined, iban: d.iban, bic: d.bic,
+    }, lang).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
+  }
+  return answer(ctx, created);
+}
+
+/** The first answer again for the same key and body; 422 for the same key with another body. */
+async function replayOf(ctx: AppContext, profileId: string, key: string, hash: string): Promise<InitiatedResponse | null> {
+  const existing = await findByIdempotencyKey(ctx.db, profileId, key);
+  if (!existing) return null;
+  if (existing.idempotency_hash !== hash) throw new HttpError(422, 'transfer.idempotencyMismatch');
+  return answer(ctx, existing);
+}
+
+async function answer(ctx: AppContext, row: TransferRequestRow): Promise<InitiatedResponse> {
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: transferRequestToJson(row, ctx.config.publicUrl) };
+  const paymentUrl = await paypalApproval(ctx, row);
+  // Reread: the PayPal order id may have just been stored.
+  const latest = await findRequest(ctx.db, row.id);
+  return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row, ctx.config.publicUrl) };
+}
