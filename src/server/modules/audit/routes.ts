@@ -10,12 +10,12 @@ import { auditCsv, auditPage } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/audit', {
     config: { access: 'admin' },
-    schema: { querystring: AuditQuerySchema, response: replies({ 200: AuditPageSchema }) },
+    schema: { summary: 'The staff actions log, filtered, newest first, a page at a time (admin)', querystring: AuditQuerySchema, response: replies({ 200: AuditPageSchema }) },
   }, async (request) => auditPage(ctx.db, request.query));
 
   app.get('/audit/export.csv', {
     config: { access: 'admin' },
-    schema: { querystring: AuditFilterSchema, response: replies({ 200: z.any().describe('CSV (RFC 4180), one line per audit row, newest first') }) },
+    schema: { summary: 'The staff actions log as CSV, with the same filters (admin)', querystring: AuditFilterSchema, response: replies({ 200: z.any().describe('CSV (RFC 4180), one line per audit row, newest first') }) },
   }, async (request, reply) => {
     const day = new Date().toISOString().slice(0, 10);
     return reply

@@ -16,7 +16,8 @@ import { randomToken, sha256 } from './tokens.js';
 const LINK_TTL_MS = 30 * 60_000;
 /** The confirmation has a cookie of its own, distinct from the provider flow's (cleared at the callback). */
 const COOKIE = 'confirm';
-const PROVIDER_NAMES: Record<Provider, string> = { google: 'Google', facebook: 'Facebook' };
+/** How a provider is named to people (e-mails, the API's docs). */
+export const PROVIDER_NAMES: Record<Provider, string> = { google: 'Google', facebook: 'Facebook' };
 
 interface PendingLink {
   provider: Provider;

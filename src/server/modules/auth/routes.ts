@@ -21,7 +21,7 @@ import {
   GoogleClient, OAuthError, PROVIDERS, STATE_TTL_MS, finishSignIn, needsMailConfirmation, profileForIdentity, startSignIn,
 } from './oauth.js';
 import { browserHash, clearBrowserBinding, newBrowserBinding } from './oauth-browser.js';
-import { confirmSignIn, requestConfirmation } from './oauth-confirm.js';
+import { PROVIDER_NAMES, confirmSignIn, requestConfirmation } from './oauth-confirm.js';
 import {
   type ClientInfo, type ProfileRow, confirmPasswordReset, exchangeTicket, issueSignInTicket, login, register, requestPasswordReset, resendCode,
   verifyEmail,
@@ -36,7 +36,7 @@ const client = (request: FastifyRequest): ClientInfo => ({ ip: clientAddress(req
 const routes: ApiModule = async (app, { ctx }) => {
   app.post('/auth/register', {
     config: { access: 'public' },
-    schema: { body: RegisterSchema, response: replies({ 200: RegisteredResponseSchema }) },
+    schema: { summary: 'Creates an account and e-mails a 6-digit code to confirm its address', body: RegisterSchema, response: replies({ 200: RegisteredResponseSchema }) },
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await enforceLimits(ctx, reply, [[LIMITS.registerAccount, request.body.email], [LIMITS.registerAddress, ip]]);
@@ -45,7 +45,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/verify-otp', {
     config: { access: 'public' },
-    schema: { body: VerifyOtpSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
+    schema: { summary: 'Confirms a new account\'s address with the e-mailed code and signs it in', body: VerifyOtpSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.verifyAccount, request.body.email], [LIMITS.verifyAddress, clientAddress(request)]]);
     return verifyEmail(ctx, request.body, client(request), request.lang);
@@ -53,7 +53,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/resend-otp', {
     config: { access: 'public' },
-    schema: { body: ResendOtpSchema, response: replies({ 200: MessageSchema }) },
+    schema: { summary: 'E-mails a new confirmation code to an account not yet confirmed', body: ResendOtpSchema, response: replies({ 200: MessageSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resendAccount, request.body.email], [LIMITS.resendAddress, clientAddress(request)]]);
     return resendCode(forRequest(ctx, request), request.body.email, request.lang);
@@ -61,7 +61,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/login', {
     config: { access: 'public' },
-    schema: { body: LoginSchema, response: replies({ 200: LoginResponseSchema }) },
+    schema: { summary: 'Signs in with e-mail and password; a staff account with two-step sign-in is then asked for its code', body: LoginSchema, response: replies({ 200: LoginResponseSchema }) },
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await assertLoginAllowed(ctx, reply, request.body.email, ip);
@@ -75,7 +75,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/logout', {
     config: { access: 'user', beforeSecondFactor: true },
-    schema: { response: replies({ 200: MessageSchema }) },
+    schema: { summary: 'Signs this session out', response: replies({ 200: MessageSchema }) },
   }, async (request) => {
     const user = requireUser(request);
     await ctx.tokens.revokeSession(user.session_id);
@@ -84,7 +84,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/logout-all', {
     config: { access: 'user', beforeSecondFactor: true },
-    schema: { response: replies({ 200: SessionsEndedResponseSchema }) },
+    schema: { summary: 'Signs out every session of the caller\'s account', response: replies({ 200: SessionsEndedResponseSchema }) },
   }, async (request) => {
     const user = requireUser(request);
     const revoked = await ctx.tokens.revokeAllSessions(user.profile_id);
@@ -93,7 +93,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/reset-password', {
     config: { access: 'public' },
-    schema: { body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }) },
+    schema: { summary: 'E-mails a password reset link, if the address has an account', body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resetAccount, request.body.email], [LIMITS.resetAddress, clientAddress(request)]]);
     return requestPasswordReset(forRequest(ctx, request), request.body.email, request.lang);
@@ -101,7 +101,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/reset-password/confirm', {
     config: { access: 'public' },
-    schema: { body: ResetPasswordConfirmSchema, response: replies({ 200: ResetConfirmedResponseSchema }) },
+    schema: { summary: 'Sets a new password with the reset link\'s token', body: ResetPasswordConfirmSchema, response: replies({ 200: ResetConfirmedResponseSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return confirmPasswordReset(ctx, request.body, client(request), request.lang);
@@ -109,7 +109,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/exchange', {
     config: { access: 'public' },
-    schema: { body: TicketExchangeSchema, response: replies({ 200: ExchangeResponseSchema }) },
+    schema: { summary: 'Trades the single-use ticket of a Google or Facebook sign-in for a session', body: TicketExchangeSchema, response: replies({ 200: ExchangeResponseSchema }) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return exchangeTicket(ctx, request.body.ticket, client(request));
@@ -129,7 +129,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   for (const provider of PROVIDERS) {
     app.get(`/auth/${provider}`, {
       config: { access: 'public' },
-      schema: { response: replies({ 302: RedirectSchema }) },
+      schema: { summary: `Starts signing in with ${PROVIDER_NAMES[provider]}: redirects to the provider`, response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       try {
         // Each start writes a row: limited per address, the refusal said on the login page.
@@ -144,7 +144,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
     app.get(`/auth/${provider}/callback`, {
       config: { access: 'public' },
-      schema: { querystring: CallbackQuery, response: replies({ 302: RedirectSchema }) },
+      schema: { summary: `${PROVIDER_NAMES[provider]} returns here: redirects to the app signed in, or to the sign-in page with the reason`, querystring: CallbackQuery, response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       clearBrowserBinding(reply, ctx.config, provider);
       try {
@@ -162,7 +162,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     // The link mailed by requestConfirmation.
     app.get(`/auth/${provider}/confirm`, {
       config: { access: 'public' },
-      schema: { querystring: z.object({ token: z.string().min(1).max(200) }), response: replies({ 302: RedirectSchema }) },
+      schema: { summary: `The e-mailed link that confirms a ${PROVIDER_NAMES[provider]} sign-in's address: redirects to the app signed in`, querystring: z.object({ token: z.string().min(1).max(200) }), response: replies({ 302: RedirectSchema }) },
     }, async (request, reply) => {
       try {
         await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);

@@ -11,7 +11,7 @@ const CountryParams = z.object({ country: z.string().max(10) });
 const routes: ApiModule = async (app) => {
   app.get('/geo/countries', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: CountriesResponseSchema }) },
+    schema: { summary: 'Every country, for address forms', response: replies({ 200: CountriesResponseSchema }) },
   }, async (_request, reply) => {
     reply.header('Cache-Control', CACHE);
     return { data: countries() };
@@ -19,7 +19,7 @@ const routes: ApiModule = async (app) => {
 
   app.get('/geo/countries/:country/states', {
     config: { access: 'public' },
-    schema: { params: CountryParams, response: replies({ 200: StatesResponseSchema }) },
+    schema: { summary: 'A country\'s states or regions', params: CountryParams, response: replies({ 200: StatesResponseSchema }) },
   }, async (request, reply) => {
     const data = statesOf(request.params.country);
     reply.header('Cache-Control', CACHE);
@@ -29,6 +29,7 @@ const routes: ApiModule = async (app) => {
   app.get('/geo/countries/:country/cities', {
     config: { access: 'public' },
     schema: {
+      summary: 'A country\'s cities, or one state\'s',
       params: CountryParams,
       querystring: z.object({ state: z.string().max(10).optional() }),
       response: replies({ 200: CitiesResponseSchema }),

@@ -20,7 +20,7 @@ async function answers(check: () => Promise<unknown>): Promise<boolean> {
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/health', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: HealthSchema, 503: HealthSchema }) },
+    schema: { summary: 'Whether the service and its database answer (503 when the database does not)', response: replies({ 200: HealthSchema, 503: HealthSchema }) },
   }, async (_request, reply) => {
     try {
       await databaseAnswers(ctx.db);
@@ -33,12 +33,12 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/health/live', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: LiveSchema }) },
+    schema: { summary: 'Whether the process answers (liveness probe)', response: replies({ 200: LiveSchema }) },
   }, async () => ({ status: 'ok' as const }));
 
   app.get('/health/ready', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: ReadySchema, 503: ReadySchema }) },
+    schema: { summary: 'Whether this process can serve now: PostgreSQL, Redis when configured, the job worker; 503 while shutting down (readiness probe)', response: replies({ 200: ReadySchema, 503: ReadySchema }) },
   }, async (_request, reply) => {
     const { draining, worker } = ctx.readiness;
     const redis = ctx.limiter.redis;

@@ -13,12 +13,12 @@ const JobParamsSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) });
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/admin/jobs', {
     config: { access: 'admin' },
-    schema: { querystring: JobsQuerySchema, response: replies({ 200: JobsResponseSchema }) },
+    schema: { summary: 'Background jobs parked after their last attempt, without their payload (admin)', querystring: JobsQuerySchema, response: replies({ 200: JobsResponseSchema }) },
   }, async (request) => ({ data: await listParked(ctx.db, request.query.limit) }));
 
   app.post('/admin/jobs/:id/retry', {
     config: { access: 'admin' },
-    schema: { params: JobParamsSchema, response: replies({ 200: JobResponseSchema }) },
+    schema: { summary: 'Runs a parked background job again (admin)', params: JobParamsSchema, response: replies({ 200: JobResponseSchema }) },
   }, async (request) => ({ data: await retryParked(ctx.db, actorOf(request), request.params.id) }));
 };
 export default routes;

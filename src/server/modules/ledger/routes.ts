@@ -8,12 +8,12 @@ import { balances, transferEntries } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/ledger/balances', {
     config: { access: 'admin' },
-    schema: { response: replies({ 200: LedgerBalancesResponseSchema }) },
+    schema: { summary: 'Every ledger account\'s balance per currency, and the totals that show the books balance (admin)', response: replies({ 200: LedgerBalancesResponseSchema }) },
   }, async () => ({ data: await balances(ctx.db) }));
 
   app.get('/ledger/entries', {
     config: { access: 'admin' },
-    schema: { querystring: LedgerEntriesQuerySchema, response: replies({ 200: LedgerEntriesResponseSchema }) },
+    schema: { summary: 'One transfer\'s ledger entries with their lines (admin)', querystring: LedgerEntriesQuerySchema, response: replies({ 200: LedgerEntriesResponseSchema }) },
   }, async (request) => ({ data: await transferEntries(ctx.db, request.query.transfer_id) }));
 };
 export default routes;

@@ -18,27 +18,27 @@ const routes: ApiModule = async (app, { ctx }) => {
   // revalidated with its ETag.
   app.get('/operators', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: OperatorsResponseSchema }) },
+    schema: { summary: 'Mobile-money operators and the number ranges that name them', response: replies({ 200: OperatorsResponseSchema }) },
   }, async (request, reply) => sendCached(request, reply, await publishedOperators(ctx)));
 
   app.get('/admin/operator-prefixes', {
     config: { access: 'admin' },
-    schema: { response: replies({ 200: AdminOperatorPrefixListSchema }) },
+    schema: { summary: 'Every operator number range, as the admin edits them (admin)', response: replies({ 200: AdminOperatorPrefixListSchema }) },
   }, async () => ({ data: await adminTable(ctx) }));
 
   app.post('/admin/operator-prefixes', {
     config: { access: 'admin' },
-    schema: { body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }) },
+    schema: { summary: 'Adds an operator number range (admin)', body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({ data: await createPrefix(ctx, actorOf(request), request.body, request.lang) }));
 
   app.put('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },
-    schema: { params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }) },
+    schema: { summary: 'Changes an operator number range (admin)', params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }) },
   }, async (request) => ({ data: await updatePrefix(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
 
   app.delete('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },
-    schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+    schema: { summary: 'Deletes an operator number range (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
   }, async (request) => {
     await deletePrefix(ctx, actorOf(request), request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };

@@ -8,7 +8,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   const { config } = ctx;
   app.get('/config', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: PublicConfigResponseSchema }) },
+    schema: { summary: 'What the browser may know about this deployment: the support address and which sign-ins and payments are switched on', response: replies({ 200: PublicConfigResponseSchema }) },
   }, async (request) => ({
     data: {
       support_email: config.SUPPORT_EMAIL,

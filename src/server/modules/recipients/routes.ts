@@ -10,12 +10,12 @@ import { deleteMyRecipient, myRecipients, saveRecipient } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/recipients', {
     config: { access: 'user' },
-    schema: { response: replies({ 200: RecipientListResponseSchema }) },
+    schema: { summary: 'The caller\'s saved recipients', response: replies({ 200: RecipientListResponseSchema }) },
   }, async (request) => ({ data: await myRecipients(ctx.db, requireUser(request).profile_id) }));
 
   app.post('/recipients', {
     config: { access: 'user' },
-    schema: { body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
+    schema: { summary: 'Saves a recipient for later transfers', body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
   }, async (request, reply) => {
     const data = await saveRecipient(ctx, requireUser(request).profile_id, request.body, request.lang);
     return reply.status(201).send({ data });
@@ -23,7 +23,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.delete('/recipients/:id', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 200: RecipientDeletedResponseSchema }) },
+    schema: { summary: 'Deletes one of the caller\'s saved recipients', params: IdParamsSchema, response: replies({ 200: RecipientDeletedResponseSchema }) },
   }, async (request) => ({ data: await deleteMyRecipient(ctx.db, requireUser(request).profile_id, request.params.id) }));
 };
 export default routes;

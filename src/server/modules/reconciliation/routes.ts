@@ -24,17 +24,17 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/reconciliation', {
     config: { access: 'admin' },
-    schema: { response: replies({ 200: ReconciliationSummariesResponseSchema }) },
+    schema: { summary: 'Each provider account\'s books against its latest statement balance (admin)', response: replies({ 200: ReconciliationSummariesResponseSchema }) },
   }, async () => ({ data: await summaries(ctx.db) }));
 
   app.get('/reconciliation/:account', {
     config: { access: 'admin' },
-    schema: { params: ReconciliationParamsSchema, querystring: ReconciliationViewQuerySchema, response: replies({ 200: ReconciliationViewResponseSchema }) },
+    schema: { summary: 'One provider account in full: its summary and newest statement and book lines (admin)', params: ReconciliationParamsSchema, querystring: ReconciliationViewQuerySchema, response: replies({ 200: ReconciliationViewResponseSchema }) },
   }, async (request) => ({ data: await accountView(ctx.db, request.params.account, request.query.limit) }));
 
   app.post('/reconciliation/:account/statements', {
     config: { access: 'admin' },
-    schema: { params: ReconciliationParamsSchema, body: StatementBalanceSchema, response: replies({ 201: StatementResultResponseSchema }) },
+    schema: { summary: 'Records a statement\'s closing balance for a provider account (admin)', params: ReconciliationParamsSchema, body: StatementBalanceSchema, response: replies({ 201: StatementResultResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({
     data: await recordStatementBalance(ctx.db, actorOf(request), request.params.account, request.body, request.lang),
   }));
@@ -42,6 +42,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/reconciliation/:account/imports', {
     config: { access: 'admin' },
     schema: {
+      summary: 'Imports a bank or mobile-money statement CSV and matches its lines (admin)',
       params: ReconciliationParamsSchema,
       querystring: StatementImportQuerySchema,
       consumes: ['multipart/form-data', 'text/csv'],
@@ -69,7 +70,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/reconciliation/:account/match', {
     config: { access: 'admin' },
-    schema: { params: ReconciliationParamsSchema, response: replies({ 200: MatchResultResponseSchema }) },
+    schema: { summary: 'Matches the account\'s unmatched statement lines against its book lines again (admin)', params: ReconciliationParamsSchema, response: replies({ 200: MatchResultResponseSchema }) },
   }, async (request) => ({ data: { matched: await rematch(ctx.db, actorOf(request), request.params.account) } }));
 };
 export default routes;
