@@ -125,7 +125,8 @@ describe('SIGTERM', () => {
     });
     cleanups.push(() => killServer(server));
     expect(server.url, server.stdout() + server.stderr()).not.toBe('');
-    expect((await fetch(`${server.url}/api/health/ready`)).status).toBe(200);
+    const before = await fetch(`${server.url}/api/health/ready`);
+    expect(before.status, await before.text()).toBe(200);
 
     // A sign-in whose body is still on its way when SIGTERM arrives.
     const body = JSON.stringify({ email: user.email, password: user.password });
@@ -141,8 +142,8 @@ describe('SIGTERM', () => {
     server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const draining = await fetch(`${server.url}/api/health/ready`);
+    expect(await draining.json(), server.stdout() + server.stderr()).toEqual({ status: 'error', down: ['shutting_down'] });
     expect(draining.status).toBe(503);
-    expect(await draining.json()).toEqual({ status: 'error', down: ['shutting_down'] });
     expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
 
     // Past the delay the server stops taking connections; the sign-in under way still gets its answer.
