@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '@server/db/client.js';
 import { corridors, transferRequests } from '@server/db/schema.js';
 
-// The tracking link's SQL: one transfer read by its token (unique index), and the owner's
-// revoke or renew of the token.
+// The tracking page's SQL: one transfer read by its token (unique index).
 
 /** What the tracking page may show of a transfer, and its corridor's processing time. */
 export async function findTracked(db: Db, token: string) {
@@ -20,12 +19,4 @@ export async function findTracked(db: Db, token: string) {
     .leftJoin(corridors, eq(corridors.direction, transferRequests.direction))
     .where(eq(transferRequests.tracking_token, token));
   return row ?? null;
-}
-
-/** Sets (or clears, with null) the token of the caller's own transfer; false when it is not theirs. */
-export async function setToken(db: Db, id: string, profileId: string, token: string | null): Promise<boolean> {
-  const rows = await db.update(transferRequests).set({ tracking_token: token })
-    .where(and(eq(transferRequests.id, id), eq(transferRequests.profile_id, profileId)))
-    .returning({ id: transferRequests.id });
-  return rows.length > 0;
 }

@@ -1,17 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import type { TrackingJson } from '@core/api/tracking.js';
 import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { TransferStatus } from '@core/status.js';
 import type { Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import { notFound } from '@server/lib/http-error.js';
-import type { AuthUser } from '../auth/tokens.js';
-import { trackingUrl } from '../transfers/serialize.js';
-import { findTracked, setToken } from './repo.js';
+import { findTracked } from './repo.js';
 
 // The recipient's tracking link (D15, docs/rules/transfers.md#tracking-link): anyone with the
 // link reads the status, the expected delivery, the recipient's first name, the amount and, once
-// completed, the payout reference. The sender can turn the link off or make a new one.
+// completed, the payout reference. The sender turns the link off or makes a new one through the
+// transfer (transfers/tracking-link.ts): this module only reads a transfer by its token.
 
 /** What a token looks like (the database's and ours: 18 random bytes, base64url); anything else is unknown. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{24}$/;
@@ -49,18 +47,4 @@ export async function trackTransfer(ctx: AppContext, token: string, now = new Da
     delivery: window,
     late: isLate(status, window, now),
   };
-}
-
-type Owner = Pick<AuthUser, 'profile_id'>;
-
-/** The sender turns the link off: the old token answers 404 from now on. Others' transfers are "not found". */
-export async function revokeTracking(ctx: AppContext, owner: Owner, id: string): Promise<void> {
-  if (!(await setToken(ctx.db, id, owner.profile_id, null))) throw notFound();
-}
-
-/** The sender makes a new link (after revoking one, or to replace one shared too widely). */
-export async function renewTracking(ctx: AppContext, owner: Owner, id: string): Promise<{ tracking_url: string }> {
-  const token = randomBytes(18).toString('base64url');
-  if (!(await setToken(ctx.db, id, owner.profile_id, token))) throw notFound();
-  return { tracking_url: trackingUrl(ctx.config.publicUrl, token)! };
 }

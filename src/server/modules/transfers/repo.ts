@@ -489,6 +489,16 @@ export async function writeMoney(tx: Tx, change: MoneyWrite): Promise<TransferRe
   return row!;
 }
 
+// ---- the tracking link ----
+
+/** Sets (or clears, with null) the token of the caller's own transfer; false when it is not theirs. */
+export async function setTrackingToken(db: Db, id: string, profileId: string, token: string | null): Promise<boolean> {
+  const rows = await db.update(transferRequests).set({ tracking_token: token })
+    .where(and(eq(transferRequests.id, id), eq(transferRequests.profile_id, profileId)))
+    .returning({ id: transferRequests.id });
+  return rows.length > 0;
+}
+
 // ---- proofs of payment ----
 
 const proofFields = {

@@ -7,6 +7,7 @@ import {
   StaffRequestResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
+import { TrackingLinkResponseSchema } from '@core/api/tracking.js';
 import { InitiatedResponseSchema } from '@core/api/payments.js';
 import { awaitsPayment } from '@core/money-states.js';
 import { CursorQuerySchema, PaymentInitiateSchema } from '@core/schemas.js';
@@ -22,6 +23,7 @@ import { approveTransfer } from './approve-transfer.js';
 import { initiateTransfer } from './initiate-transfer.js';
 import type { ProofRow } from './repo.js';
 import { addMessage, addNote } from './thread.js';
+import { renewTracking, revokeTracking } from './tracking-link.js';
 import {
   addProof, cancelOwn, checkProofUpload, paymentInstructions, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
 } from './service.js';
@@ -160,5 +162,19 @@ const routes: ApiModule = async (app, { ctx }) => {
       response: replies({ 200: StaffRequestResponseSchema }),
     },
   }, async (request) => ({ data: await approveTransfer(ctx, actorOf(request), request.params.id) }));
+
+  // The recipient's tracking link: the sender's own transfer only; anyone else's is "not found".
+  app.delete('/transfer-requests/:id/tracking', {
+    config: { access: 'user' },
+    schema: { params: IdParamsSchema, response: replies({ 204: z.null().describe('The link is off') }) },
+  }, async (request, reply) => {
+    await revokeTracking(ctx, requireUser(request), request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/transfer-requests/:id/tracking', {
+    config: { access: 'user' },
+    schema: { params: IdParamsSchema, response: replies({ 201: TrackingLinkResponseSchema }) },
+  }, async (request, reply) => reply.status(201).send({ data: await renewTracking(ctx, requireUser(request), request.params.id) }));
 };
 export default routes;
