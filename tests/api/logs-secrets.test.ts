@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '@server/db/schema.js';
 import { createLogger } from '@server/logger.js';
+import { workerLogger } from '@server/modules/jobs/worker.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
@@ -97,5 +98,21 @@ describe('logs never hold a secret', () => {
     expect(mine[0]!.responseTime).toEqual(expect.any(Number));
     expect(JSON.stringify(mine[0])).not.toContain('not-a-real-token');
     expect(JSON.stringify(mine[0])).not.toContain('i18next');
+  });
+
+  it('a failed job\'s log line keeps the query and PostgreSQL\'s reason, never the values it was given', async () => {
+    const secret = 'leaky-value@example.test';
+    const failure = await t.database.db.execute(sql`select ${secret}::int`).then(() => null, (err: unknown) => err as Error);
+    expect(failure).toBeInstanceOf(Error);
+    // graphile-worker's own words for a failed task, with the error's text and stack in them.
+    const before = lines.length;
+    workerLogger(createLogger({ LOG_LEVEL: 'info' }, sink)).scope({ jobId: '42', taskIdentifier: 'mail', workerId: 'w1' }).error(
+      `Failed task 42 (mail, 3.00ms, attempt 1 of 10) with error '${failure!.message}':\n  ${String(failure!.stack)}`,
+      { failure: true, error: failure },
+    );
+    const line = lines.slice(before).join('');
+    expect(line).toContain('Failed task 42 (mail');
+    expect(line).toContain('invalid input syntax for type integer');
+    expect(line).not.toContain(secret);
   });
 });

@@ -45,10 +45,14 @@ export interface JobWorker {
 /** graphile-worker's log lines, through our logger. */
 export function workerLogger(log: Logger): WorkerLogger {
   // Its metadata can carry a whole job, payload included (codes, reset links): only the job's
-  // id and task go to our logs, with the message.
-  return new WorkerLogger((scope) => (level, message) => {
+  // id and task go to our logs, with the message. A failure's message quotes the error's text and
+  // stack, which for a failed query hold its values: the error goes through the logger's `err`
+  // serializer instead, which leaves them out.
+  return new WorkerLogger((scope) => (level, message, meta) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-    log[method]({ job: scope.jobId, task: scope.taskIdentifier, worker: scope.workerId }, message);
+    const error = meta?.error;
+    const fields = { job: scope.jobId, task: scope.taskIdentifier, worker: scope.workerId, ...(error ? { err: error } : {}) };
+    log[method](fields, error ? message.replace(/ with error '[\s\S]*$/, '') : message);
   });
 }
 
