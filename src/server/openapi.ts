@@ -98,6 +98,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } });
   app.get('/api/openapi.json', {
     config: { access: 'public' },
-    schema: { hide: true, summary: 'This document', response: { 200: z.record(z.string(), z.unknown()) } },
+    schema: { hide: true, summary: 'This OpenAPI document', response: { 200: z.record(z.string(), z.unknown()) } },
   }, async () => app.swagger() as unknown as Record<string, unknown>);
 }
