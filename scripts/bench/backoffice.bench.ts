@@ -13,8 +13,10 @@ import { runMigrations } from '@server/db/migrate.js';
 import { seedReferenceData } from '@server/db/seed.js';
 import { StaffFilterSchema, type StaffFilter } from '@core/api/admin.js';
 import { decodeCursor } from '@server/lib/cursor.js';
-import { dailyVolume, prepareFilter, requestCounts, staffRows } from '@server/modules/admin/repo.js';
-import { exportLines, listStaffRequests } from '@server/modules/admin/service.js';
+import { dailyVolume, requestCounts } from '@server/modules/admin/repo.js';
+import { prepareFilter, staffRows } from '@server/modules/transfers/repo.js';
+import { exportLines } from '@server/modules/transfers/export-transfers.js';
+import { listStaffRequests } from '@server/modules/transfers/list-staff-transfers.js';
 
 // A forced collection shows the memory the export really holds, apart from garbage not yet collected.
 v8.setFlagsFromString('--expose-gc');

@@ -1,10 +1,13 @@
+import { AdminFeeTierResponseSchema, DeletedResponseSchema } from '@core/api/admin.js';
+import { IdParamsSchema } from '@core/api/common.js';
 import { FeesResponseSchema, QuoteResponseSchema } from '@core/api/pricing.js';
-import { QuoteRequestSchema } from '@core/schemas.js';
+import { FeeTierInputSchema, FeeTierPatchSchema, QuoteRequestSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
+import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
 import type { ApiModule } from '../module.js';
-import { priceTransfer, publishedFees, quoteToJson } from './service.js';
+import { createTier, deleteTier, priceTransfer, publishedFees, quoteToJson, updateTier } from './service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Public: the tiers are the published prices (docs/rules/fees-and-rates.md#one-price-everywhere),
@@ -19,5 +22,27 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: { body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
   }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx, request.body.direction, request.body.amount)) }));
+
+  // The admin's tier edits: each checked against its whole direction, audited, and clearing the
+  // published prices everywhere.
+  app.post('/fees', {
+    config: { access: 'admin' },
+    schema: { body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
+  }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, actorOf(request), request.body) }));
+
+  app.patch('/fees/:id', {
+    config: { access: 'admin' },
+    schema: { params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
+  }, async (request) => ({
+    data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body, request.lang),
+  }));
+
+  app.delete('/fees/:id', {
+    config: { access: 'admin' },
+    schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+  }, async (request) => {
+    await deleteTier(ctx.db, ctx.prices, actorOf(request), request.params.id);
+    return { data: { id: request.params.id, deleted: true as const } };
+  });
 };
 export default routes;

@@ -1,12 +1,21 @@
+import type { AdminFeeTier } from '@core/api/admin.js';
 import { directionById, type DirectionId } from '@core/channels.js';
-import { checkCorridorLimits, computeQuote, type Corridor, type Quote } from '@core/fees.js';
-import { parseAmount, toDecimal } from '@core/money.js';
+import { checkCorridorLimits, computeQuote, feeTierFromInput, shareEdges, validateTierSet, type Corridor, type FeeTier, type Quote } from '@core/fees.js';
+import { normalizeDecimal, parseAmount, toDecimal } from '@core/money.js';
 import type { RateSet } from '@core/rates.js';
+import { FeeTierInputSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
-import type { Db } from '@server/db/client.js';
-import { badRequest } from '@server/lib/http-error.js';
-import { storedRates } from '../rates/service.js';
-import { listCorridors, listTiers, type StoredFeeTier } from './repo.js';
+import type { Db, Tx } from '@server/db/client.js';
+import type { Lang } from '@server/i18n.js';
+import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import type { PriceCache } from '@server/lib/price-cache.js';
+import { refusal } from '@server/lib/zod-refusal.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { editPrices, storedRates } from '../rates/service.js';
+import {
+  findTier, insertTier, listCorridors, listTiers, lockCorridor, lockTier, removeTier, replaceTier, tiersOfDirection,
+  type StoredFeeTier, type TierRow,
+} from './repo.js';
 
 export interface PricedQuote {
   quote: Quote;
@@ -87,4 +96,109 @@ export function quoteToJson({ quote, limits, limitError }: PricedQuote) {
     limits,
     limit_error: limitError,
   };
+}
+
+// ---- the admin's tier edits ----
+
+// Each change is recorded in the audit log with before and after. New tiers price new transfers
+// only: a created transfer keeps its own.
+
+function tierToJson(row: TierRow): AdminFeeTier {
+  return {
+    id: row.id, direction: row.direction as DirectionId, percentage: row.percentage, min_amount: row.min_amount,
+    max_amount: row.max_amount, min_fee: row.min_fee, updated_at: row.updated_at.toISOString(), updated_by: row.updated_by,
+  };
+}
+
+/**
+ * One tier edit (`before` → `after`; null `before` for a new tier, null `after` for a deletion)
+ * checked against the whole direction: a shared edge moves for both tiers that share it, and the
+ * tiers must then be a valid set that covers the corridor's range with no gap (D14,
+ * docs/rules/fees-and-rates.md#editing-tiers). Writes the neighbours the edit moved, each in the
+ * audit log. The corridor row is locked first so two admins editing one direction cannot both
+ * slip in an overlapping tier or open a gap.
+ */
+async function editTierSet(tx: Tx, actor: Actor, direction: string, before: TierRow | null, after: FeeTier | null): Promise<void> {
+  const corridor = await lockCorridor(tx, direction);
+  const others = (await tiersOfDirection(tx, direction, before?.id)).map((o) => ({ ...o, direction: o.direction as DirectionId }));
+  const moved = shareEdges(others, before && { ...before, direction: before.direction as DirectionId }, after);
+  const neighbours = moved.filter((o, i) => o !== others[i]);
+  // A neighbour the moved edge would leave with min ≥ max is one the edit overlaps.
+  if (neighbours.some((o) => validateTierSet([o]) !== null)) throw new HttpError(400, 'validation.feeTierOverlap');
+  const refusal = validateTierSet(after ? [...moved, after] : moved, corridor);
+  if (refusal === 'validation.feeTierGap' && corridor) {
+    const amount = (value: string) => normalizeDecimal(value) ?? value;
+    throw new HttpError(400, refusal, {}, {
+      min: amount(corridor.min_amount), max: amount(corridor.max_amount), currency: directionById(corridor.direction)?.from ?? '',
+    });
+  }
+  if (refusal) throw new HttpError(400, refusal);
+  for (const neighbour of neighbours) {
+    const previous = others.find((o) => o.id === neighbour.id)!;
+    const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.update', target: 'fee_tier', id: row.id, before: tierToJson(previous), after: tierToJson(row) });
+  }
+}
+
+export async function createTier(db: Db, prices: PriceCache, actor: Actor, input: FeeTierInput): Promise<AdminFeeTier> {
+  const tier = feeTierFromInput(input);
+  return editPrices(db, prices, async (tx) => {
+    await editTierSet(tx, actor, tier.direction, null, tier);
+    const row = await insertTier(tx, tier, actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.create', target: 'fee_tier', id: row.id, after: tierToJson(row) });
+    return tierToJson(row);
+  });
+}
+
+/** The stored tier with the fields sent, checked by the same rules as a new tier, refused like one. */
+function mergedTier(before: TierRow, patch: FeeTierPatch, lang: Lang): FeeTier {
+  const parsed = FeeTierInputSchema.safeParse({
+    direction: before.direction, percentage: before.percentage, min_amount: before.min_amount,
+    max_amount: before.max_amount, min_fee: before.min_fee,
+    ...Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
+  });
+  if (!parsed.success) throw refusal(parsed.error, lang);
+  return feeTierFromInput(parsed.data);
+}
+
+/**
+ * The tier locked after its direction's corridor (the lock order of every tier edit, since an edit
+ * may write the neighbours too), or null when there is none.
+ */
+async function lockTierAndCorridor(tx: Tx, id: string, also?: DirectionId): Promise<TierRow | null> {
+  const seen = await findTier(tx, id);
+  if (!seen) return null;
+  for (const direction of [...new Set([seen.direction, ...(also ? [also] : [])])].sort()) await lockCorridor(tx, direction);
+  const row = await lockTier(tx, id);
+  if (row && row.direction !== seen.direction) await lockCorridor(tx, row.direction);
+  return row;
+}
+
+/** Changes only the fields sent (null clears max_amount or min_fee). */
+export async function updateTier(db: Db, prices: PriceCache, actor: Actor, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
+  return editPrices(db, prices, async (tx) => {
+    const before = await lockTierAndCorridor(tx, id, patch.direction);
+    if (!before) throw notFound();
+    const tier = mergedTier(before, patch, lang);
+    if (tier.direction === before.direction) {
+      await editTierSet(tx, actor, before.direction, before, tier);
+    } else {
+      // Moved to another direction: it leaves the first as a deleted tier, joins the other as a new one.
+      await editTierSet(tx, actor, before.direction, before, null);
+      await editTierSet(tx, actor, tier.direction, null, tier);
+    }
+    const row = await replaceTier(tx, id, tier, actor.profile_id);
+    await recordAudit(tx, actor, { action: 'fee_tier.update', target: 'fee_tier', id, before: tierToJson(before), after: tierToJson(row) });
+    return tierToJson(row);
+  });
+}
+
+export async function deleteTier(db: Db, prices: PriceCache, actor: Actor, id: string): Promise<void> {
+  await editPrices(db, prices, async (tx) => {
+    const before = await lockTierAndCorridor(tx, id);
+    if (!before) throw notFound();
+    await editTierSet(tx, actor, before.direction, before, null);
+    await removeTier(tx, id);
+    await recordAudit(tx, actor, { action: 'fee_tier.delete', target: 'fee_tier', id, before: tierToJson(before) });
+  });
 }

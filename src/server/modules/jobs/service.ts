@@ -28,6 +28,9 @@ export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempt
  */
 export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
 
+/** The SQL writing a {@link NewJob}'s row inside another module's statement (the initiation's). */
+export const jobRowInsert = repo.jobRowInsert;
+
 /** The job of this key not done yet (waiting, running or parked), or null. */
 export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null> => repo.findJobByKey(db, key);
 

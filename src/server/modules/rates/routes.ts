@@ -1,8 +1,13 @@
+import { z } from 'zod';
 import { RatesResponseSchema } from '@core/api/pricing.js';
 import { replies } from '@server/lib/contract.js';
+import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import type { ApiModule } from '../module.js';
-import { currentRates } from './service.js';
+import { currentRates, setRate } from './service.js';
+
+const RateParamsSchema = z.object({ key: z.string() });
+const RateBodySchema = z.object({ value: z.union([z.string(), z.number()], { error: 'validation.rateInvalid' }) });
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Served from memory until an admin edits a rate (docs/decisions/016-price-cache-and-scale-out.md).
@@ -11,5 +16,13 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { response: replies({ 200: RatesResponseSchema }) },
   }, async (request, reply) =>
     sendCached(request, reply, await ctx.prices.get('rates', async () => RatesResponseSchema.parse({ data: await currentRates(ctx.db) }))));
+
+  // The admin sets one forward rate; the answer is the whole set.
+  app.patch('/rates/:key', {
+    config: { access: 'admin' },
+    schema: { params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
+  }, async (request) => ({
+    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value, request.lang),
+  }));
 };
 export default routes;

@@ -1,14 +1,16 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, ilike, inArray, lt, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { IdParamsSchema } from '@core/api/common.js';
 import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
 import { OPEN_STATUSES, isFinalStatus, type HistoryEvent, type PaymentStatus, type Role, type TransferStatus } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { batched } from '@server/lib/batches.js';
-import { paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory } from '@server/db/schema.js';
+import type { StaffFilter } from '@core/api/admin.js';
+import {
+  corridors, paymentProofs, profiles, transactions, transferRequests, transferSearchText, transferStatusHistory,
+} from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
-import { jobRowInsert } from '../jobs/repo.js';
-import type { NewJob } from '../jobs/service.js';
+import { jobRowInsert, type NewJob } from '../jobs/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
@@ -297,6 +299,104 @@ export async function senderContact(db: Db | Tx, profileId: string) {
   const [profile] = await db.select({ email: profiles.email, full_name: profiles.full_name, language: profiles.language })
     .from(profiles).where(eq(profiles.id, profileId));
   return profile ?? null;
+}
+
+// ---- the staff list ----
+
+/** The columns of a staff row: the transfer, its sender, and whether it needs (and has) an approval. */
+export const staffSelection = {
+  request: requestColumns,
+  requester: { full_name: profiles.full_name, email: profiles.email },
+  approval_required: approvalRequired,
+  needs_approval: needsApprovalNow,
+  processing_time: sql<string | null>`(select ${corridors.processing_time} from ${corridors} where ${corridors.direction} = ${transferRequests.direction})`,
+};
+
+export interface StaffSelected {
+  request: TransferRequestRow;
+  requester: { full_name: string | null; email: string };
+  approval_required: boolean;
+  needs_approval: boolean;
+  /** Its corridor's processing time ("10-60 min"), for the delivery estimate. */
+  processing_time: string | null;
+}
+
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
+const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+/** A filter ready to query: the senders whose name or e-mail match the search, looked up once. */
+export type PreparedFilter = StaffFilter & { senderIds: string[] };
+
+/**
+ * Senders matching the search. Looked up first (profiles are few next to transfers) so the
+ * transfer query can use its profile index instead of testing every row against a sub-query.
+ */
+export async function prepareFilter(db: Db, filter: StaffFilter): Promise<PreparedFilter> {
+  if (!filter.q) return { ...filter, senderIds: [] };
+  const like = likeText(filter.q);
+  const rows = await db.select({ id: profiles.id }).from(profiles)
+    .where(or(ilike(profiles.email, like), ilike(profiles.full_name, like)));
+  return { ...filter, senderIds: rows.map((r) => r.id) };
+}
+
+/** A UTC day as the instant it starts, whatever the session's time zone. */
+const dayStart = (day: string, plusDays = 0) => sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'UTC')`;
+
+/**
+ * The WHERE of a staff filter: status, corridor, UTC days, and the search by id, sender
+ * (name, e-mail), reference, provider reference or recipient (name, phone, e-mail), where every
+ * branch is indexed: primary key, trigram index on transferSearchText, profile index.
+ */
+function staffWhere(filter: PreparedFilter): SQL[] {
+  const tr = transferRequests;
+  const where: SQL[] = [];
+  if (filter.status) where.push(eq(tr.status, filter.status));
+  if (filter.payment) where.push(eq(tr.payment_status, filter.payment));
+  if (filter.payout) where.push(eq(tr.payout_status, filter.payout));
+  if (filter.direction) where.push(eq(tr.direction, filter.direction));
+  if (filter.from) where.push(gte(tr.created_at, dayStart(filter.from)));
+  if (filter.to) where.push(lt(tr.created_at, dayStart(filter.to, 1)));
+  if (filter.needs_approval) where.push(needsApprovalNow);
+  if (filter.action_needed) where.push(eq(tr.action_needed, true));
+  if (filter.late) where.push(lateNow);
+  const q = filter.q;
+  if (q) {
+    const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];
+    if (IdParamsSchema.shape.id.safeParse(q).success) matches.push(eq(tr.id, q));
+    if (filter.senderIds.length) matches.push(inArray(tr.profile_id, filter.senderIds));
+    where.push(or(...matches)!);
+  }
+  return where;
+}
+
+/**
+ * Open past its corridor's expected delivery, counted from the recorded payment (else the request):
+ * core isLate's rule, with the due time from the database's transfer_due_at (migration 0009).
+ */
+const lateNow = sql`(${inArray(transferRequests.status, [...OPEN_STATUSES])} and transfer_due_at(
+  coalesce(${transferRequests.payment_recorded_at}, ${transferRequests.created_at}),
+  (select c.processing_time from ${corridors} c where c.direction = ${transferRequests.direction})) < now())`;
+
+/** One page after `cursor` in the filter's order (keyset on the created_at indexes); `limit + 1` rows tell if more follow. */
+export function staffRows(db: Db, filter: PreparedFilter, cursor: Cursor | null, limit: number) {
+  const tr = transferRequests;
+  const newest = filter.sort === 'newest';
+  const where = staffWhere(filter);
+  if (cursor) {
+    where.push(newest
+      ? sql`(${tr.created_at}, ${tr.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
+      : sql`(${tr.created_at}, ${tr.id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+  }
+  // The created_at indexes are DESC NULLS LAST: the same ordering (or its exact reverse) lets
+  // PostgreSQL read a page straight off the index instead of sorting every matching row.
+  const order = newest
+    ? [sql`${tr.created_at} desc nulls last`, sql`${tr.id} desc nulls last`]
+    : [sql`${tr.created_at} asc nulls first`, sql`${tr.id} asc nulls first`];
+  return db.select({ ...staffSelection, at: sql<string>`${tr.created_at}::text` }).from(tr).innerJoin(profiles, eq(profiles.id, tr.profile_id))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(...order)
+    .limit(limit + 1);
 }
 
 // ---- initiation: a transfer's creation ----

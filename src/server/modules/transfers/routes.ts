@@ -1,31 +1,35 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { StaffListQuerySchema } from '@core/api/admin.js';
+import { StaffFilterSchema, StaffListQuerySchema } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import {
   ProofResponseSchema, TransactionPageSchema, TransferDetailAnswerSchema, TransferRequestListSchema,
-  StaffRequestResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
+  StaffRequestResponseSchema, TransferRefundResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
 import { TrackingLinkResponseSchema } from '@core/api/tracking.js';
 import { InitiatedResponseSchema } from '@core/api/payments.js';
 import { awaitsPayment } from '@core/money-states.js';
-import { CursorQuerySchema, PaymentInitiateSchema } from '@core/schemas.js';
+import {
+  CursorQuerySchema, PaymentInitiateSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
+} from '@core/schemas.js';
 import { isStaff } from '@core/status.js';
 import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import { badRequest } from '@server/lib/http-error.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
-import { listStaffRequests } from '../admin/service.js';
 import type { ApiModule } from '../module.js';
 import { approveTransfer } from './approve-transfer.js';
+import { exportStream } from './export-transfers.js';
 import { initiateTransfer } from './initiate-transfer.js';
+import { listStaffRequests } from './list-staff-transfers.js';
 import type { ProofRow } from './repo.js';
 import { addMessage, addNote } from './thread.js';
 import { renewTracking, revokeTracking } from './tracking-link.js';
 import {
-  addProof, cancelOwn, checkProofUpload, paymentInstructions, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary, proofFile, transferDetail,
+  addProof, cancelOwn, changeStatusAsStaff, checkProofUpload, paymentInstructions, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary,
+  proofFile, recordPayment, recordPayout, refundTransfer, transferDetail, transferRequestToJson,
 } from './service.js';
 
 const OwnListQuerySchema = CursorQuerySchema.extend({
@@ -152,6 +156,39 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: { params: ProofParamsSchema, response: replies({ 200: PROOF_BYTES }) },
   }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id, request.params.proofId)));
+
+  // Staff move a transfer and record its money.
+  app.patch('/transfer-requests/:id', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
+
+  // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
+  app.post('/transfer-requests/:id/payment', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang), ctx.config.publicUrl) }));
+
+  app.post('/transfer-requests/:id/payout', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+  }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
+
+  app.post('/transfer-requests/:id/refund', {
+    config: { access: 'staff' },
+    schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
+  }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
+
+  app.get('/transfer-requests/export.csv', {
+    config: { access: 'staff' },
+    schema: { querystring: StaffFilterSchema, response: replies({ 200: z.any().describe('CSV (RFC 4180), one line per transfer request') }) },
+  }, async (request, reply) => {
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="transfer-requests-${day}.csv"`)
+      .send(await exportStream(ctx, actorOf(request), request.query));
+  });
 
   // Four-eyes: a second staff member's approval.
   app.post('/transfer-requests/:id/approve', {

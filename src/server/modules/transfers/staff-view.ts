@@ -1,33 +1,15 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { StaffNoteJson, StaffRequestJson, StaffTransferDetail } from '@core/api/transfers.js';
 import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { corridors, profiles, transferRequests } from '@server/db/schema.js';
-import { approvalRequired, needsApprovalNow, requestColumns, type TransferRequestRow } from './repo.js';
+import { profiles, transferRequests } from '@server/db/schema.js';
+import { approvalRequired, needsApprovalNow, staffSelection, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 import { threadOf } from './thread-repo.js';
 
 // What staff see of a transfer beyond what its sender sees (D12): its four-eyes state, who did
 // what, and the whole thread, internal notes included. Never part of a sender's answer.
-
-/** The columns of a staff row: the transfer, its sender, and whether it needs (and has) an approval. */
-export const staffSelection = {
-  request: requestColumns,
-  requester: { full_name: profiles.full_name, email: profiles.email },
-  approval_required: approvalRequired,
-  needs_approval: needsApprovalNow,
-  processing_time: sql<string | null>`(select ${corridors.processing_time} from ${corridors} where ${corridors.direction} = ${transferRequests.direction})`,
-};
-
-export interface StaffSelected {
-  request: TransferRequestRow;
-  requester: { full_name: string | null; email: string };
-  approval_required: boolean;
-  needs_approval: boolean;
-  /** Its corridor's processing time ("10-60 min"), for the delivery estimate. */
-  processing_time: string | null;
-}
 
 /** Open past the latest expected delivery of its corridor, counted from the recorded payment (else the request). */
 function lateNow(r: StaffSelected): boolean {
