@@ -67,6 +67,7 @@ const SAME_IN_FRENCH = new Set([
   'Admin',
   'E-mail',
   'Volume',
+  'Total',
   'Corridor',
   'Corridors',
   'Note',

@@ -118,7 +118,8 @@ describe('answered before routing once in memory (src/server/lib/price-fast-path
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
       }).on('error', reject);
     });
-  const connectionHeaders = ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'];
+  // Each answer has its own request id (checked below to be there).
+  const connectionHeaders = ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id'];
   const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !connectionHeaders.includes(k)));
 
   it('gives the same status, headers and bytes as the route, compressed or not, and 304 alike', async () => {
@@ -129,6 +130,7 @@ describe('answered before routing once in memory (src/server/lib/price-fast-path
         const routed = await one.request({ method: 'GET', url, headers });
         const fast = await overHttp(base, url, headers);
         expect(fast.status).toBe(200);
+        expect(fast.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
         expect(comparable(fast.headers)).toEqual(comparable(routed.headers));
         const body = fast.headers['content-encoding'] === 'br' ? brotliDecompressSync(fast.body) : fast.body;
         expect(body.toString()).toBe((await one.request({ method: 'GET', url })).body);
