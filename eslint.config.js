@@ -30,6 +30,18 @@ const LAYER_ZONES = [
   })),
 ];
 
+/**
+ * A server module uses another through its service, never its SQL (repo) or its HTTP (routes):
+ * docs/decisions/027-the-transfer-in-one-home.md.
+ */
+const MODULE_INSIDES = {
+  regex: '^(\\.\\./|@server/modules/)[^/]+/([a-z-]+-)?(repo|routes)(\\.js)?$',
+  message: 'A module uses another module through its service, never its repo or routes (docs/decisions/027-the-transfer-in-one-home.md).',
+};
+
+/** Crossings left to remove: mfa reads auth's profile rows (auth/repo.ts) until auth's service offers them. */
+const CROSSINGS_LEFT = ['src/server/modules/mfa/service.ts'];
+
 /** Across layers, imports use the path aliases rather than climbing folders. */
 const UP_TWO = { group: ['../../*'], message: 'Use the path aliases (@core/*, @server/*, @web/*) instead of ../../.' };
 
@@ -68,6 +80,11 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO] }] },
+  },
+  {
+    files: ['src/server/modules/*/**/*.ts'],
+    ignores: CROSSINGS_LEFT,
+    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, MODULE_INSIDES] }] },
   },
   {
     files: ['src/core/**/*.ts'],
