@@ -32,11 +32,11 @@ const LAYER_ZONES = [
 
 /**
  * A server module uses another through its service, never its SQL (repo) or its HTTP (routes):
- * docs/decisions/027-the-transfer-in-one-home.md.
+ * docs/decisions/028-the-transfer-in-one-home.md.
  */
 const MODULE_INSIDES = {
   regex: '^(\\.\\./|@server/modules/)[^/]+/([a-z-]+-)?(repo|routes)(\\.js)?$',
-  message: 'A module uses another module through its service, never its repo or routes (docs/decisions/027-the-transfer-in-one-home.md).',
+  message: 'A module uses another module through its service, never its repo or routes (docs/decisions/028-the-transfer-in-one-home.md).',
 };
 
 /** Crossings left to remove: mfa reads auth's profile rows (auth/repo.ts) until auth's service offers them. */

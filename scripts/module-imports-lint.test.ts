@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 // The lint keeps a server module out of another's SQL and HTTP: it may call another module's
-// service, never import its repo or routes (docs/decisions/027-the-transfer-in-one-home.md).
+// service, never import its repo or routes (docs/decisions/028-the-transfer-in-one-home.md).
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const eslint = new ESLint({ cwd: ROOT });
