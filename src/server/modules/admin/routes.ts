@@ -10,12 +10,12 @@ import { stats, volume } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/admin/stats', {
     config: { access: 'staff' },
-    schema: { response: replies({ 200: StatsResponseSchema }) },
+    schema: { summary: 'The dashboard\'s counts: transfers by status for staff; accounts, fee tiers, parked jobs and money totals for the admin', response: replies({ 200: StatsResponseSchema }) },
   }, async (request) => ({ data: await stats(ctx.db, requireUser(request).role) }));
 
   app.get('/admin/volume', {
     config: { access: 'admin' },
-    schema: { querystring: VolumeQuerySchema, response: replies({ 200: VolumeResponseSchema }) },
+    schema: { summary: 'Daily transfer volume and fees per corridor over the last days (admin)', querystring: VolumeQuerySchema, response: replies({ 200: VolumeResponseSchema }) },
   }, async (request) => ({ data: await volume(ctx.db, request.query.days) }));
 };
 export default routes;

@@ -11,12 +11,12 @@ import { setThreshold, thresholds } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/approval-thresholds', {
     config: { access: 'staff' },
-    schema: { response: replies({ 200: ApprovalThresholdListSchema }) },
+    schema: { summary: 'The approval threshold per source currency (staff)', response: replies({ 200: ApprovalThresholdListSchema }) },
   }, async () => ({ data: await thresholds(ctx.db) }));
 
   app.put('/approval-thresholds/:currency', {
     config: { access: 'admin' },
-    schema: { params: ApprovalThresholdParamsSchema, body: ApprovalThresholdUpdateSchema, response: replies({ 200: ApprovalThresholdResponseSchema }) },
+    schema: { summary: 'Sets a currency\'s approval threshold (admin)', params: ApprovalThresholdParamsSchema, body: ApprovalThresholdUpdateSchema, response: replies({ 200: ApprovalThresholdResponseSchema }) },
   }, async (request) => ({
     data: await setThreshold(ctx.db, actorOf(request), request.params.currency, request.body.amount, request.lang),
   }));

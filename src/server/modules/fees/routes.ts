@@ -14,32 +14,32 @@ const routes: ApiModule = async (app, { ctx }) => {
   // served from memory until an admin edits them (docs/decisions/016-price-cache-and-scale-out.md).
   app.get('/fees', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: FeesResponseSchema }) },
+    schema: { summary: 'Every corridor\'s fee tiers', response: replies({ 200: FeesResponseSchema }) },
   }, async (request, reply) =>
     sendCached(request, reply, await ctx.prices.get('fees', async () => FeesResponseSchema.parse(await publishedFees(ctx.db)))));
 
   app.post('/quotes', {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
-    schema: { body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
+    schema: { summary: 'What a transfer would cost and deliver: fee, total, rate, payout and the corridor\'s limits', body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
   }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx, request.body.direction, request.body.amount)) }));
 
   // The admin's tier edits: each checked against its whole direction, audited, and clearing the
   // published prices everywhere.
   app.post('/fees', {
     config: { access: 'admin' },
-    schema: { body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
+    schema: { summary: 'Adds a fee tier (admin)', body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, actorOf(request), request.body) }));
 
   app.patch('/fees/:id', {
     config: { access: 'admin' },
-    schema: { params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
+    schema: { summary: 'Changes a fee tier (admin)', params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
   }, async (request) => ({
     data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body, request.lang),
   }));
 
   app.delete('/fees/:id', {
     config: { access: 'admin' },
-    schema: { params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+    schema: { summary: 'Deletes a fee tier (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
   }, async (request) => {
     await deleteTier(ctx.db, ctx.prices, actorOf(request), request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };

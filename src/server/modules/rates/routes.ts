@@ -13,14 +13,14 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Served from memory until an admin edits a rate (docs/decisions/016-price-cache-and-scale-out.md).
   app.get('/rates', {
     config: { access: 'public' },
-    schema: { response: replies({ 200: RatesResponseSchema }) },
+    schema: { summary: 'Every exchange rate both ways, and when they were last set', response: replies({ 200: RatesResponseSchema }) },
   }, async (request, reply) =>
     sendCached(request, reply, await ctx.prices.get('rates', async () => RatesResponseSchema.parse({ data: await currentRates(ctx.db) }))));
 
   // The admin sets one forward rate; the answer is the whole set.
   app.patch('/rates/:key', {
     config: { access: 'admin' },
-    schema: { params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
+    schema: { summary: 'Sets an exchange rate (admin)', params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
   }, async (request) => ({
     data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value, request.lang),
   }));

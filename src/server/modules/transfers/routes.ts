@@ -74,7 +74,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/payments/initiate', {
     // Signed out, the sender is told to sign in before any field is looked at.
     config: { access: 'user', signInKey: 'validation.signInRequired' },
-    schema: { body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
+    schema: { summary: 'Starts a transfer at the quoted price and says where to pay it; a repeated Idempotency-Key answers the first transfer again', body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
   }, async (request, reply) => {
     const result = await initiateTransfer(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
     return reply.status(201).send(result);
@@ -82,18 +82,18 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/transactions', {
     config: { access: 'user' },
-    schema: { querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }) },
+    schema: { summary: 'The caller\'s own transfers as history, newest first, a page at a time', querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }) },
   }, async (request) => listOwnTransactions(ctx, requireUser(request), { ...request.query, open: request.query.open === 'true' }));
 
   app.get('/transactions/summary', {
     config: { access: 'user' },
-    schema: { response: replies({ 200: TransferSummaryResponseSchema }) },
+    schema: { summary: 'The caller\'s own transfers counted by status', response: replies({ 200: TransferSummaryResponseSchema }) },
   }, async (request) => ({ data: await ownSummary(ctx.db, requireUser(request)) }));
 
   // Staff get the back office's list with its own filters; a sender gets their own requests.
   app.get('/transfer-requests', {
     config: { access: 'user' },
-    schema: { querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
+    schema: { summary: 'A sender\'s own transfer requests, or the staff queue', querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
   }, async (request) => {
     const user = requireUser(request);
     if (isStaff(user.role)) return listStaffRequests(ctx, parseOr400(StaffListQuerySchema, request.query, request.lang));
@@ -103,7 +103,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/transfer-requests/:id', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 200: TransferDetailAnswerSchema }) },
+    schema: { summary: 'One transfer: the sender\'s own, or any for staff with its internal notes', params: IdParamsSchema, response: replies({ 200: TransferDetailAnswerSchema }) },
   }, async (request) => {
     const { row, detail } = await transferDetail(ctx, requireUser(request), request.params.id);
     // How to pay only while something is to be paid: never for a closed transfer.
@@ -113,13 +113,13 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/cancel', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: await cancelOwn(ctx, requireUser(request), request.params.id) }));
 
   // The transfer's thread (D12): staff notes, and the sender's answers.
   app.post('/transfer-requests/:id/notes', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },
+    schema: { summary: 'Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff)', params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },
   }, async (request, reply) => {
     const user = requireUser(request);
     return reply.status(201).send({ data: await addNote(ctx, { ...actorOf(request), full_name: user.full_name }, request.params.id, request.body) });
@@ -127,12 +127,13 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/messages', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }) },
+    schema: { summary: 'The sender answers on their transfer\'s thread', params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({ data: await addMessage(ctx, requireUser(request), request.params.id, request.body) }));
 
   app.post('/transfer-requests/:id/proof', {
     config: { access: 'user' },
     schema: {
+      summary: 'Uploads a proof of payment (PNG, JPEG, WebP or PDF) for the caller\'s open transfer',
       params: IdParamsSchema,
       consumes: ['multipart/form-data'],
       response: replies({ 201: ProofResponseSchema }),
@@ -149,39 +150,39 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/transfer-requests/:id/proof', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 200: PROOF_BYTES }) },
+    schema: { summary: 'The transfer\'s newest proof of payment, for its sender or staff', params: IdParamsSchema, response: replies({ 200: PROOF_BYTES }) },
   }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id)));
 
   app.get('/transfer-requests/:id/proofs/:proofId', {
     config: { access: 'user' },
-    schema: { params: ProofParamsSchema, response: replies({ 200: PROOF_BYTES }) },
+    schema: { summary: 'One of the transfer\'s proofs of payment, for its sender or staff', params: ProofParamsSchema, response: replies({ 200: PROOF_BYTES }) },
   }, async (request, reply) => sendProof(reply, await proofFile(ctx.db, actorOf(request), request.params.id, request.params.proofId)));
 
   // Staff move a transfer and record its money.
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
 
   // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Records the money received for a transfer (staff)', params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Records the payout made to the recipient (staff)', params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
-    schema: { params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
+    schema: { summary: 'Records the refund owed to the sender, or asks PayPal to make it (staff)', params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
   }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },
-    schema: { querystring: StaffFilterSchema, response: replies({ 200: z.any().describe('CSV (RFC 4180), one line per transfer request') }) },
+    schema: { summary: 'The staff queue as CSV, with the list\'s filters (staff)', querystring: StaffFilterSchema, response: replies({ 200: z.any().describe('CSV (RFC 4180), one line per transfer request') }) },
   }, async (request, reply) => {
     const day = new Date().toISOString().slice(0, 10);
     return reply
@@ -194,6 +195,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/transfer-requests/:id/approve', {
     config: { access: 'staff' },
     schema: {
+      summary: 'Approves a transfer at or above its currency\'s threshold, by a second staff member (staff)',
       params: IdParamsSchema,
       body: z.object({}).optional().describe('Nothing: the approval is the caller\'s'),
       response: replies({ 200: StaffRequestResponseSchema }),
@@ -203,7 +205,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   // The recipient's tracking link: the sender's own transfer only; anyone else's is "not found".
   app.delete('/transfer-requests/:id/tracking', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 204: z.null().describe('The link is off') }) },
+    schema: { summary: 'Turns the transfer\'s tracking link off', params: IdParamsSchema, response: replies({ 204: z.null().describe('The link is off') }) },
   }, async (request, reply) => {
     await revokeTracking(ctx, requireUser(request), request.params.id);
     return reply.status(204).send(null);
@@ -211,7 +213,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/tracking', {
     config: { access: 'user' },
-    schema: { params: IdParamsSchema, response: replies({ 201: TrackingLinkResponseSchema }) },
+    schema: { summary: 'Makes a tracking link for the transfer, for the sender to share', params: IdParamsSchema, response: replies({ 201: TrackingLinkResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({ data: await renewTracking(ctx, requireUser(request), request.params.id) }));
 };
 export default routes;
