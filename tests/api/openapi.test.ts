@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -7,8 +12,11 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 // sent (the serializer refuses a mismatch), so every API test validates against the document too.
 
 let t: TestApp;
-let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
-interface Operation { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; 'x-access'?: string; security?: unknown }
+let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; tags?: { name: string; description?: string }[]; servers?: { url: string }[] };
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; 'x-access'?: string; security?: unknown[];
+  operationId?: string; summary?: string; tags?: string[];
+}
 beforeAll(async () => {
   t = await createTestApp();
   doc = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json();
@@ -46,6 +54,47 @@ describe('GET /api/openapi.json', () => {
       return problems.length ? [`${route}: ${problems.join(', ')}`] : [];
     });
     expect(missing).toEqual([]);
+  });
+
+  it('names, sums up and groups every operation, and says which session each one needs', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(80);
+    const declaredTags = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description ?? '']));
+    const problems = ops.flatMap(({ route, op }) => {
+      const missing: string[] = [];
+      if (!/^[A-Za-z]+$/.test(op.operationId ?? '')) missing.push('operationId');
+      if (!op.summary?.trim()) missing.push('summary');
+      if (op.tags?.length !== 1 || !declaredTags.get(op.tags[0]!)) missing.push('a described tag');
+      // A public operation says so: no session at all.
+      if (op['x-access'] === 'public' ? op.security?.length !== 0 : JSON.stringify(op.security) !== '[{"session":[]}]') missing.push('security');
+      return missing.length ? [`${route}: ${missing.join(', ')}`] : [];
+    });
+    expect(problems).toEqual([]);
+    expect(new Set(ops.map(({ op }) => op.operationId)).size).toBe(ops.length);
+    const byRoute = Object.fromEntries(ops.map(({ route, op }) => [route, op]));
+    expect(byRoute['GET /api/transfer-requests/{id}']).toMatchObject({ operationId: 'getTransferRequestsById', tags: ['transfer-requests'] });
+    expect(byRoute['POST /api/quotes']).toMatchObject({ operationId: 'postQuotes', security: [] });
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('passes Redocly CLI\'s recommended ruleset without an error', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'openapi-'));
+    try {
+      const file = path.join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(doc));
+      // Offline: no usage report, no check for a newer version. Errors exit 1 with the report on stdout.
+      const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+      const { stdout } = await promisify(execFile)('node_modules/.bin/redocly', ['lint', '--extends=recommended', '--format=json', file], { env })
+        .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const report = JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+      // A property a schema requires but does not define is only a warning there; a client needs it defined.
+      const errors = report.problems.filter((p) => p.severity === 'error' || p.ruleId === 'no-required-schema-properties-undefined')
+        .map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+      expect(errors).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves readable docs at /api/docs', async () => {

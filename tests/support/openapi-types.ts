@@ -77,8 +77,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every corridor's fee tiers */
         get: operations["getFees"];
         put?: never;
+        /** Adds a fee tier (admin) */
         post: operations["postFees"];
         delete?: never;
         options?: never;
@@ -95,11 +97,30 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** What a transfer would cost and deliver: fee, total, rate, payout and the corridor's limits */
         post: operations["postQuotes"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/fees/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a fee tier (admin) */
+        delete: operations["deleteFeesById"];
+        options?: never;
+        head?: never;
+        /** Changes a fee tier (admin) */
+        patch: operations["patchFeesById"];
         trace?: never;
     };
     "/api/rates": {
@@ -109,6 +130,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every exchange rate both ways, and when they were last set */
         get: operations["getRates"];
         put?: never;
         post?: never;
@@ -116,6 +138,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/rates/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sets an exchange rate (admin) */
+        patch: operations["patchRatesByKey"];
         trace?: never;
     };
     "/api/auth/register": {
@@ -621,6 +660,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Back to PayPal's approval page, for the caller's PayPal transfer not paid yet */
         post: operations["postPaymentsByIdPaypal"];
         delete?: never;
         options?: never;
@@ -635,6 +675,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** PayPal sends the payer back here: the payment is authorized and the browser goes to the transfer's payment page */
         get: operations["getPaymentsPaypalReturn"];
         put?: never;
         post?: never;
@@ -651,6 +692,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** PayPal sends the payer back here after cancelling: the browser goes to the transfer's payment page */
         get: operations["getPaymentsPaypalCancel"];
         put?: never;
         post?: never;
@@ -669,6 +711,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Starts a transfer at the quoted price and says where to pay it; a repeated Idempotency-Key answers the first transfer again */
         post: operations["postPaymentsInitiate"];
         delete?: never;
         options?: never;
@@ -683,6 +726,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The caller's own transfers as history, newest first, a page at a time */
         get: operations["getTransactions"];
         put?: never;
         post?: never;
@@ -699,6 +743,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The caller's own transfers counted by status */
         get: operations["getTransactionsSummary"];
         put?: never;
         post?: never;
@@ -715,6 +760,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A sender's own transfer requests, or the staff queue */
         get: operations["getTransferRequests"];
         put?: never;
         post?: never;
@@ -731,12 +777,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One transfer: the sender's own, or any for staff with its internal notes */
         get: operations["getTransferRequestsById"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /** Moves a transfer to another status, with an optional note to the sender (staff) */
         patch: operations["patchTransferRequestsById"];
         trace?: never;
     };
@@ -749,6 +797,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Cancels the caller's own pending transfer while nothing was paid out */
         post: operations["postTransferRequestsByIdCancel"];
         delete?: never;
         options?: never;
@@ -765,6 +814,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff) */
         post: operations["postTransferRequestsByIdNotes"];
         delete?: never;
         options?: never;
@@ -781,6 +831,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** The sender answers on their transfer's thread */
         post: operations["postTransferRequestsByIdMessages"];
         delete?: never;
         options?: never;
@@ -795,8 +846,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The transfer's newest proof of payment, for its sender or staff */
         get: operations["getTransferRequestsByIdProof"];
         put?: never;
+        /** Uploads a proof of payment (PNG, JPEG, WebP or PDF) for the caller's open transfer */
         post: operations["postTransferRequestsByIdProof"];
         delete?: never;
         options?: never;
@@ -811,7 +864,76 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One of the transfer's proofs of payment, for its sender or staff */
         get: operations["getTransferRequestsByIdProofsByProofId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records the money received for a transfer (staff) */
+        post: operations["postTransferRequestsByIdPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records the payout made to the recipient (staff) */
+        post: operations["postTransferRequestsByIdPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records the refund owed to the sender, or asks PayPal to make it (staff) */
+        post: operations["postTransferRequestsByIdRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The staff queue as CSV, with the list's filters (staff) */
+        get: operations["getTransferRequestsExportCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -829,6 +951,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Approves a transfer at or above its currency's threshold, by a second staff member (staff) */
         post: operations["postTransferRequestsByIdApprove"];
         delete?: never;
         options?: never;
@@ -845,7 +968,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Makes a tracking link for the transfer, for the sender to share */
         post: operations["postTransferRequestsByIdTracking"];
+        /** Turns the transfer's tracking link off */
         delete: operations["deleteTransferRequestsByIdTracking"];
         options?: never;
         head?: never;
@@ -887,70 +1012,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/transfer-requests/{id}/payment": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["postTransferRequestsByIdPayment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transfer-requests/{id}/payout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["postTransferRequestsByIdPayout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transfer-requests/{id}/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["postTransferRequestsByIdRefund"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transfer-requests/export.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getTransferRequestsExportCsv"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/stats": {
         parameters: {
             query?: never;
@@ -958,6 +1019,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The dashboard's counts: transfers by status for staff; accounts, fee tiers, parked jobs and money totals for the admin */
         get: operations["getAdminStats"];
         put?: never;
         post?: never;
@@ -974,6 +1036,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Daily transfer volume and fees per corridor over the last days (admin) */
         get: operations["getAdminVolume"];
         put?: never;
         post?: never;
@@ -981,38 +1044,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/fees/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete: operations["deleteFeesById"];
-        options?: never;
-        head?: never;
-        patch: operations["patchFeesById"];
-        trace?: never;
-    };
-    "/api/rates/{key}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch: operations["patchRatesByKey"];
         trace?: never;
     };
     "/api/admin/jobs": {
@@ -1279,6 +1310,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A transfer's progress, for whoever holds its tracking link */
         get: operations["getTrackByToken"];
         put?: never;
         post?: never;
@@ -1295,6 +1327,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The approval threshold per source currency (staff) */
         get: operations["getApprovalThresholds"];
         put?: never;
         post?: never;
@@ -1312,6 +1345,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Sets a currency's approval threshold (admin) */
         put: operations["putApprovalThresholdsByCurrency"];
         post?: never;
         delete?: never;
@@ -1875,6 +1909,157 @@ export interface operations {
             };
         };
     };
+    deleteFeesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    patchFeesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    direction?: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                    percentage?: string | number;
+                    min_amount?: string | number;
+                    max_amount?: string | number | null;
+                    min_fee?: string | number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            percentage: string;
+                            min_amount: string;
+                            max_amount: string | null;
+                            min_fee: string | null;
+                            updated_at: string;
+                            updated_by: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getRates: {
         parameters: {
             query?: never;
@@ -1883,6 +2068,86 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            updatedAt: string;
+                            USD_XAF: string;
+                            USD_RWF: string;
+                            EUR_XAF: string;
+                            EUR_RWF: string;
+                            XAF_USD: string;
+                            RWF_USD: string;
+                            XAF_EUR: string;
+                            RWF_EUR: string;
+                            EUR_USD: string;
+                            USD_EUR: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    patchRatesByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    value: string | number;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -5653,6 +5918,459 @@ export interface operations {
             };
         };
     };
+    postTransferRequestsByIdPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: string | number;
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            reference: string;
+                            /** Format: uuid */
+                            profile_id: string;
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            /** @enum {string} */
+                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            source_details: {
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            destination_details: {
+                                recipient_name?: string | null;
+                                recipient_email?: string;
+                                recipient_phone?: string;
+                                iban?: string;
+                                bic?: string;
+                                account_holder?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee: string;
+                            total: string;
+                            rate: string;
+                            payout_amount: string;
+                            /** @enum {string} */
+                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee_tier_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
+                            /** @enum {string} */
+                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
+                            provider_order_id: string | null;
+                            provider_txn_id: string | null;
+                            payment_amount: string | null;
+                            payment_reference: string | null;
+                            payment_flagged: boolean;
+                            payment_recorded_at: string | null;
+                            /** @enum {string} */
+                            payout_status: "not_sent" | "sent";
+                            payout_reference: string | null;
+                            payout_sent_at: string | null;
+                            refund_reference: string | null;
+                            refunded_at: string | null;
+                            tracking_url: string | null;
+                            action_needed: boolean;
+                            action_message: string | null;
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            reference: string;
+                            /** Format: uuid */
+                            profile_id: string;
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            /** @enum {string} */
+                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            source_details: {
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            destination_details: {
+                                recipient_name?: string | null;
+                                recipient_email?: string;
+                                recipient_phone?: string;
+                                iban?: string;
+                                bic?: string;
+                                account_holder?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee: string;
+                            total: string;
+                            rate: string;
+                            payout_amount: string;
+                            /** @enum {string} */
+                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee_tier_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
+                            /** @enum {string} */
+                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
+                            provider_order_id: string | null;
+                            provider_txn_id: string | null;
+                            payment_amount: string | null;
+                            payment_reference: string | null;
+                            payment_flagged: boolean;
+                            payment_recorded_at: string | null;
+                            /** @enum {string} */
+                            payout_status: "not_sent" | "sent";
+                            payout_reference: string | null;
+                            payout_sent_at: string | null;
+                            refund_reference: string | null;
+                            refunded_at: string | null;
+                            tracking_url: string | null;
+                            action_needed: boolean;
+                            action_message: string | null;
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            reference: string;
+                            /** Format: uuid */
+                            profile_id: string;
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            /** @enum {string} */
+                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            source_details: {
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            destination_details: {
+                                recipient_name?: string | null;
+                                recipient_email?: string;
+                                recipient_phone?: string;
+                                iban?: string;
+                                bic?: string;
+                                account_holder?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee: string;
+                            total: string;
+                            rate: string;
+                            payout_amount: string;
+                            /** @enum {string} */
+                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
+                            fee_tier_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
+                            /** @enum {string} */
+                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
+                            provider_order_id: string | null;
+                            provider_txn_id: string | null;
+                            payment_amount: string | null;
+                            payment_reference: string | null;
+                            payment_flagged: boolean;
+                            payment_recorded_at: string | null;
+                            /** @enum {string} */
+                            payout_status: "not_sent" | "sent";
+                            payout_reference: string | null;
+                            payout_sent_at: string | null;
+                            refund_reference: string | null;
+                            refunded_at: string | null;
+                            tracking_url: string | null;
+                            action_needed: boolean;
+                            action_message: string | null;
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            refund_requested_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTransferRequestsExportCsv: {
+        parameters: {
+            query?: {
+                status?: "pending" | "processing" | "completed" | "rejected" | "cancelled";
+                payment?: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
+                payout?: "not_sent" | "sent";
+                direction?: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                from?: string;
+                to?: string;
+                q?: string;
+                needs_approval?: "true" | "false";
+                action_needed?: "true" | "false";
+                late?: "true" | "false";
+                sort?: "newest" | "oldest";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180), one line per transfer request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     postTransferRequestsByIdApprove: {
         parameters: {
             query?: never;
@@ -6136,459 +6854,6 @@ export interface operations {
             };
         };
     };
-    postTransferRequestsByIdPayment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    amount: string | number;
-                    reference: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            reference: string;
-                            /** Format: uuid */
-                            profile_id: string;
-                            /** @enum {string} */
-                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                            /** @enum {string} */
-                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            source_details: {
-                                note?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            destination_details: {
-                                recipient_name?: string | null;
-                                recipient_email?: string;
-                                recipient_phone?: string;
-                                iban?: string;
-                                bic?: string;
-                                account_holder?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            amount: string;
-                            /** @enum {string} */
-                            currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee: string;
-                            total: string;
-                            rate: string;
-                            payout_amount: string;
-                            /** @enum {string} */
-                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee_tier_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                            /** @enum {string} */
-                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
-                            provider_order_id: string | null;
-                            provider_txn_id: string | null;
-                            payment_amount: string | null;
-                            payment_reference: string | null;
-                            payment_flagged: boolean;
-                            payment_recorded_at: string | null;
-                            /** @enum {string} */
-                            payout_status: "not_sent" | "sent";
-                            payout_reference: string | null;
-                            payout_sent_at: string | null;
-                            refund_reference: string | null;
-                            refunded_at: string | null;
-                            tracking_url: string | null;
-                            action_needed: boolean;
-                            action_message: string | null;
-                            version: number;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    postTransferRequestsByIdPayout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    reference: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            reference: string;
-                            /** Format: uuid */
-                            profile_id: string;
-                            /** @enum {string} */
-                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                            /** @enum {string} */
-                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            source_details: {
-                                note?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            destination_details: {
-                                recipient_name?: string | null;
-                                recipient_email?: string;
-                                recipient_phone?: string;
-                                iban?: string;
-                                bic?: string;
-                                account_holder?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            amount: string;
-                            /** @enum {string} */
-                            currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee: string;
-                            total: string;
-                            rate: string;
-                            payout_amount: string;
-                            /** @enum {string} */
-                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee_tier_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                            /** @enum {string} */
-                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
-                            provider_order_id: string | null;
-                            provider_txn_id: string | null;
-                            payment_amount: string | null;
-                            payment_reference: string | null;
-                            payment_flagged: boolean;
-                            payment_recorded_at: string | null;
-                            /** @enum {string} */
-                            payout_status: "not_sent" | "sent";
-                            payout_reference: string | null;
-                            payout_sent_at: string | null;
-                            refund_reference: string | null;
-                            refunded_at: string | null;
-                            tracking_url: string | null;
-                            action_needed: boolean;
-                            action_message: string | null;
-                            version: number;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    postTransferRequestsByIdRefund: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    reference?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            reference: string;
-                            /** Format: uuid */
-                            profile_id: string;
-                            /** @enum {string} */
-                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                            /** @enum {string} */
-                            source_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            source_details: {
-                                note?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            destination_provider: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            destination_details: {
-                                recipient_name?: string | null;
-                                recipient_email?: string;
-                                recipient_phone?: string;
-                                iban?: string;
-                                bic?: string;
-                                account_holder?: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            amount: string;
-                            /** @enum {string} */
-                            currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee: string;
-                            total: string;
-                            rate: string;
-                            payout_amount: string;
-                            /** @enum {string} */
-                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
-                            fee_tier_id: string | null;
-                            /** @enum {string} */
-                            status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                            /** @enum {string} */
-                            payment_status: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
-                            provider_order_id: string | null;
-                            provider_txn_id: string | null;
-                            payment_amount: string | null;
-                            payment_reference: string | null;
-                            payment_flagged: boolean;
-                            payment_recorded_at: string | null;
-                            /** @enum {string} */
-                            payout_status: "not_sent" | "sent";
-                            payout_reference: string | null;
-                            payout_sent_at: string | null;
-                            refund_reference: string | null;
-                            refunded_at: string | null;
-                            tracking_url: string | null;
-                            action_needed: boolean;
-                            action_message: string | null;
-                            version: number;
-                            created_at: string;
-                            updated_at: string;
-                            refund_requested_at: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    getTransferRequestsExportCsv: {
-        parameters: {
-            query?: {
-                status?: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                payment?: "awaiting" | "authorized" | "received" | "voided" | "refund_due" | "refunded";
-                payout?: "not_sent" | "sent";
-                direction?: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                from?: string;
-                to?: string;
-                q?: string;
-                needs_approval?: "true" | "false";
-                action_needed?: "true" | "false";
-                late?: "true" | "false";
-                sort?: "newest" | "oldest";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description CSV (RFC 4180), one line per transfer request */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
     getAdminStats: {
         parameters: {
             query?: never;
@@ -6699,237 +6964,6 @@ export interface operations {
                                 amount: string;
                                 fees: string;
                             }[];
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    deleteFeesById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    patchFeesById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    direction?: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                    percentage?: string | number;
-                    min_amount?: string | number;
-                    max_amount?: string | number | null;
-                    min_fee?: string | number | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                            percentage: string;
-                            min_amount: string;
-                            max_amount: string | null;
-                            min_fee: string | null;
-                            updated_at: string;
-                            updated_by: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    patchRatesByKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    value: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            updatedAt: string;
-                            USD_XAF: string;
-                            USD_RWF: string;
-                            EUR_XAF: string;
-                            EUR_RWF: string;
-                            XAF_USD: string;
-                            RWF_USD: string;
-                            XAF_EUR: string;
-                            RWF_EUR: string;
-                            EUR_USD: string;
-                            USD_EUR: string;
                         };
                     };
                 };

@@ -54,12 +54,16 @@ function mfaRefusal(enrolled: boolean): HttpError {
 }
 
 /**
- * The onRoute hook: an API route that forgets its access or its response schema stops the server
- * at start, so no endpoint is ever open by omission or missing from the written contract.
+ * The onRoute hook: an API route that forgets its access, its response schema or its summary stops
+ * the server at start, so no endpoint is ever open by omission, missing from the written contract
+ * or left unexplained in it.
  */
-export function assertDeclared(route: { url: string; method: string | string[]; config?: { access?: Access }; schema?: { response?: unknown } }): void {
+export function assertDeclared(route: {
+  url: string; method: string | string[]; config?: { access?: Access }; schema?: { response?: unknown; summary?: string };
+}): void {
   if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
   const name = `${String(route.method)} ${route.url}`;
   if (!route.config?.access || !ACCESS_LEVELS.includes(route.config.access)) throw new Error(`${name} declares no access`);
   if (!route.schema?.response) throw new Error(`${name} declares no response schema`);
+  if (!route.schema.summary?.trim()) throw new Error(`${name} declares no summary`);
 }
