@@ -5,8 +5,7 @@ import { t, type Lang } from '@server/i18n.js';
 import type { MailMessage } from '../mail/mailer.js';
 import type { NewJob } from '../jobs/service.js';
 import { mailJob, queueMail } from '../mail/service.js';
-import { senderContact, type TransferRequestRow } from './repo.js';
-import type { NoteRow } from './thread-repo.js';
+import { senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
 // their profile. Queued in the transaction of the change they report, written as the change

@@ -20,14 +20,13 @@ import { auditSnapshot, ledgerView, moneyRefused, recordRefund, type StaffActor 
 import { notifyStatusChange } from './notifications.js';
 import { captureForProcessing, queueVoid, refundRequestedAt, requestPayPalRefund } from './paypal-money.js';
 import {
-  countOwnByStatus, currentStatus, findProof, findRequest, historyOf, insertProof, listProofs, lockRequest, lockSender,
+  clearActionNeeded, countOwnByStatus, currentStatus, findProof, findRequest, historyOf, insertProof, listProofs, lockRequest, lockSender,
   ownRequestRows, ownTransactionRows, proofCounts, transactionIdOf, writeStatus, type ProofInfo, type ProofRow,
   type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { staffDetailExtras } from './staff-view.js';
 import { senderMessages } from './thread.js';
-import { clearActionNeeded } from './thread-repo.js';
 
 // The rules of a transfer once created: who sees it, how its status moves, and its proofs of
 // payment. See docs/rules/transfers.md and docs/rules/money-states.md.

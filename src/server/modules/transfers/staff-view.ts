@@ -4,9 +4,8 @@ import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { profiles, transferRequests } from '@server/db/schema.js';
-import { approvalRequired, needsApprovalNow, staffSelection, type StaffSelected, type TransferRequestRow } from './repo.js';
+import { approvalRequired, needsApprovalNow, staffSelection, threadOf, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
-import { threadOf } from './thread-repo.js';
 
 // What staff see of a transfer beyond what its sender sees (D12): its four-eyes state, who did
 // what, and the whole thread, internal notes included. Never part of a sender's answer.

@@ -6,8 +6,7 @@ import { HttpError, notFound } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { notifyNote } from './notifications.js';
-import { lockRequest } from './repo.js';
-import { clearActionNeeded, countSenderMessages, insertNote, markActionNeeded, threadOf, type NoteRow } from './thread-repo.js';
+import { clearActionNeeded, countSenderMessages, insertNote, lockRequest, markActionNeeded, threadOf, type NoteRow } from './repo.js';
 
 // A transfer's thread (D12, docs/rules/back-office.md#notes-and-action-needed): staff write
 // internal notes or messages to the sender, a message may ask the sender for something (the
