@@ -21,15 +21,18 @@ import { badRequest } from '@server/lib/http-error.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import type { ApiModule } from '../module.js';
 import { approveTransfer } from './approve-transfer.js';
+import { cancelOwn, changeStatusAsStaff } from './change-status.js';
 import { exportStream } from './export-transfers.js';
 import { initiateTransfer } from './initiate-transfer.js';
 import { listStaffRequests } from './list-staff-transfers.js';
+import { addProof, checkProofUpload, proofFile } from './payment-proofs.js';
+import { refundTransfer } from './refund-transfer.js';
 import type { ProofRow } from './repo.js';
 import { addMessage, addNote } from './thread.js';
 import { renewTracking, revokeTracking } from './tracking-link.js';
 import {
-  addProof, cancelOwn, changeStatusAsStaff, checkProofUpload, paymentInstructions, usesPayPal, listOwnRequests, listOwnTransactions, ownSummary,
-  proofFile, recordPayment, recordPayout, refundTransfer, transferDetail, transferRequestToJson,
+  listOwnRequests, listOwnTransactions, ownSummary, paymentInstructions, recordPayment, recordPayout, transferDetail,
+  transferRequestToJson, usesPayPal,
 } from './service.js';
 
 const OwnListQuerySchema = CursorQuerySchema.extend({

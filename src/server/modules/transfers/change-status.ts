@@ -1,0 +1,108 @@
+import type { TransferRequestJson } from '@core/api/transfers.js';
+import { ownTransferError, sameStaffError, unapprovedError } from '@core/approval.js';
+import { moneyActionError, paymentAfterClosing, rejectError } from '@core/money-states.js';
+import type { StatusUpdate } from '@core/schemas.js';
+import { transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
+import type { AppContext } from '@server/context.js';
+import type { Tx } from '@server/db/client.js';
+import { HttpError, notFound } from '@server/lib/http-error.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { recordAudit } from '../audit/service.js';
+import { postTransferEntry } from '../ledger/service.js';
+import { auditSnapshot, ledgerView, moneyRefused, type StaffActor } from './money.js';
+import { notifyStatusChange } from './notifications.js';
+import { captureForProcessing, queueVoid } from './paypal-money.js';
+import { currentStatus, lockRequest, writeStatus, type TransferRequestRow } from './repo.js';
+import { transferRequestToJson } from './serialize.js';
+import { type Caller, visibleRequest } from './visible-transfer.js';
+
+// How a transfer's status moves (docs/rules/transfers.md#statuses): the one way, the sender's
+// cancel and staff's move.
+
+export interface StatusChange {
+  requestId: string;
+  to: TransferStatus;
+  actor: StaffActor;
+  /** Staff act on any request; an owner only on their own (others' are "not found"). */
+  as: StatusActor;
+  note?: string | null;
+  /**
+   * The status the caller saw; a request changed since answers 409 instead of being overwritten.
+   * Without it, the status read as the request arrives stands in for it.
+   */
+  expectedStatus?: TransferStatus | undefined;
+}
+
+const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpdateFailed', {}, { reason: reasonKey });
+
+/**
+ * Four-eyes on a staff move (D12): never on one's own transfer; the approver does not also
+ * process it; a transfer at or above its threshold is completed only once approved (its PayPal
+ * capture at processing waits for the approval too: paypal-money.ts).
+ */
+async function checkFourEyes(tx: Tx, current: TransferRequestRow, change: StatusChange): Promise<void> {
+  const refusal = ownTransferError(current, change.actor.profile_id)
+    ?? (change.to === 'processing' ? sameStaffError(current, change.actor.profile_id) : null)
+    ?? (change.to === 'completed' ? unapprovedError(current, await approvalRequiredFor(tx, current), 'complete') : null);
+  if (refusal) throw refused(refusal);
+}
+
+/**
+ * The one way a transfer's status moves: locked row, legal move for that actor, stale reads
+ * refused, transaction mirrored, history appended, and the sender's e-mail queued with it.
+ */
+export async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
+  // Compare-and-set whatever the body says: two moves racing on one request both read it before
+  // either commits, so the second finds it changed and gets 409 rather than stacking its move
+  // on top (pending → processing, then processing → completed, both "won").
+  const expected = change.expectedStatus ?? await currentStatus(ctx.db, change.requestId);
+  const updated = await ctx.db.transaction(async (tx) => {
+    const current = await lockRequest(tx, change.requestId);
+    if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw notFound();
+    if (expected !== current.status) throw statusFailed('validation.statusConflict');
+    const refusal = transitionError(current.status, change.to, change.as);
+    if (refusal) throw statusFailed(refusal);
+    if (change.as === 'staff') await checkFourEyes(tx, current, change);
+    if (change.as === 'owner' && current.payout_status === 'sent') throw statusFailed('validation.statusCancelOnlyPending');
+    // Money first (D11): complete only once paid in and out; never reject what was paid out.
+    const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
+      : change.to === 'rejected' ? rejectError(current) : null;
+    if (moneyRefusal) throw moneyRefused(moneyRefusal);
+    // A PayPal payment is captured as staff take the transfer into processing: refused, the move fails.
+    const paid = change.to === 'processing' ? await captureForProcessing(ctx, tx, current, change.actor) : current;
+    const closing = change.to === 'rejected' || change.to === 'cancelled';
+    const written = await writeStatus(tx, {
+      from: paid, to: change.to, actor: change.actor, note: change.note ?? null,
+      paymentStatus: closing ? paymentAfterClosing(paid.payment_status) : paid.payment_status,
+    });
+    // Received money that will not be paid out is owed back; a completed transfer earned its fee.
+    const entry = closing && written.payment_status === 'refund_due' ? 'refund_due' as const
+      : change.to === 'completed' ? 'fee' as const : null;
+    if (entry) await postTransferEntry(tx, entry, ledgerView(written), { actorId: change.actor.profile_id, reference: null });
+    // A PayPal authorization left on a closed transfer is released by a job queued with the close.
+    if (closing) await queueVoid(ctx, tx, written);
+    // The sender's e-mail is queued with the change: both or neither.
+    await notifyStatusChange(ctx, tx, written, change.note ?? null);
+    if (change.as === 'staff') {
+      await recordAudit(tx, { ...change.actor, ip: change.actor.ip ?? null }, {
+        action: 'transfer_request.status', target: 'transfer', id: written.id, before: auditSnapshot(current), after: { ...auditSnapshot(written), note: change.note ?? null },
+      });
+    }
+    return written;
+  });
+  return updated;
+}
+
+/** The sender cancels their own request (only while pending and not paid out). */
+export async function cancelOwn(ctx: AppContext, caller: Caller, id: string): Promise<TransferRequestJson> {
+  await visibleRequest(ctx.db, caller, id, false);
+  return transferRequestToJson(await changeStatus(ctx, { requestId: id, to: 'cancelled', actor: caller, as: 'owner' }), ctx.config.publicUrl);
+}
+
+/** Staff move a request; payment and payout are recorded by their own actions (money.ts). */
+export async function changeStatusAsStaff(ctx: AppContext, actor: StaffActor, id: string, body: StatusUpdate): Promise<TransferRequestJson> {
+  const row = await changeStatus(ctx, {
+    requestId: id, to: body.status, actor, as: 'staff', note: body.note || null, expectedStatus: body.expected_status,
+  });
+  return transferRequestToJson(row, ctx.config.publicUrl);
+}

@@ -1,0 +1,16 @@
+import { isStaff } from '@core/status.js';
+import type { Db } from '@server/db/client.js';
+import { notFound } from '@server/lib/http-error.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { findRequest, type TransferRequestRow } from './repo.js';
+
+// Who sees a transfer: its sender, and staff where the operation allows.
+
+export type Caller = Pick<AuthUser, 'profile_id' | 'role'>;
+
+/** The request if the caller owns it (or is staff, when allowed); "not found" for anyone else. */
+export async function visibleRequest(db: Db, caller: Caller, id: string, staffToo: boolean): Promise<TransferRequestRow> {
+  const row = await findRequest(db, id);
+  if (!row || (row.profile_id !== caller.profile_id && !(staffToo && isStaff(caller.role)))) throw notFound();
+  return row;
+}
