@@ -177,6 +177,13 @@ describe('proof of payment', () => {
     expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}`, token: alice.token })).json().data.has_proof).toBe(true);
   });
 
+  it('keeps a proof whose file name holds control characters, the name cleaned (never a 500)', async () => {
+    const created = await createTransfer(alice, '111');
+    const res = await upload(alice, created.id, 'slip\u0000\u0001\u007f.png', PNG);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.filename).toBe('slip___.png');
+  });
+
   it('refuses a proof on a cancelled or rejected transfer with 409 proof_closed, storing nothing', async () => {
     const cancelled = await createTransfer(alice, '117');
     expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${cancelled.id}/cancel`, token: alice.token })).statusCode).toBe(200);

@@ -67,7 +67,9 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
     await clearActionNeeded(tx, request.id);
     return insertProof(tx, {
       transfer_request_id: request.id, profile_id: caller.profile_id, mime_type: type.mime, data: file.data,
-      filename: (file.filename || 'proof').replace(/[\r\n"\\/]/g, '_').slice(-120),
+      // Only a label: control characters (PostgreSQL refuses NUL in text), quotes and slashes become "_".
+      // eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
+      filename: (file.filename || 'proof').replace(/[\u0000-\u001f\u007f-\u009f"\\/]/g, '_').slice(-120),
       sha256: createHash('sha256').update(file.data).digest('hex'),
     });
   });
