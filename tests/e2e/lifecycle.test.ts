@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { startBuiltServer, type E2eServer } from './support/server.js';
 
@@ -94,6 +95,10 @@ describe('server lifecycle', () => {
       const login = await call<{ token: string }>(first.url, 'POST', '/api/auth/login', ADMIN);
       expect(login.status).toBe(200);
       const { token } = login.json;
+      // A staff session reaches nothing but its own account before two-step sign-in: enrolling verifies it.
+      const setup = await call<{ secret: string }>(first.url, 'POST', '/api/auth/mfa/setup', { current_password: ADMIN.password }, token);
+      const code = new TOTP({ secret: Secret.fromBase32(setup.json.secret) }).generate();
+      expect((await call(first.url, 'POST', '/api/auth/mfa/enable', { code }, token)).status).toBe(200);
 
       // kill -9 while four writers are busy.
       let killing: Promise<void> | null = null;
