@@ -113,8 +113,8 @@ function tierToJson(row: TierRow): AdminFeeTier {
 /**
  * One tier edit (`before` → `after`; null `before` for a new tier, null `after` for a deletion)
  * checked against the whole direction: a shared edge moves for both tiers that share it, and the
- * tiers must then be a valid set that covers the corridor's range with no gap (D14,
- * docs/rules/fees-and-rates.md#editing-tiers). Writes the neighbours the edit moved, each in the
+ * tiers must then be a valid set that covers the corridor's range with no gap
+ * (docs/rules/fees-and-rates.md#editing-tiers). Writes the neighbours the edit moved, each in the
  * audit log. The corridor row is locked first so two admins editing one direction cannot both
  * slip in an overlapping tier or open a gap.
  */

@@ -36,7 +36,7 @@ export interface StatusChange {
 const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpdateFailed', {}, { reason: reasonKey });
 
 /**
- * Four-eyes on a staff move (D12): never on one's own transfer; the approver does not also
+ * Four-eyes on a staff move (docs/rules/back-office.md#four-eyes): never on one's own transfer; the approver does not also
  * process it; a transfer at or above its threshold is completed only once approved (its PayPal
  * capture at processing waits for the approval too: paypal-money.ts).
  */
@@ -64,7 +64,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
     if (refusal) throw statusFailed(refusal);
     if (change.as === 'staff') await checkFourEyes(tx, current, change);
     if (change.as === 'owner' && current.payout_status === 'sent') throw statusFailed('validation.statusCancelOnlyPending');
-    // Money first (D11): complete only once paid in and out; never reject what was paid out.
+    // Money first (docs/rules/money-states.md): complete only once paid in and out; never reject what was paid out.
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
       : change.to === 'rejected' ? rejectError(current) : null;
     if (moneyRefusal) throw moneyRefused(moneyRefusal);

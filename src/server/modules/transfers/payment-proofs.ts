@@ -63,7 +63,7 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
     const current = await lockRequest(tx, request.id);
     if (!current || isFinalStatus(current.status)) throw proofClosed();
     checkProofLimits(await proofCounts(tx, request.id, caller.profile_id));
-    // A new proof answers what staff asked (D12).
+    // A new proof answers what staff asked (docs/rules/back-office.md#notes-and-action-needed).
     await clearActionNeeded(tx, request.id);
     return insertProof(tx, {
       transfer_request_id: request.id, profile_id: caller.profile_id, mime_type: type.mime, data: file.data,

@@ -167,7 +167,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
 
-  // The money of a transfer (D11): each answers 409 with the reason when its state refuses it.
+  // The money of a transfer (docs/rules/money-states.md): each answers 409 with the reason when its state refuses it.
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
     schema: { summary: 'Records the money received for a transfer (staff)', params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
