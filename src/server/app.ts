@@ -185,8 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   // One hook for every request, synchronous unless there is a session to look up: the security
-  // headers (the API's or a page's) and the request's id, the caller behind a bearer token, then the route's declared
-  // access (lib/access.ts).
+  // headers (the API's or a page's) and the request's id, the caller behind a bearer token, then
+  // the route's declared access (lib/access.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAnswer(request.url) ? API_ANSWER_HEADERS : pageHeaders);
     reply.header(REQUEST_ID_HEADER, request.id);
