@@ -2,10 +2,10 @@
 //   raw   — node:http answering "hello world", the most any HTTP server here can do;
 //   copy  — node:http answering, for each path, the headers and bytes given in BENCH_COPY (the
 //           product's own answers, read once): what the same answer costs with no framework at all;
-//   plain — node:http + pg (pool of 10, like the product) running, for each path, the very SQL
-//           statements the product runs for that endpoint (given as JSON in BENCH_PLAIN_SQL),
-//           each as a named prepared statement (parsed once per connection, the least work
-//           PostgreSQL can do for it), answering their rows as JSON: the limit of the work itself.
+//   plain — node:http + pg (pool of 10, like the product) running, for each path, the statements
+//           given as JSON in BENCH_PLAIN_SQL (the least SQL that gives the endpoint's rows), each
+//           as a named prepared statement (parsed once per connection, the least work PostgreSQL
+//           can do for it), answering their rows as JSON: the limit of the work itself.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
