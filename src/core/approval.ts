@@ -1,4 +1,5 @@
 import { type Currency, type Decimal, compareDecimal, parseDecimal } from './money.js';
+import type { ErrorKey } from './errors.js';
 
 // Four-eyes: from a threshold per source currency, a second staff member approves a transfer
 // before its money goes out (docs/rules/back-office.md#four-eyes). The admin edits the
@@ -24,10 +25,10 @@ export interface FourEyesView {
   approved_by: string | null;
 }
 
-/** A refusal: the HTTP status and the message key (its last segment is the answer's code). */
+/** A refusal: the HTTP status and the message key of its listed code (errors.ts). */
 export interface FourEyesRefusal {
   status: 403 | 409;
-  key: string;
+  key: ErrorKey;
 }
 
 const OWN: FourEyesRefusal = { status: 403, key: 'transfer.approval.ownTransfer' };
@@ -61,7 +62,7 @@ export function sameStaffError(transfer: Pick<FourEyesView, 'approved_by'>, staf
 /** The steps that wait for the approval of a transfer that needs one: money goes out (or is taken) only once approved. */
 export type ApprovalGatedStep = 'capture' | 'payout' | 'complete';
 
-const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, string> = {
+const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, ErrorKey> = {
   capture: 'transfer.approval.captureNeedsApproval',
   payout: 'transfer.approval.payoutNeedsApproval',
   complete: 'transfer.approval.completeNeedsApproval',

@@ -1,0 +1,179 @@
+import type { Lang } from './languages.js';
+
+/**
+ * Every refusal the API can answer, closed: its HTTP status and the key of its message (in
+ * src/locales, both languages). An entry's name is the answer's `code`, the contract clients
+ * react to; `wire` names that code instead where one code is answered with two statuses or
+ * messages (a second `otp_invalid` that is a 403, a tracking link's own `not_found` text).
+ * Renaming a code, or a wire code, breaks every client: add, never rename.
+ */
+export const ERRORS = {
+  // Any route
+  bad_request: { status: 400, key: 'errors.badInput' },
+  /** Input a schema or a rule refused; the answer's message is its first field's (see AppError). */
+  validation_failed: { status: 400, key: 'errors.badInput' },
+  not_found: { status: 404, key: 'errors.notFound' },
+  unauthenticated: { status: 401, key: 'errors.unauthenticated' },
+  sign_in_required: { status: 401, key: 'validation.signInRequired' },
+  forbidden: { status: 403, key: 'errors.forbidden' },
+  rate_limited: { status: 429, key: 'errors.rateLimited' },
+  file_too_large: { status: 413, key: 'errors.fileTooLarge' },
+  upload_incomplete: { status: 400, key: 'errors.uploadIncomplete' },
+  internal_error: { status: 500, key: 'errors.generic' },
+
+  // Accounts and sign-in
+  invalid_credentials: { status: 401, key: 'auth.errors.invalidCredentials' },
+  unverified: { status: 403, key: 'auth.errors.unverified' },
+  email_already_registered: { status: 409, key: 'validation.emailAlreadyRegistered' },
+  otp_invalid: { status: 400, key: 'validation.otpInvalid' },
+  code_exhausted: { status: 400, key: 'auth.errors.codeExhausted' },
+  reset_link_invalid: { status: 400, key: 'auth.errors.resetLinkInvalid' },
+  ticket_required: { status: 401, key: 'validation.ticketRequired' },
+  phone_invalid: { status: 400, key: 'auth.errors.phoneInvalid' },
+  country_unknown: { status: 400, key: 'auth.errors.countryUnknown' },
+  password_common: { status: 400, key: 'auth.errors.passwordCommon' },
+  password_contains_email_name: { status: 400, key: 'auth.errors.passwordContainsEmailName' },
+  last_admin: { status: 409, key: 'auth.errors.lastAdmin' },
+  // Proving to be the account's owner again (profiles/reauth.ts): a wrong proof is a 403.
+  current_password_required: { status: 400, key: 'auth.errors.currentPasswordRequired' },
+  current_password_wrong: { status: 403, key: 'auth.errors.currentPasswordWrong' },
+  reauth_code_sent: { status: 403, key: 'auth.errors.reauthCodeSent' },
+  reauth_otp_invalid: { status: 403, key: 'validation.otpInvalid', wire: 'otp_invalid' },
+  reauth_code_exhausted: { status: 403, key: 'auth.errors.codeExhausted', wire: 'code_exhausted' },
+  // Two-step sign-in
+  mfa_code_invalid: { status: 400, key: 'auth.errors.mfaCodeInvalid' },
+  mfa_token_invalid: { status: 401, key: 'auth.errors.mfaTokenInvalid' },
+  mfa_token_exhausted: { status: 401, key: 'auth.errors.mfaTokenExhausted' },
+  mfa_already_on: { status: 409, key: 'auth.errors.mfaAlreadyOn' },
+  mfa_setup_first: { status: 409, key: 'auth.errors.mfaSetupFirst' },
+  mfa_staff_keeps_it: { status: 403, key: 'auth.errors.mfaStaffKeepsIt' },
+  mfa_not_on: { status: 409, key: 'auth.errors.mfaNotOn' },
+  mfa_reset_self: { status: 409, key: 'auth.errors.mfaResetSelf' },
+  mfa_required: { status: 403, key: 'auth.errors.mfaRequired' },
+  mfa_enrollment_required: { status: 403, key: 'auth.errors.mfaEnrollmentRequired' },
+
+  // Lists, prices, operators, the back office's tools
+  cursor_invalid: { status: 400, key: 'validation.cursorInvalid' },
+  pair_unsupported: { status: 400, key: 'validation.pairUnsupported' },
+  amount_invalid: { status: 400, key: 'validation.amountInvalid' },
+  fee_tier_overlap: { status: 400, key: 'validation.feeTierOverlap' },
+  fee_tier_gap: { status: 400, key: 'validation.feeTierGap' },
+  fee_tier_direction_mixed: { status: 400, key: 'validation.feeTierDirectionMixed' },
+  fee_percentage_range: { status: 400, key: 'validation.feePercentageRange' },
+  fee_amount_invalid: { status: 400, key: 'validation.feeAmountInvalid' },
+  fee_min_max: { status: 400, key: 'validation.feeMinMax' },
+  fee_min_fee_invalid: { status: 400, key: 'validation.feeMinFeeInvalid' },
+  recipient_phone_operator: { status: 400, key: 'validation.recipientPhoneOperator' },
+  operator_prefix_overlap: { status: 409, key: 'admin.validation.operatorPrefixOverlap' },
+  operator_last_prefix: { status: 409, key: 'admin.validation.operatorLastPrefix' },
+  csv_invalid: { status: 400, key: 'admin.reconciliation.csvInvalid' },
+  file_missing: { status: 400, key: 'admin.reconciliation.fileMissing' },
+  not_parked: { status: 409, key: 'admin.jobs.notParked' },
+
+  // Transfers: initiation, proofs, the thread, the public tracking link
+  amount_below_min: { status: 400, key: 'validation.amountBelowMin' },
+  amount_above_max: { status: 400, key: 'validation.amountAboveMax' },
+  idempotency_mismatch: { status: 422, key: 'transfer.idempotencyMismatch' },
+  proof_closed: { status: 409, key: 'transfer.proofClosed' },
+  proof_limit_transfer: { status: 409, key: 'transfer.proofLimitTransfer' },
+  proof_limit_daily: { status: 429, key: 'transfer.proofLimitDaily' },
+  proof_type: { status: 400, key: 'transfer.proofType' },
+  proof_missing: { status: 400, key: 'transfer.proofMissing' },
+  action_on_closed: { status: 409, key: 'transfer.thread.actionOnClosed' },
+  message_limit: { status: 409, key: 'transfer.thread.messageLimit' },
+  tracking_link_not_found: { status: 404, key: 'transfer.tracking.notFound', wire: 'not_found' },
+  // Status moves and four-eyes (docs/rules/back-office.md#four-eyes)
+  status_update_failed: { status: 409, key: 'errors.statusUpdateFailed' },
+  status_final: { status: 409, key: 'validation.statusFinal' },
+  own_transfer: { status: 403, key: 'transfer.approval.ownTransfer' },
+  approval_same_staff: { status: 409, key: 'transfer.approval.approvalSameStaff' },
+  approval_not_needed: { status: 409, key: 'transfer.approval.approvalNotNeeded' },
+  already_approved: { status: 409, key: 'transfer.approval.alreadyApproved' },
+  capture_needs_approval: { status: 409, key: 'transfer.approval.captureNeedsApproval' },
+  payout_needs_approval: { status: 409, key: 'transfer.approval.payoutNeedsApproval' },
+  complete_needs_approval: { status: 409, key: 'transfer.approval.completeNeedsApproval' },
+  // The money's states (docs/rules/money-states.md)
+  payment_already_recorded: { status: 409, key: 'transfer.money.paymentAlreadyRecorded' },
+  transfer_closed: { status: 409, key: 'transfer.money.transferClosed' },
+  payout_already_sent: { status: 409, key: 'transfer.money.payoutAlreadySent' },
+  payout_needs_payment: { status: 409, key: 'transfer.money.payoutNeedsPayment' },
+  refund_already_made: { status: 409, key: 'transfer.money.refundAlreadyMade' },
+  refund_not_due: { status: 409, key: 'transfer.money.refundNotDue' },
+  complete_needs_both: { status: 409, key: 'transfer.money.completeNeedsBoth' },
+  complete_needs_payment: { status: 409, key: 'transfer.money.completeNeedsPayment' },
+  complete_needs_payout: { status: 409, key: 'transfer.money.completeNeedsPayout' },
+  reject_after_payout: { status: 409, key: 'transfer.money.rejectAfterPayout' },
+  payment_through_pay_pal: { status: 409, key: 'transfer.money.paymentThroughPayPal' },
+  processing_needs_approval: { status: 409, key: 'transfer.money.processingNeedsApproval' },
+  refund_already_requested: { status: 409, key: 'transfer.money.refundAlreadyRequested' },
+  // PayPal
+  paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
+  paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },
+  paypal_capture_refused: { status: 409, key: 'transfer.money.paypalCaptureRefused' },
+  paypal_capture_unavailable: { status: 502, key: 'transfer.money.paypalCaptureUnavailable' },
+} as const satisfies Record<string, { status: number; key: string; wire?: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+/** The message key of a listed refusal: what core's rules return when they refuse (approval.ts, money-states.ts, fees.ts). */
+export type ErrorKey = (typeof ERRORS)[ErrorCode]['key'];
+/** What clients read in an answer's `code`. */
+export type WireCode = { [C in ErrorCode]: (typeof ERRORS)[C] extends { wire: infer W } ? W : C }[ErrorCode];
+
+/** The code the API answers for `code`. */
+export function wireCode(code: ErrorCode): WireCode {
+  return ((ERRORS[code] as { wire?: string }).wire ?? code) as WireCode;
+}
+
+const BY_KEY = new Map<string, ErrorCode>();
+for (const code of Object.keys(ERRORS) as ErrorCode[]) {
+  const spec = ERRORS[code] as { key: string; wire?: string };
+  // The entries sharing a key with another (a wire alias, the generic 400s) are never looked up by it.
+  if (!spec.wire && code !== 'validation_failed') BY_KEY.set(spec.key, code);
+}
+
+/** The listed code of a refusal a rule of core names by its message key (`transfer.money.transferClosed` → `transfer_closed`). */
+export function codeOfKey(key: ErrorKey): ErrorCode {
+  return BY_KEY.get(key)!;
+}
+
+/** A message not yet translated: a key and its variables, put into the caller's language by the API's error handler. */
+export class Message {
+  constructor(readonly key: string, readonly vars: MessageVars = {}) {}
+}
+
+/**
+ * A message's variables: text and numbers as they are, a message translated first, or what reads
+ * differently in each language (an amount written the French way), given the caller's language.
+ */
+export type MessageVars = Record<string, string | number | Message | ((lang: Lang) => string)>;
+
+/** A refused field's message: its key, or a Message when it has variables of its own. */
+export type FieldMessage = string | Message;
+
+export interface AppErrorDetails {
+  /** The refused fields (`amount`, `destination_details.recipient_phone`) and why, as message keys. */
+  fields?: Record<string, FieldMessage>;
+  /** The variables of the code's message; the fields' keys get them too. */
+  vars?: MessageVars;
+  /** More properties of the answer (Message values in it are translated too). */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * A refusal the API answers as `{ error, code, fields?, ...extra }` with the code's status: only a
+ * listed code is accepted, and nothing in it is translated until the error handler knows the
+ * caller's language. `validation_failed` answers its first field's message.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(readonly code: ErrorCode, readonly details: AppErrorDetails = {}) {
+    super(code);
+    this.name = 'AppError';
+    this.status = ERRORS[code].status;
+  }
+
+  /** The refusal naming one field, with the code's own message there too. */
+  static onField(code: ErrorCode, field: string, vars?: MessageVars): AppError {
+    return new AppError(code, { fields: { [field]: ERRORS[code].key }, ...(vars ? { vars } : {}) });
+  }
+}
