@@ -45,6 +45,13 @@ describe('api client', () => {
     expect(e).toMatchObject({ status: 400, message: 'Enter a valid amount greater than zero.', fields: { amount: 'Enter a valid amount greater than zero.' } });
   });
 
+  it('keeps the answer\'s code, what the app reacts to whatever language the message is in', async () => {
+    respond(409, { error: 'Échec de la mise à jour du statut : …', code: 'status_update_failed' });
+    expect(await api('/api/z').catch((x: ApiError) => x.code)).toBe('status_update_failed');
+    respond(502, 'Bad gateway');
+    expect(await api('/api/z').catch((x: ApiError) => x.code)).toBeUndefined();
+  });
+
   it('falls back to message, then to a generic text', async () => {
     respond(409, { message: 'Already processed' });
     expect(await api('/api/z').catch((x: ApiError) => x.message)).toBe('Already processed');

@@ -1,3 +1,4 @@
+import type { WireCode } from '@core/errors';
 import { i18n, currentLanguage } from './i18n';
 import { readToken } from './token-store';
 
@@ -7,6 +8,11 @@ export type FieldErrors = Record<string, string>;
 /** Any non-2xx answer, or a network failure (status 0). */
 export class ApiError extends Error {
   readonly status: number;
+  /**
+   * The answer's stable code (core/errors.ts), what the app reacts to; the message is only shown.
+   * Undefined for a network failure or an answer that is not the API's.
+   */
+  readonly code: WireCode | undefined;
   readonly fields?: FieldErrors;
   readonly body: unknown;
 
@@ -14,6 +20,8 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+    this.code = typeof code === 'string' ? code as WireCode : undefined;
     if (fields) this.fields = fields;
     this.body = body;
   }

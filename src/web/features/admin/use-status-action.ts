@@ -6,7 +6,7 @@ import { useChangeStatus, type StatusChangeInput } from './admin-api';
 
 /**
  * A status change with its messages: "Status updated to {status} successfully!" or
- * "Failed to update status: {message}" (the server's 409 text already carries that prefix).
+ * "Failed to update status: {message}" (a `status_update_failed` answer's text already says so).
  */
 export function useStatusAction() {
   const { t } = useTranslation(['admin', 'common']);
@@ -14,9 +14,8 @@ export function useStatusAction() {
   const mutation = useChangeStatus();
 
   const failureText = (e: unknown) => {
-    const message = isApiError(e) ? e.message : String(e);
-    const prefix = t('status.failed', { message: '' });
-    return message.startsWith(prefix.trim()) ? message : t('status.failed', { message });
+    if (isApiError(e) && e.code === 'status_update_failed') return e.message;
+    return t('status.failed', { message: isApiError(e) ? e.message : String(e) });
   };
 
   /** For a form: the success in a toast; a refusal thrown as an ApiError with the failure text, its field errors kept. */

@@ -26,7 +26,8 @@ export function MfaStep({ mfaToken, onSignedIn, onRestart }: {
         await onSignedIn(token);
       }}
       onFailure={(err) => {
-        if (isApiError(err) && err.status === 401) onRestart(err.message);
+        // The sign-in's step token expired or ran out of tries: sign in again from the start.
+        if (isApiError(err) && (err.code === 'mfa_token_invalid' || err.code === 'mfa_token_exhausted')) onRestart(err.message);
       }}
       fallbackError={t('mfa.failed')}
       className="flex flex-col gap-4"

@@ -88,7 +88,7 @@ export default function RegisterPage() {
                   setStep('verify');
                 }}
                 onFailure={(e) => {
-                  setAlreadyRegistered(isApiError(e) && e.status === 409);
+                  setAlreadyRegistered(isApiError(e) && e.code === 'email_already_registered');
                   toast({ variant: 'destructive', title: t('register.failedTitle'), description: errorText(e, t('register.failed')) });
                 }}
                 fallbackError={t('register.failed')}

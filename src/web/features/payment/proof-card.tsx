@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { z } from 'zod';
-import type { ErrorBody } from '@core/api/common';
+import type { WireCode } from '@core/errors';
 import { PROOF_ACCEPT, proofFileError } from '@core/proof';
 import { isFinalStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
@@ -27,12 +27,11 @@ export const ProofFormSchema = z
   });
 
 /** Server refusals about the file itself (its type, its size, none sent): shown under the field. */
-const FILE_ERROR_CODES = new Set(['proof_type', 'proof_missing', 'file_too_large']);
+const FILE_ERROR_CODES: ReadonlySet<WireCode | undefined> = new Set<WireCode>(['proof_type', 'proof_missing', 'file_too_large']);
 
 function onTheFile(error: unknown): unknown {
   if (!isApiError(error)) return error;
-  const code = (error.body as Partial<ErrorBody> | undefined)?.code;
-  return code && FILE_ERROR_CODES.has(code) ? new ApiError(error.status, error.message, { file: error.message }, error.body) : error;
+  return FILE_ERROR_CODES.has(error.code) ? new ApiError(error.status, error.message, { file: error.message }, error.body) : error;
 }
 
 /** The proof-of-payment upload, with progress and a clear result. */

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionsEndedResponse } from '@core/api/auth';
-import type { ErrorBody } from '@core/api/common';
 import type { MyProfileResponse, ProfileSavedResponse } from '@core/api/profiles';
 import type { RecipientDeletedResponse, RecipientListResponse } from '@core/api/recipients';
 import type { PasswordChange } from '@core/schemas';
@@ -28,7 +27,7 @@ export function useMyProfile() {
 
 /** The server mailed a code to the current address: ask for it, then send the request again with it. */
 export function isReauthCodeSent(err: unknown): boolean {
-  return isApiError(err) && (err.body as Partial<ErrorBody> | undefined)?.code === 'reauth_code_sent';
+  return isApiError(err) && err.code === 'reauth_code_sent';
 }
 
 export type ProfileSaveAnswer = ProfileSavedResponse;
