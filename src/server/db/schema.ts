@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn, bigint, bigserial, boolean, check, customType, index, integer, jsonb, numeric, pgTable,
+  type AnyPgColumn, bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable,
   primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 import { CHANNEL_IDS } from '@core/channels.js';
@@ -29,6 +29,13 @@ export const profiles = pgTable('profiles', {
   state: text('state'),
   city: text('city'),
   country: text('country'),
+  /** YYYY-MM-DD: a complete profile needs it (docs/rules/know-your-sender.md#levels). */
+  date_of_birth: date('date_of_birth', { mode: 'string' }),
+  /**
+   * The highest identity level staff approved (2 or 3); 0 until a review does. Levels 0 and 1 are
+   * read from the profile itself (docs/rules/know-your-sender.md#levels).
+   */
+  kyc_level: smallint('kyc_level').notNull().default(0),
   role: text('role', { enum: ROLES }).notNull().default('user'),
   language: text('language', { enum: ['en', 'fr'] }).notNull().default('en'),
   /**
@@ -211,6 +218,11 @@ export const transferRequests = pgTable('transfer_requests', {
   tracking_token: text('tracking_token').unique().default(sql`translate(encode(substring(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea) from 1 for 18), 'base64'), '+/', '-_')`),
   idempotency_key: text('idempotency_key'),
   idempotency_hash: text('idempotency_hash'),
+  /**
+   * Who sent it and who gets it, as they were when it was made (D23,
+   * docs/rules/know-your-sender.md#travel-rule); null on transfers made before it was kept.
+   */
+  travel_rule: jsonb('travel_rule'),
   /** Bumped on every status change: a staff action on a stale copy gets 409. */
   version: integer('version').notNull().default(1),
   created_at: createdAt(),
@@ -294,6 +306,22 @@ export const transferNotes = pgTable('transfer_notes', {
 }, (t) => [
   index('transfer_notes_request_idx').on(t.transfer_request_id, t.created_at),
   check('transfer_notes_visibility_check', sql`${t.visibility} in (${oneOf(NOTE_VISIBILITIES)})`),
+]);
+
+/**
+ * The limits of each identity level in EUR (docs/rules/know-your-sender.md#limits): one transfer
+ * (null: the corridor's maximum), 30 and 365 rolling days. Level 0 sends nothing and has no row.
+ */
+export const kycLimits = pgTable('kyc_limits', {
+  level: smallint('level').primaryKey(),
+  transfer: money('transfer'),
+  d30: money('d30').notNull(),
+  d365: money('d365').notNull(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [
+  check('kyc_limits_level_check', sql`${t.level} between 1 and 3`),
+  check('kyc_limits_amounts_check', sql`(${t.transfer} is null or ${t.transfer} > 0) and ${t.d30} > 0 and ${t.d365} > 0`),
 ]);
 
 /** Per source currency, the amount from which a transfer needs a second staff member's approval (D12). */
