@@ -1,0 +1,49 @@
+// The variant layer (docs/rules/screening.md#variants): a key that spellings of one name share,
+// so Mohammed, Muhammad and Mohamed, or Yevgeny, Evgeniy and Евгений, meet without a table.
+
+// Digraphs first: transliteration systems write one sound several ways.
+const SOUNDS: [RegExp, string][] = [
+  [/^(?:ye|ie|je)/, 'e'], // Yevgeny, Ievgen, Jewgeni
+  [/^(?:yu|iu|ju|yo)/, 'u'], // Yuri, Iouri, Juri
+  [/^(?:ya|ia|ja)/, 'a'], // Yakov, Iakov, Jakow
+  [/ou/g, 'u'], // Oussama, Mouammar
+  [/shch|sch|sh/g, 'S'],
+  [/tsch|tch|ch/g, 'C'],
+  [/dzh|dj|zh|j/g, 'J'], // Dzhokhar, Djokhar, Jokhar
+  [/kh/g, 'h'],
+  [/gh/g, 'g'],
+  [/dh/g, 'd'],
+  [/th/g, 't'],
+  [/ph/g, 'f'],
+  [/ck|q|c(?=[aou]|$)|c(?=[^eiy])/g, 'k'],
+  [/x/g, 'ks'],
+  [/w/g, 'v'],
+  [/([aeiouy])h$/, '$1'], // Abdullah, Fatimah
+];
+
+function sounds(token: string): string {
+  let s = token;
+  for (const [from, to] of SOUNDS) s = s.replace(from, to);
+  return s;
+}
+
+function squeeze(s: string): string {
+  let out = '';
+  for (const ch of s) if (out[out.length - 1] !== ch) out += ch;
+  return out;
+}
+
+/** Latin spellings: sounds unified, vowels after the first letter dropped, doubles squeezed. */
+export function latinKey(token: string): string {
+  const s = sounds(token);
+  const first = /[aeiouy]/.test(s[0] ?? '') ? '@' : (s[0] ?? '');
+  return squeeze(first + s.slice(1).replace(/[aeiouy]/g, ''));
+}
+
+/**
+ * Against Arabic script, which writes no short vowels and uses one letter for w/u and y/i: the
+ * consonants alone (Muhammad and محمد both give mhmd, Umar and عمر give mr).
+ */
+export function abjadKey(token: string): string {
+  return squeeze(sounds(token).replace(/h$/, '').replace(/[aeiouyv]/g, ''));
+}

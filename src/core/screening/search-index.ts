@@ -1,0 +1,106 @@
+// The index built once per list version (docs/rules/screening.md#speed): every listed name's
+// words, how rare each word is, and the keys that find a query word's near spellings without
+// scanning every name.
+import { toWord, type Word } from './similarity.js';
+import { prepareName } from './tokens.js';
+import type { ListedEntry } from './types.js';
+
+export interface IndexedName {
+  entry: number;
+  text: string;
+  /** Word ids, in written order. */
+  tokens: number[];
+  ignored: string[];
+  /** Rarity weights of its words, summed: the most a query can match. */
+  weight: number;
+}
+
+export interface ScreeningIndex {
+  entries: ListedEntry[];
+  names: IndexedName[];
+  words: Word[];
+  /** Per word: ln((names + 1) / (names holding it + 0.5)). */
+  weights: Float64Array;
+  /** Per word: the names holding it. */
+  postings: Int32Array[];
+  byText: Map<string, number>;
+  byLatinKey: Map<string, number[]>;
+  byAbjadKey: Map<string, number[]>;
+  /** A word or its latin key with one letter deleted (prefixed w: or k:) → words. */
+  byDeletion: Map<string, number[]>;
+  /** The weight of a word no listed name holds, and the average word's. */
+  unseenWeight: number;
+  meanWeight: number;
+  /** Work space for screen(): per name, the weight matched so far. */
+  scratch: Float64Array;
+}
+
+function push(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [id]);
+  else if (list[list.length - 1] !== id) list.push(id);
+}
+
+/** Each string with one letter left out. */
+export function deletions(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i++) out.push(s.slice(0, i) + s.slice(i + 1));
+  return out;
+}
+
+export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
+  const byText = new Map<string, number>();
+  const words: Word[] = [];
+  const holders: number[][] = [];
+  const names: IndexedName[] = [];
+  entries.forEach((entry, e) => {
+    const seen = new Set<string>();
+    for (const text of entry.names) {
+      const prepared = prepareName(text);
+      const key = prepared.tokens.join(' ');
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      const n = names.length;
+      const tokens = prepared.tokens.map((t) => {
+        let id = byText.get(t);
+        if (id === undefined) {
+          id = words.length;
+          byText.set(t, id);
+          words.push(toWord(t));
+          holders.push([]);
+        }
+        const h = holders[id]!;
+        if (h[h.length - 1] !== n) h.push(n);
+        return id;
+      });
+      names.push({ entry: e, text, tokens, ignored: prepared.ignored, weight: 0 });
+    }
+  });
+  const weights = new Float64Array(words.length);
+  holders.forEach((h, id) => (weights[id] = Math.log((names.length + 1) / (h.length + 0.5))));
+  for (const name of names) name.weight = name.tokens.reduce((sum, id) => sum + weights[id]!, 0);
+  const byLatinKey = new Map<string, number[]>();
+  const byAbjadKey = new Map<string, number[]>();
+  const byDeletion = new Map<string, number[]>();
+  words.forEach((word, id) => {
+    push(byAbjadKey, word.abjad, id);
+    if (word.text.length < 3) return;
+    push(byLatinKey, word.latin, id);
+    for (const d of deletions(word.text)) push(byDeletion, `w:${d}`, id);
+    if (word.latin.length >= 3) for (const d of deletions(word.latin)) push(byDeletion, `k:${d}`, id);
+  });
+  return {
+    entries,
+    names,
+    words,
+    weights,
+    postings: holders.map((h) => Int32Array.from(h)),
+    byText,
+    byLatinKey,
+    byAbjadKey,
+    byDeletion,
+    unseenWeight: Math.log((names.length + 1) / 0.5),
+    meanWeight: weights.reduce((a, b) => a + b, 0) / Math.max(1, weights.length),
+    scratch: new Float64Array(names.length),
+  };
+}
