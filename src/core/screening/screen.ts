@@ -141,23 +141,33 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
   if (q.words.length === 0) return [];
 
   // Gather, per name, the most weight the query could match there.
+  // Gather, per name, the most weight the query could match there and which query words met it.
   const acc = index.scratch;
+  const met = index.scratchWords;
   const touched: number[] = [];
-  q.meets.forEach((meets) => {
+  q.meets.forEach((meets, i) => {
+    const bit = 1 << Math.min(i, 31);
     for (const [id, meet] of meets) {
       const gain = meet.similarity * index.weights[id]!;
       for (const n of index.postings[id]!) {
         if (acc[n] === 0) touched.push(n);
         acc[n]! += gain;
+        met[n]! |= bit;
       }
     }
   });
+  // Query words that met nothing in a name stay unpaired there: their cost is certain (initials
+  // are paired later, so they cost nothing here).
+  const unpairedCost = q.words.map((w, i) => (w.text.length === 1 ? 0 : q.weights[i]! * unpairedShare(i, q.words.length, w.text)));
   const candidates: { n: number; bound: number }[] = [];
   for (const n of touched) {
     const name = index.names[n]!;
     const gained = Math.min(acc[n]!, name.weight);
+    let cost = MIDDLE_WORD_SHARE * (name.weight - gained);
+    for (let i = 0; i < unpairedCost.length && i < 31; i++) if (!(met[n]! & (1 << i))) cost += unpairedCost[i]!;
     acc[n] = 0;
-    const bound = mostRaised(gained / (gained + MIDDLE_WORD_SHARE * (name.weight - gained)), query);
+    met[n] = 0;
+    const bound = mostRaised(gained / (gained + cost), query);
     if (bound >= threshold) candidates.push({ n, bound });
   }
   candidates.sort((a, b) => b.bound - a.bound);

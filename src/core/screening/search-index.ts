@@ -33,6 +33,8 @@ export interface ScreeningIndex {
   meanWeight: number;
   /** Work space for screen(): per name, the weight matched so far. */
   scratch: Float64Array;
+  /** Work space for screen(): per name, which query words met it (one bit each). */
+  scratchWords: Uint32Array;
 }
 
 function push(map: Map<string, number[]>, key: string, id: number): void {
@@ -102,5 +104,6 @@ export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
     unseenWeight: Math.log((names.length + 1) / 0.5),
     meanWeight: weights.reduce((a, b) => a + b, 0) / Math.max(1, weights.length),
     scratch: new Float64Array(names.length),
+    scratchWords: new Uint32Array(names.length),
   };
 }
