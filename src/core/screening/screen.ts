@@ -9,6 +9,12 @@ import type { EntryKind, Match, ScreeningQuery, ScreenOptions, TokenMatch } from
 export const HOLD_THRESHOLD = 0.85;
 /** What an unpaired middle word costs, as a share of its weight (a missing middle name is common). */
 export const MIDDLE_WORD_SHARE = 0.2;
+/**
+ * …and when the query is the listed name shortened (every query word, the first and the last
+ * listed words paired): then all its unpaired middle words together cost at most this share of
+ * the matched weight, so long chains of rare middle names do not drown a matching first and last name.
+ */
+export const SHORTENED_MIDDLE_SHARE = 0.1;
 
 interface PreparedQuery {
   words: Word[];
@@ -100,6 +106,7 @@ function scoreName(index: ScreeningIndex, q: PreparedQuery, name: IndexedName): 
   const matched: TokenMatch[] = [];
   let gained = 0;
   let total = 0;
+  let matchedWeight = 0;
   for (const p of pairs) {
     if (usedQ.has(p.i) || usedL.has(p.j)) continue;
     usedQ.add(p.i);
@@ -108,6 +115,7 @@ function scoreName(index: ScreeningIndex, q: PreparedQuery, name: IndexedName): 
     const weight = index.weights[id]!;
     gained += p.value;
     total += weight;
+    matchedWeight += weight;
     matched.push({ query: q.words[p.i]!.text, listed: index.words[id]!.text, how: p.meet.how, ...(p.meet.distance !== undefined && { distance: p.meet.distance }), similarity: round(p.meet.similarity), weight: round(weight) });
   }
   const unmatchedQuery: string[] = [];
@@ -116,13 +124,17 @@ function scoreName(index: ScreeningIndex, q: PreparedQuery, name: IndexedName): 
     unmatchedQuery.push(word.text);
     total += q.weights[i]! * unpairedShare(i, q.words.length, word.text);
   });
+  const count = name.tokens.length;
+  const shortened = usedQ.size === q.words.length && usedL.has(0) && usedL.has(count - 1);
   const unmatchedListed: string[] = [];
+  let listedCost = 0;
   name.tokens.forEach((id, j) => {
     if (usedL.has(j)) return;
     const text = index.words[id]!.text;
     unmatchedListed.push(text);
-    total += index.weights[id]! * unpairedShare(j, name.tokens.length, text);
+    listedCost += index.weights[id]! * (shortened ? SHORTENED_MIDDLE_SHARE : unpairedShare(j, count, text));
   });
+  total += shortened ? Math.min(listedCost, SHORTENED_MIDDLE_SHARE * matchedWeight) : listedCost;
   return { score: total > 0 ? gained / total : 0, matched, unmatchedQuery, unmatchedListed };
 }
 
@@ -163,7 +175,8 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
   for (const n of touched) {
     const name = index.names[n]!;
     const gained = Math.min(acc[n]!, name.weight);
-    let cost = MIDDLE_WORD_SHARE * (name.weight - gained);
+    // The least the unpaired listed words can cost (scoreName); the bound grows with `gained`.
+    let cost = SHORTENED_MIDDLE_SHARE * Math.min(name.weight - gained, gained);
     for (let i = 0; i < unpairedCost.length && i < 31; i++) if (!(met[n]! & (1 << i))) cost += unpairedCost[i]!;
     acc[n] = 0;
     met[n] = 0;

@@ -14,8 +14,10 @@ const CYRILLIC: Record<string, string> = {
 const GREEK: Record<string, string> = {
   α: 'a', β: 'v', γ: 'g', δ: 'd', ε: 'e', ζ: 'z', η: 'i', θ: 'th', ι: 'i', κ: 'k', λ: 'l', μ: 'm',
   ν: 'n', ξ: 'x', ο: 'o', π: 'p', ρ: 'r', σ: 's', ς: 's', τ: 't', υ: 'y', φ: 'f', χ: 'ch', ψ: 'ps',
-  ω: 'o',
+  ω: 'o', ά: 'a', έ: 'e', ή: 'i', ί: 'i', ό: 'o', ύ: 'y', ώ: 'o', ϊ: 'i', ΐ: 'i', ϋ: 'y', ΰ: 'y',
 };
+// Greek writes u as ου.
+const GREEK_OU = /ο[υύ]/g;
 
 // Arabic script writes no short vowels: long vowels become a/u/i, and the matcher compares
 // such words by their consonants (phonetic.ts). Persian and Urdu letters are included.
@@ -38,7 +40,8 @@ export function isAbjad(text: string): boolean {
  * Latin letters for a lower-cased text; other characters pass through. Arabic words starting
  * with the article ال are written al-… so the particle rule sees the article.
  */
-export function transliterate(lower: string): string {
+export function transliterate(text: string): string {
+  const lower = text.replace(GREEK_OU, 'ou');
   let out = '';
   let wordStart = true;
   for (let i = 0; i < lower.length; i++) {
