@@ -106,6 +106,9 @@ export const ERRORS = {
   payment_through_pay_pal: { status: 409, key: 'transfer.money.paymentThroughPayPal' },
   processing_needs_approval: { status: 409, key: 'transfer.money.processingNeedsApproval' },
   refund_already_requested: { status: 409, key: 'transfer.money.refundAlreadyRequested' },
+  // Know your sender (docs/rules/know-your-sender.md): refused before paying
+  limit_exceeded: { status: 409, key: 'errors.kyc.limitExceeded' },
+  kyc_required: { status: 403, key: 'errors.kyc.kycRequired' },
   // PayPal
   paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
   paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },

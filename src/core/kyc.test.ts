@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_KYC_LIMITS, dateOfBirthRefusal, kycLevelOf, limitRefusal, missingProfileFields, nearLimit, nextLevelNeeds,
-  toLimitCurrency, usedInEur, windowStates,
+  recipientNameRequired, toLimitCurrency, usedInEur, windowStates,
 } from './kyc.js';
 import { SEED_RATES } from './rates.js';
 
@@ -88,5 +88,16 @@ describe('date of birth', () => {
   it('someone born on 29 February comes of age on 1 March in a common year', () => {
     expect(dateOfBirthRefusal('2008-02-29', '2026-02-28')).toBe('under_age');
     expect(dateOfBirthRefusal('2008-02-29', '2026-03-01')).toBeNull();
+  });
+});
+
+describe('travel rule', () => {
+  it('asks for the recipient\'s name from 1,000 EUR or USD, or 1,000 EUR\'s worth', () => {
+    expect(recipientNameRequired(999_99, 'EUR', SEED_RATES)).toBe(false);
+    expect(recipientNameRequired(1_000_00, 'EUR', SEED_RATES)).toBe(true);
+    expect(recipientNameRequired(1_000_00, 'USD', SEED_RATES)).toBe(true);
+    expect(recipientNameRequired(999_99, 'USD', SEED_RATES)).toBe(false);
+    expect(recipientNameRequired(654_000, 'XAF', SEED_RATES)).toBe(false);
+    expect(recipientNameRequired(655_000, 'XAF', SEED_RATES)).toBe(true);
   });
 });

@@ -159,3 +159,15 @@ export function dateOfBirthRefusal(text: string, today: string): 'invalid' | 'fu
   const reached = comesOfAge[0]! < ty || (comesOfAge[0] === ty && (m < tm || (m === tm && d <= td)));
   return reached ? null : 'under_age';
 }
+
+// ---- travel rule ----
+
+/** From this amount (1,000 EUR or USD, or its EUR equivalent in another currency) the recipient's name is required for every destination. */
+export const NAMED_RECIPIENT_FROM = 1_000_00n;
+
+/** Whether a transfer of `amount` (minor units) needs its recipient's name (docs/rules/know-your-sender.md#travel-rule). */
+export function recipientNameRequired(amount: Minor, currency: Currency, rates: Partial<Record<RateKey, Decimal>>): boolean {
+  if (currency === 'EUR' || currency === 'USD') return BigInt(amount) >= NAMED_RECIPIENT_FROM;
+  const inEur = toLimitCurrency(BigInt(amount), currency, rates);
+  return inEur === null || inEur >= NAMED_RECIPIENT_FROM;
+}

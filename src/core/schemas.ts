@@ -5,6 +5,7 @@ import { CHANNELS, CHANNEL_IDS, DIRECTION_IDS, directionById, isSupportedPair, t
 import { isValidBic, isValidIban, normalizeBic, normalizeIban } from './iban.js';
 import { CURRENCIES, normalizeDecimal, parseAmount, parseDecimal, compareDecimal } from './money.js';
 import { RATE_KEYS } from './rates.js';
+import { dateOfBirthRefusal } from './kyc.js';
 import { ROLES, TRANSFER_STATUSES } from './status.js';
 
 /** Text, at-sign, text, dot, text. Deliberately simple (docs/rules/accounts.md#sign-up). */
@@ -197,14 +198,36 @@ const reauthFields = {
   current_code: otpField().optional(),
 };
 
+/** Today's calendar day (UTC), `YYYY-MM-DD`: what a date of birth is checked against. */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+const DATE_OF_BIRTH_MESSAGES = {
+  invalid: 'validation.dateOfBirthInvalid', future: 'validation.dateOfBirthFuture', under_age: 'validation.dateOfBirthUnderAge',
+} as const;
+
+/** `YYYY-MM-DD`, a real day, in the past, of someone at least 18 (docs/rules/know-your-sender.md#levels). */
+export const dateOfBirthField = () => z
+  .string({ error: 'validation.dateOfBirthInvalid' })
+  .trim()
+  .superRefine((value, ctx) => {
+    const refusal = dateOfBirthRefusal(value, todayUtc());
+    if (refusal) ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_MESSAGES[refusal] });
+  });
+
+/** What the profile screen changes; the address fields complete the profile for sending (docs/rules/know-your-sender.md#levels). */
 export const ProfileUpdateSchema = z
   .object({
     full_name: requiredText('validation.fullNameRequired').optional(),
     phone: requiredText('validation.phoneRequired', 32).optional(),
     email: emailField().optional(),
+    date_of_birth: dateOfBirthField().optional(),
+    address: requiredText('validation.addressRequired', 300).optional(),
+    state: optionalText(100),
+    city: requiredText('validation.cityRequired', 100).optional(),
+    country: requiredText('validation.countryRequired', 100).optional(),
     ...reauthFields,
   })
-  .refine((p) => p.full_name !== undefined || p.phone !== undefined || p.email !== undefined, {
+  .refine((p) => (['full_name', 'phone', 'email', 'date_of_birth', 'address', 'state', 'city', 'country'] as const).some((k) => p[k] !== undefined), {
     error: 'validation.profileUpdateEmpty',
   });
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;

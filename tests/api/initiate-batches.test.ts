@@ -105,7 +105,7 @@ describe('one bad initiation among others', () => {
     // The fourth names no sender: its foreign key fails, as a batch of all six would.
     const results = await Promise.allSettled(refs.map((ref, i) => {
       const r = row(i === 3 ? randomUUID() : awa.id, ref);
-      return insertTransfer(t.database.db, r.request, r.transaction, r.job);
+      return insertTransfer(t.database.db, r.request, r.transaction, r.job, () => null);
     }));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     const stored = await t.database.db.select({ reference: transferRequests.reference }).from(transferRequests).where(inArray(transferRequests.reference, refs));

@@ -25,7 +25,7 @@ describe('GET /api/profiles/me', () => {
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual([
-      'address', 'city', 'country', 'created_at', 'email', 'email_verified', 'full_name', 'has_password', 'id', 'language', 'mfa_verified', 'phone', 'role', 'state', 'stats',
+      'address', 'city', 'country', 'created_at', 'date_of_birth', 'email', 'email_verified', 'full_name', 'has_password', 'id', 'language', 'mfa_verified', 'phone', 'role', 'state', 'stats',
       'totp_enabled', 'user_id',
     ]);
     expect(data).toMatchObject({

@@ -27,7 +27,10 @@ export async function createUser(
   const { password = 'correct-horse-9', mfa = true, ...fields } = overrides;
   const email = fields.email ?? `user-${randomBytes(4).toString('hex')}@example.test`;
   const [profile] = await t.database.db.insert(profiles).values({
-    full_name: 'Test Sender', phone: '+15551234567', city: 'Libreville', country: 'GA',
+    // A complete profile at the highest identity level: senders send up to the corridor's limits
+    // unless a test sets the level it is about (docs/rules/know-your-sender.md#levels).
+    full_name: 'Test Sender', phone: '+15551234567', address: '12 rue des Palmiers', city: 'Libreville', country: 'GA',
+    date_of_birth: '1990-04-12', kyc_level: 3,
     email_verified_at: new Date(), role: 'user', ...fields, email, password_hash: await hashPassword(password),
   }).returning();
   if (!profile) throw new Error('profile not created');

@@ -16,6 +16,8 @@ export const ProfileSchema = z.object({
   state: z.string().nullable(),
   city: z.string().nullable(),
   country: z.string().nullable(),
+  /** `YYYY-MM-DD`: with the address, what sending money needs (docs/rules/know-your-sender.md#levels). */
+  date_of_birth: z.string().nullable(),
   role: z.enum(ROLES),
   language: z.enum(LANGUAGES),
   email_verified: z.boolean(),

@@ -6,6 +6,7 @@ import feesRoutes from './fees/routes.js';
 import geoRoutes from './geo/routes.js';
 import healthRoutes from './health/routes.js';
 import jobsRoutes from './jobs/routes.js';
+import kycRoutes from './kyc/routes.js';
 import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
 import mfaRoutes from './mfa/routes.js';
@@ -23,5 +24,5 @@ import transfersRoutes from './transfers/routes.js';
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes,
+  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes,
 ];

@@ -6,6 +6,7 @@ import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
+import { checkQuote } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
 import { createTier, deleteTier, priceTransfer, publishedFees, quoteToJson, updateTier } from './service.js';
 
@@ -20,8 +21,13 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/quotes', {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
-    schema: { summary: 'What a transfer would cost and deliver: fee, total, rate, payout and the corridor\'s limits', body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
-  }, async (request) => ({ data: quoteToJson(await priceTransfer(ctx, request.body.direction, request.body.amount)) }));
+    schema: { summary: 'What a transfer would cost and deliver: fee, total, rate, payout and the corridor\'s limits; for a signed-in sender, refused over their own limits', body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
+  }, async (request) => {
+    const priced = await priceTransfer(ctx, request.body.direction, request.body.amount);
+    // A signed-in sender is told of their own limits before the transfer screen (docs/rules/know-your-sender.md#limits).
+    if (request.auth) await checkQuote(ctx, request.auth.profile_id, priced.quote.amount, priced.quote.currency);
+    return { data: quoteToJson(priced) };
+  });
 
   // The admin's tier edits: each checked against its whole direction, audited, and clearing the
   // published prices everywhere.

@@ -73,6 +73,11 @@ export async function priceTransfer(ctx: Pick<AppContext, 'db' | 'prices'>, dire
   };
 }
 
+/** The rates every price is computed from right now (the published prices in memory). */
+export async function publishedRates(ctx: Pick<AppContext, 'db' | 'prices'>): Promise<RateSet> {
+  return (await ctx.prices.value('pricing', () => loadPricing(ctx.db))).rates;
+}
+
 /** The published prices: every tier (its time as ISO text) and every corridor. */
 export async function publishedFees(db: Db) {
   const [tiers, corridors] = await Promise.all([listTiers(db), listCorridors(db)]);

@@ -6,7 +6,8 @@ import { profiles, transferRequests } from '@server/db/schema.js';
 import { type Cursor, encodeCursor } from '@server/lib/cursor.js';
 
 export type ProfileRow = typeof profiles.$inferSelect;
-export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert, 'full_name' | 'phone' | 'language' | 'password_hash'>>;
+export type ProfileChanges = Partial<Pick<typeof profiles.$inferInsert,
+  'full_name' | 'phone' | 'language' | 'password_hash' | 'date_of_birth' | 'address' | 'state' | 'city' | 'country'>>;
 
 export async function updateProfile(db: Db, id: string, changes: ProfileChanges): Promise<ProfileRow | null> {
   const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();
@@ -30,7 +31,8 @@ export async function setVerifiedEmail(db: Db, id: string, email: string): Promi
 /** What the profile screen shows of its owner: the answer's columns, and whether a password and two-step sign-in are set. */
 const myProfileFields = {
   id: profiles.id, user_id: profiles.user_id, email: profiles.email, full_name: profiles.full_name, phone: profiles.phone,
-  address: profiles.address, state: profiles.state, city: profiles.city, country: profiles.country, role: profiles.role,
+  address: profiles.address, state: profiles.state, city: profiles.city, country: profiles.country, date_of_birth: profiles.date_of_birth,
+  role: profiles.role,
   language: profiles.language, email_verified_at: profiles.email_verified_at, created_at: profiles.created_at,
   has_password: sql<boolean>`${profiles.password_hash} is not null`,
   totp_enabled: sql<boolean>`${profiles.totp_enabled_at} is not null`,

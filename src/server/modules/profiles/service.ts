@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/password.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { findAccountByEmail, findAccountById, normalizePhone } from '../auth/service.js';
 import { sendAccountMail } from '../mail/service.js';
+import { isKnownCountry } from '../geo/service.js';
 import { assertOwner } from './reauth.js';
 import * as repo from './repo.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -21,7 +22,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 export function toProfile(p: Omit<repo.MyProfileRow, 'has_password' | 'totp_enabled'>): Profile {
   return {
     id: p.id, user_id: p.user_id, email: p.email, full_name: p.full_name, phone: p.phone, address: p.address,
-    state: p.state, city: p.city, country: p.country, role: p.role, language: p.language,
+    state: p.state, city: p.city, country: p.country, date_of_birth: p.date_of_birth, role: p.role, language: p.language,
     email_verified: p.email_verified_at !== null, created_at: p.created_at.toISOString(),
   };
 }
@@ -47,6 +48,16 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
   const changes: repo.ProfileChanges = {};
   if (input.full_name !== undefined) changes.full_name = input.full_name;
   if (input.phone !== undefined) changes.phone = normalizePhone(input.phone, lang);
+  // The address and date of birth complete the profile for sending (docs/rules/know-your-sender.md#levels).
+  if (input.date_of_birth !== undefined) changes.date_of_birth = input.date_of_birth;
+  if (input.address !== undefined) changes.address = input.address;
+  if (input.state !== undefined) changes.state = input.state || null;
+  if (input.city !== undefined) changes.city = input.city;
+  if (input.country !== undefined) {
+    const country = input.country.toUpperCase();
+    if (!isKnownCountry(country)) throw AppError.onField('country_unknown', 'country');
+    changes.country = country;
+  }
   const newEmail = input.email !== undefined && input.email !== current.email.toLowerCase() ? input.email : null;
   if (newEmail) {
     await assertOwner(ctx, reply, current, input, lang);

@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { InitiatedResponse } from '@core/api/payments.js';
-import { CHANNELS, directionFor } from '@core/channels.js';
+import { CHANNELS, directionFor, type ChannelId } from '@core/channels.js';
+import { recipientNameRequired } from '@core/kyc.js';
 import { formatMoney, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { PaymentInitiate } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { t, type Lang } from '@server/i18n.js';
 import { HttpError, badRequest } from '@server/lib/http-error.js';
 import type { AuthUser } from '../auth/tokens.js';
-import { priceTransfer } from '../fees/service.js';
+import { priceTransfer, publishedRates } from '../fees/service.js';
+import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { usesPayPal } from './money.js';
@@ -63,6 +65,11 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   const { quote } = priced;
   if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
   const amount = toDecimal(quote.amount, quote.currency);
+  if (!(d.recipient_name || d.account_holder) && recipientNameRequired(quote.amount, quote.currency, await publishedRates(ctx))) {
+    throw new AppError('validation_failed', { fields: { 'destination_details.recipient_name': 'validation.recipientNameRequiredLarge' } });
+  }
+  // 403 for a sender whose profile is incomplete; the limits themselves are checked with the insert, the sender locked.
+  const sender = await senderLimits(ctx, user.profile_id, quote.amount, quote.currency);
   const hash = idempotencyKey ? bodyHash(body, amount) : null;
 
   const destination_details = Object.fromEntries(Object.entries({
@@ -78,6 +85,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
     rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
     fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
+    travel_rule: travelRule(sender.sender, body.source_provider, body.destination_provider, destination_details),
   };
   const transaction = {
     direction, amount, destination_details,
@@ -88,7 +96,16 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   };
   // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
   // words use the sender's name, address and language as this request's session lookup read them.
-  const created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user));
+  let created: TransferRequestRow | null;
+  try {
+    created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check);
+  } catch (err) {
+    // A retry of a transfer already made counts that transfer against the limits: it gets its first answer, not a refusal.
+    const replay = err instanceof AppError && err.code === 'limit_exceeded' && idempotencyKey
+      ? await replayOf(ctx, user.profile_id, idempotencyKey, hash!) : null;
+    if (!replay) throw err;
+    return replay;
+  }
   if (!created) {
     // The sender's key already names a transfer (a retry, or a concurrent twin that won the
     // insert): its answer is this one too, or 422 for another body. Looked up only then, so a
@@ -106,6 +123,27 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     }, lang).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
   return answer(ctx, created);
+}
+
+/**
+ * Who sends and who gets the transfer, as they are now (D23, docs/rules/know-your-sender.md#travel-rule):
+ * kept on the transfer, so a later profile edit changes nothing of it.
+ */
+function travelRule(sender: SenderLimits['sender'], source: ChannelId, destination: ChannelId, details: Record<string, unknown>) {
+  const account = details.iban ? { kind: 'iban', value: details.iban, bic: details.bic ?? null }
+    : details.recipient_phone ? { kind: 'phone', value: details.recipient_phone }
+      : { kind: 'paypal_email', value: details.recipient_email ?? null };
+  return {
+    originator: {
+      full_name: sender.full_name, date_of_birth: sender.date_of_birth, customer_number: sender.user_id, email: sender.email,
+      phone: sender.phone,
+      address: { line: sender.address, city: sender.city, state: sender.state, country: sender.country },
+      account: { provider: source, currency: CHANNELS[source].currency },
+    },
+    beneficiary: {
+      name: details.recipient_name ?? null, account, provider: destination, country: CHANNELS[destination].country ?? null,
+    },
+  };
 }
 
 /** The first answer again for the same key and body; 422 for the same key with another body. */

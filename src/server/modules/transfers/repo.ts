@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, lt, or
 import type { StaffFilter } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
+import type { CurrencyUsage } from '@core/kyc.js';
 import {
   OPEN_STATUSES, isFinalStatus, type HistoryEvent, type NoteVisibility, type PaymentStatus, type Role, type TransferStatus,
 } from '@core/status.js';
@@ -425,11 +426,18 @@ const insertedRows = rowsOf<TransferRequestRow>(storedColumns);
 /** The request's columns an initiation writes. */
 const REQUEST_VALUES = ['reference', 'profile_id', 'direction', 'source_provider', 'source_details', 'destination_provider',
   'destination_details', 'amount', 'currency', 'fee', 'total', 'rate', 'payout_amount', 'payout_currency', 'fee_tier_id',
-  'idempotency_key', 'idempotency_hash'] as const satisfies readonly (keyof NewTransferRequest)[];
+  'idempotency_key', 'idempotency_hash', 'travel_rule'] as const satisfies readonly (keyof NewTransferRequest)[];
 type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
 
-/** One initiation's rows: the request, its transaction and its e-mail's job. */
-interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob }
+/**
+ * The sender's limits (docs/rules/know-your-sender.md#limits), checked in the initiation's
+ * transaction once the sender is locked: given what the sender's counted transfers add up to,
+ * this one's refusal, or null to write it.
+ */
+export type LimitCheck = (usage: CurrencyUsage[]) => Error | null;
+
+/** One initiation's rows: the request, its transaction and its e-mail's job; and its limits. */
+interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck }
 
 /** What the transaction and the job take besides the request's own columns, with their SQL types. */
 const OTHER_VALUES = { transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
@@ -469,8 +477,31 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
     ),
     j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)})
     select ${sql.join(Object.values(storedColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
-  const prepared = insertedRows(db, statement, 'insert_transfers');
-  return batched(async (batch: Initiation[]) => {
+  return batched(async (batch: Initiation[]) => db.transaction(async (tx) => {
+    // Every sender of the batch locked (in one order, so two batches never wait on each other),
+    // then what each has sent read once: a parallel initiation of the same sender waits here
+    // until this one is written, and counts it.
+    const senders = [...new Set(batch.map(({ request }) => request.profile_id))];
+    await lockSenders(tx, senders);
+    const usage = await countedUsage(tx, senders);
+    const outcomes: (Error | null)[] = [];
+    const admitted: Initiation[] = [];
+    for (const initiation of batch) {
+      const { request } = initiation;
+      const sent = usage.get(request.profile_id) ?? [];
+      const refusal = initiation.check(sent);
+      outcomes.push(refusal);
+      if (refusal) continue;
+      admitted.push(initiation);
+      // The batch's next initiation of this sender counts this one too.
+      sent.push({ currency: request.currency as CurrencyUsage['currency'], d30: request.amount, d365: request.amount });
+      usage.set(request.profile_id, sent);
+    }
+    const written = admitted.length > 0 ? await insertAdmitted(tx, admitted) : new Map<string, TransferRequestRow>();
+    return batch.map(({ request }, i): InitiationOutcome => outcomes[i] ?? written.get(request.reference) ?? null);
+  }), INSERT_BATCHES);
+
+  async function insertAdmitted(tx: Tx, batch: Initiation[]): Promise<Map<string, TransferRequestRow>> {
     const values: Record<string, (string | null)[]> = Object.fromEntries(columns.map(([name]) => [name, []]));
     for (const { request, transaction, job } of batch) {
       for (const name of REQUEST_VALUES) values[name]!.push(asText(request[name]));
@@ -482,10 +513,43 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       values.job_payload!.push(JSON.stringify(job.payload));
       values.job_attempts!.push(String(job.maxAttempts));
     }
-    const byReference = new Map((await prepared.execute(values)).map((row) => [row.reference, row]));
-    return batch.map(({ request }) => byReference.get(request.reference) ?? null);
-  }, INSERT_BATCHES);
+    const rows = await insertedRows(tx as unknown as Db, statement, 'insert_transfers').execute(values);
+    return new Map(rows.map((row) => [row.reference, row]));
+  }
 });
+
+/** A written transfer, null when its idempotency key names another already, or the limits' refusal. */
+type InitiationOutcome = TransferRequestRow | null | Error;
+
+/** Initiations of a sender wait for each other from here to their commit (docs/decisions/030-know-your-sender.md). */
+async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(id))
+    from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) id order by hashtext(id)`);
+}
+
+/** The advisory locks' first key, so a sender's lock shares no key with another kind of lock. */
+const SENDER_LOCK_CLASS = 26;
+
+/**
+ * What each sender's transfers add up to per currency over the last 30 and 365 days, cancelled
+ * and rejected ones left out (docs/rules/know-your-sender.md#limits): a range read of
+ * transfer_requests_profile_counted_idx, which holds amount and currency, never of every transfer.
+ */
+export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<Map<string, CurrencyUsage[]>> {
+  const result = await db.execute<{ profile_id: string; currency: CurrencyUsage['currency']; d30: string; d365: string }>(sql`
+    select profile_id, currency,
+      coalesce(sum(amount) filter (where created_at > now() - interval '30 days'), 0)::text as d30,
+      sum(amount)::text as d365
+    from transfer_requests
+    where profile_id in (select id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) id) and created_at > now() - interval '365 days'
+      and status not in ('cancelled', 'rejected')
+    group by profile_id, currency`);
+  const usage = new Map<string, CurrencyUsage[]>();
+  for (const row of result.rows) {
+    usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30, d365: row.d365 }]);
+  }
+  return usage;
+}
 
 /**
  * Initiations arriving while others are being written are written together, up to 50 in one
@@ -498,11 +562,14 @@ const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
  * Inserts the request, its transaction, its first step (pending, by its owner) and adds `job`
  * (the creation e-mail) in one statement, so all of them or none, in one round trip, together
  * with the initiations of other senders arriving meanwhile; null, and nothing written or queued,
- * when a concurrent twin already holds the sender's idempotency key. The job's workers are not
- * woken: the caller tells its JobWaker once this has returned.
+ * when a concurrent twin already holds the sender's idempotency key. The sender's limits are
+ * checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
+ * written. The job's workers are not woken: the caller tells its JobWaker once this has returned.
  */
-export function insertTransfer(db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob): Promise<TransferRequestRow | null> {
-  return insertTransfersStatement(db)({ request, transaction, job });
+export async function insertTransfer(db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob, check: LimitCheck): Promise<TransferRequestRow | null> {
+  const outcome = await insertTransfersStatement(db)({ request, transaction, job, check });
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
 }
 
 /** The PayPal order the sender pays this transfer with. */

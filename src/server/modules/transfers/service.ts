@@ -1,5 +1,6 @@
 import type { StaffTransferDetail, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
 import { CHANNELS } from '@core/channels.js';
+import type { CurrencyUsage } from '@core/kyc.js';
 import { TRANSFER_STATUSES, isStaff, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
@@ -7,7 +8,7 @@ import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { badRequest } from '@server/lib/http-error.js';
 import { refundRequestedAt } from './paypal-money.js';
 import {
-  countOwnByStatus, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
+  countOwnByStatus, countedUsage, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { proofToJson } from './payment-proofs.js';
@@ -73,6 +74,11 @@ export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummar
 }
 
 /** How to pay a request: added to the detail while a payment is awaited (routes.ts). */
+/** What the sender's transfers add up to per currency over 30 and 365 days, as their limits count them. */
+export async function sentInWindows(db: Db, profileId: string): Promise<CurrencyUsage[]> {
+  return (await countedUsage(db, [profileId])).get(profileId) ?? [];
+}
+
 export type PaymentFields = 'payment_instructions' | 'paypal_checkout';
 
 /** One request with its timeline and proofs: its sender's, or any for staff. */

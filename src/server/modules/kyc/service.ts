@@ -1,0 +1,163 @@
+import type { KycLimits, KycLimitsUpdate, KycStatus } from '@core/api/kyc.js';
+import { AppError, Message } from '@core/errors.js';
+import {
+  LIMIT_CURRENCY, SENDING_LEVELS, kycLevelOf, limitRefusal, missingProfileFields, nextLevelNeeds, toLimitCurrency, usedInEur,
+  windowStates, type CurrencyUsage, type LevelLimits, type SendingLevel,
+} from '@core/kyc.js';
+import { formatMoney, parseAmount, toDecimal, type Currency, type Minor } from '@core/money.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { t } from '@server/i18n.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { publishedRates } from '../fees/service.js';
+import { sentInWindows } from '../transfers/service.js';
+import { levelRow, listLimits, lockLimits, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
+
+// Know your sender (D20, docs/rules/know-your-sender.md): the sender's level and limits, checked
+// before a quote is shown to them and, under the sender's lock, when a transfer is made
+// (transfers/initiate-transfer.ts); the admin's limits per level.
+
+const eur = (minor: bigint | null) => (minor === null ? null : toDecimal(Number(minor), LIMIT_CURRENCY));
+
+function limitsOf(row: LimitsRow): LevelLimits {
+  const minor = (value: string) => parseAmount(value, LIMIT_CURRENCY)!;
+  return { transfer: row.transfer === null ? null : minor(row.transfer), d30: minor(row.d30), d365: minor(row.d365) };
+}
+
+function limitsToJson(row: LimitsRow): KycLimits {
+  const limits = limitsOf(row);
+  const text = (minor: Minor) => toDecimal(minor, LIMIT_CURRENCY);
+  return {
+    level: row.level as SendingLevel, transfer: limits.transfer === null ? null : text(limits.transfer), d30: text(limits.d30),
+    d365: text(limits.d365), currency: LIMIT_CURRENCY, updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The sender's level-1 fields and approved level, with the limits of every level. */
+async function senderState(db: Db, profileId: string): Promise<{ profile: LevelRow; limits: Map<number, LevelLimits> }> {
+  const [profile, rows] = await Promise.all([levelRow(db, profileId), listLimits(db)]);
+  if (!profile) throw new AppError('not_found');
+  return { profile, limits: new Map(rows.map((row) => [row.level, limitsOf(row)])) };
+}
+
+/** 403 kyc_required naming what the profile lacks, as the sender's language writes it. */
+function kycRequired(profile: LevelRow): AppError {
+  const provide = missingProfileFields(profile);
+  return new AppError('kyc_required', {
+    vars: { missing: (lang) => provide.map((field) => t(lang, `errors.kyc.field.${field}`)).join(', ') },
+    extra: { level: 0, provide },
+  });
+}
+
+/** 409 limit_exceeded: the window, what is left of it and its currency. */
+function limitExceeded(window: string, left: bigint): AppError {
+  return new AppError('limit_exceeded', {
+    vars: {
+      window: new Message(`errors.kyc.window.${window}`),
+      left: (lang) => formatMoney(Number(left), LIMIT_CURRENCY, lang === 'fr' ? 'fr-FR' : 'en-US'),
+    },
+    extra: { window, left: eur(left), currency: LIMIT_CURRENCY },
+  });
+}
+
+/** A level that may send has its row; one without (never after the migration) sends nothing. */
+function levelLimits(limits: Map<number, LevelLimits>, level: number): LevelLimits {
+  const own = limits.get(level);
+  if (!own) throw new Error(`no limits for level ${level}`);
+  return own;
+}
+
+/** A sender about to send: their profile as it is now, and the check of the amount against their limits. */
+export interface SenderLimits {
+  sender: LevelRow;
+  /** Given what the sender's transfers add up to, the refusal (409 limit_exceeded) or null. */
+  check: (usage: CurrencyUsage[]) => AppError | null;
+}
+
+/**
+ * The sender of a transfer of `amount` (`currency`'s minor units) and its check against their
+ * limits: 403 kyc_required at once for a level-0 sender; else the check, to run where what they
+ * have sent is read (under the sender's lock for an initiation).
+ */
+export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, amount: Minor, currency: Currency): Promise<SenderLimits> {
+  const [{ profile, limits }, rates] = await Promise.all([senderState(ctx.db, profileId), publishedRates(ctx)]);
+  const level = kycLevelOf(profile);
+  if (level === 0) throw kycRequired(profile);
+  const own = levelLimits(limits, level);
+  const inEur = toLimitCurrency(BigInt(amount), currency, rates);
+  if (inEur === null) throw new Error(`no published rate from ${currency} to ${LIMIT_CURRENCY}`);
+  return {
+    sender: profile,
+    check: (usage) => {
+      const refusal = limitRefusal(own, usedInEur(usage, rates), inEur);
+      return refusal && limitExceeded(refusal.window, refusal.left);
+    },
+  };
+}
+
+/**
+ * A signed-in sender's quote over their limits is refused as their transfer would be (nothing
+ * locked: a quote commits nothing). A level-0 account still gets prices (D20): only its transfer is refused.
+ */
+export async function checkQuote(ctx: AppContext, profileId: string, amount: Minor, currency: Currency): Promise<void> {
+  if (amount === 0) return;
+  const [limits, usage] = await Promise.all([
+    senderLimits(ctx, profileId, amount, currency).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'kyc_required') return null;
+      throw err;
+    }),
+    sentInWindows(ctx.db, profileId),
+  ]);
+  const refusal = limits?.check(usage);
+  if (refusal) throw refusal;
+}
+
+/** GET /api/kyc: the sender's level, each window's limit, used and left, and what the next level takes. */
+export async function kycStatus(ctx: AppContext, profileId: string): Promise<KycStatus> {
+  const [{ profile, limits }, usage, rates] = await Promise.all([
+    senderState(ctx.db, profileId), sentInWindows(ctx.db, profileId), publishedRates(ctx),
+  ]);
+  const level = kycLevelOf(profile);
+  const used = usedInEur(usage, rates);
+  // Level 0 sends nothing: every window's limit is 0, what was sent before still shown as used.
+  const own = level === 0 ? { transfer: 0, d30: 0, d365: 0 } : levelLimits(limits, level);
+  return {
+    level,
+    windows: windowStates(own, used).map((w) => ({ window: w.window, limit: eur(w.limit), used: eur(w.used)!, left: eur(w.left), currency: LIMIT_CURRENCY })),
+    next: nextLevelNeeds(profile),
+    open_review: null,
+  };
+}
+
+// ---- the admin's limits ----
+
+export async function limitsList(db: Db): Promise<KycLimits[]> {
+  return (await listLimits(db)).map(limitsToJson);
+}
+
+/** A positive EUR amount with two decimals at most, else 400 on its field. */
+function limitAmount(field: string, text: string): Minor {
+  const minor = parseAmount(text, LIMIT_CURRENCY);
+  if (minor === null || minor <= 0) throw new AppError('validation_failed', { fields: { [field]: 'admin.validation.kycLimitInvalid' } });
+  return minor;
+}
+
+/** The admin sets a level's limits: applied to the next transfer, audited with before and after. */
+export async function setLimits(db: Db, actor: Actor, levelText: string, input: KycLimitsUpdate): Promise<KycLimits> {
+  const level = Number(levelText);
+  if (!(SENDING_LEVELS as readonly number[]).includes(level) || String(level) !== levelText) throw new AppError('not_found');
+  const values = {
+    transfer: input.transfer === null ? null : toDecimal(limitAmount('transfer', input.transfer), LIMIT_CURRENCY),
+    d30: toDecimal(limitAmount('d30', input.d30), LIMIT_CURRENCY),
+    d365: toDecimal(limitAmount('d365', input.d365), LIMIT_CURRENCY),
+  };
+  return db.transaction(async (tx) => {
+    const before = await lockLimits(tx, level);
+    const row = await writeLimits(tx, level, values, actor.profile_id);
+    await recordAudit(tx, actor, {
+      action: 'kyc_limits.update', target: 'kyc_limits', id: String(level),
+      before: before && limitsToJson(before), after: limitsToJson(row),
+    });
+    return limitsToJson(row);
+  });
+}
