@@ -168,7 +168,7 @@ try {
   const csv = ['date,reference,description,amount', ...Array.from({ length: 1000 }, (_, i) => `2026-01-01,NEW-${i},Bench,${i + 1}`)].join('\n');
   const [admin] = (await db.execute<{ id: string }>(sql`select id from profiles limit 1`)).rows;
   const t0 = performance.now();
-  const imported = await importStatement(db, { profile_id: admin!.id, role: 'admin', ip: null }, 'paypal_usd', { text: csv, filename: 'bench.csv' }, {}, 'en');
+  const imported = await importStatement(db, { profile_id: admin!.id, role: 'admin', ip: null }, 'paypal_usd', { text: csv, filename: 'bench.csv' }, {});
   console.log(`    CSV import of 1,000 lines with matching    ${(performance.now() - t0).toFixed(0)} ms (${imported.matched} matched, every unmatched line of the account tried)`);
 
   console.log(`\n  ledger balances and reconciliation view: ${met ? 'met' : 'not met'} (under ${BUDGET_MS} ms at ${sizes!.transfers!.toLocaleString('en-US')} transfers)`);

@@ -1,5 +1,6 @@
 // Fee tiers, corridor limits and quotes (docs/rules/fees-and-rates.md). One price everywhere:
 // the calculator, the fees page, the transfer screen and the server all compute through here.
+import type { ErrorKey } from './errors.js';
 import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
 import {
   bigintToMinor, compareDecimal, decimalToMinor, isMinor, parseDecimal, pow10, roundDiv,
@@ -305,7 +306,7 @@ export function firstUncoveredAmount(tiers: readonly FeeTier[], corridor: Corrid
  * (tiers may touch at a boundary: [1,100] and [100,500]). With the direction's corridor, the
  * tiers must also cover its whole range with no gap (D14): `validation.feeTierGap`.
  */
-export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): string | null {
+export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): ErrorKey | null {
   const first = tiers[0];
   if (!first) return corridor ? 'validation.feeTierGap' : null;
   if (tiers.some((t) => t.direction !== first.direction)) return 'validation.feeTierDirectionMixed';

@@ -1,6 +1,7 @@
 // What may happen to a transfer's money, by its status, payment and payout states (D11,
 // docs/rules/money-states.md). The server refuses with these keys (409); the screens hide the
 // buttons the server would refuse.
+import type { ErrorKey } from './errors.js';
 import { isFinalStatus, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
 
 export interface MoneyState {
@@ -12,7 +13,7 @@ export interface MoneyState {
 export type MoneyAction = 'payment' | 'payout' | 'refund' | 'complete';
 
 /** Why staff cannot record this now, as a message key; null when they can. */
-export function moneyActionError(state: MoneyState, action: MoneyAction): string | null {
+export function moneyActionError(state: MoneyState, action: MoneyAction): ErrorKey | null {
   switch (action) {
     case 'payment':
       // Money that arrives for a cancelled or rejected transfer is recorded too: it is owed back.
@@ -37,7 +38,7 @@ export function moneyActionError(state: MoneyState, action: MoneyAction): string
 }
 
 /** Staff cannot reject a transfer whose money has gone out to the recipient. */
-export function rejectError(state: Pick<MoneyState, 'payout_status'>): string | null {
+export function rejectError(state: Pick<MoneyState, 'payout_status'>): ErrorKey | null {
   return state.payout_status === 'sent' ? 'transfer.money.rejectAfterPayout' : null;
 }
 

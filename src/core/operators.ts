@@ -115,6 +115,3 @@ export function acceptedOperators(table: readonly OperatorPrefix[], channel: Mob
   const numbers = ranges.map((p, i) => `${i === 0 ? `+${MOBILE_NUMBERING[channel].countryCode} ` : ''}${p.prefix}…`);
   return { operators: eitherOf(operators, locale), numbers: eitherOf(numbers, locale) };
 }
-
-/** The message key of a refused payout number; its variables come from acceptedOperators. */
-export const OPERATOR_REFUSAL_KEY = 'validation.recipientPhoneOperator';

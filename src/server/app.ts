@@ -20,7 +20,8 @@ import { MAX_PROOF_BYTES } from '../core/proof.js';
 import { refusingControlCharacters } from '../core/schemas.js';
 import { type Lang, t } from './i18n.js';
 import { accessRefusal, assertDeclared } from './lib/access.js';
-import { HttpError, errorCode } from './lib/http-error.js';
+import { errorAnswer } from './lib/http-error.js';
+import { AppError, ERRORS, type ErrorCode } from '../core/errors.js';
 import { PriceCache, listenForPriceEdits } from './lib/price-cache.js';
 import { priceFastPath } from './lib/price-fast-path.js';
 import { createRateLimiter } from './lib/rate-limit.js';
@@ -117,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       const lang = requestLanguage({ cookies: request.raw.headers.cookie, acceptLanguage: request.raw.headers['accept-language'] });
       void (reply as FastifyReply).headers(isApiAnswer(request.url) ? API_ANSWER_HEADERS : pageHeaders).header(REQUEST_ID_HEADER, request.id)
-        .status(error.statusCode ?? 400).send({ error: t(lang, 'errors.badInput'), code: 'bad_request' });
+        .status(error.statusCode ?? 400).send({ error: t(lang, ERRORS.bad_request.key), code: 'bad_request' });
     },
     bodyLimit: 1_000_000,
     logController: new OneLinePerRequest(logger),
@@ -200,44 +201,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', assertDeclared);
   serveMetrics(app as unknown as FastifyInstance, ctx.metrics, config);
 
+  // The one place a refusal becomes text in the caller's language: services and schemas give
+  // codes and message keys (core/errors.ts), the browser reacts to the codes.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const lang = request.lang;
+    const listed = (code: ErrorCode, status: number = ERRORS[code].status) =>
+      reply.status(status).send({ error: t(lang, ERRORS[code].key), code, ...(status >= 500 ? { request_id: request.id } : {}) });
     if (hasZodFastifySchemaValidationErrors(error)) {
       // A malformed id in the path names no resource: 404, like an unknown one.
-      if (error.validationContext === 'params') return reply.status(404).send({ error: t(lang, 'errors.notFound'), code: 'not_found' });
+      if (error.validationContext === 'params') return listed('not_found');
       const fields: Record<string, string> = {};
       for (const v of error.validation) {
         const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-        fields[field] ??= t(lang, v.message ?? 'errors.badInput');
+        fields[field] ??= v.message ?? ERRORS.validation_failed.key;
       }
-      const first = Object.values(fields)[0] ?? t(lang, 'errors.badInput');
-      return reply.status(400).send({ error: first, code: 'validation_failed', fields });
+      return reply.status(400).send(errorAnswer(new AppError('validation_failed', { fields }), lang).body);
     }
     if (error instanceof ZodError) {
       const issue = error.issues[0];
-      return reply.status(400).send({ error: t(lang, issue?.message ?? 'errors.badInput'), code: 'validation_failed' });
+      return reply.status(400).send({ error: t(lang, issue?.message ?? ERRORS.validation_failed.key), code: 'validation_failed' });
     }
-    if (error instanceof HttpError) {
-      // Variables may themselves be message keys (a reason inside "Failed to update status: …").
-      const vars = Object.fromEntries(Object.entries(error.vars).map(([k, v]) => [k, typeof v === 'string' ? t(lang, v) : v]));
-      return reply.status(error.statusCode).send({
-        error: t(lang, error.message, vars), code: errorCode(error.message), ...error.extra,
-        ...(error.statusCode >= 500 ? { request_id: request.id } : {}),
-      });
+    if (error instanceof AppError) {
+      const { status, body } = errorAnswer(error, lang);
+      return reply.status(status).send(status >= 500 ? { ...body, request_id: request.id } : body);
     }
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.isMultipart()) {
-      // An upload whose body ended before its closing boundary: the client's fault, not ours.
-      return reply.status(400).send({ error: t(lang, 'errors.uploadIncomplete'), code: errorCode('errors.uploadIncomplete') });
-    }
+    // An upload whose body ended before its closing boundary: the client's fault, not ours.
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.isMultipart()) return listed('upload_incomplete');
+    // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
     if (error.statusCode && error.statusCode < 500) {
-      // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
-      const tooLarge = error.code === 'FST_REQ_FILE_TOO_LARGE';
-      return reply.status(error.statusCode).send({
-        error: t(lang, tooLarge ? 'errors.fileTooLarge' : 'errors.badInput'), code: tooLarge ? 'file_too_large' : 'bad_request',
-      });
+      return listed(error.code === 'FST_REQ_FILE_TOO_LARGE' ? 'file_too_large' : 'bad_request', error.statusCode);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: t(lang, 'errors.generic'), code: 'internal_error', request_id: request.id });
+    return listed('internal_error');
   });
 
   await registerOpenApi(app as unknown as FastifyInstance);
@@ -260,7 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const prerenderedPage = prerenderedPages(PAGES_DIST_DIR);
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET' || !hasWeb) {
-      return reply.status(404).send({ error: t(request.lang, 'errors.notFound'), code: 'not_found' });
+      return reply.status(404).send({ error: t(request.lang, ERRORS.not_found.key), code: 'not_found' });
     }
     const pathname = request.url.split('?')[0] ?? '/';
     reply.header('Cache-Control', 'no-cache');

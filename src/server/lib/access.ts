@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isStaff } from '@core/status.js';
-import { HttpError, forbidden, unauthorized } from './http-error.js';
+import { AppError, type ErrorCode } from '@core/errors.js';
 
 /**
  * Who may call a route, declared once on the route (`config: { access }`) and enforced by one
@@ -12,8 +12,8 @@ export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'staff', 'adm
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** The message key of the 401 when a route words "sign in" its own way. */
-    signInKey?: string;
+    /** The 401's code when a route words "sign in" its own way. */
+    signInCode?: ErrorCode;
     /**
      * Open to a staff session without its second factor: the caller's own account and the steps
      * to get that factor (docs/rules/accounts.md#two-step-sign-in). Every other route refuses it.
@@ -35,11 +35,11 @@ const ROLES_OF: Record<Exclude<Access, 'public' | 'user'>, readonly string[]> = 
  * refusing by default means no such route can forget to ask for the factor.
  */
 export function accessRefusal(request: FastifyRequest): Error | null {
-  const { access, signInKey, beforeSecondFactor } = request.routeOptions.config;
+  const { access, signInCode, beforeSecondFactor } = request.routeOptions.config;
   if (!access || access === 'public') return null;
   const auth = request.auth;
-  if (!auth) return unauthorized(signInKey);
-  if (access !== 'user' && !ROLES_OF[access].includes(auth.role)) return forbidden();
+  if (!auth) return new AppError(signInCode ?? 'unauthenticated');
+  if (access !== 'user' && !ROLES_OF[access].includes(auth.role)) return new AppError('forbidden');
   if (isStaff(auth.role) && !auth.mfa_verified && !beforeSecondFactor) return mfaRefusal(auth.totp_enabled);
   return null;
 }
@@ -49,8 +49,8 @@ export function accessRefusal(request: FastifyRequest): Error | null {
  * `mfa_enrollment_required` until the account enrols, `mfa_required` when it has and this session
  * did not give a code (one opened before enrolling elsewhere).
  */
-function mfaRefusal(enrolled: boolean): HttpError {
-  return new HttpError(403, enrolled ? 'auth.errors.mfaRequired' : 'auth.errors.mfaEnrollmentRequired');
+function mfaRefusal(enrolled: boolean): AppError {
+  return new AppError(enrolled ? 'mfa_required' : 'mfa_enrollment_required');
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../modules/audit/service.js';
 import type { AuthUser } from '../modules/auth/tokens.js';
-import { unauthorized } from './http-error.js';
+import { AppError } from '@core/errors.js';
 
 /**
  * The signed-in caller, typed, inside a handler. Who may call a route is its declared `access`
  * (lib/access.ts), checked before the handler runs; the 401 here only guards a route declared public.
  */
 export function requireUser(request: FastifyRequest): AuthUser {
-  if (!request.auth) throw unauthorized();
+  if (!request.auth) throw new AppError('unauthenticated');
   return request.auth;
 }
 

@@ -1,28 +1,24 @@
-/** An error whose message is safe to show the client; `message` is an i18n key or plain text. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly vars: Record<string, string | number> = {},
-  ) {
-    super(message);
-  }
-}
+import { AppError, ERRORS, Message, wireCode, type MessageVars } from '@core/errors.js';
+import { t, type Lang } from '../i18n.js';
 
-export const badRequest = (key: string, extra?: Record<string, unknown>) => new HttpError(400, key, extra);
-export const unauthorized = (key = 'errors.unauthenticated') => new HttpError(401, key);
-export const forbidden = (key = 'errors.forbidden') => new HttpError(403, key);
-export const notFound = (key = 'errors.notFound') => new HttpError(404, key);
-export const conflict = (key: string, extra?: Record<string, unknown>, vars?: Record<string, string | number>) =>
-  new HttpError(409, key, extra, vars);
-
-/**
- * The stable machine code of an error message key: its last segment in snake case
- * ("auth.errors.invalidCredentials" → "invalid_credentials"). Keys are never shown to people, and
- * renaming one is a breaking change of the API, like renaming its code.
- */
-export function errorCode(key: string): string {
-  const last = /^[a-z]+(?:\.[A-Za-z0-9]+)+$/.test(key) ? key.slice(key.lastIndexOf('.') + 1) : 'error';
-  return last.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A refusal's answer in the caller's language: the one place a thrown code becomes text (app.ts's error handler). */
+export function errorAnswer(error: AppError, lang: Lang): { status: number; body: Record<string, unknown> } {
+  const { fields, vars = {}, extra = {} } = error.details;
+  const translate = (value: unknown): unknown => {
+    if (value instanceof Message) return t(lang, value.key, varsIn(value.vars));
+    if (Array.isArray(value)) return value.map(translate);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, translate(v)]));
+    return value;
+  };
+  const varsIn = (given: MessageVars): Record<string, string | number> =>
+    Object.fromEntries(Object.entries(given).map(([k, v]) => [k, typeof v === 'function' ? v(lang) : v instanceof Message ? t(lang, v.key, varsIn(v.vars)) : v]));
+  const own = varsIn(vars);
+  const fieldTexts = fields && Object.fromEntries(Object.entries(fields).map(([name, m]) =>
+    [name, typeof m === 'string' ? t(lang, m, own) : t(lang, m.key, varsIn(m.vars))]));
+  const first = fieldTexts && Object.values(fieldTexts)[0];
+  const message = error.code === 'validation_failed' && first !== undefined ? first : t(lang, ERRORS[error.code].key, own);
+  return {
+    status: error.status,
+    body: { error: message, code: wireCode(error.code), ...(fieldTexts ? { fields: fieldTexts } : {}), ...(translate(extra) as object) },
+  };
 }

@@ -1,6 +1,6 @@
 import fastifyRateLimit from '@fastify/rate-limit';
+import { AppError } from '@core/errors.js';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-error.js';
 import type { RateLimitRedis } from './rate-limit.js';
 
 // Plain per-address request ceilings, for public endpoints that do real work for anyone (a quote
@@ -23,6 +23,6 @@ export async function registerRequestRateLimit(app: FastifyInstance, opts: { red
     skipOnError: true,
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) =>
-      new HttpError(429, 'errors.rateLimited', {}, { count: Math.max(1, Math.ceil(context.ttl / 60_000)) }),
+      new AppError('rate_limited', { vars: { count: Math.max(1, Math.ceil(context.ttl / 60_000)) } }),
   });
 }

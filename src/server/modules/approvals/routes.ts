@@ -18,7 +18,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Sets a currency\'s approval threshold (admin)', params: ApprovalThresholdParamsSchema, body: ApprovalThresholdUpdateSchema, response: replies({ 200: ApprovalThresholdResponseSchema }) },
   }, async (request) => ({
-    data: await setThreshold(ctx.db, actorOf(request), request.params.currency, request.body.amount, request.lang),
+    data: await setThreshold(ctx.db, actorOf(request), request.params.currency, request.body.amount),
   }));
 };
 export default routes;

@@ -2,8 +2,7 @@ import type { ApprovalThreshold } from '@core/api/approvals.js';
 import { needsApproval, type FourEyesRefusal } from '@core/approval.js';
 import { isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { t, type Lang } from '@server/i18n.js';
-import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { AppError, codeOfKey } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { listThresholds, lockThreshold, thresholdOf, writeThreshold, type ThresholdRow } from './repo.js';
 
@@ -11,7 +10,7 @@ import { listThresholds, lockThreshold, thresholdOf, writeThreshold, type Thresh
 // currency, which say when a transfer needs a second staff member's approval before it is
 // completed (the approval itself: transfers/approve-transfer.ts).
 
-export const refused = (r: FourEyesRefusal) => new HttpError(r.status, r.key);
+export const refused = (r: FourEyesRefusal) => new AppError(codeOfKey(r.key));
 
 function thresholdToJson(row: ThresholdRow): ApprovalThreshold {
   return { currency: row.currency, amount: toDecimal(parseAmount(row.amount, row.currency)!, row.currency), updated_at: row.updated_at.toISOString() };
@@ -29,13 +28,12 @@ export async function approvalRequiredFor(tx: Tx, transfer: { amount: string; cu
 }
 
 /** The admin sets a currency's threshold: a positive amount in that currency, audited with before and after. */
-export async function setThreshold(db: Db, actor: Actor, currency: string, amountText: string, lang: Lang): Promise<ApprovalThreshold> {
-  if (!isCurrency(currency)) throw notFound();
+export async function setThreshold(db: Db, actor: Actor, currency: string, amountText: string): Promise<ApprovalThreshold> {
+  if (!isCurrency(currency)) throw new AppError('not_found');
   const code: Currency = currency;
   const minor = parseAmount(amountText, code);
   if (minor === null || minor <= 0) {
-    const key = 'admin.validation.thresholdInvalid';
-    throw badRequest(key, { code: 'validation_failed', fields: { amount: t(lang, key) } });
+    throw new AppError('validation_failed', { fields: { amount: 'admin.validation.thresholdInvalid' } });
   }
   return db.transaction(async (tx) => {
     const before = await lockThreshold(tx, code);

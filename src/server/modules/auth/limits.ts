@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '@server/context.js';
-import { HttpError } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { RateLimitRule } from '@server/lib/rate-limit.js';
 
 const MINUTE = 60_000;
@@ -63,7 +63,7 @@ export async function enforceLimits(ctx: AppContext, reply: FastifyReply, checks
 export function refuseAttempt(reply: FastifyReply, retryAfterMs: number): never {
   const seconds = Math.ceil(retryAfterMs / 1000);
   reply.header('Retry-After', String(seconds));
-  throw new HttpError(429, 'errors.rateLimited', {}, { count: Math.max(1, Math.ceil(seconds / 60)) });
+  throw new AppError('rate_limited', { vars: { count: Math.max(1, Math.ceil(seconds / 60)) } });
 }
 
 /** The client's address, as the proxy in front reports it (trustProxy) or the socket's. */

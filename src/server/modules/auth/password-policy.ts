@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Lang, t } from '@server/i18n.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError, type ErrorCode } from '@core/errors.js';
 import { PROJECT_ROOT } from '@server/paths.js';
 
 // Beyond the length the shared schema checks (docs/rules/accounts.md), a new password is refused when it is one of
@@ -32,13 +31,13 @@ export function passwordProblem(password: string, email: string): PasswordProble
   return null;
 }
 
-const KEYS: Record<PasswordProblem, string> = {
-  common: 'auth.errors.passwordCommon',
-  containsEmailName: 'auth.errors.passwordContainsEmailName',
+const CODES: Record<PasswordProblem, ErrorCode> = {
+  common: 'password_common',
+  containsEmailName: 'password_contains_email_name',
 };
 
 /** A 400 naming the password field when the new password breaks these rules; nothing is changed before. */
-export function assertAcceptablePassword(password: string, email: string, lang: Lang, field = 'password'): void {
+export function assertAcceptablePassword(password: string, email: string, field = 'password'): void {
   const problem = passwordProblem(password, email);
-  if (problem) throw badRequest(KEYS[problem], { fields: { [field]: t(lang, KEYS[problem]) } });
+  if (problem) throw AppError.onField(CODES[problem], field);
 }

@@ -12,7 +12,7 @@ import {
 import { t } from '@server/i18n.js';
 import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
-import { HttpError } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { LIMITS, clientAddress, enforceLimits } from './limits.js';
@@ -68,7 +68,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     try {
       return await login(ctx, request.body, client(request));
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 401) await recordLoginFailure(forRequest(ctx, request), request.body.email, ip);
+      if (err instanceof AppError && err.status === 401) await recordLoginFailure(forRequest(ctx, request), request.body.email, ip);
       throw err;
     }
   });
@@ -123,7 +123,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     reply.redirect(`/?${new URLSearchParams({ token: await issueSignInTicket(ctx, profile) })}`);
   const failed = (reply: FastifyReply, provider: string, err: unknown) => {
     if (err instanceof OAuthError) return reply.redirect(toLogin(provider, err.code));
-    if (err instanceof HttpError) return reply.redirect(toLogin(provider, err.statusCode === 429 ? 'oauth_rate_limited' : 'oauth_failed'));
+    if (err instanceof AppError) return reply.redirect(toLogin(provider, err.code === 'rate_limited' ? 'oauth_rate_limited' : 'oauth_failed'));
     throw err;
   };
   for (const provider of PROVIDERS) {

@@ -3,7 +3,7 @@ import type { Login, Register, ResetPasswordConfirm } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
-import { HttpError, badRequest, conflict, unauthorized } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { isKnownCountry } from '../geo/service.js';
 import { sendAccountMail } from '../mail/service.js';
 import { sessionOrChallenge } from '../mfa/service.js';
@@ -28,15 +28,10 @@ export interface ClientInfo {
   userAgent?: string | undefined;
 }
 
-/** A 400 naming the field, shaped like the schema errors: `{ error, fields: { [field]: error } }`. */
-export function fieldError(lang: Lang, field: string, key: string): HttpError {
-  return badRequest(key, { fields: { [field]: t(lang, key) } });
-}
-
 /** A phone number in E.164 ("+24106123456"), or a 400 naming the phone field. */
-export function normalizePhone(value: string, lang: Lang): string {
+export function normalizePhone(value: string): string {
   const parsed = parsePhoneNumberFromString(value);
-  if (!parsed?.isValid()) throw fieldError(lang, 'phone', 'auth.errors.phoneInvalid');
+  if (!parsed?.isValid()) throw AppError.onField('phone_invalid', 'phone');
   return parsed.number;
 }
 
@@ -51,16 +46,16 @@ async function sendVerificationCode(ctx: AppContext, profile: Pick<ProfileRow, '
  * details and password), since only the mailbox's owner can verify it.
  */
 export async function register(ctx: AppContext, input: Register, lang: Lang) {
-  assertAcceptablePassword(input.password, input.email, lang);
-  const phone = normalizePhone(input.phone, lang);
+  assertAcceptablePassword(input.password, input.email);
+  const phone = normalizePhone(input.phone);
   const country = input.country.toUpperCase();
-  if (!isKnownCountry(country)) throw fieldError(lang, 'country', 'auth.errors.countryUnknown');
+  if (!isKnownCountry(country)) throw AppError.onField('country_unknown', 'country');
   const details = {
     full_name: input.full_name, phone, address: input.address || null, state: input.state || null, city: input.city, country,
     language: lang, password_hash: (await hashPassword(input.password)) as string | null,
   };
   const existing = await findProfileByEmail(ctx.db, input.email);
-  if (existing?.email_verified_at) throw conflict('validation.emailAlreadyRegistered');
+  if (existing?.email_verified_at) throw new AppError('email_already_registered');
   let profile: ProfileRow | null;
   if (existing) {
     // A second registration of an unverified address with another password can't tell the
@@ -73,13 +68,13 @@ export async function register(ctx: AppContext, input: Register, lang: Lang) {
     profile = await insertProfile(ctx.db, { ...details, email: input.email, role: 'user' });
   }
   // Lost a race with another registration (or a verification) of the same address.
-  if (!profile) throw conflict('validation.emailAlreadyRegistered');
+  if (!profile) throw new AppError('email_already_registered');
   await sendVerificationCode(ctx, profile);
   return { requiresVerification: true as const, message: t(lang, 'auth.register.codeSent', { email: profile.email }) };
 }
 
-function codeError(reason: 'invalid' | 'exhausted'): HttpError {
-  return badRequest(reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
+function codeError(reason: 'invalid' | 'exhausted'): AppError {
+  return new AppError(reason === 'exhausted' ? 'code_exhausted' : 'otp_invalid');
 }
 
 /** The code verifies the address and signs the user in (12-hour session). */
@@ -115,8 +110,8 @@ export async function login(ctx: AppContext, input: Login, client: ClientInfo) {
   const profile = await findProfileByEmail(ctx.db, input.email);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await verifyPassword(profile?.password_hash ?? (await dummyHash), input.password);
-  if (!profile || !profile.password_hash || !valid) throw unauthorized('auth.errors.invalidCredentials');
-  if (!profile.email_verified_at) throw new HttpError(403, 'auth.errors.unverified', { requiresVerification: true });
+  if (!profile || !profile.password_hash || !valid) throw new AppError('invalid_credentials');
+  if (!profile.email_verified_at) throw new AppError('unverified', { extra: { requiresVerification: true } });
   // With two-step sign-in on, no session yet: the code step (docs/rules/accounts.md#two-step-sign-in).
   return sessionOrChallenge(ctx, profile, { ...client, remember: input.remember ?? false });
 }
@@ -144,14 +139,14 @@ export async function requestPasswordReset(ctx: AppContext, email: string, lang:
  */
 export async function confirmPasswordReset(ctx: AppContext, input: ResetPasswordConfirm, client: ClientInfo, lang: Lang) {
   const link = await findLiveToken(ctx.db, 'reset_password', input.token);
-  if (!link?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
+  if (!link?.profile_id) throw new AppError('reset_link_invalid');
   // A refused password leaves the link usable, so the user can try another one.
-  assertAcceptablePassword(input.password, link.email, lang);
+  assertAcceptablePassword(input.password, link.email);
   const row = await consumeToken(ctx.db, 'reset_password', input.token);
-  if (!row?.profile_id) throw badRequest('auth.errors.resetLinkInvalid');
+  if (!row?.profile_id) throw new AppError('reset_link_invalid');
   // A link sent to an address the profile no longer has is void.
   const profile = await setPasswordAtAddress(ctx.db, row.profile_id, row.email, await hashPassword(input.password));
-  if (!profile) throw badRequest('auth.errors.resetLinkInvalid');
+  if (!profile) throw new AppError('reset_link_invalid');
   await revokeTokens(ctx.db, 'reset_password', profile.id);
   await ctx.tokens.revokeAllSessions(profile.id);
   // The link proves the mailbox, not the authenticator: an account with two-step sign-in gives a code next.
@@ -168,9 +163,9 @@ export function issueSignInTicket(ctx: AppContext, profile: Pick<ProfileRow, 'id
 /** The ticket, once, for a session token (or the code step of two-step sign-in). */
 export async function exchangeTicket(ctx: AppContext, ticket: string, client: ClientInfo) {
   const row = await consumeToken(ctx.db, 'oauth_ticket', ticket);
-  if (!row?.profile_id) throw unauthorized('validation.ticketRequired');
+  if (!row?.profile_id) throw new AppError('ticket_required');
   const profile = await findProfileById(ctx.db, row.profile_id);
-  if (!profile) throw unauthorized('validation.ticketRequired');
+  if (!profile) throw new AppError('ticket_required');
   // A provider vouches for the address, not for the authenticator: two-step sign-in gives a code next.
   const opened = await sessionOrChallenge(ctx, profile, client);
   return 'token' in opened ? { token: opened.token } : opened;

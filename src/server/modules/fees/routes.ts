@@ -40,7 +40,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Changes a fee tier (admin)', params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
   }, async (request) => ({
-    data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body, request.lang),
+    data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body),
   }));
 
   app.delete('/fees/:id', {

@@ -6,8 +6,7 @@ import type { RateSet } from '@core/rates.js';
 import { FeeTierInputSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import type { Lang } from '@server/i18n.js';
-import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { AppError, codeOfKey } from '@core/errors.js';
 import type { PriceCache } from '@server/lib/price-cache.js';
 import { refusal } from '@server/lib/zod-refusal.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -56,11 +55,11 @@ async function loadPricing(db: Db): Promise<Pricing> {
  */
 export async function priceTransfer(ctx: Pick<AppContext, 'db' | 'prices'>, direction: DirectionId, amountInput: string | number): Promise<PricedQuote> {
   const dir = directionById(direction);
-  if (!dir) throw badRequest('validation.pairUnsupported');
+  if (!dir) throw new AppError('pair_unsupported');
   const amount = parseAmount(amountInput, dir.from);
   // 0 is a valid quote (fee 0, docs/rules/fees-and-rates.md#quote); initiation requires more
   // through its own schema.
-  if (amount === null || amount < 0) throw badRequest('validation.amountInvalid');
+  if (amount === null || amount < 0) throw new AppError('amount_invalid');
   const pricing = await ctx.prices.value('pricing', () => loadPricing(ctx.db));
   const tiers = (pricing.tiers.get(direction) ?? []) as StoredFeeTier[];
   const corridor = pricing.corridors.get(direction) ?? null;
@@ -129,15 +128,15 @@ async function editTierSet(tx: Tx, actor: Actor, direction: string, before: Tier
   const moved = shareEdges(others, before && { ...before, direction: before.direction as DirectionId }, after);
   const neighbours = moved.filter((o, i) => o !== others[i]);
   // A neighbour the moved edge would leave with min ≥ max is one the edit overlaps.
-  if (neighbours.some((o) => validateTierSet([o]) !== null)) throw new HttpError(400, 'validation.feeTierOverlap');
+  if (neighbours.some((o) => validateTierSet([o]) !== null)) throw new AppError('fee_tier_overlap');
   const refusal = validateTierSet(after ? [...moved, after] : moved, corridor);
   if (refusal === 'validation.feeTierGap' && corridor) {
     const amount = (value: string) => normalizeDecimal(value) ?? value;
-    throw new HttpError(400, refusal, {}, {
+    throw new AppError('fee_tier_gap', { vars: {
       min: amount(corridor.min_amount), max: amount(corridor.max_amount), currency: directionById(corridor.direction)?.from ?? '',
-    });
+    } });
   }
-  if (refusal) throw new HttpError(400, refusal);
+  if (refusal) throw new AppError(codeOfKey(refusal));
   for (const neighbour of neighbours) {
     const previous = others.find((o) => o.id === neighbour.id)!;
     const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor.profile_id);
@@ -156,13 +155,13 @@ export async function createTier(db: Db, prices: PriceCache, actor: Actor, input
 }
 
 /** The stored tier with the fields sent, checked by the same rules as a new tier, refused like one. */
-function mergedTier(before: TierRow, patch: FeeTierPatch, lang: Lang): FeeTier {
+function mergedTier(before: TierRow, patch: FeeTierPatch): FeeTier {
   const parsed = FeeTierInputSchema.safeParse({
     direction: before.direction, percentage: before.percentage, min_amount: before.min_amount,
     max_amount: before.max_amount, min_fee: before.min_fee,
     ...Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
   });
-  if (!parsed.success) throw refusal(parsed.error, lang);
+  if (!parsed.success) throw refusal(parsed.error);
   return feeTierFromInput(parsed.data);
 }
 
@@ -180,11 +179,11 @@ async function lockTierAndCorridor(tx: Tx, id: string, also?: DirectionId): Prom
 }
 
 /** Changes only the fields sent (null clears max_amount or min_fee). */
-export async function updateTier(db: Db, prices: PriceCache, actor: Actor, id: string, patch: FeeTierPatch, lang: Lang): Promise<AdminFeeTier> {
+export async function updateTier(db: Db, prices: PriceCache, actor: Actor, id: string, patch: FeeTierPatch): Promise<AdminFeeTier> {
   return editPrices(db, prices, async (tx) => {
     const before = await lockTierAndCorridor(tx, id, patch.direction);
-    if (!before) throw notFound();
-    const tier = mergedTier(before, patch, lang);
+    if (!before) throw new AppError('not_found');
+    const tier = mergedTier(before, patch);
     if (tier.direction === before.direction) {
       await editTierSet(tx, actor, before.direction, before, tier);
     } else {
@@ -201,7 +200,7 @@ export async function updateTier(db: Db, prices: PriceCache, actor: Actor, id: s
 export async function deleteTier(db: Db, prices: PriceCache, actor: Actor, id: string): Promise<void> {
   await editPrices(db, prices, async (tx) => {
     const before = await lockTierAndCorridor(tx, id);
-    if (!before) throw notFound();
+    if (!before) throw new AppError('not_found');
     await editTierSet(tx, actor, before.direction, before, null);
     await removeTier(tx, id);
     await recordAudit(tx, actor, { action: 'fee_tier.delete', target: 'fee_tier', id, before: tierToJson(before) });

@@ -1,4 +1,4 @@
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import * as repo from './repo.js';
 
 // The address pickers' lists. A country code the data does not know names no resource.
@@ -7,7 +7,7 @@ export const countries = repo.listCountries;
 export const isKnownCountry = repo.isKnownCountry;
 
 function knownCountry(country: string): string {
-  if (!repo.isKnownCountry(country)) throw notFound();
+  if (!repo.isKnownCountry(country)) throw new AppError('not_found');
   return country;
 }
 

@@ -1,6 +1,6 @@
 import type { Job } from '@core/api/jobs.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import * as repo from './repo.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 
@@ -49,13 +49,13 @@ export const countParked = (db: Db): Promise<number> => repo.countParked(db);
 
 /** Puts a parked job back in line with fresh attempts: 404 unknown (or done), 409 not parked. */
 export async function retryParked(db: Db, actor: Actor, id: string): Promise<Job> {
-  if (!/^\d{1,18}$/.test(id)) throw notFound();
+  if (!/^\d{1,18}$/.test(id)) throw new AppError('not_found');
   if (!(await repo.rescheduleParked(db, id))) {
-    if (!(await repo.findJob(db, id))) throw notFound();
-    throw new HttpError(409, 'admin.jobs.notParked');
+    if (!(await repo.findJob(db, id))) throw new AppError('not_found');
+    throw new AppError('not_parked');
   }
   const job = await repo.findJob(db, id);
-  if (!job) throw notFound();
+  if (!job) throw new AppError('not_found');
   await recordAudit(db, actor, { action: 'job.retry', target: 'job', id, after: { kind: job.task_identifier, attempts: job.attempts } });
   return toJson(job);
 }

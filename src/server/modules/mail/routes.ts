@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OutboxResponseSchema } from '@core/api/mail.js';
 import { replies } from '@server/lib/contract.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { outboxReadable } from './outbox-access.js';
 import { readOutbox } from './service.js';
@@ -20,7 +20,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public' },
     // Refused before the query is even read: elsewhere the route does not exist.
     onRequest: async (request) => {
-      if (!outboxReadable(ctx.config, request)) throw notFound();
+      if (!outboxReadable(ctx.config, request)) throw new AppError('not_found');
     },
     schema: { summary: 'The e-mails the server would have sent, newest first (development, on this machine only)', querystring: OutboxQuery, response: replies({ 200: OutboxResponseSchema }) },
   }, async (request) => ({ data: await readOutbox(ctx.db, request.query) }));

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '@server/config.js';
 import type { Database } from '@server/db/client.js';
-import { unauthorized } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { queueStats } from '../jobs/service.js';
 
 // Prometheus metrics (README "Monitoring"; docs/grafana-dashboard.json reads them). Counted as
@@ -70,7 +70,7 @@ export function serveMetrics(app: FastifyInstance, metrics: AppMetrics, config: 
   if (config.METRICS_TOKEN) {
     const expected = digest(`Bearer ${config.METRICS_TOKEN}`);
     app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) throw unauthorized();
+      if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) throw new AppError('unauthenticated');
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   }

@@ -16,12 +16,12 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/auth/mfa/verify', {
     config: { access: 'public' },
     schema: { summary: 'Finishes a sign-in with the second factor\'s code', body: MfaVerifySchema, response: replies({ 200: SignedInResponseSchema }) },
-  }, async (request, reply) => verifySignIn(ctx, reply, request.body, { ip: clientAddress(request), userAgent: request.headers['user-agent'] }, request.lang));
+  }, async (request, reply) => verifySignIn(ctx, reply, request.body, { ip: clientAddress(request), userAgent: request.headers['user-agent'] }));
 
   app.post('/auth/mfa/setup', {
     config: { access: 'user', beforeSecondFactor: true },
     schema: { summary: 'Starts setting up two-step sign-in: a new secret and its otpauth:// link for an authenticator app', body: MfaSetupSchema, response: replies({ 200: MfaSetupResponseSchema }) },
-  }, async (request, reply) => setUp(ctx, reply, requireUser(request), request.body, request.lang));
+  }, async (request, reply) => setUp(ctx, reply, requireUser(request), request.body));
 
   app.post('/auth/mfa/enable', {
     config: { access: 'user', beforeSecondFactor: true },

@@ -3,7 +3,7 @@ import type { MfaChallenge } from '@core/api/auth.js';
 import type { MfaVerify } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
-import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { MAX_CODE_ATTEMPTS, findLiveToken, issueToken } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
@@ -47,7 +47,7 @@ export async function sessionOrChallenge(
 }
 
 /** A wrong code: a 400 naming the code field. */
-const wrongCode = (lang: Lang) => badRequest('auth.errors.mfaCodeInvalid', { fields: { code: t(lang, 'auth.errors.mfaCodeInvalid') } });
+const wrongCode = () => AppError.onField('mfa_code_invalid', 'code');
 
 /** Refuses (429) when the account's wrong codes, from this address or from anywhere, are over their limits. */
 async function assertCodesAllowed(ctx: AppContext, reply: FastifyReply, profileId: string, ip: string): Promise<void> {
@@ -86,19 +86,19 @@ async function spendSecondFactor(ctx: AppContext, profile: ProfileRow, code: str
  * The code step of a sign-in. The token dies when used, after 5 minutes, and after 5 codes
  * tried (the fifth wrong one says to sign in again); wrong codes count like wrong passwords.
  */
-export async function verifySignIn(ctx: AppContext, reply: FastifyReply, input: MfaVerify, client: SessionClient, lang: Lang) {
+export async function verifySignIn(ctx: AppContext, reply: FastifyReply, input: MfaVerify, client: SessionClient) {
   const row = await findLiveToken(ctx.db, 'mfa_login', input.mfa_token);
-  if (!row?.profile_id) throw unauthorized('auth.errors.mfaTokenInvalid');
+  if (!row?.profile_id) throw new AppError('mfa_token_invalid');
   await assertCodesAllowed(ctx, reply, row.profile_id, client.ip);
   const tries = await countTry(ctx.db, row.id, MAX_CODE_ATTEMPTS);
-  if (tries === null) throw unauthorized('auth.errors.mfaTokenInvalid');
+  if (tries === null) throw new AppError('mfa_token_invalid');
   const profile = await findProfileById(ctx.db, row.profile_id);
-  if (!profile?.totp_enabled_at) throw unauthorized('auth.errors.mfaTokenInvalid');
+  if (!profile?.totp_enabled_at) throw new AppError('mfa_token_invalid');
   if (!(await spendSecondFactor(ctx, profile, input.code))) {
     await recordWrongCode(ctx, profile.id, client.ip);
-    throw tries >= MAX_CODE_ATTEMPTS ? unauthorized('auth.errors.mfaTokenExhausted') : wrongCode(lang);
+    throw tries >= MAX_CODE_ATTEMPTS ? new AppError('mfa_token_exhausted') : wrongCode();
   }
-  if (!(await consumeSecret(ctx.db, row.id))) throw unauthorized('auth.errors.mfaTokenInvalid');
+  if (!(await consumeSecret(ctx.db, row.id))) throw new AppError('mfa_token_invalid');
   const remember = (row.payload as { remember?: unknown } | null)?.remember === true;
   const { token, session } = await ctx.tokens.createSession(profile.id, { remember, userAgent: client.userAgent, ip: client.ip, mfaVerified: true });
   return { token, expires_at: session.expires_at.toISOString() };
@@ -106,7 +106,7 @@ export async function verifySignIn(ctx: AppContext, reply: FastifyReply, input: 
 
 async function myProfile(ctx: AppContext, me: AuthUser): Promise<ProfileRow> {
   const profile = await findProfileById(ctx.db, me.profile_id);
-  if (!profile) throw notFound();
+  if (!profile) throw new AppError('not_found');
   return profile;
 }
 
@@ -117,12 +117,12 @@ async function myProfile(ctx: AppContext, me: AuthUser): Promise<ProfileRow> {
  * otherwise bind the account to the thief's authenticator. Nothing is made or stored before the
  * proof holds; enable then needs a code of this secret, which only the proven caller was shown.
  */
-export async function setUp(ctx: AppContext, reply: FastifyReply, me: AuthUser, proof: ReauthProof, lang: Lang) {
+export async function setUp(ctx: AppContext, reply: FastifyReply, me: AuthUser, proof: ReauthProof) {
   const profile = await myProfile(ctx, me);
-  if (profile.totp_enabled_at) throw conflict('auth.errors.mfaAlreadyOn');
-  await assertOwner(ctx, reply, profile, proof, lang);
+  if (profile.totp_enabled_at) throw new AppError('mfa_already_on');
+  await assertOwner(ctx, reply, profile, proof);
   const secret = newTotpSecret();
-  if (!(await repo.setPendingSecret(ctx.db, profile.id, ctx.totpBox.seal(secret, profile.id)))) throw conflict('auth.errors.mfaAlreadyOn');
+  if (!(await repo.setPendingSecret(ctx.db, profile.id, ctx.totpBox.seal(secret, profile.id)))) throw new AppError('mfa_already_on');
   return { secret, otpauth_url: otpauthUrl(secret, profile.email, t(profile.language, 'common.app.name')) };
 }
 
@@ -133,13 +133,13 @@ export async function setUp(ctx: AppContext, reply: FastifyReply, me: AuthUser, 
 export async function enable(ctx: AppContext, reply: FastifyReply, me: AuthUser, code: string, ip: string, lang: Lang) {
   await assertCodesAllowed(ctx, reply, me.profile_id, ip);
   const profile = await myProfile(ctx, me);
-  if (profile.totp_enabled_at) throw conflict('auth.errors.mfaAlreadyOn');
+  if (profile.totp_enabled_at) throw new AppError('mfa_already_on');
   const secret = secretOf(ctx, profile);
-  if (!secret || !profile.totp_secret) throw conflict('auth.errors.mfaSetupFirst');
+  if (!secret || !profile.totp_secret) throw new AppError('mfa_setup_first');
   const step = matchStep(secret, code, Date.now());
   if (step === null) {
     await recordWrongCode(ctx, profile.id, ip);
-    throw wrongCode(lang);
+    throw wrongCode();
   }
   const codes = newRecoveryCodes();
   const sealed = profile.totp_secret;
@@ -149,7 +149,7 @@ export async function enable(ctx: AppContext, reply: FastifyReply, me: AuthUser,
     await repo.markSessionVerified(tx, me.session_id);
     return true;
   });
-  if (!enabled) throw conflict('auth.errors.mfaSetupFirst');
+  if (!enabled) throw new AppError('mfa_setup_first');
   return { recovery_codes: codes, message: t(lang, 'auth.mfa.enabled') };
 }
 
@@ -158,13 +158,13 @@ export async function enable(ctx: AppContext, reply: FastifyReply, me: AuthUser,
  * admin resets a lost one). No session of the account stays verified.
  */
 export async function disable(ctx: AppContext, reply: FastifyReply, me: AuthUser, code: string, ip: string, lang: Lang) {
-  if (STAFF.includes(me.role)) throw forbidden('auth.errors.mfaStaffKeepsIt');
+  if (STAFF.includes(me.role)) throw new AppError('mfa_staff_keeps_it');
   await assertCodesAllowed(ctx, reply, me.profile_id, ip);
   const profile = await myProfile(ctx, me);
-  if (!profile.totp_enabled_at) throw conflict('auth.errors.mfaNotOn');
+  if (!profile.totp_enabled_at) throw new AppError('mfa_not_on');
   if (!(await spendSecondFactor(ctx, profile, code))) {
     await recordWrongCode(ctx, profile.id, ip);
-    throw wrongCode(lang);
+    throw wrongCode();
   }
   await ctx.db.transaction((tx) => repo.clearTotp(tx, profile.id));
   return { message: t(lang, 'auth.mfa.disabled') };
@@ -174,8 +174,8 @@ export async function disable(ctx: AppContext, reply: FastifyReply, me: AuthUser
  * An admin resets another account's two-step sign-in (a lost phone).
  */
 export async function resetFor(ctx: AppContext, admin: Actor, profileId: string, lang: Lang) {
-  if (profileId === admin.profile_id) throw new HttpError(409, 'auth.errors.mfaResetSelf');
-  if (await resetSecondFactor(ctx, admin, profileId) === null) throw notFound();
+  if (profileId === admin.profile_id) throw new AppError('mfa_reset_self');
+  if (await resetSecondFactor(ctx, admin, profileId) === null) throw new AppError('not_found');
   return { message: t(lang, 'auth.mfa.reset') };
 }
 

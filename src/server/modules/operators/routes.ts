@@ -29,12 +29,12 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/admin/operator-prefixes', {
     config: { access: 'admin' },
     schema: { summary: 'Adds an operator number range (admin)', body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }) },
-  }, async (request, reply) => reply.status(201).send({ data: await createPrefix(ctx, actorOf(request), request.body, request.lang) }));
+  }, async (request, reply) => reply.status(201).send({ data: await createPrefix(ctx, actorOf(request), request.body) }));
 
   app.put('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },
     schema: { summary: 'Changes an operator number range (admin)', params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }) },
-  }, async (request) => ({ data: await updatePrefix(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
+  }, async (request) => ({ data: await updatePrefix(ctx, actorOf(request), request.params.id, request.body) }));
 
   app.delete('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },

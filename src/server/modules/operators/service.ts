@@ -1,12 +1,11 @@
 import type { AdminOperatorPrefix, OperatorPrefixInput, OperatorPrefixJson, OperatorPrefixUpdate } from '@core/api/operators.js';
 import type { ChannelId } from '@core/channels.js';
 import {
-  acceptedOperators, isMobileChannel, OPERATOR_REFUSAL_KEY, readMobileNumber, type MobileChannelId, type OperatorPrefix,
+  acceptedOperators, isMobileChannel, readMobileNumber, type MobileChannelId, type OperatorPrefix,
 } from '@core/operators.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
-import { t, type Lang } from '@server/i18n.js';
-import { conflict, HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import * as repo from './repo.js';
 
@@ -37,13 +36,16 @@ export function publishedOperators(ctx: Ctx) {
  * A payout number of one of the destination's operators, in E.164; otherwise a 400 whose message,
  * also on `field`, names the operators and their ranges. Other channels' details pass as they are.
  */
-export async function payoutNumber(ctx: Ctx, destination: ChannelId, phone: string, field: string, lang: Lang): Promise<string> {
+export async function payoutNumber(ctx: Ctx, destination: ChannelId, phone: string, field: string): Promise<string> {
   if (!isMobileChannel(destination)) return phone;
   const table = await currentTable(ctx);
   const reading = readMobileNumber(table, destination, phone);
   if (reading.status === 'valid') return reading.e164;
-  const vars = acceptedOperators(table, destination, lang);
-  throw new HttpError(400, OPERATOR_REFUSAL_KEY, { fields: { [field]: t(lang, OPERATOR_REFUSAL_KEY, vars) } }, vars);
+  // The operators' list is written in the caller's language.
+  throw AppError.onField('recipient_phone_operator', field, {
+    operators: (lang) => acceptedOperators(table, destination, lang).operators,
+    numbers: (lang) => acceptedOperators(table, destination, lang).numbers,
+  });
 }
 
 // ---- the admin's edits ----
@@ -53,12 +55,10 @@ export async function adminTable(ctx: Ctx): Promise<AdminOperatorPrefix[]> {
 }
 
 /** One range per number: a prefix may not start another of its channel, nor be started by one. */
-function refuseOverlap(others: repo.OperatorPrefixRow[], prefix: string, lang: Lang): void {
+function refuseOverlap(others: repo.OperatorPrefixRow[], prefix: string): void {
   const clash = others.find((o) => o.prefix.startsWith(prefix) || prefix.startsWith(o.prefix));
   if (!clash) return;
-  const vars = { prefix, other: clash.prefix, operator: clash.operator };
-  const key = 'admin.validation.operatorPrefixOverlap';
-  throw conflict(key, { fields: { prefix: t(lang, key, vars) } }, vars);
+  throw AppError.onField('operator_prefix_overlap', 'prefix', { prefix, other: clash.prefix, operator: clash.operator });
 }
 
 /** An edit of the table: NOTIFY in its transaction, and this process's copy dropped after the commit. */
@@ -72,9 +72,9 @@ async function editTable<T>(ctx: Ctx, work: (tx: Tx) => Promise<T>): Promise<T> 
   return result;
 }
 
-export function createPrefix(ctx: Ctx, actor: Actor, input: OperatorPrefixInput, lang: Lang): Promise<AdminOperatorPrefix> {
+export function createPrefix(ctx: Ctx, actor: Actor, input: OperatorPrefixInput): Promise<AdminOperatorPrefix> {
   return editTable(ctx, async (tx) => {
-    refuseOverlap(await repo.lockChannel(tx, input.channel), input.prefix, lang);
+    refuseOverlap(await repo.lockChannel(tx, input.channel), input.prefix);
     const row = toAdmin(await repo.insertPrefix(tx, input, actor.profile_id));
     await recordAudit(tx, actor, { action: 'operator_prefix.create', target: 'operator_prefix', id: row.id, after: row });
     return row;
@@ -84,17 +84,17 @@ export function createPrefix(ctx: Ctx, actor: Actor, input: OperatorPrefixInput,
 /** The range's channel locked, with the range as it is then; 404 when there is none. */
 async function lockRange(tx: Tx, id: string): Promise<{ before: repo.OperatorPrefixRow; others: repo.OperatorPrefixRow[] }> {
   const seen = await repo.findPrefix(tx, id);
-  if (!seen) throw notFound();
+  if (!seen) throw new AppError('not_found');
   const rows = await repo.lockChannel(tx, seen.channel);
   const before = rows.find((r) => r.id === id);
-  if (!before) throw notFound();
+  if (!before) throw new AppError('not_found');
   return { before, others: rows.filter((r) => r.id !== id) };
 }
 
-export function updatePrefix(ctx: Ctx, actor: Actor, id: string, input: OperatorPrefixUpdate, lang: Lang): Promise<AdminOperatorPrefix> {
+export function updatePrefix(ctx: Ctx, actor: Actor, id: string, input: OperatorPrefixUpdate): Promise<AdminOperatorPrefix> {
   return editTable(ctx, async (tx) => {
     const { before, others } = await lockRange(tx, id);
-    refuseOverlap(others, input.prefix, lang);
+    refuseOverlap(others, input.prefix);
     const row = toAdmin(await repo.replacePrefix(tx, id, input, actor.profile_id));
     await recordAudit(tx, actor, { action: 'operator_prefix.update', target: 'operator_prefix', id, before: toAdmin(before), after: row });
     return row;
@@ -105,7 +105,7 @@ export function updatePrefix(ctx: Ctx, actor: Actor, id: string, input: Operator
 export function deletePrefix(ctx: Ctx, actor: Actor, id: string): Promise<void> {
   return editTable(ctx, async (tx) => {
     const { before, others } = await lockRange(tx, id);
-    if (others.length === 0) throw conflict('admin.validation.operatorLastPrefix');
+    if (others.length === 0) throw new AppError('operator_last_prefix');
     await repo.removePrefix(tx, id);
     await recordAudit(tx, actor, { action: 'operator_prefix.delete', target: 'operator_prefix', id, before: toAdmin(before) });
   });

@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '@server/context.js';
-import { type Lang, t } from '@server/i18n.js';
-import { HttpError } from '@server/lib/http-error.js';
+import { AppError, type ErrorCode, type MessageVars } from '@core/errors.js';
 import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
 import { verifyPassword } from '../auth/password.js';
@@ -19,23 +18,21 @@ export interface ReauthProof {
   current_code?: string | undefined;
 }
 
-/** A refusal (403 unless said) naming the proof's field; its code tells a client which proof to ask for. */
-function refused(lang: Lang, field: keyof ReauthProof, key: string, vars: Record<string, string> = {}, status = 403) {
-  return new HttpError(status, key, { fields: { [field]: t(lang, key, vars) } }, vars);
-}
+/** A refusal naming the proof's field; its code tells a client which proof to ask for. */
+const refused = (code: ErrorCode, field: keyof ReauthProof, vars?: MessageVars) => AppError.onField(code, field, vars);
 
 /**
  * Returns when the proof holds; otherwise throws (and nothing has changed). Wrong passwords and
  * codes mailed count against the account's limit (a code dies after five wrong tries itself).
  */
-export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile: ProfileRow, proof: ReauthProof, lang: Lang): Promise<void> {
+export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile: ProfileRow, proof: ReauthProof): Promise<void> {
   if (profile.password_hash) {
-    if (!proof.current_password) throw refused(lang, 'current_password', 'auth.errors.currentPasswordRequired', {}, 400);
+    if (!proof.current_password) throw refused('current_password_required', 'current_password');
     const limit = await ctx.limiter.peek(LIMITS.reauthAccount, profile.id);
     if (!limit.allowed) refuseAttempt(reply, limit.retryAfterMs);
     if (!(await verifyPassword(profile.password_hash, proof.current_password))) {
       await ctx.limiter.hit(LIMITS.reauthAccount, profile.id);
-      throw refused(lang, 'current_password', 'auth.errors.currentPasswordWrong');
+      throw refused('current_password_wrong', 'current_password');
     }
     return;
   }
@@ -43,8 +40,8 @@ export async function assertOwner(ctx: AppContext, reply: FastifyReply, profile:
     await enforceLimits(ctx, reply, [[LIMITS.reauthAccount, profile.id]]);
     const code = await issueCode(ctx.db, { purpose: 'reauth', email: profile.email, profileId: profile.id });
     await sendAccountMail(ctx, profile.language, profile.email, profile.full_name, { kind: 'reauthCode', code, minutes: CODE_TTL_MS / 60_000 });
-    throw refused(lang, 'current_code', 'auth.errors.reauthCodeSent', { email: profile.email });
+    throw refused('reauth_code_sent', 'current_code', { email: profile.email });
   }
   const check = await checkCode(ctx.db, { purpose: 'reauth', email: profile.email, code: proof.current_code, profileId: profile.id });
-  if (!check.ok) throw refused(lang, 'current_code', check.reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
+  if (!check.ok) throw refused(check.reason === 'exhausted' ? 'reauth_code_exhausted' : 'reauth_otp_invalid', 'current_code');
 }

@@ -4,7 +4,7 @@ import type { EmailChangeConfirm, PasswordChange, ProfileUpdate, RoleUpdate } fr
 import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
 import { decodeCursor } from '@server/lib/cursor.js';
-import { HttpError, badRequest, conflict, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from '../auth/codes.js';
 import { hashPassword } from '../auth/password.js';
@@ -29,13 +29,13 @@ export function toProfile(p: Omit<repo.MyProfileRow, 'has_password' | 'totp_enab
 
 async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
   const profile = await findAccountById(ctx.db, me.profile_id);
-  if (!profile) throw notFound();
+  if (!profile) throw new AppError('not_found');
   return profile;
 }
 
 export async function getMyProfile(ctx: AppContext, me: AuthUser): Promise<MyProfile> {
   const profile = await repo.myProfile(ctx.db, me.profile_id);
-  if (!profile) throw notFound();
+  if (!profile) throw new AppError('not_found');
   return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, mfa_verified: me.mfa_verified, stats: await repo.profileStats(ctx.db, profile.id) };
 }
 
@@ -47,7 +47,7 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
   const current = await myRow(ctx, me);
   const changes: repo.ProfileChanges = {};
   if (input.full_name !== undefined) changes.full_name = input.full_name;
-  if (input.phone !== undefined) changes.phone = normalizePhone(input.phone, lang);
+  if (input.phone !== undefined) changes.phone = normalizePhone(input.phone);
   // The address and date of birth complete the profile for sending (docs/rules/know-your-sender.md#levels).
   if (input.date_of_birth !== undefined) changes.date_of_birth = input.date_of_birth;
   if (input.address !== undefined) changes.address = input.address;
@@ -60,8 +60,8 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
   }
   const newEmail = input.email !== undefined && input.email !== current.email.toLowerCase() ? input.email : null;
   if (newEmail) {
-    await assertOwner(ctx, reply, current, input, lang);
-    if (await findAccountByEmail(ctx.db, newEmail)) throw conflict('validation.emailAlreadyRegistered');
+    await assertOwner(ctx, reply, current, input);
+    if (await findAccountByEmail(ctx.db, newEmail)) throw new AppError('email_already_registered');
   }
   const profile = Object.keys(changes).length > 0 ? (await repo.updateProfile(ctx.db, current.id, changes)) ?? current : current;
   if (!newEmail) return { data: toProfile(profile), message: t(lang, 'auth.profile.saved') };
@@ -73,12 +73,12 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
 /** The code sent to the new address makes it the profile's e-mail; the old address is told. */
 export async function confirmEmailChange(ctx: AppContext, me: AuthUser, input: EmailChangeConfirm, lang: Lang) {
   const check = await checkCode(ctx.db, { purpose: 'change_email', email: input.email, code: input.otp, profileId: me.profile_id });
-  if (!check.ok) throw badRequest(check.reason === 'exhausted' ? 'auth.errors.codeExhausted' : 'validation.otpInvalid');
+  if (!check.ok) throw new AppError(check.reason === 'exhausted' ? 'code_exhausted' : 'otp_invalid');
   const before = await myRow(ctx, me);
   const profile = await repo.setVerifiedEmail(ctx.db, me.profile_id, input.email);
   // Someone registered the address in the meantime.
-  if (profile === 'taken') throw conflict('validation.emailAlreadyRegistered');
-  if (!profile) throw notFound();
+  if (profile === 'taken') throw new AppError('email_already_registered');
+  if (!profile) throw new AppError('not_found');
   // The old address hears of the change, in case it was not its owner's doing.
   await sendAccountMail(ctx, profile.language, before.email, profile.full_name, { kind: 'emailChanged', newEmail: profile.email })
     .catch(() => { /* logged by sendAccountMail; the change stands */ });
@@ -91,8 +91,8 @@ export async function confirmEmailChange(ctx: AppContext, me: AuthUser, input: E
  */
 export async function changeMyPassword(ctx: AppContext, reply: FastifyReply, me: AuthUser, input: PasswordChange, lang: Lang) {
   const current = await myRow(ctx, me);
-  assertAcceptablePassword(input.password, current.email, lang);
-  await assertOwner(ctx, reply, current, input, lang);
+  assertAcceptablePassword(input.password, current.email);
+  await assertOwner(ctx, reply, current, input);
   await repo.updateProfile(ctx.db, current.id, { password_hash: await hashPassword(input.password) });
   await revokeTokens(ctx.db, 'reset_password', current.id);
   const revoked = await ctx.tokens.revokeAllSessions(current.id, { except: me.session_id });
@@ -104,14 +104,14 @@ export async function changeMyPassword(ctx: AppContext, reply: FastifyReply, me:
 /** The language the user's e-mails are written in. */
 export async function setMyLanguage(ctx: AppContext, me: AuthUser, language: Lang): Promise<Profile> {
   const profile = await repo.updateProfile(ctx.db, me.profile_id, { language });
-  if (!profile) throw notFound();
+  if (!profile) throw new AppError('not_found');
   return toProfile(profile);
 }
 
 /** One page of every profile, newest first; `q` searches e-mails and names. */
 export async function listProfiles(ctx: AppContext, query: { q?: string | undefined; limit: number; cursor?: string | undefined }): Promise<ProfilePageResponse> {
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) throw badRequest('validation.cursorInvalid');
+  if (query.cursor && !cursor) throw new AppError('cursor_invalid');
   const page = await repo.listProfiles(ctx.db, { q: query.q || undefined, cursor, limit: query.limit });
   return { data: page.data.map(toProfile), next_cursor: page.next_cursor };
 }
@@ -125,9 +125,9 @@ export async function listProfiles(ctx: AppContext, query: { q?: string | undefi
 export async function changeRole(ctx: AppContext, actor: Actor, profileId: string, input: RoleUpdate): Promise<Profile> {
   const { profile, changed } = await ctx.db.transaction(async (tx) => {
     const { adminCount, target } = await repo.lockAdminsAndProfile(tx, profileId);
-    if (!target) throw notFound();
+    if (!target) throw new AppError('not_found');
     if (target.role === input.role) return { profile: toProfile(target), changed: false };
-    if (target.role === 'admin' && adminCount <= 1) throw new HttpError(409, 'auth.errors.lastAdmin');
+    if (target.role === 'admin' && adminCount <= 1) throw new AppError('last_admin');
     const updated = await repo.writeRole(tx, target, input.role);
     await recordAudit(tx, actor, { action: 'profile.role_update', target: 'profile', id: target.id, before: { role: target.role }, after: { role: input.role } });
     return { profile: toProfile(updated), changed: true };

@@ -22,7 +22,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Sets an exchange rate (admin)', params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
   }, async (request) => ({
-    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value, request.lang),
+    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value),
   }));
 };
 export default routes;

@@ -1,8 +1,7 @@
 import { RATE_KEYS, expandRateSet, type ExpandedRateSet, type RateSet } from '@core/rates.js';
 import { RateUpdateSchema } from '@core/schemas.js';
 import type { Db, Tx } from '@server/db/client.js';
-import type { Lang } from '@server/i18n.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { PriceCache } from '@server/lib/price-cache.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -39,9 +38,9 @@ export async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) =
 const rateToJson = (row: RateRow) => ({ key: row.key, value: row.value.replace(/\.?0+$/, ''), updated_at: row.updated_at.toISOString() });
 
 /** Sets one forward rate (an unknown key names no resource) and answers the whole rate set. */
-export async function setRate(db: Db, prices: PriceCache, actor: Actor, key: string, value: string | number, lang: Lang) {
-  if (!(RATE_KEYS as readonly string[]).includes(key)) throw notFound();
-  const rate = parseOr400(RateUpdateSchema, { key, value }, lang);
+export async function setRate(db: Db, prices: PriceCache, actor: Actor, key: string, value: string | number) {
+  if (!(RATE_KEYS as readonly string[]).includes(key)) throw new AppError('not_found');
+  const rate = parseOr400(RateUpdateSchema, { key, value });
   await editPrices(db, prices, async (tx) => {
     const before = await lockRate(tx, key);
     const row = await writeRate(tx, key, rate.value, actor.profile_id);

@@ -17,7 +17,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: { summary: 'Saves a recipient for later transfers', body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
   }, async (request, reply) => {
-    const data = await saveRecipient(ctx, requireUser(request).profile_id, request.body, request.lang);
+    const data = await saveRecipient(ctx, requireUser(request).profile_id, request.body);
     return reply.status(201).send({ data });
   });
 

@@ -2,8 +2,7 @@ import type { Recipient } from '@core/schemas.js';
 import type { SavedRecipient } from '@core/api/recipients.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import type { Lang } from '@server/i18n.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { payoutNumber } from '../operators/service.js';
 import * as repo from './repo.js';
 
@@ -22,13 +21,13 @@ export async function myRecipients(db: Db, profileId: string): Promise<SavedReci
  * Saves a recipient, its mobile number checked against the destination's operators (D16) and kept
  * in E.164; the same one saved again for the same channel is kept once.
  */
-export async function saveRecipient(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, recipient: Recipient, lang: Lang): Promise<SavedRecipient> {
-  const phone = recipient.recipient_phone && await payoutNumber(ctx, recipient.channel, recipient.recipient_phone, 'recipient_phone', lang);
+export async function saveRecipient(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, recipient: Recipient): Promise<SavedRecipient> {
+  const phone = recipient.recipient_phone && await payoutNumber(ctx, recipient.channel, recipient.recipient_phone, 'recipient_phone');
   return toJson(await repo.saveRecipient(ctx.db, profileId, { ...recipient, recipient_phone: phone }));
 }
 
 /** Deletes the sender's own recipient; someone else's is as unknown as a missing one (404). */
 export async function deleteMyRecipient(db: Db, profileId: string, id: string): Promise<{ id: string }> {
-  if (!(await repo.deleteRecipient(db, profileId, id))) throw notFound();
+  if (!(await repo.deleteRecipient(db, profileId, id))) throw new AppError('not_found');
   return { id };
 }

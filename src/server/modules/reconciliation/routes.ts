@@ -4,10 +4,9 @@ import {
 } from '@core/api/reconciliation.js';
 import { decodeStatement } from '@core/reconciliation.js';
 import { hasControlCharacter } from '@core/schemas.js';
-import { t } from '@server/i18n.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
 
@@ -36,7 +35,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Records a statement\'s closing balance for a provider account (admin)', params: ReconciliationParamsSchema, body: StatementBalanceSchema, response: replies({ 201: StatementResultResponseSchema }) },
   }, async (request, reply) => reply.status(201).send({
-    data: await recordStatementBalance(ctx.db, actorOf(request), request.params.account, request.body, request.lang),
+    data: await recordStatementBalance(ctx.db, actorOf(request), request.params.account, request.body),
   }));
 
   app.post('/reconciliation/:account/imports', {
@@ -53,19 +52,19 @@ const routes: ApiModule = async (app, { ctx }) => {
     let file: { text: string; filename: string | null };
     if (request.isMultipart()) {
       const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
-      if (!part) throw badRequest('admin.reconciliation.fileMissing');
+      if (!part) throw new AppError('file_missing');
       // The file's name is text the route takes too (the schemas never see it).
       if (hasControlCharacter(part.filename)) {
-        throw badRequest('validation.controlCharacters', { code: 'validation_failed', fields: { filename: t(request.lang, 'validation.controlCharacters') } });
+        throw new AppError('validation_failed', { fields: { filename: 'validation.controlCharacters' } });
       }
       const data = await part.toBuffer();
       file = { text: decodeStatement(data), filename: part.filename || null };
     } else if (Buffer.isBuffer(request.body)) {
       file = { text: decodeStatement(request.body), filename: request.query.filename ?? null };
     } else {
-      throw badRequest('admin.reconciliation.fileMissing');
+      throw new AppError('file_missing');
     }
-    return reply.status(201).send({ data: await importStatement(ctx.db, actor, request.params.account, file, request.query, request.lang) });
+    return reply.status(201).send({ data: await importStatement(ctx.db, actor, request.params.account, file, request.query) });
   });
 
   app.post('/reconciliation/:account/match', {

@@ -6,8 +6,7 @@ import { PROVIDER_ACCOUNTS, providerCurrency } from '@core/ledger.js';
 import { toDecimal, type Currency } from '@core/money.js';
 import { matchKeys, matchLines, parseSignedMinor, parseStatementCsv } from '@core/reconciliation.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { t, type Lang } from '@server/i18n.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError, Message } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import {
   bookBalances, candidateBookLines, insertStatement, insertStatementLines, latestStatements, lockAccount, matchedLines, setMatches,
@@ -31,22 +30,20 @@ function minorOf(value: string, currency: Currency): number {
 const amountText = (value: string, currency: Currency) => toDecimal(minorOf(value, currency), currency);
 
 /** A statement's date: a day is read as the end of that day (UTC); an ISO time as it is. */
-function readAsOf(text: string | undefined, lang: Lang): Date {
+function readAsOf(text: string | undefined): Date {
   if (!text) return new Date();
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const at = new Date(day ? `${text}T23:59:59.999Z` : text);
   if (Number.isNaN(at.getTime()) || (day && at.toISOString().slice(0, 10) !== text)) {
-    const key = 'admin.reconciliation.asOfInvalid';
-    throw badRequest(key, { code: 'validation_failed', fields: { as_of: t(lang, key) } });
+    throw new AppError('validation_failed', { fields: { as_of: 'admin.reconciliation.asOfInvalid' } });
   }
   return at;
 }
 
-function readBalance(value: string | number, currency: Currency, lang: Lang): string {
+function readBalance(value: string | number, currency: Currency): string {
   const minor = parseSignedMinor(value, currency);
   if (minor === null) {
-    const key = 'admin.reconciliation.balanceInvalid';
-    throw badRequest(key, { code: 'validation_failed', fields: { balance: t(lang, key) } });
+    throw new AppError('validation_failed', { fields: { balance: 'admin.reconciliation.balanceInvalid' } });
   }
   return toDecimal(minor, currency);
 }
@@ -82,10 +79,10 @@ async function matchAccount(tx: Tx, account: ChannelId): Promise<number> {
 }
 
 /** A statement's closing balance entered by hand; unmatched lines are matched again. */
-export async function recordStatementBalance(db: Db, actor: Actor, account: ChannelId, body: StatementBalanceInput, lang: Lang): Promise<StatementResult> {
+export async function recordStatementBalance(db: Db, actor: Actor, account: ChannelId, body: StatementBalanceInput): Promise<StatementResult> {
   const currency = providerCurrency(account);
-  const balance = readBalance(body.balance, currency, lang);
-  const asOf = readAsOf(body.as_of, lang);
+  const balance = readBalance(body.balance, currency);
+  const asOf = readAsOf(body.as_of);
   return db.transaction(async (tx) => {
     await lockAccount(tx, account);
     const statement = await insertStatement(tx, { account, currency, as_of: asOf, balance, filename: null, created_by: actor.profile_id });
@@ -99,22 +96,17 @@ export async function recordStatementBalance(db: Db, actor: Actor, account: Chan
  * A statement's lines from CSV (docs/rules/money-states.md#reconciliation): every line checked
  * first, and a file with any wrong line refused whole, each error naming its line and column.
  */
-export async function importStatement(db: Db, actor: Actor, account: ChannelId, file: { text: string; filename: string | null }, query: StatementImportQuery, lang: Lang): Promise<StatementResult> {
+export async function importStatement(db: Db, actor: Actor, account: ChannelId, file: { text: string; filename: string | null }, query: StatementImportQuery): Promise<StatementResult> {
   const currency = providerCurrency(account);
-  const balance = query.balance === undefined || query.balance.trim() === '' ? null : readBalance(query.balance, currency, lang);
-  const asOf = readAsOf(query.as_of, lang);
+  const balance = query.balance === undefined || query.balance.trim() === '' ? null : readBalance(query.balance, currency);
+  const asOf = readAsOf(query.as_of);
   const parsed = parseStatementCsv(file.text, currency);
   if (!parsed.ok) {
-    const fields: Record<string, string> = {};
-    for (const e of parsed.errors) {
-      fields[`lines.${e.line}.${e.column}`] = t(lang, `admin.${e.key}`, { line: e.line, column: e.column, currency, max: 10_000 });
-    }
-    const first = parsed.errors[0]!;
-    throw badRequest('admin.reconciliation.csvInvalid', {
-      code: 'csv_invalid',
-      error: t(lang, 'admin.reconciliation.csvInvalid', { count: parsed.count, first: fields[`lines.${first.line}.${first.column}`] ?? '' }),
-      fields,
-      lines: parsed.errors.map((e) => ({ line: e.line, column: e.column, message: fields[`lines.${e.line}.${e.column}`] })),
+    const messages = parsed.errors.map((e) => new Message(`admin.${e.key}`, { line: e.line, column: e.column, currency, max: 10_000 }));
+    throw new AppError('csv_invalid', {
+      vars: { count: parsed.count, first: messages[0]! },
+      fields: Object.fromEntries(parsed.errors.map((e, i) => [`lines.${e.line}.${e.column}`, messages[i]!])),
+      extra: { lines: parsed.errors.map((e, i) => ({ line: e.line, column: e.column, message: messages[i] })) },
     });
   }
   // The last posted day when no date was given: the statement is as of its own lines.
@@ -122,7 +114,7 @@ export async function importStatement(db: Db, actor: Actor, account: ChannelId, 
   return db.transaction(async (tx) => {
     await lockAccount(tx, account);
     const statement = await insertStatement(tx, {
-      account, currency, as_of: query.as_of ? asOf : readAsOf(lastDay, lang), balance, filename: file.filename, created_by: actor.profile_id,
+      account, currency, as_of: query.as_of ? asOf : readAsOf(lastDay), balance, filename: file.filename, created_by: actor.profile_id,
     });
     await insertStatementLines(tx, statement.id, account, parsed.lines.map((l) => ({ ...l, amount: toDecimal(l.amount, currency) })));
     const result = { statement: statementToJson(statement), lines: parsed.lines.length, matched: await matchAccount(tx, account) };

@@ -3,7 +3,7 @@ import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { TransferStatus } from '@core/status.js';
 import type { Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { findTracked } from './repo.js';
 
 // The recipient's tracking link (D15, docs/rules/transfers.md#tracking-link): anyone with the
@@ -15,7 +15,7 @@ import { findTracked } from './repo.js';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{24}$/;
 
 /** Unknown, malformed and revoked tokens get the same answer: nothing tells them apart. */
-const linkNotFound = () => notFound('transfer.tracking.notFound');
+const linkNotFound = () => new AppError('tracking_link_not_found');
 
 /** The first word of a name ("Marie" of "Marie Nguema"). */
 const firstName = (name: unknown) => (typeof name === 'string' && name.trim() ? name.trim().split(/\s+/)[0]! : null);

@@ -1,7 +1,7 @@
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import { approvalError } from '@core/approval.js';
 import type { AppContext } from '@server/context.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { lockRequest, writeApproval } from './repo.js';
@@ -14,7 +14,7 @@ import { staffRequest } from './staff-view.js';
 export async function approveTransfer(ctx: AppContext, actor: Actor, id: string): Promise<StaffRequestJson> {
   await ctx.db.transaction(async (tx) => {
     const current = await lockRequest(tx, id);
-    if (!current) throw notFound();
+    if (!current) throw new AppError('not_found');
     const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
     if (refusal) throw refused(refusal);
     const approval = await writeApproval(tx, id, actor.profile_id);
@@ -25,6 +25,6 @@ export async function approveTransfer(ctx: AppContext, actor: Actor, id: string)
     });
   });
   const row = await staffRequest(ctx, id);
-  if (!row) throw notFound();
+  if (!row) throw new AppError('not_found');
   return row;
 }

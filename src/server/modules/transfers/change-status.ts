@@ -5,7 +5,7 @@ import type { StatusUpdate } from '@core/schemas.js';
 import { transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
-import { HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError, Message } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
@@ -33,7 +33,7 @@ export interface StatusChange {
   expectedStatus?: TransferStatus | undefined;
 }
 
-const statusFailed = (reasonKey: string) => new HttpError(409, 'errors.statusUpdateFailed', {}, { reason: reasonKey });
+const statusFailed = (reasonKey: string) => new AppError('status_update_failed', { vars: { reason: new Message(reasonKey) } });
 
 /**
  * Four-eyes on a staff move (docs/rules/back-office.md#four-eyes): never on one's own transfer; the approver does not also
@@ -58,7 +58,7 @@ export async function changeStatus(ctx: AppContext, change: StatusChange): Promi
   const expected = change.expectedStatus ?? await currentStatus(ctx.db, change.requestId);
   const updated = await ctx.db.transaction(async (tx) => {
     const current = await lockRequest(tx, change.requestId);
-    if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw notFound();
+    if (!current || (change.as === 'owner' && current.profile_id !== change.actor.profile_id)) throw new AppError('not_found');
     if (expected !== current.status) throw statusFailed('validation.statusConflict');
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);

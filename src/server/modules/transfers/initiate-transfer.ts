@@ -5,8 +5,7 @@ import { recipientNameRequired } from '@core/kyc.js';
 import { formatMoney, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { PaymentInitiate } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
-import { t, type Lang } from '@server/i18n.js';
-import { HttpError, badRequest } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer, publishedRates } from '../fees/service.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
@@ -42,10 +41,12 @@ function bodyHash(body: PaymentInitiate, amount: string): string {
   return createHash('sha256').update(JSON.stringify(canonical({ ...body, amount }))).digest('hex');
 }
 
-function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency, lang: Lang): HttpError {
-  const key = code === 'below_min' ? 'validation.amountBelowMin' : 'validation.amountAboveMax';
-  const vars = { limit: formatMoney(parseAmount(limit, currency) ?? 0, currency, lang === 'fr' ? 'fr-FR' : 'en-US') };
-  return new HttpError(400, key, { fields: { amount: t(lang, key, vars) } }, vars);
+/** The amount's refusal naming the corridor's limit, written the way the caller's language writes amounts. */
+function limitError(code: 'below_min' | 'above_max', limit: string, currency: Currency): AppError {
+  const amount = parseAmount(limit, currency) ?? 0;
+  return AppError.onField(code === 'below_min' ? 'amount_below_min' : 'amount_above_max', 'amount', {
+    limit: (lang) => formatMoney(amount, currency, lang === 'fr' ? 'fr-FR' : 'en-US'),
+  });
 }
 
 /**
@@ -53,23 +54,23 @@ function limitError(code: 'below_min' | 'above_max', limit: string, currency: Cu
  * memory), then stores request, transaction, first history row and the creation e-mail's job in
  * one statement, and points the sender where to pay.
  */
-export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined, lang: Lang): Promise<InitiatedResponse> {
+export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: PaymentInitiate, idempotencyKey: string | undefined): Promise<InitiatedResponse> {
   const direction = directionFor(body.source_provider, body.destination_provider);
-  if (!direction) throw badRequest('validation.pairUnsupported');
+  if (!direction) throw new AppError('pair_unsupported');
   const source = CHANNELS[body.source_provider];
   const d = body.destination_details;
   // A mobile payout number of the destination's operators (D16), checked before the amount's limits as on the transfer screen.
   const phone = d.recipient_phone
-    && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone', lang);
+    && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone');
   const priced = await priceTransfer(ctx, direction, body.amount);
   const { quote } = priced;
-  if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency, lang);
-  const amount = toDecimal(quote.amount, quote.currency);
+  if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency);
   if (!(d.recipient_name || d.account_holder) && recipientNameRequired(quote.amount, quote.currency, await publishedRates(ctx))) {
     throw new AppError('validation_failed', { fields: { 'destination_details.recipient_name': 'validation.recipientNameRequiredLarge' } });
   }
   // 403 for a sender whose profile is incomplete; the limits themselves are checked with the insert, the sender locked.
   const sender = await senderLimits(ctx, user.profile_id, quote.amount, quote.currency);
+  const amount = toDecimal(quote.amount, quote.currency);
   const hash = idempotencyKey ? bodyHash(body, amount) : null;
 
   const destination_details = Object.fromEntries(Object.entries({
@@ -120,7 +121,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     await saveRecipient(ctx, user.profile_id, {
       channel: body.destination_provider, recipient_name: destination_details.recipient_name as string | undefined,
       recipient_email: d.recipient_email, recipient_phone: phone || undefined, iban: d.iban, bic: d.bic,
-    }, lang).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
+    }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
   return answer(ctx, created);
 }
@@ -150,7 +151,7 @@ function travelRule(sender: SenderLimits['sender'], source: ChannelId, destinati
 async function replayOf(ctx: AppContext, profileId: string, key: string, hash: string): Promise<InitiatedResponse | null> {
   const existing = await findByIdempotencyKey(ctx.db, profileId, key);
   if (!existing) return null;
-  if (existing.idempotency_hash !== hash) throw new HttpError(422, 'transfer.idempotencyMismatch');
+  if (existing.idempotency_hash !== hash) throw new AppError('idempotency_mismatch');
   return answer(ctx, existing);
 }
 

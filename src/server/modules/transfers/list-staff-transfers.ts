@@ -2,7 +2,7 @@ import type { StaffListQuery } from '@core/api/admin.js';
 import type { StaffRequestJson } from '@core/api/transfers.js';
 import type { AppContext } from '@server/context.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { prepareFilter, staffRows, type PreparedFilter } from './repo.js';
 import { staffRowToJson } from './staff-view.js';
 
@@ -23,7 +23,7 @@ export async function staffPage(ctx: Pick<AppContext, 'db' | 'config'>, filter: 
 /** Every sender's requests with the back office's filters, newest or oldest first, a page at a time. */
 export async function listStaffRequests(ctx: Pick<AppContext, 'db' | 'config'>, query: StaffListQuery): Promise<{ data: StaffRequestJson[]; next_cursor: string | null }> {
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) throw badRequest('validation.cursorInvalid');
+  if (query.cursor && !cursor) throw new AppError('cursor_invalid');
   const { rows, next } = await staffPage(ctx, await prepareFilter(ctx.db, query), cursor, query.limit);
   return { data: rows, next_cursor: next ? encodeCursor(next) : null };
 }

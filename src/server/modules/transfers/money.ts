@@ -8,8 +8,7 @@ import type { PaymentRecord, PayoutRecord, RefundRecord } from '@core/schemas.js
 import { isFinalStatus, type HistoryEvent, type Role } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
-import { t, type Lang } from '@server/i18n.js';
-import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { AppError, codeOfKey, type ErrorKey } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
@@ -57,7 +56,8 @@ export function ledgerView(row: TransferRequestRow) {
   };
 }
 
-export const moneyRefused = (key: string) => new HttpError(409, key);
+/** The refusal money-states.ts names by its message key (docs/rules/money-states.md). */
+export const moneyRefused = (key: ErrorKey) => new AppError(codeOfKey(key));
 
 interface Step {
   set: MoneyFields;
@@ -78,10 +78,10 @@ interface Step {
 export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: StaffActor | null, id: string, decide: (row: TransferRequestRow, tx: Tx) => Step | Promise<Step>, tx?: Tx): Promise<TransferRequestRow> {
   const run = async (db: Tx) => {
     const current = await lockRequest(db, id);
-    if (!current) throw notFound();
+    if (!current) throw new AppError('not_found');
     // No staff member records the money of a transfer they sent themselves (D12).
     const own = actor && ownTransferError(current, actor.profile_id);
-    if (own) throw new HttpError(own.status, own.key);
+    if (own) throw new AppError(codeOfKey(own.key));
     const step = await decide(current, db);
     const written = await writeMoney(db, { from: current, set: step.set, events: step.events, actor, note: null });
     for (const kind of step.entries) {
@@ -98,7 +98,7 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
   return tx ? run(tx) : ctx.db.transaction(run);
 }
 
-function refuseIf(key: string | null): void {
+function refuseIf(key: ErrorKey | null): void {
   if (key) throw moneyRefused(key);
 }
 
@@ -107,15 +107,14 @@ function refuseIf(key: string | null): void {
  * is, flagged when it differs from the total due). Money that arrives for a transfer already
  * cancelled or rejected is recorded too, and owed back at once.
  */
-export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, body: PaymentRecord, lang: Lang): Promise<TransferRequestRow> {
+export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, body: PaymentRecord): Promise<TransferRequestRow> {
   return moneyStep(ctx, actor, id, (row) => {
     refuseIf(moneyActionError(row, 'payment'));
-    if (usesPayPal(ctx, row)) throw moneyRefused('transfer.money.paymentThroughPayPal');
+    if (usesPayPal(ctx, row)) throw new AppError('payment_through_pay_pal');
     const currency = row.currency as Currency;
     const received = parseAmount(body.amount, currency);
     if (received === null || received <= 0) {
-      const key = 'validation.paymentAmountInvalid';
-      throw badRequest(key, { code: 'validation_failed', fields: { amount: t(lang, key) } });
+      throw new AppError('validation_failed', { fields: { amount: 'validation.paymentAmountInvalid' } });
     }
     const owedBack = isFinalStatus(row.status);
     return {
@@ -157,12 +156,11 @@ export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, bod
 }
 
 /** Staff paid the money back by hand (bank transfer, mobile money): its reference closes what was owed. */
-export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord, lang: Lang): Promise<TransferRequestRow> {
+export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord): Promise<TransferRequestRow> {
   return moneyStep(ctx, actor, id, (row) => {
     refuseIf(moneyActionError(row, 'refund'));
     if (!body.reference) {
-      const key = 'validation.refundReferenceRequired';
-      throw badRequest(key, { code: 'validation_failed', fields: { reference: t(lang, key) } });
+      throw new AppError('validation_failed', { fields: { reference: 'validation.refundReferenceRequired' } });
     }
     return {
       set: { payment_status: 'refunded', refund_reference: body.reference, refunded_by: actor.profile_id, refunded_at: new Date() },

@@ -4,7 +4,7 @@ import type { ProofJson } from '@core/api/transfers.js';
 import { PROOF_MIME_TYPES } from '@core/proof.js';
 import { isFinalStatus, isStaff } from '@core/status.js';
 import type { Db } from '@server/db/client.js';
-import { HttpError, badRequest, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
 import type { StaffActor } from './money.js';
 import {
@@ -27,14 +27,14 @@ export function proofToJson(row: ProofInfo): ProofJson {
 }
 
 /** A closed transfer takes no proof: nothing is to be paid for it. */
-const proofClosed = () => new HttpError(409, 'transfer.proofClosed');
+const proofClosed = () => new AppError('proof_closed');
 
 function checkProofLimits(counts: { onTransfer: number; today: number }): void {
   if (counts.onTransfer >= MAX_PROOFS_PER_TRANSFER) {
-    throw new HttpError(409, 'transfer.proofLimitTransfer', {}, { max: MAX_PROOFS_PER_TRANSFER });
+    throw new AppError('proof_limit_transfer', { vars: { max: MAX_PROOFS_PER_TRANSFER } });
   }
   if (counts.today >= MAX_PROOFS_PER_SENDER_PER_DAY) {
-    throw new HttpError(429, 'transfer.proofLimitDaily', {}, { max: MAX_PROOFS_PER_SENDER_PER_DAY });
+    throw new AppError('proof_limit_daily', { vars: { max: MAX_PROOFS_PER_SENDER_PER_DAY } });
   }
 }
 
@@ -56,7 +56,7 @@ export async function checkProofUpload(db: Db, caller: Caller, id: string): Prom
  */
 export async function addProof(db: Db, caller: Caller, request: TransferRequestRow, file: { filename: string; data: Buffer }): Promise<ProofJson> {
   const type = await fileTypeFromBuffer(file.data);
-  if (!type || !PROOF_TYPES.has(type.mime)) throw badRequest('transfer.proofType');
+  if (!type || !PROOF_TYPES.has(type.mime)) throw new AppError('proof_type');
   const proof = await db.transaction(async (tx) => {
     await lockSender(tx, caller.profile_id);
     // Closed while the file was arriving: still refused.
@@ -80,7 +80,7 @@ export async function addProof(db: Db, caller: Caller, request: TransferRequestR
 export async function proofFile(db: Db, caller: StaffActor, id: string, proofId?: string): Promise<ProofRow> {
   const row = await visibleRequest(db, caller, id, true);
   const proof = await findProof(db, row.id, proofId);
-  if (!proof) throw notFound();
+  if (!proof) throw new AppError('not_found');
   if (isStaff(caller.role) && row.profile_id !== caller.profile_id) {
     await recordAudit(db, { ...caller, ip: caller.ip ?? null }, {
       action: 'proof.view', target: 'proof', id: proof.id, after: { transfer_id: row.id, filename: proof.filename },

@@ -1,6 +1,6 @@
 import { parseAmount, type Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
-import { HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from '../payments/paypal.js';
 import { usesPayPal } from './money.js';
@@ -13,8 +13,8 @@ import { findByOrder, findRequest, setOrderId, type TransferRequestRow } from '.
 /** The PayPal approval page again, for the sender of a transfer who left PayPal before paying. */
 export async function paypalCheckout(ctx: AppContext, user: Pick<AuthUser, 'profile_id'>, id: string): Promise<string> {
   const row = await findRequest(ctx.db, id);
-  if (!row || row.profile_id !== user.profile_id) throw notFound();
-  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting' || row.status !== 'pending') throw new HttpError(409, 'transfer.paypalNotPayable');
+  if (!row || row.profile_id !== user.profile_id) throw new AppError('not_found');
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting' || row.status !== 'pending') throw new AppError('paypal_not_payable');
   return paypalApproval(ctx, row);
 }
 
@@ -37,7 +37,7 @@ export async function paypalApproval(ctx: AppContext, row: TransferRequestRow): 
     return link;
   } catch (err) {
     ctx.log.error({ err, requestId: row.id }, 'PayPal order creation failed');
-    throw new HttpError(502, 'transfer.paypalUnavailable');
+    throw new AppError('paypal_unavailable');
   }
 }
 

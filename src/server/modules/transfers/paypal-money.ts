@@ -5,12 +5,12 @@ import { parseAmount, toDecimal, type Currency } from '@core/money.js';
 import { ROLES, isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { enqueue, pendingJob } from '../jobs/service.js';
 import { PayPalError, captureAuthorization, refundCapture, voidAuthorization } from '../payments/paypal.js';
-import { auditSnapshot, moneyRefused, moneyStep, usesPayPal, type StaffActor } from './money.js';
+import { auditSnapshot, moneyStep, usesPayPal, type StaffActor } from './money.js';
 import { lockRequest, writeMoney, type TransferRequestRow } from './repo.js';
 
 // A PayPal transfer's money (D11, D17, docs/rules/money-states.md#paypal): the sender's approval
@@ -47,7 +47,7 @@ export function recordAuthorization(ctx: MoneyContext, id: string, authorization
 
 // ---- capture, as staff move the transfer to processing ----
 
-const captureRefused = (reason: string) => new HttpError(409, 'transfer.money.paypalCaptureRefused', {}, { reason });
+const captureRefused = (reason: string) => new AppError('paypal_capture_refused', { vars: { reason } });
 
 /**
  * Captures a PayPal transfer's authorization inside the status move's transaction, the row
@@ -59,7 +59,7 @@ const captureRefused = (reason: string) => new HttpError(409, 'transfer.money.pa
  */
 export async function captureForProcessing(ctx: AppContext, tx: Tx, row: TransferRequestRow, actor: StaffActor): Promise<TransferRequestRow> {
   if (!usesPayPal(ctx, row)) return row;
-  if (row.payment_status === 'awaiting') throw moneyRefused('transfer.money.processingNeedsApproval');
+  if (row.payment_status === 'awaiting') throw new AppError('processing_needs_approval');
   if (row.payment_status !== 'authorized' || !row.provider_authorization_id) return row;
   // Capturing takes the sender's money: at or above its threshold, only once a second staff member approved.
   const unapproved = unapprovedError(row, await approvalRequiredFor(tx, row), 'capture');
@@ -70,7 +70,7 @@ export async function captureForProcessing(ctx: AppContext, tx: Tx, row: Transfe
   } catch (err) {
     ctx.log.warn({ err, requestId: row.id }, 'PayPal capture failed');
     if (err instanceof PayPalError && err.refused) throw captureRefused(err.reason);
-    throw new HttpError(502, 'transfer.money.paypalCaptureUnavailable');
+    throw new AppError('paypal_capture_unavailable');
   }
   // PENDING (held for review) is not money in: the move waits until PayPal completes it.
   if (capture.status !== 'COMPLETED') throw captureRefused(capture.status);
@@ -148,11 +148,11 @@ export function refundsThroughPayPal(ctx: AppContext, row: TransferRequestRow): 
 export async function requestPayPalRefund(ctx: AppContext, actor: StaffActor, id: string, refuse: (row: TransferRequestRow) => void): Promise<TransferRequestRow | null> {
   return ctx.db.transaction(async (tx) => {
     const row = await lockRequest(tx, id);
-    if (!row) throw notFound();
+    if (!row) throw new AppError('not_found');
     if (!refundsThroughPayPal(ctx, row)) return null;
     refuse(row);
     const key = refundKey(row.id);
-    if (await pendingJob(tx, key)) throw moneyRefused('transfer.money.refundAlreadyRequested');
+    if (await pendingJob(tx, key)) throw new AppError('refund_already_requested');
     const payload: z.infer<typeof RefundJobSchema> = {
       transfer_id: row.id, capture_id: row.provider_txn_id!, request_id: key, actor: { profile_id: actor.profile_id, role: actor.role },
     };

@@ -2,8 +2,7 @@ import type { TransferRefundJson } from '@core/api/transfers.js';
 import { moneyActionError } from '@core/money-states.js';
 import type { RefundRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
-import type { Lang } from '@server/i18n.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { moneyRefused, recordRefund, type StaffActor } from './money.js';
 import { refundRequestedAt, requestPayPalRefund } from './paypal-money.js';
 import { findRequest, type TransferRequestRow } from './repo.js';
@@ -16,7 +15,7 @@ import { transferRequestToJson } from './serialize.js';
  * queued now, `refunded` once PayPal confirms: the answer says when it was requested), anything
  * else recorded at once with the reference of the refund staff made by hand.
  */
-export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord, lang: Lang): Promise<TransferRefundJson> {
+export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord): Promise<TransferRefundJson> {
   const refuse = (row: TransferRequestRow) => {
     const key = moneyActionError(row, 'refund');
     if (key) throw moneyRefused(key);
@@ -24,8 +23,8 @@ export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: str
   if (await requestPayPalRefund(ctx, actor, id, refuse)) {
     // As it stands now: the worker may already have done the refund.
     const row = await findRequest(ctx.db, id);
-    if (!row) throw notFound();
+    if (!row) throw new AppError('not_found');
     return { ...transferRequestToJson(row, ctx.config.publicUrl), refund_requested_at: (await refundRequestedAt(ctx.db, id))?.toISOString() ?? null };
   }
-  return { ...transferRequestToJson(await recordRefund(ctx, actor, id, body, lang), ctx.config.publicUrl), refund_requested_at: null };
+  return { ...transferRequestToJson(await recordRefund(ctx, actor, id, body), ctx.config.publicUrl), refund_requested_at: null };
 }

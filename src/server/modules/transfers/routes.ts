@@ -17,7 +17,7 @@ import { isStaff } from '@core/status.js';
 import { forRequest } from '@server/context.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
 import type { ApiModule } from '../module.js';
 import { approveTransfer } from './approve-transfer.js';
@@ -76,10 +76,10 @@ function sendProof(reply: FastifyReply, proof: ProofRow) {
 const routes: ApiModule = async (app, { ctx }) => {
   app.post('/payments/initiate', {
     // Signed out, the sender is told to sign in before any field is looked at.
-    config: { access: 'user', signInKey: 'validation.signInRequired' },
+    config: { access: 'user', signInCode: 'sign_in_required' },
     schema: { summary: 'Starts a transfer at the quoted price and says where to pay it; a repeated Idempotency-Key answers the first transfer again', body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
   }, async (request, reply) => {
-    const result = await initiateTransfer(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key'], request.lang);
+    const result = await initiateTransfer(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key']);
     return reply.status(201).send(result);
   });
 
@@ -99,8 +99,8 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { summary: 'A sender\'s own transfer requests, or the staff queue', querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
   }, async (request) => {
     const user = requireUser(request);
-    if (isStaff(user.role)) return listStaffRequests(ctx, parseOr400(StaffListQuerySchema, request.query, request.lang));
-    const query = parseOr400(OwnListQuerySchema, request.query, request.lang);
+    if (isStaff(user.role)) return listStaffRequests(ctx, parseOr400(StaffListQuerySchema, request.query));
+    const query = parseOr400(OwnListQuerySchema, request.query);
     return listOwnRequests(ctx, user, { ...query, open: query.open === 'true' });
   });
 
@@ -146,7 +146,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     // Refused before the upload is read when the request is closed or a limit is reached.
     const transfer = await checkProofUpload(ctx.db, user, request.params.id);
     const file = await request.file().catch(() => undefined);
-    if (!file) throw badRequest('transfer.proofMissing');
+    if (!file) throw new AppError('proof_missing');
     const proof = await addProof(ctx.db, user, transfer, { filename: file.filename, data: await file.toBuffer() });
     return reply.status(201).send({ data: proof });
   });
@@ -171,7 +171,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
     schema: { summary: 'Records the money received for a transfer (staff)', params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
-  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body, request.lang), ctx.config.publicUrl) }));
+  }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
@@ -181,7 +181,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
     schema: { summary: 'Records the refund owed to the sender, or asks PayPal to make it (staff)', params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
-  }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body, request.lang) }));
+  }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body) }));
 
   app.get('/transfer-requests/export.csv', {
     config: { access: 'staff' },

@@ -5,7 +5,7 @@ import { TRANSFER_STATUSES, isStaff, type TransferStatus } from '@core/status.js
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
-import { badRequest } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import { refundRequestedAt } from './paypal-money.js';
 import {
   countOwnByStatus, countedUsage, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
@@ -40,7 +40,7 @@ export interface OwnListQuery {
 function decodedCursor(raw: string | undefined): Cursor | null {
   if (!raw) return null;
   const cursor = decodeCursor(raw);
-  if (!cursor) throw badRequest('validation.cursorInvalid');
+  if (!cursor) throw new AppError('cursor_invalid');
   return cursor;
 }
 

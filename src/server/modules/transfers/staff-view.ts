@@ -44,9 +44,9 @@ export async function staffRequest(ctx: Pick<AppContext, 'db' | 'config'>, id: s
 
 const ACTOR_COLUMNS = ['processed_by', 'approved_by', 'payment_recorded_by', 'payout_sent_by', 'refunded_by'] as const;
 
-/** What the staff detail adds to the sender's: approval state, the staff behind each step, every note. */
+/** What the staff detail adds to the sender's: approval state, the staff behind each step, every note, the travel-rule data. */
 export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promise<Pick<StaffTransferDetail,
-  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes'>> {
+  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes' | 'travel_rule'>> {
   const ids = [...new Set(ACTOR_COLUMNS.map((c) => row[c]).filter((id): id is string => Boolean(id)))];
   const [[approval], people, thread] = await Promise.all([
     db.select({ approval_required: approvalRequired, needs_approval: needsApprovalNow }).from(transferRequests).where(eq(transferRequests.id, row.id)),
@@ -68,5 +68,6 @@ export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promis
       body: n.body,
       created_at: n.created_at.toISOString(),
     })),
+    travel_rule: row.travel_rule as StaffTransferDetail['travel_rule'],
   };
 }

@@ -2,7 +2,7 @@ import type { MessageInput, NoteInput, SenderMessageJson, StaffNoteJson } from '
 import { isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { HttpError, notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { notifyNote } from './notifications.js';
@@ -42,10 +42,10 @@ export async function senderMessages(db: Db, transferRequestId: string): Promise
 export async function addNote(ctx: AppContext, actor: Actor & { full_name: string | null }, id: string, input: NoteInput): Promise<StaffNoteJson> {
   return ctx.db.transaction(async (tx) => {
     const transfer = await lockRequest(tx, id);
-    if (!transfer) throw notFound();
+    if (!transfer) throw new AppError('not_found');
     const actionNeeded = input.visibility === 'sender' && Boolean(input.action_needed);
     // A closed transfer waits for nothing: the sender could not see or clear the request.
-    if (actionNeeded && isFinalStatus(transfer.status)) throw new HttpError(409, 'transfer.thread.actionOnClosed');
+    if (actionNeeded && isFinalStatus(transfer.status)) throw new AppError('action_on_closed');
     const note = await insertNote(tx, {
       transfer_request_id: id, author_profile_id: actor.profile_id, author_role: actor.role,
       visibility: input.visibility, action_needed: actionNeeded, body: input.body,
@@ -65,9 +65,9 @@ export async function addNote(ctx: AppContext, actor: Actor & { full_name: strin
 export async function addMessage(ctx: AppContext, caller: Pick<AuthUser, 'profile_id'>, id: string, input: MessageInput): Promise<SenderMessageJson> {
   return ctx.db.transaction(async (tx) => {
     const transfer = await lockRequest(tx, id);
-    if (!transfer || transfer.profile_id !== caller.profile_id) throw notFound();
+    if (!transfer || transfer.profile_id !== caller.profile_id) throw new AppError('not_found');
     if (await countSenderMessages(tx, id) >= MAX_SENDER_MESSAGES) {
-      throw new HttpError(409, 'transfer.thread.messageLimit', {}, { max: MAX_SENDER_MESSAGES });
+      throw new AppError('message_limit', { vars: { max: MAX_SENDER_MESSAGES } });
     }
     const message = await insertNote(tx, {
       transfer_request_id: id, author_profile_id: caller.profile_id, author_role: 'owner',

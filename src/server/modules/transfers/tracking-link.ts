@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '@server/context.js';
-import { notFound } from '@server/lib/http-error.js';
+import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { setTrackingToken } from './repo.js';
 import { trackingUrl } from './serialize.js';
@@ -12,12 +12,12 @@ type Owner = Pick<AuthUser, 'profile_id'>;
 
 /** The sender turns the link off: the old token answers 404 from now on. Others' transfers are "not found". */
 export async function revokeTracking(ctx: AppContext, owner: Owner, id: string): Promise<void> {
-  if (!(await setTrackingToken(ctx.db, id, owner.profile_id, null))) throw notFound();
+  if (!(await setTrackingToken(ctx.db, id, owner.profile_id, null))) throw new AppError('not_found');
 }
 
 /** The sender makes a new link (after revoking one, or to replace one shared too widely). */
 export async function renewTracking(ctx: AppContext, owner: Owner, id: string): Promise<{ tracking_url: string }> {
   const token = randomBytes(18).toString('base64url');
-  if (!(await setTrackingToken(ctx.db, id, owner.profile_id, token))) throw notFound();
+  if (!(await setTrackingToken(ctx.db, id, owner.profile_id, token))) throw new AppError('not_found');
   return { tracking_url: trackingUrl(ctx.config.publicUrl, token)! };
 }
