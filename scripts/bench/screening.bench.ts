@@ -46,6 +46,7 @@ console.log(`index: ${entries.length} entries, ${index.names.length} names, ${in
 const large = evaluateLabelledSet(index, variants, ordinary);
 console.log(`  the labelled set against this index: recall ${(large.recall * 100).toFixed(1)} %, alerts per 1,000 ordinary names ${(large.alertRateNameOnly * 1000).toFixed(2)} by name alone, ${(large.alertRateWithQualifiers * 1000).toFixed(2)} with birth date and country`);
 
+for (const a of large.alerts) console.log(`  alert: ${a.name} ~ ${a.listed} (${a.score})`);
 const queries = [...variants.map((v) => ({ name: v.query })), ...ordinary.map((o) => ({ name: o.name, birth_date: o.birth_date, country: o.country }))];
 for (const q of queries.slice(0, 500)) screen(index, q, { threshold: HOLD_THRESHOLD });
 const times: number[] = [];

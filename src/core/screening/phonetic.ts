@@ -11,11 +11,11 @@ const SOUNDS: [RegExp, string][] = [
   [/tsch|tch|ch/g, 'C'],
   [/dzh|dj|zh|j/g, 'J'], // Dzhokhar, Djokhar, Jokhar
   [/kh/g, 'h'],
-  [/gh/g, 'g'],
+  [/gh/g, 'g'], // before g joins k below
   [/dh/g, 'd'],
   [/th/g, 't'],
   [/ph/g, 'f'],
-  [/ck|q|c(?=[aou]|$)|c(?=[^eiy])/g, 'k'],
+  [/ck|q|g|c(?=[aou]|$)|c(?=[^eiy])/g, 'k'], // Arabic ق is written q, k or g: Qadhafi, Kadhafi, Gaddafi
   [/x/g, 'ks'],
   [/w/g, 'v'],
   [/([aeiouy])h$/, '$1'], // Abdullah, Fatimah
@@ -33,11 +33,12 @@ function squeeze(s: string): string {
   return out;
 }
 
-/** Latin spellings: sounds unified, vowels after the first letter dropped, doubles squeezed. */
+/**
+ * Latin spellings: sounds unified, each run of vowels one mark (which vowel varies between
+ * spellings, how many syllables does not), doubles squeezed.
+ */
 export function latinKey(token: string): string {
-  const s = sounds(token);
-  const first = /[aeiouy]/.test(s[0] ?? '') ? '@' : (s[0] ?? '');
-  return squeeze(first + s.slice(1).replace(/[aeiouy]/g, ''));
+  return squeeze(sounds(token).replace(/[aeiouy]+/g, '*'));
 }
 
 /**

@@ -13,6 +13,7 @@ const EXAMPLES: ListedEntry[] = [
   entry('qadhafi', ['AL-QADHAFI, Muammar Muhammad Abu Minyar', 'GADDAFI, Moammar'], { birth_dates: ['1942'], countries: ['LY'] }),
   entry('ri', ['RI, Kwang Il'], { birth_dates: ['1964-01-01'] }),
   entry('kubaisi', ['AL-KUBAISI, Rashid bin Abd al-Aziz']),
+  entry('zahrani', ['AL-ZAHRANI, Khalid bin Abdallah Mohammed'], { birth_dates: ['1971-04-02'], countries: ['SA'] }),
 ];
 const index = buildIndex([...(listed as ListedEntry[]), ...EXAMPLES]);
 
@@ -123,22 +124,22 @@ describe('qualifiers', () => {
 
 describe('explanation', () => {
   it('says which query word met which listed word, how, and what was set aside', () => {
-    const m = matchOf({ name: 'Sheikh Muamar Mohamed Minyas al-Gaddafi', birth_date: '1942-03-01' }, 'qadhafi');
+    const m = matchOf({ name: 'Sheikh Khalid Muhammad al-Zahrany', birth_date: '1971-04-02', country: 'SA' }, 'zahrani');
     expect(m.explanation).toMatchObject({
-      listed_name: 'AL-QADHAFI, Muammar Muhammad Abu Minyar',
+      listed_name: 'AL-ZAHRANI, Khalid bin Abdallah Mohammed',
       unmatched_query: [],
-      unmatched_listed: ['abu'],
-      ignored: ['sheikh', 'al', 'al'],
-      qualifiers: [{ qualifier: 'birth_date', effect: 'raised', query: '1942-03-01', listed: '1942' }],
+      unmatched_listed: ['abd', 'la'],
+      ignored: ['sheikh', 'al', 'bin', 'al'],
     });
     const how = Object.fromEntries(m.explanation.matched.map((t) => [t.query, [t.listed, t.how, t.distance]]));
-    expect(how).toEqual({
-      muamar: ['muammar', 'variant', undefined],
-      mohamed: ['muhammad', 'variant', undefined],
-      minyas: ['minyar', 'fuzzy', 1],
-      gaddafi: ['qadhafi', 'fuzzy', 2],
-    });
+    expect(how).toEqual({ khalid: ['khalid', 'exact', undefined], muhammad: ['mohammed', 'variant', 2], zahrany: ['zahrani', 'fuzzy', 1] });
+    expect(m.explanation.qualifiers.map((q) => [q.qualifier, q.effect, q.listed])).toEqual([
+      ['birth_date', 'raised', '1971-04-02'],
+      ['country', 'raised', 'SA'],
+    ]);
+    expect(m.explanation.name_score).toBeLessThan(1);
     expect(m.score).toBeGreaterThan(m.explanation.name_score);
+    expect(m.score).toBeLessThan(1);
   });
 });
 

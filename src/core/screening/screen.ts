@@ -10,9 +10,10 @@ export const HOLD_THRESHOLD = 0.85;
 /** What an unpaired middle word costs, as a share of its weight (a missing middle name is common). */
 export const MIDDLE_WORD_SHARE = 0.2;
 /**
- * …and when the query is the listed name shortened (every query word, the first and the last
- * listed words paired): then all its unpaired middle words together cost at most this share of
- * the matched weight, so long chains of rare middle names do not drown a matching first and last name.
+ * …and when one name is the other shortened (every word of one side paired, the other side's
+ * first and last words paired): then the longer side's unpaired middle words together cost at
+ * most this share of the matched weight, so long chains of rare middle names do not drown a
+ * matching first and last name.
  */
 export const SHORTENED_MIDDLE_SHARE = 0.1;
 
@@ -118,23 +119,29 @@ function scoreName(index: ScreeningIndex, q: PreparedQuery, name: IndexedName): 
     matchedWeight += weight;
     matched.push({ query: q.words[p.i]!.text, listed: index.words[id]!.text, how: p.meet.how, ...(p.meet.distance !== undefined && { distance: p.meet.distance }), similarity: round(p.meet.similarity), weight: round(weight) });
   }
+  // One name may be the other shortened: every word of one side paired, and the other side's
+  // first and last words paired. Then that other side's unpaired middle words cost little.
+  const qCount = q.words.length;
+  const lCount = name.tokens.length;
+  const listedShortened = usedQ.size === qCount && usedL.has(0) && usedL.has(lCount - 1);
+  const queryShortened = usedL.size === lCount && usedQ.has(0) && usedQ.has(qCount - 1);
   const unmatchedQuery: string[] = [];
+  let queryCost = 0;
   q.words.forEach((word, i) => {
     if (usedQ.has(i)) return;
     unmatchedQuery.push(word.text);
-    total += q.weights[i]! * unpairedShare(i, q.words.length, word.text);
+    queryCost += q.weights[i]! * (queryShortened ? SHORTENED_MIDDLE_SHARE : unpairedShare(i, qCount, word.text));
   });
-  const count = name.tokens.length;
-  const shortened = usedQ.size === q.words.length && usedL.has(0) && usedL.has(count - 1);
   const unmatchedListed: string[] = [];
   let listedCost = 0;
   name.tokens.forEach((id, j) => {
     if (usedL.has(j)) return;
     const text = index.words[id]!.text;
     unmatchedListed.push(text);
-    listedCost += index.weights[id]! * (shortened ? SHORTENED_MIDDLE_SHARE : unpairedShare(j, count, text));
+    listedCost += index.weights[id]! * (listedShortened ? SHORTENED_MIDDLE_SHARE : unpairedShare(j, lCount, text));
   });
-  total += shortened ? Math.min(listedCost, SHORTENED_MIDDLE_SHARE * matchedWeight) : listedCost;
+  total += queryShortened ? Math.min(queryCost, SHORTENED_MIDDLE_SHARE * matchedWeight) : queryCost;
+  total += listedShortened ? Math.min(listedCost, SHORTENED_MIDDLE_SHARE * matchedWeight) : listedCost;
   return { score: total > 0 ? gained / total : 0, matched, unmatchedQuery, unmatchedListed };
 }
 
@@ -171,13 +178,17 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
   // Query words that met nothing in a name stay unpaired there: their cost is certain (initials
   // are paired later, so they cost nothing here).
   const unpairedCost = q.words.map((w, i) => (w.text.length === 1 ? 0 : q.weights[i]! * unpairedShare(i, q.words.length, w.text)));
+  const firstLast = (1 << 0) | (1 << Math.min(q.words.length - 1, 30));
   const candidates: { n: number; bound: number }[] = [];
   for (const n of touched) {
     const name = index.names[n]!;
     const gained = Math.min(acc[n]!, name.weight);
     // The least the unpaired listed words can cost (scoreName); the bound grows with `gained`.
     let cost = SHORTENED_MIDDLE_SHARE * Math.min(name.weight - gained, gained);
-    for (let i = 0; i < unpairedCost.length && i < 31; i++) if (!(met[n]! & (1 << i))) cost += unpairedCost[i]!;
+    // Unpaired middle query words may be cheap (a shortened listed name) when first and last met.
+    if ((met[n]! & firstLast) !== firstLast) {
+      for (let i = 0; i < unpairedCost.length && i < 31; i++) if (!(met[n]! & (1 << i))) cost += unpairedCost[i]!;
+    }
     acc[n] = 0;
     met[n] = 0;
     const bound = mostRaised(gained / (gained + cost), query);

@@ -5,12 +5,13 @@ import type { TokenMatchKind } from './types.js';
 /** Edits allowed by the shorter word's length: none on 1-2 letters. */
 export function fuzzBudget(length: number): number {
   if (length <= 2) return 0;
-  if (length <= 5) return 1;
-  if (length <= 10) return 2;
+  if (length <= 8) return 1;
+  if (length <= 12) return 2;
   return 3;
 }
 
 export const VARIANT_SIMILARITY = 0.95;
+const VARIANT_EDIT_COST = 0.5;
 export const INITIAL_SIMILARITY = 0.85;
 /** What each edit costs, as a share of the longer word. */
 const EDIT_COST = 0.6;
@@ -76,8 +77,9 @@ export function compareWords(query: Word, listed: Word, abjad: boolean): TokenSi
   const budget = fuzzBudget(shorter);
   const distance = editDistance(q, l, Math.max(budget, Math.floor(longer / 2)));
   const fuzzy = distance <= budget ? 1 - (EDIT_COST * distance) / longer : 0;
-  const variant = query.latin === listed.latin && distance <= Math.floor(longer / 2);
-  if (variant && VARIANT_SIMILARITY >= fuzzy) return { similarity: VARIANT_SIMILARITY, how: 'variant' };
+  // A variant still pays for its edits, at a lower rate than a typo and beyond the budget.
+  const variant = query.latin === listed.latin && distance <= Math.floor(longer / 2) ? VARIANT_SIMILARITY - (VARIANT_EDIT_COST * distance) / longer : 0;
+  if (variant > fuzzy) return { similarity: variant, how: 'variant', distance };
   if (fuzzy > 0) return { similarity: fuzzy, how: 'fuzzy', distance };
   return null;
 }
