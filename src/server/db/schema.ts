@@ -46,11 +46,19 @@ export const profiles = pgTable('profiles', {
   totp_secret: text('totp_secret'),
   totp_enabled_at: timestamp('totp_enabled_at', { withTimezone: true }),
   totp_last_step: bigint('totp_last_step', { mode: 'number' }),
+  /**
+   * The owner closed the account (D24, docs/rules/your-data.md): no sign-in from then on; what the
+   * law keeps stays until `erased_at`, when the retention job erased it.
+   */
+  closed_at: timestamp('closed_at', { withTimezone: true }),
+  erased_at: timestamp('erased_at', { withTimezone: true }),
   created_at: createdAt(),
   updated_at: updatedAt(),
 }, (t) => [
   uniqueIndex('profiles_email_key').on(sql`lower(${t.email})`),
   index('profiles_created_idx').on(t.created_at.desc(), t.id.desc()),
+  // The retention job's look-up: closed accounts whose kept data is not erased yet.
+  index('profiles_closed_idx').on(t.closed_at).where(sql`${t.closed_at} is not null and ${t.erased_at} is null`),
   check('profiles_role_check', sql`${t.role} in (${oneOf(ROLES)})`),
 ]);
 
