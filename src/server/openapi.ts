@@ -23,6 +23,7 @@ const TAGS: Record<string, string> = {
   'transfer-requests': 'Transfers: a sender\'s own or the staff queue; status, money recorded, approval, notes and messages, proofs, the tracking link, the CSV export.',
   recipients: 'A sender\'s saved recipients.',
   'approval-thresholds': 'The amount per currency from which a transfer waits for a second staff member\'s approval.',
+  kyc: 'Know your sender: the sender\'s identity level and what is used and left of its limits; the limits per level.',
   track: 'A transfer\'s progress, for whoever holds its tracking link.',
   operators: 'Mobile-money operators and the number ranges that name them.',
   admin: 'The back office: dashboard counts, daily volume, background jobs, operator number ranges, second-factor resets.',

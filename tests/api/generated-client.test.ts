@@ -57,6 +57,9 @@ describe('a client generated from /api/openapi.json', () => {
     expect(refused.error?.code).toBe('sign_in_required');
 
     const signedIn = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } });
+    // Sending needs a complete profile: sign-up asks neither the street address nor the date of birth.
+    const completed = await signedIn.PATCH('/api/profiles/me', { body: { address: '12 rue des Palmiers', date_of_birth: '1990-04-12' } });
+    expect(completed.response.status, JSON.stringify(completed.error)).toBe(200);
     const started = await signedIn.POST('/api/payments/initiate', { body, params: { header: { 'idempotency-key': `client-${email}` } } });
     expect(started.response.status, JSON.stringify(started.error)).toBe(201);
     const transfer = started.data!.data;

@@ -97,7 +97,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a transfer would cost and deliver: fee, total, rate, payout and the corridor's limits */
+        /** What a transfer would cost and deliver: fee, total, rate, payout and the corridor's limits; for a signed-in sender, refused over their own limits */
         post: operations["postQuotes"];
         delete?: never;
         options?: never;
@@ -1347,6 +1347,57 @@ export interface paths {
         get?: never;
         /** Sets a currency's approval threshold (admin) */
         put: operations["putApprovalThresholdsByCurrency"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in sender's level, what is used and left of each limit, and what raises it */
+        get: operations["getKyc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits of each identity level, in EUR (staff) */
+        get: operations["getKycLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc/limits/{level}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets an identity level's limits (admin) */
+        put: operations["putKycLimitsByLevel"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3533,6 +3584,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -3604,6 +3656,11 @@ export interface operations {
                     full_name?: string;
                     phone?: string;
                     email?: string;
+                    date_of_birth?: string;
+                    address?: string;
+                    state?: string;
+                    city?: string;
+                    country?: string;
                     current_password?: string;
                     current_code?: string;
                 };
@@ -3629,6 +3686,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -3785,6 +3843,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -3872,6 +3931,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -3954,6 +4014,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -4042,6 +4103,7 @@ export interface operations {
                             state: string | null;
                             city: string | null;
                             country: string | null;
+                            date_of_birth: string | null;
                             /** @enum {string} */
                             role: "user" | "manager" | "admin";
                             /** @enum {string} */
@@ -5180,6 +5242,36 @@ export interface operations {
                                 body: string;
                                 created_at: string;
                             }[];
+                            travel_rule: {
+                                originator: {
+                                    full_name: string | null;
+                                    date_of_birth: string | null;
+                                    customer_number: string;
+                                    email: string;
+                                    phone: string | null;
+                                    address: {
+                                        line: string | null;
+                                        city: string | null;
+                                        state: string | null;
+                                        country: string | null;
+                                    };
+                                    account: {
+                                        provider: string;
+                                        currency: string;
+                                    };
+                                };
+                                beneficiary: {
+                                    name: string | null;
+                                    account: {
+                                        /** @enum {string} */
+                                        kind: "phone" | "iban" | "paypal_email";
+                                        value: string | null;
+                                        bic?: string | null;
+                                    };
+                                    provider: string;
+                                    country: string | null;
+                                };
+                            } | null;
                         } | {
                             /** Format: uuid */
                             id: string;
@@ -7376,8 +7468,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "proof.view" | "profile.role_update" | "profile.mfa_reset" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -7464,8 +7556,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "proof.view" | "profile.role_update" | "profile.mfa_reset" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -8524,6 +8616,228 @@ export interface operations {
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "XAF" | "RWF";
                             amount: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getKyc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            level: 0 | 1 | 2 | 3;
+                            windows: {
+                                /** @enum {string} */
+                                window: "transfer" | "30d" | "365d";
+                                limit: string | null;
+                                used: string;
+                                left: string | null;
+                                /** @enum {string} */
+                                currency: "EUR";
+                            }[];
+                            next: {
+                                level: number;
+                                provide: ("full_name" | "date_of_birth" | "phone" | "address" | "city" | "country" | "identity_document" | "selfie" | "proof_of_address" | "source_of_funds")[];
+                            } | null;
+                            open_review: null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getKycLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            level: 1 | 2 | 3;
+                            transfer: string | null;
+                            d30: string;
+                            d365: string;
+                            /** @enum {string} */
+                            currency: "EUR";
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putKycLimitsByLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                level: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transfer: string | number | null;
+                    d30: string | number;
+                    d365: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            level: 1 | 2 | 3;
+                            transfer: string | null;
+                            d30: string;
+                            d365: string;
+                            /** @enum {string} */
+                            currency: "EUR";
                             updated_at: string;
                         };
                     };

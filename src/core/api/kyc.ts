@@ -55,3 +55,26 @@ export const KycLimitsUpdateSchema = z.object({
   d365: limitAmount,
 });
 export type KycLimitsUpdate = z.infer<typeof KycLimitsUpdateSchema>;
+
+/**
+ * Who sent a transfer and who gets it, as they were when it was made (D23,
+ * docs/rules/know-your-sender.md#travel-rule); null for a transfer made before it was kept.
+ */
+export const TravelRuleSchema = z.object({
+  originator: z.object({
+    full_name: z.string().nullable(),
+    date_of_birth: z.string().nullable(),
+    customer_number: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    address: z.object({ line: z.string().nullable(), city: z.string().nullable(), state: z.string().nullable(), country: z.string().nullable() }),
+    account: z.object({ provider: z.string(), currency: z.string() }),
+  }),
+  beneficiary: z.object({
+    name: z.string().nullable(),
+    account: z.object({ kind: z.enum(['phone', 'iban', 'paypal_email']), value: z.string().nullable(), bic: z.string().nullable().optional() }),
+    provider: z.string(),
+    country: z.string().nullable(),
+  }),
+}).nullable();
+export type TravelRule = z.infer<typeof TravelRuleSchema>;

@@ -3,6 +3,7 @@ import { CHANNEL_IDS, DIRECTION_IDS } from '../channels.js';
 import { CURRENCIES } from '../money.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime, pageOf } from './common.js';
+import { TravelRuleSchema } from './kyc.js';
 
 // Answers about transfers: a sender's requests and transactions, one request with its timeline
 // and proofs, and the counts of the dashboard. Amounts are exact decimals as text.
@@ -183,6 +184,7 @@ export const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
     refunded_by: StaffActorSchema,
   }),
   notes: z.array(StaffNoteSchema),
+  travel_rule: TravelRuleSchema,
 });
 export type StaffTransferDetail = z.infer<typeof StaffTransferDetailSchema>;
 export const StaffTransferDetailResponseSchema = dataOf(StaffTransferDetailSchema);

@@ -523,8 +523,8 @@ type InitiationOutcome = TransferRequestRow | null | Error;
 
 /** Initiations of a sender wait for each other from here to their commit (docs/decisions/030-know-your-sender.md). */
 async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(id))
-    from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) id order by hashtext(id)`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(sender.id))
+    from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id) order by hashtext(sender.id)`);
 }
 
 /** The advisory locks' first key, so a sender's lock shares no key with another kind of lock. */
@@ -541,7 +541,8 @@ export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<M
       coalesce(sum(amount) filter (where created_at > now() - interval '30 days'), 0)::text as d30,
       sum(amount)::text as d365
     from transfer_requests
-    where profile_id in (select id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) id) and created_at > now() - interval '365 days'
+    where profile_id in (select sender.id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id))
+      and created_at > now() - interval '365 days'
       and status not in ('cancelled', 'rejected')
     group by profile_id, currency`);
   const usage = new Map<string, CurrencyUsage[]>();

@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// Know your sender (docs/rules/know-your-sender.md): levels, the limits of each level in EUR over
+// one transfer, 30 and 365 days, refused before paying; the date of birth; the travel-rule data.
+// Rates as seeded: 1 EUR = 1.08 USD = 655 XAF.
+
+let t: TestApp;
+let admin: TestUser;
+let manager: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  [admin, manager] = await Promise.all([createUser(t, { role: 'admin' }), createUser(t, { role: 'manager' })]);
+});
+afterAll(async () => { await t.close(); });
+
+type Currency = 'EUR' | 'USD';
+const call = (token: string | undefined, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: object) =>
+  t.request({ method, url, ...(token ? { token } : {}), ...(payload ? { payload } : {}) });
+
+function initiate(user: TestUser, amount: string, currency: Currency = 'EUR', details: Record<string, string> = { recipient_name: 'Jean Ndong' }) {
+  return call(user.token, 'POST', '/api/payments/initiate', {
+    source_provider: currency === 'EUR' ? 'paypal_eur' : 'paypal_usd', destination_provider: 'airtel_gabon', amount, currency,
+    destination_details: { recipient_phone: '+241 77 12 34 56', ...details },
+  });
+}
+const kyc = async (user: TestUser) => {
+  const res = await call(user.token, 'GET', '/api/kyc');
+  expect(res.statusCode).toBe(200);
+  return res.json().data as { level: number; windows: { window: string; limit: string | null; used: string; left: string | null; currency: string }[]; next: unknown; open_review: null };
+};
+const windowOf = async (user: TestUser, name: string) => (await kyc(user)).windows.find((w) => w.window === name)!;
+
+/** A transfer the sender made `daysAgo` days ago, written straight into the table. */
+async function sentBefore(user: TestUser, amount: string, currency: 'EUR' | 'USD' | 'XAF', daysAgo: number, status = 'completed') {
+  await t.database.pool.query(
+    `insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, amount, currency, fee, total, rate,
+       payout_amount, payout_currency, status, created_at)
+     values ($1, $2, 'EUR_XAF', 'paypal_eur', 'airtel_gabon', $3, $4, 0, $3, 655, 1, 'XAF', $5, now() - make_interval(days => $6))`,
+    [`MT-SEED${randomBytes(4).toString('hex').toUpperCase()}`, user.id, amount, currency, status, daysAgo],
+  );
+}
+
+/** D20's default limits in EUR. */
+const LIMITS = { 1: { d30: 1000, d365: 3000 }, 2: { d30: 7000, d365: 42000 }, 3: { d30: 20000, d365: 100000 } } as const;
+
+describe('each level\'s limits at each window\'s edge, in each paying currency', () => {
+  // With 100 EUR left: 100.00 EUR (108.00 USD) passes, one cent more is refused with what is left.
+  const cases = ([1, 2, 3] as const).flatMap((level) => (['30d', '365d'] as const).flatMap((window) =>
+    (['EUR', 'USD'] as const).map((currency) => ({ level, window, currency }))));
+  it.each(cases)('level $level, $window, paid in $currency', async ({ level, window, currency }) => {
+    const sender = await createUser(t, { kyc_level: level });
+    const limit = window === '30d' ? LIMITS[level].d30 : LIMITS[level].d365;
+    // 30 days: sent yesterday; 365 days: sent 200 days ago, outside the 30 days.
+    await sentBefore(sender, String(limit - 100), 'EUR', window === '30d' ? 1 : 200);
+    const [atLimit, over] = currency === 'EUR' ? ['100.00', '100.01'] : ['108.00', '108.01'];
+
+    const refused = await initiate(sender, over, currency);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'limit_exceeded', window, left: '100.00', currency: 'EUR' });
+    expect(refused.json().error).toContain('€100.00');
+
+    expect((await initiate(sender, atLimit, currency)).statusCode).toBe(201);
+    expect(await windowOf(sender, window)).toEqual({ window, limit: `${limit}.00`, used: `${limit}.00`, left: '0.00', currency: 'EUR' });
+  });
+
+  it.each([['EUR', '1000.00', '1000.01'], ['USD', '1080.00', '1080.01']] as const)(
+    'level 1, one transfer, paid in %s: %s passes, %s is refused', async (currency, atLimit, over) => {
+      const sender = await createUser(t, { kyc_level: 0 });
+      expect((await kyc(sender)).level).toBe(1);
+      const refused = await initiate(sender, over, currency);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'limit_exceeded', window: 'transfer', left: '1000.00', currency: 'EUR' });
+      expect((await initiate(sender, atLimit, currency)).statusCode).toBe(201);
+    });
+
+  it('levels 2 and 3 send up to the corridor\'s maximum in one transfer', async () => {
+    for (const level of [2, 3]) {
+      const sender = await createUser(t, { kyc_level: level });
+      expect((await windowOf(sender, 'transfer'))).toMatchObject({ limit: null, left: null });
+      expect((await initiate(sender, '2000', 'EUR')).statusCode).toBe(201);
+    }
+  });
+
+  it('two initiations at once cannot both take the last of the headroom', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    await sentBefore(sender, '900', 'EUR', 1);
+    const results = await Promise.all([initiate(sender, '100', 'EUR'), initiate(sender, '100', 'EUR')]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+  });
+});
+
+describe('what the limits count', () => {
+  it('leaves out cancelled and rejected transfers, and counts other currencies at the published rates', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    await sentBefore(sender, '1000', 'EUR', 1, 'cancelled');
+    await sentBefore(sender, '1000', 'EUR', 2, 'rejected');
+    await sentBefore(sender, '65500', 'XAF', 3, 'pending');
+    await sentBefore(sender, '108', 'USD', 400);
+    expect(await kyc(sender)).toEqual({
+      level: 1,
+      windows: [
+        { window: 'transfer', limit: '1000.00', used: '0.00', left: '1000.00', currency: 'EUR' },
+        { window: '30d', limit: '1000.00', used: '100.00', left: '900.00', currency: 'EUR' },
+        { window: '365d', limit: '3000.00', used: '100.00', left: '2900.00', currency: 'EUR' },
+      ],
+      next: { level: 2, provide: ['identity_document', 'selfie'] },
+      open_review: null,
+    });
+    expect((await initiate(sender, '900', 'EUR')).statusCode).toBe(201);
+  });
+
+  it('a sender\'s own cancellation gives the amount back', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    const sent = await initiate(sender, '1000', 'EUR');
+    expect(sent.statusCode).toBe(201);
+    expect((await initiate(sender, '10', 'EUR')).statusCode).toBe(409);
+    const cancel = await call(sender.token, 'POST', `/api/transfer-requests/${sent.json().data.id}/cancel`);
+    expect(cancel.statusCode).toBe(200);
+    expect((await windowOf(sender, '30d')).used).toBe('0.00');
+    expect((await initiate(sender, '10', 'EUR')).statusCode).toBe(201);
+  });
+});
+
+describe('quotes', () => {
+  it('a signed-in sender\'s quote over their limit is refused; the same quote signed out is priced', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    await sentBefore(sender, '950', 'EUR', 1);
+    const quote = (token?: string) => call(token, 'POST', '/api/quotes', { direction: 'EUR_XAF', amount: '50.01' });
+    const refused = await quote(sender.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '50.00', currency: 'EUR' });
+    expect((await quote()).statusCode).toBe(200);
+    expect((await call(sender.token, 'POST', '/api/quotes', { direction: 'EUR_XAF', amount: '50' })).statusCode).toBe(200);
+  });
+});
+
+describe('level 0', () => {
+  it('an account without a date of birth is level 0: priced, but its transfer refused with what to complete, until it adds it', async () => {
+    const sender = await createUser(t, { date_of_birth: null, kyc_level: 0 });
+    const state = await kyc(sender);
+    expect(state.level).toBe(0);
+    expect(state.next).toEqual({ level: 1, provide: ['date_of_birth'] });
+    expect(state.windows.map((w) => w.left)).toEqual(['0.00', '0.00', '0.00']);
+
+    const refused = await initiate(sender, '50');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'kyc_required', provide: ['date_of_birth'] });
+    expect(refused.json().error).toContain('date of birth');
+    const fr = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, headers: { 'accept-language': 'fr' }, payload: {
+      source_provider: 'paypal_eur', destination_provider: 'airtel_gabon', amount: '50', currency: 'EUR',
+      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 77 12 34 56' },
+    } });
+    expect(fr.json().error).toContain('date de naissance');
+    expect((await call(sender.token, 'POST', '/api/quotes', { direction: 'EUR_XAF', amount: '50' })).statusCode).toBe(200);
+
+    expect((await call(sender.token, 'PATCH', '/api/profiles/me', { date_of_birth: '1990-04-12' })).statusCode).toBe(200);
+    expect((await kyc(sender)).level).toBe(1);
+    expect((await initiate(sender, '50')).statusCode).toBe(201);
+  });
+
+  it('a profile without an address is level 0 too, and the profile screen completes it', async () => {
+    const sender = await createUser(t, { address: null, city: null, kyc_level: 0 });
+    expect((await kyc(sender)).next).toEqual({ level: 1, provide: ['address', 'city'] });
+    const saved = await call(sender.token, 'PATCH', '/api/profiles/me', { address: '4 avenue Bouët', city: 'Port-Gentil', state: 'Ogooué-Maritime', country: 'ga' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().data).toMatchObject({ address: '4 avenue Bouët', city: 'Port-Gentil', state: 'Ogooué-Maritime', country: 'GA', date_of_birth: '1990-04-12' });
+    expect((await kyc(sender)).level).toBe(1);
+  });
+});
+
+describe('date of birth', () => {
+  const patch = (user: TestUser, date_of_birth: string) => call(user.token, 'PATCH', '/api/profiles/me', { date_of_birth });
+  it('takes a real past day of someone at least 18, and nothing else', async () => {
+    const sender = await createUser(t);
+    const today = new Date();
+    const yearsAgo = (years: number, days = 0) => {
+      const d = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate() + days));
+      return d.toISOString().slice(0, 10);
+    };
+    for (const [value, message] of [
+      ['1990-02-30', 'Enter your date of birth as a real date (YYYY-MM-DD).'],
+      ['12/04/1990', 'Enter your date of birth as a real date (YYYY-MM-DD).'],
+      [yearsAgo(-1), 'Your date of birth must be in the past.'],
+      [yearsAgo(18, 1), 'You must be at least 18 to send money.'],
+    ] as const) {
+      const res = await patch(sender, value);
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json().fields, value).toEqual({ date_of_birth: message });
+    }
+    const me = await call(sender.token, 'GET', '/api/profiles/me');
+    expect(me.json().data.date_of_birth).toBe('1990-04-12');
+    const eighteenToday = await patch(sender, yearsAgo(18));
+    expect(eighteenToday.statusCode).toBe(200);
+    expect(eighteenToday.json().data.date_of_birth).toBe(yearsAgo(18));
+  });
+});
+
+describe('the admin\'s limits', () => {
+  it('staff read them; a sender neither reads nor edits them, a manager does not edit them', async () => {
+    const sender = await createUser(t);
+    const list = await call(manager.token, 'GET', '/api/kyc/limits');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map(({ level, transfer, d30, d365, currency }: Record<string, unknown>) => ({ level, transfer, d30, d365, currency }))).toEqual([
+      { level: 1, transfer: '1000.00', d30: '1000.00', d365: '3000.00', currency: 'EUR' },
+      { level: 2, transfer: null, d30: '7000.00', d365: '42000.00', currency: 'EUR' },
+      { level: 3, transfer: null, d30: '20000.00', d365: '100000.00', currency: 'EUR' },
+    ]);
+    expect((await call(sender.token, 'GET', '/api/kyc/limits')).statusCode).toBe(403);
+    const body = { transfer: '1000', d30: '5000', d365: '9000' };
+    for (const user of [sender, manager]) {
+      const res = await call(user.token, 'PUT', '/api/kyc/limits/1', body);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('forbidden');
+    }
+    expect((await call(admin.token, 'PUT', '/api/kyc/limits/0', body)).statusCode).toBe(404);
+    expect((await call(admin.token, 'PUT', '/api/kyc/limits/4', body)).statusCode).toBe(404);
+    const bad = await call(admin.token, 'PUT', '/api/kyc/limits/1', { ...body, d30: '-5' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toHaveProperty('d30');
+    expect((await call(manager.token, 'GET', '/api/kyc/limits')).json().data[0].d30).toBe('1000.00');
+  });
+
+  it('an edit applies to the next transfer, and is audited with before and after', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    await sentBefore(sender, '1000', 'EUR', 1);
+    expect((await initiate(sender, '500')).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '0.00' });
+
+    const edit = await call(admin.token, 'PUT', '/api/kyc/limits/1', { transfer: '1000', d30: '2000', d365: '3000' });
+    expect(edit.statusCode).toBe(200);
+    expect(edit.json().data).toMatchObject({ level: 1, transfer: '1000.00', d30: '2000.00', d365: '3000.00', currency: 'EUR' });
+    expect((await initiate(sender, '500')).statusCode).toBe(201);
+    expect(await windowOf(sender, '30d')).toMatchObject({ limit: '2000.00', used: '1500.00', left: '500.00' });
+
+    const { rows } = await t.database.pool.query<{ actor_profile_id: string; before: { d30: string }; after: { d30: string } }>(
+      `select * from audit_log where action = 'kyc_limits.update' and target_id = '1' order by id`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actor_profile_id: admin.id, before: { d30: '1000.00' }, after: { d30: '2000.00' } });
+
+    // null: one transfer may reach the corridor's maximum.
+    const open = await call(admin.token, 'PUT', '/api/kyc/limits/1', { transfer: null, d30: '1000', d365: '3000' });
+    expect(open.json().data.transfer).toBeNull();
+    await call(admin.token, 'PUT', '/api/kyc/limits/1', { transfer: '1000', d30: '1000', d365: '3000' });
+  });
+});
+
+describe('travel rule', () => {
+  it('requires the recipient\'s name from 1,000 EUR or USD for every destination', async () => {
+    const sender = await createUser(t);
+    for (const [amount, currency] of [['1000', 'EUR'], ['1000', 'USD']] as const) {
+      const res = await initiate(sender, amount, currency, {});
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields).toEqual({ 'destination_details.recipient_name': 'Enter the recipient\'s full name: it is required from 1,000 EUR or USD.' });
+    }
+    expect((await initiate(sender, '999.99', 'EUR', {})).statusCode).toBe(201);
+    expect((await initiate(sender, '1000', 'EUR', { recipient_name: 'Jean Ndong' })).statusCode).toBe(201);
+  });
+
+  it('keeps who sent it and who gets it as they were, whatever the sender changes afterwards; staff see it', async () => {
+    const sender = await createUser(t, {
+      full_name: 'Awa Ndong', address: '12 rue des Palmiers', city: 'Libreville', state: 'Estuaire', country: 'GA', date_of_birth: '1985-06-30',
+    });
+    const sent = await initiate(sender, '150', 'EUR', { recipient_name: 'Jean Ndong' });
+    expect(sent.statusCode).toBe(201);
+    const id = sent.json().data.id as string;
+    const expected = {
+      originator: {
+        full_name: 'Awa Ndong', date_of_birth: '1985-06-30', customer_number: sender.user_id, email: sender.email,
+        address: { line: '12 rue des Palmiers', city: 'Libreville', state: 'Estuaire', country: 'GA' },
+        account: { provider: 'paypal_eur', currency: 'EUR' },
+      },
+      beneficiary: { name: 'Jean Ndong', account: { kind: 'phone', value: '+24177123456' }, provider: 'airtel_gabon', country: 'GA' },
+    };
+    const stored = async () => (await t.database.pool.query('select travel_rule from transfer_requests where id = $1', [id])).rows[0].travel_rule;
+    expect(await stored()).toMatchObject(expected);
+
+    const edit = await call(sender.token, 'PATCH', '/api/profiles/me', { full_name: 'Awa Moussavou', address: '3 boulevard Triomphal', date_of_birth: '1985-07-01' });
+    expect(edit.statusCode).toBe(200);
+    expect(await stored()).toMatchObject(expected);
+
+    const detail = await call(manager.token, 'GET', `/api/transfer-requests/${id}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().data.travel_rule).toMatchObject(expected);
+    // The sender's own view does not carry it.
+    expect((await call(sender.token, 'GET', `/api/transfer-requests/${id}`)).json().data.travel_rule).toBeUndefined();
+  });
+});
