@@ -127,9 +127,6 @@ export function wireCode(code: ErrorCode): WireCode {
   return ((ERRORS[code] as { wire?: string }).wire ?? code) as WireCode;
 }
 
-/** Every code an answer may carry, once each: the error body's `code` in the API's contract. */
-export const WIRE_CODES = [...new Set((Object.keys(ERRORS) as ErrorCode[]).map((code) => wireCode(code)))] as [WireCode, ...WireCode[]];
-
 const BY_KEY = new Map<string, ErrorCode>();
 for (const code of Object.keys(ERRORS) as ErrorCode[]) {
   const spec = ERRORS[code] as { key: string; wire?: string };

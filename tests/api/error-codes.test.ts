@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, WIRE_CODES, type ErrorCode } from '@core/errors.js';
+import { ERRORS, wireCode, type ErrorCode } from '@core/errors.js';
 import { t as translate } from '@server/i18n.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -41,7 +41,7 @@ describe('refusals answer listed codes in the caller\'s language', () => {
     const res = await answer(lang);
     const body = res.json();
     expect(res.statusCode).toBe(ERRORS[listed].status);
-    expect(WIRE_CODES).toContain(body.code);
+    expect(body.code).toBe(wireCode(listed));
     expect(body.error).toBe(translate(lang, ERRORS[listed].key));
   });
 
