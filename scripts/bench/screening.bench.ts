@@ -18,7 +18,8 @@ console.log(`  alerts per 1,000 ordinary names: ${(quality.alertRateNameOnly * 1
 for (const m of quality.missed) console.log(`  missed (${m.variant}): ${m.query} → ${m.list_id}`);
 for (const a of quality.alerts) console.log(`  alert: ${a.name} ~ ${a.listed} (${a.score})`);
 
-// Filler up to 50,000 names: listed first names with made-up surnames, so rare words stay rare.
+// Filler up to 50,000 names, shaped like the lists' own: listed first names with made-up
+// Arabic, Russian, Spanish and Chinese surnames, so rare words stay rare.
 let seed = 42;
 function random(): number {
   seed = (seed + 0x6d2b79f5) | 0;
@@ -27,14 +28,21 @@ function random(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-const SYLLABLES = ['ka', 'ro', 'mi', 'za', 'tu', 'ne', 'bo', 'li', 'sha', 'dra', 'vo', 'gu', 'ha', 'ri', 'ya', 'el', 'om', 'ku', 'te', 'nov'];
+const C = ['b', 't', 'j', 'h', 'kh', 'd', 'r', 'z', 's', 'sh', 'f', 'q', 'k', 'l', 'm', 'n', 'g', 'v', 'p', 'ch'];
+const V = ['a', 'i', 'u', 'o', 'e'];
+const root = (syllables: number) => Array.from({ length: syllables }, () => pick(C) + pick(V)).join('') + pick(C);
+const SURNAMES = [
+  () => `al-${root(2)}i`,
+  () => `${root(1 + Math.floor(random() * 2))}${pick(['ov', 'ev', 'in', 'enko', 'sky', 'chuk'])}`,
+  () => `${root(1 + Math.floor(random() * 2))}${pick(['ez', 'es', 'ado', 'ero', 'ana'])}`,
+  () => `${pick(['Wang', 'Li', 'Zhang', 'Liu', 'Chen', 'Yang', 'Huang', 'Zhao', 'Wu', 'Zhou'])} ${root(1)}`,
+];
 const firsts = listed.flatMap((e) => e.names.map((n) => n.split(',')[1]?.trim().split(' ')[0] ?? '')).filter(Boolean);
-const surname = () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join('');
 const entries = [...listed];
 let names = listed.reduce((n, e) => n + e.names.length, 0);
 for (let i = 0; names < NAMES + 1_000; i++) {
   const first = pick(firsts);
-  const last = surname();
+  const last = pick(SURNAMES)();
   entries.push({ source: 'bench', list_id: `F-${i}`, names: [`${last.toUpperCase()}, ${first} ${pick(firsts)}`, `${first} ${last}`], kind: 'person', birth_dates: ['1970'], countries: ['SY'] });
   names += 2;
 }

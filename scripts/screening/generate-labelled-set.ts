@@ -93,7 +93,7 @@ function addPerson(id: string, person: Person, birth: string, countries: string[
   if (!labelled) return;
   const forms: [string, string][] = [];
   const others = person.parts.map((p) => pick(p.others.length ? p.others : [p.listed]));
-  forms.push(['transliteration', others.join(' ')]);
+  if (person.parts.some((p) => p.others.length > 0)) forms.push(['transliteration', others.join(' ')]);
   forms.push(['word order', [last, ...listed.slice(0, -1)].join(' ')]);
   const words = listed.join(' ').split(' ');
   const longest = words.reduce((a, b) => (b.replace(/^(al|el)-/, '').length > a.replace(/^(al|el)-/, '').length ? b : a));

@@ -19,9 +19,11 @@ const SOUNDS: [RegExp, string][] = [
   [/x/g, 'ks'],
   [/w/g, 'v'],
   [/([aeiouy])h$/, '$1'], // Abdullah, Fatimah
+  [/([^aeiouy])e$/, '$1'], // French spellings' silent e: Yassine, Slimane, Abderrahmane
 ];
 
-function sounds(token: string): string {
+/** The word with its sounds unified (the key before vowels are dropped). */
+export function sounds(token: string): string {
   let s = token;
   for (const [from, to] of SOUNDS) s = s.replace(from, to);
   return s;

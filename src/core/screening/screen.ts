@@ -54,9 +54,15 @@ function nearWords(index: ScreeningIndex, word: Word, abjad: boolean): Set<numbe
   return ids;
 }
 
+/** A query word written with its article joined (alsomali) is split when only the rest is listed. */
+function splitJoinedArticle(index: ScreeningIndex, token: string): string[] {
+  const m = /^(?:al|el)(.{4,})$/.exec(token);
+  return m && !index.byText.has(token) && index.byText.has(m[1]!) ? [m[1]!] : [token];
+}
+
 function prepareQuery(index: ScreeningIndex, query: ScreeningQuery): PreparedQuery {
   const prepared = prepareName(query.name);
-  const words = prepared.tokens.map(toWord);
+  const words = prepared.tokens.flatMap((t) => splitJoinedArticle(index, t)).map(toWord);
   const meets = words.map((word) => {
     const found = new Map<number, TokenSimilarity>();
     for (const id of nearWords(index, word, prepared.abjad)) {

@@ -1,5 +1,5 @@
 // How close two words are (docs/rules/screening.md#fuzz-budget).
-import { abjadKey, latinKey } from './phonetic.js';
+import { abjadKey, latinKey, sounds } from './phonetic.js';
 import type { TokenMatchKind } from './types.js';
 
 /** Edits allowed by the shorter word's length: none on 1-2 letters. */
@@ -51,12 +51,13 @@ export interface TokenSimilarity {
 /** A word with its phonetic keys, computed once (the index keeps them for every listed word). */
 export interface Word {
   text: string;
+  sound: string;
   latin: string;
   abjad: string;
 }
 
 export function toWord(text: string): Word {
-  return { text, latin: latinKey(text), abjad: abjadKey(text) };
+  return { text, sound: sounds(text), latin: latinKey(text), abjad: abjadKey(text) };
 }
 
 /**
@@ -77,9 +78,16 @@ export function compareWords(query: Word, listed: Word, abjad: boolean): TokenSi
   const budget = fuzzBudget(shorter);
   const distance = editDistance(q, l, Math.max(budget, Math.floor(longer / 2)));
   const fuzzy = distance <= budget ? 1 - (EDIT_COST * distance) / longer : 0;
-  // A variant still pays for its edits, at a lower rate than a typo and beyond the budget.
-  const variant = query.latin === listed.latin && distance <= Math.floor(longer / 2) ? VARIANT_SIMILARITY - (VARIANT_EDIT_COST * distance) / longer : 0;
-  if (variant > fuzzy) return { similarity: variant, how: 'variant', distance };
+  // A variant still pays for its edits once sounds are unified (zh and j are one sound, not two
+  // edits), at a lower rate than a typo and beyond the budget.
+  let variant = 0;
+  let soundEdits = 0;
+  if (query.latin === listed.latin) {
+    const soundLonger = Math.max(query.sound.length, listed.sound.length);
+    soundEdits = editDistance(query.sound, listed.sound, Math.floor(soundLonger / 2));
+    if (soundEdits <= Math.floor(soundLonger / 2)) variant = VARIANT_SIMILARITY - (VARIANT_EDIT_COST * soundEdits) / soundLonger;
+  }
+  if (variant > fuzzy) return { similarity: variant, how: 'variant', distance: soundEdits };
   if (fuzzy > 0) return { similarity: fuzzy, how: 'fuzzy', distance };
   return null;
 }

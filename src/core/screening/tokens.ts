@@ -49,7 +49,7 @@ export function prepareName(raw: string): PreparedName {
       // Arabic script transliterates عمر as "mr": not Mister.
       ignored.push(word);
     } else {
-      tokens.push(...splitAbd(word.replace(/([aeiou])h$/, '$1')));
+      tokens.push(...splitAbd(word.replace(/ah$/, 'a')));
     }
   }
   if (tokens.length === 0) return { tokens: words, ignored: [], organisation, abjad };
