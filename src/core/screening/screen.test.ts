@@ -82,6 +82,11 @@ describe('rules', () => {
     expect(scoreOf('Sheikh Rashid ibn Abdulaziz el-Kubaisi', 'kubaisi')).toBe(1);
     expect(scoreOf('Dr. Rashid Abdelaziz Kubaisi', 'kubaisi')).toBe(1);
   });
+  it('reads a query word with the article joined as the article and the listed word', () => {
+    const m = matchOf('Rashid bin Abd al-Aziz alKubaisi', 'kubaisi');
+    expect(m.score).toBe(1);
+    expect(m.explanation.ignored).toContain('al');
+  });
   it('weighs words by rarity: a rare surname matched alone counts more than a common first name', () => {
     expect(scoreOf('Jean Prigozhin', 'prigozhin')).toBeGreaterThan(scoreOf('Yevgeniy Dupont', 'prigozhin'));
   });

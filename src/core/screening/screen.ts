@@ -54,15 +54,17 @@ function nearWords(index: ScreeningIndex, word: Word, abjad: boolean): Set<numbe
   return ids;
 }
 
-/** A query word written with its article joined (alsomali) is split when only the rest is listed. */
-function splitJoinedArticle(index: ScreeningIndex, token: string): string[] {
-  const m = /^(?:al|el)(.{4,})$/.exec(token);
-  return m && !index.byText.has(token) && index.byText.has(m[1]!) ? [m[1]!] : [token];
+/** A query word written with its article joined (alsomali) loses it when only the rest is listed. */
+function withoutJoinedArticle(index: ScreeningIndex, token: string, ignored: string[]): string {
+  const m = /^(al|el)(.{4,})$/.exec(token);
+  if (!m || index.byText.has(token) || !index.byText.has(m[2]!)) return token;
+  ignored.push(m[1]!);
+  return m[2]!;
 }
 
 function prepareQuery(index: ScreeningIndex, query: ScreeningQuery): PreparedQuery {
   const prepared = prepareName(query.name);
-  const words = prepared.tokens.flatMap((t) => splitJoinedArticle(index, t)).map(toWord);
+  const words = prepared.tokens.map((t) => toWord(withoutJoinedArticle(index, t, prepared.ignored)));
   const meets = words.map((word) => {
     const found = new Map<number, TokenSimilarity>();
     for (const id of nearWords(index, word, prepared.abjad)) {
