@@ -94,6 +94,35 @@ function ActorsSection({ transfer }: { transfer: StaffDetail }) {
   );
 }
 
+/** Who sent it and who gets it as they were when it was made (docs/rules/know-your-sender.md#travel-rule). */
+function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
+  const { t } = useTranslation('admin');
+  const rule = transfer.travel_rule;
+  const o = rule?.originator;
+  const b = rule?.beneficiary;
+  return (
+    <section aria-labelledby="d-travel" data-testid="travel-rule">
+      <h3 id="d-travel" className="mb-1 font-semibold">{t('details.travelRule.title')}</h3>
+      {!o || !b ? <p className="text-sm text-muted-foreground">{t('details.travelRule.none')}</p> : (
+        <dl className="grid sm:grid-cols-2 sm:gap-x-6">
+          <div>
+            <Row label={t('details.travelRule.originator')}>{o.full_name}</Row>
+            <Row label={t('details.travelRule.dateOfBirth')}>{o.date_of_birth}</Row>
+            <Row label={t('details.travelRule.address')}>{[o.address.line, o.address.city, o.address.state, o.address.country].filter(Boolean).join(', ')}</Row>
+            <Row label={t('details.travelRule.customerNumber')}><span className="font-mono text-xs">{o.customer_number}</span></Row>
+            <Row label={t('details.travelRule.paidFrom')}>{`${channelLabel(t, o.account.provider)} (${o.account.currency})`}</Row>
+          </div>
+          <div>
+            <Row label={t('details.travelRule.beneficiary')}>{b.name ?? t('details.travelRule.noName')}</Row>
+            <Row label={t(`details.travelRule.account.${b.account.kind}`)}>{b.account.value}</Row>
+            <Row label={t('details.travelRule.country')}>{b.country}</Row>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}
+
 export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: () => void }) {
   const { t, i18n } = useTranslation(['admin', 'common', 'validation', 'transfer']);
   const lng = i18n.resolvedLanguage ?? 'en';
@@ -175,6 +204,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
         {/* Shown once the dialog's answer says whether PayPal or staff record the payment. */}
         {d ? <MoneySection transfer={d} /> : <LoadingState className="py-4" />}
         {d ? <ActorsSection transfer={d} /> : null}
+        {d ? <TravelRuleSection transfer={d} /> : null}
 
         <section aria-labelledby="d-proof">
           <h3 id="d-proof" className="mb-2 font-semibold">{t('details.proof')}</h3>

@@ -5,6 +5,7 @@ import { History, LifeBuoy, Lightbulb, MessageSquareWarning, Repeat, Send } from
 import { formatPhone } from '@core/phone';
 import { CancelTransferButton } from '@web/components/cancel-transfer';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
+import { KycCard } from '@web/components/kyc-limits';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
@@ -141,6 +142,7 @@ export default function DashboardPage() {
           </ul>
         </Card>
       ) : null}
+      <KycCard />
       <section aria-label={t('dashboard.stats')} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {stats.map(([label, value]) => (
           <Card key={label} className="p-4 sm:p-5">

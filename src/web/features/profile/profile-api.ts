@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionsEndedResponse } from '@core/api/auth';
 import type { MyProfileResponse, ProfileSavedResponse } from '@core/api/profiles';
 import type { RecipientDeletedResponse, RecipientListResponse } from '@core/api/recipients';
-import type { PasswordChange } from '@core/schemas';
+import type { PasswordChange, ProfileUpdate } from '@core/schemas';
 import type { SavedRecipient } from '@web/lib/saved-recipient';
 import { api, isApiError } from '@web/lib/api';
 
@@ -33,7 +33,7 @@ export function isReauthCodeSent(err: unknown): boolean {
 export type ProfileSaveAnswer = ProfileSavedResponse;
 
 export const profileApi = {
-  save: (body: { full_name?: string; phone?: string; email?: string } & OwnerProof) =>
+  save: (body: Omit<ProfileUpdate, 'current_password' | 'current_code'> & OwnerProof) =>
     api<ProfileSaveAnswer>('/api/profiles/me', { method: 'PATCH', body }),
   changePassword: (body: { password: string } & OwnerProof) =>
     api<SessionsEndedResponse>('/api/profiles/me/password', { method: 'PUT', body }),

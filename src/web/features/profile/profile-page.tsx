@@ -8,6 +8,7 @@ import { useToast } from '@web/components/ui/toast';
 import { formatDate } from '@web/lib/format';
 import { errorText } from '@web/lib/translate';
 import { useMyProfile, type MyProfile } from './profile-api';
+import { IdentityCard } from './identity-card';
 import { ProfileForm } from './profile-form';
 import { RecipientsCard } from './recipients-card';
 import { PasswordCard } from './password-card';
@@ -43,6 +44,7 @@ export default function ProfilePage() {
         <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="flex min-w-0 flex-col gap-6">
             <ProfileForm profile={profile.data} />
+            <IdentityCard profile={profile.data} />
             <RecipientsCard />
           </div>
           <div className="flex min-w-0 flex-col gap-6">

@@ -7,12 +7,16 @@ import type { InitiatedResponse } from '@core/api/payments';
 import { CHANNELS, directionFor } from '@core/channels';
 import { amountExample } from '@core/amount-input';
 import { computeQuote } from '@core/fees';
+import { toLimitCurrency } from '@core/kyc';
+import { parseAmount } from '@core/money';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Card } from '@web/components/ui/card';
 import { Form, showServerError, useErrorText, useZodForm } from '@web/components/ui/form';
 import { useToast, type ToastInput } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
-import { money } from '@web/lib/format';
+import { money, moneyFromDecimal } from '@web/lib/format';
+import { useKyc } from '@web/lib/kyc';
+import { KycTransferNotice } from '@web/components/kyc-limits';
 import { useOperators } from '@web/lib/operators';
 import { useFees, useRates } from '@web/lib/queries';
 import { withPrefill } from '@web/lib/send-again';
@@ -38,6 +42,7 @@ export default function TransferPage() {
   const rates = useRates();
   const recipients = useSavedRecipients();
   const operators = useOperators();
+  const kyc = useKyc();
 
   // Read at submit, once this render's quote is known.
   const rules: ScreenRules = {
@@ -48,9 +53,11 @@ export default function TransferPage() {
       return accepted && t('validation:recipientPhoneOperator', accepted);
     },
     limitError: () => {
-      if (!quote?.limit_error) return null;
-      const limit = money(quote.limit_error.limit, currency, lng);
-      return t(quote.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit });
+      if (quote?.limit_error) {
+        const limit = money(quote.limit_error.limit, currency, lng);
+        return t(quote.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit });
+      }
+      return senderLimitError();
     },
   };
   const form = useZodForm(transferFormSchema(rules),
@@ -83,6 +90,21 @@ export default function TransferPage() {
   };
   const quote = priceWith();
   const texts = quoteTexts(t, quote, currency, lng);
+
+  /**
+   * The sender's own limits, told before the review as the server would refuse them
+   * (docs/rules/know-your-sender.md#limits): what to complete at level 0, else the first window
+   * this amount exceeds, with what is left and how to raise it.
+   */
+  const senderLimitError = () => {
+    const status = kyc.data;
+    if (!status || !rates.data || minor <= 0) return null;
+    if (status.level === 0) return t('kyc.requiredBody', { missing: (status.next?.provide ?? []).map((f) => t(`errors:kyc.field.${f}`)).join(', ') });
+    const inEur = toLimitCurrency(BigInt(minor), currency, rates.data);
+    const over = status.windows.find((w) => w.left !== null && inEur !== null && inEur > BigInt(parseAmount(w.left, 'EUR') ?? 0));
+    if (!over) return null;
+    return `${t('kyc.overLimit', { window: t(`kyc.window.${over.window}`), left: moneyFromDecimal(over.left!, 'EUR', lng) })} ${t('kyc.howToRaise')}`;
+  };
 
   /**
    * Reloads the tiers and rates (an admin may have changed them since the page opened) and says
@@ -145,6 +167,7 @@ export default function TransferPage() {
   return (
     <PageShell>
       <PageHeader title={t('form.title')} description={t('form.description')} />
+      <KycTransferNotice />
       <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
         <Card className="p-5 sm:p-6">
           <Form
