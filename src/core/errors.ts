@@ -40,6 +40,10 @@ export const ERRORS = {
   reauth_code_sent: { status: 403, key: 'auth.errors.reauthCodeSent' },
   reauth_otp_invalid: { status: 403, key: 'validation.otpInvalid', wire: 'otp_invalid' },
   reauth_code_exhausted: { status: 403, key: 'auth.errors.codeExhausted', wire: 'code_exhausted' },
+  // Closing one's own account (docs/rules/your-data.md#closing-your-account)
+  close_open_transfers: { status: 409, key: 'errors.privacy.openTransfers' },
+  close_money_owed: { status: 409, key: 'errors.privacy.moneyOwed' },
+  close_staff_account: { status: 409, key: 'errors.privacy.staffAccount' },
   // Two-step sign-in
   mfa_code_invalid: { status: 400, key: 'auth.errors.mfaCodeInvalid' },
   mfa_token_invalid: { status: 401, key: 'auth.errors.mfaTokenInvalid' },

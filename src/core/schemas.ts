@@ -234,6 +234,10 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
 /** A signed-in password change (every other session ends). */
 export const PasswordChangeSchema = z.object({ ...reauthFields, password: newPassword() });
+
+/** Closing one's own account takes the same proof (docs/rules/your-data.md#closing-your-account). */
+export const AccountCloseSchema = z.object({ ...reauthFields });
+export type AccountClose = z.infer<typeof AccountCloseSchema>;
 export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
 
 /**

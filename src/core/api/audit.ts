@@ -8,7 +8,7 @@ import { dataOf, isoDateTime, pageOf, utcDay } from './common.js';
 export const AUDIT_ACTIONS = [
   'transfer_request.status', 'transfer_request.payment', 'transfer_request.payout', 'transfer_request.refund', 'transfer_request.refund_request',
   'transfer_request.export', 'transfer_request.approve', 'transfer_request.note', 'approval_threshold.update', 'kyc_limits.update',
-  'proof.view', 'profile.role_update', 'profile.mfa_reset', 'fee_tier.create',
+  'proof.view', 'profile.role_update', 'profile.mfa_reset', 'profile.export', 'profile.close', 'profile.erase', 'fee_tier.create',
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
 ] as const;

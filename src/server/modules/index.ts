@@ -13,6 +13,7 @@ import mfaRoutes from './mfa/routes.js';
 import type { ApiModule } from './module.js';
 import operatorsRoutes from './operators/routes.js';
 import paymentsRoutes from './payments/routes.js';
+import privacyRoutes from './privacy/routes.js';
 import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
 import ratesRoutes from './rates/routes.js';
@@ -24,5 +25,5 @@ import transfersRoutes from './transfers/routes.js';
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes,
+  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes,
 ];

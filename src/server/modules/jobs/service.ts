@@ -9,9 +9,9 @@ import { recordAudit, type Actor } from '../audit/service.js';
 
 /**
  * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
- * refund of a PayPal capture.
+ * refund of a PayPal capture, the daily erasure of closed accounts past their retention.
  */
-export const JOB_KINDS = ['mail', 'paypal_void', 'paypal_refund'] as const;
+export const JOB_KINDS = ['mail', 'paypal_void', 'paypal_refund', 'privacy_erasure'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**

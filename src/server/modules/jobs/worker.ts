@@ -1,4 +1,4 @@
-import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as WorkerLogger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '@server/config.js';
@@ -6,6 +6,7 @@ import type { Db } from '@server/db/client.js';
 import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
+import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runRefundJob, runVoidJob } from '../transfers/paypal-money.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
@@ -56,12 +57,22 @@ export function workerLogger(log: Logger): WorkerLogger {
   });
 }
 
+/**
+ * Scheduled jobs: graphile-worker adds each once per time it is due, whichever process's worker
+ * sees it first, and one missed while no worker ran is added when one starts again within a day.
+ * The retention job erases closed accounts past their retention (docs/rules/your-data.md).
+ */
+const schedule = (maxAttempts: number) => parseCronItems([
+  { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
+]);
+
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   const taskList: TaskList = {
     mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
     // PayPal's side of a closed or refunded transfer (transfers/paypal-money.ts).
     paypal_void: (payload) => runVoidJob(deps, payload),
     paypal_refund: (payload) => runRefundJob(deps, payload),
+    privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
   };
   // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.
@@ -76,8 +87,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
       }],
     },
     taskList,
-    // No scheduled (cron) jobs: without this it looks for a crontab file in the working directory.
-    parsedCronItems: [],
+    // Scheduled work, given here so it never looks for a crontab file in the working directory.
+    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS),
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,
