@@ -1405,6 +1405,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profiles/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the caller, as a JSON file to download (audited) */
+        get: operations["getProfilesMeExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/me/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Closes the caller's account with the owner's proof: sessions end, what no law requires is erased (409 while a transfer is unfinished or money is owed) */
+        post: operations["postProfilesMeClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8840,6 +8874,157 @@ export interface operations {
                             currency: "EUR";
                             updated_at: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getProfilesMeExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        format: 1;
+                        exported_at: string;
+                        profile: {
+                            [key: string]: unknown;
+                        };
+                        transfers: {
+                            [key: string]: unknown;
+                        }[];
+                        recipients: {
+                            [key: string]: unknown;
+                        }[];
+                        sign_in_providers: {
+                            [key: string]: unknown;
+                        }[];
+                        sessions: {
+                            [key: string]: unknown;
+                        }[];
+                        emails: {
+                            [key: string]: unknown;
+                        }[];
+                        audit: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postProfilesMeClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password?: string;
+                    current_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        closed_at: string;
                     };
                 };
             };
