@@ -205,6 +205,7 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
   candidates.sort((a, b) => b.bound - a.bound);
 
   const best = new Map<number, Match>();
+  // Best scores so far, one per entry, highest first: once `limit` entries beat a name's bound, stop.
   const kept: number[] = [];
   for (const { n, bound } of candidates) {
     if (kept.length >= limit && bound < kept[limit - 1]!) break;
@@ -228,7 +229,8 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
         qualifiers: effects.map((e) => ({ ...e, before: round(e.before), after: round(e.after) })),
       },
     });
-    kept.push(score);
+    if (previous) kept.splice(kept.indexOf(previous.score), 1);
+    kept.push(round(score));
     kept.sort((a, b) => b - a);
   }
   return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
