@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOLD_THRESHOLD, buildIndex, screen, type ListedEntry, type ScreeningQuery } from './index.js';
 import listed from './testdata/listed.json';
+import variants from './testdata/variants.json';
 
 const entry = (list_id: string, names: string[], extra: Partial<ListedEntry> = {}): ListedEntry => ({ source: 'test', list_id, names, kind: 'person', ...extra });
 const EXAMPLES: ListedEntry[] = [
@@ -145,6 +146,16 @@ describe('explanation', () => {
     expect(m.explanation.name_score).toBeLessThan(1);
     expect(m.score).toBeGreaterThan(m.explanation.name_score);
     expect(m.score).toBeLessThan(1);
+  });
+});
+
+describe('the index\'s pre-filter', () => {
+  it('answers at the threshold exactly what a search from 0 answers above it', () => {
+    for (const v of (variants as { query: string }[]).slice(0, 150)) {
+      const all = screen(index, { name: v.query }, { threshold: 0, limit: 10_000 }).filter((m) => m.score >= HOLD_THRESHOLD);
+      const held = screen(index, { name: v.query }, { threshold: HOLD_THRESHOLD, limit: 10_000 });
+      expect(held.map((m) => [m.entry.list_id, m.score]), v.query).toEqual(all.map((m) => [m.entry.list_id, m.score]));
+    }
   });
 });
 
