@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
+import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { OidcProvider } from '../../support/oidc-provider.js';
@@ -40,8 +43,14 @@ export interface E2eApp {
   api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T>;
   /** A fresh page (own cookies and storage), English unless told otherwise. */
   page(opts?: { locale?: string; width?: number }): Promise<Page>;
-  /** "A sender exists": registered and e-mail verified through the API; returns a session token. */
-  senderExists(account: Account, phone?: string): Promise<string>;
+  /**
+   * "A sender exists": registered and e-mail verified through the API, its profile completed
+   * (street address, date of birth) and set at an identity level (3 unless told: a test about
+   * limits picks its own; 0 leaves the profile as sign-up made it); returns a session token.
+   */
+  senderExists(account: Account, phone?: string, opts?: { level?: 0 | 1 | 2 | 3 }): Promise<string>;
+  /** A statement on the server's own database (PostgreSQL under its DATA_DIR), for what only staff reviews change. */
+  sql<R extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   /**
    * A session token for an existing account, from the API. Staff accounts pass two-step sign-in:
    * enrolled here through the API on their first sign-in, with a code computed from the secret after.
@@ -97,11 +106,30 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
 
   app.page = (pageOpts) => newPage(app.browser, pageOpts);
 
-  app.senderExists = async (account, phone = '+24177000000') => {
+  app.senderExists = async (account, phone = '+24177000000', { level = 3 } = {}) => {
     if (!app.smtp) throw new Error('senderExists needs useE2eApp({ smtp: true }) for the e-mailed code');
     await app.api('POST', '/api/auth/register', { ...account, phone, city: 'Libreville', country: 'GA' });
     const otp = await app.smtp.codeFor(account.email);
-    return (await app.api<{ token: string }>('POST', '/api/auth/verify-otp', { email: account.email, otp })).token;
+    const { token } = await app.api<{ token: string }>('POST', '/api/auth/verify-otp', { email: account.email, otp });
+    if (level === 0) return token;
+    // Sending needs a complete profile (docs/rules/know-your-sender.md#levels); levels 2 and 3 come from staff reviews.
+    await app.api('PATCH', '/api/profiles/me', { address: '12 rue des Palmiers', date_of_birth: '1990-04-12' }, token);
+    if (level > 1) await app.sql('update profiles set kyc_level = $1 where lower(email) = lower($2)', [level, account.email]);
+    return token;
+  };
+
+  app.sql = async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => {
+    const dir = app.server.dataDir;
+    // The embedded server's port is the fourth line of its postmaster.pid; its password is kept beside the data.
+    const port = Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const password = readFileSync(path.join(dir, 'postgres-password'), 'utf8').trim();
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'app' });
+    await client.connect();
+    try {
+      return (await client.query<R>(text, params)).rows;
+    } finally {
+      await client.end();
+    }
   };
 
   // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in): the TOTP secrets of the staff

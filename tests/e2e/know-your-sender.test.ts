@@ -1,0 +1,82 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
+
+// Know your sender (docs/rules/know-your-sender.md), on a phone (390 px): a level-1 sender near
+// the 30-day limit sees what is left on the dashboard and is told before paying, in English and
+// in French; once the admin raises the limit, the same transfer goes through.
+
+const app = useE2eApp({ smtp: true });
+const SENDER = { email: 'nadia@example.test', password: 'Quiet-Owendo-Bay-7', full_name: 'Nadia Obame' };
+const FRENCH = { email: 'paul@example.test', password: 'Calme-Lambarene-81', full_name: 'Paul Mba' };
+const PHONE = 390;
+
+/** 900 EUR sent through the API today: 100 EUR left of level 1's 1,000 EUR over 30 days. */
+async function nearTheLimit(token: string) {
+  await app.api('POST', '/api/payments/initiate', {
+    source_provider: 'paypal_eur', destination_provider: 'airtel_gabon', amount: '900', currency: 'EUR',
+    destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24177123456' },
+  }, token);
+}
+
+/** The transfer screen with 200 EUR to Airtel Gabon and a recipient, then "Review transfer" (or its French twin). */
+async function askToSend(page: Page, labels: { phone: string; name: string; review: string }) {
+  await page.goto(`${app.server.url}/transfer?direction=EUR_XAF&amount=200`);
+  await page.getByLabel(labels.phone).fill('077 12 34 56');
+  await page.getByLabel(labels.name).fill('Marie Nguema');
+  await page.getByRole('button', { name: labels.review }).click();
+}
+
+beforeAll(async () => {
+  await nearTheLimit(await app.senderExists(SENDER, undefined, { level: 1 }));
+  await nearTheLimit(await app.senderExists(FRENCH, '+24177000001', { level: 1 }));
+});
+
+describe('limits told before paying, on a phone', () => {
+  it('the dashboard shows what is left in each window and warns from 80 % used', async () => {
+    const page = await app.signedInPage(SENDER, { width: PHONE });
+    await page.goto(`${app.server.url}/dashboard`);
+    const card = page.getByTestId('kyc-card');
+    await card.getByRole('heading', { name: 'Your sending limits (level 1)' }).waitFor();
+    expect(await card.getByTestId('kyc-window-30d').innerText()).toContain('€100.00 left');
+    expect(await card.getByTestId('kyc-window-30d').innerText()).toContain('€900.00 used of €1,000.00');
+    expect(await card.getByTestId('kyc-window-365d').innerText()).toContain('€2,100.00 left');
+    expect(await card.getByTestId('kyc-near-limit').innerText()).toContain('You have used 80 % or more of your limit (Last 30 days).');
+    await shot(page, 'kyc-dashboard-390');
+    await page.close();
+  });
+
+  it('in English: 200 EUR over the 30-day limit is refused at the form, with what is left and how to raise it', async () => {
+    const page = await app.signedInPage(SENDER, { width: PHONE });
+    await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
+    await page.getByText('This transfer is over your limit (Last 30 days): €100.00 left.').first().waitFor();
+    await page.getByText('To send more, ask our Support team to verify your identity').first().waitFor();
+    expect(await page.getByRole('heading', { name: 'Review and confirm' }).count()).toBe(0);
+    await shot(page, 'kyc-transfer-refused-en-390');
+    await page.close();
+  });
+
+  it('in French: the same refusal, in French', async () => {
+    const page = await app.signedInPage(FRENCH, { width: PHONE, locale: 'fr-FR' });
+    await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
+    await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\) : il vous reste 100,00\s€\./).first().waitFor();
+    await page.getByText('Pour envoyer davantage, demandez à notre service client').first().waitFor();
+    await shot(page, 'kyc-transfer-refused-fr-390');
+    await page.close();
+  });
+
+  it('once the admin raises the limit, the same transfer goes through to its payment page', async () => {
+    const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
+    await app.api('PUT', '/api/kyc/limits/1', { transfer: '1000', d30: '2000', d365: '3000' }, admin);
+    const page = await app.signedInPage(SENDER, { width: PHONE });
+    await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
+    await page.getByRole('heading', { name: 'Review and confirm' }).waitFor();
+    await page.getByRole('button', { name: /^Confirm and pay/ }).click();
+    await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByTestId('kyc-card').getByText('€900.00 left').first().waitFor();
+    await shot(page, 'kyc-dashboard-after-390');
+    await page.close();
+  });
+});
