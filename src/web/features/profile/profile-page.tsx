@@ -14,6 +14,7 @@ import { RecipientsCard } from './recipients-card';
 import { PasswordCard } from './password-card';
 import { SecurityCard } from './security-card';
 import { TwoStepCard } from './two-step-card';
+import { YourDataSection } from './your-data-section';
 
 /** Profile screen: the form, a password reset, saved recipients, statistics and security. */
 export default function ProfilePage() {
@@ -52,6 +53,7 @@ export default function ProfilePage() {
             <PasswordCard profile={profile.data} />
             <TwoStepCard profile={profile.data} />
             <SecurityCard />
+            <YourDataSection profile={profile.data} />
           </div>
         </div>
       )}
