@@ -46,10 +46,14 @@ for (let i = 0; names < NAMES + 1_000; i++) {
   entries.push({ source: 'bench', list_id: `F-${i}`, names: [`${last.toUpperCase()}, ${first} ${pick(firsts)}`, `${first} ${last}`], kind: 'person', birth_dates: ['1970'], countries: ['SY'] });
   names += 2;
 }
+global.gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
 const t0 = performance.now();
 const index = buildIndex(entries);
 const buildMs = performance.now() - t0;
-console.log(`index: ${entries.length} entries, ${index.names.length} names, ${index.words.length} words, built in ${buildMs.toFixed(0)} ms`);
+global.gc?.();
+const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1_048_576;
+console.log(`index: ${entries.length} entries, ${index.names.length} names, ${index.words.length} words, built in ${buildMs.toFixed(0)} ms, about ${heapMb.toFixed(0)} MB of heap`);
 
 const large = evaluateLabelledSet(index, variants, ordinary);
 console.log(`  the labelled set against this index: recall ${(large.recall * 100).toFixed(1)} %, alerts per 1,000 ordinary names ${(large.alertRateNameOnly * 1000).toFixed(2)} by name alone, ${(large.alertRateWithQualifiers * 1000).toFixed(2)} with birth date and country`);
