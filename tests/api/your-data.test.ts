@@ -103,6 +103,22 @@ describe('POST /api/profiles/me/close', () => {
     expect((await profileOf(sender.id)).closed_at).toBeNull();
   });
 
+  it('asks an account without a password for a mailed code, then closes it and erases its e-mails', async () => {
+    const sender = await createUser(t);
+    await t.database.db.update(profiles).set({ password_hash: null }).where(eq(profiles.id, sender.id));
+    const first = await close(sender, {});
+    expect(first.statusCode).toBe(403);
+    expect(first.json().code).toBe('reauth_code_sent');
+    await t.jobsDone();
+    const mailed = await t.database.pool.query<{ text: string }>('select text from mail_outbox where "to" = $1 order by id desc', [sender.email]);
+    const code = /\b(\d{6})\b/.exec(mailed.rows[0]!.text)![1]!;
+    // The export lists the e-mail the account was sent.
+    expect((await request('GET', '/api/profiles/me/export', sender.token)).json().emails).toEqual([expect.objectContaining({ to: sender.email })]);
+
+    expect((await close(sender, { current_code: code })).statusCode).toBe(200);
+    expect((await t.database.pool.query('select 1 from mail_outbox where "to" = $1', [sender.email])).rows).toEqual([]);
+  });
+
   it('is refused for a staff account, which an admin manages', async () => {
     const res = await close(manager);
     expect(res.statusCode).toBe(409);
