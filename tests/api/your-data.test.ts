@@ -196,3 +196,21 @@ describe('the retention job', () => {
     expect(rows.map((r: { identifier: string }) => r.identifier)).toContain('privacy_erasure');
   });
 });
+
+describe('as the least-privilege database role of a deployment', () => {
+  it('closes an account and erases it after retention without changing an append-only table', async () => {
+    const lp = await createTestApp({ leastPrivilege: true });
+    try {
+      const sender = await createUser(lp, { full_name: 'Least Privilege' });
+      const transfer = await createTransfer(lp, sender.id, { status: 'completed', paid: true, paidOut: true });
+      const closed = await lp.request({ method: 'POST', url: '/api/profiles/me/close', token: sender.token, payload: { current_password: sender.password } });
+      expect(closed.statusCode).toBe(200);
+      await lp.database.db.execute(sql`update profiles set closed_at = now() - interval '6 years' where id = ${sender.id}`);
+      expect(await eraseExpiredAccounts({ db: lp.database.db, log: pino({ level: 'silent' }) })).toBe(1);
+      const [row] = await lp.database.db.select().from(transferRequests).where(eq(transferRequests.id, transfer.id));
+      expect(row).toMatchObject({ destination_details: {}, total: transfer.total });
+    } finally {
+      await lp.close();
+    }
+  });
+});
