@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { CloseBlocker } from '@core/api/privacy.js';
+import { OPEN_STATUSES } from '@core/status.js';
 import type { Db, Tx } from '@server/db/client.js';
 
 // The SQL of a sender's own data (docs/rules/your-data.md): one read per section of the export,
@@ -59,7 +60,7 @@ export async function exportSections(db: Db, profileId: string) {
 export async function closeBlockers(db: Db | Tx, profileId: string): Promise<CloseBlocker[]> {
   const { rows } = await db.execute(sql`select id, reference, status, payment_status from transfer_requests
     where profile_id = ${profileId}
-      and (status in ('pending', 'processing') or payment_status in ('refund_due', 'authorized'))
+      and (status = any(${sql.param([...OPEN_STATUSES])}::text[]) or payment_status in ('refund_due', 'authorized'))
     order by created_at, id`);
   return rows as unknown as CloseBlocker[];
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AccountClosedResponse, CloseBlocker, MyDataExport } from '@core/api/privacy.js';
 import { AppError } from '@core/errors.js';
 import type { AccountClose } from '@core/schemas.js';
-import { isStaff } from '@core/status.js';
+import { isFinalStatus, isStaff } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
@@ -33,7 +33,7 @@ export async function exportMyData(db: Db, me: AuthUser, actor: Actor): Promise<
 /** The refusal naming the transfers that keep the account open (the unfinished ones first), or null. */
 function blockedBy(blockers: CloseBlocker[]): AppError | null {
   if (blockers.length === 0) return null;
-  const open = blockers.filter((b) => b.status === 'pending' || b.status === 'processing');
+  const open = blockers.filter((b) => !isFinalStatus(b.status));
   const listed = open.length > 0 ? open : blockers;
   return new AppError(open.length > 0 ? 'close_open_transfers' : 'close_money_owed', {
     vars: { references: listed.map((b) => b.reference).join(', ') },
@@ -59,7 +59,7 @@ export async function closeMyAccount(ctx: AppContext, reply: FastifyReply, me: A
     const late = blockedBy(await repo.closeBlockers(tx, profile.id));
     if (late) throw late;
     const at = await repo.eraseAtClosure(tx, profile.id, locked.email);
-    await recordAudit(tx, actor, { action: 'profile.close', target: 'profile', id: profile.id, after: { closed_at: at.toISOString(), kept_until_years: RETENTION_YEARS } });
+    await recordAudit(tx, actor, { action: 'profile.close', target: 'profile', id: profile.id, after: { closed_at: at.toISOString(), retention_years: RETENTION_YEARS } });
     return at;
   });
   return { message: t(lang, 'auth.yourData.closed'), closed_at: closedAt.toISOString() };
