@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_KYC_LIMITS, dateOfBirthRefusal, kycLevelOf, limitRefusal, missingProfileFields, nearLimit, nextLevelNeeds,
-  recipientNameRequired, toLimitCurrency, usedInEur, windowStates,
+  recipientNameRequired, toLimitCurrency, usedInEur, windowExceeded, windowStates,
 } from './kyc.js';
 import { SEED_RATES } from './rates.js';
 
@@ -99,5 +99,17 @@ describe('travel rule', () => {
     expect(recipientNameRequired(999_99, 'USD', SEED_RATES)).toBe(false);
     expect(recipientNameRequired(654_000, 'XAF', SEED_RATES)).toBe(false);
     expect(recipientNameRequired(655_000, 'XAF', SEED_RATES)).toBe(true);
+  });
+});
+
+describe('what the screens tell before asking the server', () => {
+  it('names the first window the amount would exceed', () => {
+    const windows = [
+      { window: 'transfer' as const, left: '1000.00' }, { window: '30d' as const, left: '100.00' }, { window: '365d' as const, left: '2100.00' },
+    ];
+    expect(windowExceeded(windows, 100_00, 'EUR', SEED_RATES)).toBeNull();
+    expect(windowExceeded(windows, 108_00, 'USD', SEED_RATES)).toBeNull();
+    expect(windowExceeded(windows, 108_01, 'USD', SEED_RATES)?.window).toBe('30d');
+    expect(windowExceeded([{ window: 'transfer' as const, left: null }], 5_000_00, 'EUR', SEED_RATES)).toBeNull();
   });
 });

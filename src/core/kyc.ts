@@ -171,3 +171,15 @@ export function recipientNameRequired(amount: Minor, currency: Currency, rates: 
   const inEur = toLimitCurrency(BigInt(amount), currency, rates);
   return inEur === null || inEur >= NAMED_RECIPIENT_FROM;
 }
+
+/**
+ * The first of the sender's windows (as GET /api/kyc answers them: what is left, EUR text) that a
+ * transfer of `amount` would exceed: what the screens say before the server is asked.
+ */
+export function windowExceeded<W extends { window: KycWindow; left: Decimal | null }>(
+  windows: readonly W[], amount: Minor, currency: Currency, rates: Partial<Record<RateKey, Decimal>>,
+): W | null {
+  const inEur = toLimitCurrency(BigInt(amount), currency, rates);
+  if (inEur === null || amount <= 0) return null;
+  return windows.find((w) => w.left !== null && inEur > BigInt(parseAmount(w.left, LIMIT_CURRENCY) ?? 0)) ?? null;
+}

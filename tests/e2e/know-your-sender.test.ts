@@ -33,6 +33,30 @@ beforeAll(async () => {
   await nearTheLimit(await app.senderExists(FRENCH, '+24177000001', { level: 1 }));
 });
 
+describe('an account without a date of birth or street address, on a phone', () => {
+  const NEW = { email: 'ines@example.test', password: 'Green-Akanda-Park-3', full_name: 'Ines Nzamba' };
+
+  it('is told on the dashboard what to complete, completes it on the profile and reaches level 1', async () => {
+    await app.senderExists(NEW, '+24177000002', { level: 0 });
+    const page = await app.signedInPage(NEW, { width: PHONE });
+    await page.goto(`${app.server.url}/dashboard`);
+    const required = page.getByTestId('kyc-required');
+    await required.getByText('Before your first transfer, add: date of birth, address.').waitFor();
+    await shot(page, 'kyc-dashboard-level0-390');
+    await required.getByRole('link', { name: 'Complete my profile' }).click();
+    await page.waitForURL(/\/profile$/);
+    const card = page.getByTestId('identity-card');
+    await card.getByTestId('identity-dob').fill('1992-03-05');
+    await card.getByTestId('identity-address').fill('8 rue Ange Mba');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile updated successfully').first().waitFor();
+    await shot(page, 'kyc-profile-390');
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByRole('heading', { name: 'Your sending limits (level 1)' }).waitFor();
+    await page.close();
+  });
+});
+
 describe('limits told before paying, on a phone', () => {
   it('the dashboard shows what is left in each window and warns from 80 % used', async () => {
     const page = await app.signedInPage(SENDER, { width: PHONE });
@@ -47,8 +71,16 @@ describe('limits told before paying, on a phone', () => {
     await page.close();
   });
 
-  it('in English: 200 EUR over the 30-day limit is refused at the form, with what is left and how to raise it', async () => {
+  it('in English: the calculator and then the form say 200 EUR is over the 30-day limit, with what is left and how to raise it', async () => {
     const page = await app.signedInPage(SENDER, { width: PHONE });
+    await page.goto(app.server.url);
+    const calculator = page.getByRole('region', { name: 'How much are you sending?' });
+    await calculator.getByLabel('From → to').selectOption('EUR_XAF');
+    await calculator.getByLabel('You send (EUR)').fill('200');
+    await calculator.getByText('This is over your limit (last 30 days): €100.00 left.').waitFor();
+    await calculator.getByLabel('You send (EUR)').fill('100');
+    await expect.poll(() => calculator.getByTestId('calc-own-limit').count()).toBe(0);
+    await shot(page, 'kyc-calculator-390');
     await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
     await page.getByText('This transfer is over your limit (Last 30 days): €100.00 left.').first().waitFor();
     await page.getByText('To send more, ask our Support team to verify your identity').first().waitFor();

@@ -13,16 +13,17 @@ const cache = new Map<string, unknown>();
 
 /**
  * A tiny GET hook for the home page, which must stay light (no TanStack Query there):
- * fetches `path`, refetches every `interval` ms while the tab is visible and when the person comes
+ * fetches `path` (nothing while it is null), refetches every `interval` ms while the tab is visible and when the person comes
  * back to it (focus), aborts on unmount.
  */
-export function useJson<T>(path: string, interval?: number): JsonState<T> {
-  const [data, setData] = useState<T | undefined>(() => cache.get(path) as T | undefined);
+export function useJson<T>(path: string | null, interval?: number): JsonState<T> {
+  const [data, setData] = useState<T | undefined>(() => (path ? cache.get(path) as T | undefined : undefined));
   const [error, setError] = useState<ApiError | Error | undefined>();
   const [tick, setTick] = useState(0);
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => {
+    if (!path) return undefined;
     const ctrl = new AbortController();
     controller.current = ctrl;
     api<T>(path, { signal: ctrl.signal }).then(
@@ -39,7 +40,7 @@ export function useJson<T>(path: string, interval?: number): JsonState<T> {
   }, [path, tick]);
 
   useEffect(() => {
-    if (!interval) return;
+    if (!interval || !path) return;
     const refresh = () => {
       if (document.visibilityState === 'visible') setTick((n) => n + 1);
     };
@@ -49,7 +50,7 @@ export function useJson<T>(path: string, interval?: number): JsonState<T> {
       window.clearInterval(id);
       window.removeEventListener('focus', refresh);
     };
-  }, [interval]);
+  }, [interval, path]);
 
   const refetch = useCallback(() => setTick((n) => n + 1), []);
   return { data, error, isPending: data === undefined && error === undefined, refetch };

@@ -104,20 +104,20 @@ function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
     <section aria-labelledby="d-travel" data-testid="travel-rule">
       <h3 id="d-travel" className="mb-1 font-semibold">{t('details.travelRule.title')}</h3>
       {!o || !b ? <p className="text-sm text-muted-foreground">{t('details.travelRule.none')}</p> : (
-        <dl className="grid sm:grid-cols-2 sm:gap-x-6">
-          <div>
+        <div className="grid sm:grid-cols-2 sm:gap-x-6">
+          <dl>
             <Row label={t('details.travelRule.originator')}>{o.full_name}</Row>
             <Row label={t('details.travelRule.dateOfBirth')}>{o.date_of_birth}</Row>
             <Row label={t('details.travelRule.address')}>{[o.address.line, o.address.city, o.address.state, o.address.country].filter(Boolean).join(', ')}</Row>
             <Row label={t('details.travelRule.customerNumber')}><span className="font-mono text-xs">{o.customer_number}</span></Row>
             <Row label={t('details.travelRule.paidFrom')}>{`${channelLabel(t, o.account.provider)} (${o.account.currency})`}</Row>
-          </div>
-          <div>
+          </dl>
+          <dl>
             <Row label={t('details.travelRule.beneficiary')}>{b.name ?? t('details.travelRule.noName')}</Row>
             <Row label={t(`details.travelRule.account.${b.account.kind}`)}>{b.account.value}</Row>
             <Row label={t('details.travelRule.country')}>{b.country}</Row>
-          </div>
-        </dl>
+          </dl>
+        </div>
       )}
     </section>
   );

@@ -1,10 +1,12 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowRight, RefreshCw } from '@web/components/icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '@core/channels';
 import { computeQuote } from '@core/fees';
-import { toDecimal } from '@core/money';
+import type { KycStatus } from '@core/api/kyc';
+import { windowExceeded } from '@core/kyc';
+import { parseAmount, toDecimal } from '@core/money';
 import { amountExample, readAmount } from '@core/amount-input';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -15,6 +17,7 @@ import { Alert } from '@web/components/ui/alert';
 import { directionLabel, formatDateTime, formatDecimalText, formatTime, money } from '@web/lib/format';
 import type { FeesResponse } from '@web/lib/queries';
 import type { RatesResponse } from '@core/api/pricing';
+import { readToken } from '@web/lib/token-store';
 import { useJson } from '@web/lib/use-json';
 import { cn } from '@web/lib/utils';
 
@@ -42,6 +45,11 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const ratesRes = useJson<RatesResponse>('/api/rates', 15_000);
   const fees = useJson<FeesResponse>('/api/fees', 15_000);
   const rates = { ...ratesRes, data: ratesRes.data?.data };
+  // A signed-in sender is told of their own limits here too (docs/rules/know-your-sender.md#limits);
+  // the token is read after the first render, which must match the prerendered page.
+  const [signedIn, setSignedIn] = useState(false);
+  useEffect(() => setSignedIn(readToken() !== null), []);
+  const kyc = useJson<{ data: KycStatus }>(signedIn ? '/api/kyc' : null).data?.data;
 
   const info = directionById(direction) ?? DIRECTIONS[0]!;
   const currency = info.from;
@@ -56,6 +64,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
     return computeQuote({ direction, amount: minor, tiers: fees.data.data ?? [], corridor, rates: rates.data });
   }, [direction, minor, rates.data, fees.data]);
 
+  const over = kyc && kyc.level > 0 && rates.data ? windowExceeded(kyc.windows, minor, currency, rates.data) : null;
   const loading = (rates.isPending || fees.isPending) && !quote;
   const failed = !quote && (!!rates.error || !!fees.error);
 
@@ -145,6 +154,13 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
               {quote.limit_error.code === 'below_min'
                 ? t('calculator.belowMin', { limit: money(quote.limit_error.limit, quote.currency, lng) })
                 : t('calculator.aboveMax', { limit: money(quote.limit_error.limit, quote.currency, lng) })}
+            </p>
+          ) : null}
+          {!amountError && !quote?.limit_error && (kyc?.level === 0 || over) ? (
+            <p className="mt-3 text-sm font-medium text-yellow-900" role="status" data-testid="calc-own-limit">
+              {over
+                ? t('calculator.overOwnLimit', { window: t(`calculator.window.${over.window}`), left: money(parseAmount(over.left!, 'EUR') ?? 0, 'EUR', lng) })
+                : t('calculator.profileFirst')}
             </p>
           ) : null}
           <p className="mt-3 text-sm text-slate-700" data-testid="calc-rate">
