@@ -111,4 +111,20 @@ describe('limits told before paying, on a phone', () => {
     await shot(page, 'kyc-dashboard-after-390');
     await page.close();
   });
+
+  it('staff see who sent it and who gets it, as they were, in the transfer\'s details', async () => {
+    const page = await app.staffSignedIn('admin');
+    await page.goto(`${app.server.url}/admin`);
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill('Marie Nguema');
+    await page.keyboard.press('Enter');
+    const row = page.getByRole('list', { name: 'Transfer requests' }).getByRole('listitem').filter({ hasText: 'Nadia Obame' });
+    await row.first().getByRole('button', { name: 'Details' }).click();
+    const section = page.getByRole('dialog').getByTestId('travel-rule');
+    await section.getByRole('button', { name: 'Show' }).click();
+    const text = await section.innerText();
+    for (const shown of ['Nadia Obame', '1990-04-12', '12 rue des Palmiers, Libreville, GA', 'Marie Nguema', '+24177123456']) expect(text).toContain(shown);
+    await shot(page, 'kyc-travel-rule-admin');
+    await page.close();
+  });
 });

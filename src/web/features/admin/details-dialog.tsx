@@ -97,13 +97,17 @@ function ActorsSection({ transfer }: { transfer: StaffDetail }) {
 /** Who sent it and who gets it as they were when it was made (docs/rules/know-your-sender.md#travel-rule). */
 function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
   const { t } = useTranslation('admin');
+  // Shown on demand: compliance reading, not what the queue's work needs at every opening.
+  const [open, setOpen] = useState(false);
   const rule = transfer.travel_rule;
   const o = rule?.originator;
   const b = rule?.beneficiary;
   return (
     <section aria-labelledby="d-travel" data-testid="travel-rule">
       <h3 id="d-travel" className="mb-1 font-semibold">{t('details.travelRule.title')}</h3>
-      {!o || !b ? <p className="text-sm text-muted-foreground">{t('details.travelRule.none')}</p> : (
+      {!open ? (
+        <Button type="button" size="sm" variant="outline" aria-expanded={false} onClick={() => setOpen(true)}>{t('details.travelRule.show')}</Button>
+      ) : !o || !b ? <p className="text-sm text-muted-foreground">{t('details.travelRule.none')}</p> : (
         <div className="grid sm:grid-cols-2 sm:gap-x-6">
           <dl>
             <Row label={t('details.travelRule.originator')}>{o.full_name}</Row>
