@@ -236,11 +236,14 @@ try {
     for (let i = 0; i < 200; i++) {
       const mail = `bench-s${i}-${randomBytes(3).toString('hex')}@example.test`;
       await db.db.insert(profiles).values({ email: mail, full_name: `Sender ${i}`, phone: '+15551234567', city: 'Libreville', country: 'GA',
-        email_verified_at: new Date(), password_hash: me!.password_hash });
+        address: '12 rue des Palmiers', date_of_birth: '1990-04-12', kyc_level: 3, email_verified_at: new Date(), password_hash: me!.password_hash });
       const res = await fetch(`${product}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` },
         body: JSON.stringify({ email: mail, password: 'bench-password-1' }) });
       senders.push(((await res.json()) as { token: string }).token);
     }
+    // Each sender's limits are checked on every initiation (docs/rules/know-your-sender.md#limits),
+    // but a minute of load sends far more than any level allows: the limits are raised, not skipped.
+    await db.pool.query('update kyc_limits set d30 = 1e12, d365 = 1e12');
     await db.close();
     let next = 0;
     const productPid = pidOf.get(product);
