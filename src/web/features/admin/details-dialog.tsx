@@ -106,7 +106,7 @@ function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
     <section aria-labelledby="d-travel" data-testid="travel-rule">
       <h3 id="d-travel" className="mb-1 font-semibold">{t('details.travelRule.title')}</h3>
       {!open ? (
-        <Button type="button" size="sm" variant="outline" aria-expanded={false} onClick={() => setOpen(true)}>{t('details.travelRule.show')}</Button>
+        <Button type="button" size="sm" variant="outline" onClick={() => setOpen(true)}>{t('details.travelRule.show')}</Button>
       ) : !o || !b ? <p className="text-sm text-muted-foreground">{t('details.travelRule.none')}</p> : (
         <div className="grid sm:grid-cols-2 sm:gap-x-6">
           <dl>
@@ -114,7 +114,7 @@ function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
             <Row label={t('details.travelRule.dateOfBirth')}>{o.date_of_birth}</Row>
             <Row label={t('details.travelRule.address')}>{[o.address.line, o.address.city, o.address.state, o.address.country].filter(Boolean).join(', ')}</Row>
             <Row label={t('details.travelRule.customerNumber')}><span className="font-mono text-xs">{o.customer_number}</span></Row>
-            <Row label={t('details.travelRule.paidFrom')}>{`${channelLabel(t, o.account.provider)} (${o.account.currency})`}</Row>
+            <Row label={t('details.travelRule.paidFrom')}>{channelLabel(t, o.account.provider)}</Row>
           </dl>
           <dl>
             <Row label={t('details.travelRule.beneficiary')}>{b.name ?? t('details.travelRule.noName')}</Row>
