@@ -7,7 +7,8 @@ import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
-import { runRefundJob, runVoidJob } from '../transfers/paypal-money.js';
+import { runRefundJob } from '../transfers/refund-paypal-payment.js';
+import { runVoidJob } from '../transfers/void-paypal-authorization.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
 // `npm run worker`. See docs/decisions/014-durable-jobs.md.

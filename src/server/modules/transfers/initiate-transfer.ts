@@ -11,7 +11,7 @@ import { priceTransfer, publishedRates } from '../fees/service.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { saveRecipient } from '../recipients/service.js';
-import { usesPayPal } from './money.js';
+import { usesPayPal } from './money-step.js';
 import { createdMailJob } from './notifications.js';
 import { paypalApproval } from './paypal-checkout.js';
 import { findByIdempotencyKey, findRequest, insertTransfer, type TransferRequestRow } from './repo.js';

@@ -6,7 +6,7 @@ import { isFinalStatus, isStaff } from '@core/status.js';
 import type { Db } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
-import type { StaffActor } from './money.js';
+import type { StaffActor } from './money-step.js';
 import {
   clearActionNeeded, findProof, insertProof, lockRequest, lockSender, proofCounts, type ProofInfo, type ProofRow, type TransferRequestRow,
 } from './repo.js';

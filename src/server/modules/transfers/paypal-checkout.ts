@@ -3,8 +3,8 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from '../payments/paypal.js';
-import { usesPayPal } from './money.js';
-import { recordAuthorization } from './paypal-money.js';
+import { usesPayPal } from './money-step.js';
+import { recordAuthorization } from './record-paypal-authorization.js';
 import { findByOrder, findRequest, setOrderId, type TransferRequestRow } from './repo.js';
 
 // The sender pays a PayPal transfer: PayPal's approval page (an order for the total), and the

@@ -3,8 +3,9 @@ import { moneyActionError } from '@core/money-states.js';
 import type { RefundRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import { moneyRefused, recordRefund, type StaffActor } from './money.js';
-import { refundRequestedAt, requestPayPalRefund } from './paypal-money.js';
+import { refuseIf, type StaffActor } from './money-step.js';
+import { recordRefund } from './record-refund.js';
+import { refundRequestedAt, requestPayPalRefund } from './refund-paypal-payment.js';
 import { findRequest, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
@@ -16,10 +17,7 @@ import { transferRequestToJson } from './serialize.js';
  * else recorded at once with the reference of the refund staff made by hand.
  */
 export async function refundTransfer(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord): Promise<TransferRefundJson> {
-  const refuse = (row: TransferRequestRow) => {
-    const key = moneyActionError(row, 'refund');
-    if (key) throw moneyRefused(key);
-  };
+  const refuse = (row: TransferRequestRow) => refuseIf(moneyActionError(row, 'refund'));
   if (await requestPayPalRefund(ctx, actor, id, refuse)) {
     // As it stands now: the worker may already have done the refund.
     const row = await findRequest(ctx.db, id);

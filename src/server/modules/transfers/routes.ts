@@ -28,7 +28,8 @@ import { listStaffRequests } from './list-staff-transfers.js';
 import { addProof, checkProofUpload, proofFile } from './payment-proofs.js';
 import { refundTransfer } from './refund-transfer.js';
 import type { ProofRow } from './repo.js';
-import { addMessage, addNote } from './thread.js';
+import { postNote } from './post-note.js';
+import { replyToThread } from './reply-to-thread.js';
 import { renewTracking, revokeTracking } from './tracking-link.js';
 import {
   listOwnRequests, listOwnTransactions, ownSummary, paymentInstructions, recordPayment, recordPayout, transferDetail,
@@ -125,13 +126,13 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { summary: 'Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff)', params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },
   }, async (request, reply) => {
     const user = requireUser(request);
-    return reply.status(201).send({ data: await addNote(ctx, { ...actorOf(request), full_name: user.full_name }, request.params.id, request.body) });
+    return reply.status(201).send({ data: await postNote(ctx, { ...actorOf(request), full_name: user.full_name }, request.params.id, request.body) });
   });
 
   app.post('/transfer-requests/:id/messages', {
     config: { access: 'user' },
     schema: { summary: 'The sender answers on their transfer\'s thread', params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }) },
-  }, async (request, reply) => reply.status(201).send({ data: await addMessage(ctx, requireUser(request), request.params.id, request.body) }));
+  }, async (request, reply) => reply.status(201).send({ data: await replyToThread(ctx, requireUser(request), request.params.id, request.body) }));
 
   app.post('/transfer-requests/:id/proof', {
     config: { access: 'user' },

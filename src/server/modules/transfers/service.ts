@@ -6,14 +6,14 @@ import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
-import { refundRequestedAt } from './paypal-money.js';
+import { refundRequestedAt } from './refund-paypal-payment.js';
 import {
   countOwnByStatus, countedUsage, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { proofToJson } from './payment-proofs.js';
 import { staffDetailExtras } from './staff-view.js';
-import { senderMessages } from './thread.js';
+import { senderMessages } from './thread-json.js';
 import { type Caller, visibleRequest } from './visible-transfer.js';
 
 // A transfer as its sender and staff read it: the sender's lists and summary, one transfer's
@@ -21,9 +21,11 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 // refund-transfer.ts, payment-proofs.ts, …). See docs/rules/transfers.md.
 
 export { createdMailJob } from './notifications.js';
-export { ledgerView, recordPayment, recordPayout, usesPayPal } from './money.js';
+export { ledgerView, usesPayPal } from './money-step.js';
+export { recordPayment } from './record-payment.js';
+export { recordPayout } from './record-payout.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
-export { recordAuthorization } from './paypal-money.js';
+export { recordAuthorization } from './record-paypal-authorization.js';
 export { transferRequestToJson } from './serialize.js';
 export type { TransferRequestRow } from './repo.js';
 

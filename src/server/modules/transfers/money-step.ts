@@ -1,15 +1,12 @@
 import type { AuditAction } from '@core/api/audit.js';
-import { ownTransferError, sameStaffError, unapprovedError } from '@core/approval.js';
+import { ownTransferError } from '@core/approval.js';
 import { CHANNELS } from '@core/channels.js';
 import type { EntryKind } from '@core/ledger.js';
-import { moneyActionError, paymentMismatch } from '@core/money-states.js';
-import { parseAmount, toDecimal, type Currency } from '@core/money.js';
-import type { PaymentRecord, PayoutRecord, RefundRecord } from '@core/schemas.js';
-import { isFinalStatus, type HistoryEvent, type Role } from '@core/status.js';
+import type { Currency } from '@core/money.js';
+import type { HistoryEvent, Role } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { AppError, codeOfKey, type ErrorKey } from '@core/errors.js';
-import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { paypalConfigured } from '../payments/paypal.js';
@@ -19,6 +16,9 @@ import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } fr
 // Staff record the money of a transfer (D11, docs/rules/money-states.md): the payment received
 // by hand, the payout sent, the refund made. Each is one database transaction: the transfer's
 // state, its timeline step, its ledger entry and the sender's e-mail, all or nothing.
+
+/** What the PayPal jobs need: no request, no session. */
+export type MoneyContext = Pick<AppContext, 'config' | 'db' | 'log'>;
 
 /** The staff member behind a step; `ip` when they acted through a request (the audit log's address). */
 export interface StaffActor {
@@ -59,7 +59,7 @@ export function ledgerView(row: TransferRequestRow) {
 /** The refusal money-states.ts names by its message key (docs/rules/money-states.md). */
 export const moneyRefused = (key: ErrorKey) => new AppError(codeOfKey(key));
 
-interface Step {
+export interface Step {
   set: MoneyFields;
   events: HistoryEvent[];
   entries: EntryKind[];
@@ -98,77 +98,7 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
   return tx ? run(tx) : ctx.db.transaction(run);
 }
 
-function refuseIf(key: ErrorKey | null): void {
+/** Throws the refusal money-states.ts names, when it names one. */
+export function refuseIf(key: ErrorKey | null): void {
   if (key) throw moneyRefused(key);
-}
-
-/**
- * Money paid by hand, checked against the statement: recorded as received (the amount as it
- * is, flagged when it differs from the total due). Money that arrives for a transfer already
- * cancelled or rejected is recorded too, and owed back at once.
- */
-export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, body: PaymentRecord): Promise<TransferRequestRow> {
-  return moneyStep(ctx, actor, id, (row) => {
-    refuseIf(moneyActionError(row, 'payment'));
-    if (usesPayPal(ctx, row)) throw new AppError('payment_through_pay_pal');
-    const currency = row.currency as Currency;
-    const received = parseAmount(body.amount, currency);
-    if (received === null || received <= 0) {
-      throw new AppError('validation_failed', { fields: { amount: 'validation.paymentAmountInvalid' } });
-    }
-    const owedBack = isFinalStatus(row.status);
-    return {
-      set: {
-        payment_status: owedBack ? 'refund_due' : 'received',
-        payment_amount: toDecimal(received, currency),
-        payment_reference: body.reference,
-        payment_flagged: paymentMismatch(received, parseAmount(row.total, currency) ?? 0),
-        payment_recorded_by: actor.profile_id,
-        payment_recorded_at: new Date(),
-      },
-      events: owedBack ? ['payment_received', 'refund_due'] : ['payment_received'],
-      entries: owedBack ? ['payment', 'refund_due'] : ['payment'],
-      reference: body.reference,
-      mail: 'paid',
-      audit: 'transfer_request.payment',
-    };
-  });
-}
-
-/**
- * The payout went out to the recipient: the operator's or bank's reference is kept. At or above
- * its threshold, only once a second staff member approved the transfer, and not by that approver.
- */
-export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, body: PayoutRecord): Promise<TransferRequestRow> {
-  return moneyStep(ctx, actor, id, async (row, tx) => {
-    refuseIf(moneyActionError(row, 'payout'));
-    const fourEyes = unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ?? sameStaffError(row, actor.profile_id);
-    if (fourEyes) throw refused(fourEyes);
-    return {
-      set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },
-      events: ['payout_sent'],
-      entries: ['payout'],
-      reference: body.reference,
-      mail: 'payout',
-      audit: 'transfer_request.payout',
-    };
-  });
-}
-
-/** Staff paid the money back by hand (bank transfer, mobile money): its reference closes what was owed. */
-export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord): Promise<TransferRequestRow> {
-  return moneyStep(ctx, actor, id, (row) => {
-    refuseIf(moneyActionError(row, 'refund'));
-    if (!body.reference) {
-      throw new AppError('validation_failed', { fields: { reference: 'validation.refundReferenceRequired' } });
-    }
-    return {
-      set: { payment_status: 'refunded', refund_reference: body.reference, refunded_by: actor.profile_id, refunded_at: new Date() },
-      events: ['refunded'],
-      entries: ['refund'],
-      reference: body.reference,
-      mail: 'refunded',
-      audit: 'transfer_request.refund',
-    };
-  });
 }

@@ -1,0 +1,27 @@
+import { sameStaffError, unapprovedError } from '@core/approval.js';
+import { moneyActionError } from '@core/money-states.js';
+import type { PayoutRecord } from '@core/schemas.js';
+import type { AppContext } from '@server/context.js';
+import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { moneyStep, refuseIf, type StaffActor } from './money-step.js';
+import type { TransferRequestRow } from './repo.js';
+
+/**
+ * The payout went out to the recipient: the operator's or bank's reference is kept. At or above
+ * its threshold, only once a second staff member approved the transfer, and not by that approver.
+ */
+export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, body: PayoutRecord): Promise<TransferRequestRow> {
+  return moneyStep(ctx, actor, id, async (row, tx) => {
+    refuseIf(moneyActionError(row, 'payout'));
+    const fourEyes = unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ?? sameStaffError(row, actor.profile_id);
+    if (fourEyes) throw refused(fourEyes);
+    return {
+      set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },
+      events: ['payout_sent'],
+      entries: ['payout'],
+      reference: body.reference,
+      mail: 'payout',
+      audit: 'transfer_request.payout',
+    };
+  });
+}
