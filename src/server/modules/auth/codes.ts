@@ -76,3 +76,9 @@ export const findLiveToken = (db: Db, purpose: TokenPurpose, token: string) => r
 export async function revokeTokens(db: Db, purpose: TokenPurpose | CodePurpose, profileId: string): Promise<void> {
   await repo.revokeLiveSecrets(db, purpose, profileId);
 }
+
+/** Counts one try at a live secret found by `findLiveToken`; null once it is dead or had its last try. */
+export const countTokenTry = (db: Db, id: string) => repo.countTry(db, id, MAX_CODE_ATTEMPTS);
+
+/** Consumes a live secret found by `findLiveToken`, by its row; null if it died meanwhile. */
+export const consumeTokenRow = (db: Db, id: string) => repo.consumeSecret(db, id);

@@ -1,7 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Login, Register, ResetPasswordConfirm } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
-import type { Db } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
 import { AppError } from '@core/errors.js';
 import { isKnownCountry } from '../geo/service.js';
@@ -16,11 +15,7 @@ import {
 
 // Sign-up, e-mail verification, password sign-in and reset (docs/rules/accounts.md).
 
-export type { ProfileRow } from './repo.js';
-
-/** The account holding an address (any case), or null. */
-export const findAccountByEmail = (db: Db, email: string): Promise<ProfileRow | null> => findProfileByEmail(db, email);
-export const findAccountById = (db: Db, id: string): Promise<ProfileRow | null> => findProfileById(db, id);
+export { findAccountByEmail, findAccountById, type ProfileRow } from './accounts.js';
 
 /** Where a session is opened from, kept on its row. */
 export interface ClientInfo {

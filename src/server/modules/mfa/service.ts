@@ -5,9 +5,9 @@ import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { MAX_CODE_ATTEMPTS, findLiveToken, issueToken } from '../auth/codes.js';
+import { MAX_CODE_ATTEMPTS, consumeTokenRow, countTokenTry, findLiveToken, issueToken } from '../auth/codes.js';
+import { type ProfileRow, findAccountById } from '../auth/accounts.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
-import { type ProfileRow, consumeSecret, countTry, findProfileById } from '../auth/repo.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { type ReauthProof, assertOwner } from '../profiles/reauth.js';
 import * as repo from './repo.js';
@@ -90,22 +90,22 @@ export async function verifySignIn(ctx: AppContext, reply: FastifyReply, input: 
   const row = await findLiveToken(ctx.db, 'mfa_login', input.mfa_token);
   if (!row?.profile_id) throw new AppError('mfa_token_invalid');
   await assertCodesAllowed(ctx, reply, row.profile_id, client.ip);
-  const tries = await countTry(ctx.db, row.id, MAX_CODE_ATTEMPTS);
+  const tries = await countTokenTry(ctx.db, row.id);
   if (tries === null) throw new AppError('mfa_token_invalid');
-  const profile = await findProfileById(ctx.db, row.profile_id);
+  const profile = await findAccountById(ctx.db, row.profile_id);
   if (!profile?.totp_enabled_at) throw new AppError('mfa_token_invalid');
   if (!(await spendSecondFactor(ctx, profile, input.code))) {
     await recordWrongCode(ctx, profile.id, client.ip);
     throw tries >= MAX_CODE_ATTEMPTS ? new AppError('mfa_token_exhausted') : wrongCode();
   }
-  if (!(await consumeSecret(ctx.db, row.id))) throw new AppError('mfa_token_invalid');
+  if (!(await consumeTokenRow(ctx.db, row.id))) throw new AppError('mfa_token_invalid');
   const remember = (row.payload as { remember?: unknown } | null)?.remember === true;
   const { token, session } = await ctx.tokens.createSession(profile.id, { remember, userAgent: client.userAgent, ip: client.ip, mfaVerified: true });
   return { token, expires_at: session.expires_at.toISOString() };
 }
 
 async function myProfile(ctx: AppContext, me: AuthUser): Promise<ProfileRow> {
-  const profile = await findProfileById(ctx.db, me.profile_id);
+  const profile = await findAccountById(ctx.db, me.profile_id);
   if (!profile) throw new AppError('not_found');
   return profile;
 }
