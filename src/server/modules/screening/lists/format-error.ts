@@ -1,0 +1,12 @@
+/** A file that is not in the format of the list it was given as; `line` is 1-based, in that file. */
+export class ListFormatError extends Error {
+  readonly code = 'list_format_invalid';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`${file}, line ${line}: ${reason}`);
+    this.name = 'ListFormatError';
+  }
+}
