@@ -1,4 +1,4 @@
-// The books' budget (issue 11): ledger balances and the reconciliation view under 50 ms at
+// The books' budget (docs/rules/money-states.md#ledger): ledger balances and the reconciliation view under 50 ms at
 // 1,000,000 transfers. Seeds the transfers, their ledger entries (payment for every paid one;
 // payout and fee for the completed ones, each entry balanced per currency and checked by the
 // database's deferred trigger at each batch's commit) and a statement per provider account whose

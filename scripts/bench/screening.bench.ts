@@ -1,4 +1,4 @@
-// The matcher's budgets (issue 27, docs/rules/screening.md): recall and alert rate on the
+// The matcher's budgets (docs/rules/screening.md): recall and alert rate on the
 // labelled set at the hold threshold, then one name screened against 50,000 listed names
 // (aliases included): median ≤ 0.5 ms, p99 ≤ 2 ms; and the index's build time.
 import { performance } from 'node:perf_hooks';

@@ -7,7 +7,7 @@ const read = (text: string, currency: Currency, locale: string) => readAmount(te
 const LOCALES = ['en', 'fr'] as const;
 
 describe('reading a typed amount (docs/rules/amounts.md)', () => {
-  it('reads the examples of issue 13', () => {
+  it('reads an amount however a French or English writer groups its thousands', () => {
     expect(read('1.234,56', 'EUR', 'fr')).toEqual({ minor: 123456 });
     expect(read('1 234,56', 'EUR', 'fr')).toEqual({ minor: 123456 });
     expect(read('1\u202f234,56', 'EUR', 'fr')).toEqual({ minor: 123456 });

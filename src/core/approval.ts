@@ -34,7 +34,7 @@ export interface FourEyesRefusal {
 const OWN: FourEyesRefusal = { status: 403, key: 'transfer.approval.ownTransfer' };
 const SAME_STAFF: FourEyesRefusal = { status: 409, key: 'transfer.approval.approvalSameStaff' };
 
-/** No staff member acts as staff on a transfer they sent themselves (D12). */
+/** No staff member acts as staff on a transfer they sent themselves (docs/rules/back-office.md). */
 export function ownTransferError(transfer: Pick<FourEyesView, 'profile_id'>, staffId: string): FourEyesRefusal | null {
   return transfer.profile_id === staffId ? OWN : null;
 }

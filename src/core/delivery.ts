@@ -1,4 +1,4 @@
-// When a transfer should reach its recipient (issue 13, D15): the corridor's processing time,
+// When a transfer should reach its recipient (docs/rules/transfers.md#the-senders-history-screen): the corridor's processing time,
 // counted from the moment the money was received (or the request, before that).
 
 export interface DeliveryWindow {

@@ -8,7 +8,7 @@ import { SEED_RATES } from './rates.js';
 const tiersOf = (direction: DirectionId) => SEED_FEE_TIERS.filter((t) => t.direction === direction);
 const corridorOf = (direction: DirectionId) => SEED_CORRIDORS.find((c) => c.direction === direction)!;
 
-describe('feeSchedule: the fees page shows every range of each corridor (D14)', () => {
+describe('feeSchedule: the fees page shows every range of each corridor (docs/rules/fees-and-rates.md#tiers)', () => {
   it('USD_XAF: $5 - $100, $100.01 - $500, $500.01 - $2,000, each with the least fee of its range', () => {
     const ranges = feeSchedule(tiersOf('USD_XAF'), corridorOf('USD_XAF'), 'USD');
     expect(ranges.map(({ from, to, tier, fee_from }) => [from, to, tier?.percentage, fee_from])).toEqual([

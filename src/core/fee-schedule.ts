@@ -1,4 +1,4 @@
-// The fees page's table (D14, docs/rules/fees-and-rates.md#tiers): every range of a corridor from
+// The fees page's table (docs/rules/fees-and-rates.md#tiers): every range of a corridor from
 // its minimum to its maximum, none missing, each with the tier that prices it and the fee of its
 // first amount, computed by the same tierFee as every quote. Kept out of fees.ts so the home page,
 // which only quotes, does not load it.

@@ -81,7 +81,7 @@ describe('seed data', () => {
 });
 
 // [direction, amount (major), expected tier percentage, expected fee (major)] — every corridor's edges.
-// Just above an edge the next tier's percentage applies, but the fee is at least the edge's (D14).
+// Just above an edge the next tier's percentage applies, but the fee is at least the edge's (docs/rules/fees-and-rates.md#tiers).
 const EDGES: [DirectionId, string, string, string][] = [
   ['USD_XAF', '50', '0.045', '3.00'],
   ['USD_XAF', '100', '0.045', '4.50'],
@@ -353,7 +353,7 @@ const limitsOf = (direction: DirectionId) => {
 const totalOf = (direction: DirectionId, amount: number) =>
   computeQuote({ direction, amount, tiers: SEED_FEE_TIERS, rates: SEED_RATES }).total;
 
-describe('a bigger transfer never costs less (D14)', () => {
+describe('a bigger transfer never costs less (docs/rules/fees-and-rates.md#tiers)', () => {
   it('$100.01 never costs less than $100, on every corridor (the issue: $103.91 against $104.50)', () => {
     const usdXaf = computeQuote({ direction: 'USD_XAF', amount: m('100.01'), tiers: SEED_FEE_TIERS, rates: SEED_RATES });
     expect(usdXaf).toMatchObject({ fee: 450, total: 10451 });
@@ -433,7 +433,7 @@ describe('a bigger transfer never costs less (D14)', () => {
   });
 });
 
-describe('tiers cover every corridor (D14)', () => {
+describe('tiers cover every corridor (docs/rules/fees-and-rates.md#tiers)', () => {
   it('every seeded corridor: the tiers cover [min, max] with no gap, starting at or below the corridor minimum', () => {
     for (const { id } of DIRECTIONS) {
       const corridor = corridorOf(id);

@@ -172,7 +172,7 @@ function feeRule(tier: FeeTier | null, currency: Currency): (amount: Minor) => M
 }
 
 /**
- * The fee of an amount among the tiers of ONE direction (D14, docs/rules/fees-and-rates.md#fee-computation):
+ * The fee of an amount among the tiers of ONE direction (docs/rules/fees-and-rates.md#fee-computation):
  * its own tier's fee (selectTier, computeFee), raised to the highest fee any smaller amount pays,
  * so a bigger transfer never costs less ($100.01 pays at least what $100 pays). The selected tier
  * only changes just after a tier's max or just before a tier's min, and within one tier the fee
@@ -278,7 +278,7 @@ function decimalOrNull(value: Decimal | number | null | undefined): ParsedDecima
 
 /**
  * The first amount of the corridor's range [min, max] that none of its tiers holds, in minor
- * units of the source currency; null when the tiers cover it all (D14). Tiers touching at a
+ * units of the source currency; null when the tiers cover it all (docs/rules/fees-and-rates.md#tiers). Tiers touching at a
  * boundary ([1,100] and [100,500]) or one minor unit apart ([1,100] and [100.01,500]) leave no gap.
  */
 export function firstUncoveredAmount(tiers: readonly FeeTier[], corridor: Corridor): Minor | null {
@@ -304,7 +304,7 @@ export function firstUncoveredAmount(tiers: readonly FeeTier[], corridor: Corrid
  * Validates all tiers of one direction. Returns a validation message key or null.
  * 0 < percentage < 1 (a fraction), min_amount < max_amount, min_fee ≥ 0, and no overlap
  * (tiers may touch at a boundary: [1,100] and [100,500]). With the direction's corridor, the
- * tiers must also cover its whole range with no gap (D14): `validation.feeTierGap`.
+ * tiers must also cover its whole range with no gap (docs/rules/fees-and-rates.md#tiers): `validation.feeTierGap`.
  */
 export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): ErrorKey | null {
   const first = tiers[0];

@@ -22,7 +22,7 @@ export interface LevelLimits {
   d365: Minor;
 }
 
-/** The limits a fresh install starts with (D20); the admin edits them. */
+/** The limits a fresh install starts with (docs/rules/know-your-sender.md#limits); the admin edits them. */
 export const DEFAULT_KYC_LIMITS: Record<SendingLevel, LevelLimits> = {
   1: { transfer: 1_000_00, d30: 1_000_00, d365: 3_000_00 },
   2: { transfer: null, d30: 7_000_00, d365: 42_000_00 },

@@ -1,4 +1,4 @@
-// The books (D11, docs/rules/money-states.md#ledger): every movement of money is one balanced
+// The books (docs/rules/money-states.md#ledger): every movement of money is one balanced
 // double-entry entry. A line's amount is signed: positive is a debit, negative a credit; in each
 // entry the lines of each currency sum to zero (the database refuses an entry that does not).
 import { CHANNELS, CHANNEL_IDS, type ChannelId } from './channels.js';

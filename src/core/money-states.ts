@@ -1,5 +1,5 @@
-// What may happen to a transfer's money, by its status, payment and payout states (D11,
-// docs/rules/money-states.md). The server refuses with these keys (409); the screens hide the
+// What may happen to a transfer's money, by its status, payment and payout states
+// (docs/rules/money-states.md). The server refuses with these keys (409); the screens hide the
 // buttons the server would refuse.
 import type { ErrorKey } from './errors.js';
 import { isFinalStatus, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';

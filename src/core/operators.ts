@@ -1,4 +1,4 @@
-// Mobile-money payout numbers and their operators (D16, docs/rules/corridors.md#phone-country-rules):
+// Mobile-money payout numbers and their operators (docs/rules/corridors.md#phone-country-rules):
 // a number is read the ways people type it, then matched against the prefix table the admin
 // edits. The server (with the table as stored now) and the browser (with GET /api/operators)
 // both decide with readMobileNumber.
@@ -27,7 +27,7 @@ export interface OperatorPrefix {
   prefix: string;
 }
 
-/** The table a fresh database starts with (D16); the admin edits it from then on. */
+/** The table a fresh database starts with (docs/rules/corridors.md#phone-country-rules); the admin edits it from then on. */
 export const DEFAULT_OPERATOR_PREFIXES: readonly OperatorPrefix[] = [
   { channel: 'airtel_gabon', operator: 'Airtel Gabon', prefix: '74' },
   { channel: 'airtel_gabon', operator: 'Airtel Gabon', prefix: '77' },

@@ -1,4 +1,4 @@
-// Reconciliation (D11, docs/rules/money-states.md#reconciliation): a provider's statement read
+// Reconciliation (docs/rules/money-states.md#reconciliation): a provider's statement read
 // from CSV, and its lines matched to the ledger's lines of that provider account. Pure: the
 // server reads and writes, the rules live here.
 import { parseAmount, type Currency, type Minor } from './money.js';

@@ -51,7 +51,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/profile', page: 'profile/profile-page', meta: 'profile', namespaces: AUTH, access: 'auth' },
   { path: '/two-step', page: 'profile/two-step-page', meta: 'twoStep', namespaces: AUTH, access: 'auth' },
   { path: '/pay/:id', page: 'payment/payment-page', meta: 'payment', namespaces: TRANSFER, access: 'auth' },
-  // The recipient's tracking link (D15): anyone holding it, no sign-in.
+  // The recipient's tracking link (docs/rules/transfers.md#tracking-link): anyone holding it, no sign-in.
   { path: '/t/:token', page: 'tracking/tracking-page', meta: 'tracking', namespaces: TRANSFER },
   { path: '/admin', page: 'admin/admin-page', meta: 'admin', namespaces: ADMIN, access: 'staff' },
 

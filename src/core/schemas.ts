@@ -375,7 +375,7 @@ export const StatusUpdateSchema = z.object({
 });
 export type StatusUpdate = z.infer<typeof StatusUpdateSchema>;
 
-// ---- back office: the money of a transfer (D11) ----
+// ---- back office: the money of a transfer (docs/rules/money-states.md) ----
 
 const providerReference = (requiredKey: string) => z
   .string({ error: requiredKey })

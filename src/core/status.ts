@@ -14,7 +14,7 @@ export const OPEN_STATUSES: readonly TransferStatus[] = TRANSFER_STATUSES.filter
 export const HISTORY_FILTER_STATUSES = ['pending', 'processing', 'completed', 'rejected'] as const satisfies readonly TransferStatus[];
 
 /**
- * Where the sender's money stands (D11): awaiting → authorized (PayPal only) → received;
+ * Where the sender's money stands (docs/rules/money-states.md): awaiting → authorized (PayPal only) → received;
  * authorized → voided; received → refund_due → refunded. See src/core/money-states.ts.
  */
 export const PAYMENT_STATUSES = ['awaiting', 'authorized', 'received', 'voided', 'refund_due', 'refunded'] as const;
@@ -30,7 +30,7 @@ export const HISTORY_EVENTS = [
 ] as const;
 export type HistoryEvent = (typeof HISTORY_EVENTS)[number];
 
-/** Who may read a transfer note: staff only, or the sender too (D12). */
+/** Who may read a transfer note: staff only, or the sender too (docs/rules/back-office.md#notes-and-action-needed). */
 export const NOTE_VISIBILITIES = ['internal', 'sender'] as const;
 export type NoteVisibility = (typeof NOTE_VISIBILITIES)[number];
 

@@ -46,7 +46,7 @@ const move = (id: string, status: TransferStatus, token = manager.token, seen?: 
 describe('staff status counts', () => {
   it('follow transfers created, moved by staff, cancelled by their sender and removed', async () => {
     expect(await shown()).toEqual({ pending: 0, processing: 0, completed: 0, rejected: 0, cancelled: 0 });
-    // The first is paid and paid out, so staff may complete it (D11).
+    // The first is paid and paid out, so staff may complete it (docs/rules/money-states.md).
     const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map((n) => createTransfer(t, sender.id, n === 1 ? { paid: true, paidOut: true } : {})));
     await createTransfer(t, sender.id, { status: 'completed' });
     expect(await shown()).toEqual({ pending: 4, processing: 0, completed: 1, rejected: 0, cancelled: 0 });

@@ -108,7 +108,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     expect(rate.statusCode).toBe(200);
     expect(rate.json().data.USD_RWF).toBe('1350.5');
 
-    // 2 % of $200 is $4.00, but a bigger transfer never costs less: the $4.80 of $100 (D14).
+    // 2 % of $200 is $4.00, but a bigger transfer never costs less: the $4.80 of $100 (docs/rules/fees-and-rates.md#tiers).
     expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5' });
     expect(await quote('USD_RWF', '300')).toMatchObject({ fee: '6.00', total: '306.00' });
     expect(await initiate()).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5000000000', payout_amount: '270100.00' });
@@ -155,7 +155,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
   });
 });
 
-describe('fee tiers cover each corridor with no gap (D14): a single-tier edit keeps shared edges together', () => {
+describe('fee tiers cover each corridor with no gap (docs/rules/fees-and-rates.md#tiers): a single-tier edit keeps shared edges together', () => {
   const del = (id: string) => t.request({ method: 'DELETE', url: `/api/fees/${id}`, token: admin.token });
   const audited = async (id: string) =>
     (await t.request({ method: 'GET', url: `/api/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json().data as

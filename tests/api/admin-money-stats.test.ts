@@ -5,7 +5,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// The admin's money figures come from the ledger (D11): money received, fees earned and refunds
+// The admin's money figures come from the ledger (docs/rules/money-states.md): money received, fees earned and refunds
 // owed per currency, moved by exactly what staff record through the API.
 
 let t: TestApp;

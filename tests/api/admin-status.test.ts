@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 const move = (status: string, extra: object = {}) => ({ status, ...extra });
-/** Completion needs the money in and out (D11): those transfers are paid and paid out first. */
+/** Completion needs the money in and out (docs/rules/money-states.md): those transfers are paid and paid out first. */
 const readyFor = (to: string) => (to === 'completed' ? { paid: true, paidOut: true } : {});
 
 const history = (id: string) => t.database.db.select().from(transferStatusHistory)

@@ -3,7 +3,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// Every staff action is written to an append-only audit log (D12): actor, action, object, client
+// Every staff action is written to an append-only audit log (docs/rules/back-office.md#audit): actor, action, object, client
 // address, time, before and after; the admin filters it, pages through it and exports it.
 
 let t: TestApp;

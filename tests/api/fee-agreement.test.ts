@@ -1,4 +1,4 @@
-// D3 and D14: the calculator, the fees page, the transfer preview and the server agree to the unit.
+// One price everywhere, and a bigger transfer never costs less (docs/rules/fees-and-rates.md): the calculator, the fees page, the transfer preview and the server agree to the unit.
 // The screens compute from GET /api/fees and GET /api/rates exactly as below (calculator.tsx and
 // transfer-page.tsx call computeQuote, fees-page.tsx calls feeSchedule); the server answers
 // POST /api/quotes. A sample per corridor: every tier edge and corridor limit, one minor unit

@@ -155,7 +155,7 @@ describe('the staff queue', () => {
 });
 
 describe('thresholds', () => {
-  it('staff read them: D12\'s defaults', async () => {
+  it('staff read them: the default thresholds', async () => {
     const res = await call(mia.token, 'GET', '/api/approval-thresholds');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.map((r: { currency: string; amount: string }) => [r.currency, r.amount])).toEqual([

@@ -43,7 +43,7 @@ async function sentBefore(user: TestUser, amount: string, currency: 'EUR' | 'USD
   );
 }
 
-/** D20's default limits in EUR. */
+/** The default limits in EUR (docs/rules/know-your-sender.md#limits). */
 const LIMITS = { 1: { d30: 1000, d365: 3000 }, 2: { d30: 7000, d365: 42000 }, 3: { d30: 20000, d365: 100000 } } as const;
 
 describe('each level\'s limits at each window\'s edge, in each paying currency', () => {

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
 // The journal is kept by the database: balanced per currency, append-only, and its running
-// balances always equal the sum of its lines (D11).
+// balances always equal the sum of its lines (docs/rules/money-states.md).
 
 let t: TestApp;
 let sender: TestUser;

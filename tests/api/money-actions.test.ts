@@ -7,7 +7,7 @@ import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// Staff record the money of a transfer (D11): payment received by hand, payout sent, refund made;
+// Staff record the money of a transfer (docs/rules/money-states.md): payment received by hand, payout sent, refund made;
 // completion needs both; closing a paid transfer owes a refund. Every move legal or not.
 
 let t: TestApp;
@@ -47,7 +47,7 @@ const BODIES = {
   refund: { reference: 'REFUND-42' },
 };
 
-/** The rules of D11, written out independently of src/core/money-states.ts. */
+/** The rules of docs/rules/money-states.md, written out independently of src/core/money-states.ts. */
 function allowed(action: keyof typeof BODIES, s: TransferStatus, p: PaymentStatus, o: PayoutStatus): boolean {
   const closed = ['completed', 'rejected', 'cancelled'].includes(s);
   if (action === 'payment') return p === 'awaiting' && s !== 'completed';
@@ -57,7 +57,7 @@ function allowed(action: keyof typeof BODIES, s: TransferStatus, p: PaymentStatu
 
 describe('every payment, payout and refund move, legal or not', () => {
   for (const action of ['payment', 'payout', 'refund'] as const) {
-    it(`${action}: 200 exactly where D11 allows it, 409 with a reason and nothing changed elsewhere`, async () => {
+    it(`${action}: 200 exactly where the money states allow it, 409 with a reason and nothing changed elsewhere`, async () => {
       let checked = 0;
       for (const s of TRANSFER_STATUSES) {
         for (const p of PAYMENT_STATUSES) {

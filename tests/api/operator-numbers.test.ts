@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// D16: a mobile payout number must be one of the destination's operators', on the transfer and on
+// docs/rules/corridors.md#phone-country-rules: a mobile payout number must be one of the destination's operators', on the transfer and on
 // a saved recipient, from the prefix table the admin edits.
 
 let t: TestApp;
@@ -35,8 +35,8 @@ const saveRecipient = (channel: Mobile, phone: string, lang = 'en') => t.request
 const GABON_REFUSAL = 'Enter a number from Airtel Gabon (+241 74… or 77…).';
 const RWANDA_REFUSAL = 'Enter a number from Airtel Rwanda or MTN Rwanda (+250 72…, 73…, 78…, or 79…).';
 
-describe('payout numbers of the destination\'s operators (D16)', () => {
-  it('accepts every range of D16 on a transfer and on a saved recipient, typed in the usual ways, stored in E.164', async () => {
+describe('payout numbers of the destination\'s operators (docs/rules/corridors.md#phone-country-rules)', () => {
+  it('accepts every seeded operator range on a transfer and on a saved recipient, typed in the usual ways, stored in E.164', async () => {
     const accepted: [Mobile, string, string][] = [
       ['airtel_gabon', '+241 74 12 34 56', '+24174123456'],
       ['airtel_gabon', '077 12 34 56', '+24177123456'],

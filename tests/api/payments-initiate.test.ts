@@ -139,7 +139,7 @@ describe('corridor limits', () => {
 
 // Expected fees worked out by hand from the fees-page table (docs/rules/fees-and-rates.md): first tier up to and including
 // its upper bound, then the next tier; the first tier's minimum fee; half-up rounding to the minor unit; and one minor unit
-// above an edge, never less than the edge's fee (D14).
+// above an edge, never less than the edge's fee (docs/rules/fees-and-rates.md#tiers).
 const FEE_EDGES: [string, string, string, string][] = [
   ['USD_XAF', '5', '3.00', '8.00'], ['USD_XAF', '100', '4.50', '104.50'], ['USD_XAF', '100.01', '4.50', '104.51'], ['USD_XAF', '500', '19.50', '519.50'], ['USD_XAF', '500.01', '19.50', '519.51'],
   ['USD_RWF', '5', '3.00', '8.00'], ['USD_RWF', '100', '4.80', '104.80'], ['USD_RWF', '100.01', '4.80', '104.81'], ['USD_RWF', '500', '20.50', '520.50'], ['USD_RWF', '500.01', '20.50', '520.51'],

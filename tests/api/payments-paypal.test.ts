@@ -168,7 +168,7 @@ describe('paying with PayPal through Orders v2', () => {
   });
 });
 
-describe('PayPal: capture at processing, void on close, refund through PayPal (D11)', () => {
+describe('PayPal: capture at processing, void on close, refund through PayPal (docs/rules/money-states.md)', () => {
   it('staff moving an authorized transfer to processing capture it: received, capture id kept, ledger payment entry', async () => {
     const { id, reference, authorizationId } = await authorizedTransfer('100');
     const res = await move(id, 'processing');

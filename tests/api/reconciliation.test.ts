@@ -7,7 +7,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// Reconciliation (D11): each provider account's book balance beside its statement, statement
+// Reconciliation (docs/rules/money-states.md): each provider account's book balance beside its statement, statement
 // lines matched to the books by reference and amount, and the transfers behind a difference.
 // The books are written through the real staff API (payment and payout recorded by hand).
 

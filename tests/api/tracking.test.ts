@@ -5,7 +5,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { useAppsSharingRedis } from '../support/redis-apps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// The recipient's tracking link (D15): signed out, it shows the status, the expected delivery,
+// The recipient's tracking link (docs/rules/transfers.md#tracking-link): signed out, it shows the status, the expected delivery,
 // the recipient's first name, the amount and, once completed, the payout reference; never the
 // sender, never the full phone number. The sender revokes it (404 from then on) or makes a new one.
 
@@ -47,7 +47,7 @@ describe('the owner’s transfer JSON', () => {
 });
 
 describe('GET /api/track/{token}, signed out', () => {
-  it('answers exactly what D15 allows: status, delivery, first name, masked phone, amount', async () => {
+  it('answers exactly what the tracking link may show: status, delivery, first name, masked phone, amount', async () => {
     const row = await createTransfer(t, sender.id, { recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
     const res = await track(row.tracking_token!);
     expect(res.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// The transfer's thread (D12): internal notes among staff, messages to the sender (which may ask
+// The transfer's thread (docs/rules/back-office.md#notes-and-action-needed): internal notes among staff, messages to the sender (which may ask
 // for an action), and the sender's answers. The sender's views never carry an internal note.
 
 let t: TestApp;

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
-// A sender's own data (D24, docs/rules/your-data.md): the download of everything held about them,
+// A sender's own data (docs/rules/your-data.md): the download of everything held about them,
 // the closure of their account, and the erasure of what was kept once its 5 years are over.
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
 import { shot } from './support/screenshots.js';
 
-// The books in Chromium (D11, docs/rules/money-states.md): a sender pays by hand and uploads a
+// The books in Chromium (docs/rules/money-states.md): a sender pays by hand and uploads a
 // proof; staff record the payment, process, record the payout and complete; the sender sees the
 // payment received, the payout and its reference, on screen and on the receipt.
 

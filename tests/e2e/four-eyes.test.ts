@@ -6,8 +6,8 @@ import { seriousViolations, withAxe } from './support/axe.js';
 import { expectWithinWidth, scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
-// Four-eyes, the thread and the audit log in the back office (issue 12; issue 13 defects 1, 2 and
-// 9 for staff): a manager records the payment of a transfer at the XAF threshold and processes it;
+// Four-eyes, the thread and the audit log in the back office (docs/rules/back-office.md,
+// four-eyes, notes and audit, the queue on a phone): a manager records the payment of a transfer at the XAF threshold and processes it;
 // its payout waits for the approval, which the manager cannot give (the button disabled, and why);
 // the admin approves it, the manager pays it out and completes it; staff
 // ask the sender for something, the sender sees "Action needed" and answers, the flag clears;
@@ -31,7 +31,7 @@ let small: TransferRef;
 
 beforeAll(async () => {
   senderToken = await app.senderExists(SENDER);
-  // 650,000 XAF is above D12's default XAF threshold (600,000); paid by hand, so staff record the payment.
+  // 650,000 XAF is above the default XAF threshold (600,000); paid by hand, so staff record the payment.
   const initiate = (amount: string) => app.api<{ data: TransferRef }>('POST', '/api/payments/initiate', {
     source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount, currency: 'XAF',
     destination_details: { recipient_name: 'Jean Mboumba', recipient_email: 'jean.mboumba@example.test' },
@@ -58,7 +58,7 @@ async function expectNotUnderToast(page: Page, control: Locator): Promise<void> 
   expect(overlap, `control ${JSON.stringify(a)} under toast ${JSON.stringify(b)}`).toBe(false);
 }
 
-/** A queue card on a phone (issue 13, defect 1): amount, sender, recipient, status and actions within the screen, no sideways scroll. */
+/** A queue card on a phone (docs/rules/back-office.md#staff-queue): amount, sender, recipient, status and actions within the screen, no sideways scroll. */
 async function expectCardOnScreen(page: Page, card: Locator, amount: RegExp, status: string, actions: string[]): Promise<void> {
   const parts: [string, Locator][] = [
     ['amount', card.getByText(amount).first()], ['sender', card.getByText(SENDER.full_name)], ['recipient', card.getByText('Jean Mboumba')],

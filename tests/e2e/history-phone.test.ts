@@ -174,7 +174,7 @@ describe('send again', () => {
   });
 });
 
-describe('action needed (issue 12, the sender\'s side)', () => {
+describe('action needed (the sender\'s side)', () => {
   it('comes first on the dashboard with the message; the history marks it; the sender answers in the details', async () => {
     const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
     await app.api('POST', `/api/transfer-requests/${xaf.id}/notes`, { body: ASK, visibility: 'sender', action_needed: true }, admin);

@@ -4,7 +4,7 @@ import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { seriousViolations } from './support/axe.js';
 import { scrollWidth } from './support/layout.js';
 
-// D16 in the browser: the transfer form names the operator of the payout number as it is typed,
+// Operators' numbers (docs/rules/corridors.md#phone-country-rules) in the browser: the transfer form names the operator of the payout number as it is typed,
 // and refuses another operator's number with the message naming the accepted ones; the admin
 // edits the ranges in the Operators tab (axe, 360 px), and the form follows the edit.
 

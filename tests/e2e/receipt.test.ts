@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, parseAmount, type Currency } from '@core/money.js';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 
-// The PDF receipt is a document a sender keeps (issue 13, defect 6), read as text in English and
+// The PDF receipt is a document a sender keeps (docs/rules/transfers.md#receipt), read as text in English and
 // French: the MT- reference as its title and its file name, amounts as the receipt's language
 // writes them (grouped, "80,50 €"), "Total to pay" until the payment is received and "Total paid"
 // after (a closed transfer's never "to pay"), the payment's reference once recorded, the tracking

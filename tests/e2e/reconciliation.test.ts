@@ -5,7 +5,7 @@ import { parseSignedMinor } from '@core/reconciliation';
 import { useE2eApp, valueOf } from './support/fixtures.js';
 import { shot } from './support/screenshots.js';
 
-// Reconciliation in Chromium (D11, docs/rules/money-states.md#reconciliation): the admin reads a
+// Reconciliation in Chromium (docs/rules/money-states.md#reconciliation): the admin reads a
 // provider account's book balance on the Reconciliation tab of /admin; a transfer Airtel Money
 // Gabon (XAF) → PayPal (USD) is paid by hand and paid out, both recorded by the admin in the
 // details dialog; back on the tab, Airtel's book balance moved by exactly the payment and PayPal

@@ -8,7 +8,7 @@ import { seriousViolations, withAxe } from './support/axe.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
-// The recipient's tracking link (D15) in Chromium: opened signed out on a 360 px phone, in English
+// The recipient's tracking link (docs/rules/transfers.md#tracking-link) in Chromium: opened signed out on a 360 px phone, in English
 // and French (and switched with the EN/FR switcher), it shows the status, the first name and the
 // amount to receive, and neither the page nor its API answer carries the sender's e-mail or the
 // full phone number. The sender turns it off from the history's details (the app's dialog asks

@@ -23,11 +23,11 @@ export const StaffFilterSchema = z.object({
   from: dayField.optional(),
   to: dayField.optional(),
   q: z.string({ error: 'validation.checkInput' }).trim().max(100, { error: 'validation.searchTooLong' }).optional(),
-  /** "true": only open transfers that wait for a second staff member's approval (D12). */
+  /** "true": only open transfers that wait for a second staff member's approval (docs/rules/back-office.md#four-eyes). */
   needs_approval: booleanFlag.optional(),
-  /** "true": only transfers that wait for their sender to answer (D12). */
+  /** "true": only transfers that wait for their sender to answer (docs/rules/back-office.md#notes-and-action-needed). */
   action_needed: booleanFlag.optional(),
-  /** "true": only open transfers past their corridor's expected delivery (issue 13). */
+  /** "true": only open transfers past their corridor's expected delivery (docs/rules/back-office.md#staff-queue). */
   late: booleanFlag.optional(),
   sort: z.enum(['newest', 'oldest'], { error: 'admin.validation.sortInvalid' }).default('newest'),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../money.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
-// Four-eyes thresholds (D12): per source currency, the amount from which completing a transfer
+// Four-eyes thresholds (docs/rules/back-office.md#four-eyes): per source currency, the amount from which completing a transfer
 // needs a second staff member's approval. Staff read them; the admin edits them.
 
 export const ApprovalThresholdSchema = z.object({

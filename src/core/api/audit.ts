@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataOf, isoDateTime, pageOf, utcDay } from './common.js';
 
-// The audit log (D12): every staff action with who, from where, what, and the values before and
+// The audit log (docs/rules/back-office.md#audit): every staff action with who, from where, what, and the values before and
 // after. Admins read it a page at a time, filtered, and export it as CSV.
 
 /** Every action the audit log records, by object. */

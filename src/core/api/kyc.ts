@@ -57,8 +57,8 @@ export const KycLimitsUpdateSchema = z.object({
 export type KycLimitsUpdate = z.infer<typeof KycLimitsUpdateSchema>;
 
 /**
- * Who sent a transfer and who gets it, as they were when it was made (D23,
- * docs/rules/know-your-sender.md#travel-rule); null for a transfer made before it was kept.
+ * Who sent a transfer and who gets it, as they were when it was made
+ * (docs/rules/know-your-sender.md#travel-rule); null for a transfer made before it was kept.
  */
 export const TravelRuleSchema = z.object({
   originator: z.object({

@@ -3,7 +3,7 @@ import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '../ledger.js';
 import { CURRENCIES } from '../money.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
-// The books for the admin (D11): balances per account and currency, and a transfer's entries.
+// The books for the admin (docs/rules/money-states.md): balances per account and currency, and a transfer's entries.
 // A balance is debits minus credits: positive for money held (provider accounts), negative for
 // what the business owes or earned (customer funds, refunds payable, fee revenue).
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MOBILE_CHANNEL_IDS, PREFIX_PATTERN } from '../operators.js';
 import { dataOf, isoDateTime } from './common.js';
 
-// The operators' number ranges of the mobile-money channels (D16): public, since the browser
+// The operators' number ranges of the mobile-money channels (docs/rules/corridors.md#phone-country-rules): public, since the browser
 // checks a payout number as the server does, and edited by the admin.
 
 const channel = () => z.enum(MOBILE_CHANNEL_IDS, { error: 'admin.validation.operatorChannelInvalid' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, MessageSchema } from './common.js';
 
-// A sender's own data (D24, docs/rules/your-data.md): the download of everything held about them,
+// A sender's own data (docs/rules/your-data.md): the download of everything held about them,
 // and the closure of their account.
 
 /** Rows as the database holds them, with their own columns: the export's sections are lists of these. */

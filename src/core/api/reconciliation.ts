@@ -5,7 +5,7 @@ import { CURRENCIES } from '../money.js';
 import { TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
-// Reconciliation for the admin (D11, docs/rules/money-states.md#reconciliation): each provider
+// Reconciliation for the admin (docs/rules/money-states.md#reconciliation): each provider
 // account's book balance beside its statement's, the lines matched and not, and the transfers
 // behind what does not match. Amounts are signed like the ledger's: money in (a debit of the
 // provider account) positive, money out negative.

@@ -3,7 +3,7 @@ import { CURRENCIES } from '../money.js';
 import { TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
-// The recipient's tracking link (D15): what anyone holding the link may read, and nothing more —
+// The recipient's tracking link (docs/rules/transfers.md#tracking-link): what anyone holding the link may read, and nothing more —
 // never the sender, never a full phone number, never bank details.
 
 /** GET /api/track/{token}: a transfer as its recipient may follow it, without signing in. */

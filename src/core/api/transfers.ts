@@ -51,9 +51,9 @@ export const TransferRequestSchema = z.object({
   payout_sent_at: isoDateTime().nullable(),
   refund_reference: z.string().nullable(),
   refunded_at: isoDateTime().nullable(),
-  /** The recipient's tracking page (D15), \`{public URL}/t/{token}\`; null once the sender revoked it. */
+  /** The recipient's tracking page (docs/rules/transfers.md#tracking-link), \`{public URL}/t/{token}\`; null once the sender revoked it. */
   tracking_url: z.string().nullable(),
-  /** Staff asked the sender for something and the sender has not answered (message or new proof) yet (D12). */
+  /** Staff asked the sender for something and the sender has not answered (message or new proof) yet (docs/rules/back-office.md#notes-and-action-needed). */
   action_needed: z.boolean(),
   /** While action_needed: what staff asked (the latest sender-visible note that asked); else null. */
   action_message: z.string().nullable(),
@@ -157,7 +157,7 @@ export type TransferDetail = z.infer<typeof TransferDetailSchema>;
 export const TransferDetailResponseSchema = dataOf(TransferDetailSchema);
 export type TransferDetailResponse = z.infer<typeof TransferDetailResponseSchema>;
 
-/** Four-eyes (D12) on a staff answer: the approval a transfer needs and whether it has it. */
+/** Four-eyes (docs/rules/back-office.md#four-eyes) on a staff answer: the approval a transfer needs and whether it has it. */
 const ApprovalFieldsSchema = z.object({
   /** The amount is at or above its currency's threshold. */
   approval_required: z.boolean(),

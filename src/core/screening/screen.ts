@@ -5,7 +5,7 @@ import { compareWords, toWord, type TokenSimilarity, type Word } from './similar
 import { prepareName } from './tokens.js';
 import type { EntryKind, Match, ScreeningQuery, ScreenOptions, TokenMatch } from './types.js';
 
-/** A score at or above this holds the transfer (D21 default; the admin may change it). */
+/** A score at or above this holds the transfer (the default of docs/rules/screening.md; the admin may change it). */
 export const HOLD_THRESHOLD = 0.85;
 /** What an unpaired middle word costs, as a share of its weight (a missing middle name is common). */
 export const MIDDLE_WORD_SHARE = 0.2;

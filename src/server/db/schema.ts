@@ -47,7 +47,7 @@ export const profiles = pgTable('profiles', {
   totp_enabled_at: timestamp('totp_enabled_at', { withTimezone: true }),
   totp_last_step: bigint('totp_last_step', { mode: 'number' }),
   /**
-   * The owner closed the account (D24, docs/rules/your-data.md): no sign-in from then on; what the
+   * The owner closed the account (docs/rules/your-data.md): no sign-in from then on; what the
    * law keeps stays until `erased_at`, when the retention job erased it.
    */
   closed_at: timestamp('closed_at', { withTimezone: true }),
@@ -211,24 +211,24 @@ export const transferRequests = pgTable('transfer_requests', {
   refund_reference: text('refund_reference'),
   refunded_by: uuid('refunded_by').references(() => profiles.id, { onDelete: 'set null' }),
   refunded_at: timestamp('refunded_at', { withTimezone: true }),
-  /** Who moved it to processing: four-eyes keeps them from approving it (D12). */
+  /** Who moved it to processing: four-eyes keeps them from approving it (docs/rules/back-office.md#four-eyes). */
   processed_by: uuid('processed_by').references(() => profiles.id, { onDelete: 'set null' }),
   processed_at: timestamp('processed_at', { withTimezone: true }),
-  /** The second staff member's approval a transfer at or above its currency's threshold needs (D12). */
+  /** The second staff member's approval a transfer at or above its currency's threshold needs (docs/rules/back-office.md#four-eyes). */
   approved_by: uuid('approved_by').references(() => profiles.id, { onDelete: 'set null' }),
   approved_at: timestamp('approved_at', { withTimezone: true }),
   /** Staff asked the sender for something; cleared when the sender answers or uploads a proof. */
   action_needed: boolean('action_needed').notNull().default(false),
   /**
-   * The recipient's tracking link token (D15): 144 random bits, made by the database for every
+   * The recipient's tracking link token (docs/rules/transfers.md#tracking-link): 144 random bits, made by the database for every
    * new row; null once the sender revoked it.
    */
   tracking_token: text('tracking_token').unique().default(sql`translate(encode(substring(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea) from 1 for 18), 'base64'), '+/', '-_')`),
   idempotency_key: text('idempotency_key'),
   idempotency_hash: text('idempotency_hash'),
   /**
-   * Who sent it and who gets it, as they were when it was made (D23,
-   * docs/rules/know-your-sender.md#travel-rule); null on transfers made before it was kept.
+   * Who sent it and who gets it, as they were when it was made
+   * (docs/rules/know-your-sender.md#travel-rule); null on transfers made before it was kept.
    */
   travel_rule: jsonb('travel_rule'),
   /** Bumped on every status change: a staff action on a stale copy gets 409. */
@@ -298,7 +298,7 @@ export const transferStatusHistory = pgTable('transfer_status_history', {
 }, (t) => [index('transfer_status_history_request_idx').on(t.transfer_request_id, t.id)]);
 
 /**
- * A transfer's thread (D12): internal notes among staff, messages to the sender (which may ask for
+ * A transfer's thread (docs/rules/back-office.md#notes-and-action-needed): internal notes among staff, messages to the sender (which may ask for
  * an action) and the sender's answers (author_role 'owner', visibility 'sender').
  */
 export const transferNotes = pgTable('transfer_notes', {
@@ -332,7 +332,7 @@ export const kycLimits = pgTable('kyc_limits', {
   check('kyc_limits_amounts_check', sql`(${t.transfer} is null or ${t.transfer} > 0) and ${t.d30} > 0 and ${t.d365} > 0`),
 ]);
 
-/** Per source currency, the amount from which a transfer needs a second staff member's approval (D12). */
+/** Per source currency, the amount from which a transfer needs a second staff member's approval (docs/rules/back-office.md#four-eyes). */
 export const approvalThresholds = pgTable('approval_thresholds', {
   currency: text('currency', { enum: CURRENCIES }).primaryKey(),
   amount: money('amount').notNull(),
@@ -340,7 +340,7 @@ export const approvalThresholds = pgTable('approval_thresholds', {
   updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
 }, (t) => [check('approval_thresholds_amount_check', sql`${t.amount} > 0`)]);
 
-/** Which national number ranges belong to which operator of a mobile-money channel (D16); the admin edits them. */
+/** Which national number ranges belong to which operator of a mobile-money channel (docs/rules/corridors.md#phone-country-rules); the admin edits them. */
 export const operatorPrefixes = pgTable('operator_prefixes', {
   id: uuid('id').primaryKey().defaultRandom(),
   channel: text('channel').notNull(),
@@ -379,7 +379,7 @@ export const savedRecipients = pgTable('saved_recipients', {
 }, (t) => [index('saved_recipients_profile_idx').on(t.profile_id, t.created_at.desc())]);
 
 /**
- * Every staff action (D12): who, from which address, did what to which object, with the values
+ * Every staff action (docs/rules/back-office.md#audit): who, from which address, did what to which object, with the values
  * before and after. Append-only: triggers refuse UPDATE and DELETE (migration 0007).
  */
 export const auditLog = pgTable('audit_log', {
@@ -427,7 +427,7 @@ export const mailDeliveries = pgTable('mail_deliveries', {
   sent_at: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-// ---- the books (D11, docs/rules/money-states.md#ledger) ----
+// ---- the books (docs/rules/money-states.md#ledger) ----
 
 /**
  * One movement of money, append-only: its lines balance per currency (a deferred constraint

@@ -8,7 +8,7 @@ import { approvalThresholds, corridors, feeTiers, operatorPrefixes, rates } from
 
 /**
  * Seeds the published prices, rates, four-eyes thresholds (docs/rules/fees-and-rates.md) and the
- * operators' number ranges (D16) on a fresh database. Existing rows are never overwritten: once an
+ * operators' number ranges (docs/rules/corridors.md#phone-country-rules) on a fresh database. Existing rows are never overwritten: once an
  * admin edits a tier, a rate or a channel's ranges, a restart keeps the edit.
  */
 export async function seedReferenceData(db: Db): Promise<void> {

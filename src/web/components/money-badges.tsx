@@ -3,7 +3,7 @@ import type { PaymentStatus, PayoutStatus } from '@core/status';
 import { Badge } from '@web/components/ui/badge';
 import { paymentVariant, payoutVariant } from '@web/lib/money-labels';
 
-// The sender's view of a transfer's money (D11, docs/rules/money-states.md): where their payment
+// The sender's view of a transfer's money (docs/rules/money-states.md): where their payment
 // stands and whether the recipient was paid out. Labels live in transfer.json (payment.*, payout.*).
 
 export function SenderPaymentBadge({ state }: { state: PaymentStatus }) {

@@ -1,4 +1,4 @@
-// How the screens show a transfer's money (D11, docs/rules/money-states.md): the colour of a
+// How the screens show a transfer's money (docs/rules/money-states.md): the colour of a
 // payment or payout state, and which state a timeline step's money event names.
 import type { HistoryEvent, PaymentStatus, PayoutStatus } from '@core/status';
 

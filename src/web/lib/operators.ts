@@ -7,8 +7,8 @@ import { api } from './api';
 export const operatorsKey = ['operators'] as const;
 
 /**
- * The operators' number ranges a payout number is checked against, as the server checks it (D16,
- * docs/rules/corridors.md#phone-country-rules).
+ * The operators' number ranges a payout number is checked against, as the server checks it
+ * (docs/rules/corridors.md#phone-country-rules).
  */
 export function useOperators() {
   return useQuery({

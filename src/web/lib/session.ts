@@ -40,7 +40,7 @@ export function useSession(): Session {
 
 /**
  * Where a sign-in goes: where it was headed, except that staff without two-step sign-in set it up
- * first (D12, docs/rules/accounts.md#two-step-sign-in): the back office refuses them until then.
+ * first (docs/rules/accounts.md#two-step-sign-in): the back office refuses them until then.
  */
 export function afterSignIn(user: SessionUser | null, returnTo: string): [string, { state?: { from: string } }] {
   if (user && isStaff(user) && !user.totp_enabled) return ['/two-step', { state: { from: returnTo === '/' ? '/admin' : returnTo } }];

@@ -22,7 +22,7 @@ describe('text search', () => {
     }
   });
 
-  it('finds the answers of issue 13 by another form of their words', () => {
+  it('finds the FAQ answers by another form of their words', () => {
     expect(finds('remboursement', 'il est remboursé sur le compte qui a payé')).toBe(true);
     expect(finds('refunds', 'We refund the account that paid.')).toBe(true);
     expect(finds('Remboursements annulés', 'Un transfert annulé est remboursé.')).toBe(true);

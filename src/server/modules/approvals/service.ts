@@ -6,7 +6,7 @@ import { AppError, codeOfKey } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { listThresholds, lockThreshold, thresholdOf, writeThreshold, type ThresholdRow } from './repo.js';
 
-// Four-eyes (D12, docs/rules/back-office.md#four-eyes): the admin's thresholds per source
+// Four-eyes (docs/rules/back-office.md#four-eyes): the admin's thresholds per source
 // currency, which say when a transfer needs a second staff member's approval before it is
 // completed (the approval itself: transfers/approve-transfer.ts).
 

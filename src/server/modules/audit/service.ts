@@ -5,8 +5,8 @@ import type { Db, Tx } from '@server/db/client.js';
 import { csvCell } from '@server/lib/csv.js';
 import { auditRows, insertAudit } from './repo.js';
 
-// Every staff action is written here, in the transaction of the change it records (D12,
-// docs/rules/back-office.md#audit). The rows are the admin's to read and export.
+// Every staff action is written here, in the transaction of the change it records
+// (docs/rules/back-office.md#audit). The rows are the admin's to read and export.
 
 /** Who acts: the signed-in staff member and the client address the request came from. */
 export interface Actor {

@@ -13,7 +13,7 @@ import { publishedRates } from '../fees/service.js';
 import { sentInWindows } from '../transfers/service.js';
 import { levelRow, listLimits, lockLimits, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
 
-// Know your sender (D20, docs/rules/know-your-sender.md): the sender's level and limits, checked
+// Know your sender (docs/rules/know-your-sender.md): the sender's level and limits, checked
 // before a quote is shown to them and, under the sender's lock, when a transfer is made
 // (transfers/initiate-transfer.ts); the admin's limits per level.
 
@@ -97,7 +97,7 @@ export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices'>, profi
 
 /**
  * A signed-in sender's quote over their limits is refused as their transfer would be (nothing
- * locked: a quote commits nothing). A level-0 account still gets prices (D20): only its transfer is refused.
+ * locked: a quote commits nothing). A level-0 account still gets prices (docs/rules/know-your-sender.md#limits): only its transfer is refused.
  */
 export async function checkQuote(ctx: AppContext, profileId: string, amount: Minor, currency: Currency): Promise<void> {
   if (amount === 0) return;

@@ -4,7 +4,7 @@ import { entryLines, type EntryKind, type TransferMoney } from '@core/ledger.js'
 import type { Db, Tx } from '@server/db/client.js';
 import { balanceRows, currencyTotals, entriesOfTransfer, insertEntry, moneyTotalRows } from './repo.js';
 
-// The books (D11, docs/rules/money-states.md#ledger): each movement of a transfer's money is
+// The books (docs/rules/money-states.md#ledger): each movement of a transfer's money is
 // posted in the transaction that records it, so the books and the transfer never disagree.
 
 /** Posts one movement of a transfer's money; the caller's transaction commits both or neither. */
@@ -26,7 +26,7 @@ export async function transferEntries(db: Db, transferId: string): Promise<Ledge
   }));
 }
 
-/** The admin's money figures per currency, read from the running balances (D11: totals come from the ledger). */
+/** The admin's money figures per currency, read from the running balances (docs/rules/money-states.md: totals come from the ledger). */
 export async function moneyTotals(db: Db): Promise<NonNullable<Stats['money']>> {
   return moneyTotalRows(db);
 }

@@ -13,7 +13,7 @@ import { type ReauthProof, assertOwner } from '../profiles/reauth.js';
 import * as repo from './repo.js';
 import { matchStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash } from './totp.js';
 
-// Two-step sign-in (docs/rules/accounts.md#two-step-sign-in, decision D12): TOTP codes from an
+// Two-step sign-in (docs/rules/accounts.md#two-step-sign-in): TOTP codes from an
 // authenticator app, 10 single-use recovery codes, the code step of every sign-in of an account
 // that has it, and the rule that staff endpoints need a session opened with it.
 

@@ -3,7 +3,7 @@ import type { Db, Tx } from '@server/db/client.js';
 import { operatorPrefixes } from '@server/db/schema.js';
 import { PRICES_CHANNEL } from '@server/lib/price-cache.js';
 
-// The operators' number ranges (D16), as stored.
+// The operators' number ranges (docs/rules/corridors.md#phone-country-rules), as stored.
 
 export type OperatorPrefixRow = typeof operatorPrefixes.$inferSelect;
 

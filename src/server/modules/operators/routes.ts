@@ -10,7 +10,7 @@ import { sendCached } from '@server/lib/price-cache.js';
 import type { ApiModule } from '../module.js';
 import { adminTable, createPrefix, deletePrefix, publishedOperators, updatePrefix } from './service.js';
 
-// The operators' number ranges (D16): public, so the browser names the operator as the sender
+// The operators' number ranges (docs/rules/corridors.md#phone-country-rules): public, so the browser names the operator as the sender
 // types and refuses what the server would; edited by the admin, every edit audited.
 
 const routes: ApiModule = async (app, { ctx }) => {

@@ -9,7 +9,7 @@ import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import * as repo from './repo.js';
 
-// Which numbers a mobile-money payout may go to (D16, docs/rules/corridors.md#phone-country-rules):
+// Which numbers a mobile-money payout may go to (docs/rules/corridors.md#phone-country-rules):
 // the operators' ranges, read by everyone, edited by the admin. The table is published like the
 // prices: kept in memory (ctx.prices) and cleared in every process by each edit's NOTIFY
 // (docs/decisions/016-price-cache-and-scale-out.md).

@@ -1,6 +1,6 @@
 import type { Config } from '@server/config.js';
 
-// PayPal Orders v2 and Payments v2 over plain HTTPS (D11, docs/rules/money-states.md#paypal):
+// PayPal Orders v2 and Payments v2 over plain HTTPS (docs/rules/money-states.md#paypal):
 // client-credentials token, an order with intent AUTHORIZE, its authorization when the payer comes
 // back, then the authorization's capture, void, and the capture's refund. PAYPAL_API_BASE points at
 // the sandbox by default, or at a loopback peer in tests.

@@ -5,7 +5,7 @@ import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { closeMyAccount, exportMyData } from './service.js';
 
-// A sender's own data (D24, docs/rules/your-data.md). Neither route is open to a staff session
+// A sender's own data (docs/rules/your-data.md). Neither route is open to a staff session
 // without its second factor: a staff member's export lists the audit entries of their work on
 // other people's transfers, and a password alone must not reach those.
 

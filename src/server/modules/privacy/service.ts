@@ -13,7 +13,7 @@ import type { AuthUser } from '../auth/tokens.js';
 import { assertOwner } from '../profiles/reauth.js';
 import * as repo from './repo.js';
 
-// A sender's own data (D24, docs/rules/your-data.md): everything held about them as one file,
+// A sender's own data (docs/rules/your-data.md): everything held about them as one file,
 // and the closure of their account: what no law requires erased at once, the rest kept
 // RETENTION_YEARS after closure and then erased by the retention job.
 

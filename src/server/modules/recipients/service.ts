@@ -18,7 +18,7 @@ export async function myRecipients(db: Db, profileId: string): Promise<SavedReci
 }
 
 /**
- * Saves a recipient, its mobile number checked against the destination's operators (D16) and kept
+ * Saves a recipient, its mobile number checked against the destination's operators (docs/rules/corridors.md#phone-country-rules) and kept
  * in E.164; the same one saved again for the same channel is kept once.
  */
 export async function saveRecipient(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, recipient: Recipient): Promise<SavedRecipient> {

@@ -10,7 +10,7 @@ import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
 
-// Reconciliation, the admin's alone (D11, docs/rules/money-states.md#reconciliation): each
+// Reconciliation, the admin's alone (docs/rules/money-states.md#reconciliation): each
 // provider account's books against its statement, a statement's balance or lines, and matching.
 
 /** A statement file is text: at most 10,000 lines, well under 2 MB. */

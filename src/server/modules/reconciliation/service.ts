@@ -14,7 +14,7 @@ import {
   type BookLineRow, type LineCounts, type StatementLineRow, type StatementRow,
 } from './repo.js';
 
-// Reconciliation (D11, docs/rules/money-states.md#reconciliation): staff enter a provider
+// Reconciliation (docs/rules/money-states.md#reconciliation): staff enter a provider
 // statement's balance or import its lines as CSV; lines are matched to the provider account's
 // book lines by reference and amount; the view sets the book balance against the statement's
 // and lists what explains the difference.

@@ -6,7 +6,7 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import { findTracked } from './repo.js';
 
-// The recipient's tracking link (D15, docs/rules/transfers.md#tracking-link): anyone with the
+// The recipient's tracking link (docs/rules/transfers.md#tracking-link): anyone with the
 // link reads the status, the expected delivery, the recipient's first name, the amount and, once
 // completed, the payout reference. The sender turns the link off or makes a new one through the
 // transfer (transfers/tracking-link.ts): this module only reads a transfer by its token.

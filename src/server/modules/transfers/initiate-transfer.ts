@@ -59,7 +59,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   if (!direction) throw new AppError('pair_unsupported');
   const source = CHANNELS[body.source_provider];
   const d = body.destination_details;
-  // A mobile payout number of the destination's operators (D16), checked before the amount's limits as on the transfer screen.
+  // A mobile payout number of the destination's operators (docs/rules/corridors.md#phone-country-rules), checked before the amount's limits as on the transfer screen.
   const phone = d.recipient_phone
     && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone');
   const priced = await priceTransfer(ctx, direction, body.amount);
@@ -127,7 +127,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
 }
 
 /**
- * Who sends and who gets the transfer, as they are now (D23, docs/rules/know-your-sender.md#travel-rule):
+ * Who sends and who gets the transfer, as they are now (docs/rules/know-your-sender.md#travel-rule):
  * kept on the transfer, so a later profile edit changes nothing of it.
  */
 function travelRule(sender: SenderLimits['sender'], source: ChannelId, destination: ChannelId, details: Record<string, unknown>) {

@@ -13,7 +13,7 @@ import { paypalConfigured } from '../payments/paypal.js';
 import { notifyMoneyStep } from './notifications.js';
 import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } from './repo.js';
 
-// Staff record the money of a transfer (D11, docs/rules/money-states.md): the payment received
+// Staff record the money of a transfer (docs/rules/money-states.md): the payment received
 // by hand, the payout sent, the refund made. Each is one database transaction: the transfer's
 // state, its timeline step, its ledger entry and the sender's e-mail, all or nothing.
 
@@ -66,7 +66,7 @@ export interface Step {
   reference: string | null;
   /** The sender's e-mail about it; null when another e-mail of the same change tells them. */
   mail: 'paid' | 'payout' | 'refunded' | null;
-  /** The audit log's action when a staff member takes the step (D12); none for a job's own step. */
+  /** The audit log's action when a staff member takes the step (docs/rules/back-office.md#audit); none for a job's own step. */
   audit?: AuditAction;
 }
 
@@ -79,7 +79,7 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
   const run = async (db: Tx) => {
     const current = await lockRequest(db, id);
     if (!current) throw new AppError('not_found');
-    // No staff member records the money of a transfer they sent themselves (D12).
+    // No staff member records the money of a transfer they sent themselves (docs/rules/back-office.md).
     const own = actor && ownTransferError(current, actor.profile_id);
     if (own) throw new AppError(codeOfKey(own.key));
     const step = await decide(current, db);

@@ -38,7 +38,7 @@ interface Extra {
 /** Rejected or cancelled: it will not be carried out, and nothing is to be paid for it. */
 const isClosed = (request: MailedTransfer) => request.status === 'rejected' || request.status === 'cancelled';
 
-/** What the sender's money became when the transfer closed (D11): owed back, refunded, or never taken. */
+/** What the sender's money became when the transfer closed (docs/rules/money-states.md): owed back, refunded, or never taken. */
 function refundLine(event: Event, request: MailedTransfer): string | null {
   if (request.payment_status === 'refund_due') return 'transfer.email.refund';
   if (event !== 'status' || !isClosed(request)) return null;

@@ -21,7 +21,7 @@ import { jobRowInsert, type NewJob } from '../jobs/service.js';
 
 /**
  * A transfer request as its answers read it: the row and, while the sender owes staff an action
- * (D12), what staff asked. Rows read without {@link requestColumns} (a transfer just created) have
+ * (docs/rules/back-office.md), what staff asked. Rows read without {@link requestColumns} (a transfer just created) have
  * no message, and none is owed.
  */
 export type TransferRequestRow = typeof transferRequests.$inferSelect & { action_message?: string | null };
@@ -595,7 +595,7 @@ export interface StatusWrite {
   to: TransferStatus;
   actor: { profile_id: string; role: Role };
   note: string | null;
-  /** The payment state the move leaves (D11: received money becomes owed back on closing). */
+  /** The payment state the move leaves (docs/rules/money-states.md: received money becomes owed back on closing). */
   paymentStatus: PaymentStatus;
 }
 

@@ -120,7 +120,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }) },
   }, async (request) => ({ data: await cancelOwn(ctx, requireUser(request), request.params.id) }));
 
-  // The transfer's thread (D12): staff notes, and the sender's answers.
+  // The transfer's thread (docs/rules/back-office.md#notes-and-action-needed): staff notes, and the sender's answers.
   app.post('/transfer-requests/:id/notes', {
     config: { access: 'staff' },
     schema: { summary: 'Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff)', params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },

@@ -5,7 +5,7 @@ import type { HistoryRow, OwnTransactionRow, TransferRequestRow } from './repo.j
 // from validated input, so they hold the core's ids: the answer's types say so, and the response
 // schemas check it as each answer is sent.
 
-/** The recipient's tracking page for a token (D15); none once the sender revoked it. */
+/** The recipient's tracking page for a token (docs/rules/transfers.md#tracking-link); none once the sender revoked it. */
 export const trackingUrl = (publicUrl: string, token: string | null) => (token ? `${publicUrl}/t/${token}` : null);
 
 /**

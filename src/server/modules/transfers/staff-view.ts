@@ -7,7 +7,7 @@ import { profiles, transferRequests } from '@server/db/schema.js';
 import { approvalRequired, needsApprovalNow, staffSelection, threadOf, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
-// What staff see of a transfer beyond what its sender sees (D12): its four-eyes state, who did
+// What staff see of a transfer beyond what its sender sees (docs/rules/back-office.md#four-eyes): its four-eyes state, who did
 // what, and the whole thread, internal notes included. Never part of a sender's answer.
 
 /** Open past the latest expected delivery of its corridor, counted from the recorded payment (else the request). */

@@ -102,7 +102,7 @@ export function useChangeStatus() {
   });
 }
 
-/** What staff record about a transfer's money (D11): each posts to its own endpoint, 409 when the state refuses it. */
+/** What staff record about a transfer's money (docs/rules/money-states.md): each posts to its own endpoint, 409 when the state refuses it. */
 export type MoneyRecordInput =
   | { id: string; action: 'payment'; body: PaymentRecord }
   | { id: string; action: 'payout'; body: PayoutRecord }
@@ -118,7 +118,7 @@ export function useRecordMoney() {
   });
 }
 
-/** Four-eyes (D12): a second staff member approves a transfer at or above its currency's threshold. */
+/** Four-eyes (docs/rules/back-office.md#four-eyes): a second staff member approves a transfer at or above its currency's threshold. */
 export function useApprove() {
   const client = useQueryClient();
   return useMutation({
@@ -262,7 +262,7 @@ export function useRetryJob() {
   });
 }
 
-/** Four-eyes thresholds per source currency (D12). */
+/** Four-eyes thresholds per source currency (docs/rules/back-office.md#four-eyes). */
 export function useApprovalThresholds() {
   return useQuery({
     queryKey: adminKeys.thresholds,

@@ -53,7 +53,7 @@ function StatCards({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
-/** The admin's money per currency, from the ledger (D11): received, fees earned, refunds owed. */
+/** The admin's money per currency, from the ledger (docs/rules/money-states.md): received, fees earned, refunds owed. */
 function MoneyCards() {
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';

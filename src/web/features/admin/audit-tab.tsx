@@ -24,7 +24,7 @@ function toFilter({ actorName: _name, ...chosen }: Chosen): AuditFilter {
   return Object.fromEntries(Object.entries(chosen).filter(([, v]) => v)) as AuditFilter;
 }
 
-/** The audit log (D12, docs/rules/back-office.md#audit): every staff action, filtered, paged, exported. */
+/** The audit log (docs/rules/back-office.md#audit): every staff action, filtered, paged, exported. */
 export function AuditTab() {
   const { t } = useTranslation(['admin', 'common']);
   const actionLabel = useAuditActionLabel();

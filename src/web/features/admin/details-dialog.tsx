@@ -69,7 +69,7 @@ function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
 
 const ACTOR_ROLES = ['processed_by', 'approved_by', 'payment_recorded_by', 'payout_sent_by', 'refunded_by'] as const;
 
-/** Who did what (D12): the staff member behind each step, and the four-eyes approval the amount needs. */
+/** Who did what (docs/rules/back-office.md#four-eyes): the staff member behind each step, and the four-eyes approval the amount needs. */
 function ActorsSection({ transfer }: { transfer: StaffDetail }) {
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';
@@ -160,7 +160,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
 
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
-      {/* A free band where toasts show (the top on phones, the bottom from sm), so none covers an action (issue 13). */}
+      {/* A free band where toasts show (the top on phones, the bottom from sm), so none covers an action (docs/rules/back-office.md#staff-queue). */}
       <DialogContent className="top-24 max-h-[calc(100dvh-7rem)] max-w-2xl translate-y-0 sm:top-4 sm:max-h-[calc(100dvh-9rem)]">
         <DialogHeader>
           <DialogTitle className="flex flex-wrap items-center gap-2">

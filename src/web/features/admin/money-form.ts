@@ -8,7 +8,7 @@ import { PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema } from '@co
 import { canComplete, canProcess, canReject, isFinalStatus } from '@core/status';
 import { parseInto, reportIssues } from '@web/components/ui/form';
 
-// The details dialog's money forms (D11, docs/rules/money-states.md): each checked with the API's
+// The details dialog's money forms (docs/rules/money-states.md): each checked with the API's
 // schema, so what the dialog refuses is what the server would refuse.
 
 /** The longest statement, payout or refund reference the API takes. */

@@ -16,7 +16,7 @@ import { useRecordMoney, type MoneyRecordInput } from './admin-api';
 import { amountText } from './admin-format';
 import { dueAmount, MAX_MONEY_REFERENCE, paymentFormSchema, payoutFormSchema, refundFormSchema, staffActions } from './money-form';
 
-// The details dialog's money (D11, docs/rules/money-states.md): the payment in, the payout out,
+// The details dialog's money (docs/rules/money-states.md): the payment in, the payout out,
 // the refund, each with the action its state allows and the server's refusal shown beside it.
 
 type Transfer = TransferRequestJson & { paypal_checkout?: boolean; needs_approval?: boolean };

@@ -22,8 +22,8 @@ import { operatorsKey } from '@web/lib/operators';
 import { adminKeys, useAudit } from './admin-api';
 import { AuditList } from './audit-list';
 
-// The operators' number ranges a mobile payout number must fall in (D16,
-// docs/rules/corridors.md#phone-country-rules): the admin adds, edits and deletes them.
+// The operators' number ranges a mobile payout number must fall in
+// (docs/rules/corridors.md#phone-country-rules): the admin adds, edits and deletes them.
 
 const URL = '/api/admin/operator-prefixes';
 const rangesKey = ['admin', 'operator-prefixes'] as const;

@@ -1,4 +1,4 @@
-// Reconciliation's calls and hooks (D11): the accounts' books against their statements.
+// Reconciliation's calls and hooks (docs/rules/money-states.md): the accounts' books against their statements.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   MatchResultResponse, ReconciliationSummariesResponse, ReconciliationView, ReconciliationViewResponse, StatementResultResponse,

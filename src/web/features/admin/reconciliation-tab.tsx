@@ -21,7 +21,7 @@ import {
   signedMoney, useImportStatement, useReconciliation, useReconciliationView, useRecordBalance, useRematch, type ReconciliationView,
 } from './reconciliation-api';
 
-// Reconciliation (D11, docs/rules/money-states.md#reconciliation): each provider account's book
+// Reconciliation (docs/rules/money-states.md#reconciliation): each provider account's book
 // balance beside its statement, a statement's balance or lines entered, and what explains a
 // difference: the book lines no statement holds (with their transfers) and the statement lines
 // the books lack.

@@ -9,7 +9,7 @@ import { useStatusAction } from './use-status-action';
 
 /**
  * Rejecting a transfer asks for the reason first: it goes to the sender, in their history and in
- * the e-mail (issue 13: the app's dialog, not the browser's confirm).
+ * the e-mail (the app's dialog, not the browser's confirm: it can be translated and styled).
  */
 export function RejectDialog({ transfer, onClose }: { transfer: { id: string; reference: string; status: TransferStatus }; onClose: () => void }) {
   const { t } = useTranslation(['admin', 'common']);

@@ -75,7 +75,7 @@ export function RequestsTab() {
   const [exporting, setExporting] = useState(false);
   const { toast } = useToast();
   const query = useStaffRequests(filters);
-  // Late transfers first (issue 13): those of the same filter, listed above the rest.
+  // Late transfers first (docs/rules/back-office.md#staff-queue): those of the same filter, listed above the rest.
   const lateQuery = useStaffRequests({ ...filters, late: 'true' }, filters.late !== 'true');
   const action = useStatusAction();
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
@@ -164,7 +164,7 @@ export function RequestsTab() {
               <option value="oldest">{t('requests.oldest')}</option>
             </Select>
           </FormField>
-          {/* Work waiting on staff: a second approval (D12), or the sender's answer. */}
+          {/* Work waiting on staff: a second approval (docs/rules/back-office.md#four-eyes), or the sender's answer. */}
           <fieldset className="flex flex-col justify-end gap-2 text-sm sm:col-span-2">
             <legend className="sr-only">{t('requests.waiting')}</legend>
             <label className="flex items-center gap-2">

@@ -11,7 +11,7 @@ import { formatDateTime } from '@web/lib/format';
 import { useAddNote, type StaffNote } from './admin-api';
 import { requesterName } from './admin-format';
 
-// The transfer's thread (D12): internal notes, messages to the sender (e-mailed; one may ask them
+// The transfer's thread (docs/rules/back-office.md#notes-and-action-needed): internal notes, messages to the sender (e-mailed; one may ask them
 // for an action) and the sender's answers, oldest first.
 
 /** The longest note the API takes, read from its schema. */

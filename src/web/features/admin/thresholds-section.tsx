@@ -70,7 +70,7 @@ function ThresholdForm({ row }: { row: ApprovalThreshold }) {
   );
 }
 
-/** Four-eyes (D12): from these amounts, completing a transfer needs a second staff member's approval. */
+/** Four-eyes (docs/rules/back-office.md#four-eyes): from these amounts, completing a transfer needs a second staff member's approval. */
 export function ThresholdsSection() {
   const { t } = useTranslation(['admin', 'common']);
   const thresholds = useApprovalThresholds();

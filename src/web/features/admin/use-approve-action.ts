@@ -4,7 +4,7 @@ import { isApiError } from '@web/lib/api';
 import { useApprove } from './admin-api';
 
 /**
- * Four-eyes approval from a button (D12). The server says who may approve: its refusal (the
+ * Four-eyes approval from a button (docs/rules/back-office.md#four-eyes). The server says who may approve: its refusal (the
  * approver processed the transfer or recorded its payout, or sent it) is shown as it words it.
  */
 export function useApproveAction() {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '@web/components/ui/badge';
 import type { StaffRequest } from './admin-api';
 
-/** What a transfer waits for from staff: a second approval (D12), the sender's answer; its approval given; late. */
+/** What a transfer waits for from staff: a second approval (docs/rules/back-office.md#four-eyes), the sender's answer; its approval given; late. */
 export function WorkBadges({ row }: { row: Pick<StaffRequest, 'needs_approval' | 'approval_required' | 'action_needed'> & { late?: boolean } }) {
   const { t } = useTranslation('admin');
   return (

@@ -12,7 +12,7 @@ import { formatDateTime } from '@web/lib/format';
 import { transferKeys } from '@web/lib/transfers';
 
 /**
- * The transfer's thread with our team (D12, issue 12): what staff asked, the messages both ways,
+ * The transfer's thread with our team (docs/rules/back-office.md#notes-and-action-needed): what staff asked, the messages both ways,
  * oldest first, and a reply form. A reply clears "action needed".
  */
 export function TransferThread({ transferId, messages, actionMessage }: {

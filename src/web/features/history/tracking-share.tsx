@@ -11,7 +11,7 @@ import { api, isApiError } from '@web/lib/api';
 import { transferKeys } from '@web/lib/transfers';
 
 /**
- * The transfer's tracking link for its recipient (D15) in the sender's details: copy, share
+ * The transfer's tracking link for its recipient (docs/rules/transfers.md#tracking-link) in the sender's details: copy, share
  * (the phone's share sheet where it has one), WhatsApp, SMS or e-mail; turn it off (confirmed in
  * the app's dialog) or make a new one.
  */

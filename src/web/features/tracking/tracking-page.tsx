@@ -12,7 +12,7 @@ import { api, isApiError } from '@web/lib/api';
 import { formatDateTime, moneyFromDecimal } from '@web/lib/format';
 
 /**
- * The recipient's tracking page (D15, /t/{token}): no sign-in, what GET /api/track/{token} allows
+ * The recipient's tracking page (/t/{token}, docs/rules/transfers.md#tracking-link): no sign-in, what GET /api/track/{token} allows
  * and nothing more. A revoked or unknown link says so plainly.
  */
 export default function TrackingPage() {

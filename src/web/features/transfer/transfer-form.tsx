@@ -17,7 +17,7 @@ const upper = (text: string) => text.toUpperCase();
 
 /**
  * Under the payout number: the operator it belongs to as soon as its prefix is typed, the
- * refusal naming the accepted operators once it cannot be theirs, else an example (D16).
+ * refusal naming the accepted operators once it cannot be theirs, else an example (docs/rules/corridors.md#phone-country-rules).
  */
 function PhoneHint({ destination }: { destination: ChannelId }) {
   const { t, i18n } = useTranslation(['transfer', 'validation']);

@@ -10,7 +10,7 @@ import { channelLabel } from '@web/lib/format';
 import { useOperators } from '@web/lib/operators';
 import type { TransferValues } from './transfer-values';
 
-/** Who gets it: a mobile number written as its country writes it, with its operator (D16). */
+/** Who gets it: a mobile number written as its country writes it, with its operator (docs/rules/corridors.md#phone-country-rules). */
 function recipientSummary(v: TransferValues, operators: readonly OperatorPrefix[] | undefined): string {
   const kind = CHANNELS[v.destination].kind;
   if (kind === 'paypal') return `${v.recipient_name} · ${v.recipient_email}`;
