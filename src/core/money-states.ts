@@ -60,11 +60,6 @@ export function awaitsPayment(state: Pick<MoneyState, 'status' | 'payment_status
   return state.payment_status === 'awaiting' && !isFinalStatus(state.status);
 }
 
-/** A closed transfer whose PayPal authorization is still held: its void is queued, not yet confirmed. */
-export function voidPending(state: Pick<MoneyState, 'status' | 'payment_status'>): boolean {
-  return state.payment_status === 'authorized' && isFinalStatus(state.status);
-}
-
 /** A hand-recorded amount other than the total due is kept as it is and flagged. */
 export function paymentMismatch(receivedMinor: number, dueMinor: number): boolean {
   return receivedMinor !== dueMinor;

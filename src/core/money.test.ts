@@ -161,6 +161,10 @@ describe('decimals', () => {
     expect(normalizeDecimal('4.50')).toBe('4.5');
     expect(normalizeDecimal('0.000')).toBe('0');
     expect(normalizeDecimal('0010.0100')).toBe('10.01');
+    // A stored rate: trailing zeros go, a whole number keeps its own.
+    expect(normalizeDecimal('1300.0000000000')).toBe('1300');
+    expect(normalizeDecimal('1300')).toBe('1300');
+    expect(normalizeDecimal('0.0016390000')).toBe('0.001639');
     expect(normalizeDecimal(1.08)).toBe('1.08');
     expect(formatDecimal({ units: 5n, scale: 4 })).toBe('0.0005');
   });

@@ -98,10 +98,6 @@ export function canCancel(status: string): boolean {
 export const ROLES = ['user', 'manager', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
 /** Admins and managers process transfers. */
 export function isStaff(role: string | null | undefined): boolean {
   return role === 'admin' || role === 'manager';

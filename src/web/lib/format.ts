@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { CHANNELS, directionById, type ChannelId } from '@core/channels';
+import { directionById, type ChannelId } from '@core/channels';
 import { formatMoney, localizeDecimal, parseAmount, type Currency, type Minor } from '@core/money';
 
 /** BCP 47 locale for Intl, from the interface language. */
@@ -64,7 +64,3 @@ export function directionLabel(t: TFunction, id: string): string {
   });
 }
 
-/** Currency of a channel (e.g. for amount labels). */
-export function channelCurrency(id: ChannelId): Currency {
-  return CHANNELS[id].currency;
-}

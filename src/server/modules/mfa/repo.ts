@@ -51,13 +51,6 @@ export async function replaceRecoveryCodes(tx: Tx, profileId: string, hashes: st
   await tx.insert(recoveryCodes).values(hashes.map((code_hash) => ({ profile_id: profileId, code_hash })));
 }
 
-/** How many recovery codes are left unused. */
-export async function recoveryCodesLeft(db: Db, profileId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(recoveryCodes)
-    .where(and(eq(recoveryCodes.profile_id, profileId), isNull(recoveryCodes.used_at)));
-  return row?.n ?? 0;
-}
-
 /** Two-step sign-in off: secret, step and recovery codes gone, and no session of the account verified any more. */
 export async function clearTotp(tx: Tx, profileId: string): Promise<{ was_enabled: boolean } | null> {
   const [before] = await tx.select({ enabled: profiles.totp_enabled_at }).from(profiles).where(eq(profiles.id, profileId)).for('update');

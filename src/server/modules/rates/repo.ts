@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { normalizeDecimal } from '@core/money.js';
 import type { RateKey, RateSet } from '@core/rates.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { rates } from '@server/db/schema.js';
@@ -12,7 +13,7 @@ export async function loadRates(db: Db): Promise<RateSet> {
   let newest = new Date(0);
   const set: Partial<Record<RateKey, string>> = {};
   for (const row of rows) {
-    set[row.key as RateKey] = row.value.replace(/\.?0+$/, '');
+    set[row.key as RateKey] = normalizeDecimal(row.value) ?? row.value;
     if (row.updated_at > newest) newest = row.updated_at;
   }
   return { ...(set as Record<RateKey, string>), updatedAt: newest.toISOString() };

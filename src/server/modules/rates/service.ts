@@ -1,3 +1,4 @@
+import { normalizeDecimal } from '@core/money.js';
 import { RATE_KEYS, expandRateSet, type ExpandedRateSet, type RateSet } from '@core/rates.js';
 import { RateUpdateSchema } from '@core/schemas.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -35,7 +36,7 @@ export async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) =
 }
 
 /** A rate as the audit log shows it: no trailing zeros. */
-const rateToJson = (row: RateRow) => ({ key: row.key, value: row.value.replace(/\.?0+$/, ''), updated_at: row.updated_at.toISOString() });
+const rateToJson = (row: RateRow) => ({ key: row.key, value: normalizeDecimal(row.value) ?? row.value, updated_at: row.updated_at.toISOString() });
 
 /** Sets one forward rate (an unknown key names no resource) and answers the whole rate set. */
 export async function setRate(db: Db, prices: PriceCache, actor: Actor, key: string, value: string | number) {

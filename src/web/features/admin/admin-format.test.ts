@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { amountText, changeSummary, requesterName, trimZeros } from './admin-format';
+import { amountText, changeSummary, requesterName } from './admin-format';
 
 describe('back-office display rules', () => {
   it('shows a requester by full name, else e-mail, else profile id', () => {
     expect(requesterName({ full_name: 'Awa Diallo', email: 'awa@example.test', profile_id: 'p1' })).toBe('Awa Diallo');
     expect(requesterName({ full_name: '  ', email: 'awa@example.test', profile_id: 'p1' })).toBe('awa@example.test');
     expect(requesterName({ full_name: null, email: null, profile_id: 'p1' })).toBe('p1');
-  });
-
-  it('trims a stored rate without touching whole numbers', () => {
-    expect(trimZeros('1300.0000000000')).toBe('1300');
-    expect(trimZeros('0.0016390000')).toBe('0.001639');
-    expect(trimZeros('1300')).toBe('1300');
   });
 
   it('formats amounts exactly in their currency', () => {

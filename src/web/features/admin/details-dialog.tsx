@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileText } from 'lucide-react';
+import { normalizeDecimal } from '@core/money';
 import { isFinalStatus, type TransferStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
@@ -14,7 +15,7 @@ import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
 import { fetchBlob, useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
-import { amountText, requesterName, trimZeros } from './admin-format';
+import { amountText, requesterName } from './admin-format';
 import { approveBlocked, staffActions } from './money-form';
 import { MoneySection } from './money-section';
 import { RejectDialog } from './reject-dialog';
@@ -198,7 +199,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               <Row label={t('details.amount')}>{amountText(row.amount, row.currency, lng)}</Row>
               <Row label={t('details.fee')}>{amountText(row.fee, row.currency, lng)}</Row>
               <Row label={t('details.total')}>{amountText(row.total, row.currency, lng)}</Row>
-              <Row label={t('details.rate')}>{`1 ${row.currency} = ${formatDecimalText(trimZeros(row.rate), lng)} ${row.payout_currency}`}</Row>
+              <Row label={t('details.rate')}>{`1 ${row.currency} = ${formatDecimalText(normalizeDecimal(row.rate) ?? row.rate, lng)} ${row.payout_currency}`}</Row>
               <Row label={t('details.payout')}>{amountText(row.payout_amount, row.payout_currency, lng)}</Row>
               <Row label={t('details.providerTxn')}>{current.provider_txn_id}</Row>
             </dl>

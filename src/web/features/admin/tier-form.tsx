@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { directionById, type DirectionId } from '@core/channels';
+import { normalizeDecimal } from '@core/money';
 import { fractionToPercent, percentToFraction } from '@core/percent';
 import { FeeTierInputSchema } from '@core/schemas';
 import { Button } from '@web/components/ui/button';
@@ -10,9 +11,8 @@ import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { directionLabel } from '@web/lib/format';
 import { useSaveTier, type StoredTier } from './admin-api';
-import { trimZeros } from './admin-format';
 
-const plain = (v: string | null) => (v == null ? '' : trimZeros(v));
+const plain = (v: string | null) => (v == null ? '' : normalizeDecimal(v) ?? v);
 
 /** A tier as the admin types it: the fee as a percent ("4.5"), blank for "none". */
 function tierFormSchema(direction: DirectionId) {

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { normalizeDecimal } from '@core/money';
 import { formatPhone } from '@core/phone';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
@@ -41,7 +42,7 @@ export function TransferDetailsDialog({ transferId, onClose }: { transferId: str
               <div><dt className="text-slate-600">{t('form.fee')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.fee, d.currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.total')}</dt><dd className="font-medium tabular-nums">{moneyFromDecimal(d.total, d.currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.theyGet')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payout_amount, d.payout_currency, lng)}</dd></div>
-              <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(d.rate.replace(/\.?0+$/, ''), lng) })}</dd></div>
+              <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(normalizeDecimal(d.rate) ?? d.rate, lng) })}</dd></div>
               <div><dt className="text-slate-600">{t('form.recipient')}</dt><dd>{recipientName(d) ?? t('history.unknownRecipient')}</dd></div>
               {d.destination_details.recipient_phone ? <div><dt className="text-slate-600">{t('form.recipientPhone')}</dt><dd className="whitespace-nowrap">{formatPhone(d.destination_details.recipient_phone)}</dd></div> : null}
               {delivery(d) ? <div className="col-span-2"><dt className="text-slate-600">{t('delivery.label')}</dt><dd><DeliveryNote delivery={delivery(d)} long /></dd></div> : null}

@@ -6,7 +6,7 @@ import type { TFunction } from 'i18next';
 import type { MyProfile } from '@core/api/profiles';
 import type { PublicConfig } from '@core/api/system';
 import { CHANNELS } from '@core/channels';
-import { isCurrency } from '@core/money';
+import { isCurrency, normalizeDecimal } from '@core/money';
 import { formatPhone } from '@core/phone';
 import { apiData } from '@web/lib/api';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
@@ -96,7 +96,7 @@ export function buildReceipt(item: TransactionItem, t: TFunction, lng: string, c
     [t('receipt.providerReference'), item.provider_txn_id],
     [t('receipt.refundReference'), item.refund_reference],
   ]);
-  const rate = `1 ${item.currency} = ${plain(formatDecimalText(item.rate.replace(/\.?0+$/, ''), lng))} ${item.payout_currency}`;
+  const rate = `1 ${item.currency} = ${plain(formatDecimalText(normalizeDecimal(item.rate) ?? item.rate, lng))} ${item.payout_currency}`;
   const right = section(doc, t('receipt.payoutTitle'), margin + half + 12, y, column, [
     [t('receipt.rate'), rate],
     [t('receipt.received'), amount(item.payout_amount, item.payout_currency, lng), true],
