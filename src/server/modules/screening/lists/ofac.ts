@@ -15,6 +15,7 @@ export interface OfacFiles {
   add?: ByteSource;
 }
 
+const EOF = String.fromCharCode(0x1a);
 const SDN_FIELDS = 12;
 const ALT_FIELDS = 5;
 const ADD_FIELDS = 6;
@@ -28,8 +29,8 @@ const value = (field: string | undefined) => {
 async function* records(source: ByteSource, file: string, width: number): AsyncGenerator<CsvRecord> {
   for await (const record of parseCsv(decodeText(source), file)) {
     // The files end with an end-of-file character (0x1A) on a line of its own.
-    if (record.fields.length === 1 && record.fields[0]!.replace(/\x1a/g, '').trim() === '') continue;
-    record.fields[0] = record.fields[0]!.replace(/^\x1a/, '');
+    if (record.fields.length === 1 && record.fields[0]!.split(EOF).join('').trim() === '') continue;
+    if (record.fields[0]!.startsWith(EOF)) record.fields[0] = record.fields[0]!.slice(1);
     if (record.fields.length !== width) throw new ListFormatError(file, record.line, `expected ${width} fields, found ${record.fields.length}`);
     if (!/^\d+$/.test(record.fields[0]!.trim())) throw new ListFormatError(file, record.line, 'the first field is not an entry number (ent_num)');
     yield record;
