@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, apiData, ApiError } from './api';
+import { api, apiData, ApiError, fetchBlob, queryString } from './api';
 
 const store: Record<string, string> = {};
 
@@ -64,5 +64,23 @@ describe('api client', () => {
     const e = (await api('/api/z').catch((x: unknown) => x)) as ApiError;
     expect(e.status).toBe(0);
     expect(e.message).toBe('Network error. Please check your connection.');
+  });
+});
+
+describe('private files and query strings', () => {
+  it('fetches a file with the session token, and refuses with the API\'s message', async () => {
+    store.auth_token = 'tok.en.sig';
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('a,b\n1,2\n', { status: 200 })));
+    expect(await (await fetchBlob('/api/audit/export.csv')).text()).toBe('a,b\n1,2\n');
+    const [, init] = (fetch as unknown as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, RequestInit];
+    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok.en.sig');
+    respond(403, { error: { code: 'forbidden', message: 'Staff only' } });
+    const e = (await fetchBlob('/api/audit/export.csv').catch((x: unknown) => x)) as ApiError;
+    expect([e.status, e.message]).toEqual([403, 'Staff only']);
+  });
+
+  it('keeps only the values that are set', () => {
+    expect(queryString({ q: 'awa diallo', cursor: '', status: null, limit: '25', x: undefined })).toBe('?q=awa+diallo&limit=25');
+    expect(queryString({ cursor: '' })).toBe('');
   });
 });

@@ -89,6 +89,23 @@ function fieldsFrom(body: unknown): FieldErrors | undefined {
  * Throws {@link ApiError} on a non-2xx answer or a network failure (status 0).
  */
 export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+  return (await send(path, options)).json as T;
+}
+
+/** A private file (proof of payment, CSV) fetched like {@link api}, with the session token. */
+export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  return (await send(path, { signal, headers: { Accept: '*/*' } }, true)).blob!;
+}
+
+/** `?a=1&b=2` from the values that are set (empty, null and undefined left out), or '' when none is. */
+export function queryString(params: Record<string, string | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+async function send(path: string, options: ApiOptions, asBlob = false): Promise<{ json?: unknown; blob?: Blob }> {
   const { method = 'GET', body, signal } = options;
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -113,9 +130,10 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
     throw new ApiError(0, networkErrorMessage());
   }
 
+  if (res.ok && asBlob) return { blob: await res.blob() };
   const parsed = parseAnswer(await res.text().catch(() => ''));
   if (!res.ok) throw answerError(res.status, parsed);
-  return parsed as T;
+  return { json: parsed };
 }
 
 /** An answer's text as JSON, else the text itself (undefined when empty). */

@@ -5,7 +5,7 @@ import type {
   DestinationDetails, TransactionJson, TransactionPage, TransferDetail, TransferDetailResponse, TransferSummaryResponse,
 } from '@core/api/transfers';
 import type { SavedRecipient } from './saved-recipient';
-import { api } from './api';
+import { api, queryString } from './api';
 
 export type { DestinationDetails, TransferDetail };
 /** GET /api/transactions rows: the transaction plus its request's price and references. */
@@ -19,17 +19,11 @@ export const transferKeys = {
   recipients: ['recipients'] as const,
 };
 
-function query(filters: Record<string, string>, cursor?: string | null): string {
-  const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
-  if (cursor) params.set('cursor', cursor);
-  return params.toString();
-}
-
 /** The sender's transactions, newest first, a page at a time (cursor). */
 export function useTransactions(filters: Record<string, string>) {
   return useInfiniteQuery({
     queryKey: transferKeys.transactions(filters),
-    queryFn: ({ pageParam, signal }) => api<TransactionPage>(`/api/transactions?${query(filters, pageParam)}`, { signal }),
+    queryFn: ({ pageParam, signal }) => api<TransactionPage>(`/api/transactions${queryString({ ...filters, cursor: pageParam })}`, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     placeholderData: keepPreviousData,
@@ -39,7 +33,7 @@ export function useTransactions(filters: Record<string, string>) {
 export function useTransactionList(filters: Record<string, string>) {
   return useQuery({
     queryKey: transferKeys.transactions(filters),
-    queryFn: async ({ signal }) => (await api<TransactionPage>(`/api/transactions?${query(filters)}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api<TransactionPage>(`/api/transactions${queryString(filters)}`, { signal })).data,
   });
 }
 

@@ -13,8 +13,7 @@ import type {
 import type { FeeTierInput, PaymentRecord, PayoutRecord, RefundRecord, StatusUpdate } from '@core/schemas';
 import type { TransferStatus } from '@core/status';
 import type { Role } from '@web/lib/session';
-import { answerError, api, ApiError, networkErrorMessage, parseAnswer } from '@web/lib/api';
-import { readToken } from '@web/lib/token-store';
+import { api, queryString } from '@web/lib/api';
 
 export type { AuditEntry, VolumePoint };
 export type StaffRequest = StaffRequestJson;
@@ -49,13 +48,6 @@ export const adminKeys = {
   thresholds: ['admin', 'approval-thresholds'] as const,
 };
 
-export function filterQuery(f: Partial<Record<string, string>>, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...f, ...extra })) if (v) params.set(k, v);
-  const s = params.toString();
-  return s ? `?${s}` : '';
-}
-
 export function useStats() {
   return useQuery({
     queryKey: adminKeys.stats,
@@ -71,7 +63,7 @@ export function useStaffRequests(filters: StaffFilters, enabled = true) {
     queryKey: adminKeys.requests(filters),
     queryFn: ({ pageParam, signal }) =>
       api<StaffRequestPage>(
-        `/api/transfer-requests${filterQuery(filters, { limit: '25', ...(pageParam ? { cursor: pageParam } : {}) })}`,
+        `/api/transfer-requests${queryString({ ...filters, limit: '25', cursor: pageParam })}`,
         { signal },
       ),
     initialPageParam: '',
@@ -138,20 +130,6 @@ export function useAddNote() {
   });
 }
 
-/** A private file (proof of payment, CSV) fetched with the session token. */
-export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
-  const token = readToken();
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
-  } catch (e) {
-    if (signal?.aborted) throw e;
-    throw new ApiError(0, networkErrorMessage());
-  }
-  if (!res.ok) throw answerError(res.status, parseAnswer(await res.text().catch(() => '')));
-  return res.blob();
-}
-
 /** Hands a fetched file to the browser as a download named `filename`. */
 export function saveFile(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -166,11 +144,7 @@ export function useProfiles(q: string) {
   return useInfiniteQuery({
     queryKey: adminKeys.profiles(q),
     queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams();
-      if (q) params.set('q', q);
-      if (pageParam) params.set('cursor', pageParam);
-      const s = params.toString();
-      return api<ProfilePageResponse>(`/api/profiles${s ? `?${s}` : ''}`, { signal });
+      return api<ProfilePageResponse>(`/api/profiles${queryString({ q, cursor: pageParam })}`, { signal });
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
@@ -227,7 +201,7 @@ export function useAuditLog(filter: AuditFilter) {
   return useInfiniteQuery({
     queryKey: adminKeys.auditLog(filter),
     queryFn: ({ pageParam, signal }) =>
-      api<AuditPage>(`/api/audit${filterQuery(filter, { limit: '50', ...(pageParam ? { cursor: pageParam } : {}) })}`, { signal }),
+      api<AuditPage>(`/api/audit${queryString({ ...filter, limit: '50', cursor: pageParam })}`, { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     placeholderData: keepPreviousData,

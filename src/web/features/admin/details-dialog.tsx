@@ -10,11 +10,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, Form, FormError, useErrorText, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
-import { isApiError } from '@web/lib/api';
+import { fetchBlob, isApiError } from '@web/lib/api';
 import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
-import { fetchBlob, useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
+import { useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
 import { amountText, requesterName } from './admin-format';
 import { approveBlocked, staffActions } from './money-form';
 import { MoneySection } from './money-section';

@@ -6,7 +6,7 @@ import type {
 import type { ChannelId } from '@core/channels';
 import type { Currency } from '@core/money';
 import { parseSignedMinor } from '@core/reconciliation';
-import { api } from '@web/lib/api';
+import { api, queryString } from '@web/lib/api';
 import { money } from '@web/lib/format';
 import { adminKeys } from './admin-api';
 
@@ -62,13 +62,9 @@ export function useImportStatement(account: ChannelId) {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: ({ file, balance, as_of }: { file: File; balance?: string; as_of?: string }) => {
-      const params = new URLSearchParams();
-      if (balance) params.set('balance', balance);
-      if (as_of) params.set('as_of', as_of);
       const body = new FormData();
       body.append('file', file, file.name);
-      const query = params.toString();
-      return api<StatementResultResponse>(`/api/reconciliation/${account}/imports${query ? `?${query}` : ''}`, { method: 'POST', body });
+      return api<StatementResultResponse>(`/api/reconciliation/${account}/imports${queryString({ balance, as_of })}`, { method: 'POST', body });
     },
     onSuccess: refresh,
   });

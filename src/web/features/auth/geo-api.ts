@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CitiesResponse, CountriesResponse, StatesResponse } from '@core/api/geo';
-import { api } from '@web/lib/api';
+import { api, queryString } from '@web/lib/api';
 
 // The countries, states and cities the app serves itself, loaded only where a form needs them.
 // They change only with a release: cached for the whole visit.
@@ -29,8 +29,7 @@ export function useCities(country: string, state: string) {
   return useQuery({
     queryKey: ['geo', 'cities', country, state],
     queryFn: async ({ signal }) => {
-      const q = state ? `?state=${encodeURIComponent(state)}` : '';
-      return (await api<CitiesResponse>(`/api/geo/countries/${encodeURIComponent(country)}/cities${q}`, { signal, token: null }))
+      return (await api<CitiesResponse>(`/api/geo/countries/${encodeURIComponent(country)}/cities${queryString({ state })}`, { signal, token: null }))
         .data.map((c) => c.name);
     },
     enabled: Boolean(country),
