@@ -70,9 +70,10 @@ export function naturalOrder(name: string): string {
   return first && last ? `${first} ${last}` : tidy(name);
 }
 
-/** Counts the entries and names going through, for the version's record. */
+/** Counts the entries and names going through, for the version's record; an entry with no name cannot match and is left out. */
 export async function* counted(entries: AsyncIterable<ListedEntry>, counts: ListCounts): AsyncGenerator<ListedEntry> {
   for await (const entry of entries) {
+    if (entry.names.length === 0) continue;
     counts.entries++;
     counts.names += entry.names.length;
     yield entry;

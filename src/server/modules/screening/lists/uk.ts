@@ -55,7 +55,8 @@ export async function* parseUk(source: ByteSource): AsyncGenerator<ListedEntry> 
     if (finished) yield finished.done();
     const forenames = [col.name1, col.name2, col.name3, col.name4, col.name5].map((i) => cell(f, i));
     const name = [...forenames, cell(f, col.name6)].filter(Boolean).join(' ');
-    if (/primary/i.test(cell(f, col.nameType))) draft.addPrimary(name);
+    // `Primary name variation` (OFSI's file) is an alias like the others.
+    if (/^primary name$/i.test(cell(f, col.nameType))) draft.addPrimary(name);
     else draft.addName(name);
     draft.addName(cell(f, col.nonLatin));
     const kind = cell(f, col.kind).toLowerCase();
