@@ -78,15 +78,23 @@ export async function* parseOfacSdn(files: OfacFiles): AsyncGenerator<ListedEntr
     for (const p of value(fields[3]).split(/\]\s*\[/)) entry.add('programmes', p.replace(/[[\]]/g, ''));
     const flag = value(fields[9]);
     if (flag) entry.add('countries', countryCode(flag));
-    readRemarks(value(fields[11]), entry);
+    readRemarks(value(fields[11]), entry, person);
     for (const c of places.get(id) ?? []) entry.add('countries', c);
     yield entry.done();
   }
 }
 
-/** Birth dates and nationalities from the remarks: `DOB 12 Mar 1960; alt. DOB 1961; nationality Iraq`. */
-function readRemarks(remarks: string, entry: EntryDraft): void {
+/**
+ * Birth dates, nationalities and the weaker aliases OFAC keeps out of alt.csv, from the remarks:
+ * `DOB 12 Mar 1960; alt. DOB 1961; nationality Iraq; a.k.a. 'HESA'`.
+ */
+function readRemarks(remarks: string, entry: EntryDraft, person: boolean): void {
   for (const part of remarks.split(';')) {
+    const aka = /^(?:a|f|n)\.k\.a\.,?\s*'(.+)'\.?$/i.exec(part.trim());
+    if (aka) {
+      entry.addName(person ? naturalOrder(aka[1]!) : aka[1]!);
+      continue;
+    }
     const m = /^(?:alt\.\s*)?(DOB|nationality|citizen)\s+(.+?)\.?$/i.exec(part.trim());
     if (!m) continue;
     if (m[1]!.toUpperCase() === 'DOB') for (const d of datesInWords(m[2]!)) entry.add('birthDates', d);
