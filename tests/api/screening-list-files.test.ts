@@ -145,11 +145,16 @@ describe('EU consolidated list (CSV)', () => {
     expect(entries.map((e) => e.names.length)).toEqual([3, 2]);
   });
 
-  it('refuses a file without its columns, and an entity whose rows are not together', async () => {
+  it('refuses a file without its columns', async () => {
     expect(await refusal({ source: 'eu', file: stream(encode(sdnCsv([{ ent_num: 1, name: 'X' }]), 'utf-8')) })).toMatchObject({ line: 1, reason: 'no column Entity_LogicalId in the header row' });
+    expect(await refusal({ source: 'eu', file: stream(encode(euCsv(entities).replace('2026-11-26;13;', '2026-11-26;X13;'), 'utf-8')) })).toMatchObject({ line: 2, reason: 'Entity_LogicalId is not a number' });
+  });
+
+  it('gathers an entity whose rows are apart', async () => {
     const lines = euCsv([{ id: 1, person: true, programme: 'RUS', names: [{ whole: 'A B' }, { whole: 'C D' }] }, { id: 2, person: false, programme: 'SYR', names: [{ whole: 'E F' }] }]).split('\n');
-    const shuffled = [lines[0], lines[1], lines[3], lines[2], ''].join('\n');
-    expect(await refusal({ source: 'eu', file: stream(encode(shuffled, 'utf-8')) })).toMatchObject({ line: 4, reason: 'the rows of entry 1 are not together' });
+    const apart = [lines[0], lines[1], lines[3], lines[2], ''].join('\n');
+    const { entries } = await read({ source: 'eu', file: stream(encode(apart, 'utf-8')) });
+    expect(entries.map((e) => [e.list_id, e.names])).toEqual([['1', ['A B', 'C D']], ['2', ['E F']]]);
   });
 });
 

@@ -24,7 +24,7 @@ const COLUMNS = {
 
 export async function* parseEu(source: ByteSource): AsyncGenerator<ListedEntry> {
   let col: Record<keyof typeof COLUMNS, number> | null = null;
-  const groups = new Grouper(FILE, (id) => new EntryDraft('eu', id));
+  const groups = new Grouper((id) => new EntryDraft('eu', id));
   for await (const record of parseCsv(decodeText(source), FILE, ';')) {
     if (!col) {
       col = columns(record, FILE, COLUMNS);
@@ -33,8 +33,7 @@ export async function* parseEu(source: ByteSource): AsyncGenerator<ListedEntry> 
     const f = record.fields;
     const id = cell(f, col.id);
     if (!/^\d+$/.test(id)) throw new ListFormatError(FILE, record.line, 'Entity_LogicalId is not a number');
-    const { draft, finished } = groups.row(id, record.line);
-    if (finished) yield finished.done();
+    const draft = groups.row(id);
     draft.addName(cell(f, col.name));
     const subject = (cell(f, col.subject) || cell(f, col.subjectCode)).toLowerCase();
     if (subject === 'person' || subject === 'p') draft.kind = 'person';
@@ -45,6 +44,5 @@ export async function* parseEu(source: ByteSource): AsyncGenerator<ListedEntry> 
     draft.add('countries', isoCode(cell(f, col.address)));
   }
   if (!col) throw new ListFormatError(FILE, 1, 'the file is empty');
-  const last = groups.last();
-  if (last) yield last.done();
+  for (const draft of groups.all()) yield draft.done();
 }

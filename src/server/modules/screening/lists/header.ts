@@ -21,30 +21,22 @@ export function columns<K extends string>(header: CsvRecord, file: string, wante
 export const cell = (fields: string[], i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
 
 /**
- * Rows grouped into entries: the official files give an entry's rows one after the other, so an
- * entry is complete when the next one starts. An entry whose rows come back later is refused
- * rather than handed over twice.
+ * Rows gathered into entries by their id, in the order each entry first appears. OFSI's list is
+ * sorted by name, so an entry's rows may lie far apart; what is kept is each entry's values, far
+ * smaller than the file.
  */
 export class Grouper<T> {
-  private current: { id: string; draft: T } | null = null;
-  private readonly done = new Set<string>();
+  private readonly drafts = new Map<string, T>();
 
-  constructor(
-    private readonly file: string,
-    private readonly start: (id: string) => T,
-  ) {}
+  constructor(private readonly start: (id: string) => T) {}
 
-  /** The draft for this row's entry, and the previous entry when this row starts a new one. */
-  row(id: string, line: number): { draft: T; finished: T | null } {
-    if (this.current?.id === id) return { draft: this.current.draft, finished: null };
-    if (this.done.has(id)) throw new ListFormatError(this.file, line, `the rows of entry ${id} are not together`);
-    const finished = this.current?.draft ?? null;
-    if (this.current) this.done.add(this.current.id);
-    this.current = { id, draft: this.start(id) };
-    return { draft: this.current.draft, finished };
+  row(id: string): T {
+    let draft = this.drafts.get(id);
+    if (!draft) this.drafts.set(id, (draft = this.start(id)));
+    return draft;
   }
 
-  last(): T | null {
-    return this.current?.draft ?? null;
+  all(): IterableIterator<T> {
+    return this.drafts.values();
   }
 }

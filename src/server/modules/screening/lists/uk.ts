@@ -40,7 +40,7 @@ const several = (text: string) => text.split(/\(\d+\)|;/).map((s) => s.trim()).f
 export async function* parseUk(source: ByteSource): AsyncGenerator<ListedEntry> {
   let col: Record<keyof typeof COLUMNS, number> | null = null;
   let skipped = 0;
-  const groups = new Grouper(FILE, (id) => new EntryDraft('uk', id));
+  const groups = new Grouper((id) => new EntryDraft('uk', id));
   for await (const record of parseCsv(decodeText(source), FILE)) {
     const f = record.fields;
     if (!col) {
@@ -51,8 +51,7 @@ export async function* parseUk(source: ByteSource): AsyncGenerator<ListedEntry> 
     }
     const id = cell(f, col.id);
     if (!id) throw new ListFormatError(FILE, record.line, 'a row without its Unique ID');
-    const { draft, finished } = groups.row(id, record.line);
-    if (finished) yield finished.done();
+    const draft = groups.row(id);
     const forenames = [col.name1, col.name2, col.name3, col.name4, col.name5].map((i) => cell(f, i));
     const name = [...forenames, cell(f, col.name6)].filter(Boolean).join(' ');
     // `Primary name variation` (OFSI's file) is an alias like the others.
@@ -66,6 +65,5 @@ export async function* parseUk(source: ByteSource): AsyncGenerator<ListedEntry> 
     for (const c of [...several(cell(f, col.nationality)), cell(f, col.country), cell(f, col.flag)]) if (c) draft.add('countries', countryCode(c));
   }
   if (!col) throw new ListFormatError(FILE, 1, 'no header row with a Unique ID column');
-  const last = groups.last();
-  if (last) yield last.done();
+  for (const draft of groups.all()) yield draft.done();
 }
