@@ -60,7 +60,6 @@ export const DIRECTIONS: readonly Direction[] = [
 export const ROUTE_KEYS = [
   'USD_XAF', 'USD_RWF', 'XAF_USD', 'RWF_USD', 'EUR_XAF', 'EUR_RWF', 'XAF_EUR', 'RWF_EUR',
 ] as const satisfies readonly DirectionId[];
-export type RouteKey = (typeof ROUTE_KEYS)[number];
 
 export const DEFAULT_DIRECTION: DirectionId = 'USD_XAF';
 /** Default calculator amount, as the text the amount field starts with. */

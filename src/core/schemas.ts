@@ -154,10 +154,8 @@ export const RegisterSchema = z.object({
 export type Register = z.infer<typeof RegisterSchema>;
 
 export const VerifyOtpSchema = z.object({ email: emailField(), otp: otpField() });
-export type VerifyOtp = z.infer<typeof VerifyOtpSchema>;
 
 export const ResendOtpSchema = z.object({ email: emailField() });
-export type ResendOtp = z.infer<typeof ResendOtpSchema>;
 
 /**
  * On sign-in the e-mail format is not checked, only presence
@@ -180,7 +178,6 @@ export type Login = z.infer<typeof LoginSchema>;
 
 /** Forgot password: "enter email to reset" when the e-mail is empty. */
 export const ResetPasswordRequestSchema = z.object({ email: emailField('validation.enterEmailToReset') });
-export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 
 export const ResetPasswordConfirmSchema = z.object({
   token: requiredText('validation.tokenRequired', 512),
@@ -252,7 +249,6 @@ export type RoleUpdate = z.infer<typeof RoleUpdateSchema>;
 
 /** The single-use OAuth ticket exchanged for a session token (docs/rules/accounts.md#codes). */
 export const TicketExchangeSchema = z.object({ ticket: requiredText('validation.ticketRequired', 512) });
-export type TicketExchange = z.infer<typeof TicketExchangeSchema>;
 
 // ---- quotes and transfers ----
 
@@ -271,7 +267,6 @@ export const QuoteRequestSchema = z
       ctx.addIssue({ code: 'custom', message: 'validation.amountInvalid', path: ['amount'] });
     }
   });
-export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 interface RecipientFields {
   recipient_name?: string | null | undefined;
@@ -467,7 +462,6 @@ export const RateUpdateSchema = z
       ctx.addIssue({ code: 'custom', message: 'validation.rateInvalid', path: ['value'] });
     }
   });
-export type RateUpdate = z.infer<typeof RateUpdateSchema>;
 
 // ---- saved recipients and lists ----
 
@@ -506,7 +500,6 @@ export const CursorQuerySchema = z.object({
   status: z.enum(TRANSFER_STATUSES, { error: 'validation.statusInvalid' }).optional(),
   q: z.string({ error: 'validation.checkInput' }).trim().max(100, { error: 'validation.searchTooLong' }).optional(),
 });
-export type CursorQuery = z.infer<typeof CursorQuerySchema>;
 
 // ---- two-step sign-in (docs/rules/accounts.md#two-step-sign-in) ----
 
@@ -539,12 +532,9 @@ export type MfaSetup = z.infer<typeof MfaSetupSchema>;
 
 /** Enrolment ends with a code from the app (a recovery code cannot exist yet). */
 export const MfaEnableSchema = z.object({ code: otpField() });
-export type MfaEnable = z.infer<typeof MfaEnableSchema>;
 
 /** A code from the app or a recovery code, alone (the code step's form, turning it off). */
 export const MfaCodeSchema = z.object({ code: mfaCodeField() });
-export type MfaCode = z.infer<typeof MfaCodeSchema>;
 
 /** Turning two-step sign-in off takes a current code from the app, or a recovery code. */
 export const MfaDisableSchema = MfaCodeSchema;
-export type MfaDisable = z.infer<typeof MfaDisableSchema>;

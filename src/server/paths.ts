@@ -18,6 +18,5 @@ export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'src/server/db/migrations');
 export const LOCALES_DIR = path.join(PROJECT_ROOT, 'src/locales');
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
-export const GEO_DATA_DIR = path.join(PROJECT_ROOT, 'src/server/data/geo');
 /** Public pages prerendered by `npm run build` (scripts/prerender.mjs): dist/pages/{lng}/{page}.html. */
 export const PAGES_DIST_DIR = path.join(PROJECT_ROOT, 'dist/pages');

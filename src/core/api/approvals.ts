@@ -21,4 +21,3 @@ export const ApprovalThresholdParamsSchema = z.object({ currency: z.string() });
 export const ApprovalThresholdUpdateSchema = z.object({
   amount: z.union([z.string(), z.number()], { error: 'admin.validation.thresholdInvalid' }).transform(String),
 });
-export type ApprovalThresholdUpdate = z.infer<typeof ApprovalThresholdUpdateSchema>;

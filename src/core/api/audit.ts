@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, isoDateTime, pageOf, utcDay } from './common.js';
+import { isoDateTime, pageOf, utcDay } from './common.js';
 
 // The audit log (docs/rules/back-office.md#audit): every staff action with who, from where, what, and the values before and
 // after. Admins read it a page at a time, filtered, and export it as CSV.
@@ -51,4 +51,3 @@ export const AuditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditPageSchema = pageOf(AuditEntrySchema);
 export type AuditPage = z.infer<typeof AuditPageSchema>;
-export const AuditEntryResponseSchema = dataOf(AuditEntrySchema);

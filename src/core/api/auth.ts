@@ -10,7 +10,6 @@ export type RegisteredResponse = z.infer<typeof RegisteredResponseSchema>;
 
 /** A new session. */
 export const SessionResponseSchema = z.object({ token: z.string() });
-export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
 /** A new session after a password sign-in, and when it ends at the latest. */
 export const SignedInResponseSchema = SessionResponseSchema.extend({ expires_at: isoDateTime() });

@@ -14,7 +14,6 @@ export const ErrorBodySchema = z.looseObject({
   fields: z.record(z.string(), z.string()).optional(),
   request_id: z.string().optional().describe('On a 5xx: this request\'s id, as in the X-Request-Id header, to quote to support'),
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** A resource's id in the path. A malformed one names no resource: the server answers 404, like an unknown one. */
 export const IdParamsSchema = z.object({ id: z.uuid() });

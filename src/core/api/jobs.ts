@@ -9,7 +9,6 @@ export const JobsQuerySchema = z.object({
   limit: z.coerce.number({ error: 'validation.limitRange' }).int({ error: 'validation.limitRange' })
     .min(1, { error: 'validation.limitRange' }).max(100, { error: 'validation.limitRange' }).default(50),
 });
-export type JobsQuery = z.infer<typeof JobsQuerySchema>;
 
 export const JobSchema = z.object({
   id: z.string(),

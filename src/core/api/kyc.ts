@@ -77,4 +77,3 @@ export const TravelRuleSchema = z.object({
     country: z.string().nullable(),
   }),
 }).nullable();
-export type TravelRule = z.infer<typeof TravelRuleSchema>;

@@ -14,7 +14,6 @@ export const LedgerBalanceSchema = z.object({
   credits: decimalText(),
   balance: decimalText(),
 });
-export type LedgerBalance = z.infer<typeof LedgerBalanceSchema>;
 
 export const LedgerBalancesSchema = z.object({
   balances: z.array(LedgerBalanceSchema),

@@ -24,7 +24,6 @@ export const CorridorSchema = z.object({
   max_amount: decimalText(),
   processing_time: z.string(),
 });
-export type CorridorJson = z.infer<typeof CorridorSchema>;
 
 export const FeesResponseSchema = z.object({ data: z.array(FeeTierSchema), corridors: z.array(CorridorSchema) });
 export type FeesResponse = z.infer<typeof FeesResponseSchema>;
@@ -45,12 +44,10 @@ export const QuoteSchema = z.object({
   limits: z.object({ min: decimalText(), max: decimalText() }).nullable(),
   limit_error: z.object({ code: z.enum(['below_min', 'above_max']), limit: decimalText() }).nullable(),
 });
-export type QuoteJson = z.infer<typeof QuoteSchema>;
 export const QuoteResponseSchema = dataOf(QuoteSchema);
 
 /** Every rate pair both ways, units of the second currency per one of the first, and when they were last set. */
 export const RatesSchema = z.object({ updatedAt: isoDateTime() })
   .extend(Object.fromEntries(EXPANDED_RATE_KEYS.map((key) => [key, decimalText()])) as Record<(typeof EXPANDED_RATE_KEYS)[number], z.ZodString>);
-export type RatesJson = z.infer<typeof RatesSchema>;
 export const RatesResponseSchema = dataOf(RatesSchema);
 export type RatesResponse = z.infer<typeof RatesResponseSchema>;

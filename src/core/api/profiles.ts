@@ -40,7 +40,6 @@ export const MyProfileResponseSchema = dataOf(MyProfileSchema);
 export type MyProfileResponse = z.infer<typeof MyProfileResponseSchema>;
 
 export const ProfileResponseSchema = dataOf(ProfileSchema);
-export type ProfileResponse = z.infer<typeof ProfileResponseSchema>;
 
 /** A saved profile change; `pending_email` names where a code went when the e-mail is to change. */
 export const ProfileSavedResponseSchema = dataOf(ProfileSchema).extend({

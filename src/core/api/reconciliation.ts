@@ -112,7 +112,6 @@ export const BookLineSchema = z.object({
 export type BookLine = z.infer<typeof BookLineSchema>;
 
 export const MatchedLineSchema = z.object({ statement_line: StatementLineSchema, book_line: BookLineSchema });
-export type MatchedLine = z.infer<typeof MatchedLineSchema>;
 
 /** One account in full: the summary, what explains the difference, and the newest lines of each list. */
 export const ReconciliationViewSchema = ReconciliationSummarySchema.extend({

@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FeesResponse } from '@core/api/pricing';
 import type { RatesResponse } from '@core/api/pricing';
-import type { PublicConfig, PublicConfigResponse } from '@core/api/system';
+import type { PublicConfigResponse } from '@core/api/system';
 import { api } from './api';
 
 export type { FeesResponse } from '@core/api/pricing';
-/** GET /api/config → what the browser may know of the deployment. */
-export type AppConfig = PublicConfig;
 
 export const queryKeys = {
   fees: ['fees'] as const,

@@ -29,10 +29,12 @@ import { addProof, checkProofUpload, proofFile } from './payment-proofs.js';
 import { refundTransfer } from './refund-transfer.js';
 import type { ProofRow } from './repo.js';
 import { postNote } from './post-note.js';
+import { recordPayment } from './record-payment.js';
+import { recordPayout } from './record-payout.js';
 import { replyToThread } from './reply-to-thread.js';
 import { renewTracking, revokeTracking } from './tracking-link.js';
 import {
-  listOwnRequests, listOwnTransactions, ownSummary, paymentInstructions, recordPayment, recordPayout, transferDetail,
+  listOwnRequests, listOwnTransactions, ownSummary, paymentInstructions, transferDetail,
   transferRequestToJson, usesPayPal,
 } from './service.js';
 

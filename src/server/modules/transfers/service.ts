@@ -20,12 +20,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 // detail, how to pay it. Each change has its own file (initiate-transfer.ts, change-status.ts,
 // refund-transfer.ts, payment-proofs.ts, …). See docs/rules/transfers.md.
 
-export { createdMailJob } from './notifications.js';
-export { ledgerView, usesPayPal } from './money-step.js';
-export { recordPayment } from './record-payment.js';
-export { recordPayout } from './record-payout.js';
+export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
-export { recordAuthorization } from './record-paypal-authorization.js';
 export { transferRequestToJson } from './serialize.js';
 export type { TransferRequestRow } from './repo.js';
 

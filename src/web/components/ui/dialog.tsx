@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '@web/lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 export const DialogPortal = DialogPrimitive.Portal;
 
