@@ -2,7 +2,7 @@ import type { ListedEntry } from '@core/screening/types.js';
 import { SaxesParser } from 'saxes';
 import { type ByteSource, decodeText } from './decode.js';
 import { countryCode } from './countries.js';
-import { dateInDigits, EntryDraft } from './entry.js';
+import { dateInDigits, EntryDraft, naturalOrder } from './entry.js';
 import { ListFormatError } from './format-error.js';
 
 // The UN Security Council consolidated list, XML (docs/rules/screening.md#list-files):
@@ -77,7 +77,8 @@ export async function* parseUn(source: ByteSource): AsyncGenerator<ListedEntry> 
       else if (tag.name === 'NAME_ORIGINAL_SCRIPT') g.draft.addName(value);
       return;
     }
-    if (tag.name === 'ALIAS_NAME') g.draft.addName(value);
+    // A person's aliases are often written `LAST, First`.
+    if (tag.name === 'ALIAS_NAME') g.draft.addName(g.kind === 'person' ? naturalOrder(value) : value);
     else if (parent === 'INDIVIDUAL_DATE_OF_BIRTH' && tag.name === 'DATE') g.draft.add('birthDates', dateInDigits(value));
     else if (parent === 'INDIVIDUAL_DATE_OF_BIRTH' && /^(YEAR|FROM_YEAR|TO_YEAR)$/.test(tag.name)) g.draft.add('birthDates', /^\d{4}$/.test(value) ? value : null);
     else if (parent === 'NATIONALITY' && tag.name === 'VALUE') g.draft.add('countries', countryCode(value));
