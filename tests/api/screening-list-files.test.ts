@@ -71,6 +71,17 @@ describe('OFAC SDN (sdn.csv, alt.csv, add.csv)', () => {
     expect(entries).toEqual(expected);
   });
 
+  it('reads Windows-1252 cut into 5-byte chunks, the first accent far into the file', async () => {
+    const files = { sdn: inChunks(encode(sdnCsv([...sdn.slice(1), sdn[0]!]), 'windows-1252'), 5), alt: inChunks(encode(alt, 'windows-1252'), 5) };
+    const { entries } = await read({ source: 'ofac_sdn', files });
+    expect(entries[4]!.names[0]).toBe('José Ángel MÜLLER-ØSTBY');
+  });
+
+  it('refuses a file that is not CSV at all before it fills memory', async () => {
+    const err = await refusal({ source: 'ofac_sdn', files: { sdn: inChunks(Buffer.alloc(200_000, ','), 4096) } });
+    expect(err).toMatchObject({ line: 1, reason: 'a line has too many fields' });
+  });
+
   it('reads sdn.csv alone (alt.csv and add.csv are optional)', async () => {
     const { entries, counts } = await read({ source: 'ofac_sdn', files: { sdn: stream(encode(sdnCsv(sdn), 'utf-8')) } });
     // The weaker aliases in the remarks stay.

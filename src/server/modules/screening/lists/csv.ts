@@ -8,6 +8,8 @@ export interface CsvRecord {
 
 /** A quoted field longer than this is a quote never closed, not a field: refused before it fills memory. */
 const MAX_FIELD = 1 << 20;
+/** The lists' records have at most a few hundred fields; more is not one of their files. */
+const MAX_FIELDS = 10_000;
 
 /**
  * Records of a CSV file (RFC 4180) from its text in chunks: fields quoted or not, `""` inside
@@ -28,6 +30,7 @@ export async function* parseCsv(text: AsyncIterable<string>, file: string, delim
   const delim = delimiter.charCodeAt(0);
 
   const endField = () => {
+    if (fields.length >= MAX_FIELDS) throw new ListFormatError(file, recordLine, 'a line has too many fields');
     fields.push(field);
     field = '';
     afterQuote = false;
