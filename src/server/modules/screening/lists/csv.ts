@@ -96,6 +96,9 @@ export async function* parseCsv(text: AsyncIterable<string>, file: string, delim
         }
         i++;
         recordLine = line;
+      } else if (afterQuote && (c === 32 || c === 9)) {
+        // Spaces after a closing quote are padding.
+        i++;
       } else if (afterQuote) {
         throw new ListFormatError(file, line, 'text after a closing quote');
       } else if (c === 34 && field === '' && !fieldStarted) {

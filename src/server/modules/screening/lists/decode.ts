@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 /** What a parser reads: a Node Readable or any async iterable of bytes (or text already decoded). */
 export type ByteSource = AsyncIterable<Uint8Array | string>;
 
-export type TextEncoding = 'utf-8' | 'windows-1252';
+type TextEncoding = 'utf-8' | 'windows-1252';
 
 /**
  * Text from bytes, chunk by chunk. A UTF-8 byte-order mark fixes UTF-8 (and is dropped);
@@ -11,16 +11,12 @@ export type TextEncoding = 'utf-8' | 'windows-1252';
  * as Windows-1252, the encoding OFAC's legacy files have used: up to that byte the two agree
  * for every ASCII file, and a Windows-1252 file with accents is almost never valid UTF-8.
  */
-export async function* decodeText(source: ByteSource, seen?: { encoding: TextEncoding }): AsyncGenerator<string> {
+export async function* decodeText(source: ByteSource): AsyncGenerator<string> {
   let mode = 'guess' as TextEncoding | 'guess';
   let first = true;
   let carry: Uint8Array = new Uint8Array(0);
   const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
   const cp1252 = new TextDecoder('windows-1252');
-  const settle = (m: TextEncoding) => {
-    mode = m;
-    if (seen) seen.encoding = m;
-  };
   for await (const chunk of source) {
     if (typeof chunk === 'string') {
       if (first && chunk.charCodeAt(0) === 0xfeff) yield chunk.slice(1);
@@ -38,7 +34,7 @@ export async function* decodeText(source: ByteSource, seen?: { encoding: TextEnc
       first = false;
       if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
         bytes = bytes.subarray(3);
-        settle('utf-8');
+        mode = 'utf-8';
       }
     }
     if (mode === 'windows-1252') {
@@ -56,20 +52,19 @@ export async function* decodeText(source: ByteSource, seen?: { encoding: TextEnc
       carry = bytes.slice(cut);
       if (whole.length) yield utf8.decode(whole);
     } else {
-      settle('windows-1252');
+      mode = 'windows-1252';
       yield cp1252.decode(bytes);
     }
   }
   if (carry.length) {
     // A file that ends inside a UTF-8 sequence was not UTF-8 there.
-    if (mode === 'guess' && !isUtf8(carry)) settle('windows-1252');
+    if (mode === 'guess' && !isUtf8(carry)) mode = 'windows-1252';
     yield mode === 'windows-1252' ? cp1252.decode(carry) : utf8.decode(carry);
   }
   if (mode === 'utf-8') {
     const rest = utf8.decode();
     if (rest) yield rest;
   }
-  if (mode === 'guess' && seen) seen.encoding = 'utf-8';
 }
 
 function isBomPrefix(b: Uint8Array): boolean {
