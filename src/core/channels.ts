@@ -4,7 +4,7 @@ import type { Currency } from './money.js';
 export const CHANNEL_IDS = ['paypal_usd', 'paypal_eur', 'airtel_gabon', 'mobile_rwanda', 'bank_france'] as const;
 export type ChannelId = (typeof CHANNEL_IDS)[number];
 export type ChannelKind = 'paypal' | 'mobile' | 'bank';
-export type ChannelCountry = 'GA' | 'RW' | 'FR';
+type ChannelCountry = 'GA' | 'RW' | 'FR';
 
 export interface Channel {
   id: ChannelId;
@@ -65,7 +65,7 @@ export const DEFAULT_DIRECTION: DirectionId = 'USD_XAF';
 /** Default calculator amount, as the text the amount field starts with. */
 export const DEFAULT_AMOUNT = '100';
 
-export function isChannelId(value: unknown): value is ChannelId {
+function isChannelId(value: unknown): value is ChannelId {
   return typeof value === 'string' && (CHANNEL_IDS as readonly string[]).includes(value);
 }
 

@@ -155,7 +155,7 @@ export class Message {
 export type MessageVars = Record<string, string | number | Message | ((lang: Lang) => string)>;
 
 /** A refused field's message: its key, or a Message when it has variables of its own. */
-export type FieldMessage = string | Message;
+type FieldMessage = string | Message;
 
 export interface AppErrorDetails {
   /** The refused fields (`amount`, `destination_details.recipient_phone`) and why, as message keys. */

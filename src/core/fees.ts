@@ -197,7 +197,7 @@ export function tierFee(tiers: readonly FeeTier[], amount: Minor, currency: Curr
   return fee;
 }
 
-export type CorridorLimitCode = 'below_min' | 'above_max';
+type CorridorLimitCode = 'below_min' | 'above_max';
 export interface CorridorLimitError {
   code: CorridorLimitCode;
   /** The limit that was crossed, in minor units of the source currency. */

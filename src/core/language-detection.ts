@@ -6,7 +6,7 @@ import { LANGUAGES, type Lang } from '@core/languages';
 // the page's `lang` attribute. The server sees the query, the cookie and the browser's languages
 // (Accept-Language); the first supported language wins, else English.
 
-export const LANGUAGE_QUERY_PARAM = 'lng';
+const LANGUAGE_QUERY_PARAM = 'lng';
 export const LANGUAGE_COOKIE = 'i18next';
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const DETECTION_ORDER = ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'] as const;

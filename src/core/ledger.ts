@@ -6,7 +6,7 @@ import { parseAmount, toDecimal, type Currency, type Decimal } from './money.js'
 
 /** One account per provider channel (money held there), and the business's own accounts. */
 export const LEDGER_ACCOUNTS = [...CHANNEL_IDS, 'customer_funds', 'fee_revenue', 'refunds_payable', 'fx'] as const;
-export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
 /** The accounts a provider's statement is reconciled against, each in its channel's currency. */
 export const PROVIDER_ACCOUNTS: readonly ChannelId[] = CHANNEL_IDS;

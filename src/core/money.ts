@@ -196,10 +196,3 @@ export function formatMoney(minor: Minor, currency: Currency, locale = 'en'): st
   const text = localizeDecimal(toDecimal(Math.abs(minor), currency), locale);
   return `${minor < 0 ? '-' : ''}${numberStyle(locale).money[currency].replace('#', text)}`;
 }
-
-/** Adds minor amounts, refusing to leave the safe-integer range silently. */
-export function addMinor(a: Minor, b: Minor): Minor {
-  const sum = a + b;
-  if (!Number.isSafeInteger(sum)) throw new RangeError('addMinor: result is not a safe integer');
-  return sum;
-}

@@ -25,7 +25,7 @@ export const EXPANDED_RATE_KEYS = [
   'XAF_USD', 'RWF_USD', 'XAF_EUR', 'RWF_EUR',
   'EUR_USD', 'USD_EUR',
 ] as const;
-export type ExpandedRateKey = (typeof EXPANDED_RATE_KEYS)[number];
+type ExpandedRateKey = (typeof EXPANDED_RATE_KEYS)[number];
 export type ExpandedRateSet = Record<ExpandedRateKey, Decimal> & { updatedAt: string };
 
 export interface Ratio {
@@ -33,7 +33,7 @@ export interface Ratio {
   denominator: bigint;
 }
 
-export function isRateKey(value: unknown): value is RateKey {
+function isRateKey(value: unknown): value is RateKey {
   return typeof value === 'string' && (RATE_KEYS as readonly string[]).includes(value);
 }
 

@@ -5,14 +5,14 @@ import { parseAmount, type Currency, type Minor } from './money.js';
 import { hasControlCharacter } from './schemas.js';
 
 /** Most data lines one import takes; a longer statement is split into several files. */
-export const MAX_STATEMENT_LINES = 10_000;
+const MAX_STATEMENT_LINES = 10_000;
 /** Line errors an answer lists at most (the count says how many there were). */
-export const MAX_REPORTED_ERRORS = 50;
-export const MAX_STATEMENT_REFERENCE = 120;
-export const MAX_STATEMENT_DESCRIPTION = 500;
+const MAX_REPORTED_ERRORS = 50;
+const MAX_STATEMENT_REFERENCE = 120;
+const MAX_STATEMENT_DESCRIPTION = 500;
 /** The columns every statement file names in its first line, in any order (others are ignored). */
-export const STATEMENT_COLUMNS = ['date', 'reference', 'description', 'amount'] as const;
-export type StatementColumn = (typeof STATEMENT_COLUMNS)[number];
+const STATEMENT_COLUMNS = ['date', 'reference', 'description', 'amount'] as const;
+type StatementColumn = (typeof STATEMENT_COLUMNS)[number];
 
 /** A signed amount in minor units: "-12.50", "+3", "1250,5", "0" (money in positive, out negative). Null when unreadable. */
 export function parseSignedMinor(input: string | number, currency: Currency): Minor | null {
@@ -39,7 +39,7 @@ export function isCalendarDay(text: string): boolean {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === text;
 }
 
-export interface StatementLineInput {
+interface StatementLineInput {
   /** The file's line number the record starts on (the header is line 1). */
   line: number;
   posted_on: string;
@@ -49,7 +49,7 @@ export interface StatementLineInput {
 }
 
 /** What is wrong with one line: the message key is of the `admin` namespace. */
-export interface StatementLineError {
+interface StatementLineError {
   line: number;
   column: StatementColumn | 'file';
   key: string;

@@ -16,7 +16,7 @@ export function isValidEmail(value: string): boolean {
 }
 
 /** "+241 06 12-34-56" → "+24106123456": separators people type are dropped. */
-export function compactPhone(value: string): string {
+function compactPhone(value: string): string {
   return value.trim().replace(/[\s().-]/g, '');
 }
 
@@ -64,8 +64,8 @@ export function primaryErrorKey(error: z.ZodError): string {
 }
 
 /** At least 8, at most 128 characters (OWASP ASVS 6.2.1; docs/rules/accounts.md#passwords). */
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 128;
+const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 128;
 export const OTP_LENGTH = 6;
 
 // ---- field builders ----
@@ -203,7 +203,7 @@ const DATE_OF_BIRTH_MESSAGES = {
 } as const;
 
 /** `YYYY-MM-DD`, a real day, in the past, of someone at least 18 (docs/rules/know-your-sender.md#levels). */
-export const dateOfBirthField = () => z
+const dateOfBirthField = () => z
   .string({ error: 'validation.dateOfBirthInvalid' })
   .trim()
   .superRefine((value, ctx) => {
@@ -307,7 +307,7 @@ const recipientPhone = () => recipientText(40).overwrite(compactPhone).optional(
 const ibanText = () => recipientText(64).overwrite(normalizeIban).optional();
 const bicText = () => recipientText(20).overwrite(normalizeBic).optional();
 
-export const MAX_NOTE_LENGTH = 500;
+const MAX_NOTE_LENGTH = 500;
 
 /**
  * Payment initiation payload, with bank_france destinations and saved recipients.
@@ -504,7 +504,7 @@ export const CursorQuerySchema = z.object({
 // ---- two-step sign-in (docs/rules/accounts.md#two-step-sign-in) ----
 
 /** A recovery code as shown ("abcde-23456"): ten of these letters and digits, the dash optional. */
-export const RECOVERY_CODE_PATTERN = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
+const RECOVERY_CODE_PATTERN = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
 
 /** A 6-digit code from the authenticator app, or a recovery code; spaces and case do not matter. */
 function mfaCodeField() {

@@ -37,7 +37,7 @@ export type NoteVisibility = (typeof NOTE_VISIBILITIES)[number];
 export type StatusActor = 'staff' | 'owner';
 export type StatusColor = 'yellow' | 'green' | 'red' | 'blue';
 
-export function isTransferStatus(value: unknown): value is TransferStatus {
+function isTransferStatus(value: unknown): value is TransferStatus {
   return typeof value === 'string' && (TRANSFER_STATUSES as readonly string[]).includes(value);
 }
 

@@ -19,7 +19,7 @@ export const BACKUP_FORMAT = 'money-transfer-backup';
 export const BACKUP_VERSION = 2;
 export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
-export const JOB_QUEUE_SCHEMA = 'graphile_worker';
+const JOB_QUEUE_SCHEMA = 'graphile_worker';
 /**
  * The schemas whose rows are the app's data. Schema journals are not data (the code's migrations
  * are the schema): drizzle's has a schema of its own, graphile-worker's lives beside its tables.

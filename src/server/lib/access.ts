@@ -7,7 +7,7 @@ import { AppError, type ErrorCode } from '@core/errors.js';
  * hook before the body is read: signed out is 401 and the wrong role 403, whatever the body holds.
  */
 export type Access = 'public' | 'user' | 'staff' | 'admin';
-export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'staff', 'admin'];
+const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'staff', 'admin'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -17,7 +17,7 @@ export interface RateLimitStore {
 }
 
 /** In-process counters: right for one server process (the default without REDIS_URL). */
-export class MemoryRateLimitStore implements RateLimitStore {
+class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private lastSweep = Date.now();
 
@@ -128,7 +128,7 @@ export class RateLimitRedis {
  * Counters in Redis, shared by every server process. While Redis is down the limits are this
  * process's own counters, at once: a sign-in never waits on Redis.
  */
-export class RedisRateLimitStore implements RateLimitStore {
+class RedisRateLimitStore implements RateLimitStore {
   private readonly fallback = new MemoryRateLimitStore();
 
   constructor(private readonly redis: RateLimitRedis, private readonly prefix: string) {}

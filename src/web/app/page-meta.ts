@@ -19,17 +19,11 @@ function setMetaDescription(content: string): void {
   el.content = content;
 }
 
-/** A page's own title/description (already translated), set with {@link usePageMeta}. */
-let override: { title?: string; description?: string } | null = null;
-let applyRoute: (() => void) | null = null;
-
 /** A route's document title and meta description in the current language (also used by src/web/prerender.tsx). */
 export function routeMeta(key: string, t: TFunction, i18n: I18n): { title: string; description: string } {
   const app = t('app.name');
-  const page = override?.title ?? (key === 'home' ? null : t(`meta.${key}.title`));
-  const description =
-    override?.description ??
-    (i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description'));
+  const page = key === 'home' ? null : t(`meta.${key}.title`);
+  const description = i18n.exists(`meta.${key}.description`, { ns: 'common' }) ? t(`meta.${key}.description`) : t('app.description');
   return { title: page ? t('meta.titleFormat', { page, app }) : t('app.title'), description };
 }
 
@@ -47,24 +41,6 @@ export function useDocumentMeta(): void {
   const { pathname } = useLocation();
   const { t, i18n } = useTranslation('common');
   const key = metaKeyFor(pathname);
-  useEffect(() => {
-    applyRoute = () => apply(key, t, i18n);
-    applyRoute();
-  }, [key, t, i18n, i18n.resolvedLanguage]);
+  useEffect(() => apply(key, t, i18n), [key, t, i18n, i18n.resolvedLanguage]);
 }
 
-/**
- * Optional, for a page that wants a more precise title than its route's (e.g. a transfer
- * reference): `usePageMeta(t('payment.title', { ref }))`. Pass translated text; it is restored
- * to the route's title when the page unmounts.
- */
-export function usePageMeta(title?: string, description?: string): void {
-  useEffect(() => {
-    override = { title, description };
-    applyRoute?.();
-    return () => {
-      override = null;
-      applyRoute?.();
-    };
-  }, [title, description]);
-}

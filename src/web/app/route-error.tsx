@@ -8,7 +8,7 @@ function isChunkError(error: unknown): boolean {
   return error instanceof Error && /dynamically imported module|Importing a module script failed|error loading dynamically|Failed to fetch/i.test(error.message);
 }
 
-export function ErrorView({ error, root = false }: { error: unknown; root?: boolean }) {
+function ErrorView({ error, root = false }: { error: unknown; root?: boolean }) {
   const { t } = useTranslation('common');
   const chunk = isChunkError(error);
   return (

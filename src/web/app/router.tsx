@@ -18,7 +18,7 @@ import { ErrorBoundary } from './route-error';
  */
 
 /** A page component whose code (and translations) can be loaded ahead of rendering it. */
-export type PageComponent = ComponentType & { preload: () => Promise<unknown> };
+type PageComponent = ComponentType & { preload: () => Promise<unknown> };
 
 /**
  * A code-split page: its module, the QueryClientProvider (every page but home) and its translation

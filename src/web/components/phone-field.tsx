@@ -6,7 +6,7 @@ import { fieldClassName } from './ui/input';
 import { cn } from '../lib/utils';
 
 /** A flag drawn from the country code's regional-indicator letters: no image from a third party. */
-export function flagEmoji(country: string): string {
+function flagEmoji(country: string): string {
   return country.toUpperCase().replace(/[A-Z]/g, (c) => String.fromCodePoint(0x1f1e6 + c.charCodeAt(0) - 65));
 }
 

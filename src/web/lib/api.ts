@@ -47,7 +47,7 @@ function translate(key: string, fallback: string): string {
   return text && text !== key ? text : fallback;
 }
 
-export function genericErrorMessage(): string {
+function genericErrorMessage(): string {
   return translate('errors.generic', 'An error occurred. Please try again.');
 }
 

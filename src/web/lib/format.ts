@@ -3,7 +3,7 @@ import { directionById, type ChannelId } from '@core/channels';
 import { formatMoney, localizeDecimal, parseAmount, type Currency, type Minor } from '@core/money';
 
 /** BCP 47 locale for Intl, from the interface language. */
-export function localeFor(lng: string): string {
+function localeFor(lng: string): string {
   return lng.startsWith('fr') ? 'fr-FR' : 'en-US';
 }
 

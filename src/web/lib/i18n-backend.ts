@@ -1,7 +1,7 @@
 import type { BackendModule, ReadCallback } from 'i18next';
 
 /** Where translation files are served (the server serves src/locales there). */
-export const LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
+const LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 
 export function loadUrl(lng: string, ns: string): string {
   return LOAD_PATH.replace('{{lng}}', encodeURIComponent(lng)).replace('{{ns}}', encodeURIComponent(ns));

@@ -21,7 +21,7 @@ export function payoutVariant(state: PayoutStatus): MoneyBadgeVariant {
 }
 
 /** The payment or payout state a timeline step's event brought, whose label names the step. */
-export function eventState(event: HistoryEvent): { kind: 'payment'; state: PaymentStatus } | { kind: 'payout'; state: PayoutStatus } {
+function eventState(event: HistoryEvent): { kind: 'payment'; state: PaymentStatus } | { kind: 'payout'; state: PayoutStatus } {
   switch (event) {
     case 'payment_authorized': return { kind: 'payment', state: 'authorized' };
     case 'payment_received': return { kind: 'payment', state: 'received' };

@@ -6,7 +6,7 @@ import { api } from './api';
 
 export type { FeesResponse } from '@core/api/pricing';
 
-export const queryKeys = {
+const queryKeys = {
   fees: ['fees'] as const,
   rates: ['rates'] as const,
   config: ['config'] as const,

@@ -34,13 +34,13 @@ export interface ProviderIdentity {
   name: string | null;
 }
 
-export function isConfigured(config: Config, provider: Provider): boolean {
+function isConfigured(config: Config, provider: Provider): boolean {
   return provider === 'google'
     ? Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET)
     : Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET);
 }
 
-export const callbackUrl = (config: Config, provider: Provider) => `${config.publicUrl}/api/auth/${provider}/callback`;
+const callbackUrl = (config: Config, provider: Provider) => `${config.publicUrl}/api/auth/${provider}/callback`;
 
 /** Plain http is refused by openid-client; it is allowed only for a provider on this machine (tests, local). */
 function isLoopbackHttp(url: string): boolean {

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '@server/paths.js';
 const LIST_FILE = path.join(PROJECT_ROOT, 'src/server/modules/auth/common-passwords.txt');
 
 /** E-mail names shorter than this ("jo@…") are ignored: they would refuse too many passwords. */
-export const MIN_EMAIL_NAME_LENGTH = 3;
+const MIN_EMAIL_NAME_LENGTH = 3;
 
 let common: Set<string> | null = null;
 

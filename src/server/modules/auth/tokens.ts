@@ -20,7 +20,7 @@ export interface AuthUser {
   totp_enabled: boolean;
 }
 
-export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
+const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
 
 /**
  * Inactivity limits (ASVS 7.3.1), on top of the absolute lifetimes above: a session unused this
@@ -28,10 +28,10 @@ export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600
  * says. A remembered sender comes back within a week; otherwise a sender's session is meant for
  * one sitting, so 2 hours covers a transfer interrupted by finding the money.
  */
-export const SESSION_IDLE_MS = { staff: 30 * 60_000, remember: 7 * 24 * 3600_000, default: 2 * 3600_000 } as const;
+const SESSION_IDLE_MS = { staff: 30 * 60_000, remember: 7 * 24 * 3600_000, default: 2 * 3600_000 } as const;
 
 /** last_seen_at is written at most this often per session, so most requests only read. */
-export const SESSION_TOUCH_MS = 60_000;
+const SESSION_TOUCH_MS = 60_000;
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');

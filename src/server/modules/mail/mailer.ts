@@ -27,7 +27,7 @@ export interface Mailer {
  * that greets and goes silent hold a delivery, and the worker running it, for 10 minutes): the
  * connection is dropped, the send fails and its job is retried later, while the next jobs go on.
  */
-export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
+function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
   const url = new URL(smtpUrl);
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
   for (const wait of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) url.searchParams.set(wait, String(timeoutMs));
@@ -46,7 +46,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
  * can show it at /dev/outbox), so a newcomer can sign up locally. The log says where to read it
  * but never holds a code or a link: logs travel further than the outbox.
  */
-export function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
+function outboxMailer(db: Db, log: Logger, outboxUrl: string): Mailer {
   return {
     async send(m) {
       await keepInOutbox(db, { to: m.to, subject: m.subject, text: m.text, html: m.html });

@@ -5,7 +5,7 @@ import type { Config } from '@server/config.js';
 // read it: mail not configured, not production, and a loopback peer that no proxy relayed.
 
 /** Whether mail goes to the outbox at all (no SMTP_URL, not production). */
-export const outboxEnabled = (config: Config): boolean => !config.SMTP_URL && !config.isProduction;
+const outboxEnabled = (config: Config): boolean => !config.SMTP_URL && !config.isProduction;
 
 const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|::1|::ffff:127(?:\.\d{1,3}){3})$/;
 
@@ -14,7 +14,7 @@ const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|::1|::ffff:127(?:\.\d{1,3}){3})$/;
 const RELAYED = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'via'];
 
 /** The socket's peer is this machine and nothing relayed the request (request.ip could be forged). */
-export function fromThisMachine(request: FastifyRequest): boolean {
+function fromThisMachine(request: FastifyRequest): boolean {
   const peer = request.socket.remoteAddress;
   return peer !== undefined && LOOPBACK.test(peer) && !RELAYED.some((h) => request.headers[h] !== undefined);
 }

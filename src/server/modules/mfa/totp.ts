@@ -5,9 +5,9 @@ import { sha256 } from '../auth/tokens.js';
 // RFC 6238 codes (docs/rules/accounts.md#two-step-sign-in): SHA-1, 6 digits, 30-second steps, the
 // defaults every authenticator app reads from an otpauth:// address; one step of drift either way.
 
-export const TOTP_PERIOD_S = 30;
-export const TOTP_DRIFT_STEPS = 1;
-export const RECOVERY_CODE_COUNT = 10;
+const TOTP_PERIOD_S = 30;
+const TOTP_DRIFT_STEPS = 1;
+const RECOVERY_CODE_COUNT = 10;
 /** Recovery codes' letters and digits: none that read like another (no 0/o, 1/l/i). */
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 

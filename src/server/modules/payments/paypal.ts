@@ -28,7 +28,7 @@ export class PayPalError extends Error {
 }
 
 interface PayPalLink { href: string; rel: string }
-export interface PayPalAmount { currency_code: string; value: string }
+interface PayPalAmount { currency_code: string; value: string }
 /** An authorization, a capture or a refund: PayPal's id, its status and (when asked for) the amount. */
 export interface PayPalPayment { id: string; status: string; amount?: PayPalAmount }
 export interface PayPalOrder {

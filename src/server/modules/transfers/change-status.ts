@@ -20,7 +20,7 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 // How a transfer's status moves (docs/rules/transfers.md#statuses): the one way, the sender's
 // cancel and staff's move.
 
-export interface StatusChange {
+interface StatusChange {
   requestId: string;
   to: TransferStatus;
   actor: StaffActor;
@@ -52,7 +52,7 @@ async function checkFourEyes(tx: Tx, current: TransferRequestRow, change: Status
  * The one way a transfer's status moves: locked row, legal move for that actor, stale reads
  * refused, transaction mirrored, history appended, and the sender's e-mail queued with it.
  */
-export async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
+async function changeStatus(ctx: AppContext, change: StatusChange): Promise<TransferRequestRow> {
   // Compare-and-set whatever the body says: two moves racing on one request both read it before
   // either commits, so the second finds it changed and gets 409 rather than stacking its move
   // on top (pending → processing, then processing → completed, both "won").

@@ -16,8 +16,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 // a sender cannot swap the proof after staff looked. Bounded per transfer and per sender per
 // day, since each is up to 5 MB in the database.
 
-export const MAX_PROOFS_PER_TRANSFER = 5;
-export const MAX_PROOFS_PER_SENDER_PER_DAY = 20;
+const MAX_PROOFS_PER_TRANSFER = 5;
+const MAX_PROOFS_PER_SENDER_PER_DAY = 20;
 
 /** Proofs of payment by what the bytes are, never by the name or the declared type. */
 const PROOF_TYPES: ReadonlySet<string> = new Set(PROOF_MIME_TYPES);

@@ -40,7 +40,7 @@ export const actionMessage = sql<string | null>`case when transfer_requests.acti
 const storedColumns = getTableColumns(transferRequests);
 
 /** Every column of a transfer request and its action message: what reads and RETURNING clauses select. */
-export const requestColumns = { ...storedColumns, action_message: actionMessage };
+const requestColumns = { ...storedColumns, action_message: actionMessage };
 // ---- four-eyes: whether a transfer needs a second staff member's approval (docs/rules/back-office.md#four-eyes) ----
 
 // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where
@@ -61,9 +61,9 @@ export const approvalRequired = sql<boolean>`(transfer_requests.amount >= coales
 export const needsApprovalNow = sql<boolean>`(${approvalRequired} and transfer_requests.approved_by is null
   and transfer_requests.status in (${sql.join(OPEN_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
 
-export type TransactionRow = typeof transactions.$inferSelect;
+type TransactionRow = typeof transactions.$inferSelect;
 export type HistoryRow = typeof transferStatusHistory.$inferSelect;
-export interface ListFilter {
+interface ListFilter {
   cursor: Cursor | null;
   limit: number;
   status?: TransferStatus | undefined;
@@ -404,7 +404,7 @@ export function staffRows(db: Db, filter: PreparedFilter, cursor: Cursor | null,
 
 // ---- initiation: a transfer's creation ----
 
-export type NewTransferRequest = typeof transferRequests.$inferInsert;
+type NewTransferRequest = typeof transferRequests.$inferInsert;
 export type NewTransaction = Omit<typeof transactions.$inferInsert, 'transfer_request_id' | 'profile_id' | 'currency'>;
 
 /** The transfer a repeated request made already, as its answer shows it (with what staff asked of the sender since). */

@@ -3,7 +3,7 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import { cn } from '@web/lib/utils';
 import { statusColor } from '@core/status';
 
-export const badgeVariants = cva('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap', {
+const badgeVariants = cva('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap', {
   variants: {
     variant: {
       default: 'border-transparent bg-brand-700 text-white',
@@ -26,7 +26,7 @@ export function Badge({ className, variant, ...props }: BadgeProps) {
 }
 
 /** Yellow pending, green completed, red rejected, blue otherwise (docs/rules/transfers.md#statuses). */
-export function statusBadgeVariant(status: string): 'yellow' | 'green' | 'red' | 'blue' {
+function statusBadgeVariant(status: string): 'yellow' | 'green' | 'red' | 'blue' {
   return statusColor(status);
 }
 

@@ -3,7 +3,7 @@ import { useSyncExternalStore, type ReactNode } from 'react';
 // The toast store: features call toast()/useToast(); <Toaster> (./toaster.tsx) shows what it holds.
 
 /** At most one toast shown at once. */
-export const TOAST_LIMIT = 1;
+const TOAST_LIMIT = 1;
 /** How long a dismissed toast stays in the store before it is removed. */
 export const TOAST_REMOVE_DELAY = 1000;
 /** How long a toast stays open unless dismissed. */

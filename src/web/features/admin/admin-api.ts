@@ -33,7 +33,7 @@ export const EMPTY_FILTERS: StaffFilters = {
 };
 
 /** Refresh period of the queue (the list and the stats). */
-export const QUEUE_REFRESH_MS = 30_000;
+const QUEUE_REFRESH_MS = 30_000;
 
 export const adminKeys = {
   all: ['admin'] as const,

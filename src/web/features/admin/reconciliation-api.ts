@@ -13,7 +13,7 @@ import { adminKeys } from './admin-api';
 export type { ReconciliationView };
 
 /** Lines of each list the tab shows. */
-export const VIEW_LIMIT = 50;
+const VIEW_LIMIT = 50;
 
 const keys = {
   all: [...adminKeys.all, 'reconciliation'] as const,

@@ -14,7 +14,7 @@ import { paymentWasReceived } from '@web/lib/money-labels';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** Who sent the transfer and where to ask about it: read from the session and the app's config. */
-export interface ReceiptContext {
+interface ReceiptContext {
   sender: Pick<MyProfile, 'full_name' | 'email' | 'phone'> | null;
   supportEmail: string | null;
 }
@@ -40,7 +40,7 @@ function amount(value: string, currency: string, lng: string): string {
   return plain(isCurrency(currency) ? moneyFromDecimal(value, currency, lng) : `${value} ${currency}`);
 }
 
-export function buildReceipt(item: TransactionItem, t: TFunction, lng: string, context: ReceiptContext): jsPDF {
+function buildReceipt(item: TransactionItem, t: TFunction, lng: string, context: ReceiptContext): jsPDF {
   const doc = new jsPDF({ unit: 'pt', format: 'a4' });
   const pageWidth = doc.internal.pageSize.getWidth();
   const margin = 48;
