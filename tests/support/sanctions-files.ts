@@ -2,7 +2,7 @@
 // OFAC's legacy sdn.csv / alt.csv / add.csv, the EU consolidated CSV, the UN consolidated XML
 // and the UK sanctions list CSV, as their publishers write them.
 
-export type Eol = '\r\n' | '\n';
+type Eol = '\r\n' | '\n';
 
 /** OFAC's empty marker, as its files write it (with a trailing space, unquoted). */
 const EMPTY = '-0- ';
@@ -41,7 +41,7 @@ export function sdnCsv(rows: SdnRow[], eol: Eol = '\r\n'): string {
   return rows.map((r) => sdnLine(r) + eol).join('') + '\x1a';
 }
 
-export interface AltRow {
+interface AltRow {
   ent_num: number;
   alt_num: number;
   type?: 'aka' | 'fka' | 'nka';
@@ -53,7 +53,7 @@ export function altCsv(rows: AltRow[], eol: Eol = '\r\n'): string {
   return rows.map((r) => [String(r.ent_num), String(r.alt_num), q(r.type ?? 'aka'), q(r.name), ofacField(r.remarks)].join(',') + eol).join('') + '\x1a';
 }
 
-export interface AddRow {
+interface AddRow {
   ent_num: number;
   add_num: number;
   address?: string;
@@ -81,7 +81,7 @@ export function generatedSdnRow(i: number): SdnRow {
 }
 
 /** Two aliases for every generated entry. */
-export function generatedAltRows(i: number): AltRow[] {
+function generatedAltRows(i: number): AltRow[] {
   const ent_num = 10_000 + i;
   return [
     { ent_num, alt_num: 2 * i, name: i % 3 === 0 ? `SURNAMEX${i}, Given${i}` : `ALIAS ${i} A` },
@@ -103,7 +103,7 @@ export function generatedOfac(n: number): { sdn: string; alt: string; add: strin
 }
 
 // The EU consolidated list (CSV v1.1): semicolons, a header row, one row per fact of an entity.
-export const EU_COLUMNS = [
+const EU_COLUMNS = [
   'fileGenerationDate', 'Entity_LogicalId', 'Entity_EU_ReferenceNumber', 'Entity_UN_ReferenceNumber', 'Entity_DesignationDate', 'Entity_DesignationDetails', 'Entity_Remark',
   'Entity_SubjectType', 'Entity_SubjectType_ClassificationCode', 'Entity_Regulation_Type', 'Entity_Regulation_OrganisationType', 'Entity_Regulation_PublicationDate',
   'Entity_Regulation_EntryIntoForceDate', 'Entity_Regulation_NumberTitle', 'Entity_Regulation_Programme', 'Entity_Regulation_PublicationUrl',
@@ -118,7 +118,7 @@ export const EU_COLUMNS = [
   'Citizenship_Region', 'Citizenship_CountryIso2Code', 'Citizenship_CountryDescription', 'Citizenship_LogicalId',
 ] as const;
 
-export type EuColumn = (typeof EU_COLUMNS)[number];
+type EuColumn = (typeof EU_COLUMNS)[number];
 
 export interface EuEntity {
   id: number;
@@ -219,7 +219,7 @@ export function unXml(individuals: UnIndividual[], entities: UnEntity[], eol: Eo
 }
 
 // The UK sanctions list (CSV): a title line with the date, the header row, one row per name.
-export const UK_COLUMNS = [
+const UK_COLUMNS = [
   'Last Updated', 'Unique ID', 'OFSI Group ID', 'UN Reference Number', 'Name 6', 'Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5', 'Name type', 'Alias strength', 'Title',
   'Name non-latin script', 'Non-latin script type', 'Non-latin script language', 'Regime', 'Designation Type', 'Designation source', 'Sanctions Imposed', 'Other Information',
   'UK Statement of Reasons', 'Address Line 1', 'Address Line 2', 'Address Line 3', 'Address Line 4', 'Address Line 5', 'Address Line 6', 'Address Postal Code', 'Address Country',
@@ -229,7 +229,7 @@ export const UK_COLUMNS = [
   'Tonnage of ship', 'Length of ship', 'Year Built', 'Hull identification number (HIN)',
 ] as const;
 
-export type UkColumn = (typeof UK_COLUMNS)[number];
+type UkColumn = (typeof UK_COLUMNS)[number];
 
 export interface UkDesignation {
   id: string;
