@@ -60,7 +60,7 @@ function csvLine(e: AuditEntry): string {
 }
 
 /** The filtered log as CSV, newest first, one batch in memory at a time. */
-export async function* auditCsvLines(db: Db, filter: AuditFilter): AsyncGenerator<string> {
+async function* auditCsvLines(db: Db, filter: AuditFilter): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   let cursor: number | undefined;
   for (;;) {

@@ -18,7 +18,7 @@ import { matchStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHas
 // that has it, and the rule that staff endpoints need a session opened with it.
 
 /** How long the code step may wait after the password. */
-export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+const MFA_TOKEN_TTL_MS = 5 * 60_000;
 
 const STAFF: readonly string[] = ['admin', 'manager'];
 

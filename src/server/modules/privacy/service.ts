@@ -18,7 +18,7 @@ import * as repo from './repo.js';
 // RETENTION_YEARS after closure and then erased by the retention job.
 
 /** How long anti-money-laundering law has us keep identity and transfers after an account closes. */
-export const RETENTION_YEARS = 5;
+const RETENTION_YEARS = 5;
 /** Accounts erased per transaction of the retention job: a backlog goes in short steps. */
 const ERASE_BATCH = 50;
 

@@ -21,7 +21,7 @@ const linkNotFound = () => new AppError('tracking_link_not_found');
 const firstName = (name: unknown) => (typeof name === 'string' && name.trim() ? name.trim().split(/\s+/)[0]! : null);
 
 /** Every digit but the last 3 hidden, separators dropped: "+241 77 12 34 56" → "••••••••456". */
-export function maskPhone(phone: unknown): string | null {
+function maskPhone(phone: unknown): string | null {
   if (typeof phone !== 'string') return null;
   const digits = phone.replace(/\D/g, '');
   if (digits.length < 4) return null;
