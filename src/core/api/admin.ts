@@ -47,7 +47,7 @@ export const VolumeQuerySchema = z.object({
 
 
 /** Requests per status for staff; users, fee tiers, parked jobs and the money totals for the admin only. */
-export const StatsSchema = z.object({
+const StatsSchema = z.object({
   requests: StatusCountsSchema,
   users: z.number().int().optional(),
   fee_tiers: z.number().int().optional(),
@@ -69,7 +69,7 @@ export const StatsResponseSchema = dataOf(StatsSchema);
 export type StatsResponse = z.infer<typeof StatsResponseSchema>;
 
 /** One day's volume and fees of one corridor, in its source currency. */
-export const VolumePointSchema = z.object({
+const VolumePointSchema = z.object({
   day: z.string(),
   direction: z.enum(DIRECTION_IDS),
   currency: z.enum(CURRENCIES),
@@ -80,12 +80,12 @@ export const VolumePointSchema = z.object({
 export type VolumePoint = z.infer<typeof VolumePointSchema>;
 
 /** Daily volume over the last `days` UTC days, `from` and `to` included (YYYY-MM-DD). */
-export const VolumeSchema = z.object({ days: z.number().int(), from: z.string(), to: z.string(), points: z.array(VolumePointSchema) });
+const VolumeSchema = z.object({ days: z.number().int(), from: z.string(), to: z.string(), points: z.array(VolumePointSchema) });
 export const VolumeResponseSchema = dataOf(VolumeSchema);
 export type VolumeResponse = z.infer<typeof VolumeResponseSchema>;
 
 /** A fee tier as an admin edits it: the published tier and who last changed it. */
-export const AdminFeeTierSchema = FeeTierSchema.extend({ updated_by: z.uuid().nullable() });
+const AdminFeeTierSchema = FeeTierSchema.extend({ updated_by: z.uuid().nullable() });
 export type AdminFeeTier = z.infer<typeof AdminFeeTierSchema>;
 export const AdminFeeTierResponseSchema = dataOf(AdminFeeTierSchema);
 

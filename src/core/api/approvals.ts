@@ -5,7 +5,7 @@ import { dataOf, decimalText, isoDateTime } from './common.js';
 // Four-eyes thresholds (docs/rules/back-office.md#four-eyes): per source currency, the amount from which completing a transfer
 // needs a second staff member's approval. Staff read them; the admin edits them.
 
-export const ApprovalThresholdSchema = z.object({
+const ApprovalThresholdSchema = z.object({
   currency: z.enum(CURRENCIES),
   amount: decimalText(),
   updated_at: isoDateTime(),

@@ -37,7 +37,7 @@ export const AuditQuerySchema = AuditFilterSchema.extend({
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
-export const AuditEntrySchema = z.object({
+const AuditEntrySchema = z.object({
   id: z.number().int(),
   action: z.string(),
   target_type: z.string(),

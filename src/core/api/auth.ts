@@ -9,7 +9,7 @@ export const RegisteredResponseSchema = MessageSchema.extend({ requiresVerificat
 export type RegisteredResponse = z.infer<typeof RegisteredResponseSchema>;
 
 /** A new session. */
-export const SessionResponseSchema = z.object({ token: z.string() });
+const SessionResponseSchema = z.object({ token: z.string() });
 
 /** A new session after a password sign-in, and when it ends at the latest. */
 export const SignedInResponseSchema = SessionResponseSchema.extend({ expires_at: isoDateTime() });
@@ -39,7 +39,7 @@ export const RedirectSchema = z.null().describe('Redirect (Location header): to 
  * session yet. `mfa_token` (single use, 5 minutes, 5 wrong codes) goes to POST /api/auth/mfa/verify
  * with a code.
  */
-export const MfaChallengeSchema = z.object({ mfa_required: z.literal(true), mfa_token: z.string() });
+const MfaChallengeSchema = z.object({ mfa_required: z.literal(true), mfa_token: z.string() });
 export type MfaChallenge = z.infer<typeof MfaChallengeSchema>;
 
 /** POST /api/auth/login: a session, or the code step. */

@@ -4,13 +4,13 @@ import { dataOf } from './common.js';
 // Answers of the address pickers: countries, their states and their cities.
 
 /** A country: ISO code, English name, flag emoji and calling code without "+". */
-export const CountrySchema = z.object({ id: z.string(), name: z.string(), emoji: z.string(), phone_code: z.string() });
+const CountrySchema = z.object({ id: z.string(), name: z.string(), emoji: z.string(), phone_code: z.string() });
 export type Country = z.infer<typeof CountrySchema>;
 
-export const StateSchema = z.object({ id: z.string(), name: z.string() });
+const StateSchema = z.object({ id: z.string(), name: z.string() });
 export type State = z.infer<typeof StateSchema>;
 
-export const CitySchema = z.object({ name: z.string() });
+const CitySchema = z.object({ name: z.string() });
 
 export const CountriesResponseSchema = dataOf(z.array(CountrySchema));
 export type CountriesResponse = z.infer<typeof CountriesResponseSchema>;

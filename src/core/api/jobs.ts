@@ -10,7 +10,7 @@ export const JobsQuerySchema = z.object({
     .min(1, { error: 'validation.limitRange' }).max(100, { error: 'validation.limitRange' }).default(50),
 });
 
-export const JobSchema = z.object({
+const JobSchema = z.object({
   id: z.string(),
   kind: z.string(),
   attempts: z.number().int(),

@@ -7,7 +7,7 @@ import { dataOf, decimalText, isoDateTime } from './common.js';
 // A balance is debits minus credits: positive for money held (provider accounts), negative for
 // what the business owes or earned (customer funds, refunds payable, fee revenue).
 
-export const LedgerBalanceSchema = z.object({
+const LedgerBalanceSchema = z.object({
   account: z.enum(LEDGER_ACCOUNTS),
   currency: z.enum(CURRENCIES),
   debits: decimalText(),
@@ -15,7 +15,7 @@ export const LedgerBalanceSchema = z.object({
   balance: decimalText(),
 });
 
-export const LedgerBalancesSchema = z.object({
+const LedgerBalancesSchema = z.object({
   balances: z.array(LedgerBalanceSchema),
   /** Per currency, the sum of every account's balance: zero when the books balance. */
   totals: z.array(z.object({ currency: z.enum(CURRENCIES), sum: decimalText() })),
@@ -23,7 +23,7 @@ export const LedgerBalancesSchema = z.object({
 export type LedgerBalances = z.infer<typeof LedgerBalancesSchema>;
 export const LedgerBalancesResponseSchema = dataOf(LedgerBalancesSchema);
 
-export const LedgerLineSchema = z.object({
+const LedgerLineSchema = z.object({
   id: z.number().int(),
   account: z.enum(LEDGER_ACCOUNTS),
   currency: z.enum(CURRENCIES),
@@ -31,7 +31,7 @@ export const LedgerLineSchema = z.object({
   amount: decimalText(),
 });
 
-export const LedgerEntrySchema = z.object({
+const LedgerEntrySchema = z.object({
   id: z.number().int(),
   transfer_request_id: z.uuid().nullable(),
   kind: z.enum(ENTRY_KINDS),

@@ -3,7 +3,7 @@ import { dataOf, isoDateTime } from './common.js';
 
 // Answers of the development outbox: the e-mails that would have been sent.
 
-export const OutboxMailSchema = z.object({
+const OutboxMailSchema = z.object({
   id: z.number().int(),
   to: z.string(),
   subject: z.string(),

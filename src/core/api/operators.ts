@@ -8,13 +8,13 @@ import { dataOf, isoDateTime } from './common.js';
 const channel = () => z.enum(MOBILE_CHANNEL_IDS, { error: 'admin.validation.operatorChannelInvalid' });
 
 /** One range as everyone reads it (GET /api/operators). */
-export const OperatorPrefixSchema = z.object({ channel: channel(), operator: z.string(), prefix: z.string() });
+const OperatorPrefixSchema = z.object({ channel: channel(), operator: z.string(), prefix: z.string() });
 export type OperatorPrefixJson = z.infer<typeof OperatorPrefixSchema>;
 export const OperatorsResponseSchema = dataOf(z.array(OperatorPrefixSchema));
 export type OperatorsResponse = z.infer<typeof OperatorsResponseSchema>;
 
 /** One range as the admin edits it. */
-export const AdminOperatorPrefixSchema = OperatorPrefixSchema.extend({
+const AdminOperatorPrefixSchema = OperatorPrefixSchema.extend({
   id: z.uuid(),
   updated_at: isoDateTime(),
   updated_by: z.uuid().nullable(),

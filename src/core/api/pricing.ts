@@ -18,7 +18,7 @@ export const FeeTierSchema = z.object({
 });
 export type FeeTierJson = z.infer<typeof FeeTierSchema>;
 
-export const CorridorSchema = z.object({
+const CorridorSchema = z.object({
   direction: z.enum(DIRECTION_IDS),
   min_amount: decimalText(),
   max_amount: decimalText(),
@@ -29,7 +29,7 @@ export const FeesResponseSchema = z.object({ data: z.array(FeeTierSchema), corri
 export type FeesResponse = z.infer<typeof FeesResponseSchema>;
 
 /** A price, exactly as it will be charged: amount, fee and total in `currency`, payout in `payout_currency`. */
-export const QuoteSchema = z.object({
+const QuoteSchema = z.object({
   direction: z.enum(DIRECTION_IDS),
   source: z.enum(CHANNEL_IDS),
   destination: z.enum(CHANNEL_IDS),
@@ -47,7 +47,7 @@ export const QuoteSchema = z.object({
 export const QuoteResponseSchema = dataOf(QuoteSchema);
 
 /** Every rate pair both ways, units of the second currency per one of the first, and when they were last set. */
-export const RatesSchema = z.object({ updatedAt: isoDateTime() })
+const RatesSchema = z.object({ updatedAt: isoDateTime() })
   .extend(Object.fromEntries(EXPANDED_RATE_KEYS.map((key) => [key, decimalText()])) as Record<(typeof EXPANDED_RATE_KEYS)[number], z.ZodString>);
 export const RatesResponseSchema = dataOf(RatesSchema);
 export type RatesResponse = z.infer<typeof RatesResponseSchema>;

@@ -6,7 +6,7 @@ import { dataOf, isoDateTime, pageOf } from './common.js';
 // Answers about accounts: the signed-in user's own profile, and the admin's list of them.
 
 /** A profile as the API shows it: never the password or its hash. */
-export const ProfileSchema = z.object({
+const ProfileSchema = z.object({
   id: z.uuid(),
   user_id: z.uuid(),
   email: z.string(),
@@ -26,7 +26,7 @@ export const ProfileSchema = z.object({
 export type Profile = z.infer<typeof ProfileSchema>;
 
 /** The profile screen's own view: with the sender's transfer counts and how changes are proven. */
-export const MyProfileSchema = ProfileSchema.extend({
+const MyProfileSchema = ProfileSchema.extend({
   /** Whether e-mail and password changes are proven with the password (else with a mailed code). */
   has_password: z.boolean(),
   /** Whether sign-in asks for a code from an authenticator app (docs/rules/accounts.md#two-step-sign-in). */

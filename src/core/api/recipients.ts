@@ -5,7 +5,7 @@ import { dataOf, isoDateTime } from './common.js';
 // Answers about a sender's saved recipients (never another sender's).
 
 /** A saved recipient: what its channel needs to be paid, as the sender last entered it. */
-export const SavedRecipientSchema = z.object({
+const SavedRecipientSchema = z.object({
   id: z.uuid(),
   label: z.string().nullable(),
   channel: z.enum(CHANNEL_IDS),

@@ -42,7 +42,7 @@ export const ReconciliationViewQuerySchema = z.object({
 
 // ---- answers ----
 
-export const StatementSchema = z.object({
+const StatementSchema = z.object({
   id: z.uuid(),
   account: z.enum(CHANNEL_IDS),
   currency: z.enum(CURRENCIES),
@@ -55,7 +55,7 @@ export const StatementSchema = z.object({
 export type Statement = z.infer<typeof StatementSchema>;
 
 /** One provider account: the books against the latest statement balance. */
-export const ReconciliationSummarySchema = z.object({
+const ReconciliationSummarySchema = z.object({
   account: z.enum(CHANNEL_IDS),
   currency: z.enum(CURRENCIES),
   /** Debits minus credits of the account (money held at the provider), from the running balances. */
@@ -74,7 +74,7 @@ export type ReconciliationSummary = z.infer<typeof ReconciliationSummarySchema>;
 export const ReconciliationSummariesResponseSchema = dataOf(z.array(ReconciliationSummarySchema));
 export type ReconciliationSummariesResponse = z.infer<typeof ReconciliationSummariesResponseSchema>;
 
-export const StatementLineSchema = z.object({
+const StatementLineSchema = z.object({
   id: z.number().int(),
   statement_id: z.uuid(),
   /** The day the provider posted it (YYYY-MM-DD). */
@@ -86,7 +86,7 @@ export const StatementLineSchema = z.object({
 export type StatementLine = z.infer<typeof StatementLineSchema>;
 
 /** The transfer behind a book line: who sent what. */
-export const BookTransferSchema = z.object({
+const BookTransferSchema = z.object({
   id: z.uuid(),
   reference: z.string(),
   sender_name: z.string().nullable(),
@@ -99,7 +99,7 @@ export const BookTransferSchema = z.object({
 });
 
 /** A ledger line of the provider account, with its entry and transfer. */
-export const BookLineSchema = z.object({
+const BookLineSchema = z.object({
   id: z.number().int(),
   entry_id: z.number().int(),
   kind: z.enum(ENTRY_KINDS),
@@ -111,10 +111,10 @@ export const BookLineSchema = z.object({
 });
 export type BookLine = z.infer<typeof BookLineSchema>;
 
-export const MatchedLineSchema = z.object({ statement_line: StatementLineSchema, book_line: BookLineSchema });
+const MatchedLineSchema = z.object({ statement_line: StatementLineSchema, book_line: BookLineSchema });
 
 /** One account in full: the summary, what explains the difference, and the newest lines of each list. */
-export const ReconciliationViewSchema = ReconciliationSummarySchema.extend({
+const ReconciliationViewSchema = ReconciliationSummarySchema.extend({
   /** Sum of the book lines no statement line matched (in the books, not on a statement). */
   unmatched_book_total: decimalText(),
   /** Sum of the statement lines no book line matched (on a statement, not in the books). */
@@ -135,7 +135,7 @@ export const ReconciliationViewResponseSchema = dataOf(ReconciliationViewSchema)
 export type ReconciliationViewResponse = z.infer<typeof ReconciliationViewResponseSchema>;
 
 /** What a statement's recording did: the statement, its lines, and how many were matched. */
-export const StatementResultSchema = z.object({
+const StatementResultSchema = z.object({
   statement: StatementSchema,
   lines: z.number().int(),
   /** Statement lines of the account newly matched by this call (older unmatched ones included). */

@@ -19,7 +19,7 @@ export const ReadySchema = z.object({
 });
 export type Ready = z.infer<typeof ReadySchema>;
 
-export const PublicConfigSchema = z.object({
+const PublicConfigSchema = z.object({
   support_email: z.string(),
   features: z.object({ google: z.boolean(), facebook: z.boolean(), paypal: z.boolean() }),
   /** Whether this caller may read the development outbox (only from this machine, without SMTP). */

@@ -7,7 +7,7 @@ import { dataOf, decimalText, isoDateTime } from './common.js';
 // never the sender, never a full phone number, never bank details.
 
 /** GET /api/track/{token}: a transfer as its recipient may follow it, without signing in. */
-export const TrackingSchema = z.object({
+const TrackingSchema = z.object({
   status: z.enum(TRANSFER_STATUSES),
   /** The first word of the recipient's name, or null when the transfer names nobody. */
   recipient_first_name: z.string().nullable(),

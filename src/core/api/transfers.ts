@@ -9,7 +9,7 @@ import { TravelRuleSchema } from './kyc.js';
 // and proofs, and the counts of the dashboard. Amounts are exact decimals as text.
 
 /** Who receives the payout; the fields present depend on the destination channel. */
-export const DestinationDetailsSchema = z.looseObject({
+const DestinationDetailsSchema = z.looseObject({
   recipient_name: z.string().nullable().optional(),
   recipient_email: z.string().optional(),
   recipient_phone: z.string().optional(),
@@ -67,7 +67,7 @@ export const TransferRequestResponseSchema = dataOf(TransferRequestSchema);
 export type TransferRequestResponse = z.infer<typeof TransferRequestResponseSchema>;
 
 /** One step of a transfer's timeline; who acted is given by role only. */
-export const HistoryStepSchema = z.object({
+const HistoryStepSchema = z.object({
   from_status: z.enum(TRANSFER_STATUSES).nullable(),
   to_status: z.enum(TRANSFER_STATUSES),
   /** A step that moved the money, not the status (then from_status = to_status). */
@@ -80,7 +80,7 @@ export const HistoryStepSchema = z.object({
 export type HistoryStep = z.infer<typeof HistoryStepSchema>;
 
 /** A proof of payment the sender uploaded, without its bytes; every one is kept, with its time. */
-export const ProofSchema = z.object({
+const ProofSchema = z.object({
   id: z.uuid(),
   filename: z.string(),
   mime_type: z.string(),
@@ -95,7 +95,7 @@ export type ProofResponse = z.infer<typeof ProofResponseSchema>;
  * A message of the transfer's thread as its sender sees it: staff's sender-visible notes and the
  * sender's own messages, never an internal note, never a staff member's name.
  */
-export const SenderMessageSchema = z.object({
+const SenderMessageSchema = z.object({
   id: z.uuid(),
   from: z.enum(['sender', 'staff']),
   body: z.string(),
@@ -107,7 +107,7 @@ export type SenderMessageJson = z.infer<typeof SenderMessageSchema>;
 export const SenderMessageResponseSchema = dataOf(SenderMessageSchema);
 
 /** A note of the transfer's thread as staff see it: internal notes, notes to the sender and the sender's messages (author_role 'owner'). */
-export const StaffNoteSchema = z.object({
+const StaffNoteSchema = z.object({
   id: z.uuid(),
   author: z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), role: z.string() }).nullable(),
   /** The author's role when writing ('admin', 'manager'), or 'owner' for the sender. */
@@ -152,7 +152,7 @@ const TransferDetailBaseSchema = TransferRequestSchema.extend({
 });
 
 /** The sender's detail: their thread with staff (sender-visible messages only). */
-export const TransferDetailSchema = TransferDetailBaseSchema.extend({ messages: z.array(SenderMessageSchema) });
+const TransferDetailSchema = TransferDetailBaseSchema.extend({ messages: z.array(SenderMessageSchema) });
 export type TransferDetail = z.infer<typeof TransferDetailSchema>;
 export const TransferDetailResponseSchema = dataOf(TransferDetailSchema);
 export type TransferDetailResponse = z.infer<typeof TransferDetailResponseSchema>;
@@ -171,10 +171,10 @@ const ApprovalFieldsSchema = z.object({
 });
 
 /** A staff member named on a transfer. */
-export const StaffActorSchema = z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).nullable();
+const StaffActorSchema = z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).nullable();
 
 /** The staff detail: who did what, and the whole thread (internal notes too), oldest first. */
-export const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
+const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
   ...ApprovalFieldsSchema.shape,
   actors: z.object({
     processed_by: StaffActorSchema,
@@ -202,14 +202,14 @@ export const TransferDetailAnswerSchema = dataOf(z.union([StaffTransferDetailSch
  * PayPal by a queued job: until PayPal confirms it, the payment stays `refund_due` and
  * refund_requested_at says when staff asked.
  */
-export const TransferRefundSchema = TransferRequestSchema.extend({
+const TransferRefundSchema = TransferRequestSchema.extend({
   refund_requested_at: isoDateTime().nullable(),
 });
 export type TransferRefundJson = z.infer<typeof TransferRefundSchema>;
 export const TransferRefundResponseSchema = dataOf(TransferRefundSchema);
 
 /** A transaction as the history and dashboard list it, with what its request adds for the screens and the receipt. */
-export const TransactionSchema = z.object({
+const TransactionSchema = z.object({
   id: z.uuid(),
   transfer_request_id: z.uuid(),
   created_at: isoDateTime(),
@@ -237,23 +237,23 @@ export const StatusCountsSchema = z.object(
 );
 
 /** The sender's transactions counted by status (dashboard). */
-export const TransferSummarySchema = z.object({ total: z.number().int(), ...StatusCountsSchema.shape });
+const TransferSummarySchema = z.object({ total: z.number().int(), ...StatusCountsSchema.shape });
 export type TransferSummary = z.infer<typeof TransferSummarySchema>;
 export const TransferSummaryResponseSchema = dataOf(TransferSummarySchema);
 export type TransferSummaryResponse = z.infer<typeof TransferSummaryResponseSchema>;
 
 /** The sender a staff row names. */
-export const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.string(), profile_id: z.uuid() });
+const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.string(), profile_id: z.uuid() });
 
 /**
  * A request in the back office's list: every sender's, with who sent it, its four-eyes state, and
  * whether it is late (open past its corridor's expected delivery, src/core/delivery.ts).
  */
-export const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape, late: z.boolean() });
+const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape, late: z.boolean() });
 export const StaffRequestResponseSchema = dataOf(StaffRequestSchema);
 export type StaffRequestResponse = z.infer<typeof StaffRequestResponseSchema>;
 export type StaffRequestJson = z.infer<typeof StaffRequestSchema>;
-export const StaffRequestPageSchema = pageOf(StaffRequestSchema);
+const StaffRequestPageSchema = pageOf(StaffRequestSchema);
 export type StaffRequestPage = z.infer<typeof StaffRequestPageSchema>;
 
 /**
