@@ -17,7 +17,7 @@ export const NAMESPACES = ['common', 'public', 'validation', 'errors', 'auth', '
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Translation loading: up to 5 retries from 350 ms, doubling; up to 10 parallel reads. */
-export const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
+const LOADING = { maxRetries: 5, retryTimeout: 350, maxParallelReads: 10 } as const;
 
 export function normalizeLanguage(lng: string | undefined | null): Language {
   return pickLanguage([lng]);

@@ -4,7 +4,6 @@ import type { RecipientListResponse } from '@core/api/recipients';
 import type {
   DestinationDetails, TransactionJson, TransactionPage, TransferDetail, TransferDetailResponse, TransferSummaryResponse,
 } from '@core/api/transfers';
-import type { SavedRecipient } from './saved-recipient';
 import { api, queryString } from './api';
 
 export type { DestinationDetails, TransferDetail };
@@ -68,5 +67,3 @@ export function recipientName(item: { destination_details?: DestinationDetails; 
   const pick = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
   return pick(d.recipient_name) ?? pick(d.account_holder) ?? pick(m.recipient_name) ?? null;
 }
-
-export type { SavedRecipient };

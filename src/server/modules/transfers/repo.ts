@@ -31,7 +31,7 @@ export type TransferRequestRow = typeof transferRequests.$inferSelect & { action
  * null. Qualified by hand: drizzle leaves a one-table select's columns unqualified, where "id"
  * would name the note's own id inside the sub-query.
  */
-export const actionMessage = sql<string | null>`case when transfer_requests.action_needed then (
+const actionMessage = sql<string | null>`case when transfer_requests.action_needed then (
   select asked.body from transfer_notes asked
   where asked.transfer_request_id = transfer_requests.id and asked.action_needed and asked.visibility = 'sender'
   order by asked.created_at desc limit 1) end`;
