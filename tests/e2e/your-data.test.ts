@@ -9,7 +9,7 @@ import { shot } from './support/screenshots.js';
 // A sender's own data on a phone (390 px): the download of everything held about them, and the
 // closure of the account, refused while a transfer is unfinished, then done (docs/rules/your-data.md).
 
-const app = useE2eApp();
+const app = useE2eApp({ smtp: true });
 let page: Page;
 let token: string;
 
@@ -31,6 +31,7 @@ describe('your data on the profile page, at 390 px', () => {
     expect(data.profile).toMatchObject({ email: SENDER.email, full_name: SENDER.full_name });
     expect(data.transfers.map((tr: { reference: string }) => tr.reference)).toEqual([transfer.reference]);
     expect(data.transfers[0].destination_details.recipient_name).toBe('Jean Ndong');
+    await shot(page, 'your-data-card-390');
   });
 
   it('refuses to close while a transfer is unfinished, naming it; closes once it is cancelled', async () => {
