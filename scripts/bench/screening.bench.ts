@@ -7,6 +7,7 @@ import { evaluateLabelledSet } from '@core/screening/labelled-set.js';
 import listedJson from '@core/screening/testdata/listed.json';
 import ordinary from '@core/screening/testdata/ordinary.json';
 import variants from '@core/screening/testdata/variants.json';
+import { seededRandom } from '../screening/seeded-random.js';
 
 const NAMES = 50_000;
 const listed = listedJson as ListedEntry[];
@@ -20,14 +21,7 @@ for (const a of quality.alerts) console.log(`  alert: ${a.name} ~ ${a.listed} ($
 
 // Filler up to 50,000 names, shaped like the lists' own: listed first names with made-up
 // Arabic, Russian, Spanish and Chinese surnames, so rare words stay rare.
-let seed = 42;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+const { random, pick } = seededRandom(42);
 const C = ['b', 't', 'j', 'h', 'kh', 'd', 'r', 'z', 's', 'sh', 'f', 'q', 'k', 'l', 'm', 'n', 'g', 'v', 'p', 'ch'];
 const V = ['a', 'i', 'u', 'o', 'e'];
 const root = (syllables: number) => Array.from({ length: syllables }, () => pick(C) + pick(V)).join('') + pick(C);

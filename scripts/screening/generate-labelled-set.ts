@@ -5,17 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ListedEntry } from '@core/screening/types.js';
+import { seededRandom } from './seeded-random.js';
 
 const OUT = path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/core/screening/testdata');
 
-let seed = 20261126;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+const { random, pick } = seededRandom(20261126);
 
 /** [native script or '', listed spelling, other spellings...] */
 type Part = string[];
