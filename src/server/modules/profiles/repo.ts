@@ -38,32 +38,27 @@ const myProfileFields = {
   totp_enabled: sql<boolean>`${profiles.totp_enabled_at} is not null`,
 };
 type Flags = { has_password: boolean; totp_enabled: boolean };
-export type MyProfileRow = Pick<ProfileRow, Exclude<keyof typeof myProfileFields, keyof Flags>> & Flags;
+type ProfileStats = { total: number; completed: number; pending: number };
+export type MyProfileRow = Pick<ProfileRow, Exclude<keyof typeof myProfileFields, keyof Flags>> & Flags & { stats: ProfileStats };
 
-// Read on every visit to the profile screen: prepared once, rows read without drizzle's mapping (db/prepared.ts).
-const myProfileRows = rowsOf<MyProfileRow>(myProfileFields);
-const myProfileStatement = preparedPerDatabase((db) =>
-  myProfileRows(db, db.select(myProfileFields).from(profiles).where(eq(profiles.id, sql.placeholder('id'))), 'my_profile'));
+// The screen's statistics, counted from the sender's transfer requests in the same statement.
+const stats = sql`(select count(*)::int as total,
+    (count(*) filter (where ${transferRequests.status} = 'completed'))::int as completed,
+    (count(*) filter (where ${transferRequests.status} in ('pending', 'processing')))::int as pending
+  from ${transferRequests} where ${transferRequests.profile_id} = ${profiles.id})`;
+const myProfileWithStats = { ...myProfileFields, stats: sql<ProfileStats>`json_build_object('total', stats.total, 'completed', stats.completed, 'pending', stats.pending)` };
 
-const statsFields = {
-  total: sql<number>`count(*)::int`,
-  completed: sql<number>`(count(*) filter (where ${transferRequests.status} = 'completed'))::int`,
-  pending: sql<number>`(count(*) filter (where ${transferRequests.status} in ('pending', 'processing')))::int`,
-};
-const statsRows = rowsOf<{ total: number; completed: number; pending: number }>(statsFields);
-const profileStatsStatement = preparedPerDatabase((db) =>
-  statsRows(db, db.select(statsFields).from(transferRequests).where(eq(transferRequests.profile_id, sql.placeholder('profileId'))), 'profile_stats'));
+// Read on every visit to the profile screen: one statement, prepared once, rows read without
+// drizzle's mapping (db/prepared.ts).
+const myProfileRows = rowsOf<MyProfileRow>(myProfileWithStats);
+const myProfileStatement = preparedPerDatabase((db) => myProfileRows(db,
+  sql`select ${sql.join(Object.values(myProfileWithStats), sql`, `)} from ${profiles} cross join lateral ${stats} stats
+    where ${profiles.id} = ${sql.placeholder('id')}`, 'my_profile'));
 
-/** The profile screen's own row; null for an unknown id. */
+/** The profile screen's own row with its statistics; null for an unknown id. */
 export async function myProfile(db: Db, id: string): Promise<MyProfileRow | null> {
   const [row] = await myProfileStatement(db).execute({ id });
   return row ?? null;
-}
-
-/** The profile screen's statistics, counted from the sender's transfer requests. */
-export async function profileStats(db: Db, profileId: string) {
-  const [row] = await profileStatsStatement(db).execute({ profileId });
-  return { total: row?.total ?? 0, completed: row?.completed ?? 0, pending: row?.pending ?? 0 };
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -19,7 +19,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 // The signed-in user's own profile, and the admin's user management (docs/rules/accounts.md).
 
 /** A profile as the API shows it: never the password hash. */
-export function toProfile(p: Omit<repo.MyProfileRow, 'has_password' | 'totp_enabled'>): Profile {
+export function toProfile(p: Omit<repo.MyProfileRow, 'has_password' | 'totp_enabled' | 'stats'>): Profile {
   return {
     id: p.id, user_id: p.user_id, email: p.email, full_name: p.full_name, phone: p.phone, address: p.address,
     state: p.state, city: p.city, country: p.country, date_of_birth: p.date_of_birth, role: p.role, language: p.language,
@@ -36,7 +36,7 @@ async function myRow(ctx: AppContext, me: AuthUser): Promise<repo.ProfileRow> {
 export async function getMyProfile(ctx: AppContext, me: AuthUser): Promise<MyProfile> {
   const profile = await repo.myProfile(ctx.db, me.profile_id);
   if (!profile) throw new AppError('not_found');
-  return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, mfa_verified: me.mfa_verified, stats: await repo.profileStats(ctx.db, profile.id) };
+  return { ...toProfile(profile), has_password: profile.has_password, totp_enabled: profile.totp_enabled, mfa_verified: me.mfa_verified, stats: profile.stats };
 }
 
 /**
