@@ -3,6 +3,7 @@ import {
   type AnyPgColumn, bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable,
   primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
+import { LIST_SOURCES } from '@core/api/screening.js';
 import { CHANNEL_IDS } from '@core/channels.js';
 import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
@@ -522,3 +523,51 @@ export const statementLineTotals = pgTable('statement_line_totals', {
   matched_total: numeric('matched_total', { precision: 24, scale: 2 }).notNull().default('0'),
   unmatched_total: numeric('unmatched_total', { precision: 24, scale: 2 }).notNull().default('0'),
 });
+
+/**
+ * Per sanctions list, how it is watched (docs/rules/screening.md#lists-in-the-product): its
+ * current version, whether screening depends on it being fresh, and how old it may get.
+ */
+export const screeningSources = pgTable('screening_sources', {
+  source: text('source', { enum: LIST_SOURCES }).primaryKey(),
+  /** Set at the list's first import; the admin may change it after. */
+  required: boolean('required').notNull().default(false),
+  max_age_hours: integer('max_age_hours').notNull().default(36),
+  current_version_id: uuid('current_version_id').references((): AnyPgColumn => screeningListVersions.id),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [
+  check('screening_sources_source_check', sql`${t.source} in (${oneOf(LIST_SOURCES)})`),
+  check('screening_sources_max_age_check', sql`${t.max_age_hours} between 1 and 8760`),
+]);
+
+/** One imported snapshot of a sanctions list; `sha256` covers its file(s) (docs/rules/screening.md#lists-in-the-product). */
+export const screeningListVersions = pgTable('screening_list_versions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  source: text('source', { enum: LIST_SOURCES }).notNull(),
+  sha256: text('sha256').notNull(),
+  entries: integer('entries').notNull(),
+  /** Every name, aliases included. */
+  names: integer('names').notNull(),
+  imported_by: uuid('imported_by').references(() => profiles.id, { onDelete: 'set null' }),
+  imported_at: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  check('screening_list_versions_source_check', sql`${t.source} in (${oneOf(LIST_SOURCES)})`),
+  index('screening_list_versions_source_idx').on(t.source, t.imported_at.desc()),
+]);
+
+/** A version's entries as the parsers read them: enough to rebuild the matcher's index and answer a search. */
+export const screeningListEntries = pgTable('screening_list_entries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  version_id: uuid('version_id').notNull().references(() => screeningListVersions.id, { onDelete: 'cascade' }),
+  list_id: text('list_id').notNull(),
+  kind: text('kind').notNull(),
+  names: jsonb('names').$type<string[]>().notNull(),
+  birth_dates: jsonb('birth_dates').$type<string[]>().notNull(),
+  countries: jsonb('countries').$type<string[]>().notNull(),
+  programmes: jsonb('programmes').$type<string[]>().notNull(),
+  /** sha256 of the entry's normalised JSON: the same entry, unchanged, in a later version has the same one. */
+  fingerprint: text('fingerprint').notNull(),
+}, (t) => [
+  index('screening_list_entries_version_idx').on(t.version_id, t.id),
+]);
