@@ -84,7 +84,7 @@ try {
   // Redis like a multi-process deployment.
   const product = await serve(['--max-semi-space-size=64', 'src/server/main.ts'], {
     NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir ?? os.tmpdir(), DATABASE_URL: databaseUrl,
-    SESSION_SECRET: secret, TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SESSION_SECRET: secret, DOCUMENT_KEY: randomBytes(32).toString('base64'), TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`, ADMIN_EMAIL: 'bench-admin@example.test', ADMIN_PASSWORD: 'bench-admin-password',
     SMTP_URL: '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   });

@@ -113,6 +113,16 @@ export const ERRORS = {
   // Know your sender (docs/rules/know-your-sender.md): refused before paying
   limit_exceeded: { status: 409, key: 'errors.kyc.limitExceeded' },
   kyc_required: { status: 403, key: 'errors.kyc.kycRequired' },
+  // Identity documents (docs/rules/know-your-sender.md#documents)
+  document_missing: { status: 400, key: 'errors.kyc.document.missing' },
+  document_kind: { status: 400, key: 'errors.kyc.document.kind' },
+  document_side_required: { status: 400, key: 'errors.kyc.document.sideRequired' },
+  document_side_not_applicable: { status: 400, key: 'errors.kyc.document.sideNotApplicable' },
+  document_type: { status: 400, key: 'errors.kyc.document.type' },
+  document_needs_image: { status: 400, key: 'errors.kyc.document.needsImage' },
+  document_unreadable: { status: 400, key: 'errors.kyc.document.unreadable' },
+  document_too_large: { status: 413, key: 'errors.kyc.document.tooLarge' },
+  document_limit_daily: { status: 429, key: 'errors.kyc.document.limitDaily' },
   // PayPal
   paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
   paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },

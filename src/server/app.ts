@@ -27,6 +27,7 @@ import { priceFastPath } from './lib/price-fast-path.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { REQUEST_ID_HEADER, proxyTrust, requestIdOf } from './lib/request-id.js';
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
+import { DocumentBox, documentKey } from './lib/document-box.js';
 import { SecretBox } from './lib/secret-box.js';
 import { API_ANSWER_HEADERS, helmetHeaders, isApiAnswer } from './lib/security-headers.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter: createRateLimiter({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, log: logger }),
     prices,
     totpBox: new SecretBox(deps.sessionSecret, 'totp-secret'),
+    documentBox: new DocumentBox(documentKey(config, deps.sessionSecret)),
     jobWaker: jobWaker(database.pool, logger),
     readiness: deps.readiness ?? newReadiness(),
     metrics: createMetrics(database),

@@ -27,6 +27,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com:port' })).toThrow(/SMTP_URL.*valid URL/);
   });
 
+  it('reads DOCUMENT_KEY as 32 bytes of hex or base64, and requires it in production', () => {
+    const bytes = Buffer.alloc(32, 7);
+    expect(loadConfig({ DOCUMENT_KEY: bytes.toString('hex') }).DOCUMENT_KEY).toBe(bytes.toString('hex'));
+    expect(loadConfig({ DOCUMENT_KEY: bytes.toString('base64') }).DOCUMENT_KEY).toBe(bytes.toString('base64'));
+    expect(() => loadConfig({ DOCUMENT_KEY: Buffer.alloc(16).toString('hex') })).toThrow(/DOCUMENT_KEY: must be 32 bytes/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DOCUMENT_KEY: required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', DOCUMENT_KEY: bytes.toString('base64') }).isProduction).toBe(true);
+  });
+
   it('trusts no proxy unless told, then a hop count or addresses', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);

@@ -5,6 +5,13 @@ import { z } from 'zod';
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/** DOCUMENT_KEY's 32 bytes, read as hex or base64; null when it is not exactly 32 bytes. */
+export function documentKeyBytes(value: string): Buffer | null {
+  const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, value.includes('-') || value.includes('_') ? 'base64url' : 'base64') : null;
+  return bytes?.length === 32 ? bytes : null;
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -15,6 +22,8 @@ const EnvSchema = z.object({
   MIGRATION_DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  /** The key encrypting identity documents at rest: 32 bytes as 64 hex digits or base64 (docs/decisions). Required in production. */
+  DOCUMENT_KEY: z.preprocess(emptyToUndefined, z.string().trim().refine((v) => documentKeyBytes(v) !== null, 'must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)').optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@example.com')),
@@ -79,6 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // A generated key would differ between processes and be lost with DATA_DIR, and the documents with it.
+  if (e.NODE_ENV === 'production' && !e.DOCUMENT_KEY) {
+    throw new ConfigError('Invalid configuration:\n  DOCUMENT_KEY: required in production (32 bytes: openssl rand -base64 32)');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return { ...e, publicUrl, isProduction: e.NODE_ENV === 'production' };
 }

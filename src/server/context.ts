@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { PriceCache } from './lib/price-cache.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { DocumentBox } from './lib/document-box.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { JobWaker } from './modules/jobs/waker.js';
@@ -24,6 +25,8 @@ export interface AppContext {
   prices: PriceCache;
   /** Seals TOTP secrets at rest, with a key derived from the session secret. */
   totpBox: SecretBox;
+  /** Encrypts identity documents at rest under DOCUMENT_KEY. */
+  documentBox: DocumentBox;
   /** Tells the job workers of jobs written without graphile-worker's NOTIFY (the initiation's). */
   jobWaker: JobWaker;
   /** What /api/health/ready hears from the process: shutting down, its job worker. */

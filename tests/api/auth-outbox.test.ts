@@ -74,7 +74,7 @@ describe('the outbox is readable only by a person at the machine', () => {
 
 describe('the outbox is unreachable elsewhere', () => {
   for (const [name, env] of [
-    ['in production', { NODE_ENV: 'production' }],
+    ['in production', { NODE_ENV: 'production', DOCUMENT_KEY: 'a'.repeat(64) }],
     ['with SMTP_URL', { NODE_ENV: 'development', SMTP_URL: 'smtp://127.0.0.1:2525' }],
   ] as const) {
     it(`answers 404 ${name}`, async () => {

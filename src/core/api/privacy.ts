@@ -16,6 +16,8 @@ export const MyDataExportSchema = z.object({
   /** Each with its timeline, the notes written to the sender, its proofs' details (never their bytes) and its travel-rule data. */
   transfers: rows,
   recipients: rows,
+  /** Identity documents' details: kind, side, type, size, when and their review status (never their bytes, which GET /api/kyc/documents/{id} serves). */
+  identity_documents: rows,
   /** Google or Facebook accounts linked for signing in. */
   sign_in_providers: rows,
   /** Sign-ins: each session's start, device, address, last use and end. */

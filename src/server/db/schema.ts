@@ -5,6 +5,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { LIST_SOURCES } from '@core/api/screening.js';
 import { CHANNEL_IDS } from '@core/channels.js';
+import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '@core/kyc-documents.js';
 import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
@@ -365,6 +366,30 @@ export const paymentProofs = pgTable('payment_proofs', {
   data: bytea('data').notNull(),
   created_at: createdAt(),
 }, (t) => [index('payment_proofs_request_idx').on(t.transfer_request_id, t.created_at.desc())]);
+
+/**
+ * A sender's identity documents (docs/rules/know-your-sender.md#documents): metadata in the clear,
+ * the bytes sealed under DOCUMENT_KEY (lib/document-box.ts) and null once erased after retention.
+ * No file name is kept: it is the sender's text and says nothing staff need.
+ */
+export const kycDocuments = pgTable('kyc_documents', {
+  id: uuid('id').primaryKey(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  kind: text('kind', { enum: DOCUMENT_KINDS }).notNull(),
+  side: text('side', { enum: DOCUMENT_SIDES }),
+  content_type: text('content_type', { enum: DOCUMENT_MIME_TYPES }).notNull(),
+  /** Of the stored (possibly shrunk) file, before encryption. */
+  size: integer('size').notNull(),
+  status: text('status', { enum: DOCUMENT_STATUSES }).notNull().default('pending'),
+  sealed: bytea('sealed'),
+  created_at: createdAt(),
+  erased_at: timestamp('erased_at', { withTimezone: true }),
+}, (t) => [
+  index('kyc_documents_profile_idx').on(t.profile_id, t.created_at.desc()),
+  // A card's photo names its side; other kinds have none.
+  check('kyc_documents_side_check', sql`(${t.kind} in ('id_card', 'residence_permit')) = (${t.side} is not null)`),
+  check('kyc_documents_sealed_check', sql`(${t.sealed} is null) = (${t.erased_at} is not null)`),
+]);
 
 export const savedRecipients = pgTable('saved_recipients', {
   id: uuid('id').primaryKey().defaultRandom(),

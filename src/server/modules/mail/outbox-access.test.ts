@@ -10,7 +10,7 @@ describe('the start-up line about e-mail', () => {
   });
 
   it('says it is off in production and with SMTP_URL', () => {
-    expect(mailStartupLine(loadConfig({ NODE_ENV: 'production' }))).toBe(
+    expect(mailStartupLine(loadConfig({ NODE_ENV: 'production', DOCUMENT_KEY: 'a'.repeat(64) }))).toBe(
       'No SMTP_URL with NODE_ENV=production: e-mails cannot be delivered, and the development outbox is off. Set SMTP_URL.',
     );
     expect(mailStartupLine(loadConfig({ SMTP_URL: 'smtp://mail.example.test' }))).toBe('E-mails are sent through SMTP_URL; the development outbox is off.');

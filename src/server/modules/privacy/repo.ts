@@ -13,7 +13,7 @@ const rowsOf = async (db: Db | Tx, query: ReturnType<typeof sql>): Promise<Json[
 
 /** Everything held about a profile, section by section (see MyDataExportSchema). */
 export async function exportSections(db: Db, profileId: string) {
-  const [profile, transfers, recipients, providers, sessions, emails, audit] = await Promise.all([
+  const [profile, transfers, recipients, documents, providers, sessions, emails, audit] = await Promise.all([
     rowsOf(db, sql`select to_jsonb(p) - 'password_hash' - 'totp_secret' - 'totp_last_step' - 'erased_at' as row
       from profiles p where p.id = ${profileId}`),
     rowsOf(db, sql`select to_jsonb(t)
@@ -35,6 +35,9 @@ export async function exportSections(db: Db, profileId: string) {
         ) as row
       from transfer_requests t where t.profile_id = ${profileId} order by t.created_at, t.id`),
     rowsOf(db, sql`select to_jsonb(r) - 'profile_id' as row from saved_recipients r where r.profile_id = ${profileId} order by r.created_at`),
+    rowsOf(db, sql`select jsonb_build_object('id', d.id, 'kind', d.kind, 'side', d.side, 'content_type', d.content_type, 'size', d.size,
+        'uploaded_at', d.created_at, 'status', d.status, 'erased_at', d.erased_at) as row
+      from kyc_documents d where d.profile_id = ${profileId} order by d.created_at, d.id`),
     rowsOf(db, sql`select jsonb_build_object('provider', i.provider, 'email', i.email, 'linked_at', i.created_at) as row
       from identities i where i.profile_id = ${profileId} order by i.created_at`),
     rowsOf(db, sql`select jsonb_build_object('started_at', s.created_at, 'device', s.user_agent, 'ip', s.ip, 'last_used_at', s.last_seen_at,
@@ -45,12 +48,13 @@ export async function exportSections(db: Db, profileId: string) {
     rowsOf(db, sql`select jsonb_build_object('action', a.action, 'target_type', a.target_type, 'target_id', a.target_id, 'at', a.created_at) as row
       from audit_log a
       where (a.target_type = 'profile' and a.target_id = ${profileId}::text)
-         or (a.target_type in ('transfer', 'proof') and a.target_id in (
+         or (a.target_type in ('transfer', 'proof', 'kyc_document') and a.target_id in (
            select t.id::text from transfer_requests t where t.profile_id = ${profileId}
-           union all select pp.id::text from payment_proofs pp where pp.profile_id = ${profileId}))
+           union all select pp.id::text from payment_proofs pp where pp.profile_id = ${profileId}
+           union all select d.id::text from kyc_documents d where d.profile_id = ${profileId}))
       order by a.id`),
   ]);
-  return { profile: profile[0] ?? null, transfers, recipients, sign_in_providers: providers, sessions, emails, audit };
+  return { profile: profile[0] ?? null, transfers, recipients, identity_documents: documents, sign_in_providers: providers, sessions, emails, audit };
 }
 
 /**
@@ -101,7 +105,8 @@ export async function lockExpired(tx: Tx, years: number, limit: number): Promise
 }
 
 /**
- * The end of retention: identity, the transfers' personal fields and the proofs' bytes erased.
+ * The end of retention: identity, the transfers' personal fields, the proofs' bytes and the
+ * identity documents' sealed bytes erased (their metadata stays, as a review may name them).
  * The money facts stay (amounts, currencies, rates, fees, statuses, dates, references) and the
  * books are not touched: their entries name transfers, never people. Timelines and staff notes
  * are append-only records like the audit log (the app's role may not change them) and stay.
@@ -112,6 +117,7 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
     where profile_id = ${profileId}`);
   await tx.execute(sql`update transactions set destination_details = '{}', metadata = jsonb_build_object('reference', metadata -> 'reference'), updated_at = now() where profile_id = ${profileId}`);
   await tx.execute(sql`update payment_proofs set data = ''::bytea, filename = 'erased' where profile_id = ${profileId}`);
+  await tx.execute(sql`update kyc_documents set sealed = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
   await tx.execute(sql`update profiles set full_name = null, date_of_birth = null, address = null, state = null, city = null,
       country = null, kyc_level = 0, erased_at = now(), updated_at = now()
     where id = ${profileId}`);
