@@ -123,6 +123,10 @@ export const ERRORS = {
   document_unreadable: { status: 400, key: 'errors.kyc.document.unreadable' },
   document_too_large: { status: 413, key: 'errors.kyc.document.tooLarge' },
   document_limit_daily: { status: 429, key: 'errors.kyc.document.limitDaily' },
+  // Sanctions lists (docs/rules/screening.md#lists-in-the-product)
+  list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
+  list_files_invalid: { status: 400, key: 'errors.screening.listFilesInvalid' },
+  list_file_too_large: { status: 413, key: 'errors.screening.listFileTooLarge' },
   // PayPal
   paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
   paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },

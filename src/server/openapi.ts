@@ -30,6 +30,7 @@ const TAGS: Record<string, string> = {
   ledger: 'The double-entry ledger: balances per account and the entries (admin).',
   audit: 'Every staff action with its actor and before and after, and its CSV export (admin).',
   reconciliation: 'Bank and mobile-money statements imported and matched against the ledger (admin).',
+  screening: 'Sanctions screening: the lists\' imported versions and settings, and the search staff use to check a name by hand.',
   dev: 'Development only: the e-mails the server would have sent, read on this machine.',
 };
 

@@ -69,7 +69,7 @@ export const ScreeningSearchSchema = z.object({
   name: z.string({ error: 'admin.validation.screeningNameRequired' }).trim().min(1, { error: 'admin.validation.screeningNameRequired' })
     .max(200, { error: 'validation.tooLong' }),
   birth_date: z.string({ error: 'admin.validation.dateInvalid' }).regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, { error: 'admin.validation.dateInvalid' }).optional(),
-  country: z.string({ error: 'admin.validation.countryInvalid' }).regex(/^[A-Za-z]{2}$/, { error: 'admin.validation.countryInvalid' })
+  country: z.string({ error: 'auth.errors.countryUnknown' }).regex(/^[A-Za-z]{2}$/, { error: 'auth.errors.countryUnknown' })
     .transform((c) => c.toUpperCase()).optional(),
 });
 export type ScreeningSearch = z.infer<typeof ScreeningSearchSchema>;

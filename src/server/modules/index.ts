@@ -19,11 +19,12 @@ import publicConfigRoutes from './public-config/routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
+import screeningRoutes from './screening/routes.js';
 import trackingRoutes from './tracking/routes.js';
 import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
-  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes,
+  reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
 ];

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import type { ListImportSchema, ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
+import { AppError } from '@core/errors.js';
+import type { ListedEntry } from '@core/screening/types.js';
+import type { z } from 'zod';
+import type { Db } from '@server/db/client.js';
+import { type Lang, t } from '@server/i18n.js';
+import { type Actor, recordAudit } from '../audit/service.js';
+import { screeningIndex } from './index-cache.js';
+import { ListFormatError, type ListFiles, readList } from './lists/index.js';
+import {
+  type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
+  type SourceRow, updateSource, type VersionRow,
+} from './repo.js';
+
+// The sanctions lists' versions (docs/rules/screening.md#lists-in-the-product): imported whole
+// or not at all, their settings, and what staff see of them.
+
+/** Entries written per INSERT: 9 parameters each, far under PostgreSQL's 65,535. */
+const ENTRY_BATCH = 1_000;
+
+/** An uploaded list file, already on disk with its hash. */
+export interface UploadedListFile {
+  /** The official name it was sent under (`sdn.csv`, …). */
+  name: string;
+  path: string;
+  sha256: string;
+}
+
+export function versionJson(v: VersionRow): ListVersion {
+  return {
+    id: v.id, source: v.source, sha256: v.sha256, entries: v.entries, names: v.names, imported_by: v.imported_by,
+    imported_at: v.imported_at.toISOString(),
+  };
+}
+
+/** The OFAC files in their fixed order; the other lists' one file. */
+const OFAC_ORDER = ['sdn.csv', 'alt.csv', 'add.csv'] as const;
+
+/**
+ * The version's hash: the file's sha256, or for OFAC the sha256 of `name:sha256` lines of its
+ * files in the order sdn, alt, add, so the same three files give the same hash however sent.
+ */
+export function versionHash(source: ListSourceId, files: UploadedListFile[]): string {
+  if (source !== 'ofac_sdn') return files[0]!.sha256;
+  const lines = OFAC_ORDER.flatMap((name) => files.filter((f) => f.name === name).map((f) => `${name}:${f.sha256}\n`));
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+/** The files the parser reads, each streamed from disk, and the streams to close once it stops. */
+function listFiles(source: ListSourceId, files: UploadedListFile[]): { input: ListFiles; streams: ReadStream[] } {
+  const streams: ReadStream[] = [];
+  const open = (name: string) => {
+    const file = files.find((f) => f.name === name);
+    if (!file) return undefined;
+    const stream = createReadStream(file.path);
+    streams.push(stream);
+    return stream;
+  };
+  const input: ListFiles = source === 'ofac_sdn'
+    ? { source, files: { sdn: open('sdn.csv')!, alt: open('alt.csv'), add: open('add.csv') } }
+    : { source, file: open(files[0]!.name)! };
+  return { input, streams };
+}
+
+/** sha256 of the entry's JSON with its lists in a fixed order: unchanged in a later version, the same. */
+export function entryFingerprint(e: ListedEntry): string {
+  const sorted = (xs: string[] | undefined) => [...(xs ?? [])].sort();
+  const [primary, ...aliases] = e.names;
+  const normal = {
+    source: e.source, list_id: e.list_id, kind: e.kind, names: [primary, ...aliases.sort()],
+    birth_dates: sorted(e.birth_dates), countries: sorted(e.countries), programmes: sorted(e.programmes),
+  };
+  return createHash('sha256').update(JSON.stringify(normal)).digest('hex');
+}
+
+type ListImport = z.infer<typeof ListImportSchema>;
+
+/**
+ * Imports a list's file(s) as its new current version, in one transaction: entries in batches as
+ * the parser reads them, the counts, the list made current (and required at its first import),
+ * the audit row. The same hash as the current version answers that version, unchanged.
+ * A file the parser refuses leaves nothing behind.
+ */
+export async function importList(db: Db, actor: Actor, source: ListSourceId, files: UploadedListFile[]): Promise<ListImport> {
+  const sha256 = versionHash(source, files);
+  const result = await db.transaction(async (tx) => {
+    const settings = await lockSource(tx, source);
+    const current = (await sourcesWithVersions(tx)).find((r) => r.source.source === source)?.version ?? null;
+    if (current && current.sha256 === sha256) {
+      await recordAudit(tx, actor, { action: 'screening_list.import', target: 'screening_list', id: source, after: { version_id: current.id, sha256, unchanged: true } });
+      return { version: current, unchanged: true };
+    }
+    const draft = await insertVersion(tx, { source, sha256, entries: 0, names: 0, imported_by: actor.profile_id });
+    const { input, streams } = listFiles(source, files);
+    const { entries, counts } = readList(input);
+    try {
+      let batch: EntryInsert[] = [];
+      for await (const e of entries) {
+        batch.push({
+          version_id: draft.id, list_id: e.list_id, kind: e.kind, names: e.names, birth_dates: e.birth_dates ?? [], countries: e.countries ?? [],
+          programmes: e.programmes ?? [], fingerprint: entryFingerprint(e),
+        });
+        if (batch.length >= ENTRY_BATCH) {
+          await insertEntries(tx, batch);
+          batch = [];
+        }
+      }
+      await insertEntries(tx, batch);
+    } finally {
+      for (const stream of streams) stream.destroy();
+    }
+    // A file with a header and no entry would empty the list: refused like any file not in its format.
+    if (counts.entries === 0) throw new ListFormatError(files[0]!.name, 1, 'the file lists no entry');
+    const version = await setVersionCounts(tx, draft.id, counts);
+    await updateSource(tx, source, { current_version_id: version.id, ...(settings.current_version_id ? {} : { required: true }) });
+    // The previous version's entries are kept for comparing the two; older ones are dropped.
+    const previous = await previousVersionId(tx, source, version.id);
+    await pruneEntries(tx, source, previous ? [version.id, previous] : [version.id]);
+    await recordAudit(tx, actor, {
+      action: 'screening_list.import', target: 'screening_list', id: source,
+      before: current ? { version_id: current.id, sha256: current.sha256, entries: current.entries } : null,
+      after: { version_id: version.id, sha256, entries: version.entries, names: version.names, files: files.map((f) => f.name) },
+    });
+    return { version, unchanged: false };
+  }).catch((err: unknown) => {
+    if (err instanceof ListFormatError) {
+      // A single-file list's error names the file as it was sent.
+      const file = source === 'ofac_sdn' ? err.file : files[0]!.name;
+      throw new AppError('list_format_invalid', { vars: { file, line: err.line, reason: err.reason }, extra: { file, line: err.line } });
+    }
+    throw err;
+  });
+  // This process searches the new version at once; the others see it within VERSION_CHECK_MS.
+  if (!result.unchanged) await screeningIndex(db).refresh();
+  return { ...versionJson(result.version), unchanged: result.unchanged };
+}
+
+const HOUR_MS = 3_600_000;
+
+function stateOf(source: SourceRow, version: VersionRow | null, now: number): ListState {
+  const ageHours = version ? (now - version.imported_at.getTime()) / HOUR_MS : null;
+  return {
+    source: source.source,
+    current: version ? versionJson(version) : null,
+    age_hours: ageHours === null ? null : Math.round(ageHours * 10) / 10,
+    required: source.required,
+    max_age_hours: source.max_age_hours,
+    // A required list never imported is as stale as an old one: nothing fresh to screen against.
+    stale: source.required && (ageHours === null || ageHours > source.max_age_hours),
+  };
+}
+
+/** Every list's state, and whether anyone is being screened at all, said plainly. */
+export async function listsOverview(db: Db, lang: Lang, now = Date.now()): Promise<ListsOverview> {
+  const lists = (await sourcesWithVersions(db)).map((r) => stateOf(r.source, r.version, now));
+  const named = (xs: ListState[]) => xs.map((l) => t(lang, `admin.screening.sources.${l.source}`)).join(', ');
+  const loaded = lists.filter((l) => l.current);
+  const stale = lists.filter((l) => l.stale);
+  const message = !loaded.length
+    ? t(lang, 'admin.screening.none')
+    : stale.length ? t(lang, 'admin.screening.stale', { lists: named(stale) }) : t(lang, 'admin.screening.active', { lists: named(loaded) });
+  return { screening_active: loaded.length > 0, message, lists };
+}
+
+/** The admin changes whether a list is required and how old it may get; audited. */
+export async function updateListSettings(db: Db, actor: Actor, source: ListSourceId, body: ListSettings): Promise<ListState> {
+  return db.transaction(async (tx) => {
+    const before = await lockSource(tx, source);
+    const after = await updateSource(tx, source, {
+      ...(body.required !== undefined ? { required: body.required } : {}),
+      ...(body.max_age_hours !== undefined ? { max_age_hours: body.max_age_hours } : {}),
+      updated_by: actor.profile_id,
+    });
+    await recordAudit(tx, actor, {
+      action: 'screening_list.update', target: 'screening_list', id: source,
+      before: { required: before.required, max_age_hours: before.max_age_hours },
+      after: { required: after.required, max_age_hours: after.max_age_hours },
+    });
+    const version = (await sourcesWithVersions(tx)).find((r) => r.source.source === source)?.version ?? null;
+    return stateOf(after, version, Date.now());
+  });
+}

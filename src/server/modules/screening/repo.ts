@@ -1,0 +1,87 @@
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import type { ListSourceId } from '@core/api/screening.js';
+import type { EntryKind, ListedEntry } from '@core/screening/types.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { screeningListEntries, screeningListVersions, screeningSources } from '@server/db/schema.js';
+
+export type VersionRow = typeof screeningListVersions.$inferSelect;
+export type SourceRow = typeof screeningSources.$inferSelect;
+
+/** Each list's settings with its current version (null before its first import). */
+export async function sourcesWithVersions(db: Db | Tx): Promise<{ source: SourceRow; version: VersionRow | null }[]> {
+  const rows = await db.select({ source: screeningSources, version: screeningListVersions })
+    .from(screeningSources)
+    .leftJoin(screeningListVersions, eq(screeningListVersions.id, screeningSources.current_version_id))
+    .orderBy(asc(screeningSources.source));
+  return rows;
+}
+
+/** The current version ids, one cheap query: what the in-memory index is checked against. */
+export function currentVersionIds(db: Db): Promise<{ source: ListSourceId; id: string }[]> {
+  return db.select({ source: screeningSources.source, id: sql<string>`${screeningSources.current_version_id}` })
+    .from(screeningSources).where(isNotNull(screeningSources.current_version_id)).orderBy(asc(screeningSources.source));
+}
+
+/** The list's settings row, locked: imports of one list run one after the other. */
+export async function lockSource(tx: Tx, source: ListSourceId): Promise<SourceRow> {
+  const [row] = await tx.select().from(screeningSources).where(eq(screeningSources.source, source)).for('update');
+  if (!row) throw new Error(`screening_sources has no row for ${source}`);
+  return row;
+}
+
+export async function findVersion(db: Db | Tx, id: string): Promise<VersionRow | null> {
+  const [row] = await db.select().from(screeningListVersions).where(eq(screeningListVersions.id, id));
+  return row ?? null;
+}
+
+export async function insertVersion(tx: Tx, values: typeof screeningListVersions.$inferInsert): Promise<VersionRow> {
+  const [row] = await tx.insert(screeningListVersions).values(values).returning();
+  return row!;
+}
+
+export async function setVersionCounts(tx: Tx, id: string, counts: { entries: number; names: number }): Promise<VersionRow> {
+  const [row] = await tx.update(screeningListVersions).set(counts).where(eq(screeningListVersions.id, id)).returning();
+  return row!;
+}
+
+export type EntryInsert = typeof screeningListEntries.$inferInsert;
+
+export async function insertEntries(tx: Tx, rows: EntryInsert[]): Promise<void> {
+  if (rows.length) await tx.insert(screeningListEntries).values(rows);
+}
+
+export async function updateSource(tx: Db | Tx, source: ListSourceId, values: Partial<typeof screeningSources.$inferInsert>): Promise<SourceRow> {
+  const [row] = await tx.update(screeningSources).set(values).where(eq(screeningSources.source, source)).returning();
+  return row!;
+}
+
+/**
+ * Drops the entries of the list's versions other than the ones kept (the current one and the one
+ * before): the versions' rows stay, as the record of every import.
+ */
+export async function pruneEntries(tx: Tx, source: ListSourceId, keep: string[]): Promise<void> {
+  const older = tx.select({ id: screeningListVersions.id }).from(screeningListVersions)
+    .where(and(eq(screeningListVersions.source, source), notInArray(screeningListVersions.id, keep)));
+  await tx.delete(screeningListEntries).where(inArray(screeningListEntries.version_id, older));
+}
+
+/** The version imported just before this one, if any. */
+export async function previousVersionId(tx: Tx, source: ListSourceId, before: string): Promise<string | null> {
+  const [row] = await tx.select({ id: screeningListVersions.id }).from(screeningListVersions)
+    .where(and(eq(screeningListVersions.source, source), sql`${screeningListVersions.id} <> ${before}`))
+    .orderBy(desc(screeningListVersions.imported_at)).limit(1);
+  return row?.id ?? null;
+}
+
+/** The versions' entries, as the matcher reads them, in their file's order. */
+export async function versionEntries(db: Db, versions: { source: ListSourceId; id: string }[]): Promise<ListedEntry[]> {
+  if (!versions.length) return [];
+  const sourceOf = new Map(versions.map((v) => [v.id, v.source]));
+  const rows = await db.select().from(screeningListEntries)
+    .where(inArray(screeningListEntries.version_id, versions.map((v) => v.id)))
+    .orderBy(asc(screeningListEntries.version_id), asc(screeningListEntries.id));
+  return rows.map((r) => ({
+    source: sourceOf.get(r.version_id)!, list_id: r.list_id, names: r.names, kind: r.kind as EntryKind,
+    birth_dates: r.birth_dates, countries: r.countries, programmes: r.programmes,
+  }));
+}

@@ -1,0 +1,28 @@
+import type { ListSourceId, ScreeningMatch, ScreeningSearch } from '@core/api/screening.js';
+import { HOLD_THRESHOLD, screen } from '@core/screening/index.js';
+import type { Db } from '@server/db/client.js';
+import { screeningIndex } from './index-cache.js';
+
+// The search staff use to check a name by hand (docs/rules/screening.md): the best matches of
+// the current lists, each with its explanation.
+
+const SEARCH_LIMIT = 10;
+
+export async function searchLists(db: Db, query: ScreeningSearch): Promise<{ screening_active: boolean; hold_threshold: number; matches: ScreeningMatch[] }> {
+  const loaded = await screeningIndex(db).current();
+  if (!loaded) return { screening_active: false, hold_threshold: HOLD_THRESHOLD, matches: [] };
+  const matches = screen(loaded.index, {
+    name: query.name, ...(query.birth_date ? { birth_date: query.birth_date } : {}), ...(query.country ? { country: query.country } : {}),
+  }, { limit: SEARCH_LIMIT });
+  return {
+    screening_active: true,
+    hold_threshold: HOLD_THRESHOLD,
+    matches: matches.map(({ score, entry, explanation }) => {
+      const [name = '', ...aliases] = entry.names;
+      return {
+        score, source: entry.source as ListSourceId, version_id: loaded.versionOf.get(entry.source)!, list_id: entry.list_id, kind: entry.kind,
+        name, aliases, birth_dates: entry.birth_dates ?? [], countries: entry.countries ?? [], programmes: entry.programmes ?? [], explanation,
+      };
+    }),
+  };
+}
