@@ -119,6 +119,14 @@ describe('POST /api/kyc/documents', () => {
     expect(await countOf(user.id)).toBe(0);
   });
 
+  it('refuses a file that only starts like a photo: 400 document_unreadable', async () => {
+    const user = await createUser(t);
+    const fake = Buffer.concat([Buffer.from('ffd8ffe000104a464946000101', 'hex'), randomBytes(2000)]);
+    const res = await upload(user, { kind: 'selfie' }, { name: 'me.jpg', type: 'image/jpeg', data: fake });
+    expect([res.statusCode, res.json().code]).toEqual([400, 'document_unreadable']);
+    expect(await countOf(user.id)).toBe(0);
+  });
+
   it('refuses a file over 10 MB with 413, storing nothing', async () => {
     const user = await createUser(t);
     const big = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), randomBytes(10 * 1024 * 1024 - 3)]);

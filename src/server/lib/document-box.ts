@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { documentKeyBytes, type Config } from '../config.js';
 
 /**
- * Documents' bytes at rest (docs/decisions/034-document-store.md): AES-256-GCM under DOCUMENT_KEY,
+ * Documents' bytes at rest (docs/decisions/031-document-store.md): AES-256-GCM under DOCUMENT_KEY,
  * a fresh 12-byte nonce per document, bound to the document's id (the associated data) so bytes
  * copied onto another row do not open. Stored as one value: version byte, nonce, tag, ciphertext.
  */
