@@ -11,7 +11,7 @@ export type DocumentSide = (typeof DOCUMENT_SIDES)[number];
 export const SIDED_KINDS: ReadonlySet<DocumentKind> = new Set(['id_card', 'residence_permit']);
 
 /** Photos; of these, JPEG, PNG and WebP are shrunk and stripped of their metadata on the server. */
-export const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export const DOCUMENT_MIME_TYPES = [...DOCUMENT_IMAGE_TYPES, 'application/pdf'] as const;
 export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
 
@@ -30,4 +30,3 @@ export const MAX_DOCUMENTS_PER_DAY = 20;
  * then `accepted` or `rejected` (an erased document's bytes are gone, its metadata stays).
  */
 export const DOCUMENT_STATUSES = ['pending', 'accepted', 'rejected'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];

@@ -80,7 +80,7 @@ export const TravelRuleSchema = z.object({
 }).nullable();
 
 /** An identity document's metadata (never its bytes: GET /api/kyc/documents/{id} serves those). */
-export const KycDocumentSchema = z.object({
+const KycDocumentSchema = z.object({
   id: z.uuid(),
   kind: z.enum(DOCUMENT_KINDS),
   /** Which side of an ID card or residence permit; null for the other kinds. */

@@ -4,7 +4,7 @@ import { kycDocuments, profiles } from '@server/db/schema.js';
 
 // Identity documents' SQL: the metadata is read without the sealed bytes, which only the view reads.
 
-export type DocumentRow = typeof kycDocuments.$inferSelect;
+type DocumentRow = typeof kycDocuments.$inferSelect;
 export type DocumentInfo = Omit<DocumentRow, 'sealed'>;
 
 const info = {

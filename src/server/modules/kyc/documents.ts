@@ -17,7 +17,7 @@ import * as repo from './documents-repo.js';
 // bytes, photos shrunk and stripped of their metadata, sealed before they reach the database,
 // and opened only for their sender and for staff (each staff view audited).
 
-export function documentToJson(row: repo.DocumentInfo): KycDocument {
+function documentToJson(row: repo.DocumentInfo): KycDocument {
   return { id: row.id, kind: row.kind, side: row.side ?? null, content_type: row.content_type, size: row.size, uploaded_at: row.created_at.toISOString(), status: row.status };
 }
 
