@@ -127,6 +127,11 @@ export const ERRORS = {
   list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
   list_files_invalid: { status: 400, key: 'errors.screening.listFilesInvalid' },
   list_file_too_large: { status: 413, key: 'errors.screening.listFileTooLarge' },
+  // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise)
+  quote_not_found: { status: 404, key: 'errors.quotes.notFound' },
+  quote_expired: { status: 409, key: 'errors.quotes.expired' },
+  quote_used: { status: 409, key: 'errors.quotes.used' },
+  quote_mismatch: { status: 422, key: 'errors.quotes.mismatch' },
   // PayPal
   paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
   paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },

@@ -71,8 +71,3 @@ export function amountForPayout(payout: Minor, from: Currency, to: Currency, rat
   const amount = (top + 2n * n - 1n) / (2n * n);
   return amount > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(amount);
 }
-
-/** A stored quote's expiry from its creation and its corridor's validity. */
-export function quoteExpiry(createdAt: Date, minutes: number): Date {
-  return new Date(createdAt.getTime() + minutes * 60_000);
-}

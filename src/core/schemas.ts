@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHANNELS, CHANNEL_IDS, DIRECTION_IDS, directionById, isSupportedPair, type ChannelKind } from './channels.js';
 import { isValidBic, isValidIban, normalizeBic, normalizeIban } from './iban.js';
 import { CURRENCIES, normalizeDecimal, parseAmount, parseDecimal, compareDecimal } from './money.js';
+import { MAX_QUOTE_MINUTES } from './quotes.js';
 import { RATE_KEYS } from './rates.js';
 import { dateOfBirthRefusal } from './kyc.js';
 import { ROLES, TRANSFER_STATUSES } from './status.js';
@@ -256,17 +257,38 @@ export const TicketExchangeSchema = z.object({ ticket: requiredText('validation.
  * Amount 0 is allowed here: the calculator shows fee 0 and total = amount
  * (docs/rules/fees-and-rates.md#quote).
  */
+/**
+ * Either `amount`, what the sender pays before the fee, or `payout`, what the recipient is to get
+ * (docs/rules/fees-and-rates.md#a-quote-is-a-promise): exactly one of them.
+ */
 export const QuoteRequestSchema = z
   .object({
     direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
-    amount: amountInput,
+    amount: amountInput.optional(),
+    payout: amountInput.optional(),
   })
   .superRefine((q, ctx) => {
     const direction = directionById(q.direction);
-    if (direction && parseAmount(q.amount, direction.from) === null) {
+    if ((q.amount === undefined) === (q.payout === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'validation.amountOrPayout', path: [q.amount === undefined ? 'amount' : 'payout'] });
+      return;
+    }
+    if (!direction) return;
+    if (q.amount !== undefined && parseAmount(q.amount, direction.from) === null) {
       ctx.addIssue({ code: 'custom', message: 'validation.amountInvalid', path: ['amount'] });
     }
+    if (q.payout !== undefined && parseAmount(q.payout, direction.to) === null) {
+      ctx.addIssue({ code: 'custom', message: 'validation.amountInvalid', path: ['payout'] });
+    }
   });
+
+/** How long a corridor's quotes hold, in whole minutes: a minute to a week. */
+export const QuoteValidityInputSchema = z.object({
+  direction: z.enum(DIRECTION_IDS, { error: 'validation.directionInvalid' }),
+  minutes: z.number({ error: 'validation.quoteMinutesInvalid' }).int({ error: 'validation.quoteMinutesInvalid' })
+    .min(1, { error: 'validation.quoteMinutesInvalid' }).max(MAX_QUOTE_MINUTES, { error: 'validation.quoteMinutesInvalid' }),
+});
+export type QuoteValidityInput = z.infer<typeof QuoteValidityInputSchema>;
 
 interface RecipientFields {
   recipient_name?: string | null | undefined;
@@ -335,6 +357,8 @@ export const PaymentInitiateSchema = z
       .object({ note: z.string({ error: 'validation.checkInput' }).trim().optional() }, { error: 'validation.checkInput' })
       .default({}),
     save_recipient: z.boolean({ error: 'validation.checkInput' }).optional(),
+    /** The quote whose price the transfer takes (docs/rules/fees-and-rates.md#a-quote-is-a-promise). */
+    quote_id: z.uuid({ error: 'validation.quoteIdInvalid' }).optional(),
   })
   .superRefine((p, ctx) => {
     if (!isSupportedPair(p.source_provider, p.destination_provider)) {

@@ -88,23 +88,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/quotes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** What a transfer would cost and deliver: fee, total, rate, payout and the corridor's limits; for a signed-in sender, refused over their own limits */
-        post: operations["postQuotes"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/fees/{id}": {
         parameters: {
             query?: never;
@@ -121,6 +104,41 @@ export interface paths {
         head?: never;
         /** Changes a fee tier (admin) */
         patch: operations["patchFeesById"];
+        trace?: never;
+    };
+    "/api/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A firm price with an id and an expiry, from what the sender pays (amount) or what the recipient gets (payout): fee, total, rate, payout, the reference rate and our margin, and the corridor's limits; for a signed-in sender, refused over their own limits */
+        post: operations["postQuotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/validity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long each corridor's quotes hold, in minutes (admin) */
+        get: operations["getQuotesValidity"];
+        /** Sets how long a corridor's quotes hold, for the quotes made after (admin, audited) */
+        put: operations["putQuotesValidity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/rates": {
@@ -1474,6 +1492,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/screening/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each sanctions list's current version, age, whether it is required and its maximum age; whether anyone is screened (staff) */
+        get: operations["getScreeningLists"];
+        put?: never;
+        /** Imports a sanctions list's official file(s) as its new version (admin; multipart: source, files; at most 200 MB a file) */
+        post: operations["postScreeningLists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/lists/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets whether a sanctions list is required and its maximum age in hours (admin) */
+        put: operations["putScreeningListsBySource"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The best matches of a name (with an optional date of birth and country) in the current sanctions lists, each explained (staff) */
+        post: operations["postScreeningSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1926,109 +1996,6 @@ export interface operations {
             };
         };
     };
-    postQuotes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                    amount: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                            /** @enum {string} */
-                            source: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            /** @enum {string} */
-                            destination: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
-                            /** @enum {string} */
-                            currency: "USD" | "EUR" | "XAF" | "RWF";
-                            /** @enum {string} */
-                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
-                            amount: string;
-                            fee: string;
-                            total: string;
-                            rate: string;
-                            payout: string;
-                            tier: {
-                                /** @enum {string} */
-                                direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
-                                percentage: string;
-                                min_amount: string;
-                                max_amount: string | null;
-                                min_fee: string | null;
-                                /** Format: uuid */
-                                id?: string;
-                            } | null;
-                            limits: {
-                                min: string;
-                                max: string;
-                            } | null;
-                            limit_error: {
-                                /** @enum {string} */
-                                code: "below_min" | "above_max";
-                                limit: string;
-                            } | null;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        code: string;
-                        fields?: {
-                            [key: string]: string;
-                        };
-                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
     deleteFeesById: {
         parameters: {
             query?: never;
@@ -2137,6 +2104,251 @@ export interface operations {
                             updated_at: string;
                             updated_by: string | null;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postQuotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                    amount?: string | number;
+                    payout?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            /** @enum {string} */
+                            source: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            /** @enum {string} */
+                            destination: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            /** @enum {string} */
+                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
+                            amount: string;
+                            fee: string;
+                            total: string;
+                            rate: string;
+                            payout: string;
+                            tier: {
+                                /** @enum {string} */
+                                direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                                percentage: string;
+                                min_amount: string;
+                                max_amount: string | null;
+                                min_fee: string | null;
+                                /** Format: uuid */
+                                id?: string;
+                            } | null;
+                            limits: {
+                                min: string;
+                                max: string;
+                            } | null;
+                            limit_error: {
+                                /** @enum {string} */
+                                code: "below_min" | "above_max";
+                                limit: string;
+                            } | null;
+                            /** Format: uuid */
+                            id: string;
+                            expires_at: string;
+                            reference_rate: string;
+                            margin: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getQuotesValidity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            minutes: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putQuotesValidity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                    minutes: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            minutes: number;
+                        }[];
                     };
                 };
             };
@@ -4633,6 +4845,8 @@ export interface operations {
                         note?: string;
                     };
                     save_recipient?: boolean;
+                    /** Format: uuid */
+                    quote_id?: string;
                 };
             };
         };
@@ -7537,8 +7751,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "screening_list" | "corridor";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -7625,8 +7839,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "screening_list" | "corridor";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -9267,6 +9481,382 @@ export interface operations {
                     "application/json": {
                         message: string;
                         closed_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getScreeningLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            screening_active: boolean;
+                            message: string;
+                            lists: {
+                                /** @enum {string} */
+                                source: "ofac_sdn" | "eu" | "un" | "uk";
+                                current: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    source: "ofac_sdn" | "eu" | "un" | "uk";
+                                    sha256: string;
+                                    entries: number;
+                                    names: number;
+                                    imported_by: string | null;
+                                    imported_at: string;
+                                } | null;
+                                age_hours: number | null;
+                                required: boolean;
+                                max_age_hours: number;
+                                stale: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postScreeningLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            sha256: string;
+                            entries: number;
+                            names: number;
+                            imported_by: string | null;
+                            imported_at: string;
+                            /** @description True when the file(s) had the current version's sha256: no new version was made */
+                            unchanged: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            sha256: string;
+                            entries: number;
+                            names: number;
+                            imported_by: string | null;
+                            imported_at: string;
+                            /** @description True when the file(s) had the current version's sha256: no new version was made */
+                            unchanged: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putScreeningListsBySource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source: "ofac_sdn" | "eu" | "un" | "uk";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    required?: boolean;
+                    max_age_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            current: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                source: "ofac_sdn" | "eu" | "un" | "uk";
+                                sha256: string;
+                                entries: number;
+                                names: number;
+                                imported_by: string | null;
+                                imported_at: string;
+                            } | null;
+                            age_hours: number | null;
+                            required: boolean;
+                            max_age_hours: number;
+                            stale: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postScreeningSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    birth_date?: string;
+                    country?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            screening_active: boolean;
+                            hold_threshold: number;
+                            matches: {
+                                score: number;
+                                /** @enum {string} */
+                                source: "ofac_sdn" | "eu" | "un" | "uk";
+                                /** Format: uuid */
+                                version_id: string;
+                                list_id: string;
+                                /** @enum {string} */
+                                kind: "person" | "organisation" | "vessel" | "unknown";
+                                name: string;
+                                aliases: string[];
+                                birth_dates: string[];
+                                countries: string[];
+                                programmes: string[];
+                                explanation: {
+                                    listed_name: string;
+                                    matched: {
+                                        query: string;
+                                        listed: string;
+                                        /** @enum {string} */
+                                        how: "exact" | "variant" | "fuzzy" | "initial";
+                                        distance?: number;
+                                        similarity: number;
+                                        weight: number;
+                                    }[];
+                                    unmatched_query: string[];
+                                    unmatched_listed: string[];
+                                    ignored: string[];
+                                    name_score: number;
+                                    qualifiers: {
+                                        /** @enum {string} */
+                                        qualifier: "birth_date" | "country" | "kind";
+                                        /** @enum {string} */
+                                        effect: "raised" | "lowered";
+                                        query: string;
+                                        listed: string;
+                                        before: number;
+                                        after: number;
+                                    }[];
+                                };
+                            }[];
+                        };
                     };
                 };
             };

@@ -9,13 +9,13 @@ export const AUDIT_ACTIONS = [
   'transfer_request.status', 'transfer_request.payment', 'transfer_request.payout', 'transfer_request.refund', 'transfer_request.refund_request',
   'transfer_request.export', 'transfer_request.approve', 'transfer_request.note', 'approval_threshold.update', 'kyc_limits.update',
   'proof.view', 'kyc_document.view', 'profile.role_update', 'profile.mfa_reset', 'profile.export', 'profile.close', 'profile.erase', 'fee_tier.create',
-  'fee_tier.update', 'fee_tier.delete', 'rate.update', 'job.retry', 'reconciliation.statement',
+  'fee_tier.update', 'fee_tier.delete', 'rate.update', 'quote_validity.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
   'screening_list.import', 'screening_list.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'screening_list'] as const;
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'screening_list', 'corridor'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */

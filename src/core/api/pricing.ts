@@ -44,7 +44,23 @@ const QuoteSchema = z.object({
   limits: z.object({ min: decimalText(), max: decimalText() }).nullable(),
   limit_error: z.object({ code: z.enum(['below_min', 'above_max']), limit: decimalText() }).nullable(),
 });
-export const QuoteResponseSchema = dataOf(QuoteSchema);
+
+/**
+ * A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): its price holds for an
+ * initiation naming `id` until `expires_at`; `reference_rate` is the outside rate ours is set
+ * against, `margin` the fraction of it we keep (1 − rate ÷ reference_rate).
+ */
+export const PromisedQuoteSchema = QuoteSchema.extend({
+  id: z.uuid(),
+  expires_at: isoDateTime(),
+  reference_rate: decimalText(),
+  margin: decimalText(),
+});
+export type PromisedQuote = z.infer<typeof PromisedQuoteSchema>;
+export const QuoteResponseSchema = dataOf(PromisedQuoteSchema);
+
+/** How long each corridor's quotes hold, in minutes. */
+export const QuoteValidityResponseSchema = dataOf(z.array(z.object({ direction: z.enum(DIRECTION_IDS), minutes: z.number().int() })));
 
 /** Every rate pair both ways, units of the second currency per one of the first, and when they were last set. */
 const RatesSchema = z.object({ updatedAt: isoDateTime() })

@@ -140,8 +140,10 @@ export const corridors = pgTable('corridors', {
   min_amount: money('min_amount').notNull(),
   max_amount: money('max_amount').notNull(),
   processing_time: text('processing_time').notNull(),
+  /** How long a quote of this corridor holds (docs/rules/fees-and-rates.md#a-quote-is-a-promise). */
+  quote_minutes: integer('quote_minutes').notNull().default(30),
   updated_at: updatedAt(),
-});
+}, (t) => [check('corridors_quote_minutes_check', sql`${t.quote_minutes} between 1 and 10080`)]);
 
 export const feeTiers = pgTable('fee_tiers', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -175,6 +177,32 @@ export function transferSearchText(t: { reference: AnyPgColumn; provider_txn_id:
   const d = t.destination_details;
   return sql`lower(${t.reference} || ' ' || coalesce(${t.provider_txn_id}, '') || ' ' || coalesce(${t.payout_reference}, '') || ' ' || coalesce(${d} ->> 'recipient_name', '') || ' ' || coalesce(${d} ->> 'recipient_phone', '') || ' ' || coalesce(${d} ->> 'recipient_email', '') || ' ' || coalesce(${d} ->> 'account_holder', ''))`;
 }
+
+/**
+ * A price promised until `expires_at` (docs/rules/fees-and-rates.md#a-quote-is-a-promise): an
+ * initiation naming it gets exactly it, once (`used_at`). `profile_id` is null for a quote made
+ * signed out, which any signed-in sender may use.
+ */
+export const quotes = pgTable('quotes', {
+  id: uuid('id').primaryKey(),
+  profile_id: uuid('profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  direction: text('direction').notNull(),
+  source_provider: text('source_provider').notNull(),
+  destination_provider: text('destination_provider').notNull(),
+  currency: text('currency').notNull(),
+  payout_currency: text('payout_currency').notNull(),
+  amount: money('amount').notNull(),
+  fee: money('fee').notNull(),
+  total: money('total').notNull(),
+  rate: numeric('rate', { precision: 24, scale: 10 }).notNull(),
+  payout: money('payout').notNull(),
+  reference_rate: numeric('reference_rate', { precision: 24, scale: 10 }).notNull(),
+  margin: numeric('margin', { precision: 9, scale: 6 }).notNull(),
+  fee_tier_id: uuid('fee_tier_id'),
+  created_at: createdAt(),
+  expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  used_at: timestamp('used_at', { withTimezone: true }),
+});
 
 export const transferRequests = pgTable('transfer_requests', {
   id: uuid('id').primaryKey().defaultRandom(),

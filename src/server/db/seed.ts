@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { DEFAULT_APPROVAL_THRESHOLDS } from '@core/approval.js';
+import { directionById } from '@core/channels.js';
 import { SEED_CORRIDORS, SEED_FEE_TIERS } from '@core/fees.js';
+import { defaultQuoteMinutes } from '@core/quotes.js';
 import { DEFAULT_OPERATOR_PREFIXES } from '@core/operators.js';
 import { RATE_KEYS, SEED_RATES } from '@core/rates.js';
 import type { Db } from './client.js';
@@ -13,7 +15,11 @@ import { approvalThresholds, corridors, feeTiers, operatorPrefixes, rates } from
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.insert(corridors).values(SEED_CORRIDORS.map((c) => ({ ...c }))).onConflictDoNothing();
+    // EUR↔XAF quotes hold a day, the others 30 minutes (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
+    await tx.insert(corridors).values(SEED_CORRIDORS.map((c) => {
+      const d = directionById(c.direction);
+      return { ...c, quote_minutes: defaultQuoteMinutes(d.from, d.to) };
+    })).onConflictDoNothing();
     const seededDirections = await tx.execute<{ direction: string }>(sql`select distinct direction from fee_tiers`);
     const have = new Set(seededDirections.rows.map((r) => r.direction));
     const missing = SEED_FEE_TIERS.filter((t) => !have.has(t.direction));

@@ -16,6 +16,7 @@ import paymentsRoutes from './payments/routes.js';
 import privacyRoutes from './privacy/routes.js';
 import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
+import quotesRoutes from './quotes/routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
@@ -24,7 +25,7 @@ import trackingRoutes from './tracking/routes.js';
 import transfersRoutes from './transfers/routes.js';
 
 export const apiModules: ApiModule[] = [
-  healthRoutes, publicConfigRoutes, feesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
+  healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
 ];

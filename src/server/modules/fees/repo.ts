@@ -19,11 +19,12 @@ export async function listTiers(db: Db, direction?: DirectionId): Promise<Stored
   return rows as StoredFeeTier[];
 }
 
-export async function listCorridors(db: Db): Promise<Corridor[]> {
+/** Every corridor with how long its quotes hold (docs/rules/fees-and-rates.md#a-quote-is-a-promise). */
+export async function listCorridors(db: Db): Promise<(Corridor & { quote_minutes: number })[]> {
   return (await db.select({
     direction: corridors.direction, min_amount: corridors.min_amount, max_amount: corridors.max_amount,
-    processing_time: corridors.processing_time,
-  }).from(corridors).orderBy(asc(corridors.direction))) as Corridor[];
+    processing_time: corridors.processing_time, quote_minutes: corridors.quote_minutes,
+  }).from(corridors).orderBy(asc(corridors.direction))) as (Corridor & { quote_minutes: number })[];
 }
 
 // ---- the admin's tier edits ----

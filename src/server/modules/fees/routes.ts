@@ -1,14 +1,12 @@
 import { AdminFeeTierResponseSchema, DeletedResponseSchema } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
-import { FeesResponseSchema, QuoteResponseSchema } from '@core/api/pricing.js';
-import { FeeTierInputSchema, FeeTierPatchSchema, QuoteRequestSchema } from '@core/schemas.js';
+import { FeesResponseSchema } from '@core/api/pricing.js';
+import { FeeTierInputSchema, FeeTierPatchSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
-import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
-import { checkQuote } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
-import { createTier, deleteTier, priceTransfer, publishedFees, quoteToJson, updateTier } from './service.js';
+import { createTier, deleteTier, publishedFees, updateTier } from './service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Public: the tiers are the published prices (docs/rules/fees-and-rates.md#one-price-everywhere),
@@ -18,16 +16,6 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: { summary: 'Every corridor\'s fee tiers', response: replies({ 200: FeesResponseSchema }) },
   }, async (request, reply) =>
     sendCached(request, reply, await ctx.prices.get('fees', async () => FeesResponseSchema.parse(await publishedFees(ctx.db)))));
-
-  app.post('/quotes', {
-    config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
-    schema: { summary: 'What a transfer would cost and deliver: fee, total, rate, payout and the corridor\'s limits; for a signed-in sender, refused over their own limits', body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }) },
-  }, async (request) => {
-    const priced = await priceTransfer(ctx, request.body.direction, request.body.amount);
-    // A signed-in sender is told of their own limits before the transfer screen (docs/rules/know-your-sender.md#limits).
-    if (request.auth) await checkQuote(ctx, request.auth.profile_id, priced.quote.amount, priced.quote.currency);
-    return { data: quoteToJson(priced) };
-  });
 
   // The admin's tier edits: each checked against its whole direction, audited, and clearing the
   // published prices everywhere.

@@ -2,6 +2,7 @@ import type { AdminFeeTier } from '@core/api/admin.js';
 import { directionById, type DirectionId } from '@core/channels.js';
 import { checkCorridorLimits, computeQuote, feeTierFromInput, shareEdges, validateTierSet, type Corridor, type FeeTier, type Quote } from '@core/fees.js';
 import { normalizeDecimal, parseAmount, toDecimal } from '@core/money.js';
+import { DEFAULT_QUOTE_MINUTES } from '@core/quotes.js';
 import type { RateSet } from '@core/rates.js';
 import { FeeTierInputSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
@@ -25,7 +26,7 @@ export interface PricedQuote {
 /** Every tier, corridor and rate as stored, read together; frozen, since requests share it. */
 interface Pricing {
   tiers: ReadonlyMap<DirectionId, readonly StoredFeeTier[]>;
-  corridors: ReadonlyMap<DirectionId, Corridor>;
+  corridors: ReadonlyMap<DirectionId, Corridor & { quote_minutes: number }>;
   rates: RateSet;
 }
 
@@ -75,6 +76,19 @@ export async function priceTransfer(ctx: Pick<AppContext, 'db' | 'prices'>, dire
 /** The rates every price is computed from right now (the published prices in memory). */
 export async function publishedRates(ctx: Pick<AppContext, 'db' | 'prices'>): Promise<RateSet> {
   return (await ctx.prices.value('pricing', () => loadPricing(ctx.db))).rates;
+}
+
+/** `id` when it names one of the direction's tiers as published now, else null. */
+export async function tierStillExists(ctx: Pick<AppContext, 'db' | 'prices'>, direction: DirectionId, id: string | null): Promise<string | null> {
+  if (!id) return null;
+  const tiers = (await ctx.prices.value('pricing', () => loadPricing(ctx.db))).tiers.get(direction) ?? [];
+  return tiers.some((tier) => tier.id === id) ? id : null;
+}
+
+/** How long a quote of the direction holds, in minutes (its corridor's, else the default). */
+export async function quoteMinutes(ctx: Pick<AppContext, 'db' | 'prices'>, direction: DirectionId): Promise<number> {
+  const corridor = (await ctx.prices.value('pricing', () => loadPricing(ctx.db))).corridors.get(direction);
+  return corridor?.quote_minutes ?? DEFAULT_QUOTE_MINUTES;
 }
 
 /** The published prices: every tier (its time as ISO text) and every corridor. */

@@ -2,14 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { InitiatedResponse } from '@core/api/payments.js';
 import { CHANNELS, directionFor, type ChannelId } from '@core/channels.js';
 import { recipientNameRequired } from '@core/kyc.js';
-import { formatMoney, parseAmount, toDecimal, type Currency } from '@core/money.js';
+import { formatMoney, normalizeDecimal, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { PaymentInitiate } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
-import { priceTransfer, publishedRates } from '../fees/service.js';
+import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
+import { expiredWithFresh, promisedPrice } from '../quotes/service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { usesPayPal } from './money-step.js';
 import { createdMailJob } from './notifications.js';
@@ -63,15 +64,34 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   const phone = d.recipient_phone
     && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone');
   const priced = await priceTransfer(ctx, direction, body.amount);
-  const { quote } = priced;
   if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency);
+  // A quote named is a promise: its price, whatever the tiers and rates say now
+  // (docs/rules/fees-and-rates.md#a-quote-is-a-promise); the limits above and below still apply.
+  const amount = toDecimal(priced.quote.amount, source.currency);
+  const hash = idempotencyKey ? bodyHash(body, amount) : null;
+  let promised = null;
+  if (body.quote_id) {
+    try {
+      promised = await promisedPrice(ctx, user.profile_id, body.quote_id, { ...body, direction, amount });
+    } catch (err) {
+      // A retry of a transfer made with this quote gets that transfer's answer.
+      const replay = err instanceof AppError && err.code === 'quote_used' && idempotencyKey ? await replayOf(ctx, user.profile_id, idempotencyKey, hash!) : null;
+      if (!replay) throw err;
+      return replay;
+    }
+  }
+  const quote = promised ? {
+    ...priced.quote,
+    fee: parseAmount(promised.fee, source.currency)!, total: parseAmount(promised.total, source.currency)!,
+    rate: normalizeDecimal(promised.rate)!, payout: parseAmount(promised.payout, priced.quote.payout_currency)!,
+  } : priced.quote;
+  // The quote's tier, unless an admin has deleted it since (the transfer then names none).
+  const feeTierId = promised ? (await tierStillExists(ctx, direction, promised.fee_tier_id)) : quote.tier?.id ?? null;
   if (!(d.recipient_name || d.account_holder) && recipientNameRequired(quote.amount, quote.currency, await publishedRates(ctx))) {
     throw new AppError('validation_failed', { fields: { 'destination_details.recipient_name': 'validation.recipientNameRequiredLarge' } });
   }
   // 403 for a sender whose profile is incomplete; the limits themselves are checked with the insert, the sender locked.
   const sender = await senderLimits(ctx, user.profile_id, quote.amount, quote.currency);
-  const amount = toDecimal(quote.amount, quote.currency);
-  const hash = idempotencyKey ? bodyHash(body, amount) : null;
 
   const destination_details = Object.fromEntries(Object.entries({
     recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email,
@@ -85,7 +105,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     destination_provider: body.destination_provider, destination_details,
     amount, currency: quote.currency, fee: toDecimal(quote.fee, quote.currency), total: toDecimal(quote.total, quote.currency),
     rate: quote.rate, payout_amount: toDecimal(quote.payout, quote.payout_currency), payout_currency: quote.payout_currency,
-    fee_tier_id: quote.tier?.id ?? null, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
+    fee_tier_id: feeTierId, idempotency_key: idempotencyKey ?? null, idempotency_hash: hash,
     travel_rule: travelRule(sender.sender, body.source_provider, body.destination_provider, destination_details),
   };
   const transaction = {
@@ -99,13 +119,16 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   // words use the sender's name, address and language as this request's session lookup read them.
   let created: TransferRequestRow | null;
   try {
-    created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check);
+    created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check, body.quote_id ?? null);
   } catch (err) {
-    // A retry of a transfer already made counts that transfer against the limits: it gets its first answer, not a refusal.
-    const replay = err instanceof AppError && err.code === 'limit_exceeded' && idempotencyKey
+    // A retry of a transfer already made counts that transfer against the limits, and has used
+    // its quote: it gets its first answer, not a refusal.
+    const replay = err instanceof AppError && (err.code === 'limit_exceeded' || err.code === 'quote_used') && idempotencyKey
       ? await replayOf(ctx, user.profile_id, idempotencyKey, hash!) : null;
-    if (!replay) throw err;
-    return replay;
+    if (replay) return replay;
+    // Expired between the check and the transaction: refused like any expired quote, with a fresh one.
+    if (err instanceof AppError && err.code === 'quote_expired') throw await expiredWithFresh(ctx, user.profile_id, direction, amount);
+    throw err;
   }
   if (!created) {
     // The sender's key already names a transfer (a retry, or a concurrent twin that won the

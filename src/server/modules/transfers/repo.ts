@@ -13,7 +13,9 @@ import {
   corridors, paymentProofs, profiles, transactions, transferNotes, transferRequests, transferSearchText, transferStatusHistory,
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
+import { AppError } from '@core/errors.js';
 import { jobRowInsert, type NewJob } from '../jobs/service.js';
+import { claimQuotes, releaseQuotes } from '../quotes/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
@@ -436,8 +438,11 @@ type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
  */
 export type LimitCheck = (usage: CurrencyUsage[]) => Error | null;
 
-/** One initiation's rows: the request, its transaction and its e-mail's job; and its limits. */
-interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck }
+/**
+ * One initiation's rows: the request, its transaction and its e-mail's job; its limits; and the
+ * quote whose price it takes, if any, marked used with it.
+ */
+interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck; quoteId: string | null }
 
 /** What the transaction and the job take besides the request's own columns, with their SQL types. */
 const OTHER_VALUES = { transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
@@ -484,19 +489,32 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
     const senders = [...new Set(batch.map(({ request }) => request.profile_id))];
     await lockSenders(tx, senders);
     const usage = await countedUsage(tx, senders);
+    // The quotes named, each locked and marked used here: of two initiations naming one, the
+    // second (in this batch or another) finds it used (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
+    const quoteIds = [...new Set(batch.flatMap(({ quoteId }) => (quoteId ? [quoteId] : [])))];
+    const unclaimed = quoteIds.length > 0 ? await claimQuotes(tx, quoteIds) : new Map<string, 'used' | 'expired'>();
+    const claimed = new Set<string>();
+    const released = new Set<string>();
     const outcomes: (Error | null)[] = [];
     const admitted: Initiation[] = [];
     for (const initiation of batch) {
-      const { request } = initiation;
+      const { request, quoteId } = initiation;
       const sent = usage.get(request.profile_id) ?? [];
-      const refusal = initiation.check(sent);
+      const why = quoteId ? unclaimed.get(quoteId) ?? (claimed.has(quoteId) ? 'used' : null) : null;
+      const refusal = why ? new AppError(why === 'used' ? 'quote_used' : 'quote_expired') : initiation.check(sent);
       outcomes.push(refusal);
+      if (quoteId && !why) {
+        // A quote claimed for an initiation the limits refuse stays unused.
+        if (refusal) released.add(quoteId);
+        else { claimed.add(quoteId); released.delete(quoteId); }
+      }
       if (refusal) continue;
       admitted.push(initiation);
       // The batch's next initiation of this sender counts this one too.
       sent.push({ currency: request.currency as CurrencyUsage['currency'], d30: request.amount, d365: request.amount });
       usage.set(request.profile_id, sent);
     }
+    if (released.size > 0) await releaseQuotes(tx, [...released]);
     const written = admitted.length > 0 ? await insertAdmitted(tx, admitted) : new Map<string, TransferRequestRow>();
     return batch.map(({ request }, i): InitiationOutcome => outcomes[i] ?? written.get(request.reference) ?? null);
   }), INSERT_BATCHES);
@@ -565,10 +583,13 @@ const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
  * with the initiations of other senders arriving meanwhile; null, and nothing written or queued,
  * when a concurrent twin already holds the sender's idempotency key. The sender's limits are
  * checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
- * written. The job's workers are not woken: the caller tells its JobWaker once this has returned.
+ * written; so is `quote_used` or `quote_expired` when the quote named was taken or ran out
+ * meanwhile (else it is marked used). The job's workers are not woken: the caller tells its JobWaker once this has returned.
  */
-export async function insertTransfer(db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob, check: LimitCheck): Promise<TransferRequestRow | null> {
-  const outcome = await insertTransfersStatement(db)({ request, transaction, job, check });
+export async function insertTransfer(
+  db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob, check: LimitCheck, quoteId: string | null = null,
+): Promise<TransferRequestRow | null> {
+  const outcome = await insertTransfersStatement(db)({ request, transaction, job, check, quoteId });
   if (outcome instanceof Error) throw outcome;
   return outcome;
 }

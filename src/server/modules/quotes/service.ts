@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { PromisedQuote } from '@core/api/pricing.js';
+import { directionById, type DirectionId } from '@core/channels.js';
+import { AppError } from '@core/errors.js';
+import { parseAmount, toDecimal, type Currency } from '@core/money.js';
+import { amountForPayout, referenceAndMargin } from '@core/quotes.js';
+import type { QuoteValidityInput } from '@core/schemas.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import type { PriceCache } from '@server/lib/price-cache.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { priceTransfer, publishedRates, quoteMinutes, quoteToJson, type PricedQuote } from '../fees/service.js';
+import { editPrices } from '../rates/service.js';
+import { findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
+
+/** A quote's use, claimed in the initiation's transaction (transfers/repo.ts). */
+export { claimQuotes, releaseQuotes } from './repo.js';
+
+// A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): priced as every
+// transfer is, stored with its expiry, and kept for the initiation that names it.
+
+/** What the quote is asked for: what the sender pays before the fee, or what the recipient gets. */
+export type QuoteAsk = { direction: DirectionId } & ({ amount: string | number; payout?: undefined } | { payout: string | number; amount?: undefined });
+
+/** The amount that prices `ask`: as given, or the smallest whose payout reaches the payout asked. */
+async function askedAmount(ctx: Pick<AppContext, 'db' | 'prices'>, ask: QuoteAsk): Promise<string | number> {
+  if (ask.amount !== undefined) return ask.amount;
+  const dir = directionById(ask.direction);
+  if (!dir) throw new AppError('pair_unsupported');
+  const payout = parseAmount(ask.payout, dir.to);
+  if (payout === null || payout < 0) throw AppError.onField('amount_invalid', 'payout');
+  const amount = amountForPayout(payout, dir.from, dir.to, await publishedRates(ctx));
+  if (amount === null) throw AppError.onField('amount_invalid', 'payout');
+  return toDecimal(amount, dir.from);
+}
+
+/**
+ * Prices and stores a quote, owned by `profileId` (null when asked signed out); answers it with its
+ * id, expiry, reference rate and margin.
+ */
+export async function makeQuote(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string | null, ask: QuoteAsk): Promise<{ priced: PricedQuote; answer: PromisedQuote }> {
+  const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
+  const { quote } = priced;
+  const [rates, minutes] = await Promise.all([publishedRates(ctx), quoteMinutes(ctx, ask.direction)]);
+  const reference = referenceAndMargin(quote.currency, quote.payout_currency, rates);
+  const json = quoteToJson(priced);
+  const id = randomUUID();
+  const expiresAt = await insertQuote(ctx.db, {
+    id, profile_id: profileId, direction: quote.direction, source_provider: quote.source, destination_provider: quote.destination,
+    currency: quote.currency, payout_currency: quote.payout_currency, amount: json.amount, fee: json.fee, total: json.total,
+    rate: quote.rate, payout: json.payout, reference_rate: reference.reference_rate, margin: reference.margin,
+    fee_tier_id: quote.tier?.id ?? null, minutes,
+  });
+  return { priced, answer: { ...json, id, expires_at: expiresAt.toISOString(), ...reference } };
+}
+
+/**
+ * The quote an initiation names, checked before its transaction: another sender's is not found
+ * (a quote made signed out is anyone's, once); one for another amount or channels is a mismatch;
+ * a used one is refused; an expired one is refused with a fresh quote for the same transfer. Its
+ * use is claimed in the initiation's transaction (claimQuotes), which settles two at once.
+ */
+export async function promisedPrice(
+  ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, quoteId: string,
+  transfer: { source_provider: string; destination_provider: string; direction: DirectionId; amount: string },
+): Promise<QuoteRow> {
+  const row = await findQuote(ctx.db, quoteId);
+  if (!row || (row.profile_id !== null && row.profile_id !== profileId)) throw new AppError('quote_not_found');
+  if (row.source_provider !== transfer.source_provider || row.destination_provider !== transfer.destination_provider
+    || parseAmount(row.amount, row.currency as Currency) !== parseAmount(transfer.amount, row.currency as Currency)) {
+    throw new AppError('quote_mismatch');
+  }
+  if (row.used_at) throw new AppError('quote_used');
+  if (row.expired) throw await expiredWithFresh(ctx, profileId, transfer.direction, transfer.amount);
+  return row;
+}
+
+/** 409 quote_expired carrying a fresh quote for the same direction and amount, for the sender to accept. */
+export async function expiredWithFresh(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, direction: DirectionId, amount: string): Promise<AppError> {
+  const { answer } = await makeQuote(ctx, profileId, { direction, amount });
+  return new AppError('quote_expired', { extra: { quote: answer } });
+}
+
+// ---- how long quotes hold, the admin's ----
+
+/** Sets a corridor's validity, audited; the next quote of the corridor holds that long. */
+export async function setQuoteValidity(db: Db, prices: PriceCache, actor: Actor, input: QuoteValidityInput) {
+  await editPrices(db, prices, async (tx) => {
+    const before = await lockValidity(tx, input.direction);
+    if (before === null) throw new AppError('not_found');
+    await writeValidity(tx, input.direction, input.minutes);
+    await recordAudit(tx, actor, {
+      action: 'quote_validity.update', target: 'corridor', id: input.direction,
+      before: { minutes: before }, after: { minutes: input.minutes },
+    });
+  });
+  return listValidity(db);
+}
