@@ -7,12 +7,9 @@ import { dataOf, isoDateTime } from './common.js';
 export const LIST_SOURCES = ['ofac_sdn', 'eu', 'un', 'uk'] as const;
 export type ListSourceId = (typeof LIST_SOURCES)[number];
 
-/** A list's default maximum age: older than this while required, it is stale and new transfers wait. */
-export const DEFAULT_LIST_MAX_AGE_HOURS = 36;
+const ListSourceSchema = z.enum(LIST_SOURCES, { error: 'admin.validation.listSourceInvalid' });
 
-export const ListSourceSchema = z.enum(LIST_SOURCES, { error: 'admin.validation.listSourceInvalid' });
-
-export const ListVersionSchema = z.object({
+const ListVersionSchema = z.object({
   id: z.uuid(),
   source: ListSourceSchema,
   /** sha256 of the file (OFAC: of the three files' hashes, docs/rules/screening.md#lists-in-the-product). */
@@ -26,12 +23,13 @@ export const ListVersionSchema = z.object({
 export type ListVersion = z.infer<typeof ListVersionSchema>;
 
 /** POST /api/screening/lists: the new version, or the current one when the file(s) are the same (`unchanged`). */
-export const ListImportSchema = ListVersionSchema.extend({
+const ListImportSchema = ListVersionSchema.extend({
   unchanged: z.boolean().describe('True when the file(s) had the current version\'s sha256: no new version was made'),
 });
+export type ListImport = z.infer<typeof ListImportSchema>;
 export const ListImportResponseSchema = dataOf(ListImportSchema);
 
-export const ListStateSchema = z.object({
+const ListStateSchema = z.object({
   source: ListSourceSchema,
   current: ListVersionSchema.nullable(),
   /** Hours since the current version was imported, one decimal; null before any import. */
@@ -43,7 +41,7 @@ export const ListStateSchema = z.object({
 });
 export type ListState = z.infer<typeof ListStateSchema>;
 
-export const ListsOverviewSchema = z.object({
+const ListsOverviewSchema = z.object({
   /** False until a list is imported: nobody is screened. */
   screening_active: z.boolean(),
   /** What the admin reads about screening as a whole, in the caller's language. */
@@ -93,7 +91,7 @@ const QualifierEffectSchema = z.object({
 });
 
 /** Which words matched which, and what the date of birth and country did (docs/rules/screening.md#explanation). */
-export const ExplanationSchema = z.object({
+const ExplanationSchema = z.object({
   listed_name: z.string(),
   matched: z.array(TokenMatchSchema),
   unmatched_query: z.array(z.string()),
@@ -103,7 +101,7 @@ export const ExplanationSchema = z.object({
   qualifiers: z.array(QualifierEffectSchema),
 });
 
-export const ScreeningMatchSchema = z.object({
+const ScreeningMatchSchema = z.object({
   score: z.number(),
   source: ListSourceSchema,
   /** The version the entry was read from. */
@@ -120,7 +118,7 @@ export const ScreeningMatchSchema = z.object({
 });
 export type ScreeningMatch = z.infer<typeof ScreeningMatchSchema>;
 
-export const ScreeningSearchResultSchema = z.object({
+const ScreeningSearchResultSchema = z.object({
   /** False when no list is loaded: nothing was searched. */
   screening_active: z.boolean(),
   /** The score from which a transfer is held. */

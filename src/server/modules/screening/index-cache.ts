@@ -9,9 +9,9 @@ import { currentVersionIds, versionEntries } from './repo.js';
 // read again at most every VERSION_CHECK_MS.
 
 /** How long this process trusts its idea of the current versions before asking the database again. */
-export const VERSION_CHECK_MS = 5_000;
+const VERSION_CHECK_MS = 5_000;
 
-export interface LoadedIndex {
+interface LoadedIndex {
   index: ScreeningIndex;
   /** Per list: the version its entries were read from. */
   versionOf: Map<string, string>;
@@ -19,7 +19,7 @@ export interface LoadedIndex {
 
 const keyOf = (versions: { id: string }[]) => versions.map((v) => v.id).join(',');
 
-export class ScreeningIndexCache {
+class ScreeningIndexCache {
   private loaded: { key: string; value: LoadedIndex | null } | null = null;
   private checkedAt = 0;
   private building: { key: string; promise: Promise<LoadedIndex | null> } | null = null;

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import type { ListImportSchema, ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
+import type { ListImport, ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
 import { AppError } from '@core/errors.js';
 import type { ListedEntry } from '@core/screening/types.js';
-import type { z } from 'zod';
 import type { Db } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
 import { type Actor, recordAudit } from '../audit/service.js';
@@ -28,7 +27,7 @@ export interface UploadedListFile {
   sha256: string;
 }
 
-export function versionJson(v: VersionRow): ListVersion {
+function versionJson(v: VersionRow): ListVersion {
   return {
     id: v.id, source: v.source, sha256: v.sha256, entries: v.entries, names: v.names, imported_by: v.imported_by,
     imported_at: v.imported_at.toISOString(),
@@ -42,7 +41,7 @@ const OFAC_ORDER = ['sdn.csv', 'alt.csv', 'add.csv'] as const;
  * The version's hash: the file's sha256, or for OFAC the sha256 of `name:sha256` lines of its
  * files in the order sdn, alt, add, so the same three files give the same hash however sent.
  */
-export function versionHash(source: ListSourceId, files: UploadedListFile[]): string {
+function versionHash(source: ListSourceId, files: UploadedListFile[]): string {
   if (source !== 'ofac_sdn') return files[0]!.sha256;
   const lines = OFAC_ORDER.flatMap((name) => files.filter((f) => f.name === name).map((f) => `${name}:${f.sha256}\n`));
   return createHash('sha256').update(lines.join('')).digest('hex');
@@ -65,7 +64,7 @@ function listFiles(source: ListSourceId, files: UploadedListFile[]): { input: Li
 }
 
 /** sha256 of the entry's JSON with its lists in a fixed order: unchanged in a later version, the same. */
-export function entryFingerprint(e: ListedEntry): string {
+function entryFingerprint(e: ListedEntry): string {
   const sorted = (xs: string[] | undefined) => [...(xs ?? [])].sort();
   const [primary, ...aliases] = e.names;
   const normal = {
@@ -74,8 +73,6 @@ export function entryFingerprint(e: ListedEntry): string {
   };
   return createHash('sha256').update(JSON.stringify(normal)).digest('hex');
 }
-
-type ListImport = z.infer<typeof ListImportSchema>;
 
 /**
  * Imports a list's file(s) as its new current version, in one transaction: entries in batches as

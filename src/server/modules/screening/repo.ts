@@ -29,11 +29,6 @@ export async function lockSource(tx: Tx, source: ListSourceId): Promise<SourceRo
   return row;
 }
 
-export async function findVersion(db: Db | Tx, id: string): Promise<VersionRow | null> {
-  const [row] = await db.select().from(screeningListVersions).where(eq(screeningListVersions.id, id));
-  return row ?? null;
-}
-
 export async function insertVersion(tx: Tx, values: typeof screeningListVersions.$inferInsert): Promise<VersionRow> {
   const [row] = await tx.insert(screeningListVersions).values(values).returning();
   return row!;

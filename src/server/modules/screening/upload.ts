@@ -18,7 +18,7 @@ import type { UploadedListFile } from './lists-service.js';
 export const MAX_LIST_FILE_MB = 200;
 const OFAC_NAMES = new Set(['sdn.csv', 'alt.csv', 'add.csv']);
 
-export interface ListUpload {
+interface ListUpload {
   source: ListSourceId;
   files: UploadedListFile[];
   /** Removes the temporary files: call once the import is done, whatever its outcome. */
