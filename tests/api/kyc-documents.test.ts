@@ -127,6 +127,14 @@ describe('POST /api/kyc/documents', () => {
     expect(await countOf(user.id)).toBe(0);
   });
 
+  it('takes a file of 10 MB exactly (twice what a proof of payment may be)', async () => {
+    const user = await createUser(t);
+    const pdf = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 - PDF.length, 0x20)]);
+    const res = await upload(user, { kind: 'source_of_funds' }, { name: 'statement.pdf', type: 'application/pdf', data: pdf });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ content_type: 'application/pdf', size: 10 * 1024 * 1024 });
+  });
+
   it('refuses a file over 10 MB with 413, storing nothing', async () => {
     const user = await createUser(t);
     const big = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), randomBytes(10 * 1024 * 1024 - 3)]);
