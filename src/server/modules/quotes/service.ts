@@ -3,7 +3,8 @@ import type { PromisedQuote } from '@core/api/pricing.js';
 import { directionById, type DirectionId } from '@core/channels.js';
 import { AppError } from '@core/errors.js';
 import { parseAmount, toDecimal, type Currency } from '@core/money.js';
-import { amountForPayout, referenceAndMargin } from '@core/quotes.js';
+import { amountForPayout, referenceAndMargin, type ReferenceAndMargin } from '@core/quotes.js';
+import type { RateSet } from '@core/rates.js';
 import type { QuoteValidityInput } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
@@ -34,6 +35,16 @@ async function askedAmount(ctx: Pick<AppContext, 'db' | 'prices'>, ask: QuoteAsk
   return toDecimal(amount, dir.from);
 }
 
+/** Each pair's reference and margin, computed once per published rate set (every quote would redo the same BigInt work). */
+const references = new WeakMap<RateSet, Map<string, ReferenceAndMargin>>();
+function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAndMargin {
+  let known = references.get(rates);
+  if (!known) references.set(rates, (known = new Map()));
+  let reference = known.get(`${from}_${to}`);
+  if (!reference) known.set(`${from}_${to}`, (reference = referenceAndMargin(from, to, rates)));
+  return reference;
+}
+
 /**
  * Prices and stores a quote, owned by `profileId` (null when asked signed out); answers it with its
  * id, expiry, reference rate and margin.
@@ -42,16 +53,18 @@ export async function makeQuote(ctx: Pick<AppContext, 'db' | 'prices'>, profileI
   const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
   const { quote } = priced;
   const [rates, minutes] = await Promise.all([publishedRates(ctx), quoteMinutes(ctx, ask.direction)]);
-  const reference = referenceAndMargin(quote.currency, quote.payout_currency, rates);
+  const reference = referenceOf(rates, quote.currency, quote.payout_currency);
   const json = quoteToJson(priced);
   const id = randomUUID();
-  const expiresAt = await insertQuote(ctx.db, {
+  // The server's clock sets the expiry, the database's checks it: both keep UTC by NTP.
+  const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
+  await insertQuote(ctx.db, {
     id, profile_id: profileId, direction: quote.direction, source_provider: quote.source, destination_provider: quote.destination,
     currency: quote.currency, payout_currency: quote.payout_currency, amount: json.amount, fee: json.fee, total: json.total,
     rate: quote.rate, payout: json.payout, reference_rate: reference.reference_rate, margin: reference.margin,
-    fee_tier_id: quote.tier?.id ?? null, minutes,
+    fee_tier_id: quote.tier?.id ?? null, expires_at: expiresAt,
   });
-  return { priced, answer: { ...json, id, expires_at: expiresAt.toISOString(), ...reference } };
+  return { priced, answer: { ...json, id, expires_at: expiresAt, ...reference } };
 }
 
 /**
