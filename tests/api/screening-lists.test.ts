@@ -153,7 +153,7 @@ describe('importing each list\'s official files', () => {
     expect(await versions('un')).toBe(1);
   });
 
-  it('files that are not the list\'s: no sdn.csv, an unknown OFAC name, two files for one list, no source', async () => {
+  it('files that are not the list\'s: no sdn.csv, an unknown OFAC name, two files for one list, four files, no file, no source', async () => {
     for (const [source, files] of [
       ['ofac_sdn', { 'alt.csv': ALT }], ['ofac_sdn', { 'sdn.csv': OFAC['sdn.csv'], 'names.csv': ALT }], ['eu', { 'a.csv': 'x', 'b.csv': 'y' }],
     ] as const) {
@@ -161,6 +161,12 @@ describe('importing each list\'s official files', () => {
       expect(res.statusCode, source).toBe(400);
       expect(res.json().code, source).toBe('list_files_invalid');
     }
+    const fourFiles = await upload(admin.token, 'ofac_sdn', { ...OFAC, 'sdn2.csv': OFAC['sdn.csv'] });
+    expect(fourFiles.statusCode).toBe(400);
+    expect(fourFiles.json().code).toBe('list_files_invalid');
+    const notMultipart = await t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, payload: { source: 'eu' } });
+    expect(notMultipart.statusCode).toBe(400);
+    expect(notMultipart.json()).toMatchObject({ code: 'list_files_invalid', error: 'Send the list’s official file: sdn.csv, with alt.csv and add.csv if you have them (OFAC); one file for eu, un and uk.' });
     const noSource = await upload(admin.token, 'interpol', { 'sdn.csv': OFAC['sdn.csv'] });
     expect(noSource.statusCode).toBe(400);
     expect(noSource.json()).toMatchObject({ code: 'validation_failed', fields: { source: 'Choose a list: ofac_sdn, eu, un or uk.' } });
