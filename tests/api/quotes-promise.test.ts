@@ -65,6 +65,15 @@ describe('POST /api/quotes answers a promise', () => {
     expect(rows.find((r) => r.id === mine.id)).toMatchObject({ amount: '250.00', fee: '9.75', total: '259.75', payout: '152500.00', used_at: null });
   });
 
+  it('a signed-in sender over their own limits is refused, and no quote is kept for them', async () => {
+    const dan = await createUser(t, { full_name: 'Dan Sender', kyc_level: 1 });
+    // 1,500 USD is over level 1's 1,000 EUR for one transfer.
+    const res = await quote({ direction: 'USD_XAF', amount: '1500' }, dan.token);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('limit_exceeded');
+    expect(await t.database.db.select().from(quotes).where(eq(quotes.profile_id, dan.id))).toEqual([]);
+  });
+
   it('either amount, not both, not neither', async () => {
     for (const payload of [{ direction: 'USD_XAF' }, { direction: 'USD_XAF', amount: '10', payout: '6100' }]) {
       const res = await quote(payload);

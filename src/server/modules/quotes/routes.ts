@@ -6,6 +6,7 @@ import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
 import { checkQuote } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
 import { listValidity } from './repo.js';
+import type { PricedQuote } from '../fees/service.js';
 import { makeQuote, setQuoteValidity, type QuoteAsk } from './service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
@@ -16,10 +17,11 @@ const routes: ApiModule = async (app, { ctx }) => {
       body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }),
     },
   }, async (request) => {
-    const { priced, answer } = await makeQuote(ctx, request.auth?.profile_id ?? null, request.body as QuoteAsk);
-    // A signed-in sender is told of their own limits before the transfer screen (docs/rules/know-your-sender.md#limits).
-    if (request.auth) await checkQuote(ctx, request.auth.profile_id, priced.quote.amount, priced.quote.currency);
-    return { data: answer };
+    const owner = request.auth?.profile_id ?? null;
+    // A signed-in sender is told of their own limits before the transfer screen, and no quote is
+    // kept for a price they may not pay (docs/rules/know-your-sender.md#limits).
+    const admit = owner ? (priced: PricedQuote) => checkQuote(ctx, owner, priced.quote.amount, priced.quote.currency) : undefined;
+    return { data: await makeQuote(ctx, owner, request.body as QuoteAsk, admit) };
   });
 
   app.get('/quotes/validity', {

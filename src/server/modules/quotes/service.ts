@@ -47,10 +47,13 @@ function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAnd
 
 /**
  * Prices and stores a quote, owned by `profileId` (null when asked signed out); answers it with its
- * id, expiry, reference rate and margin.
+ * id, expiry, reference rate and margin. `admit` may refuse the price before anything is stored.
  */
-export async function makeQuote(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string | null, ask: QuoteAsk): Promise<{ priced: PricedQuote; answer: PromisedQuote }> {
+export async function makeQuote(
+  ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string | null, ask: QuoteAsk, admit?: (priced: PricedQuote) => Promise<void>,
+): Promise<PromisedQuote> {
   const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
+  if (admit) await admit(priced);
   const { quote } = priced;
   const [rates, minutes] = await Promise.all([publishedRates(ctx), quoteMinutes(ctx, ask.direction)]);
   const reference = referenceOf(rates, quote.currency, quote.payout_currency);
@@ -64,7 +67,7 @@ export async function makeQuote(ctx: Pick<AppContext, 'db' | 'prices'>, profileI
     rate: quote.rate, payout: json.payout, reference_rate: reference.reference_rate, margin: reference.margin,
     fee_tier_id: quote.tier?.id ?? null, expires_at: expiresAt,
   });
-  return { priced, answer: { ...json, id, expires_at: expiresAt, ...reference } };
+  return { ...json, id, expires_at: expiresAt, ...reference };
 }
 
 /**
@@ -90,8 +93,7 @@ export async function promisedPrice(
 
 /** 409 quote_expired carrying a fresh quote for the same direction and amount, for the sender to accept. */
 export async function expiredWithFresh(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, direction: DirectionId, amount: string): Promise<AppError> {
-  const { answer } = await makeQuote(ctx, profileId, { direction, amount });
-  return new AppError('quote_expired', { extra: { quote: answer } });
+  return new AppError('quote_expired', { extra: { quote: await makeQuote(ctx, profileId, { direction, amount }) } });
 }
 
 // ---- how long quotes hold, the admin's ----
