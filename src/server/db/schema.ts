@@ -202,7 +202,10 @@ export const quotes = pgTable('quotes', {
   created_at: createdAt(),
   expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   used_at: timestamp('used_at', { withTimezone: true }),
-});
+}, (t) => [
+  // The daily clean-up's range (quotes/service.ts deleteOldQuotes).
+  index('quotes_expires_at_idx').on(t.expires_at),
+]);
 
 export const transferRequests = pgTable('transfer_requests', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -7,6 +7,7 @@ import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
+import { deleteOldQuotes } from '../quotes/service.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
 import { runVoidJob } from '../transfers/void-paypal-authorization.js';
 
@@ -61,10 +62,12 @@ export function workerLogger(log: Logger): WorkerLogger {
 /**
  * Scheduled jobs: graphile-worker adds each once per time it is due, whichever process's worker
  * sees it first, and one missed while no worker ran is added when one starts again within a day.
- * The retention job erases closed accounts past their retention (docs/rules/your-data.md).
+ * The retention job erases closed accounts past their retention (docs/rules/your-data.md); the
+ * quotes' clean-up deletes those expired over a week ago (docs/rules/fees-and-rates.md).
  */
 const schedule = (maxAttempts: number) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
+  { task: 'quote_cleanup', match: '41 3 * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'quote_cleanup' } },
 ]);
 
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
@@ -74,6 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     paypal_void: (payload) => runVoidJob(deps, payload),
     paypal_refund: (payload) => runRefundJob(deps, payload),
     privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
+    quote_cleanup: async () => { await deleteOldQuotes(deps); },
   };
   // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.

@@ -80,3 +80,10 @@ export async function lockValidity(tx: Tx, direction: string): Promise<number | 
 export async function writeValidity(tx: Tx, direction: string, minutes: number): Promise<void> {
   await tx.update(corridors).set({ quote_minutes: minutes }).where(eq(corridors.direction, direction));
 }
+
+/** Deletes up to `limit` quotes that expired over `days` ago; answers how many went. */
+export async function deleteExpiredQuotes(db: Db, days: number, limit: number): Promise<number> {
+  const result = await db.execute(sql`delete from ${quotes} where ${quotes.id} in (
+    select id from ${quotes} where ${quotes.expires_at} < now() - make_interval(days => ${days}) limit ${limit})`);
+  return result.rowCount ?? 0;
+}

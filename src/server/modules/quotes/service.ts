@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { PromisedQuote } from '@core/api/pricing.js';
 import { directionById, type DirectionId } from '@core/channels.js';
 import { AppError } from '@core/errors.js';
@@ -12,7 +13,7 @@ import type { PriceCache } from '@server/lib/price-cache.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { priceTransfer, publishedRates, quoteMinutes, quoteToJson, type PricedQuote } from '../fees/service.js';
 import { editPrices } from '../rates/service.js';
-import { findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
+import { deleteExpiredQuotes, findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
 
 /** A quote's use, claimed in the initiation's transaction (transfers/repo.ts). */
 export { claimQuotes, releaseQuotes } from './repo.js';
@@ -110,4 +111,20 @@ export async function setQuoteValidity(db: Db, prices: PriceCache, actor: Actor,
     });
   });
   return listValidity(db);
+}
+
+/** How long a quote is kept after it expires: a transfer holds its own price, so an old quote serves nobody. */
+export const QUOTE_KEEP_DAYS = 7;
+const DELETE_BATCH = 5_000;
+
+/** The daily clean-up: quotes expired over a week ago are deleted, in batches so no statement runs long. */
+export async function deleteOldQuotes(deps: { db: Db; log: Logger }): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const done = await deleteExpiredQuotes(deps.db, QUOTE_KEEP_DAYS, DELETE_BATCH);
+    deleted += done;
+    if (done < DELETE_BATCH) break;
+  }
+  if (deleted > 0) deps.log.info({ deleted }, 'expired quotes deleted');
+  return deleted;
 }
