@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, profiles, savedRecipients, transferRequests } from '@server/db/schema.js';
 import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
+import { insertTransfer } from '@server/modules/transfers/repo.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
@@ -165,6 +166,48 @@ describe('POST /api/profiles/me/close', () => {
 });
 
 describe('the retention job', () => {
+  it('waits for an initiation under way, which then blocks it; a request signed in before it closed creates nothing after', async () => {
+    const sender = await createUser(t, { full_name: 'Claire Mbadinga' });
+    // An initiation of this sender is being written: its transaction holds the sender's lock.
+    const held = await t.database.pool.connect();
+    try {
+      await held.query('begin');
+      await held.query('select pg_advisory_xact_lock(26, hashtext($1))', [sender.id]);
+      const closing = close(sender);
+      // The closure waits on that lock (seen in pg_locks, not guessed with a sleep) ...
+      for (;;) {
+        const { rows } = await t.database.pool.query(`select 1 from pg_locks where locktype = 'advisory' and not granted
+          and database = (select oid from pg_database where datname = current_database())`);
+        if (rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // ... while the initiation writes its transfer and commits.
+      await held.query(`insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, destination_details,
+          amount, currency, fee, total, rate, payout_amount, payout_currency)
+        values ($1, $2, 'USD_XAF', 'paypal_usd', 'airtel_gabon', '{}', 100, 'USD', 4.5, 104.5, 610, 61000, 'XAF')`, [`MT-RACE${sender.id.slice(0, 4).toUpperCase()}`, sender.id]);
+      await held.query('commit');
+      const refused = await closing;
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().code).toBe('close_open_transfers');
+    } finally {
+      held.release();
+    }
+
+    // Another sender closes; a request of theirs already signed in reaches the insert afterwards.
+    const gone = await createUser(t, { full_name: 'Eric Nzamba' });
+    expect((await close(gone)).statusCode).toBe(200);
+    const reference = `MT-LATE${gone.id.slice(0, 4).toUpperCase()}`;
+    const late = insertTransfer(t.database.db, {
+      reference, profile_id: gone.id, direction: 'USD_XAF', source_provider: 'paypal_usd', source_details: {},
+      destination_provider: 'airtel_gabon', destination_details: { recipient_name: 'Jean Ndong' },
+      amount: '50.00', currency: 'USD', fee: '3.00', total: '53.00', rate: '600', payout_amount: '30000', payout_currency: 'XAF',
+      fee_tier_id: null, idempotency_key: null, idempotency_hash: null, travel_rule: null,
+    }, { direction: 'USD_XAF', amount: '50.00', destination_details: {}, metadata: { reference } },
+    { kind: 'mail', payload: { note: reference }, maxAttempts: 1 }, () => null);
+    await expect(late).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(await t.database.db.select().from(transferRequests).where(eq(transferRequests.profile_id, gone.id))).toEqual([]);
+  });
+
   it('erases the kept data of an account closed more than 5 years ago and leaves one closed 4 years ago alone', async () => {
     const [old, recent] = await Promise.all([createUser(t, { full_name: 'Old Closed' }), createUser(t, { full_name: 'Recent Closed' })]);
     const oldTransfer = await createTransfer(t, old.id, { status: 'completed', paid: true, paidOut: true });

@@ -11,6 +11,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 import { findAccountById } from '../auth/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { assertOwner } from '../profiles/reauth.js';
+import { holdInitiations } from '../transfers/service.js';
 import * as repo from './repo.js';
 
 // A sender's own data (docs/rules/your-data.md): everything held about them as one file,
@@ -54,6 +55,9 @@ export async function closeMyAccount(ctx: AppContext, reply: FastifyReply, me: A
   if (refusal) throw refusal;
   await assertOwner(ctx, reply, profile, proof);
   const closedAt = await ctx.db.transaction(async (tx) => {
+    // First the sender's initiations (in their order of locks): one under way is written and
+    // found below; one after this commits finds the account closed.
+    await holdInitiations(tx, profile.id);
     const locked = await repo.lockOpenProfile(tx, profile.id);
     if (!locked) throw new AppError('not_found');
     const late = blockedBy(await repo.closeBlockers(tx, profile.id));

@@ -485,10 +485,11 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
   return batched(async (batch: Initiation[]) => db.transaction(async (tx) => {
     // Every sender of the batch locked (in one order, so two batches never wait on each other),
     // then what each has sent read once: a parallel initiation of the same sender waits here
-    // until this one is written, and counts it.
+    // until this one is written, and counts it. An account closing takes the same lock, so a
+    // request signed in before it closed finds it closed here.
     const senders = [...new Set(batch.map(({ request }) => request.profile_id))];
     await lockSenders(tx, senders);
-    const usage = await countedUsage(tx, senders);
+    const { usage, closed } = await countedUsage(tx, senders);
     // The quotes named, each locked and marked used here: of two initiations naming one, the
     // second (in this batch or another) finds it used (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
     const quoteIds = [...new Set(batch.flatMap(({ quoteId }) => (quoteId ? [quoteId] : [])))];
@@ -501,7 +502,8 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       const { request, quoteId } = initiation;
       const sent = usage.get(request.profile_id) ?? [];
       const why = quoteId ? unclaimed.get(quoteId) ?? (claimed.has(quoteId) ? 'used' : null) : null;
-      const refusal = why ? new AppError(why === 'used' ? 'quote_used' : 'quote_expired') : initiation.check(sent);
+      const refusal = closed.has(request.profile_id) ? new AppError('unauthenticated')
+        : why ? new AppError(why === 'used' ? 'quote_used' : 'quote_expired') : initiation.check(sent);
       outcomes.push(refusal);
       if (quoteId && !why) {
         // A quote claimed for an initiation the limits refuse stays unused.
@@ -540,7 +542,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
 type InitiationOutcome = TransferRequestRow | null | Error;
 
 /** Initiations of a sender wait for each other from here to their commit (docs/decisions/030-know-your-sender.md). */
-async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
+export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(sender.id))
     from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id) order by hashtext(sender.id)`);
 }
@@ -553,21 +555,27 @@ const SENDER_LOCK_CLASS = 26;
  * and rejected ones left out (docs/rules/know-your-sender.md#limits): a range read of
  * transfer_requests_profile_counted_idx, which holds amount and currency, never of every transfer.
  */
-export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<Map<string, CurrencyUsage[]>> {
-  const result = await db.execute<{ profile_id: string; currency: CurrencyUsage['currency']; d30: string; d365: string }>(sql`
+export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{ usage: Map<string, CurrencyUsage[]>; closed: Set<string> }> {
+  const ids = sql`(select sender.id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id))`;
+  // The senders whose account is closed come in the same round trip, as rows without a currency.
+  const result = await db.execute<{ profile_id: string; currency: CurrencyUsage['currency'] | null; d30: string; d365: string }>(sql`
     select profile_id, currency,
       coalesce(sum(amount) filter (where created_at > now() - interval '30 days'), 0)::text as d30,
       sum(amount)::text as d365
     from transfer_requests
-    where profile_id in (select sender.id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id))
+    where profile_id in ${ids}
       and created_at > now() - interval '365 days'
       and status not in ('cancelled', 'rejected')
-    group by profile_id, currency`);
+    group by profile_id, currency
+    union all
+    select id, null, null, null from profiles where id in ${ids} and closed_at is not null`);
   const usage = new Map<string, CurrencyUsage[]>();
+  const closed = new Set<string>();
   for (const row of result.rows) {
-    usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30, d365: row.d365 }]);
+    if (row.currency === null) closed.add(row.profile_id);
+    else usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30, d365: row.d365 }]);
   }
-  return usage;
+  return { usage, closed };
 }
 
 /**
