@@ -1,0 +1,76 @@
+// One sentence of state for the sender (docs/rules/money-states.md#the-senders-sentence): where their
+// transfer and their money stand, derived from the transfer's status, payment and payout (and a
+// compliance hold), so the sender never reads three badges that seem to disagree. Staff keep the
+// three badges. The sentence's words are the web's (transfer.json, senderState.*).
+import { isFinalStatus, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
+
+export const SENDER_STATES = [
+  'awaitingPayment', 'proofReceived', 'checkingPayment', 'checkingTransfer', 'preparing', 'onItsWay', 'delivered',
+  'cancelledNothingCharged', 'cancelledReleasing', 'cancelledRefundDue', 'cancelledRefunded',
+  'rejectedNothingCharged', 'rejectedReleasing', 'rejectedRefundDue', 'rejectedRefunded',
+  'released', 'refundDue', 'refunded',
+] as const;
+export type SenderStateKey = (typeof SENDER_STATES)[number];
+
+/** How the sentence is shown: waiting on the sender, in our hands, done, or stopped. */
+export type SenderTone = 'action' | 'progress' | 'done' | 'stopped';
+
+export interface SenderStateInput {
+  status: TransferStatus;
+  payment_status: PaymentStatus;
+  payout_status: PayoutStatus;
+  /** The sender uploaded a proof of payment (a payment by hand). */
+  has_proof?: boolean;
+  /** A compliance hold (the transfer is being checked); absent means none. */
+  on_hold?: boolean;
+}
+
+export interface SenderState {
+  key: SenderStateKey;
+  tone: SenderTone;
+  /** The sentence names the refunded amount (what was paid). */
+  names_refund: boolean;
+}
+
+const state = (key: SenderStateKey, tone: SenderTone, names_refund = false): SenderState => ({ key, tone, names_refund });
+
+/** A closed (rejected or cancelled) transfer: what became of the money, never "awaiting payment". */
+function closed(kind: 'cancelled' | 'rejected', payment: PaymentStatus): SenderState {
+  switch (payment) {
+    case 'awaiting':
+    case 'voided': return state(`${kind}NothingCharged`, 'stopped');
+    case 'authorized': return state(`${kind}Releasing`, 'stopped');
+    // Received money on a closed transfer is owed back (paymentAfterClosing): the same sentence.
+    case 'received':
+    case 'refund_due': return state(`${kind}RefundDue`, 'stopped', true);
+    case 'refunded': return state(`${kind}Refunded`, 'stopped', true);
+  }
+}
+
+/**
+ * The sender's sentence for any status × payment × payout (and proof, hold). Completed is
+ * delivered; a closed transfer says what became of the money; an open one says whose move it is:
+ * the sender's payment (awaited, or a proof received), our check (payment, or a hold), our
+ * preparing the payout, or the money on its way.
+ */
+export function senderState(t: SenderStateInput): SenderState {
+  if (t.status === 'completed') return state('delivered', 'done');
+  if (t.status === 'cancelled' || t.status === 'rejected') return closed(t.status, t.payment_status);
+  // Open (pending or processing) from here.
+  if (t.payout_status === 'sent') return state('onItsWay', 'progress');
+  if (t.on_hold) return state('checkingTransfer', 'progress');
+  switch (t.payment_status) {
+    case 'awaiting': return t.has_proof ? state('proofReceived', 'progress') : state('awaitingPayment', 'action');
+    case 'authorized': return state('checkingPayment', 'progress');
+    case 'received': return t.status === 'processing' ? state('onItsWay', 'progress') : state('preparing', 'progress');
+    // Money released or going back while the transfer is still open: say so plainly, never "awaiting payment".
+    case 'voided': return state('released', 'stopped');
+    case 'refund_due': return state('refundDue', 'stopped', true);
+    case 'refunded': return state('refunded', 'stopped', true);
+  }
+}
+
+/** The sender still has something to do (pay): the dashboard offers "Pay now". */
+export function senderMustPay(t: SenderStateInput): boolean {
+  return !isFinalStatus(t.status) && senderState(t).key === 'awaitingPayment';
+}
