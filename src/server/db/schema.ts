@@ -8,6 +8,8 @@ import { CHANNEL_IDS } from '@core/channels.js';
 import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '@core/kyc-documents.js';
 import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
+import { CASE_OUTCOMES, CASE_STATUSES } from '@core/monitoring/cases.js';
+import { MONITORING_RULES } from '@core/monitoring/rules.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
@@ -626,4 +628,59 @@ export const screeningListEntries = pgTable('screening_list_entries', {
   fingerprint: text('fingerprint').notNull(),
 }, (t) => [
   index('screening_list_entries_version_idx').on(t.version_id, t.id),
+]);
+
+// ---- Transaction monitoring (docs/rules/monitoring.md) ----
+
+/** A monitoring rule's settings as the admin left them; a rule without a row has its defaults (core/monitoring/rules.ts). */
+export const monitoringRules = pgTable('monitoring_rules', {
+  rule: text('rule').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  /** A hit holds the transfer until its case is closed. */
+  holds: boolean('holds').notNull(),
+  thresholds: jsonb('thresholds').notNull(),
+  updated_at: updatedAt(),
+  updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+}, (t) => [
+  check('monitoring_rules_rule_check', sql`${t.rule} in (${oneOf(MONITORING_RULES)})`),
+]);
+
+/** One sender's case: their alerts gathered, open → investigating → closed with an outcome. One not closed per sender. */
+export const monitoringCases = pgTable('monitoring_cases', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  status: text('status', { enum: CASE_STATUSES }).notNull().default('open'),
+  outcome: text('outcome', { enum: CASE_OUTCOMES }),
+  /** Each step's note: `{ at, by, from, to, outcome?, note }`. */
+  notes: jsonb('notes').notNull().default([]),
+  /** Who moved it last (who closed it, once closed). */
+  reviewer_id: uuid('reviewer_id').references(() => profiles.id, { onDelete: 'set null' }),
+  created_at: createdAt(),
+  investigating_at: timestamp('investigating_at', { withTimezone: true }),
+  closed_at: timestamp('closed_at', { withTimezone: true }),
+  updated_at: updatedAt(),
+}, (t) => [
+  check('monitoring_cases_status_check', sql`${t.status} in (${oneOf(CASE_STATUSES)})`),
+  check('monitoring_cases_outcome_check', sql`${t.outcome} is null or ${t.outcome} in (${oneOf(CASE_OUTCOMES)})`),
+  check('monitoring_cases_closed_check', sql`(${t.status} = 'closed') = (${t.outcome} is not null and ${t.closed_at} is not null)`),
+  uniqueIndex('monitoring_cases_one_open_idx').on(t.profile_id).where(sql`${t.status} <> 'closed'`),
+  index('monitoring_cases_status_idx').on(t.status, t.created_at.desc()),
+  index('monitoring_cases_profile_idx').on(t.profile_id, t.created_at.desc()),
+]);
+
+/** A rule's hit: its evidence (the numbers compared and the transfers), in its sender's case. One per rule and transfer. */
+export const monitoringAlerts = pgTable('monitoring_alerts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  rule: text('rule').notNull(),
+  evidence: jsonb('evidence').notNull(),
+  transfer_request_id: uuid('transfer_request_id').references(() => transferRequests.id),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  case_id: uuid('case_id').notNull().references(() => monitoringCases.id),
+  /** Whether the hit held its transfer (the rule's setting then). */
+  held: boolean('held').notNull().default(false),
+  created_at: createdAt(),
+}, (t) => [
+  check('monitoring_alerts_rule_check', sql`${t.rule} in (${oneOf(MONITORING_RULES)})`),
+  uniqueIndex('monitoring_alerts_rule_transfer_idx').on(t.rule, t.transfer_request_id),
+  index('monitoring_alerts_case_idx').on(t.case_id, t.created_at.desc()),
 ]);
