@@ -161,7 +161,7 @@ describe('fee tiers cover each corridor with no gap (docs/rules/fees-and-rates.m
     (await t.request({ method: 'GET', url: `/api/audit?target_type=fee_tier&target_id=${id}`, token: admin.token })).json().data as
       { action: string; before: Tier | null; after: Tier | null }[];
   const GAP_EN = 'A corridor\'s fee tiers must cover its whole range, from 3000 to 1200000 XAF, with no gap: this change would leave part of it without a tier.';
-  const GAP_FR = 'Les paliers de frais d’un corridor doivent couvrir toute sa plage, de 3000 à 1200000 XAF, sans trou : cette modification en laisserait une partie sans palier.';
+  const GAP_FR = 'Les paliers de frais d’un corridor doivent couvrir toute sa plage, de 3000 à 1200000 XAF, sans trou\u00a0: cette modification en laisserait une partie sans palier.';
 
   it('refuses an edit that leaves the corridor minimum uncovered, in English and French, and changes nothing', async () => {
     const before = await tiersOf('XAF_USD');

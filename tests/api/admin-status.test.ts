@@ -89,7 +89,7 @@ describe('PATCH /api/transfer-requests/:id — the staff moves', () => {
     const done = await createTransfer(t, sender.id, { status: 'completed' });
     const res = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${done.id}`, token: manager.token,
       headers: { 'accept-language': 'fr-FR' }, payload: { status: 'rejected' } });
-    expect(res.json().error).toBe('Échec de la mise à jour du statut : Ce transfert est définitif et ne peut plus changer.');
+    expect(res.json().error).toBe('Échec de la mise à jour du statut\u00a0: Ce transfert est définitif et ne peut plus changer.');
   });
 
   it('records who moved it, from what, to what, and the note', async () => {

@@ -69,7 +69,7 @@ describe('setting up two-step sign-in asks for the current password', () => {
     expect(wrong.json()).toEqual({ error: WRONG, code: 'current_password_wrong', fields: { current_password: WRONG } });
     const french = await setUp(sender.token, { current_password: 'guessed-password-2' }, 'fr');
     expect(french.statusCode).toBe(403);
-    expect(french.json().fields.current_password).toBe("Votre mot de passe actuel est incorrect. Rien n'a été modifié.");
+    expect(french.json().fields.current_password).toBe("Votre mot de passe actuel est incorrect. Rien n’a été modifié.");
     expect(await stateOf(sender)).toEqual(NOTHING);
     expect((await enable(sender.token, '123456')).json().code).toBe('mfa_setup_first');
     // The same answer as the e-mail change gives for the same wrong password.

@@ -53,7 +53,7 @@ describe('changing the e-mail asks for the current password', () => {
   it('says so in French', async () => {
     const user = await createUser(t);
     const wrong = await patchMe(user.token, { email: uniqueEmail('fr'), current_password: 'guessed-password-1' }, 'fr');
-    expect(wrong.json().fields.current_password).toBe("Votre mot de passe actuel est incorrect. Rien n'a été modifié.");
+    expect(wrong.json().fields.current_password).toBe("Votre mot de passe actuel est incorrect. Rien n’a été modifié.");
   });
 
   it('limits wrong current passwords per account, then refuses even the right one', async () => {

@@ -194,7 +194,7 @@ describe('proof of payment', () => {
       expect([res.statusCode, res.json().code]).toEqual([409, 'proof_closed']);
       expect(res.json().error).toBe('This transfer is closed: it takes no more proofs of payment, and nothing more is to be paid for it.');
       const fr = await t.request({ method: 'POST', url: `/api/transfer-requests/${id}/proof`, token: alice.token, headers: { 'accept-language': 'fr', ...multipart('late.png', PNG, 'image/png').headers }, payload: multipart('late.png', PNG, 'image/png').payload });
-      expect([fr.statusCode, fr.json().error]).toEqual([409, 'Ce transfert est clos : il n’accepte plus de preuve de paiement, et plus rien n’est à payer.']);
+      expect([fr.statusCode, fr.json().error]).toEqual([409, 'Ce transfert est clos\u00a0: il n’accepte plus de preuve de paiement, et plus rien n’est à payer.']);
       const { data } = (await t.request({ method: 'GET', url: `/api/transfer-requests/${id}`, token: alice.token })).json();
       expect(data).toMatchObject({ has_proof: false, proofs: [] });
     }

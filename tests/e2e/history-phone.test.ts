@@ -104,7 +104,7 @@ describe('history and dashboard on a phone', () => {
     const card = historyCard(page, usd.reference, `Détails de ${usd.reference}`);
     await card.getByText('+241 77 12 34 56', { exact: true }).waitFor();
     await expectWithinWidth(page, card.getByText('100,00 $US', { exact: true }), 'French amount');
-    await expectWithinWidth(page, card.getByRole('link', { name: `Renvoyer : même destinataire et même montant que ${usd.reference}` }), 'Renvoyer');
+    await expectWithinWidth(page, card.getByRole('link', { name: `Envoyer à nouveau\u00a0: même bénéficiaire et même montant que ${usd.reference}` }), 'Envoyer à nouveau');
     await card.getByText(/^Attendu au plus tard le /).waitFor();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     expect(await seriousViolations(page)).toEqual([]);
