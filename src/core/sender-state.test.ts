@@ -1,18 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
+import enTransfer from '../locales/en/transfer.json';
+import frTransfer from '../locales/fr/transfer.json';
 import { SENDER_STATES, senderMustPay, senderState, type SenderStateInput } from './sender-state.js';
 
 // The sender's one sentence over every status × payment × payout, with and without a proof and a
 // hold: read in English as the screens show it, so a contradiction ("Rejected" and "Awaiting
 // payment") is seen as a person would see it.
 
-const locale = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../locales/${lng}/transfer.json`), 'utf8')) as {
-  senderState: Record<string, string>;
-};
-const EN = locale('en').senderState;
-const FR = locale('fr').senderState;
+const EN: Record<string, string> = enTransfer.senderState;
+const FR: Record<string, string> = frTransfer.senderState;
 
 /** The sentence as the screens write it, the refund named as $63.00. */
 function sentence(input: SenderStateInput): string {

@@ -156,7 +156,7 @@ describe('a sender\'s page answers each field as the detail does', () => {
       destination_details: detail.destination_details, metadata: { channel: 'test' },
       ...Object.fromEntries(['reference', 'source_provider', 'destination_provider', 'fee', 'total', 'rate', 'payout_amount', 'payout_currency',
         'payout_reference', 'payment_status', 'payment_amount', 'payment_reference', 'payout_status', 'refund_reference', 'tracking_url',
-        'action_needed', 'action_message', 'payment_recorded_at'].map((key) => [key, detail[key]])),
+        'action_needed', 'action_message', 'payment_recorded_at', 'has_proof'].map((key) => [key, detail[key]])),
     });
   });
 });

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transferRequests } from '@server/db/schema.js';
 import { TRACKING_LIMIT } from '@server/modules/tracking/routes.js';
 import { createTransfer } from './admin-fixtures.js';
 import { createUser, type TestUser } from '../support/factories.js';
@@ -60,9 +62,20 @@ describe('GET /api/track/{token}, signed out', () => {
       status: 'pending', recipient_first_name: 'Marie', recipient_phone_masked: '••••••••456',
       payout_amount: row.payout_amount, payout_currency: 'XAF', payout_reference: null, late: false,
     });
-    // USD → XAF takes 10-60 min (seeded corridor), counted from the request while unpaid.
-    expect(Date.parse(data.delivery.earliest) - row.created_at.getTime()).toBe(10 * 60_000);
-    expect(Date.parse(data.delivery.latest) - row.created_at.getTime()).toBe(60 * 60_000);
+    // Unpaid, no arrival time is promised: the clock starts with the sender's payment.
+    expect(data.delivery).toBeNull();
+  });
+
+  it('counts the expected delivery from the payment, not from the request', async () => {
+    const created = new Date(Date.now() - 2 * 3600_000);
+    const paidAt = new Date(Date.now() - 5 * 60_000);
+    const row = await createTransfer(t, sender.id, { paid: true, created_at: created });
+    await t.database.db.update(transferRequests).set({ payment_recorded_at: paidAt }).where(eq(transferRequests.id, row.id));
+    const { data } = (await track(row.tracking_token!)).json();
+    // USD → XAF takes 10-60 min (seeded corridor), counted from the payment: not late, though made 2 hours ago.
+    expect(Date.parse(data.delivery.earliest) - paidAt.getTime()).toBe(10 * 60_000);
+    expect(Date.parse(data.delivery.latest) - paidAt.getTime()).toBe(60 * 60_000);
+    expect(data.late).toBe(false);
   });
 
   it('never carries the sender’s name, e-mail or phone, the recipient’s full number or last name', async () => {
@@ -82,8 +95,11 @@ describe('GET /api/track/{token}, signed out', () => {
   });
 
   it('says late when an open transfer is past its latest expected delivery', async () => {
-    const old = await createTransfer(t, sender.id, { created_at: new Date(Date.now() - 3 * 3600_000) });
+    const old = await createTransfer(t, sender.id, { paid: true, created_at: new Date(Date.now() - 3 * 3600_000) });
     expect((await track(old.tracking_token!)).json().data).toMatchObject({ status: 'pending', late: true });
+    // Unpaid for as long, it is not late: nothing was promised before the payment.
+    const unpaid = await createTransfer(t, sender.id, { created_at: new Date(Date.now() - 3 * 3600_000) });
+    expect((await track(unpaid.tracking_token!)).json().data).toMatchObject({ status: 'pending', late: false, delivery: null });
   });
 
   it('answers an unknown or malformed token 404, in the error shape and the caller’s language', async () => {

@@ -5036,6 +5036,7 @@ export interface operations {
                             action_needed: boolean;
                             action_message: string | null;
                             payment_recorded_at: string | null;
+                            has_proof: boolean;
                         }[];
                         next_cursor: string | null;
                     };

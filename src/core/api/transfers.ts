@@ -226,7 +226,10 @@ const TransactionSchema = z.object({
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
   payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true, tracking_url: true,
   action_needed: true, action_message: true, payment_recorded_at: true,
-}).shape);
+}).shape).extend({
+  /** The sender uploaded a proof of payment for it. */
+  has_proof: z.boolean(),
+});
 export type TransactionJson = z.infer<typeof TransactionSchema>;
 export const TransactionPageSchema = pageOf(TransactionSchema);
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;

@@ -4,7 +4,7 @@ import { Badge } from '@web/components/ui/badge';
 import { formatDateTime } from '@web/lib/format';
 import { useFees } from '@web/lib/queries';
 
-/** What a transfer needs for its delivery estimate; lists carry no payment time (the clock then starts at the request). */
+/** What a transfer needs for its delivery estimate: the clock starts when the payment is recorded. */
 interface Timed {
   direction: string;
   status: string;
@@ -25,6 +25,8 @@ export function useDelivery(): (t: Timed) => Delivery | null {
   const fees = useFees();
   return (t) => {
     if (t.status !== 'pending' && t.status !== 'processing') return null;
+    // Counted from the payment: while it is not in, no arrival time is promised.
+    if (!t.payment_recorded_at) return null;
     const corridor = fees.data?.corridors.find((c) => c.direction === t.direction);
     const window = corridor ? deliveryWindow(corridor.processing_time, deliveryStart({ created_at: t.created_at, payment_recorded_at: t.payment_recorded_at ?? null })) : null;
     return window ? { window, late: isLate(t.status, window, new Date()) } : null;

@@ -36,7 +36,8 @@ export async function trackTransfer(ctx: AppContext, token: string, now = new Da
   const status = row.status as TransferStatus;
   const open = status === 'pending' || status === 'processing';
   const start = deliveryStart({ created_at: row.created_at.toISOString(), payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null });
-  const window = open && row.processing_time ? deliveryWindow(row.processing_time, start) : null;
+  // The clock starts when the sender's payment is in: before that no arrival time is promised.
+  const window = open && row.processing_time && row.payment_recorded_at ? deliveryWindow(row.processing_time, start) : null;
   return {
     status,
     recipient_first_name: firstName(details.recipient_name ?? details.account_holder),

@@ -182,11 +182,14 @@ const requestFields = {
   tracking_token: transferRequests.tracking_token,
   action_needed: transferRequests.action_needed, action_message: actionMessage,
   payment_recorded_at: transferRequests.payment_recorded_at,
+  // The sender uploaded a proof (their one sentence says so rather than "waiting for your payment").
+  // Qualified by hand, like actionMessage (payment_proofs_request_idx answers it).
+  has_proof: sql<boolean>`exists (select 1 from payment_proofs proof where proof.transfer_request_id = transfer_requests.id)`,
 };
 
 /** A row of a sender's page of transactions: the transaction and its request's fields (none shares a name with a transaction column). */
-export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclude<keyof typeof requestFields, 'action_message'>>
-  & { action_message: string | null; cursor_at: string };
+export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclude<keyof typeof requestFields, 'action_message' | 'has_proof'>>
+  & { action_message: string | null; has_proof: boolean; cursor_at: string };
 const ownTransactionFields = {
   ...getTableColumns(transactions),
   ...requestFields,

@@ -103,5 +103,6 @@ export function transactionToJson(row: OwnTransactionRow, publicUrl: string): Tr
     action_message: row.action_needed ? row.action_message : null,
     // When the delivery clock started (src/core/delivery.ts), as the detail gives it.
     payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null,
+    has_proof: row.has_proof,
   } as TransactionJson;
 }

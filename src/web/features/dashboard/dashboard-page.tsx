@@ -8,12 +8,13 @@ import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { KycCard } from '@web/components/kyc-limits';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { Badge, StatusBadge } from '@web/components/ui/badge';
+import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
-import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
+import { SenderStateLine } from '@web/components/sender-state';
+import { senderMustPay } from '@core/sender-state';
 import { displayName, useSession } from '@web/lib/session';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { recipientName, useSummary, useTransactionList, type TransactionItem } from '@web/lib/transfers';
@@ -65,10 +66,8 @@ function TransferItem({ item, extra }: { item: TransactionItem; extra?: ReactNod
       </div>
       <p className="text-xs text-slate-600">{formatDateTime(item.created_at, lng)} · <span className="font-mono">{item.reference}</span></p>
       <div className="flex flex-wrap items-center gap-1.5">
-        <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+        <SenderStateLine item={item} />
         {item.action_needed ? <Badge variant="yellow">{t('action.badge')}</Badge> : null}
-        <SenderPaymentBadge state={item.payment_status} />
-        {item.payout_status === 'sent' ? <SenderPayoutBadge state={item.payout_status} /> : null}
         <DeliveryNote delivery={delivery(item)} />
       </div>
       <div className="flex flex-wrap gap-2">
@@ -134,7 +133,7 @@ export default function DashboardPage() {
                 ) : null}
                 <TransferItem item={item} extra={(
                   <Button asChild size="sm">
-                    <Link to={detailsHref(item)} aria-label={t('action.replyOf', { reference: item.reference })}>{t('action.reply')}</Link>
+                    <Link to={`${detailsHref(item)}&reply=1`} aria-label={t('action.replyOf', { reference: item.reference })}>{t('action.reply')}</Link>
                   </Button>
                 )} />
               </li>
@@ -156,7 +155,7 @@ export default function DashboardPage() {
         <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')}
           render={(item) => <TransferItem item={item} />} />
         <ListCard title={t('dashboard.open')} query={{ ...open, data: open.data?.slice(0, 6) }} empty={t('dashboard.noOpen')} render={(item) => (
-          <TransferItem item={item} extra={item.status === 'pending' && item.payment_status === 'awaiting'
+          <TransferItem item={item} extra={item.status === 'pending' && senderMustPay(item)
             ? <Button asChild size="sm"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
             : null} />
         )} />

@@ -5,7 +5,7 @@ import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
 import { formatPhone } from '@core/phone';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { Badge, StatusBadge } from '@web/components/ui/badge';
+import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
@@ -14,7 +14,7 @@ import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
-import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
+import { SenderStateLine } from '@web/components/sender-state';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { recipientName, useTransactions } from '@web/lib/transfers';
 import { TransferDetailsDialog } from './details-dialog';
@@ -38,7 +38,7 @@ export default function HistoryPage() {
   const showDetails = (id: string | null) => setParams((current) => {
     const next = new URLSearchParams(current);
     if (id) next.set('details', id);
-    else next.delete('details');
+    else { next.delete('details'); next.delete('reply'); }
     return next;
   });
   const delivery = useDelivery();
@@ -128,10 +128,8 @@ export default function HistoryPage() {
                       </td>
                       <td className={`${cell} col-span-2 row-start-3`}>
                         <div className="flex flex-wrap items-center gap-1.5 md:flex-col md:items-start">
-                          <StatusBadge status={item.status}>{t(`status.${item.status}`)}</StatusBadge>
+                          <SenderStateLine item={item} />
                           {item.action_needed ? <Badge variant="yellow">{t('action.badge')}</Badge> : null}
-                          <SenderPaymentBadge state={item.payment_status} />
-                          <SenderPayoutBadge state={item.payout_status} />
                           <DeliveryNote delivery={delivery(item)} />
                         </div>
                       </td>
@@ -151,7 +149,7 @@ export default function HistoryPage() {
           </div>
         ) : null}
       </div>
-      <TransferDetailsDialog transferId={params.get('details')} onClose={() => showDetails(null)} />
+      <TransferDetailsDialog transferId={params.get('details')} onClose={() => showDetails(null)} focusReply={params.get('reply') === '1'} />
     </PageShell>
   );
 }

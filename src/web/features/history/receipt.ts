@@ -11,6 +11,7 @@ import { formatPhone } from '@core/phone';
 import { apiData } from '@web/lib/api';
 import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 import { paymentWasReceived } from '@web/lib/money-labels';
+import { senderState } from '@core/sender-state';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** Who sent the transfer and where to ask about it: read from the session and the app's config. */
@@ -52,7 +53,9 @@ function buildReceipt(item: TransactionItem, t: TFunction, lng: string, context:
   doc.setFillColor(...BRAND).rect(0, 0, pageWidth, 72, 'F');
   ink([255, 255, 255]);
   doc.setFont('helvetica', 'bold').setFontSize(22).text(t('common:app.name'), margin, 44);
-  doc.setFont('helvetica', 'bold').setFontSize(11).text(t('receipt.title'), pageWidth - margin, 36, { align: 'right' });
+  // Only a completed transfer has a receipt; any other's document is a statement that says so.
+  const completed = item.status === 'completed';
+  doc.setFont('helvetica', 'bold').setFontSize(11).text(completed ? t('receipt.title') : t(`receipt.statementTitle.${item.status}`), pageWidth - margin, 36, { align: 'right' });
   doc.setFont('helvetica', 'normal').setFontSize(9).text(t('receipt.issued', { date: date(new Date().toISOString()) }), pageWidth - margin, 50, { align: 'right' });
 
   // The reference is the title; the status is stamped beside it.
@@ -64,6 +67,14 @@ function buildReceipt(item: TransactionItem, t: TFunction, lng: string, context:
   ink(MUTED);
   doc.setFont('helvetica', 'normal').setFontSize(10).text(t('receipt.field', { label: t('receipt.date'), value: date(item.created_at) }), margin, y + 46);
   stamp(doc, t(`status.${item.status}`).toUpperCase(), STAMP[item.status] ?? MUTED, pageWidth - margin, y + 4);
+  if (!completed) {
+    const state = senderState(item);
+    const sentence = t(`senderState.${state.key}`, { amount: state.names_refund ? amount(item.payment_amount ?? item.total, item.currency, lng) : '' });
+    const lines = doc.setFont('helvetica', 'bold').setFontSize(10).splitTextToSize(plain(t('receipt.notAReceipt', { state: sentence })), width) as string[];
+    ink(INK);
+    doc.text(lines, margin, y + 62);
+    y += lines.length * 12 + 4;
+  }
 
   // What left and what arrives, with a drawn arrow between them (the PDF font has no arrow).
   y += 70;

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { MessageInputSchema, type SenderMessageJson } from '@core/api/transfers';
@@ -15,8 +15,10 @@ import { transferKeys } from '@web/lib/transfers';
  * The transfer's thread with our team (docs/rules/back-office.md#notes-and-action-needed): what staff asked, the messages both ways,
  * oldest first, and a reply form. A reply clears "action needed".
  */
-export function TransferThread({ transferId, messages, actionMessage }: {
+export function TransferThread({ transferId, messages, actionMessage, focusReply = false }: {
   transferId: string;
+  /** Opened from "Reply": the question and the reply box are brought into view and the box focused. */
+  focusReply?: boolean;
   messages: SenderMessageJson[];
   /** What staff asked, while the sender owes an answer. */
   actionMessage: string | null;
@@ -27,6 +29,22 @@ export function TransferThread({ transferId, messages, actionMessage }: {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const form = useZodForm(MessageInputSchema, { body: '' });
+  const sectionRef = useRef<HTMLElement>(null);
+
+  // After the dialog has opened: the question at the top of the view, the reply box within it, focused.
+  useEffect(() => {
+    if (!focusReply) return;
+    const timer = setTimeout(() => {
+      const section = sectionRef.current;
+      const box = section?.querySelector('textarea');
+      if (!section || !box) return;
+      (section.querySelector('[data-testid="action-needed"]') ?? section).scrollIntoView({ block: 'start' });
+      const { bottom } = box.getBoundingClientRect();
+      if (bottom > window.innerHeight) box.scrollIntoView({ block: 'end' });
+      box.focus({ preventScroll: true });
+    }, 50);
+    return () => clearTimeout(timer);
+  }, [focusReply]);
 
   const send = async (values: { body: string }) => {
     await api(`/api/transfer-requests/${transferId}/messages`, { method: 'POST', body: values });
@@ -36,7 +54,7 @@ export function TransferThread({ transferId, messages, actionMessage }: {
   };
 
   return (
-    <section aria-labelledby={titleId} className="grid gap-3">
+    <section ref={sectionRef} aria-labelledby={titleId} className="grid scroll-mt-4 gap-3" data-testid="thread">
       <h3 id={titleId} className="font-semibold">{t('conversation.title')}</h3>
       {actionMessage !== null ? (
         <Alert variant="warning" data-testid="action-needed">

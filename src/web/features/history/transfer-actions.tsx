@@ -15,6 +15,8 @@ export function TransferActions({ item, onDetails }: { item: TransactionItem; on
   const { toast } = useToast();
   const [printing, setPrinting] = useState(false);
   const again = sendAgainFromTransfer(item);
+  // Only a completed transfer has a receipt; any other gets a statement that says what it is.
+  const completed = item.status === 'completed';
 
   const receipt = async () => {
     setPrinting(true);
@@ -35,9 +37,9 @@ export function TransferActions({ item, onDetails }: { item: TransactionItem; on
       </Button>
       <CancelTransferButton item={item} />
       <Button size="sm" variant="secondary" loading={printing} onClick={() => void receipt()}
-        aria-label={t('history.receiptOf', { reference: item.reference })} data-testid="history-receipt">
+        aria-label={t(completed ? 'history.receiptOf' : 'history.statementOf', { reference: item.reference })} data-testid="history-receipt">
         <Download aria-hidden />
-        {t('history.receipt')}
+        {t(completed ? 'history.receipt' : 'history.statement')}
       </Button>
       <Button asChild size="sm" variant="outline">
         <Link to={again.to} state={again.state} aria-label={t('history.sendAgainOf', { reference: item.reference })}>

@@ -6,14 +6,14 @@ import type { CheckoutResponse } from '@core/api/payments';
 import { awaitsPayment } from '@core/money-states';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
-import { SenderPaymentBadge, SenderPayoutBadge } from '@web/components/money-badges';
+import { SenderStateLine } from '@web/components/sender-state';
 import { api, isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
 import { useTransfer, type TransferDetail } from '@web/lib/transfers';
+import { CopyButton } from './copy-button';
 import { ProofCard } from './proof-card';
 
 /** Rejected or cancelled: it will not be carried out and nothing is to be paid for it. */
@@ -99,16 +99,25 @@ export default function PaymentPage() {
         <dl className="grid gap-4 sm:grid-cols-2">
           <div>
             <dt className="text-sm text-slate-600">{t(payable ? 'pay.amountToPay' : 'pay.total')}</dt>
-            <dd className="text-2xl font-bold tabular-nums" data-testid="pay-total">{total}</dd>
+            <dd className="flex flex-wrap items-center gap-2">
+              <span className="text-2xl font-bold tabular-nums" data-testid="pay-total">{total}</span>
+              {payable ? <CopyButton value={tr.total} what="amount" /> : null}
+            </dd>
           </div>
           <div>
             <dt className="text-sm text-slate-600">{t('pay.reference')}</dt>
-            <dd className="font-mono text-2xl font-bold tracking-wide" data-testid="pay-reference">{tr.reference}</dd>
+            <dd className="flex flex-wrap items-center gap-2">
+              <span className="font-mono text-2xl font-bold tracking-wide" data-testid="pay-reference">{tr.reference}</span>
+              {payable ? <CopyButton value={tr.reference} what="reference" /> : null}
+            </dd>
           </div>
           {!payable || tr.paypal_checkout || !tr.payment_instructions ? null : (
             <div className="sm:col-span-2">
               <dt className="text-sm text-slate-600">{t('pay.whereToPay')}</dt>
-              <dd className="mt-1 rounded-md bg-slate-50 p-3 font-medium" data-testid="pay-instructions">{tr.payment_instructions}</dd>
+              <dd className="mt-1 flex flex-wrap items-start justify-between gap-2 rounded-md bg-slate-50 p-3">
+                <span className="min-w-0 whitespace-pre-line break-words font-medium" data-testid="pay-instructions">{tr.payment_instructions}</span>
+                <CopyButton value={tr.payment_instructions} what="account" />
+              </dd>
               <dd className="mt-1 text-sm text-slate-700">{t('pay.quoteReference', { reference: tr.reference })}</dd>
             </div>
           )}
@@ -116,23 +125,11 @@ export default function PaymentPage() {
             <dt className="text-sm text-slate-600">{t('pay.transfer')}</dt>
             <dd className="font-medium">{channelLabel(t, tr.source_provider)} → {channelLabel(t, tr.destination_provider)}</dd>
           </div>
+          {/* One sentence of where it stands (src/core/sender-state.ts), never three badges that may disagree. */}
           <div>
             <dt className="text-sm text-slate-600">{t('pay.status')}</dt>
-            <dd><StatusBadge status={tr.status}>{t(`status.${tr.status}`)}</StatusBadge></dd>
+            <dd className="mt-1"><SenderStateLine item={tr} /></dd>
           </div>
-          {/* Closed, the notice says what became of the money: no "awaiting payment" or "not paid out yet". */}
-          {closed ? null : (
-            <>
-              <div>
-                <dt className="text-sm text-slate-600">{t('pay.paymentStatus')}</dt>
-                <dd><SenderPaymentBadge state={tr.payment_status} /></dd>
-              </div>
-              <div>
-                <dt className="text-sm text-slate-600">{t('pay.payoutStatus')}</dt>
-                <dd><SenderPayoutBadge state={tr.payout_status} /></dd>
-              </div>
-            </>
-          )}
           {tr.payment_amount ? (
             <div>
               <dt className="text-sm text-slate-600">{t('pay.paidAmount')}</dt>

@@ -78,7 +78,7 @@ function Tracked({ data }: { data: TrackingJson }) {
             </div>
             {data.recipient_phone_masked ? (
               <div>
-                <dt className="text-slate-600">{t('tracking.phone')}</dt>
+                <dt className="text-slate-600">{t(data.status === 'completed' ? 'tracking.phone' : 'tracking.phoneToBePaid')}</dt>
                 <dd className="font-mono tracking-wider" aria-label={t('tracking.phoneEnding', { digits: data.recipient_phone_masked.slice(-3) })}>
                   {data.recipient_phone_masked}
                 </dd>
