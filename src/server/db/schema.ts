@@ -434,6 +434,8 @@ export const savedRecipients = pgTable('saved_recipients', {
   recipient_phone: text('recipient_phone'),
   iban: text('iban'),
   bic: text('bic'),
+  /** The channel the sender paid with when saving it (a PayPal EUR sender's recipient opens as PayPal EUR again); null if saved by hand. */
+  paid_from: text('paid_from'),
   created_at: createdAt(),
 }, (t) => [index('saved_recipients_profile_idx').on(t.profile_id, t.created_at.desc())]);
 

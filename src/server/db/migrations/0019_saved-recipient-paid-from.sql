@@ -1,0 +1,1 @@
+ALTER TABLE "saved_recipients" ADD COLUMN "paid_from" text;
