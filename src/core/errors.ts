@@ -132,6 +132,11 @@ export const ERRORS = {
   quote_expired: { status: 409, key: 'errors.quotes.expired' },
   quote_used: { status: 409, key: 'errors.quotes.used' },
   quote_mismatch: { status: 422, key: 'errors.quotes.mismatch' },
+  // Transaction monitoring (docs/rules/monitoring.md#cases)
+  case_closed: { status: 409, key: 'errors.monitoring.caseClosed' },
+  case_transition_invalid: { status: 409, key: 'errors.monitoring.transitionInvalid' },
+  case_outcome_required: { status: 400, key: 'errors.monitoring.outcomeRequired' },
+  report_unavailable: { status: 409, key: 'errors.monitoring.reportUnavailable' },
   // PayPal
   paypal_not_payable: { status: 409, key: 'transfer.paypalNotPayable' },
   paypal_unavailable: { status: 502, key: 'transfer.paypalUnavailable' },
