@@ -502,6 +502,8 @@ export const RecipientSchema = z
     recipient_phone: recipientPhone(),
     iban: ibanText(),
     bic: bicText(),
+    /** The channel the sender pays with for this recipient (a transfer saving it sets it). */
+    paid_from: z.enum(CHANNEL_IDS, { error: 'validation.channelInvalid' }).optional(),
   })
   .superRefine((r, ctx) => {
     const failure = recipientError(CHANNELS[r.channel].kind, r);

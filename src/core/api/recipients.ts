@@ -14,6 +14,8 @@ const SavedRecipientSchema = z.object({
   recipient_phone: z.string().nullable(),
   iban: z.string().nullable(),
   bic: z.string().nullable(),
+  /** The channel the sender paid with when it was saved with a transfer; null when saved by hand. */
+  paid_from: z.enum(CHANNEL_IDS).nullable(),
   created_at: isoDateTime(),
 });
 export type SavedRecipient = z.infer<typeof SavedRecipientSchema>;

@@ -32,9 +32,13 @@ export function sendAgainFromTransfer(t: { direction: string; amount: string; de
   return { to: `/transfer?${query.toString()}`, state: { recipient: recipientOf(t.destination_details) } };
 }
 
-/** A saved recipient, on the first corridor that pays out to its channel. */
+/**
+ * A saved recipient, on the corridor the sender paid with when saving it (PayPal EUR stays PayPal
+ * EUR), else the first one that pays out to its channel.
+ */
 export function sendToSaved(r: SavedRecipient): SendAgainLink {
-  const direction = DIRECTIONS.find((d) => d.destination === r.channel);
+  const direction = DIRECTIONS.find((d) => d.destination === r.channel && d.source === r.paid_from)
+    ?? DIRECTIONS.find((d) => d.destination === r.channel);
   const query = direction ? `?${new URLSearchParams({ direction: direction.id }).toString()}` : '';
   return { to: `/transfer${query}`, state: { recipient: recipientOf(r) } };
 }

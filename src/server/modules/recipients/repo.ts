@@ -20,13 +20,18 @@ export async function saveRecipient(db: Db, profileId: string, r: Recipient): Pr
   const values = {
     label: r.label || null, channel: r.channel, recipient_name: r.recipient_name || null,
     recipient_email: r.recipient_email || null, recipient_phone: r.recipient_phone || null,
-    iban: r.iban || null, bic: r.bic || null,
+    iban: r.iban || null, bic: r.bic || null, paid_from: r.paid_from ?? null,
   };
   const [existing] = await db.select().from(savedRecipients).where(and(
     eq(savedRecipients.profile_id, profileId), eq(savedRecipients.channel, r.channel),
     same(savedRecipients.recipient_email, values.recipient_email), same(savedRecipients.recipient_phone, values.recipient_phone),
     same(savedRecipients.iban, values.iban),
   )).limit(1);
+  // Saved again from a transfer paid another way: the recipient opens as that way next time.
+  if (existing && values.paid_from && existing.paid_from !== values.paid_from) {
+    const [row] = await db.update(savedRecipients).set({ paid_from: values.paid_from }).where(eq(savedRecipients.id, existing.id)).returning();
+    return row!;
+  }
   if (existing) return existing;
   const [row] = await db.insert(savedRecipients).values({ profile_id: profileId, ...values }).returning();
   return row!;

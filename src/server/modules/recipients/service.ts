@@ -10,7 +10,10 @@ import * as repo from './repo.js';
 
 function toJson(row: repo.SavedRecipientRow): SavedRecipient {
   const { profile_id: _owner, ...rest } = row;
-  return { ...rest, channel: rest.channel as SavedRecipient['channel'], created_at: row.created_at.toISOString() };
+  return {
+    ...rest, channel: rest.channel as SavedRecipient['channel'], paid_from: rest.paid_from as SavedRecipient['paid_from'],
+    created_at: row.created_at.toISOString(),
+  };
 }
 
 export async function myRecipients(db: Db, profileId: string): Promise<SavedRecipient[]> {

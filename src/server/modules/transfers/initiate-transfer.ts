@@ -144,6 +144,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     await saveRecipient(ctx, user.profile_id, {
       channel: body.destination_provider, recipient_name: destination_details.recipient_name as string | undefined,
       recipient_email: d.recipient_email, recipient_phone: phone || undefined, iban: d.iban, bic: d.bic,
+      paid_from: body.source_provider,
     }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
   return answer(ctx, created);
