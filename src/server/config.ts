@@ -59,6 +59,12 @@ const EnvSchema = z.object({
   RUN_WORKER: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], 'must be true or false').default('true').transform((v) => v === 'true')),
   /** Attempts of a background job (an e-mail) before it is parked for the admin. */
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * How long a sender's e-mail about a transfer waits for the next step of the same transfer, so
+   * steps done together (payment recorded, processing, paid out) arrive as one e-mail; 0 sends
+   * each step's e-mail at once. A wait never exceeds five such windows from the first step.
+   */
+  MAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -93,6 +93,8 @@ async function buildTestApp(
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/nonexistent',
     PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true', SUPPORT_EMAIL: 'help@example.test', MAIL_FROM: 'Test <no-reply@example.test>',
+    // Each step's e-mail at once; tests/api/mail-grouping.test.ts sets a window to group them.
+    MAIL_GROUP_SECONDS: '0',
     ...opts.env,
   });
   const sessionSecret = randomBytes(32).toString('hex');

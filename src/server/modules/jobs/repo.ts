@@ -16,8 +16,16 @@ export interface JobRow {
   updated_at: Date;
 }
 
-export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null): Promise<void> {
-  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text)`);
+export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null, runAt: Date | null = null): Promise<void> {
+  // A job with a key replaces the one of that key still waiting (graphile-worker's 'replace' mode),
+  // run_at included; one already running keeps going and this one waits its turn.
+  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text, run_at => ${runAt?.toISOString() ?? null}::timestamptz)`);
+}
+
+/** The payload of the job of this key that no worker holds, its row locked (a worker skips it) until the transaction ends. */
+export async function waitingPayload(tx: Tx, key: string): Promise<unknown> {
+  const rows = await tx.execute(sql`select payload from graphile_worker._private_jobs where key = ${key} and locked_at is null for update`);
+  return (rows.rows[0] as { payload: unknown } | undefined)?.payload ?? null;
 }
 
 /**

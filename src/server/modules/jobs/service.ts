@@ -11,16 +11,22 @@ import { recordAudit, type Actor } from '../audit/service.js';
  * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
  * refund of a PayPal capture, the daily erasure of closed accounts past their retention.
  */
-export const JOB_KINDS = ['mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup'] as const;
+export const JOB_KINDS = ['mail', 'transfer_mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
  * Adds a job; with a transaction, it exists only if that transaction commits. A `key` names the
  * job while it waits, runs or is parked (graphile-worker's job key), so it can be found again.
  */
-export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key?: string): Promise<void> {
-  return repo.addJob(db, kind, payload, maxAttempts, key ?? null);
+export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key?: string, runAt?: Date): Promise<void> {
+  return repo.addJob(db, kind, payload, maxAttempts, key ?? null, runAt ?? null);
 }
+
+/**
+ * The payload of the job of this key still waiting (not taken by a worker), locked until the
+ * caller's transaction ends so no worker takes it meanwhile: to add to it before re-adding it.
+ */
+export const waitingPayload = (tx: Tx, key: string): Promise<unknown> => repo.waitingPayload(tx, key);
 
 /**
  * A job to add in the very statement of the change that causes it (one round trip instead of a

@@ -9,6 +9,7 @@ import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
 import { deleteOldQuotes } from '../quotes/service.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
+import { runTransferMailJob } from '../transfers/notifications.js';
 import { runVoidJob } from '../transfers/void-paypal-authorization.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
@@ -73,6 +74,8 @@ const schedule = (maxAttempts: number) => parseCronItems([
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   const taskList: TaskList = {
     mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
+    // A sender's e-mail gathering the steps of one transfer done close together (transfers/notifications.ts).
+    transfer_mail: (payload, helpers) => runTransferMailJob(deps, payload, helpers.abortSignal),
     // PayPal's side of a closed or refunded transfer (transfers/paypal-money.ts).
     paypal_void: (payload) => runVoidJob(deps, payload),
     paypal_refund: (payload) => runRefundJob(deps, payload),

@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
+import type { Config } from '@server/config.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
-import type { MailMessage } from '../mail/mailer.js';
-import type { NewJob } from '../jobs/service.js';
-import { mailJob, queueMail } from '../mail/service.js';
-import { senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
+import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { enqueue, waitingPayload, type NewJob } from '../jobs/service.js';
+import { deliverMail, mailJob, queueMail } from '../mail/service.js';
+import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
 // their profile. Queued in the transaction of the change they report, written as the change
@@ -23,17 +27,9 @@ function amountText(value: string, currency: string, lang: Lang): string {
 
 /** What a transfer e-mail says: the fields of the transfer it reads. */
 type MailedTransfer = Pick<TransferRequestRow, 'reference' | 'amount' | 'currency' | 'total' | 'fee' | 'payout_amount' | 'payout_currency'
-  | 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>;
+  | 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'> & { id?: string };
 
 type Contact = { email: string; full_name: string | null; language: Lang };
-
-/** What an e-mail adds to the transfer's figures: words addressed to the sender, and where to act. */
-interface Extra {
-  /** A status change's note or a staff message to the sender: never an internal note. */
-  message?: string | null;
-  /** The page to open (the transfer's own page when the sender must act); else their history. */
-  link?: string;
-}
 
 /** Rejected or cancelled: it will not be carried out, and nothing is to be paid for it. */
 const isClosed = (request: MailedTransfer) => request.status === 'rejected' || request.status === 'cancelled';
@@ -46,8 +42,18 @@ function refundLine(event: Event, request: MailedTransfer): string | null {
   return 'transfer.email.nothingCharged';
 }
 
-function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: MailedTransfer, profile: Contact, extra: Extra = {}): MailMessage {
+/** One step of a transfer told to its sender: what happened, the status it left, words addressed to them. */
+export interface MailStep {
+  event: Event;
+  /** The transfer's status right after this step (a status step's e-mail names it). */
+  status: string;
+  /** A status change's note or a staff message to the sender: never an internal note. */
+  message?: string | null;
+}
+
+function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], request: MailedTransfer, profile: Contact): MailMessage {
   const lang = profile.language;
+  const acting = steps.some((s) => s.event === 'action');
   const vars = {
     name: profile.full_name || profile.email,
     reference: request.reference,
@@ -59,25 +65,34 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
     payoutReference: request.payout_reference ?? '',
     refundReference: request.refund_reference ?? '',
     status: t(lang, `transfer.status.${request.status}`),
-    link: extra.link ?? `${ctx.config.publicUrl}/history`,
-    message: extra.message ?? '',
+    // The transfer's own page when the sender must act; else their history.
+    link: acting ? `${ctx.config.publicUrl}/pay/${request.id ?? ''}` : `${ctx.config.publicUrl}/history`,
+    message: '',
     support: ctx.config.SUPPORT_EMAIL,
   };
-  const key = `transfer.email.${event}`;
-  const refund = refundLine(event, request);
+  const stepVars = (step: MailStep) => ({ ...vars, status: t(lang, `transfer.status.${step.status}`), message: step.message ?? '' });
+  const single = steps.length === 1 ? steps[0]! : null;
+  // A status step is the last word on whether the money comes back.
+  const lastEvent = steps.some((s) => s.event === 'status') ? 'status' : steps[steps.length - 1]!.event;
+  const refund = refundLine(lastEvent, request);
+  const stepLines = (step: MailStep, bullet: string) => [
+    bullet + t(lang, `transfer.email.${step.event}.body`, stepVars(step)),
+    ...(step.message ? [t(lang, 'transfer.email.message', stepVars(step))] : []),
+  ];
   const lines = [
     t(lang, 'transfer.email.greeting', vars),
     '',
-    t(lang, `${key}.body`, vars),
-    ...(extra.message ? ['', t(lang, 'transfer.email.message', vars)] : []),
-    ...(event === 'status' && request.status === 'completed' && request.payout_reference ? ['', t(lang, 'transfer.email.payoutReference', vars)] : []),
-    ...(event === 'action' ? ['', t(lang, 'transfer.email.action.answer', vars)] : []),
+    ...(single ? stepLines(single, '') : [t(lang, 'transfer.email.grouped.intro', vars), ...steps.flatMap((step) => stepLines(step, '• '))]),
+    // A completion names the payout's reference, unless the payout's own line just did.
+    ...(request.status === 'completed' && request.payout_reference && steps.some((s) => s.event === 'status') && !steps.some((s) => s.event === 'payout')
+      ? ['', t(lang, 'transfer.email.payoutReference', vars)] : []),
+    ...(acting ? ['', t(lang, 'transfer.email.action.answer', vars)] : []),
     ...(refund ? ['', t(lang, refund, vars)] : []),
     '',
     // A closed transfer's e-mails say what it was, never what to pay.
     t(lang, isClosed(request) ? 'transfer.email.summaryClosed' : 'transfer.email.summary', vars),
     // Asked to act, the sender already has the transfer's link above.
-    ...(event === 'action' ? [] : [t(lang, 'transfer.email.follow', vars)]),
+    ...(acting ? [] : [t(lang, 'transfer.email.follow', vars)]),
     '',
     t(lang, 'transfer.email.signature', vars),
   ];
@@ -86,13 +101,58 @@ function transferMail(ctx: Pick<AppContext, 'config'>, event: Event, request: Ma
   const link = escapeHtml(vars.link);
   const linked = (l: string) => escapeHtml(l).replace(link, `<a href="${link}">${link}</a>`);
   const html = lines.map((l) => (l ? `<p>${linked(l)}</p>` : '')).join('');
-  return { to: profile.email, subject: t(lang, `${key}.subject`, vars), text, html };
+  const subject = single
+    ? t(lang, `transfer.email.${single.event}.subject`, stepVars(single))
+    : t(lang, 'transfer.email.grouped.subject', vars);
+  return { to: profile.email, subject, text, html };
 }
 
-async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, request: TransferRequestRow, extra?: Extra): Promise<void> {
-  const profile = await senderContact(tx, request.profile_id);
-  if (!profile) return;
-  await queueMail(ctx, tx, transferMail(ctx, event, request, profile, extra));
+/** The key of the e-mail gathering a transfer's steps while it waits. */
+const groupKey = (transferId: string) => `transfer_mail:${transferId}`;
+
+const GroupSchema = z.object({
+  mail_id: z.uuid(),
+  transfer_id: z.uuid(),
+  /** When the first step of this e-mail happened: the e-mail never waits past five windows from it. */
+  first_at: z.string(),
+  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action']), status: z.string(), message: z.string().nullish() })).min(1),
+});
+
+/**
+ * Queues the sender's e-mail about one step of a transfer. With a grouping window
+ * (MAIL_GROUP_SECONDS), the step joins the e-mail of that transfer still waiting, if any, and the
+ * e-mail waits one more window for a next step (graphile-worker's job key in 'replace' mode, its
+ * row locked meanwhile); steps done together reach the sender as one e-mail. The e-mail is
+ * written when it is sent, from the transfer as it then is, in the sender's profile language.
+ */
+async function send(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, step: MailStep): Promise<void> {
+  const windowSeconds = ctx.config.MAIL_GROUP_SECONDS;
+  if (windowSeconds === 0) {
+    const profile = await senderContact(tx, request.profile_id);
+    if (profile) await queueMail(ctx, tx, transferMail(ctx, [step], request, profile));
+    return;
+  }
+  const key = groupKey(request.id);
+  const waiting = GroupSchema.safeParse(await waitingPayload(tx, key));
+  const now = Date.now();
+  const group = waiting.success
+    ? { ...waiting.data, steps: [...waiting.data.steps, step] }
+    : { mail_id: randomUUID(), transfer_id: request.id, first_at: new Date(now).toISOString(), steps: [step] };
+  const runAt = Math.min(now + windowSeconds * 1000, Date.parse(group.first_at) + 5 * windowSeconds * 1000);
+  await enqueue(tx, 'transfer_mail', group, ctx.config.JOB_MAX_ATTEMPTS, key, new Date(Math.max(runAt, now)));
+}
+
+/**
+ * The job of a transfer's gathered steps: one e-mail listing them, written now from the transfer
+ * and the sender's profile (their language as it is now), sent once (deliverMail's mark).
+ */
+export async function runTransferMailJob(deps: { config: Config; db: Db; mailer: Mailer; log: Logger }, payload: unknown, abort?: AbortSignal): Promise<void> {
+  const group = GroupSchema.parse(payload);
+  const request = await findRequest(deps.db, group.transfer_id);
+  const profile = request ? await senderContact(deps.db, request.profile_id) : null;
+  if (!request || !profile) return;
+  const steps = group.steps.map((s) => ({ event: s.event, status: s.status, message: s.message ?? null }));
+  await deliverMail(deps, { mail_id: group.mail_id, message: transferMail(deps, steps, request, profile) }, abort);
 }
 
 /**
@@ -102,17 +162,17 @@ async function send(ctx: Pick<AppContext, 'config'>, tx: Db | Tx, event: Event, 
  */
 export function createdMailJob(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): NewJob {
   const pending = { ...request, payment_amount: null, payout_reference: null, refund_reference: null, status: 'pending', payment_status: 'awaiting' } as const;
-  return mailJob(ctx, transferMail(ctx, 'created', pending, sender));
+  return mailJob(ctx, transferMail(ctx, [{ event: 'created', status: 'pending' }], pending, sender));
 }
 
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
 export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
-  return send(ctx, tx, step, request);
+  return send(ctx, tx, request, { event: step, status: request.status });
 }
 
 /** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */
 export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferRequestRow, note: string | null): Promise<void> {
-  return send(ctx, tx, 'status', request, { message: note });
+  return send(ctx, tx, request, { event: 'status', status: request.status, message: note });
 }
 
 /**
@@ -121,7 +181,5 @@ export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferReq
  */
 export function notifyNote(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, note: Pick<NoteRow, 'visibility' | 'action_needed' | 'body'>): Promise<void> {
   if (note.visibility !== 'sender') return Promise.resolve();
-  return send(ctx, tx, note.action_needed ? 'action' : 'note', request, {
-    message: note.body, link: `${ctx.config.publicUrl}/pay/${request.id}`,
-  });
+  return send(ctx, tx, request, { event: note.action_needed ? 'action' : 'note', status: request.status, message: note.body });
 }
