@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIban, isValidBic, isValidIban, normalizeIban } from './iban.js';
+import { FRANCE_BANK_IBAN_COUNTRIES, formatIban, groupIbanAsTyped, isIbanOfCountries, isValidBic, isValidIban, normalizeIban } from './iban.js';
 
 describe('isValidIban', () => {
   it.each([
@@ -47,5 +47,24 @@ describe('isValidBic', () => {
     expect(isValidBic('1NPAFRPP')).toBe(false);
     expect(isValidBic('BNPA12PP')).toBe(false);
     expect(isValidBic('')).toBe(false);
+  });
+});
+
+describe('the France bank channel\'s countries', () => {
+  it('takes French and Monegasque IBANs, however typed, and refuses a valid German one', () => {
+    expect(isValidIban('DE89 3704 0044 0532 0130 00')).toBe(true);
+    expect(isIbanOfCountries('DE89 3704 0044 0532 0130 00', FRANCE_BANK_IBAN_COUNTRIES)).toBe(false);
+    expect(isIbanOfCountries('fr76 3000 6000 0112 3456 7890 189', FRANCE_BANK_IBAN_COUNTRIES)).toBe(true);
+    expect(isIbanOfCountries('MC5811222000010123456789030', FRANCE_BANK_IBAN_COUNTRIES)).toBe(true);
+  });
+});
+
+describe('groupIbanAsTyped', () => {
+  it('groups by four as typed, upper case, whatever spacing or dashes were typed', () => {
+    expect(groupIbanAsTyped('fr7630006000011234567890189')).toBe('FR76 3000 6000 0112 3456 7890 189');
+    expect(groupIbanAsTyped('FR76')).toBe('FR76');
+    expect(groupIbanAsTyped('FR763')).toBe('FR76 3');
+    expect(groupIbanAsTyped('FR76-3000  6000')).toBe('FR76 3000 6000');
+    expect(groupIbanAsTyped('')).toBe('');
   });
 });

@@ -36,6 +36,26 @@ export function isValidIban(s: string): boolean {
   return mod97(iban) === 1;
 }
 
+/**
+ * The countries whose accounts the France bank channel pays into (docs/rules/corridors.md#iban):
+ * France and Monaco (Monaco's banks are in the French banking system); a German IBAN is refused.
+ */
+export const FRANCE_BANK_IBAN_COUNTRIES = ['FR', 'MC'] as const;
+
+/** The IBAN's country is one of these (its first two letters, spaces and case aside). */
+export function isIbanOfCountries(s: string, countries: readonly string[]): boolean {
+  return countries.includes(normalizeIban(s).slice(0, 2));
+}
+
+/**
+ * Grouped by four as it is typed: "fr7630006000" → "FR76 3000 6000" (a space appears as the next
+ * group starts). Characters other than letters and digits go.
+ */
+export function groupIbanAsTyped(s: string): string {
+  const compact = s.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  return compact.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
 /** Grouped by four for display: "FR76 3000 6000 0112 3456 7890 189". */
 export function formatIban(s: string): string {
   return normalizeIban(s).replace(/(.{4})(?=.)/g, '$1 ');

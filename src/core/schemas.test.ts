@@ -242,6 +242,14 @@ describe('PaymentInitiateSchema (first failing rule, in order)', () => {
     expect(bank({ account_holder: 'Claire', iban: VALID_IBAN, bic: '' })).toEqual([]);
   });
 
+  it('6b. France bank destination: a valid German IBAN is refused, a Monegasque one taken (France and Monaco only)', () => {
+    const bank = (details: object) => errors(PaymentInitiateSchema, { ...toBank, destination_details: details });
+    expect(bank({ account_holder: 'Klaus', iban: 'DE89 3704 0044 0532 0130 00' })).toEqual(['validation.ibanNotFrance']);
+    expect(bank({ account_holder: 'Claire', iban: 'MC58 1122 2000 0101 2345 6789 030' })).toEqual([]);
+    const saved = RecipientSchema.safeParse({ channel: 'bank_france', recipient_name: 'Klaus', iban: 'DE89370400440532013000' });
+    expect(saved.error?.issues.map((i) => [i.message, i.path.join('.')])).toEqual([['validation.ibanNotFrance', 'iban']]);
+  });
+
   it('puts the error on the field it concerns', () => {
     const result = PaymentInitiateSchema.safeParse({ ...toPaypal, destination_details: { recipient_email: 'bob@x.io' } });
     expect(result.success).toBe(false);

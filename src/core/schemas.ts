@@ -2,7 +2,7 @@
 // `validation` namespace (src/locales/{lng}/validation.json), never display text.
 import { z } from 'zod';
 import { CHANNELS, CHANNEL_IDS, DIRECTION_IDS, directionById, isSupportedPair, type ChannelKind } from './channels.js';
-import { isValidBic, isValidIban, normalizeBic, normalizeIban } from './iban.js';
+import { FRANCE_BANK_IBAN_COUNTRIES, isIbanOfCountries, isValidBic, isValidIban, normalizeBic, normalizeIban } from './iban.js';
 import { CURRENCIES, normalizeDecimal, parseAmount, parseDecimal, compareDecimal } from './money.js';
 import { MAX_QUOTE_MINUTES } from './quotes.js';
 import { RATE_KEYS } from './rates.js';
@@ -317,6 +317,8 @@ function recipientError(kind: ChannelKind, r: RecipientFields): [string, keyof R
     if (blank(r.account_holder) && blank(r.recipient_name)) return ['validation.accountHolderRequired', 'account_holder'];
     if (blank(r.iban)) return ['validation.ibanRequired', 'iban'];
     if (!isValidIban(r.iban!)) return ['validation.ibanInvalid', 'iban'];
+    // The only bank channel pays into France and Monaco.
+    if (!isIbanOfCountries(r.iban!, FRANCE_BANK_IBAN_COUNTRIES)) return ['validation.ibanNotFrance', 'iban'];
     if (!blank(r.bic) && !isValidBic(r.bic!)) return ['validation.bicInvalid', 'bic'];
   }
   return null;

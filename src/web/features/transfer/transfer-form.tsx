@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '@core/channels';
+import { groupIbanAsTyped } from '@core/iban';
 import { isMobileChannel, readMobileNumber } from '@core/operators';
 import { Button } from '@web/components/ui/button';
 import { CheckboxField, Field, FormError, SubmitButton } from '@web/components/ui/form';
@@ -119,7 +120,7 @@ export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedR
           <Field name="recipient_name" label={t('form.accountHolder')} required className="sm:col-span-2">
             <Input autoComplete="off" />
           </Field>
-          <Field name="iban" label={t('form.iban')} required parse={upper}>
+          <Field name="iban" label={t('form.iban')} required parse={groupIbanAsTyped}>
             <Input autoComplete="off" spellCheck={false} />
           </Field>
           <Field name="bic" label={t('form.bicOptional')} parse={upper}>

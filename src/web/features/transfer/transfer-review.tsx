@@ -38,6 +38,9 @@ export function TransferReview({ values, total, creating, onEdit, onConfirm }: {
         <div><dt className="text-slate-600">{t('form.from')}</dt><dd className="font-medium">{channelLabel(t, values.source)}</dd></div>
         <div><dt className="text-slate-600">{t('form.to')}</dt><dd className="font-medium">{channelLabel(t, values.destination)}</dd></div>
         <div className="sm:col-span-2"><dt className="text-slate-600">{t('form.recipient')}</dt><dd className="break-words font-medium" data-testid="review-recipient">{recipientSummary(values, operators.data)}</dd></div>
+        {CHANNELS[values.destination].kind === 'bank' && values.bic ? (
+          <div><dt className="text-slate-600">{t('form.bic')}</dt><dd className="font-mono font-medium" data-testid="review-bic">{values.bic}</dd></div>
+        ) : null}
       </dl>
       <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row">
         <Button variant="outline" onClick={onEdit} disabled={creating}>
