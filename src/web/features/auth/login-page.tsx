@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LoginSchema } from '@core/schemas';
-import { afterSignIn, useSession } from '@web/lib/session';
+import { afterSignIn, isStaff, useSession, type SessionUser } from '@web/lib/session';
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -22,11 +22,14 @@ const OAUTH_FAILURES = [
 ] as const;
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', facebook: 'Facebook' };
 
-/** Where to go after signing in: back where the guard sent them from, else home. */
-function useReturnPath(): string {
+/** Where the guard sent them from, if it did. */
+function useReturnPath(): string | null {
   const state = useLocation().state as { from?: unknown } | null;
-  return typeof state?.from === 'string' && state.from.startsWith('/') && !state.from.startsWith('//') ? state.from : '/';
+  return typeof state?.from === 'string' && state.from.startsWith('/') && !state.from.startsWith('//') ? state.from : null;
 }
+
+/** Where to go after signing in: back where the guard sent them from, else a sender's dashboard (staff: home, as before). */
+const landing = (user: SessionUser | null, returnTo: string | null) => returnTo ?? (user && !isStaff(user) ? '/dashboard' : '/');
 
 /** A sign-in waiting for its code, handed over by the reset-password page or the provider return. */
 function usePendingMfaToken(): string | null {
@@ -87,7 +90,7 @@ export default function LoginPage() {
               mfaToken={mfaToken}
               onSignedIn={async (token) => {
                 const user = await login(token);
-                navigate(...afterSignIn(user, returnTo));
+                navigate(...afterSignIn(user, landing(user, returnTo)));
               }}
               onRestart={(message) => {
                 setMfaToken(null);
@@ -106,9 +109,9 @@ export default function LoginPage() {
                 }}
                 backLabel={t('verify.backToLogin')}
                 onVerified={async (token) => {
-                  await login(token);
+                  const user = await login(token);
                   toast({ variant: 'success', title: t('verify.verifiedTitle') });
-                  timer.current = window.setTimeout(() => navigate(returnTo, { replace: true }), REDIRECT_DELAY_MS);
+                  timer.current = window.setTimeout(() => navigate(landing(user, returnTo), { replace: true }), REDIRECT_DELAY_MS);
                 }}
               />
             </div>
@@ -131,7 +134,7 @@ export default function LoginPage() {
                     return;
                   }
                   const user = await login(answer.token);
-                  const [to, opts] = afterSignIn(user, returnTo);
+                  const [to, opts] = afterSignIn(user, landing(user, returnTo));
                   navigate(to, { replace: true, ...opts });
                 }}
                 onFailure={(err) => setVerifying(isApiError(err) && needsVerification(err.body))}

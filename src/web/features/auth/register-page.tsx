@@ -42,7 +42,7 @@ export default function RegisterPage() {
   const signedIn = async (token: string, message: string) => {
     await login(token);
     setSuccess(message);
-    timer.current = window.setTimeout(() => navigate('/'), REDIRECT_DELAY_MS);
+    timer.current = window.setTimeout(() => navigate('/dashboard'), REDIRECT_DELAY_MS);
   };
 
   return (

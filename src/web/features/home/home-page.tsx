@@ -33,13 +33,18 @@ export default function HomePage() {
   return (
     <>
       <section aria-labelledby="hero-title" className="bg-gradient-to-b from-brand-50 via-white to-white">
-        <div className="mx-auto grid max-w-7xl items-start gap-10 px-4 py-10 sm:px-6 sm:py-16 lg:grid-cols-[1.1fr_1fr] lg:gap-16 lg:px-8 lg:py-20">
-          <div className="min-w-0 pt-2">
-            <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{t('home.hero.eyebrow')}</p>
-            <h1 id="hero-title" className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+        {/* On a phone the calculator comes right under the title, above the fold (as peers do);
+            from lg it sits beside the title and the promises. */}
+        <div className="mx-auto grid max-w-7xl items-start gap-6 px-4 py-6 sm:gap-10 sm:px-6 sm:py-16 lg:grid-cols-[1.1fr_1fr] lg:gap-x-16 lg:gap-y-0 lg:px-8 lg:py-20">
+          <div className="min-w-0 lg:col-start-1 lg:row-start-1 lg:pt-2">
+            <p className="hidden text-sm font-semibold uppercase tracking-wide text-brand-700 sm:block">{t('home.hero.eyebrow')}</p>
+            <h1 id="hero-title" className="text-2xl font-extrabold tracking-tight text-slate-900 sm:mt-3 sm:text-5xl">
               {t('home.hero.title')}
             </h1>
-            <p className="mt-4 max-w-xl text-lg text-slate-700">{t('home.hero.subtitle')}</p>
+          </div>
+          <Calculator className="lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:mt-2" />
+          <div className="min-w-0 lg:col-start-1 lg:row-start-2">
+            <p className="max-w-xl text-lg text-slate-700 lg:mt-4">{t('home.hero.subtitle')}</p>
             <ul className="mt-6 grid gap-3 sm:grid-cols-3">
               {promises.map(({ icon: Icon, key }) => (
                 <li key={key} className="flex items-start gap-2">
@@ -64,7 +69,6 @@ export default function HomePage() {
               <span>{t('home.delivery')}</span>
             </p>
           </div>
-          <Calculator className="lg:mt-2" />
         </div>
       </section>
 
