@@ -1,0 +1,64 @@
+import { accountKey, evaluateRules, type MonitoredTransfer, type RuleHit } from '@core/monitoring/evaluate.js';
+import { accountLookbackDays, lookbackDays, type RuleSettings } from '@core/monitoring/rules.js';
+import type { Currency } from '@core/money.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { placeHold } from '../holds/holds.js';
+import { insertAlert, openCaseOf, readFacts, rulesRaised } from './repo.js';
+
+// One transfer judged by the rules (docs/rules/monitoring.md): its facts read in one round trip,
+// and, for each hit, an alert with its evidence in the sender's one open case, and a hold when the
+// rule holds.
+
+/** What monitoring needs of a transfer: a transfer request's row has it all. */
+export interface MonitorableTransfer {
+  id: string;
+  reference: string;
+  profile_id: string;
+  amount: string;
+  currency: string;
+  created_at: Date;
+  destination_details: unknown;
+}
+
+/** At most this many of the sender's, and of the account's, past transfers are read for one judgement. */
+const FACT_ROWS = 500;
+
+export interface Judged {
+  hits: RuleHit[];
+  /** The alerts written (a rule that already raised one for this transfer writes none). */
+  alerts: { id: string; rule: string; held: boolean }[];
+}
+
+/**
+ * Judges `transfer` against `settings` as of its creation and records its hits; `hold` false:
+ * alerts only, the transfer is not held (the nightly sweep, for a transfer already past pending).
+ */
+export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, settings: RuleSettings, hold: boolean): Promise<Judged> {
+  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
+  const account = accountKey(details);
+  const facts = await readFacts(tx, { id: transfer.id, profile_id: transfer.profile_id, created_at: transfer.created_at, account },
+    lookbackDays(settings), accountLookbackDays(settings), FACT_ROWS);
+  const current: MonitoredTransfer = {
+    id: transfer.id, reference: transfer.reference, profile_id: transfer.profile_id, amount: transfer.amount,
+    currency: transfer.currency as Currency, created_at: transfer.created_at.toISOString(), account,
+    recipient_name: typeof details.recipient_name === 'string' ? details.recipient_name : null,
+  };
+  const hits = evaluateRules({ transfer: current, ...facts }, settings);
+  const alerts: Judged['alerts'] = [];
+  if (hits.length === 0) return { hits, alerts };
+  // A rule raises one alert per transfer: the nightly sweep meets the initiation's alerts, and a
+  // case closed stays closed (no new case for hits already judged).
+  const raised = await rulesRaised(tx, transfer.id);
+  const fresh = hits.filter((hit) => !raised.has(hit.rule));
+  if (fresh.length === 0) return { hits, alerts };
+  const caseId = await openCaseOf(tx, transfer.profile_id);
+  for (const hit of fresh) {
+    const held = hit.holds && hold;
+    const id = await insertAlert(tx, { rule: hit.rule, evidence: hit.evidence, transferId: transfer.id, profileId: transfer.profile_id, caseId, held });
+    if (!id) continue;
+    alerts.push({ id, rule: hit.rule, held });
+    // Staff see the rule and its numbers; the sender sees only that the transfer is being checked.
+    if (held) await placeHold(tx, { transferId: transfer.id, reason: 'monitoring', sourceId: id, detail: { rule: hit.rule, compared: hit.evidence.compared, case_id: caseId } });
+  }
+  return { hits, alerts };
+}
