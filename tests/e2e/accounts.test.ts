@@ -153,10 +153,13 @@ describe('accounts in Chromium', () => {
     await page.close();
   });
 
-  it('comes back to /login with a "not available" message from an unconfigured Google button', async () => {
+  it('shows no Google or Facebook button when neither is configured; an old link to Google comes back with "not available"', async () => {
     const page = await app.page();
     await page.goto(`${app.server.url}/login`);
-    await page.getByRole('link', { name: 'Continue with Google' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: /Continue with (Google|Facebook)/ }).count()).toBe(0);
+    expect(await page.getByText('or', { exact: true }).count()).toBe(0);
+    await page.goto(`${app.server.url}/api/auth/google`);
     await page.waitForURL(/\/login\?error=oauth_unavailable&provider=google$/);
     expect(await page.getByRole('main').getByRole('alert').textContent()).toBe(
       'Sign-in with Google is not available right now. Please sign in with your email and password.',

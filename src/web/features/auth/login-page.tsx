@@ -11,7 +11,7 @@ import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { authApi, isMfaChallenge, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
-import { OAuthButtons, OrDivider } from './oauth-buttons';
+import { OAuthButtons } from './oauth-buttons';
 import { PasswordInput } from '@web/components/password-field';
 import { errorText } from '@web/lib/translate';
 import { VerifyEmailStep } from './verify-email-step';
@@ -99,7 +99,7 @@ export default function LoginPage() {
             />
           ) : verifying ? (
             <div className="flex flex-col gap-4">
-              <Alert variant="warning">{form.formState.errors.root?.server?.message}</Alert>
+              {/* The step's own description says it once, with what to do: no second box. */}
               <VerifyEmailStep
                 email={email}
                 message={t('verify.loginDescription', { email })}
@@ -123,7 +123,6 @@ export default function LoginPage() {
                 </Alert>
               ) : null}
               <OAuthButtons />
-              <OrDivider />
               <Form
                 form={form}
                 onSubmit={async (values) => {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { buttonVariants } from '@web/components/ui/button';
+import { useAppConfig } from '@web/lib/queries';
 import { cn } from '@web/lib/utils';
 
 function GoogleMark() {
@@ -24,26 +25,39 @@ function FacebookMark() {
 /**
  * "Continue with Google / Facebook": whole-page navigations to the server, which runs
  * the provider's flow and comes back with a ticket, or to /login with the reason it could not.
+ * Only the providers this server is configured for (GET /api/config's features) are shown, with
+ * the "or" below them; none at all (nor a divider) when neither is, or while the config loads.
  */
 export function OAuthButtons() {
   const { t } = useTranslation('auth');
+  const config = useAppConfig();
   const cls = cn(buttonVariants({ variant: 'outline' }), 'w-full');
+  const google = config.data?.features.google === true;
+  const facebook = config.data?.features.facebook === true;
+  if (!google && !facebook) return null;
   return (
-    <div className="grid gap-2 sm:grid-cols-2">
-      <a href="/api/auth/google" className={cls} data-testid="oauth-google">
-        <GoogleMark />
-        {t('oauth.google')}
-      </a>
-      <a href="/api/auth/facebook" className={cls} data-testid="oauth-facebook">
-        <FacebookMark />
-        {t('oauth.facebook')}
-      </a>
-    </div>
+    <>
+      <div className={cn('grid gap-2', google && facebook && 'sm:grid-cols-2')}>
+        {google ? (
+          <a href="/api/auth/google" className={cls} data-testid="oauth-google">
+            <GoogleMark />
+            {t('oauth.google')}
+          </a>
+        ) : null}
+        {facebook ? (
+          <a href="/api/auth/facebook" className={cls} data-testid="oauth-facebook">
+            <FacebookMark />
+            {t('oauth.facebook')}
+          </a>
+        ) : null}
+      </div>
+      <OrDivider />
+    </>
   );
 }
 
 /** "or" between the social buttons and the e-mail form. */
-export function OrDivider() {
+function OrDivider() {
   const { t } = useTranslation('auth');
   return (
     <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground">

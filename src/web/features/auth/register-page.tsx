@@ -14,7 +14,7 @@ import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { authApi, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
 import { LocationFields, type LocationValue } from './location-fields';
-import { OAuthButtons, OrDivider } from './oauth-buttons';
+import { OAuthButtons } from './oauth-buttons';
 import { PasswordInput, PasswordStrength } from '@web/components/password-field';
 import { isValidPhone, PhoneField } from '@web/components/phone-field';
 import { errorText } from '@web/lib/translate';
@@ -77,7 +77,6 @@ export default function RegisterPage() {
           ) : (
             <div>
               <OAuthButtons />
-              <OrDivider />
               <Form
                 form={form}
                 onSubmit={async (values) => {

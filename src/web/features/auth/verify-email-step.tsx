@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useToast } from '@web/components/ui/toast';
+import { isApiError } from '@web/lib/api';
 import { authApi } from '@web/lib/auth-api';
 import { CodeEntry } from '@web/components/code-entry';
 import { errorText } from '@web/lib/translate';
@@ -23,7 +24,8 @@ export function VerifyEmailStep({
 }) {
   const { t } = useTranslation(['auth', 'validation']);
   const { toast } = useToast();
-  const failed = t('validation:otpInvalid');
+  // One message under the code, saying what to do next (no toast repeating it).
+  const failed = t('verify.wrongCode', { email });
   return (
     <CodeEntry
       description={message ?? t('verify.description', { email })}
@@ -36,8 +38,8 @@ export function VerifyEmailStep({
           await onVerified(answer.token);
           if (answer.password_required) toast({ title: t('verify.verifiedTitle'), description: answer.message });
         } catch (err) {
-          toast({ variant: 'destructive', title: t('verify.failedTitle'), description: errorText(err, failed) });
-          throw err;
+          // A wrong or expired code: our own sentence with the next step; anything else as the server says it.
+          throw isApiError(err) && err.code === 'otp_invalid' ? new Error(failed) : err;
         }
       }}
       onResend={async () => {
