@@ -15,6 +15,7 @@ import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
+import { isApiError } from '@web/lib/api';
 import { mfaApi } from '@web/lib/auth-api';
 import { isStaff, useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
@@ -52,7 +53,9 @@ export default function TwoStepPage() {
 
   return (
     <PageShell width="narrow">
-      <PageHeader title={t('mfa.enrolTitle')} description={isStaff(user) ? t('mfa.enrolRequired') : t('mfa.cardOff')} />
+      {/* Once on (the recovery codes shown), the header says so: never "Off" above the codes. */}
+      <PageHeader title={t('mfa.enrolTitle')}
+        description={codes || user?.totp_enabled ? t('mfa.enabled') : isStaff(user) ? t('mfa.enrolRequired') : t('mfa.cardOff')} />
       {codes ? (
         <RecoveryCodes codes={codes} onDone={finish} />
       ) : user?.totp_enabled ? (
@@ -153,7 +156,15 @@ function Enrol({ setup, onEnabled }: { setup: MfaSetupResponse; onEnabled: (code
         </div>
         <Form
           form={form}
-          onSubmit={async ({ code }) => onEnabled((await mfaApi.enable(code)).recovery_codes)}
+          onSubmit={async ({ code }) => {
+            try {
+              onEnabled((await mfaApi.enable(code)).recovery_codes);
+            } catch (err) {
+              // No recovery codes exist yet: the message asks only for the app's current code.
+              if (isApiError(err) && err.code === 'mfa_code_invalid') form.setError('code', { type: 'server', message: t('mfa.enrolCodeInvalid') });
+              else throw err;
+            }
+          }}
           fallbackError={t('mfa.setupFailed')}
           className="flex flex-col gap-4"
         >
