@@ -31,6 +31,7 @@ const TAGS: Record<string, string> = {
   audit: 'Every staff action with its actor and before and after, and its CSV export (admin).',
   reconciliation: 'Bank and mobile-money statements imported and matched against the ledger (admin).',
   screening: 'Sanctions screening: the lists\' imported versions and settings, and the search staff use to check a name by hand.',
+  monitoring: 'Transaction monitoring: the rules\' thresholds (admin), the cases of alerts per sender, their steps and their suspicious-transaction reports.',
   dev: 'Development only: the e-mails the server would have sent, read on this machine.',
 };
 
