@@ -685,4 +685,5 @@ export const monitoringAlerts = pgTable('monitoring_alerts', {
   check('monitoring_alerts_rule_check', sql`${t.rule} in (${oneOf(MONITORING_RULES)})`),
   uniqueIndex('monitoring_alerts_rule_transfer_idx').on(t.rule, t.transfer_request_id),
   index('monitoring_alerts_case_idx').on(t.case_id, t.created_at.desc()),
+  index('monitoring_alerts_profile_idx').on(t.profile_id, t.created_at.desc()),
 ]);

@@ -1,0 +1,1 @@
+CREATE INDEX "monitoring_alerts_profile_idx" ON "monitoring_alerts" USING btree ("profile_id","created_at" DESC NULLS LAST);
