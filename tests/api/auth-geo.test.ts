@@ -36,6 +36,23 @@ describe('countries, states and cities served by the app itself', () => {
     expect((await get('/api/geo/countries/GA/cities?state=99')).json().data).toEqual([]);
   });
 
+  it("France: its 18 regions (no departments mixed in), each with its cities; no department shown as a city", async () => {
+    const regions = (await get('/api/geo/countries/FR/states')).json().data as { id: string; name: string }[];
+    const names = regions.map((r) => r.name);
+    expect(regions).toHaveLength(18);
+    for (const region of ['Île-de-France', 'Auvergne-Rhône-Alpes', 'Corse', 'Bretagne', 'Guadeloupe', 'La Réunion']) expect(names).toContain(region);
+    for (const department of ['Essonne', 'Ain', 'Paris', 'Haute-Corse', 'Alsace', 'Métropole de Lyon']) expect(names).not.toContain(department);
+    for (const region of regions.filter((r) => !/^97/.test(r.id))) {
+      expect((await get(`/api/geo/countries/FR/cities?state=${region.id}`)).json().data.length, region.name).toBeGreaterThan(0);
+    }
+    const idf = (await get(`/api/geo/countries/FR/cities?state=${regions.find((r) => r.name === 'Île-de-France')!.id}`)).json().data
+      .map((c: { name: string }) => c.name);
+    expect(idf).toContain('Évry');
+    expect(idf).not.toContain("Département de l'Essonne");
+    const all = (await get('/api/geo/countries/FR/cities')).json().data.map((c: { name: string }) => c.name);
+    expect(all.filter((n: string) => n.startsWith('Département'))).toEqual([]);
+  });
+
   it('answers 404 for an unknown country', async () => {
     expect((await get('/api/geo/countries/XX/states')).statusCode).toBe(404);
     expect((await get('/api/geo/countries/XX/cities')).statusCode).toBe(404);

@@ -5,9 +5,32 @@ import 'react-phone-number-input/style.css';
 import { fieldClassName } from './ui/input';
 import { cn } from '../lib/utils';
 
-/** A flag drawn from the country code's regional-indicator letters: no image from a third party. */
-function flagEmoji(country: string): string {
-  return country.toUpperCase().replace(/[A-Z]/g, (c) => String.fromCodePoint(0x1f1e6 + c.charCodeAt(0) - 65));
+/**
+ * The selected country as its two letters ("FR"), not an emoji flag: a system without an emoji
+ * font draws those as empty boxes.
+ */
+function CountryCode({ country }: { country: string }) {
+  return <span aria-hidden className="font-mono text-xs font-semibold leading-none text-slate-800" data-testid="phone-country-code">{country}</span>;
+}
+
+/** The browser's region ("fr-FR" → "FR"; a bare "fr" → its likely region, "FR"), if it names one we know. */
+export function browserRegion(languages: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]): Country | null {
+  const known = new Set<string>(getCountries());
+  const regionOf = (tag: string, maximize: boolean) => {
+    try {
+      const locale = new Intl.Locale(tag);
+      return (maximize ? locale.maximize() : locale).region ?? null;
+    } catch {
+      return null;
+    }
+  };
+  for (const maximize of [false, true]) {
+    for (const tag of languages) {
+      const region = regionOf(tag, maximize);
+      if (region && known.has(region)) return region as Country;
+    }
+  }
+  return null;
 }
 
 /** Country names in the interface language, from the browser's own data. */
@@ -42,10 +65,12 @@ export interface PhoneFieldProps {
   'aria-invalid'?: boolean | 'true' | 'false';
   'aria-describedby'?: string;
   'aria-required'?: boolean;
+  /** The country to start on while nothing is typed (e.g. the one picked in the address); else the browser's region, else the United States. */
+  defaultCountry?: string | undefined;
 }
 
-/** The international phone input with a country selector, United States by default. */
-export const PhoneField = forwardRef<HTMLInputElement, PhoneFieldProps>(function PhoneField({ value, onChange, ...props }, ref) {
+/** The international phone input with a country selector: the given country, else the browser's region, else the United States. */
+export const PhoneField = forwardRef<HTMLInputElement, PhoneFieldProps>(function PhoneField({ value, onChange, defaultCountry, ...props }, ref) {
   const { t } = useTranslation('auth');
   const countryName = useCountryNames();
   const labels = useMemo<Labels>(() => {
@@ -53,14 +78,16 @@ export const PhoneField = forwardRef<HTMLInputElement, PhoneFieldProps>(function
     for (const c of getCountries()) out[c] = countryName(c);
     return out;
   }, [countryName, t]);
+  const start = (defaultCountry && (getCountries() as string[]).includes(defaultCountry) ? defaultCountry as Country : null) ?? browserRegion() ?? 'US';
   return (
     <PhoneInput
       ref={ref as never}
       value={value || undefined}
       onChange={(v) => onChange(v ?? '')}
-      defaultCountry={'US' as Country}
+      // Changed while nothing is typed (a country picked in the address), the field follows it.
+      defaultCountry={start}
       labels={labels}
-      flagComponent={({ country }) => <span aria-hidden className="text-lg leading-none">{flagEmoji(country)}</span>}
+      flagComponent={({ country }) => <CountryCode country={country} />}
       countrySelectProps={{ 'aria-label': t('phone.country'), 'data-testid': 'phone-country' }}
       autoComplete="tel"
       className={cn('flex items-center gap-2 [&_.PhoneInputCountry]:h-10 [&_.PhoneInputCountry]:rounded-md [&_.PhoneInputCountry]:border [&_.PhoneInputCountry]:border-input [&_.PhoneInputCountry]:px-2')}

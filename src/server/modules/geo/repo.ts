@@ -19,6 +19,17 @@ let citiesByCountry: Map<string, Map<string, string[]>> | null = null;
 
 const byName = (a: string, b: string) => a.localeCompare(b, 'en');
 
+/**
+ * France's list is its regions, the level its cities are filed under: the 13 of metropolitan
+ * France (Corsica's code is 20R) and the 5 overseas regions (971-976). The data also lists the 96
+ * departments, Paris and Lyon's metropolis and the overseas collectivities (their own countries
+ * here): mixed in, a person could not tell a region from a department, and no city is under them.
+ */
+const isFrenchRegion = (code: string) => /^[A-Z]{3}$/.test(code) || code === '20R' || /^97[1-6]$/.test(code);
+
+/** The data files some departments as cities ("Département de l'Essonne"): never shown as one. */
+const isCityName = (name: string) => !name.startsWith('Département ');
+
 export function listCountries(): Country[] {
   if (!countries) {
     const raw = readAsset<Array<{ name: string; isoCode: string; flag: string; phonecode: string }>>('country.json');
@@ -42,6 +53,7 @@ export function listStates(countryId: string): State[] {
     for (const s of raw) {
       let list = statesByCountry.get(s.countryCode);
       if (!list) statesByCountry.set(s.countryCode, (list = []));
+      if (s.countryCode === 'FR' && !isFrenchRegion(s.isoCode)) continue;
       list.push({ id: s.isoCode, name: s.name });
     }
     for (const list of statesByCountry.values()) list.sort((a, b) => byName(a.name, b.name));
@@ -55,6 +67,7 @@ export function listCities(countryId: string, stateId?: string): string[] {
     const raw = readAsset<Array<[name: string, country: string, state: string]>>('city.json');
     citiesByCountry = new Map();
     for (const [name, country, state] of raw) {
+      if (!isCityName(name)) continue;
       let states = citiesByCountry.get(country);
       if (!states) citiesByCountry.set(country, (states = new Map()));
       let list = states.get(state);

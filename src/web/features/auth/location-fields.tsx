@@ -38,7 +38,8 @@ export function LocationFields({
   const countryOptions = useMemo<ComboOption[]>(
     () =>
       (countries.data ?? [])
-        .map((c) => ({ value: c.id, label: countryName(c.id) === c.id ? c.name : countryName(c.id), prefix: c.emoji, keywords: `${c.name} ${c.id}` }))
+        // No emoji flag: shown as an empty box where the system has no emoji font.
+        .map((c) => ({ value: c.id, label: countryName(c.id) === c.id ? c.name : countryName(c.id), keywords: `${c.name} ${c.id}` }))
         .sort((a, b) => a.label.localeCompare(b.label)),
     [countries.data, countryName],
   );

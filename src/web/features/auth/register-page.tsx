@@ -108,7 +108,7 @@ export default function RegisterPage() {
                   <Input type="email" autoComplete="email" inputMode="email" />
                 </Field>
                 <Field name="phone" label={t('register.phone')} required className="sm:col-span-2">
-                  {({ value, ...control }) => <PhoneField value={String(value)} {...control} />}
+                  {({ value, ...control }) => <PhoneField value={String(value)} defaultCountry={form.watch('country') || undefined} {...control} />}
                 </Field>
                 <div className="flex flex-col gap-2 sm:col-span-2">
                   <Field name="password" label={t('register.password')} hint={t('register.passwordHint')} required>
