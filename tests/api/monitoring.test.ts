@@ -112,6 +112,9 @@ describe('every rule at its threshold\'s edge, at initiation', () => {
     expect(alert!.evidence.compared).toContainEqual({ measure: 'count', value: '5', threshold: '5', window_days: 1 });
     expect(alert!.evidence.transfers.map((x) => x.reference).sort()).toEqual(made.map((m) => m.reference).sort());
     expect(alert!.held).toBe(false);
+    // A rule that does not hold alerts the sender once a day while the case is open.
+    const sixth = await initiate(s, '10', to);
+    expect(await ruleOn(s, 'velocity', sixth.reference)).toBeUndefined();
   });
 
   it('velocity: 3,000 EUR in 24 hours raises, 2,999.99 does not', async () => {

@@ -43,13 +43,18 @@ export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, 
     currency: transfer.currency as Currency, created_at: transfer.created_at.toISOString(), account,
     recipient_name: typeof details.recipient_name === 'string' ? details.recipient_name : null,
   };
-  const hits = evaluateRules({ transfer: current, ...facts }, settings);
+  const { recent_rules: recent, ...known } = facts;
+  const hits = evaluateRules({ transfer: current, ...known }, settings);
   const alerts: Judged['alerts'] = [];
-  if (hits.length === 0) return { hits, alerts };
+  // A rule that does not hold alerts a sender once a day while their case is open (a sender past
+  // a velocity threshold is not alerted again on every transfer); one that holds alerts on every
+  // transfer it holds.
+  const due = hits.filter((hit) => hit.holds || !recent.includes(hit.rule));
+  if (due.length === 0) return { hits, alerts };
   // A rule raises one alert per transfer: the nightly sweep meets the initiation's alerts, and a
   // case closed stays closed (no new case for hits already judged).
   const raised = await rulesRaised(tx, transfer.id);
-  const fresh = hits.filter((hit) => !raised.has(hit.rule));
+  const fresh = due.filter((hit) => !raised.has(hit.rule));
   if (fresh.length === 0) return { hits, alerts };
   const caseId = await openCaseOf(tx, transfer.profile_id);
   for (const hit of fresh) {

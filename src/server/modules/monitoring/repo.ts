@@ -40,13 +40,16 @@ export interface RawFacts {
   sender_transfers: MonitoredTransfer[];
   account_transfers: MonitoredTransfer[];
   rates: Record<string, string>;
+  /** The rules that alerted this sender in the 24 hours before the transfer, in their case still open. */
+  recent_rules: string[];
 }
 
 /**
  * Everything the rules read about one transfer, in one round trip: the sender's account and limit,
  * their counted transfers of the last `senderDays` days before it (transfer_requests_profile_created_idx),
  * their latest before it however old, the recipient account's payments of the last `accountDays`
- * days (transfer_requests_recipient_account_idx) and the published rates. At most `cap` rows each.
+ * days (transfer_requests_recipient_account_idx), the published rates, and the rules that alerted the
+ * sender in the 24 hours before it in their open case (monitoring_alerts_profile_idx). At most `cap` rows each.
  */
 export async function readFacts(db: Conn, t: { id: string; profile_id: string; created_at: Date; account: string | null }, senderDays: number, accountDays: number, cap: number): Promise<RawFacts> {
   const at = t.created_at.toISOString();
@@ -56,7 +59,7 @@ export async function readFacts(db: Conn, t: { id: string; profile_id: string; c
       order by a.created_at desc limit ${cap}) a)` : sql`'[]'::json`;
   const result = await db.execute<{
     sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null;
-    sender_transfers: MonitoredTransfer[]; account_transfers: MonitoredTransfer[]; rates: Record<string, string> | null;
+    sender_transfers: MonitoredTransfer[]; account_transfers: MonitoredTransfer[]; rates: Record<string, string> | null; recent_rules: string[];
   }>(sql`select p.created_at::text as sender_created_at,
       (select l.transfer::text from kyc_limits l where l.level = greatest(1, least(3, p.kyc_level))) as transfer_limit_eur,
       (select max(b.created_at)::text from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
@@ -66,7 +69,9 @@ export async function readFacts(db: Conn, t: { id: string; profile_id: string; c
           and s.created_at > ${at}::timestamptz - make_interval(days => ${senderDays}) and s.created_at <= ${at}::timestamptz and s.id <> ${t.id}
         order by s.created_at desc limit ${cap}) s) as sender_transfers,
       ${accountRows} as account_transfers,
-      (select json_object_agg(r.key, r.value::text) from rates r) as rates
+      (select json_object_agg(r.key, r.value::text) from rates r) as rates,
+      (select coalesce(json_agg(distinct m.rule), '[]'::json) from monitoring_alerts m join monitoring_cases c on c.id = m.case_id and c.status <> 'closed'
+        where m.profile_id = p.id and m.created_at > ${at}::timestamptz - interval '24 hours' and m.created_at <= ${at}::timestamptz + interval '1 minute') as recent_rules
     from profiles p where p.id = ${t.profile_id}`);
   const row = result.rows[0];
   if (!row) throw new Error('monitoring: the transfer\'s sender does not exist');
@@ -74,6 +79,7 @@ export async function readFacts(db: Conn, t: { id: string; profile_id: string; c
     sender_created_at: asIso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
     previous_transfer_at: row.previous_transfer_at ? asIso(row.previous_transfer_at) : null,
     sender_transfers: row.sender_transfers.map(monitored), account_transfers: row.account_transfers.map(monitored), rates: row.rates ?? {},
+    recent_rules: row.recent_rules,
   };
 }
 
