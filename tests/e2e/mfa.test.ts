@@ -58,7 +58,7 @@ describe('two-step sign-in', () => {
     const enrolStep = Math.floor(Date.now() / STEP_MS);
     await code.fill(codeAt(secret, enrolStep + 5));
     await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByText('This code is not correct, or was already used.', { exact: false }).waitFor();
+    await page.getByText('This code is not correct. Enter the 6-digit code your authenticator app shows now', { exact: false }).waitFor();
     await code.fill(codeAt(secret, enrolStep));
     await page.getByRole('button', { name: 'Turn on' }).click();
 
