@@ -143,7 +143,9 @@ function CaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
               <Card className="flex flex-col gap-1 p-3" data-testid={`alert-${a.rule}`}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <span className="font-medium">{t(`monitoring.rules.${a.rule}.name`)}</span>
-                  {a.held && <Badge variant="red">{t('monitoring.cases.held')}</Badge>}
+                  {a.held && (c.status === 'closed'
+                    ? <Badge variant="gray">{t('monitoring.cases.released')}</Badge>
+                    : <Badge variant="red">{t('monitoring.cases.held')}</Badge>)}
                 </div>
                 <span className="text-xs text-muted-foreground">{formatDateTime(a.created_at, lng)}{a.transfer_reference ? ` · ${a.transfer_reference}` : ''}</span>
                 <ul className="text-sm">
