@@ -309,7 +309,8 @@ describe('the admin\'s controls', () => {
     await expect.poll(() => log.getByTestId('audit-row').count()).toBe(1);
     const entry = log.getByTestId('audit-row').first();
     await entry.getByText('Transfer approved').waitFor();
-    await entry.getByText(big.id).waitFor();
+    // The transfer named by its reference, not its id.
+    await entry.getByText(big.reference).waitFor();
     await entry.getByRole('button', { name: `Show only the actions of ${ADMIN_NAME}` }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 

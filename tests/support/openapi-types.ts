@@ -5328,6 +5328,8 @@ export interface operations {
                             payout_sent_by: string | null;
                             approved_by: string | null;
                             late: boolean;
+                            has_proof: boolean;
+                            sender_replied: boolean;
                         }[];
                         next_cursor: string | null;
                     };
@@ -6842,6 +6844,8 @@ export interface operations {
                             payout_sent_by: string | null;
                             approved_by: string | null;
                             late: boolean;
+                            has_proof: boolean;
+                            sender_replied: boolean;
                         };
                     };
                 };
@@ -7795,6 +7799,7 @@ export interface operations {
                                 full_name: string | null;
                                 email: string | null;
                             };
+                            target_label: string | null;
                         }[];
                         next_cursor: string | null;
                     };

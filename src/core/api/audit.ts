@@ -49,6 +49,8 @@ const AuditEntrySchema = z.object({
   after: z.record(z.string(), z.unknown()).nullable(),
   created_at: isoDateTime(),
   actor: z.object({ profile_id: z.uuid().nullable(), full_name: z.string().nullable(), email: z.string().nullable() }),
+  /** The object as a person names it: a profile's name and e-mail, a transfer's (or its proof's) reference; null for others (read by id). */
+  target_label: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditPageSchema = pageOf(AuditEntrySchema);

@@ -252,7 +252,13 @@ const RequesterSchema = z.object({ full_name: z.string().nullable(), email: z.st
  * A request in the back office's list: every sender's, with who sent it, its four-eyes state, and
  * whether it is late (open past its corridor's expected delivery, src/core/delivery.ts).
  */
-const StaffRequestSchema = TransferRequestSchema.extend({ requester: RequesterSchema, ...ApprovalFieldsSchema.shape, late: z.boolean() });
+const StaffRequestSchema = TransferRequestSchema.extend({
+  requester: RequesterSchema, ...ApprovalFieldsSchema.shape, late: z.boolean(),
+  /** The sender uploaded a proof of payment (the queue shows it while the payment is awaited). */
+  has_proof: z.boolean(),
+  /** The thread's last word is the sender's: staff have not answered it yet. */
+  sender_replied: z.boolean(),
+});
 export const StaffRequestResponseSchema = dataOf(StaffRequestSchema);
 export type StaffRequestResponse = z.infer<typeof StaffRequestResponseSchema>;
 export type StaffRequestJson = z.infer<typeof StaffRequestSchema>;

@@ -318,6 +318,9 @@ export const staffSelection = {
   approval_required: approvalRequired,
   needs_approval: needsApprovalNow,
   processing_time: sql<string | null>`(select ${corridors.processing_time} from ${corridors} where ${corridors.direction} = ${transferRequests.direction})`,
+  has_proof: sql<boolean>`exists (select 1 from ${paymentProofs} where ${paymentProofs.transfer_request_id} = ${transferRequests.id})`,
+  sender_replied: sql<boolean>`coalesce((select ${transferNotes.author_role} = 'owner' from ${transferNotes}
+    where ${transferNotes.transfer_request_id} = ${transferRequests.id} order by ${transferNotes.created_at} desc limit 1), false)`,
 };
 
 export interface StaffSelected {
@@ -327,6 +330,8 @@ export interface StaffSelected {
   needs_approval: boolean;
   /** Its corridor's processing time ("10-60 min"), for the delivery estimate. */
   processing_time: string | null;
+  has_proof: boolean;
+  sender_replied: boolean;
 }
 
 

@@ -32,6 +32,8 @@ export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffReques
     needs_approval: r.needs_approval,
     ...fourEyesIds(r.request),
     late: lateNow(r),
+    has_proof: r.has_proof,
+    sender_replied: r.sender_replied,
   };
 }
 

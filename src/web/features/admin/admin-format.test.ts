@@ -14,6 +14,16 @@ describe('back-office display rules', () => {
     expect(amountText('5', 'GBP', 'en')).toBe('5 GBP');
   });
 
+  it('reads an audit change in words when given them: fields and known values named, French colon', () => {
+    const words = {
+      field: (k: string) => ({ role: 'Rôle', status: 'Statut' } as Record<string, string>)[k] ?? k,
+      value: (k: string, v: unknown) => (k === 'role' ? ({ user: 'Utilisateur', manager: 'Gestionnaire' } as Record<string, string>)[String(v)] ?? null : null),
+      colon: '\u00a0: ',
+    };
+    expect(changeSummary({ role: 'user' }, { role: 'manager' }, words)).toEqual(['Rôle\u00a0: Utilisateur → Gestionnaire']);
+    expect(changeSummary({ role: 'user', note: null }, { role: 'owner', note: 'x' }, words)).toEqual(['Rôle\u00a0: Utilisateur → owner', 'note\u00a0: — → x']);
+  });
+
   it('says what an audit row changed, field by field', () => {
     expect(changeSummary({ id: 't1', percentage: '0.045', min_fee: null, updated_at: 'a' }, { id: 't1', percentage: '0.044', min_fee: null, updated_at: 'b' }))
       .toEqual(['percentage: 0.045 → 0.044']);

@@ -37,14 +37,15 @@ function StatCards({ isAdmin }: { isAdmin: boolean }) {
   ];
   return (
     <section aria-label={t('stats.title')}>
-      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-8">
+      {/* On a phone the counts are one strip that scrolls sideways, so the queue starts on the first screen. */}
+      <ul className="flex gap-2 overflow-x-auto pb-1 sm:grid sm:grid-cols-3 sm:gap-3 sm:overflow-visible sm:pb-0 lg:grid-cols-8">
         {cards.map((c) => (
-          <li key={c.key} data-testid={`stat-${c.key}`}>
-            <Card className="flex h-full flex-col gap-1 p-4">
+          <li key={c.key} data-testid={`stat-${c.key}`} className="shrink-0 max-sm:min-w-[6.5rem]">
+            <Card className="flex h-full flex-col gap-1 p-2 sm:p-4">
               <span className="text-sm text-muted-foreground">
                 {c.status ? <StatusBadge status={c.status}>{c.label}</StatusBadge> : c.label}
               </span>
-              <span className="text-2xl font-bold tabular-nums text-slate-900">{c.value ?? '—'}</span>
+              <span className="text-lg font-bold tabular-nums text-slate-900 sm:text-2xl">{c.value ?? '—'}</span>
             </Card>
           </li>
         ))}

@@ -4,8 +4,9 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
 import { formatDateTime } from '@web/lib/format';
+import { cn } from '@web/lib/utils';
 import type { AuditEntry } from './admin-api';
-import { changeSummary, requesterName } from './admin-format';
+import { changeSummary, requesterName, type ChangeWords } from './admin-format';
 
 /** An audit action's readable name ("transfer_request.approve" → "Transfer approved"). */
 export function useAuditActionLabel(): (action: string) => string {
@@ -13,11 +14,30 @@ export function useAuditActionLabel(): (action: string) => string {
   return (action) => t(`audit.actions.${action.replace('.', '_')}`, { defaultValue: action });
 }
 
+/** Fields and values of a change in the reader's words: "Role: User → Manager", not "role: user → manager". */
+export function useChangeWords(): ChangeWords {
+  const { t } = useTranslation(['admin', 'common']);
+  return {
+    field: (key) => t(`audit.fields.${key}`, { defaultValue: key.replace(/_/g, ' ') }),
+    value: (key, value) => {
+      if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
+      if (typeof value !== 'string') return null;
+      const known = key === 'role' ? `roles.${value}` : key === 'status' || key === 'from_status' || key === 'to_status' ? `status.${value}` : null;
+      if (known) return t(known, { ns: 'common', defaultValue: value });
+      if (key === 'payment_status') return t(`payment.${value}`, { defaultValue: value });
+      if (key === 'payout_status') return t(`payout.${value}`, { defaultValue: value });
+      if (key === 'visibility') return t(`thread.visibilities.${value}`, { defaultValue: value });
+      return null;
+    },
+    colon: t('audit.colon'),
+  };
+}
+
 export interface AuditRowActions {
   /** Shows only this person's actions. */
   onActor?: (actor: { id: string; name: string }) => void;
   /** Shows only the actions on this object. */
-  onTarget?: (target: { type: string; id: string }) => void;
+  onTarget?: (target: { type: string; id: string; name: string }) => void;
 }
 
 /** One audit row: what, on what, who, when, from where, and what changed. */
@@ -27,19 +47,21 @@ export function AuditItem({ entry: a, onActor, onTarget }: { entry: AuditEntry }
   const actionLabel = useAuditActionLabel();
   const actor = a.actor.profile_id ? requesterName({ ...a.actor, profile_id: a.actor.profile_id }) : t('audit.system');
   const target = t(`audit.targets.${a.target_type}`, { defaultValue: a.target_type });
-  const changes = changeSummary(a.before, a.after);
+  const changes = changeSummary(a.before, a.after, useChangeWords());
+  // A person by name and e-mail, a transfer by its reference; other objects by their id.
+  const targetName = a.target_label ?? a.target_id;
   return (
     <li className="flex min-w-0 flex-col gap-1 p-3 text-sm" data-testid="audit-row">
       <p className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-medium text-slate-900">{actionLabel(a.action)}</span>
-        <span className="min-w-0 break-all text-muted-foreground">
+        <span className="min-w-0 break-words text-muted-foreground">
           {target}{a.target_id ? ' ' : ''}
           {a.target_id && onTarget ? (
-            <Button variant="link" className="h-auto whitespace-normal break-all p-0 text-left font-mono text-xs"
-              aria-label={t('audit.onlyTarget', { target, id: a.target_id })} onClick={() => onTarget({ type: a.target_type, id: a.target_id! })}>
-              {a.target_id}
+            <Button variant="link" className={cn('h-auto whitespace-normal break-all p-0 text-left', a.target_label ? 'text-sm' : 'font-mono text-xs')}
+              aria-label={t('audit.onlyTarget', { target, id: targetName })} title={a.target_id} onClick={() => onTarget({ type: a.target_type, id: a.target_id!, name: targetName! })}>
+              {targetName}
             </Button>
-          ) : <span className="font-mono text-xs">{a.target_id}</span>}
+          ) : <span className={a.target_label ? '' : 'font-mono text-xs'} title={a.target_id ?? undefined}>{targetName}</span>}
         </span>
       </p>
       <p className="text-muted-foreground">

@@ -17,11 +17,11 @@ import { saveFile, useAuditLog } from './admin-api';
 import { AuditItem, useAuditActionLabel } from './audit-list';
 
 /** The filter as chosen on screen; the actor's name is kept to show who is filtered on. */
-type Chosen = Required<{ [K in keyof AuditFilter]: string }> & { actorName: string };
-const NONE: Chosen = { actor: '', actorName: '', action: '', target_type: '', target_id: '', from: '', to: '' };
+type Chosen = Required<{ [K in keyof AuditFilter]: string }> & { actorName: string; targetName: string };
+const NONE: Chosen = { actor: '', actorName: '', action: '', target_type: '', target_id: '', targetName: '', from: '', to: '' };
 
 /** The request's filter: the chosen values, empty ones left out. */
-function toFilter({ actorName: _name, ...chosen }: Chosen): AuditFilter {
+function toFilter({ actorName: _name, targetName: _target, ...chosen }: Chosen): AuditFilter {
   return Object.fromEntries(Object.entries(chosen).filter(([, v]) => v)) as AuditFilter;
 }
 
@@ -69,7 +69,7 @@ export function AuditTab() {
             </Select>
           </FormField>
           <FormField label={t('audit.target')}>
-            <Select value={chosen.target_type} onChange={(e) => update({ target_type: e.target.value, target_id: '' })}>
+            <Select value={chosen.target_type} onChange={(e) => update({ target_type: e.target.value, target_id: '', targetName: '' })}>
               <option value="">{t('audit.allTargets')}</option>
               {AUDIT_TARGETS.map((type) => <option key={type} value={type}>{targetLabel(type)}</option>)}
             </Select>
@@ -89,8 +89,8 @@ export function AuditTab() {
             </Button>
           ) : null}
           {chosen.target_id ? (
-            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal break-all text-left" onClick={() => update({ target_id: '' })}>
-              {targetLabel(chosen.target_type)} {chosen.target_id} <span className="sr-only">{t('audit.removeFilter')}</span><X aria-hidden />
+            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal break-all text-left" onClick={() => update({ target_id: '', targetName: '' })}>
+              {targetLabel(chosen.target_type)} {chosen.targetName || chosen.target_id} <span className="sr-only">{t('audit.removeFilter')}</span><X aria-hidden />
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" onClick={() => setChosen(NONE)}>{t('requests.clear')}</Button>
@@ -110,7 +110,7 @@ export function AuditTab() {
               {rows.map((entry) => (
                 <AuditItem key={entry.id} entry={entry}
                   onActor={(a) => update({ actor: a.id, actorName: a.name })}
-                  onTarget={(x) => update({ target_type: x.type, target_id: x.id })} />
+                  onTarget={(x) => update({ target_type: x.type, target_id: x.id, targetName: x.name })} />
               ))}
             </ul>
           </Card>

@@ -1,11 +1,11 @@
 import { startTransition, useOptimistic, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Download, RefreshCw, Search } from 'lucide-react';
+import { Download, FileCheck2, MessageSquareReply, RefreshCw, Search, SlidersHorizontal } from 'lucide-react';
 import { DIRECTIONS } from '@core/channels';
-import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '@core/status';
+import { isFinalStatus, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
-import { StatusBadge } from '@web/components/ui/badge';
+import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
@@ -17,6 +17,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { fetchBlob, isApiError, queryString } from '@web/lib/api';
 import { useSession } from '@web/lib/session';
+import { cn } from '@web/lib/utils';
 import { directionLabel, formatDateTime } from '@web/lib/format';
 import { amountText, requesterName } from './admin-format';
 import {
@@ -63,12 +64,19 @@ function useFilters(): [StaffFilters, (f: StaffFilters) => void] {
   return [shown, set];
 }
 
+/** How many filters narrow the queue (the order is not one): shown on the folded filters' control. */
+export function countActiveFilters(f: StaffFilters): number {
+  return (Object.keys(f) as (keyof StaffFilters)[]).filter((k) => k !== 'sort' && Boolean(f[k])).length;
+}
+
 export function RequestsTab() {
   // 'transfer' holds the reasons a money action is refused (transfer.money.*).
   const { t, i18n } = useTranslation(['admin', 'common', 'transfer']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const [filters, setFilters] = useFilters();
   const [search, setSearch] = useState(filters.q);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = countActiveFilters(filters);
   const [opened, setOpened] = useState<StaffRequest | null>(null);
   const [rejecting, setRejecting] = useState<StaffRequest | null>(null);
   const approve = useApproveAction();
@@ -119,7 +127,14 @@ export function RequestsTab() {
         </div>
       </div>
 
-      <Card className="p-4">
+      {/* On a phone the filters fold behind one control saying how many are on; from lg they stay open. */}
+      <div className="lg:hidden">
+        <Button variant="outline" size="sm" aria-expanded={filtersOpen} aria-controls="request-filters" onClick={() => setFiltersOpen((o) => !o)}>
+          <SlidersHorizontal aria-hidden />
+          {activeFilters > 0 ? t('requests.filtersOn', { count: activeFilters }) : t('requests.filtersButton')}
+        </Button>
+      </div>
+      <Card id="request-filters" className={cn('p-4', filtersOpen ? '' : 'max-lg:hidden')}>
         <form onSubmit={submitSearch} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6" role="search" aria-label={t('requests.filters')}>
           {/* The label names the input itself; the search button sits beside the field. */}
           <div className="flex items-end gap-2 sm:col-span-2">
@@ -242,42 +257,60 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
   // Whoever cannot approve it (they sent it, processed it or paid it out) sees why beside the button.
   const approveReason = can.approve && user ? errorText(approveBlocked(row, user.id) ?? undefined) : undefined;
   const approveReasonId = `approve-reason-${row.id}`;
+  const closed = isFinalStatus(row.status);
+  // A proof waiting to be checked: uploaded while the payment is still awaited.
+  const proofToCheck = row.has_proof && row.payment_status === 'awaiting';
   return (
     <li data-testid="request-row" data-id={row.id}>
-      <Card className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center">
-        <div className="grid min-w-0 flex-1 gap-1 sm:grid-cols-[1.2fr_1fr_1fr_auto]">
+      <Card className="flex flex-col gap-3 p-4">
+        {/* The same column tracks on every row, so the queue reads as a table; nothing is cut, long text wraps. */}
+        <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.25fr)_minmax(0,0.9fr)_minmax(0,0.8fr)]">
           <div className="min-w-0">
-            <p className="truncate font-semibold text-slate-900">{requesterName(row.requester)}</p>
-            <p className="truncate text-xs text-muted-foreground">{row.reference} · {formatDateTime(row.created_at, lng)}</p>
+            <p className="font-semibold break-words text-slate-900">{requesterName(row.requester)}</p>
+            <p className="text-xs text-muted-foreground"><span className="font-medium text-slate-700">{row.reference}</span></p>
+            <p className="text-xs text-muted-foreground"><time dateTime={row.created_at}>{formatDateTime(row.created_at, lng)}</time></p>
           </div>
           <div className="min-w-0 text-sm">
-            <p className="truncate">{directionLabel(t, row.direction)}</p>
-            <p className="truncate text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
+            <p className="break-words">{directionLabel(t, row.direction)}</p>
+            <p className="break-words text-muted-foreground">{String(row.destination_details.recipient_name ?? row.destination_details.account_holder ?? t('details.unknownRecipient'))}</p>
           </div>
-          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
+          <div className="flex flex-wrap content-start items-center gap-x-2 gap-y-1">
             <span className="font-semibold tabular-nums">{amountText(row.amount, row.currency, lng)}</span>
             <StatusBadge status={row.status}>{t(`status.${row.status}`, { ns: 'common' })}</StatusBadge>
             <WorkBadges row={row} />
+            {proofToCheck ? (
+              <Badge variant="blue" className="gap-1" data-testid="proof-arrived"><FileCheck2 aria-hidden className="size-3.5" />{t('requests.proofArrived')}</Badge>
+            ) : null}
+            {row.sender_replied ? (
+              <Badge variant="blue" className="gap-1" data-testid="sender-replied"><MessageSquareReply aria-hidden className="size-3.5" />{t('requests.senderReplied')}</Badge>
+            ) : null}
           </div>
           {/* The money: payment in (flagged when the amount differs) and payout out. */}
-          <dl className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs sm:flex-col sm:items-end" aria-label={t('requests.moneyOf', { reference: row.reference })}>
-            <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payment')}</dt><dd><PaymentBadge transfer={row} /></dd></div>
-            <div className="flex items-center gap-1"><dt className="text-muted-foreground">{t('requests.payout')}</dt><dd><PayoutBadge transfer={row} /></dd></div>
+          <dl className="flex flex-col gap-1 text-xs" aria-label={t('requests.moneyOf', { reference: row.reference })}>
+            <div className="flex flex-wrap items-center gap-1"><dt className="text-muted-foreground">{t('requests.payment')}</dt><dd><PaymentBadge transfer={row} /></dd></div>
+            <div className="flex flex-wrap items-center gap-1"><dt className="text-muted-foreground">{t('requests.payout')}</dt><dd><PayoutBadge transfer={row} /></dd></div>
           </dl>
         </div>
-        <div className="flex flex-wrap gap-2" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
-          <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}
-            title={errorText(can.processBlocked ?? undefined)}>
-            {t('actions.process')}
-          </Button>
-          {/* Complete needs the payment received and the payout sent: recorded in the details. */}
-          <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act('completed')}
-            title={completeReason}>
-            {t('actions.complete')}
-          </Button>
-          <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => onReject(row)}>
-            {t('actions.reject')}
-          </Button>
+        <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
+          {/* A closed transfer changes status no more: no greyed buttons, the reason instead. */}
+          {closed ? (
+            <p className="mr-auto text-xs text-muted-foreground" data-testid="closed-reason">{t('requests.closedReason', { status: t(`status.${row.status}`, { ns: 'common' }) })}</p>
+          ) : (
+            <>
+              <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}
+                title={errorText(can.processBlocked ?? undefined)}>
+                {t('actions.process')}
+              </Button>
+              {/* Complete needs the payment received and the payout sent: recorded in the details. */}
+              <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act('completed')}
+                title={completeReason}>
+                {t('actions.complete')}
+              </Button>
+              <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => onReject(row)}>
+                {t('actions.reject')}
+              </Button>
+            </>
+          )}
           {can.approve ? (
             <Button size="sm" variant="secondary" loading={approve.pendingId === row.id} onClick={() => void approve.run(row.id)}
               disabled={Boolean(approveReason)} aria-describedby={approveReason ? approveReasonId : undefined}>

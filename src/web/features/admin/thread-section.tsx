@@ -8,6 +8,8 @@ import { CheckboxField, Field, Form, FormError, parseInto, SubmitButton, useFiel
 import { Textarea } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { formatDateTime } from '@web/lib/format';
+import { cn } from '@web/lib/utils';
+import { Lock, Mail } from 'lucide-react';
 import { useAddNote, type StaffNote } from './admin-api';
 import { requesterName } from './admin-format';
 
@@ -48,13 +50,18 @@ function NoteItem({ note, sender }: { note: StaffNote; sender: string }) {
   const author = fromSender ? sender : note.author ? requesterName({ ...note.author, email: null }) : t('thread.formerStaff');
   const role = t(`details.actors.${note.author_role}`, { defaultValue: note.author_role });
   return (
-    <li className="flex flex-col gap-1 rounded-md border border-border p-3 text-sm" data-testid="note">
+    // Three looks: an internal note (dashed, grey, a lock), a message to the sender (blue, an
+    // envelope) and the sender's own words (green); never to be taken one for another.
+    <li className={cn('flex flex-col gap-1 rounded-md border p-3 text-sm',
+      fromSender ? 'border-l-4 border-green-300 bg-green-50'
+        : note.visibility === 'internal' ? 'border-dashed border-slate-300 bg-slate-50' : 'border-l-4 border-blue-300 bg-blue-50')}
+    data-testid="note" data-audience={fromSender ? 'from-sender' : note.visibility}>
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <span className="font-medium text-slate-900">{author}</span>
         <span className="text-muted-foreground">{role} · {formatDateTime(note.created_at, lng)}</span>
         {fromSender ? <Badge variant="green">{t('thread.fromSender')}</Badge>
-          : note.visibility === 'internal' ? <Badge variant="gray">{t('thread.internal')}</Badge>
-            : <Badge variant="blue">{t('thread.toSender')}</Badge>}
+          : note.visibility === 'internal' ? <Badge variant="gray" className="gap-1"><Lock aria-hidden className="size-3" />{t('thread.internal')}</Badge>
+            : <Badge variant="blue" className="gap-1"><Mail aria-hidden className="size-3" />{t('thread.toSender')}</Badge>}
         {note.action_needed ? <Badge variant="red">{t('thread.actionAsked')}</Badge> : null}
       </p>
       <p className="whitespace-pre-wrap break-words text-slate-800">{note.body}</p>
@@ -91,10 +98,11 @@ export function ThreadSection({ transferId, notes, sender, actionNeeded, closed 
         onSubmit={async (note) => {
           await add.mutateAsync({ ...note, id: transferId });
           toast({ variant: 'success', title: note.visibility === 'sender' ? t('thread.sent') : t('thread.added') });
-          form.reset({ body: '', visibility: note.visibility, action_needed: false });
+          // Every note starts internal again: a message to the sender is chosen each time, never left on.
+          form.reset({ body: '', visibility: 'internal', action_needed: false });
         }}
         fallbackError={t('states.error', { ns: 'common' })}
-        className="flex flex-col gap-3 rounded-md bg-muted/50 p-3"
+        className={cn('flex flex-col gap-3 rounded-md p-3', toSender ? 'bg-blue-50 ring-2 ring-blue-300' : 'border border-dashed border-slate-300 bg-slate-50')}
         aria-label={t('thread.formLabel')}
       >
         <Field name="body" label={t('thread.body')} required>
@@ -102,8 +110,12 @@ export function ThreadSection({ transferId, notes, sender, actionNeeded, closed 
         </Field>
         <VisibilityChoice />
         {toSender && !closed ? <CheckboxField name="action_needed" label={t('thread.askAction')} /> : null}
+        <p className={cn('flex items-center gap-2 text-sm', toSender ? 'font-medium text-blue-900' : 'text-slate-700')} data-testid="note-audience" aria-live="polite">
+          {toSender ? <Mail aria-hidden className="size-4" /> : <Lock aria-hidden className="size-4" />}
+          {toSender ? t('thread.willEmail', { name: sender }) : t('thread.staffOnly')}
+        </p>
         <FormError />
-        <SubmitButton variant="secondary" className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
+        <SubmitButton variant={toSender ? 'default' : 'secondary'} className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
       </Form>
     </section>
   );

@@ -6,6 +6,7 @@ import { ROLES, type Role } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
+import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
@@ -25,6 +26,8 @@ export function UsersTab() {
   const { user: me } = useSession();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
+  // A role change waits for a confirmation naming the person, the role before and after.
+  const [pending, setPending] = useState<{ id: string; name: string; from: Role; to: Role } | null>(null);
   const query = useProfiles(q);
   const audit = useAudit('profile');
   const setRole = useSetRole();
@@ -39,8 +42,11 @@ export function UsersTab() {
       toast({ variant: 'success', title: t('success.updated', { ns: 'common' }) });
     } catch (e) {
       toast({ variant: 'destructive', title: t('users.roleFailed'), description: isApiError(e) ? e.message : undefined });
+    } finally {
+      setPending(null);
     }
   }
+  const roleName = (r: Role) => t(`roles.${r}`, { ns: 'common' });
 
   /** An admin resets another account's two-step sign-in (lost phone): audited, the account signed out. */
   async function resetTwoStep(id: string, email: string) {
@@ -79,8 +85,9 @@ export function UsersTab() {
                   <td className="p-3">{p.email}</td>
                   <td className="p-3">{p.created_at ? formatDate(p.created_at, lng) : ''}</td>
                   <td className="w-40 p-3">
-                    <Select aria-label={t('users.roleOf', { name: p.full_name || p.email || p.id })} value={p.role}
-                      disabled={setRole.isPending || p.id === me?.id} onChange={(e) => void change(p.id, e.target.value as Role)}>
+                    <Select aria-label={t('users.roleOf', { name: p.full_name || p.email || p.id })} value={pending?.id === p.id ? pending.to : p.role}
+                      disabled={setRole.isPending || p.id === me?.id}
+                      onChange={(e) => setPending({ id: p.id, name: p.full_name ? `${p.full_name} (${p.email})` : p.email, from: p.role, to: e.target.value as Role })}>
                       {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`, { ns: 'common' })}</option>)}
                     </Select>
                   </td>
@@ -101,6 +108,11 @@ export function UsersTab() {
       {query.hasNextPage ? (
         <Button variant="outline" className="self-center" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>{t('requests.more')}</Button>
       ) : null}
+      <ConfirmDialog open={pending !== null} onKeep={() => setPending(null)} onConfirm={() => { if (pending) void change(pending.id, pending.to); }}
+        busy={setRole.isPending} confirmTestId="confirm-role"
+        title={t('users.confirmRoleTitle')}
+        description={pending ? t('users.confirmRoleText', { name: pending.name, from: roleName(pending.from), to: roleName(pending.to) }) : ''}
+        keepLabel={t('users.keepRole')} confirmLabel={pending ? t('users.confirmRole', { role: roleName(pending.to) }) : ''} />
       <AuditList title={t('users.history')} query={audit} />
     </section>
   );
