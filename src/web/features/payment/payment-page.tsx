@@ -12,7 +12,9 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { SenderStateLine } from '@web/components/sender-state';
 import { api, isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
+import { useRates } from '@web/lib/queries';
 import { useTransfer, type TransferDetail } from '@web/lib/transfers';
+import { rateText } from '@web/lib/rate-text';
 import { CopyButton } from './copy-button';
 import { ProofCard } from './proof-card';
 
@@ -56,6 +58,7 @@ export default function PaymentPage() {
   const { t, i18n } = useTranslation(['transfer', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const transfer = useTransfer(id);
+  const rates = useRates(false);
   const [paypalError, setPaypalError] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
 
@@ -148,9 +151,14 @@ export default function PaymentPage() {
           </div>
           <div>
             <dt className="text-sm text-slate-600">{t('form.theyGet')}</dt>
-            <dd className="tabular-nums">{moneyFromDecimal(tr.payout_amount, tr.payout_currency, lng)}</dd>
+            <dd className="tabular-nums" data-testid="pay-payout">{moneyFromDecimal(tr.payout_amount, tr.payout_currency, lng)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">{t('form.rate')}</dt>
+            <dd className="tabular-nums" data-testid="pay-rate">{rateText(t, { ...tr, reference_rate: tr.rate, margin: '0' }, lng, rates.data)}</dd>
           </div>
         </dl>
+        <p className="mt-4 text-xs text-slate-600" data-testid="price-fixed">{t('receipt.footnote')}</p>
       </Card>
 
       {payOnPayPal ? (

@@ -16,6 +16,16 @@ import { phoneRefusal, RECIPIENT_FIELDS, type TransferValues } from './transfer-
 
 const upper = (text: string) => text.toUpperCase();
 
+/** The "They receive" field, kept by the page: its text, currency and refusal, and what typing in either field does. */
+export interface PayoutField {
+  text: string;
+  currency: string;
+  error: string | null;
+  onChange: (text: string) => void;
+  /** The sender typed in "You send": the payout is filled from it again. */
+  onAmountTyped: () => void;
+}
+
 /**
  * Under the payout number: the operator it belongs to as soon as its prefix is typed, the
  * refusal naming the accepted operators once it cannot be theirs, else an example (docs/rules/corridors.md#phone-country-rules).
@@ -38,7 +48,7 @@ function PhoneHint({ destination }: { destination: ChannelId }) {
  * The transfer's fields, inside the page's <Form>: route, amount (with the rate as its hint), a
  * saved recipient to fill in, the destination's own recipient fields, a note.
  */
-export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedRecipient[] }) {
+export function TransferFields({ rate, saved, payout }: { rate: ReactNode; saved: SavedRecipient[]; payout: PayoutField }) {
   const { t } = useTranslation(['transfer', 'common', 'validation']);
   const { watch, getValues, setValue, clearErrors } = useFormContext<TransferValues>();
   const [source, destination] = [watch('source'), watch('destination')];
@@ -80,9 +90,19 @@ export function TransferFields({ rate, saved }: { rate: ReactNode; saved: SavedR
         </Field>
       </div>
 
-      <Field name="amount" label={t('form.amountIn', { currency })} required hint={rate}>
-        <Input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" />
-      </Field>
+      {/* Either amount: what the sender pays (before the fee) or what the recipient gets; typing one fills the other. */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field name="amount" label={t('form.amountIn', { currency })} required onValueChange={payout.onAmountTyped}>
+          <Input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" />
+        </Field>
+        <FormField label={t('form.payoutIn', { currency: payout.currency })} error={payout.error ?? undefined}>
+          <Input
+            inputMode="decimal" autoComplete="off" value={payout.text} onChange={(e) => payout.onChange(e.target.value)}
+            aria-invalid={payout.error ? true : undefined} data-testid="transfer-payout"
+          />
+        </FormField>
+      </div>
+      <p className="-mt-3 text-sm text-slate-700" data-testid="transfer-rate" aria-live="polite">{rate}</p>
 
       {saved.length > 0 ? (
         <FormField label={t('form.savedRecipients')}>

@@ -1,31 +1,44 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { InitiatedResponse } from '@core/api/payments';
+import type { PromisedQuote } from '@core/api/pricing';
 import { CHANNELS, directionFor } from '@core/channels';
-import { amountExample } from '@core/amount-input';
-import { computeQuote } from '@core/fees';
+import { amountExample, readAmount } from '@core/amount-input';
 import { windowExceeded } from '@core/kyc';
+import { toDecimal } from '@core/money';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Card } from '@web/components/ui/card';
 import { Form, showServerError, useErrorText, useZodForm } from '@web/components/ui/form';
 import { useToast, type ToastInput } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
-import { money, moneyFromDecimal } from '@web/lib/format';
+import { formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 import { useKyc } from '@web/lib/kyc';
 import { KycTransferNotice } from '@web/components/kyc-limits';
 import { useOperators } from '@web/lib/operators';
 import { useFees, useRates } from '@web/lib/queries';
+import { askQuote, useLiveQuote, type QuoteAsk } from '@web/lib/quotes';
 import { withPrefill } from '@web/lib/send-again';
 import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
 import { TransferFields } from './transfer-form';
-import { TransferReview } from './transfer-review';
-import { quoteTexts, TransferSummary } from './transfer-summary';
+import { TransferReview, type ReviewPrice } from './transfer-review';
+import { rateText } from '@web/lib/rate-text';
+import { TransferSummary } from './transfer-summary';
 import { FIELD_ALIASES, initialValues, phoneRefusal, readTransferAmount, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
 
-/** "Send money": the form, a review with its own Idempotency-Key, then the payment page. */
+/** The body of a 409 quote_expired: the fresh quote offered instead. */
+function freshQuoteOf(body: unknown): PromisedQuote | null {
+  const quote = body && typeof body === 'object' ? (body as { quote?: unknown }).quote : undefined;
+  return quote && typeof quote === 'object' && typeof (quote as { id?: unknown }).id === 'string' ? quote as PromisedQuote : null;
+}
+
+/**
+ * "Send money": the form (either amount, priced by the server as typed), a review of the firm price
+ * with its time left and its own Idempotency-Key, then the payment page
+ * (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
+ */
 export default function TransferPage() {
   const { t, i18n } = useTranslation(['transfer', 'common', 'validation']);
   const lng = i18n.resolvedLanguage ?? 'en';
@@ -35,7 +48,10 @@ export default function TransferPage() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const errorText = useErrorText();
-  const [review, setReview] = useState<{ key: string } | null>(null);
+  const [review, setReview] = useState<{ key: string; price: ReviewPrice } | null>(null);
+  /** Which amount the sender typed last: what they send, or what the recipient gets. */
+  const [typed, setTyped] = useState<'amount' | 'payout'>('amount');
+  const [payoutText, setPayoutText] = useState('');
   const [creating, setCreating] = useState(false);
   const fees = useFees();
   const rates = useRates();
@@ -51,13 +67,7 @@ export default function TransferPage() {
       const accepted = phoneRefusal(operators.data, destination, phone, lng);
       return accepted && t('validation:recipientPhoneOperator', accepted);
     },
-    limitError: () => {
-      if (quote?.limit_error) {
-        const limit = money(quote.limit_error.limit, currency, lng);
-        return t(quote.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit });
-      }
-      return senderLimitError();
-    },
+    limitError: () => corridorLimitError(live.quote) ?? senderLimitError(),
   };
   const form = useZodForm(transferFormSchema(rules),
     withPrefill(initialValues(params.get('direction'), params.get('amount')), location.state));
@@ -82,13 +92,40 @@ export default function TransferPage() {
     return () => subscription.unsubscribe();
   }, [form]);
 
-  const priceWith = (feesData = fees.data, ratesData = rates.data) => {
-    if (!direction || !ratesData || !feesData) return null;
-    const corridor = feesData.corridors?.find((c) => c.direction === direction) ?? null;
-    return computeQuote({ direction, amount: minor, tiers: feesData.data ?? [], corridor, rates: ratesData });
-  };
-  const quote = priceWith();
-  const texts = quoteTexts(t, quote, currency, lng);
+  // The price as typed: from what is sent, or from what the recipient gets; asked of the server a
+  // moment after the typing stops, and again when the published prices change.
+  const payoutCurrency = CHANNELS[values.destination].currency;
+  const payoutReading = readAmount(payoutText, payoutCurrency, lng);
+  const amountReading = readTransferAmount(values, lng);
+  const ask: QuoteAsk | null = !direction ? null
+    : typed === 'payout'
+      ? (payoutReading.minor ? { direction, payout: toDecimal(payoutReading.minor, payoutCurrency) } : null)
+      : (amountReading.minor ? { direction, amount: toDecimal(amountReading.minor, currency) } : null);
+  const pricesVersion = `${rates.data?.updatedAt ?? ''}|${(fees.data?.data ?? []).map((tier) => tier.updated_at).sort().at(-1) ?? ''}`;
+  const live = useLiveQuote(ask, pricesVersion);
+  // The last price of this corridor stays shown (dimmed) while the next is asked.
+  const [shown, setShown] = useState<PromisedQuote | null>(null);
+  useEffect(() => {
+    if (live.quote) setShown(live.quote);
+  }, [live.quote]);
+  useEffect(() => {
+    setShown(null);
+    setTyped('amount');
+    setPayoutText('');
+  }, [direction]);
+  const quote = shown && shown.direction === direction && ask ? shown : null;
+  // What the recipient gets, typed: the amount to send is the server's answer.
+  useEffect(() => {
+    if (typed === 'payout' && live.quote) form.setValue('amount', formatDecimalText(live.quote.amount, lng));
+  }, [typed, live.quote, form, lng]);
+  const payoutShown = typed === 'payout' ? payoutText : quote ? formatDecimalText(quote.payout, lng) : '';
+  const payoutError = typed === 'payout' && payoutReading.error && payoutReading.error !== 'empty'
+    ? t(`common:amount.${payoutReading.error}`, { currency: payoutCurrency, example: amountExample(payoutCurrency, lng) }) : null;
+  const corridorLimitError = (q: PromisedQuote | null) => q?.limit_error
+    ? t(q.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit: moneyFromDecimal(q.limit_error.limit, q.currency, lng) })
+    : null;
+  const inPlaceError = live.error?.message ?? corridorLimitError(live.quote);
+  const corridor = fees.data?.corridors?.find((c) => c.direction === direction) ?? null;
 
   /**
    * The sender's own limits, told before the review as the server would refuse them
@@ -104,28 +141,38 @@ export default function TransferPage() {
     return `${t('kyc.overLimit', { window: t(`kyc.window.${over.window}`), left: moneyFromDecimal(over.left!, 'EUR', lng) })} ${t('kyc.howToRaise')}`;
   };
 
-  /**
-   * Reloads the tiers and rates (an admin may have changed them since the page opened) and says
-   * whether the price shown is still the price (docs/rules/fees-and-rates.md#rates).
-   */
-  const samePriceNow = async () => {
-    const [freshFees, freshRates] = await Promise.all([fees.refetch(), rates.refetch()]);
-    const fresh = priceWith(freshFees.data, freshRates.data);
-    return fresh?.total === quote?.total && fresh?.payout === quote?.payout;
+  const onExpire = useCallback(() => {
+    setReview((r) => (r && r.price.state === 'held' ? { ...r, price: { state: 'expired', quote: r.price.quote, asking: false } } : r));
+  }, []);
+
+  /** The price ran out: a new one for the same transfer, shown to be accepted before confirming. */
+  const onNewPrice = async () => {
+    if (!review || review.price.state !== 'expired' || !direction) return;
+    const old = review.price.quote;
+    setReview({ ...review, price: { state: 'expired', quote: old, asking: true } });
+    try {
+      const fresh = await askQuote({ direction, amount: old.amount });
+      setReview((r) => (r ? { ...r, price: { state: 'fresh', quote: old, fresh } } : r));
+    } catch (err) {
+      showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('common:errors.generic') });
+      setReview((r) => (r ? { ...r, price: { state: 'expired', quote: old, asking: false } } : r));
+    }
+  };
+
+  /** The new price accepted: it is held from now, with a new request key (the refused one answered for the old price). */
+  const onAccept = () => {
+    if (!review || review.price.state !== 'fresh') return;
+    setReview({ key: crypto.randomUUID(), price: { state: 'held', quote: review.price.fresh } });
   };
 
   const onConfirm = async () => {
-    if (!review) return;
+    if (!review || review.price.state !== 'held') return;
+    const held = review.price.quote;
     setCreating(true);
     form.clearErrors();
     try {
-      if (!(await samePriceNow())) {
-        toast({ title: t('form.priceChanged') });
-        setCreating(false);
-        return;
-      }
       const res = await api<InitiatedResponse>('/api/payments/initiate', {
-        method: 'POST', body: toPayload(form.getValues(), lng), headers: { 'Idempotency-Key': review.key },
+        method: 'POST', body: { ...toPayload(form.getValues(), lng), quote_id: held.id }, headers: { 'Idempotency-Key': review.key },
       });
       void queryClient.invalidateQueries({ queryKey: transferKeys.all });
       if (values.save_recipient) void queryClient.invalidateQueries({ queryKey: transferKeys.recipients });
@@ -138,25 +185,38 @@ export default function TransferPage() {
       if (res.payment_url.startsWith('/')) navigate(res.payment_url);
       else window.location.assign(res.payment_url);
     } catch (err) {
+      setCreating(false);
+      // The price ran out on the server's clock: the fresh one it offers is shown to accept.
+      const fresh = isApiError(err) && err.code === 'quote_expired' ? freshQuoteOf(err.body) : null;
+      if (fresh) {
+        setReview({ key: crypto.randomUUID(), price: { state: 'fresh', quote: held, fresh } });
+        return;
+      }
+      // Used or gone: the sender asks a new price the same way.
+      if (isApiError(err) && (err.code === 'quote_expired' || err.code === 'quote_used' || err.code === 'quote_not_found')) {
+        showError({ title: t('form.initiateFailed'), description: err.message });
+        setReview({ key: crypto.randomUUID(), price: { state: 'expired', quote: held, asking: false } });
+        return;
+      }
       showServerError(form, err, t('form.initiateFailed'), FIELD_ALIASES);
       showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') });
       // A network failure keeps the review and its Idempotency-Key: confirming again cannot create a second transfer.
       if (!isApiError(err) || err.status !== 0) setReview(null);
-      setCreating(false);
     }
   };
-
-  const summary = <TransferSummary amount={minor} currency={currency} quote={quote} note={values.note} />;
 
   if (review) {
     return (
       <PageShell>
         <PageHeader title={t('review.title')} description={t('review.description')} />
-        <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+        <div className="mx-auto max-w-2xl">
           <FormProvider {...form}>
-            <TransferReview values={values} total={texts.total} creating={creating} onEdit={() => setReview(null)} onConfirm={onConfirm} />
+            <TransferReview
+              values={values} price={review.price} rates={rates.data} creating={creating}
+              onEdit={() => setReview(null)} onConfirm={() => void onConfirm()} onExpire={onExpire}
+              onNewPrice={() => void onNewPrice()} onAccept={onAccept}
+            />
           </FormProvider>
-          {summary}
         </div>
       </PageShell>
     );
@@ -170,20 +230,44 @@ export default function TransferPage() {
         <Card className="p-5 sm:p-6">
           <Form
             form={form}
-            onSubmit={async () => {
-              await samePriceNow();
-              setReview({ key: crypto.randomUUID() });
+            onSubmit={async (payload) => {
+              // The review holds a price asked now, for exactly this amount: its full time is left.
+              if (!direction) return;
+              const held = await askQuote({ direction, amount: String(payload.amount) });
+              const refusal = corridorLimitError(held);
+              if (refusal) {
+                form.setError('amount', { type: 'server', message: refusal });
+                showError({ title: t('form.checkTitle'), description: refusal });
+                return;
+              }
+              setReview({ key: crypto.randomUUID(), price: { state: 'held', quote: held } });
             }}
+            onFailure={(err) => showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') })}
             onSchemaError={(field, message) => showError({
               title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
             })}
             onReset={() => form.reset(initialValues())}
             fallbackError={t('form.initiateFailed')}
           >
-            <TransferFields rate={texts.rate} saved={(recipients.data ?? []).filter((r) => r.channel === values.destination)} />
+            <TransferFields
+              rate={inPlaceError ? <span role="alert" className="font-medium text-destructive" data-testid="quote-error">{inPlaceError}</span>
+                : rateText(t, quote, lng, rates.data) ?? t('common:states.loading')}
+              saved={(recipients.data ?? []).filter((r) => r.channel === values.destination)}
+              payout={{
+                text: payoutShown, currency: payoutCurrency, error: payoutError,
+                onChange: (text) => {
+                  setTyped('payout');
+                  setPayoutText(text);
+                },
+                onAmountTyped: () => setTyped('amount'),
+              }}
+            />
           </Form>
         </Card>
-        {summary}
+        <TransferSummary
+          quote={quote} pending={live.pending && !!ask} note={values.note} rates={rates.data}
+          delivery={corridor?.processing_time ?? null}
+        />
       </div>
       <p className="mt-6 text-sm text-slate-700">
         {t('form.feesLink')} <Link className="font-medium text-brand-700 underline" to="/fees">{t('form.feesLinkText')}</Link>

@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState } from 'react';
+import type { PromisedQuote } from '@core/api/pricing';
+import type { DirectionId } from '@core/channels';
+import type { Decimal } from '@core/money';
+import { api, isApiError, type ApiError } from './api';
+
+// A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): the screens ask the
+// server for it, from what the sender pays or from what the recipient gets.
+
+/** What a price is asked for: exactly one of what the sender pays (before the fee) and what the recipient gets. */
+export type QuoteAsk = { direction: DirectionId } & ({ amount: Decimal; payout?: undefined } | { payout: Decimal; amount?: undefined });
+
+/** POST /api/quotes: a firm price with its id and expiry. */
+export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<PromisedQuote> {
+  return (await api<{ data: PromisedQuote }>('/api/quotes', { method: 'POST', body: ask, signal })).data;
+}
+
+/** A stable text of an ask, to tell whether an answer is for what is typed now. */
+export const askKey = (ask: QuoteAsk | null) => (ask ? `${ask.direction}|${ask.amount ?? ''}|${ask.payout ?? ''}` : '');
+
+export interface LiveQuote {
+  /** The server's answer for the ask of `key`, if it came. */
+  quote: PromisedQuote | null;
+  /** Its refusal (limit_exceeded, kyc_required, rate_stale…), if it was refused. */
+  error: ApiError | null;
+  /** The ask the answer or refusal is for. */
+  key: string;
+  /** Whether an answer for the current ask is awaited. */
+  pending: boolean;
+}
+
+/**
+ * The price of what is being typed, asked `delay` ms after the typing stops (and again when
+ * `version`, the published prices' version, changes); an older answer never replaces a newer ask's.
+ */
+export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400): LiveQuote {
+  const key = askKey(ask);
+  const [state, setState] = useState<{ quote: PromisedQuote | null; error: ApiError | null; key: string; version: string }>({
+    quote: null, error: null, key: '', version: '',
+  });
+  const latest = useRef(ask);
+  latest.current = ask;
+  useEffect(() => {
+    const current = latest.current;
+    if (!current) return undefined;
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => {
+      askQuote(current, controller.signal).then(
+        (quote) => setState({ quote, error: null, key, version }),
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          setState({ quote: null, error: isApiError(err) ? err : null, key, version });
+        },
+      );
+    }, delay);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [key, version, delay]);
+  const current = state.key === key;
+  return {
+    quote: current ? state.quote : null,
+    error: current ? state.error : null,
+    key: state.key,
+    pending: !!ask && (!current || state.version !== version),
+  };
+}
+
+/** Whole seconds left until `expiresAt` (ISO), never below 0. */
+export function secondsLeft(expiresAt: string, now: number): number {
+  return Math.max(0, Math.floor((Date.parse(expiresAt) - now) / 1000));
+}
+
+/** Time left as a countdown: "29:41" under an hour, else hours and minutes. */
+export function countdownParts(seconds: number): { clock: string } | { hours: number; minutes: number } {
+  if (seconds >= 3600) return { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) };
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { clock: `${two(Math.floor(seconds / 60))}:${two(seconds % 60)}` };
+}
+
+/** The value an amount field is filled with: the decimal as the language writes it, grouped ("91,500", "150,00"). */
+export { formatDecimalText as fieldText } from './format';

@@ -1,0 +1,101 @@
+import type { TFunction } from 'i18next';
+import { formatDecimal, localizeDecimal, parseDecimal, pow10, ratioToDecimal, roundDiv, type Currency, type Decimal } from '@core/money';
+
+// Rates written the way people read them (docs/rules/fees-and-rates.md#rates-on-screen): the strong
+// currency first ("1 EUR = 655.96 XAF", never "1 XAF = 0.001527 EUR"), no rate at all between a
+// currency and itself, the reference rate beside ours and the margin between them.
+
+/** How strong a currency reads: one of the stronger is written first. */
+const STRENGTH: Record<Currency, number> = { EUR: 4, USD: 3, RWF: 1, XAF: 1 };
+
+/** A rate of one unit of `base` in `counter`, exactly. */
+export interface ReadableRate {
+  base: Currency;
+  counter: Currency;
+  /** Our rate: units of `counter` per 1 `base`. */
+  ours: Decimal;
+  /** The reference rate, units of `counter` per 1 `base`. */
+  reference: Decimal;
+  /** The quote's margin, a signed fraction ("0.001459" is 0.1459 %), as the quote states it. */
+  margin: Decimal;
+}
+
+/** What a quote (or a created transfer) says of its rate. */
+export interface QuotedRate { currency: Currency; payout_currency: Currency; rate: Decimal; reference_rate: Decimal; margin: Decimal }
+
+/** The stored forward rates, as GET /api/rates serves them (units of the second per one of the first). */
+export type RateTable = Partial<Record<string, string>>;
+
+const ratio = (value: Decimal) => {
+  const parsed = parseDecimal(value.replace(/^-/, ''));
+  return parsed && parsed.units > 0n ? parsed : null;
+};
+
+/** 1 ÷ value, `digits` decimals. */
+function inverse(value: Decimal, digits: number): Decimal | null {
+  const r = ratio(value);
+  return r ? ratioToDecimal(pow10(r.scale), r.units, digits) : null;
+}
+
+/** value × (1 − margin), exactly, `digits` decimals: the reference behind our rate and its margin. */
+function timesOneMinus(value: Decimal, margin: Decimal, digits: number): Decimal | null {
+  const v = ratio(value);
+  const m = parseDecimal(margin.replace(/^-/, ''));
+  if (!v || !m) return null;
+  const signed = margin.startsWith('-') ? -m.units : m.units;
+  const factor = pow10(m.scale) - signed;
+  return formatDecimal({ units: roundDiv(v.units * factor * pow10(digits), pow10(v.scale + m.scale)), scale: digits });
+}
+
+/**
+ * A quote's rate, reference and margin with the stronger currency first; null between a currency
+ * and itself. A rate the quote gives weak→strong (XAF → EUR, 6 decimals of 1/655) is read from the
+ * stored forward rate when that rate is the quote's, so it shows 655 and not 1/0.001527.
+ */
+export function readableRate(
+  q: QuotedRate,
+  stored?: RateTable,
+): ReadableRate | null {
+  const [from, to] = [q.currency, q.payout_currency];
+  if (from === to) return null;
+  if (STRENGTH[from] >= STRENGTH[to]) {
+    return { base: from, counter: to, ours: q.rate, reference: q.reference_rate, margin: q.margin };
+  }
+  const forward = stored?.[`${to}_${from}`];
+  const ours = forward && inverse(forward, 6) === formatDecimal(parseDecimal(q.rate) ?? { units: 0n, scale: 0 }) ? forward : inverse(q.rate, 6);
+  if (!ours) return null;
+  // The margin of from→to is 1 − ours(from→to) ÷ ref(from→to) = 1 − ref(to→from) ÷ ours(to→from):
+  // the reference, base first, is ours × (1 − margin).
+  return { base: to, counter: from, ours, reference: timesOneMinus(ours, q.margin, 6) ?? ours, margin: q.margin };
+}
+
+/** A rate as people read it: 2 decimals from 10 up ("655.96"), else 4 ("1.08", "0.9259"). */
+export function rateFigure(value: Decimal, lng: string): string {
+  const r = ratio(value);
+  if (!r) return localizeDecimal(value, lng);
+  const digits = r.units >= 10n * pow10(r.scale) ? 2 : 4;
+  return localizeDecimal(ratioToDecimal(r.units, pow10(r.scale), digits), lng);
+}
+
+/** A margin as a percent with 2 decimals, unsigned ("0.15"); whether ours gives more is `marginGivesMore`. */
+export function marginPercent(margin: Decimal, lng: string): string {
+  const m = parseDecimal(margin.replace(/^-/, ''));
+  if (!m) return localizeDecimal('0', lng);
+  return localizeDecimal(ratioToDecimal(m.units * 100n, pow10(m.scale), 2), lng);
+}
+
+/** Whether our rate gives the sender more than the reference (a negative margin). */
+export const marginGivesMore = (margin: Decimal) => /^-/.test(margin) && !/^-0*\.?0*$/.test(margin);
+
+/** Whether the margin is nothing at all (a rate that is its own reference). */
+export const marginIsZero = (margin: Decimal) => /^-?0*\.?0*$/.test(margin);
+
+/** The rate as people read it ("1 EUR = 655 XAF"), or that there is no exchange; null before the price is known. */
+export function rateText(
+  t: TFunction, quote: QuotedRate | null, lng: string, rates?: RateTable,
+): string | null {
+  if (!quote) return null;
+  const readable = readableRate(quote, rates);
+  if (!readable) return t('common:rates.sameCurrency', { currency: quote.currency });
+  return t('common:rates.line', { base: readable.base, counter: readable.counter, rate: rateFigure(readable.ours, lng) });
+}
