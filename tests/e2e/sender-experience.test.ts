@@ -18,7 +18,7 @@ const INSTRUCTIONS = 'PayPal: sender-experience@example.test';
 const app = useE2eApp({ smtp: true, env: () => ({ PAYMENT_INSTRUCTIONS_PAYPAL: INSTRUCTIONS }) });
 
 const PHONE = 390;
-const SENDER = { email: 'one-sentence@example.test', password: 'One-Sentence-Of-State-29', full_name: 'Awa Sentence' };
+const SENDER = { email: 'one-sentence@example.test', password: 'Marigold-Harbour-Lantern-29', full_name: 'Awa Sentence' };
 const ASK = 'Please tell us what the money is for.';
 const STEP_MS = 30_000;
 const codeAt = (secret: string, step: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: step * STEP_MS });
@@ -221,7 +221,7 @@ describe('the right step at the right time (defect 5)', () => {
 
 describe('signing in (defect 6)', () => {
   it('an unconfirmed e-mail: no empty box, one message with the next step for a wrong code; no Google or Facebook button unconfigured', async () => {
-    const pending = { email: 'not-confirmed@example.test', password: 'Not-Confirmed-Yet-29', full_name: 'Nina Pending' };
+    const pending = { email: 'not-confirmed@example.test', password: 'Quiet-Meadow-Copper-29', full_name: 'Nina Pending' };
     await app.api('POST', '/api/auth/register', { ...pending, phone: '+24177000001', city: 'Libreville', country: 'GA' });
     const page = await app.page({ width: PHONE });
     await submitSignIn(page, app.server.url, pending);
@@ -243,10 +243,13 @@ describe('signing in (defect 6)', () => {
   });
 
   it('two-step setup: a wrong code asks for the app\'s code (no recovery codes yet); once on, never "Off" above the codes', async () => {
-    const page = await senderPage();
+    // An account of its own: once enrolled, signing in asks for a code.
+    const owner = { email: 'two-step-setup@example.test', password: 'Violet-Compass-Orchard-29', full_name: 'Tobi Twostep' };
+    await app.senderExists(owner);
+    const page = await app.signedInPage(owner, { width: PHONE });
     await page.goto(`${app.server.url}/two-step`);
     const proof = page.getByRole('form', { name: 'Confirm it is you' });
-    await proof.getByLabel('Current password').fill(SENDER.password);
+    await proof.getByLabel('Current password').fill(owner.password);
     await proof.getByRole('button', { name: 'Continue' }).click();
     const secret = await page.getByRole('textbox', { name: 'Setup key' }).inputValue();
     const code = page.getByRole('textbox', { name: 'Code' });

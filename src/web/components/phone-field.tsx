@@ -90,7 +90,9 @@ export const PhoneField = forwardRef<HTMLInputElement, PhoneFieldProps>(function
       flagComponent={({ country }) => <CountryCode country={country} />}
       countrySelectProps={{ 'aria-label': t('phone.country'), 'data-testid': 'phone-country' }}
       autoComplete="tel"
-      className={cn('flex items-center gap-2 [&_.PhoneInputCountry]:h-10 [&_.PhoneInputCountry]:rounded-md [&_.PhoneInputCountry]:border [&_.PhoneInputCountry]:border-input [&_.PhoneInputCountry]:px-2')}
+      className={cn('flex items-center gap-2 [&_.PhoneInputCountry]:h-10 [&_.PhoneInputCountry]:rounded-md [&_.PhoneInputCountry]:border [&_.PhoneInputCountry]:border-input [&_.PhoneInputCountry]:px-2',
+        // The two letters, not a flag: no flag frame around them.
+        '[&_.PhoneInputCountryIcon]:flex [&_.PhoneInputCountryIcon]:h-auto [&_.PhoneInputCountryIcon]:w-6 [&_.PhoneInputCountryIcon]:items-center [&_.PhoneInputCountryIcon]:justify-center [&_.PhoneInputCountryIcon]:bg-transparent [&_.PhoneInputCountryIcon]:shadow-none')}
       numberInputProps={{ className: cn(fieldClassName, 'h-10 py-2'), 'data-testid': 'phone-input' }}
       {...props}
     />
