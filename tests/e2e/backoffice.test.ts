@@ -114,7 +114,7 @@ describe('the back office in Chromium', () => {
     // The history shows no reference column: its row is the one whose buttons name it.
     const details = page.getByRole('button', { name: `Details of ${reference}` });
     const line = page.getByRole('row').filter({ has: details });
-    await line.getByText('Completed').waitFor();
+    await line.getByText('Delivered', { exact: true }).waitFor();
     await details.click();
     const timeline = page.getByRole('dialog').getByRole('region', { name: 'Timeline' });
     for (const status of ['Pending', 'Processing', 'Completed']) await timeline.getByText(status, { exact: true }).first().waitFor();

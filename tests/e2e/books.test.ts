@@ -23,9 +23,9 @@ async function pdfText(file: Buffer): Promise<string> {
   return (await parse(file)).text;
 }
 
-/** The sender's receipt of one history row, as text. */
-async function receiptText(page: Page, line: Locator, reference: string): Promise<string> {
-  const button = line.getByRole('button', { name: `Download the receipt of ${reference}` });
+/** The sender's receipt (completed) or statement (any other) of one history row, as text. */
+async function receiptText(page: Page, line: Locator, reference: string, kind: 'receipt' | 'statement' = 'receipt'): Promise<string> {
+  const button = line.getByRole('button', { name: kind === 'receipt' ? `Download the receipt of ${reference}` : `Download the statement of ${reference} (not a receipt: the transfer is not completed)` });
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
   return pdfText(await readFile((await download.path())!));
 }
@@ -59,16 +59,17 @@ describe('the books in Chromium', () => {
     reference = (await valueOf(page, 'Reference'))!;
     total = (await valueOf(page, 'Amount to pay'))!;
     expect(total).toMatch(/XAF|FCFA/);
-    expect(await valueOf(page, 'Payment')).toBe('Awaiting payment');
-    expect(await valueOf(page, 'Payout')).toBe('Not paid out yet');
+    expect(await valueOf(page, 'Status')).toBe('Waiting for your payment');
     await page.getByLabel('Screenshot or receipt').setInputFiles({ name: 'airtel-receipt.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('button', { name: 'Upload proof' }).click();
     await page.getByText('We have your proof of payment.').waitFor();
 
     await page.goto(`${app.server.url}/history`);
     const line = page.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of ${reference}` }) });
-    await line.getByText('Awaiting payment').waitFor();
-    const text = await receiptText(page, line, reference);
+    // A proof is in: never "awaiting payment" on screen again.
+    await line.getByText("Proof received — we're checking your payment").waitFor();
+    const text = await receiptText(page, line, reference, 'statement');
+    expect(text).toContain('This is not a receipt');
     expect(text).toContain('Total to pay');
     expect(text).not.toContain('Total paid');
     expect(text).toContain('Awaiting payment');
@@ -171,15 +172,12 @@ describe('the books in Chromium', () => {
     await page.goto(`${app.server.url}/history`);
     const details = page.getByRole('button', { name: `Details of ${reference}` });
     const line = page.getByRole('row').filter({ has: details });
-    await line.getByText('Completed').waitFor();
-    await line.getByText('Payment received').waitFor();
-    await line.getByText('Paid out').waitFor();
+    await line.getByText('Delivered', { exact: true }).waitFor();
     await shot(page, 'books-sender-history-phone');
 
     await details.click();
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => valueOf(dialog, 'Payment')).toBe('Payment received');
-    expect(await valueOf(dialog, 'Payout')).toBe('Paid out');
+    await dialog.getByTestId('sender-state').getByText('Delivered', { exact: true }).waitFor();
     expect(await valueOf(dialog, 'Payout reference')).toBe(PAYOUT_REFERENCE);
     expect(await valueOf(dialog, 'Payment reference')).toBe(STATEMENT_REFERENCE);
     const timeline = dialog.getByRole('region', { name: 'Timeline' });
@@ -197,7 +195,6 @@ describe('the books in Chromium', () => {
 
     await page.goto(`${app.server.url}/dashboard`);
     const recent = page.getByRole('list', { name: 'Recent transactions' }).getByRole('listitem').filter({ hasText: reference });
-    await recent.getByText('Payment received').waitFor();
-    await recent.getByText('Paid out').waitFor();
+    await recent.getByText('Delivered', { exact: true }).waitFor();
   });
 });

@@ -66,14 +66,15 @@ describe('history and dashboard on a phone', () => {
         const card = historyCard(page, ref);
         await expectWithinWidth(page, card.getByText(amount, { exact: true }), `${ref} amount`);
         await expectWithinWidth(page, card.getByText(recipient, { exact: true }), `${ref} recipient`);
-        await expectWithinWidth(page, card.getByText('Pending', { exact: true }), `${ref} status`);
+        // One sentence of state (docs/rules/money-states.md#the-senders-sentence).
+        await expectWithinWidth(page, card.getByText('Waiting for your payment', { exact: true }), `${ref} status`);
         await expectWithinWidth(page, card.getByText(ref, { exact: true }), `${ref} reference`);
-        for (const name of [`Details of ${ref}`, `Cancel ${ref}`, `Download the receipt of ${ref}`]) {
+        for (const name of [`Details of ${ref}`, `Cancel ${ref}`, `Download the statement of ${ref} (not a receipt: the transfer is not completed)`]) {
           await expectWithinWidth(page, card.getByRole('button', { name }), name);
         }
         await expectWithinWidth(page, card.getByRole('link', { name: `Send again: same recipient and amount as ${ref}` }), `${ref} send again`);
-        // The delivery estimate of the corridor's processing time.
-        await card.getByText(/^Expected by /).waitFor();
+        // No delivery time is promised before the payment is in.
+        expect(await card.getByText(/^Expected by /).count()).toBe(0);
       }
       // The recipient's number as people write it.
       await historyCard(page, usd.reference).getByText('+241 77 12 34 56', { exact: true }).waitFor();
@@ -86,7 +87,7 @@ describe('history and dashboard on a phone', () => {
       expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
       await expectWithinWidth(page, item.getByText('$100.00', { exact: true }), 'dashboard amount');
       await expectWithinWidth(page, item.getByText('Marie Nguema', { exact: true }), 'dashboard recipient');
-      await expectWithinWidth(page, item.getByText('Pending', { exact: true }), 'dashboard status');
+      await expectWithinWidth(page, item.getByText('Waiting for your payment', { exact: true }), 'dashboard status');
       await expectWithinWidth(page, item.getByRole('link', { name: `Details of ${usd.reference}` }), 'dashboard details');
       await expectWithinWidth(page, item.getByRole('button', { name: `Cancel ${usd.reference}` }), 'dashboard cancel');
       const open = page.getByRole('list', { name: 'Open requests' }).getByRole('listitem').filter({ hasText: xaf.reference });
@@ -105,7 +106,7 @@ describe('history and dashboard on a phone', () => {
     await card.getByText('+241 77 12 34 56', { exact: true }).waitFor();
     await expectWithinWidth(page, card.getByText('100,00 $US', { exact: true }), 'French amount');
     await expectWithinWidth(page, card.getByRole('link', { name: `Envoyer à nouveau\u00a0: même bénéficiaire et même montant que ${usd.reference}` }), 'Envoyer à nouveau');
-    await card.getByText(/^Attendu au plus tard le /).waitFor();
+    await card.getByText('En attente de votre paiement', { exact: true }).waitFor();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     expect(await seriousViolations(page)).toEqual([]);
 
