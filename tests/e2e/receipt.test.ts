@@ -42,10 +42,13 @@ async function pdfText(file: Buffer): Promise<string> {
   return (await parse(file)).text;
 }
 
-/** The receipt of one transfer from the history, as its file name and its text. */
-async function receipt(page: Page, lng: 'en' | 'fr', reference: string): Promise<{ name: string; text: string }> {
+/**
+ * The receipt of one transfer from the history (a statement, which says it is not a receipt, until
+ * it is completed), as its file name and its text.
+ */
+async function receipt(page: Page, lng: 'en' | 'fr', reference: string, kind: 'receiptOf' | 'statementOf' = 'statementOf'): Promise<{ name: string; text: string }> {
   await page.goto(`${app.server.url}/history`);
-  const button = page.getByRole('button', { name: TEXT[lng].history.receiptOf.replace('{{reference}}', reference) });
+  const button = page.getByRole('button', { name: TEXT[lng].history[kind].replace('{{reference}}', reference), exact: true });
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
   return { name: download.suggestedFilename(), text: await pdfText(await readFile((await download.path())!)) };
 }
@@ -68,7 +71,9 @@ describe('the PDF receipt', () => {
       const before = await receipt(page, lng, transfer.reference);
       expect(before.name).toBe(`${transfer.reference}.pdf`);
       expect(before.text).toContain(transfer.reference);
-      expect(before.text).toContain(r.title);
+      // Not completed: a statement that says what it is, never titled a receipt.
+      expect(before.text).toContain(r.statementTitle.pending);
+      expect(before.text).not.toContain(r.title);
       expect(before.text).toContain(printed('80.50', 'EUR', lng));
       expect(before.text).toContain(printed(transfer.total, 'EUR', lng));
       // The payout in francs CFA has thousands: grouped as the language groups them.

@@ -122,7 +122,8 @@ describe('sending money in Chromium', () => {
 
   it('downloads a PDF receipt named after its reference, with the transaction id, amounts as shown and the recipient', async () => {
     const row = page.getByRole('row').filter({ hasText: 'Marie Nguema' });
-    const receipt = row.getByRole('button', { name: `Download the receipt of ${reference}` });
+    // Not completed yet: a statement (only a completed transfer has a receipt).
+    const receipt = row.getByRole('button', { name: `Download the statement of ${reference} (not a receipt: the transfer is not completed)` });
     const [download] = await Promise.all([page.waitForEvent('download'), receipt.click()]);
     expect(download.suggestedFilename()).toBe(`${reference}.pdf`);
     const text = await pdfText(await readFile((await download.path())!));

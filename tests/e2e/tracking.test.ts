@@ -63,7 +63,9 @@ describe('the tracking page, signed out', () => {
       expect(await page.getByTestId('tracking-amount').textContent()).toBe(formatMoney(payout, 'XAF', lng));
       // The number masked but its last 3 digits, read out as "ending in 456".
       await page.getByLabel(t.phoneEnding.replace('{{digits}}', '456')).waitFor();
-      await page.getByText(TEXT[lng].delivery.label).waitFor();
+      // Unpaid: no arrival time is promised, and the number is one "to be paid", not "paid".
+      await page.getByText(t.phoneToBePaid, { exact: true }).waitFor();
+      expect(await page.getByText(TEXT[lng].delivery.label).count()).toBe(0);
 
       const html = await page.content();
       const answer = await page.evaluate(async (p) => (await fetch(`/api/track/${p.split('/').pop()}`)).text(), trackingPath);
