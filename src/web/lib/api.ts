@@ -40,6 +40,8 @@ export interface ApiOptions {
   headers?: Record<string, string>;
   /** Use this token instead of the stored one (e.g. right after login). `null` sends none. */
   token?: string | null;
+  /** Told of the answer (any status) before its body is read: e.g. its Date header, the server's clock. */
+  onResponse?: (res: Response) => void;
 }
 
 function translate(key: string, fallback: string): string {
@@ -130,6 +132,7 @@ async function send(path: string, options: ApiOptions, asBlob = false): Promise<
     throw new ApiError(0, networkErrorMessage());
   }
 
+  options.onResponse?.(res);
   if (res.ok && asBlob) return { blob: await res.blob() };
   const parsed = parseAnswer(await res.text().catch(() => ''));
   if (!res.ok) throw answerError(res.status, parsed);

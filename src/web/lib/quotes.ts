@@ -10,9 +10,32 @@ import { api, isApiError, type ApiError } from './api';
 /** What a price is asked for: exactly one of what the sender pays (before the fee) and what the recipient gets. */
 export type QuoteAsk = { direction: DirectionId } & ({ amount: Decimal; payout?: undefined } | { payout: Decimal; amount?: undefined });
 
+/**
+ * A quote as the page holds it: with `held_until`, its expiry on this device's clock. The server's
+ * clock decides expiry; a phone's clock may be minutes off, so the time left is what the server
+ * gave (expires_at − its Date header) counted from the answer's arrival.
+ */
+export type HeldQuote = PromisedQuote & { held_until: number };
+
+/** The server's clock at an answer, from its Date header (to the second), or this device's when absent. */
+export function serverClock(): { onResponse: (res: Response) => void; hold: (quote: PromisedQuote) => HeldQuote } {
+  let date = NaN;
+  return {
+    onResponse: (res) => {
+      date = Date.parse(res.headers.get('date') ?? '');
+    },
+    hold: (quote) => {
+      const now = Date.now();
+      const left = Date.parse(quote.expires_at) - (Number.isNaN(date) ? now : date);
+      return { ...quote, held_until: now + left };
+    },
+  };
+}
+
 /** POST /api/quotes: a firm price with its id and expiry. */
-export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<PromisedQuote> {
-  return (await api<{ data: PromisedQuote }>('/api/quotes', { method: 'POST', body: ask, signal })).data;
+export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<HeldQuote> {
+  const clock = serverClock();
+  return clock.hold((await api<{ data: PromisedQuote }>('/api/quotes', { method: 'POST', body: ask, signal, onResponse: clock.onResponse })).data);
 }
 
 /** A stable text of an ask, to tell whether an answer is for what is typed now. */
@@ -20,7 +43,7 @@ export const askKey = (ask: QuoteAsk | null) => (ask ? `${ask.direction}|${ask.a
 
 export interface LiveQuote {
   /** The server's answer for the ask of `key`, if it came. */
-  quote: PromisedQuote | null;
+  quote: HeldQuote | null;
   /** Its refusal (limit_exceeded, kyc_required, rate_stale…), if it was refused. */
   error: ApiError | null;
   /** The ask the answer or refusal is for. */
@@ -35,7 +58,7 @@ export interface LiveQuote {
  */
 export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400): LiveQuote {
   const key = askKey(ask);
-  const [state, setState] = useState<{ quote: PromisedQuote | null; error: ApiError | null; key: string; version: string }>({
+  const [state, setState] = useState<{ quote: HeldQuote | null; error: ApiError | null; key: string; version: string }>({
     quote: null, error: null, key: '', version: '',
   });
   const latest = useRef(ask);
@@ -67,9 +90,9 @@ export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400)
   };
 }
 
-/** Whole seconds left until `expiresAt` (ISO), never below 0. */
-export function secondsLeft(expiresAt: string, now: number): number {
-  return Math.max(0, Math.floor((Date.parse(expiresAt) - now) / 1000));
+/** Whole seconds left until `heldUntil` (ms on this device's clock), never below 0. */
+export function secondsLeft(heldUntil: number, now: number): number {
+  return Math.max(0, Math.floor((heldUntil - now) / 1000));
 }
 
 /** Time left as a countdown: "29:41" under an hour, else hours and minutes. */

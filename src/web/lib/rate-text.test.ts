@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countdownParts, secondsLeft } from './quotes';
+import { countdownParts, secondsLeft, serverClock } from './quotes';
 import { marginGivesMore, marginIsZero, marginPercent, rateFigure, readableRate } from './rate-text';
 
 const quote = (currency: string, payout_currency: string, rate: string, reference_rate: string, margin: string) =>
@@ -60,8 +60,15 @@ describe('the quote\'s countdown', () => {
   });
   it('counts whole seconds left, never below 0', () => {
     const now = Date.parse('2026-11-26T22:00:00.000Z');
-    expect(secondsLeft('2026-11-26T22:30:00.000Z', now)).toBe(1800);
-    expect(secondsLeft('2026-11-26T22:00:00.999Z', now)).toBe(0);
-    expect(secondsLeft('2026-11-26T21:00:00.000Z', now)).toBe(0);
+    expect(secondsLeft(Date.parse('2026-11-26T22:30:00.000Z'), now)).toBe(1800);
+    expect(secondsLeft(Date.parse('2026-11-26T22:00:00.999Z'), now)).toBe(0);
+    expect(secondsLeft(Date.parse('2026-11-26T21:00:00.000Z'), now)).toBe(0);
+  });
+  it('counts what the server gave from the answer\'s arrival, whatever this device\'s clock says', () => {
+    const clock = serverClock();
+    clock.onResponse(new Response(null, { headers: { date: 'Thu, 26 Nov 2026 22:00:00 GMT' } }));
+    const held = clock.hold({ expires_at: '2026-11-26T22:30:00.000Z' } as Parameters<typeof clock.hold>[0]);
+    expect(secondsLeft(held.held_until, Date.now())).toBeGreaterThanOrEqual(1799);
+    expect(secondsLeft(held.held_until, Date.now())).toBeLessThanOrEqual(1800);
   });
 });

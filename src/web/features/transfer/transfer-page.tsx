@@ -19,7 +19,7 @@ import { useKyc } from '@web/lib/kyc';
 import { KycTransferNotice } from '@web/components/kyc-limits';
 import { useOperators } from '@web/lib/operators';
 import { useFees, useRates } from '@web/lib/queries';
-import { askQuote, useLiveQuote, type QuoteAsk } from '@web/lib/quotes';
+import { askQuote, serverClock, useLiveQuote, type QuoteAsk } from '@web/lib/quotes';
 import { withPrefill } from '@web/lib/send-again';
 import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
 import { TransferFields } from './transfer-form';
@@ -170,9 +170,11 @@ export default function TransferPage() {
     const held = review.price.quote;
     setCreating(true);
     form.clearErrors();
+    const clock = serverClock();
     try {
       const res = await api<InitiatedResponse>('/api/payments/initiate', {
         method: 'POST', body: { ...toPayload(form.getValues(), lng), quote_id: held.id }, headers: { 'Idempotency-Key': review.key },
+        onResponse: clock.onResponse,
       });
       void queryClient.invalidateQueries({ queryKey: transferKeys.all });
       if (values.save_recipient) void queryClient.invalidateQueries({ queryKey: transferKeys.recipients });
@@ -189,7 +191,7 @@ export default function TransferPage() {
       // The price ran out on the server's clock: the fresh one it offers is shown to accept.
       const fresh = isApiError(err) && err.code === 'quote_expired' ? freshQuoteOf(err.body) : null;
       if (fresh) {
-        setReview({ key: crypto.randomUUID(), price: { state: 'fresh', quote: held, fresh } });
+        setReview({ key: crypto.randomUUID(), price: { state: 'fresh', quote: held, fresh: clock.hold(fresh) } });
         return;
       }
       // Used or gone: the sender asks a new price the same way.

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Check, Clock, RefreshCw, Send } from 'lucide-react';
-import type { PromisedQuote } from '@core/api/pricing';
 import { CHANNELS } from '@core/channels';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -10,7 +9,7 @@ import { FormError } from '@web/components/ui/form';
 import { isMobileChannel, readMobileNumber, type OperatorPrefix } from '@core/operators';
 import { formatPhone } from '@core/phone';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
-import { countdownParts, secondsLeft } from '@web/lib/quotes';
+import { countdownParts, secondsLeft, type HeldQuote } from '@web/lib/quotes';
 import type { RateTable } from '@web/lib/rate-text';
 import { useOperators } from '@web/lib/operators';
 import { PriceLines } from './transfer-summary';
@@ -29,21 +28,21 @@ function recipientSummary(v: TransferValues, operators: readonly OperatorPrefix[
 }
 
 /** The quote's time left, ticking each second; says once when it runs out. */
-function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire: () => void }) {
+function Countdown({ heldUntil, onExpire }: { heldUntil: number; onExpire: () => void }) {
   const { t } = useTranslation('transfer');
   const [now, setNow] = useState(() => Date.now());
-  const left = secondsLeft(expiresAt, now);
+  const left = secondsLeft(heldUntil, now);
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(timer);
   }, []);
-  const told = useRef('');
+  const told = useRef(0);
   useEffect(() => {
-    if (left === 0 && told.current !== expiresAt) {
-      told.current = expiresAt;
+    if (left === 0 && told.current !== heldUntil) {
+      told.current = heldUntil;
       onExpire();
     }
-  }, [left, expiresAt, onExpire]);
+  }, [left, heldUntil, onExpire]);
   const parts = countdownParts(left);
   const time = 'clock' in parts ? parts.clock : t('review.hours', parts);
   return (
@@ -56,9 +55,9 @@ function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire: () =>
 
 /** Where the review stands on its price: held (counting down), run out, or a new price offered. */
 export type ReviewPrice =
-  | { state: 'held'; quote: PromisedQuote }
-  | { state: 'expired'; quote: PromisedQuote; asking: boolean }
-  | { state: 'fresh'; quote: PromisedQuote; fresh: PromisedQuote };
+  | { state: 'held'; quote: HeldQuote }
+  | { state: 'expired'; quote: HeldQuote; asking: boolean }
+  | { state: 'fresh'; quote: HeldQuote; fresh: HeldQuote };
 
 /**
  * The last look before the transfer is created: route, recipient, then the price line by line and
@@ -105,7 +104,7 @@ export function TransferReview({ values, price, rates, creating, onEdit, onConfi
       </section>
 
       <div className="mt-4" aria-live="polite">
-        {price.state === 'held' ? <Countdown key={price.quote.id} expiresAt={price.quote.expires_at} onExpire={onExpire} /> : null}
+        {price.state === 'held' ? <Countdown key={price.quote.id} heldUntil={price.quote.held_until} onExpire={onExpire} /> : null}
         {price.state === 'expired' ? (
           <Alert variant="warning" className="flex flex-col gap-3" data-testid="review-expired">
             <p className="font-medium">{t('review.expired')}</p>

@@ -1,0 +1,182 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney } from '@core/money';
+import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { shot } from './support/screenshots.js';
+
+// Issue 28 (a quote is a promise) and issue 29 item 2, as a sender sees them on a phone (390 px),
+// in English and French: type what the recipient gets and see what to pay, review the price
+// (above the confirm button) with its time left, let it run out, get a new price, confirm; the
+// payment page shows exactly the price; no screen calls it an estimate.
+const app = useE2eApp({ smtp: true });
+const WIDTH = 390;
+const SENDERS = {
+  en: { email: 'ines@example.test', password: 'Oyem-Forest-Walk-2026', full_name: 'Ines Ondo' },
+  fr: { email: 'lucie@example.test', password: 'Franceville-Pluie-2026', full_name: 'Lucie Mintsa' },
+};
+const NO_ESTIMATE = /estimat|estimé|admin(istrator)? confirms|administrateur confirme|montant final|final amount/i;
+
+// 100,000 XAF from USD at the seeded 1 USD = 610 XAF: $163.94 is the least that delivers it
+// (163.94 × 610 = 100,003.4 → 100,003 XAF; $163.93 would give 99,997). Its tier is 3.9 %: fee $6.39.
+const WORDS = {
+  en: {
+    locale: 'en-US', typedPayout: '100,000', amountField: '163.94', rate: 'Rate: 1 USD = 610 XAF', formRate: '1 USD = 610 XAF',
+    phone: 'Recipient phone number', review: 'Review transfer', confirm: /^Confirm and pay /,
+    held: /^This price is held for you for (29:[0-5]\d|30:00)\.$/, expired: 'This price has expired.',
+    newPrice: 'Get a new price', newTitle: 'A new price', accept: 'Accept this price', priceTitle: 'Your price',
+    fixed: 'The fee and rate are fixed when you create your transfer, and your receipt shows exactly this price.',
+  },
+  fr: {
+    locale: 'fr-FR', typedPayout: '100 000', amountField: '163,94', rate: 'Taux\u00a0: 1 USD = 610 XAF', formRate: '1 USD = 610 XAF',
+    phone: 'Numéro de téléphone du bénéficiaire', review: 'Vérifier le transfert', confirm: /^Confirmer et payer /,
+    held: /^Ce prix vous est garanti pendant (29:[0-5]\d|30:00)\.$/, expired: 'Ce prix a expiré.',
+    newPrice: 'Obtenir un nouveau prix', newTitle: 'Un nouveau prix', accept: 'Accepter ce prix', priceTitle: 'Votre prix',
+    fixed: 'Les frais et le taux sont fixés à la création de votre transfert, et votre reçu indique exactement ce prix.',
+  },
+} as const;
+
+const text = async (page: Page, testId: string) => (await page.getByTestId(testId).first().innerText()).trim();
+/** What the page shows, said nowhere to be an estimate. */
+async function saysNoEstimate(page: Page, where: string) {
+  expect(await page.locator('body').innerText(), where).not.toMatch(NO_ESTIMATE);
+}
+/** The sender's unused quotes run out on the server's clock (the server decides expiry). */
+async function expireQuotes(email: string) {
+  const rows = await app.sql<{ id: string }>(
+    `update quotes set expires_at = now() - interval '1 second'
+      where used_at is null and expires_at > now() and profile_id = (select id from profiles where email = $1) returning id`, [email]);
+  expect(rows.length).toBeGreaterThan(0);
+}
+
+let admin = '';
+beforeAll(async () => {
+  for (const sender of Object.values(SENDERS)) await app.senderExists(sender);
+  admin = await app.tokenFor(BOOTSTRAP_ADMIN);
+});
+
+/** Sets the fee of a USD → XAF tier starting at `from`, as an admin does. */
+async function setTierFee(from: string, percentage: string) {
+  const { data } = await app.api<{ data: { id: string; direction: string; min_amount: string }[] }>('GET', '/api/fees');
+  const tier = data.find((t) => t.direction === 'USD_XAF' && Number(t.min_amount) === Number(from))!;
+  await app.api('PATCH', `/api/fees/${tier.id}`, { percentage }, admin);
+}
+
+describe('a quote is a promise, on a phone', () => {
+  for (const lng of ['en', 'fr'] as const) {
+    const w = WORDS[lng];
+    const money = (minor: number, currency: 'USD' | 'XAF') => formatMoney(minor, currency, lng);
+
+    it(`${lng === 'en' ? 'in English' : 'in French'}: what the recipient gets → what to pay → review with its countdown → it runs out → a new price → confirmed at exactly that price`, async () => {
+      const sender = SENDERS[lng];
+      const page = await app.signedInPage(sender, { locale: w.locale, width: WIDTH });
+      // The page's clock is moved below, as a sender's time passes.
+      await page.clock.install();
+
+      // The home calculator: what the recipient gets is typed, what to pay is filled in.
+      await page.goto(`${app.server.url}/?lng=${lng}`, { waitUntil: 'networkidle' });
+      await page.getByTestId('calculator-payout').fill(w.typedPayout);
+      await expect.poll(() => page.getByTestId('calculator-amount').inputValue()).toBe(w.amountField);
+      await expect.poll(() => text(page, 'calc-total')).toBe(money(17033, 'USD'));
+      expect(await text(page, 'calc-they-get')).toBe(money(100003, 'XAF'));
+      expect(await text(page, 'calc-rate')).toBe(w.rate);
+      expect(await text(page, 'price-fixed')).toContain(w.fixed);
+      await saysNoEstimate(page, 'home');
+      await shot(page, `quotes-calculator-${lng}-390`);
+
+      // The transfer form: the same, from "They receive".
+      await page.goto(`${app.server.url}/transfer?direction=USD_XAF&lng=${lng}`);
+      await page.getByTestId('transfer-payout').fill(w.typedPayout);
+      await expect.poll(() => page.getByTestId('transfer-amount').inputValue()).toBe(w.amountField);
+      await expect.poll(() => text(page, 'summary-total')).toBe(money(17033, 'USD'));
+      expect(await text(page, 'summary-fee')).toBe(money(639, 'USD'));
+      expect(await text(page, 'summary-payout')).toBe(money(100003, 'XAF'));
+      expect(await text(page, 'transfer-rate')).toBe(w.formRate);
+      await saysNoEstimate(page, 'transfer form');
+      await page.getByLabel(w.phone).fill('077 12 34 56');
+      await shot(page, `quotes-form-${lng}-390`);
+
+      // The review: the price, line by line, and its time left come before the confirm button.
+      await page.getByRole('button', { name: w.review }).click();
+      const countdown = page.getByTestId('review-countdown');
+      await expect.poll(async () => (await countdown.innerText()).trim()).toMatch(w.held);
+      const price = page.getByTestId('review-price');
+      await price.getByRole('heading', { name: w.priceTitle }).waitFor();
+      expect(await text(page, 'summary-amount')).toBe(money(16394, 'USD'));
+      expect(await text(page, 'summary-fee')).toBe(money(639, 'USD'));
+      expect(await text(page, 'summary-total')).toBe(money(17033, 'USD'));
+      expect(await text(page, 'summary-payout')).toBe(money(100003, 'XAF'));
+      expect(await text(page, 'summary-rate')).toBe(w.formRate);
+      const confirm = page.getByRole('button', { name: w.confirm });
+      const [priceBox, countdownBox, confirmBox] = [await price.boundingBox(), await countdown.boundingBox(), await confirm.boundingBox()];
+      expect(priceBox!.y + priceBox!.height).toBeLessThanOrEqual(confirmBox!.y);
+      expect(countdownBox!.y + countdownBox!.height).toBeLessThanOrEqual(confirmBox!.y);
+      expect(await confirm.innerText()).toContain(money(17033, 'USD'));
+      await saysNoEstimate(page, 'review');
+      await shot(page, `quotes-review-${lng}-390`);
+
+      // Half an hour passes: on the server (its clock decides) and on the phone.
+      await expireQuotes(sender.email);
+      await page.clock.fastForward('30:30');
+      await page.getByTestId('review-expired').getByText(w.expired).waitFor();
+      expect(await confirm.isDisabled()).toBe(true);
+      await shot(page, `quotes-expired-${lng}-390`);
+
+      // A new price, shown to accept, then confirmed.
+      await page.getByRole('button', { name: w.newPrice }).click();
+      await price.getByRole('heading', { name: w.newTitle }).waitFor();
+      expect(await text(page, 'summary-total')).toBe(money(17033, 'USD'));
+      await saysNoEstimate(page, 'new price');
+      await shot(page, `quotes-new-price-${lng}-390`);
+      await page.getByRole('button', { name: w.accept }).click();
+      await expect.poll(async () => (await countdown.innerText()).trim()).toMatch(w.held);
+      await confirm.click();
+      await page.waitForURL(/\/pay\/[0-9a-f-]{36}/);
+
+      // The payment page: exactly the price quoted.
+      await expect.poll(() => text(page, 'pay-total')).toBe(money(17033, 'USD'));
+      expect(await text(page, 'pay-payout')).toBe(money(100003, 'XAF'));
+      expect(await text(page, 'pay-rate')).toBe(w.formRate);
+      await saysNoEstimate(page, 'payment page');
+      await shot(page, `quotes-pay-${lng}-390`);
+      const used = await app.sql<{ n: number }>(
+        'select count(*)::int as n from quotes where used_at is not null and profile_id = (select id from profiles where email = $1)', [sender.email]);
+      expect(used[0]!.n).toBe(1);
+      await page.close();
+    });
+  }
+
+  it('the review keeps its price through a tier edit; a price the server says has run out is offered again to accept', async () => {
+    const sender = SENDERS.en;
+    const page = await app.signedInPage(sender, { width: WIDTH });
+    const review = async () => {
+      await page.goto(`${app.server.url}/transfer?direction=USD_XAF&amount=150`);
+      await page.getByLabel('Recipient phone number').fill('077 12 34 56');
+      await page.getByRole('button', { name: 'Review transfer' }).click();
+      await page.getByTestId('review-countdown').waitFor();
+    };
+    const confirm = page.getByRole('button', { name: /^Confirm and pay / });
+
+    // $150 at 3.9 %: $5.85. The admin raises the tier to 5 % after the review: the promise holds.
+    await review();
+    expect(await confirm.innerText()).toBe('Confirm and pay $155.85');
+    await setTierFee('100', '0.05');
+    await confirm.click();
+    await page.waitForURL(/\/pay\//);
+    await expect.poll(() => text(page, 'pay-total')).toBe('$155.85');
+
+    // At 5 % the review says $157.50; the tier goes back and the price runs out on the server
+    // only (the phone's clock still shows time left): confirming gets the new price to accept.
+    await review();
+    expect(await confirm.innerText()).toBe('Confirm and pay $157.50');
+    await setTierFee('100', '0.039');
+    await expireQuotes(sender.email);
+    await confirm.click();
+    await page.getByTestId('review-price').getByRole('heading', { name: 'A new price' }).waitFor();
+    expect(await text(page, 'summary-total')).toBe('$155.85');
+    await page.getByRole('button', { name: 'Accept this price' }).click();
+    await confirm.click();
+    await page.waitForURL(/\/pay\//);
+    await expect.poll(() => text(page, 'pay-total')).toBe('$155.85');
+    await page.close();
+  });
+});
