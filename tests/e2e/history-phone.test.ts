@@ -226,12 +226,12 @@ describe('cancel in the app\'s dialog (defect 9)', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await card.getByText('Pending', { exact: true }).waitFor();
+    await card.getByText('Waiting for your payment', { exact: true }).waitFor();
 
     await card.getByRole('button', { name: `Cancel ${usd.reference}` }).click();
     await dialog.getByRole('button', { name: 'Cancel transfer' }).click();
     await page.getByRole('status').filter({ hasText: 'Transfer cancelled' }).first().waitFor();
-    await card.getByText('Cancelled', { exact: true }).waitFor();
+    await card.getByText('Cancelled — nothing was charged', { exact: true }).waitFor();
     expect(await card.getByRole('button', { name: `Cancel ${usd.reference}` }).count()).toBe(0);
     await page.context().close();
   });
