@@ -87,11 +87,12 @@ describe('accounts in Chromium', () => {
     await page.getByText(`We sent a 6-digit code to ${account.email}`).waitFor();
     await register.enterCode(await app.smtp.codeFor(account.email));
 
-    // Signed in: the e-mail-verified toast, the header shows the full name, then home after a second.
+    // Signed in: the e-mail-verified toast, the header shows the full name, then the dashboard after a second.
     await toasts(page).getByText('Email verified!').waitFor();
     const header = page.getByRole('banner');
     await accountLink(header, account.fullName).waitFor();
-    await page.waitForURL(`${app.server.url}/`);
+    // A new sender lands on their dashboard, not the marketing home.
+    await page.waitForURL(`${app.server.url}/dashboard`);
 
     // Sign out: the header offers sign-in again.
     await header.getByRole('button', { name: 'Log out' }).click();
@@ -109,7 +110,7 @@ describe('accounts in Chromium', () => {
     await main.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
     await main.getByRole('button', { name: 'Sign in', exact: true }).click();
     await accountLink(header, account.fullName).waitFor();
-    await page.waitForURL(`${app.server.url}/`);
+    await page.waitForURL(`${app.server.url}/dashboard`);
 
     // The profile shows what was registered.
     await accountLink(header, account.fullName).click();

@@ -19,8 +19,10 @@ export function CopyButton({ value, what }: { value: string; what: 'reference' |
     }
   };
   return (
-    <Button type="button" size="sm" variant="outline" onClick={() => void copy()} aria-label={t(`pay.copy.${what}`)} data-testid={`copy-${what}`}>
-      <Copy aria-hidden />{t('pay.copy.label')}
+    // An icon button named for what it copies: the value beside it reads alone (no "Copy" in it).
+    <Button type="button" size="icon" variant="outline" onClick={() => void copy()} aria-label={t(`pay.copy.${what}`)} title={t(`pay.copy.${what}`)}
+      data-testid={`copy-${what}`}>
+      <Copy aria-hidden />
     </Button>
   );
 }
