@@ -143,6 +143,12 @@ describe('one sentence of state for the sender (defect 1) and what each transfer
     await page.goto(`${app.server.url}/dashboard`);
     await page.getByTestId('sender-state').first().waitFor();
     await shot(page, 'sender-dashboard-390-fr');
+    await page.goto(`${app.server.url}/pay/${t.paid.id}`);
+    expect(await sentence(page.getByRole('main'))).toBe('Paiement reçu — nous préparons votre transfert');
+    await shot(page, 'sender-pay-390-fr');
+    await page.goto(`${app.server.url}/history?details=${t.proofed.id}`);
+    expect(await page.getByRole('dialog').getByTestId('timeline-proof').innerText()).toContain('Justificatif de paiement reçu');
+    await shot(page, 'sender-details-390-fr');
     await page.context().close();
   });
 
