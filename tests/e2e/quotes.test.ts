@@ -180,3 +180,38 @@ describe('a quote is a promise, on a phone', () => {
     await page.close();
   });
 });
+
+describe('rates as people read them, the reference beside ours (D25)', () => {
+  it('EUR ↔ XAF: the euro first both ways, the legal parity beside our rate, the margin on the review, a day to decide', async () => {
+    const page = await app.signedInPage(SENDERS.en, { width: WIDTH });
+    await page.goto(app.server.url, { waitUntil: 'networkidle' });
+    const direction = page.getByTestId('calculator-direction');
+    await direction.selectOption('EUR_XAF');
+    await expect.poll(() => text(page, 'calc-rate')).toBe('Rate: 1 EUR = 655 XAF');
+    await expect.poll(() => text(page, 'calc-reference')).toBe('Reference rate: 1 EUR = 655.96 XAF');
+    await direction.selectOption('XAF_EUR');
+    await page.getByTestId('calculator-amount').fill('65,500');
+    await expect.poll(() => text(page, 'calc-rate')).toBe('Rate: 1 EUR = 655 XAF');
+    await direction.selectOption('EUR_EUR');
+    await expect.poll(() => text(page, 'calc-rate')).toBe('No currency exchange: EUR on both sides.');
+    await saysNoEstimate(page, 'home');
+
+    for (const lng of ['en', 'fr'] as const) {
+      const french = lng === 'fr';
+      const view = french ? await app.signedInPage(SENDERS.fr, { width: WIDTH, locale: 'fr-FR' }) : page;
+      await view.goto(`${app.server.url}/transfer?direction=EUR_XAF&amount=100&lng=${lng}`);
+      await view.getByLabel(WORDS[lng].phone).fill('077 12 34 56');
+      await view.getByRole('button', { name: WORDS[lng].review }).click();
+      // 1 − 655 ÷ 655.957 = 0.1459 %: shown as 0.15 %.
+      await expect.poll(() => text(view, 'summary-reference')).toBe(french ? '1 EUR = 655,96 XAF' : '1 EUR = 655.96 XAF');
+      expect(await text(view, 'summary-rate')).toBe('1 EUR = 655 XAF');
+      expect(await text(view, 'summary-margin')).toBe(french ? '0,15\u202f%' : '0.15%');
+      // EUR ↔ XAF is held a day (the parity is fixed by law): hours, not minutes.
+      expect((await text(view, 'review-countdown')).trim()).toMatch(french
+        ? /^Ce prix vous est garanti pendant (23 h 59 min|24 h 0 min)\.$/ : /^This price is held for you for (23 hr 59 min|24 hr 0 min)\.$/);
+      await saysNoEstimate(view, 'review');
+      await shot(view, `quotes-review-eur-xaf-${lng}-390`);
+      await view.close();
+    }
+  });
+});

@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { normalizeDecimal } from '@core/money';
 import { formatPhone } from '@core/phone';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
@@ -9,8 +8,10 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Alert } from '@web/components/ui/alert';
 import { LoadingState } from '@web/components/ui/spinner';
 import { SenderStateLine } from '@web/components/sender-state';
-import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
+import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { eventKey, eventVariant } from '@web/lib/money-labels';
+import { useRates } from '@web/lib/queries';
+import { rateText } from '@web/lib/rate-text';
 import { recipientName, useTransfer, type TransferDetail } from '@web/lib/transfers';
 import { TransferThread } from './thread';
 import { TrackingShare } from './tracking-share';
@@ -39,6 +40,7 @@ export function TransferDetailsDialog({ transferId, onClose, focusReply = false 
   const detail = useTransfer(transferId ?? undefined);
   const d = detail.data;
   const delivery = useDelivery();
+  const rates = useRates(false);
 
   return (
     <Dialog open={transferId !== null} onOpenChange={(open) => { if (!open) onClose(); }}>
@@ -57,7 +59,7 @@ export function TransferDetailsDialog({ transferId, onClose, focusReply = false 
               <div><dt className="text-slate-600">{t('form.fee')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.fee, d.currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.total')}</dt><dd className="font-medium tabular-nums">{moneyFromDecimal(d.total, d.currency, lng)}</dd></div>
               <div><dt className="text-slate-600">{t('form.theyGet')}</dt><dd className="tabular-nums">{moneyFromDecimal(d.payout_amount, d.payout_currency, lng)}</dd></div>
-              <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums">{t('form.rateValue', { from: d.currency, to: d.payout_currency, rate: formatDecimalText(normalizeDecimal(d.rate) ?? d.rate, lng) })}</dd></div>
+              <div><dt className="text-slate-600">{t('form.rate')}</dt><dd className="tabular-nums" data-testid="details-rate">{rateText(t, { ...d, reference_rate: d.rate, margin: '0' }, lng, rates.data)}</dd></div>
               <div><dt className="text-slate-600">{t('form.recipient')}</dt><dd>{recipientName(d) ?? t('history.unknownRecipient')}</dd></div>
               {d.destination_details.recipient_phone ? <div><dt className="text-slate-600">{t('form.recipientPhone')}</dt><dd className="whitespace-nowrap">{formatPhone(d.destination_details.recipient_phone)}</dd></div> : null}
               {delivery(d) ? <div className="col-span-2"><dt className="text-slate-600">{t('delivery.label')}</dt><dd><DeliveryNote delivery={delivery(d)} long /></dd></div> : null}

@@ -73,7 +73,8 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
     const corridor = fees.data.corridors?.find((c) => c.direction === direction) ?? null;
     return computeQuote({ direction, amount: minor, tiers: fees.data.data ?? [], corridor, rates: rates.data });
   }, [direction, typed, typedMinor, info.from, info.to, rates.data, fees.data]);
-  const ask: QuoteAsk | null = reading.minor
+  // Asked once the published prices are known (their version then moves only when they change).
+  const ask: QuoteAsk | null = reading.minor && rates.data && fees.data
     ? typed === 'amount' ? { direction, amount: toDecimal(reading.minor, currency) } : { direction, payout: toDecimal(reading.minor, info.to) }
     : null;
   const version = `${rates.data?.updatedAt ?? ''}|${(fees.data?.data ?? []).map((tier) => tier.updated_at).sort().at(-1) ?? ''}`;

@@ -158,7 +158,7 @@ export default function PaymentPage() {
             <dd className="tabular-nums" data-testid="pay-rate">{rateText(t, { ...tr, reference_rate: tr.rate, margin: '0' }, lng, rates.data)}</dd>
           </div>
         </dl>
-        <p className="mt-4 text-xs text-slate-600" data-testid="price-fixed">{t('receipt.footnote')}</p>
+        <p className="mt-4 text-xs text-slate-600" data-testid="price-fixed">{t('pay.priceFixed')}</p>
       </Card>
 
       {payOnPayPal ? (

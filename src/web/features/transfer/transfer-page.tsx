@@ -97,7 +97,8 @@ export default function TransferPage() {
   const payoutCurrency = CHANNELS[values.destination].currency;
   const payoutReading = readAmount(payoutText, payoutCurrency, lng);
   const amountReading = readTransferAmount(values, lng);
-  const ask: QuoteAsk | null = !direction ? null
+  // Asked once the published prices are known (their version then moves only when they change).
+  const ask: QuoteAsk | null = !direction || !rates.data || !fees.data ? null
     : typed === 'payout'
       ? (payoutReading.minor ? { direction, payout: toDecimal(payoutReading.minor, payoutCurrency) } : null)
       : (amountReading.minor ? { direction, amount: toDecimal(amountReading.minor, currency) } : null);
