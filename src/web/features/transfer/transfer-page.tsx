@@ -249,7 +249,11 @@ export default function TransferPage() {
             onSchemaError={(field, message) => showError({
               title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
             })}
-            onReset={() => form.reset(initialValues())}
+            onReset={() => {
+              form.reset(initialValues());
+              setTyped('amount');
+              setPayoutText('');
+            }}
             fallbackError={t('form.initiateFailed')}
           >
             <TransferFields
