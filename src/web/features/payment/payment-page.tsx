@@ -167,7 +167,8 @@ export default function PaymentPage() {
           {paypalError ? <Alert variant="destructive" className="mt-3">{paypalError}</Alert> : null}
           <Button className="mt-3" onClick={() => void toPayPal()} loading={leaving}>{t('pay.payWithPayPal')}</Button>
         </Card>
-      ) : tr.paypal_checkout || closed ? null : (
+      ) : tr.paypal_checkout || closed || tr.payment_status !== 'awaiting' ? null : (
+        // Once the money is in, no proof is asked for any more.
         <ProofCard transfer={tr} />
       )}
 
