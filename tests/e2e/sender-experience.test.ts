@@ -145,6 +145,8 @@ describe('one sentence of state for the sender (defect 1) and what each transfer
     await shot(page, 'sender-dashboard-390-fr');
     await page.goto(`${app.server.url}/pay/${t.paid.id}`);
     expect(await sentence(page.getByRole('main'))).toBe('Paiement reçu — nous préparons votre transfert');
+    // The money is in: no proof is asked for any more.
+    expect(await page.getByRole('button', { name: 'Envoyer la preuve' }).count()).toBe(0);
     await shot(page, 'sender-pay-390-fr');
     await page.goto(`${app.server.url}/history?details=${t.proofed.id}`);
     expect(await page.getByRole('dialog').getByTestId('timeline-proof').innerText()).toContain('Justificatif de paiement reçu');
