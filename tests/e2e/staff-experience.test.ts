@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, PNG, useE2eApp, type TransferRef } from './support/fixtures.js';
+import { seriousViolations } from './support/axe.js';
 import { shot } from './support/screenshots.js';
 
 // The staff screens as a staff member uses them (issue 29, items 9-11): the queue at 1366 px
@@ -93,6 +94,7 @@ describe('the staff screens in Chromium', () => {
     await filters.waitFor();
     expect(await filters.getAttribute('aria-expanded')).toBe('false');
     expect(await page.getByRole('combobox', { name: 'Status' }).isVisible()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'staff-queue-390');
     const first = await queue(page).first().boundingBox();
     expect(first!.y).toBeLessThan(844);

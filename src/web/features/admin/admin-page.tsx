@@ -38,7 +38,8 @@ function StatCards({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section aria-label={t('stats.title')}>
       {/* On a phone the counts are one strip that scrolls sideways, so the queue starts on the first screen. */}
-      <ul className="flex gap-2 overflow-x-auto pb-1 sm:grid sm:grid-cols-3 sm:gap-3 sm:overflow-visible sm:pb-0 lg:grid-cols-8">
+      {/* Focusable, so the strip scrolls from the keyboard too. */}
+      <ul tabIndex={0} className="flex gap-2 overflow-x-auto pb-1 sm:grid sm:grid-cols-3 sm:gap-3 sm:overflow-visible sm:pb-0 lg:grid-cols-8">
         {cards.map((c) => (
           <li key={c.key} data-testid={`stat-${c.key}`} className="shrink-0 max-sm:min-w-[6.5rem]">
             <Card className="flex h-full flex-col gap-1 p-2 sm:p-4">

@@ -115,7 +115,8 @@ export function ThreadSection({ transferId, notes, sender, actionNeeded, closed 
           {toSender ? t('thread.willEmail', { name: sender }) : t('thread.staffOnly')}
         </p>
         <FormError />
-        <SubmitButton variant={toSender ? 'default' : 'secondary'} className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
+        {/* A new button for each audience (key), so no colour transition runs between the two looks. */}
+        <SubmitButton key={toSender ? 'send' : 'add'} variant={toSender ? 'default' : 'secondary'} className="self-start">{toSender ? t('thread.send') : t('thread.add')}</SubmitButton>
       </Form>
     </section>
   );

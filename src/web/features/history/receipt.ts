@@ -36,6 +36,9 @@ const STAMP: Record<string, Rgb> = {
  */
 const plain = (text: string) => text.replace(/[\u202f\u00a0\u2009]/g, ' ');
 
+/** The catalogue's words as the PDF's font can show them: French's narrow and no-break spaces (before : ; ! ?, inside « ») made plain. */
+const plainTexts = (t: TFunction): TFunction => ((key: string, options?: Record<string, unknown>) => plain(String(t(key, options ?? {})))) as unknown as TFunction;
+
 /** An amount as the receipt's language writes it ("FCFA 91,500", "91 500 FCFA", "80,50 €"). */
 function amount(value: string, currency: string, lng: string): string {
   return plain(isCurrency(currency) ? moneyFromDecimal(value, currency, lng) : `${value} ${currency}`);
@@ -238,5 +241,5 @@ async function receiptContext(): Promise<ReceiptContext> {
 
 /** Builds the receipt and saves it as the transfer's reference: MT-….pdf. */
 export async function downloadReceipt(item: TransactionItem, t: TFunction, lng: string): Promise<void> {
-  buildReceipt(item, t, lng, await receiptContext()).save(`${item.reference}.pdf`);
+  buildReceipt(item, plainTexts(t), lng, await receiptContext()).save(`${item.reference}.pdf`);
 }
