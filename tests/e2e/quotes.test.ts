@@ -215,3 +215,25 @@ describe('rates as people read them, the reference beside ours (D25)', () => {
     }
   });
 });
+
+describe('what the server refuses is said where it was typed', () => {
+  it('a payout too small for the corridor: the calculator and the form say its minimum, and no review opens', async () => {
+    const page = await app.signedInPage(SENDERS.en, { width: WIDTH });
+    await page.goto(app.server.url, { waitUntil: 'networkidle' });
+    await page.getByTestId('calculator-payout').fill('100');
+    await expect.poll(() => page.getByTestId('calculator-amount').inputValue()).toBe('0.17');
+    await page.getByText(/^The minimum for this corridor is \$/).waitFor();
+
+    await page.goto(`${app.server.url}/transfer?direction=USD_XAF`);
+    await page.getByTestId('transfer-payout').fill('100');
+    await expect.poll(() => page.getByTestId('transfer-amount').inputValue()).toBe('0.17');
+    await expect.poll(() => text(page, 'quote-error')).toMatch(/^The minimum for this corridor is \$/);
+    expect(await page.getByTestId('quote-error').getAttribute('role')).toBe('alert');
+    await page.getByLabel('Recipient phone number').fill('077 12 34 56');
+    await page.getByRole('button', { name: 'Review transfer' }).click();
+    await page.getByText(/^The minimum for this corridor is \$/).first().waitFor();
+    expect(await page.getByTestId('review-price').count()).toBe(0);
+    await shot(page, 'quotes-refused-en-390');
+    await page.close();
+  });
+});
