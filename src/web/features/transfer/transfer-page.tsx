@@ -125,7 +125,9 @@ export default function TransferPage() {
   const corridorLimitError = (q: PromisedQuote | null) => q?.limit_error
     ? t(q.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit: moneyFromDecimal(q.limit_error.limit, q.currency, lng) })
     : null;
-  const inPlaceError = live.error?.message ?? corridorLimitError(live.quote);
+  // Said once: not again under the fields when the amount field already says it.
+  const refusal = live.error?.message ?? corridorLimitError(live.quote);
+  const inPlaceError = refusal && form.formState.errors.amount?.message !== refusal ? refusal : null;
   const corridor = fees.data?.corridors?.find((c) => c.direction === direction) ?? null;
 
   /**
