@@ -238,7 +238,9 @@ export default function TransferPage() {
             onSubmit={async (payload) => {
               // The review holds a price asked now, for exactly this amount: its full time is left.
               if (!direction) return;
-              const held = await askQuote({ direction, amount: String(payload.amount) });
+              // From what the recipient gets, asked as typed (the answer to the last keystroke may not have come yet).
+              const held = await askQuote(typed === 'payout' && ask ? ask : { direction, amount: String(payload.amount) });
+              if (typed === 'payout') form.setValue('amount', formatDecimalText(held.amount, lng));
               const refusal = corridorLimitError(held);
               if (refusal) {
                 form.setError('amount', { type: 'server', message: refusal });
