@@ -52,6 +52,7 @@ function englishOf(en: Flat, key: string): string | undefined {
  */
 const SAME_IN_FRENCH = new Set([
   'GabRemit',
+  'BIC',
   'PayPal (USD)',
   'PayPal (EUR)',
   'Airtel Money Gabon',
