@@ -299,6 +299,21 @@ export const transferStatusCounts = pgTable('transfer_status_counts', {
   n: bigint('n', { mode: 'number' }).notNull(),
 }, (t) => [primaryKey({ columns: [t.status, t.shard] })]);
 
+/**
+ * What each sender's counted transfers (neither cancelled nor rejected) add up to per currency
+ * and UTC day of creation: the amount sent before the fee, in the transfer's own currency, and
+ * their number. Kept by triggers on transfer_requests (written in their migration), in the same
+ * statement as the insert or status change, so the limits read at most 365 rows per currency
+ * (docs/decisions/034-sender-daily-totals.md).
+ */
+export const senderDailyTotals = pgTable('sender_daily_totals', {
+  profile_id: uuid('profile_id').notNull(),
+  currency: text('currency').notNull(),
+  day: date('day').notNull(),
+  amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+  transfers: integer('transfers').notNull(),
+}, (t) => [primaryKey({ columns: [t.profile_id, t.currency, t.day] })]);
+
 /** The money movement behind a transfer request, as the history screen lists it. */
 export const transactions = pgTable('transactions', {
   id: uuid('id').primaryKey().defaultRandom(),
