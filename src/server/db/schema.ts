@@ -10,6 +10,7 @@ import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
 import { CASE_OUTCOMES, CASE_STATUSES } from '@core/monitoring/cases.js';
 import { MONITORING_RULES } from '@core/monitoring/rules.js';
+import { ALERT_STATUSES, ALERT_SUBJECTS, HOLD_REASONS, SCREENING_TRIGGERS } from '@core/holds.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
@@ -701,4 +702,85 @@ export const monitoringAlerts = pgTable('monitoring_alerts', {
   uniqueIndex('monitoring_alerts_rule_transfer_idx').on(t.rule, t.transfer_request_id),
   index('monitoring_alerts_case_idx').on(t.case_id, t.created_at.desc()),
   index('monitoring_alerts_profile_idx').on(t.profile_id, t.created_at.desc()),
+]);
+
+// ---- Compliance holds and screening alerts (docs/rules/screening.md#holds-and-alerts) ----
+
+/**
+ * A transfer held (or, with `profile_id` and no transfer, every transfer of a sender, new ones too)
+ * until staff release it: screening, monitoring and stale lists use this one mechanism.
+ */
+export const complianceHolds = pgTable('compliance_holds', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_request_id: uuid('transfer_request_id').references(() => transferRequests.id),
+  profile_id: uuid('profile_id').references(() => profiles.id),
+  reason: text('reason', { enum: HOLD_REASONS }).notNull(),
+  /** The screening alert or monitoring alert behind it. */
+  source_id: uuid('source_id'),
+  /** Staff-only: why (never shown to the sender). */
+  detail: jsonb('detail').notNull().default({}),
+  created_at: createdAt(),
+  released_at: timestamp('released_at', { withTimezone: true }),
+  /** Null when the system released it (a stale-lists hold once the lists are fresh and the recipient screened). */
+  released_by: uuid('released_by').references(() => profiles.id, { onDelete: 'set null' }),
+  release_note: text('release_note'),
+}, (t) => [
+  check('compliance_holds_reason_check', sql`${t.reason} in (${oneOf(HOLD_REASONS)})`),
+  check('compliance_holds_target_check', sql`${t.transfer_request_id} is not null or ${t.profile_id} is not null`),
+  index('compliance_holds_transfer_active_idx').on(t.transfer_request_id).where(sql`${t.released_at} is null`),
+  index('compliance_holds_profile_active_idx').on(t.profile_id).where(sql`${t.released_at} is null and ${t.transfer_request_id} is null`),
+  index('compliance_holds_source_idx').on(t.source_id),
+  index('compliance_holds_active_idx').on(t.created_at).where(sql`${t.released_at} is null`),
+]);
+
+/** A screening hit at or above the hold threshold, about a sender or a transfer's recipient, and what staff decided. */
+export const screeningAlerts = pgTable('screening_alerts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  subject: text('subject', { enum: ALERT_SUBJECTS }).notNull(),
+  /** The person screened: `sender:<profile id>`, or `recipient:<normalised name>|<account>`; a false positive is remembered by it. */
+  subject_key: text('subject_key').notNull(),
+  trigger: text('trigger', { enum: SCREENING_TRIGGERS }).notNull(),
+  /** The sender (the subject, or who sends to the recipient). */
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  transfer_request_id: uuid('transfer_request_id').references(() => transferRequests.id),
+  saved_recipient_id: uuid('saved_recipient_id'),
+  screened: jsonb('screened').notNull(),
+  source: text('source', { enum: LIST_SOURCES }).notNull(),
+  list_id: text('list_id').notNull(),
+  /** The list entry's row when raised (the version's entries may later be dropped); the fingerprint outlives it. */
+  entry_id: bigint('entry_id', { mode: 'number' }).notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  score: numeric('score', { precision: 5, scale: 4 }).notNull(),
+  explanation: jsonb('explanation').notNull(),
+  status: text('status', { enum: ALERT_STATUSES }).notNull().default('open'),
+  /** Who decided (for a confirmation: the admin who proposed it). */
+  decided_by: uuid('decided_by').references(() => profiles.id, { onDelete: 'set null' }),
+  decided_at: timestamp('decided_at', { withTimezone: true }),
+  /** The second staff member who agreed to a confirmation. */
+  second_by: uuid('second_by').references(() => profiles.id, { onDelete: 'set null' }),
+  second_at: timestamp('second_at', { withTimezone: true }),
+  /** Each step: `{ at, by, decision, note }`. */
+  notes: jsonb('notes').notNull().default([]),
+  created_at: createdAt(),
+}, (t) => [
+  check('screening_alerts_subject_check', sql`${t.subject} in (${oneOf(ALERT_SUBJECTS)})`),
+  check('screening_alerts_status_check', sql`${t.status} in (${oneOf(ALERT_STATUSES)})`),
+  check('screening_alerts_trigger_check', sql`${t.trigger} in (${oneOf(SCREENING_TRIGGERS)})`),
+  index('screening_alerts_status_idx').on(t.status, t.created_at.desc()),
+  index('screening_alerts_subject_idx').on(t.subject_key, t.fingerprint),
+  index('screening_alerts_transfer_idx').on(t.transfer_request_id),
+]);
+
+/** A re-screening of every sender and saved recipient after a list version changed (durable job): its progress for staff. */
+export const screeningRescreens = pgTable('screening_rescreens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** The list versions it screens against. */
+  version_ids: jsonb('version_ids').$type<string[]>().notNull(),
+  total: integer('total').notNull().default(0),
+  done: integer('done').notNull().default(0),
+  alerts: integer('alerts').notNull().default(0),
+  started_at: createdAt(),
+  finished_at: timestamp('finished_at', { withTimezone: true }),
+}, (t) => [
+  index('screening_rescreens_started_idx').on(t.started_at.desc()),
 ]);
