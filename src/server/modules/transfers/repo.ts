@@ -558,23 +558,30 @@ export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
 /** The advisory locks' first key, so a sender's lock shares no key with another kind of lock. */
 const SENDER_LOCK_CLASS = 26;
 
+/** The limits' windows in UTC days, today included (docs/rules/know-your-sender.md#limits). */
+export const WINDOW_DAYS = { d30: 30, d365: 365 } as const;
+
+/** Today's date in UTC, as PostgreSQL reads the clock: the day a transfer made now is counted on. */
+const utcToday = sql`(now() at time zone 'UTC')::date`;
+
 /**
  * What each sender's transfers add up to per currency over the last 30 and 365 days, cancelled
- * and rejected ones left out (docs/rules/know-your-sender.md#limits): a range read of
- * transfer_requests_profile_counted_idx, which holds amount and currency, never of every transfer.
+ * and rejected ones left out (docs/rules/know-your-sender.md#limits): read from
+ * sender_daily_totals, kept by triggers on transfer_requests, so at most 365 rows per currency
+ * whatever the sender sent. "30 days" is today (UTC) and the 29 days before; "365 days" today and
+ * the 364 before (docs/decisions/034-sender-daily-totals.md).
  */
 export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{ usage: Map<string, CurrencyUsage[]>; closed: Set<string> }> {
   const ids = sql`(select sender.id::uuid from jsonb_array_elements_text(${JSON.stringify(profileIds)}::jsonb) as sender(id))`;
   // The senders whose account is closed come in the same round trip, as rows without a currency.
   const result = await db.execute<{ profile_id: string; currency: CurrencyUsage['currency'] | null; d30: string; d365: string }>(sql`
     select profile_id, currency,
-      coalesce(sum(amount) filter (where created_at > now() - interval '30 days'), 0)::text as d30,
+      coalesce(sum(amount) filter (where day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d30 - 1))}), 0)::text as d30,
       sum(amount)::text as d365
-    from transfer_requests
-    where profile_id in ${ids}
-      and created_at > now() - interval '365 days'
-      and status not in ('cancelled', 'rejected')
+    from sender_daily_totals
+    where profile_id in ${ids} and day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d365 - 1))}
     group by profile_id, currency
+    having sum(transfers) > 0
     union all
     select id, null, null, null from profiles where id in ${ids} and closed_at is not null`);
   const usage = new Map<string, CurrencyUsage[]>();
@@ -584,6 +591,24 @@ export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{
     else usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30, d365: row.d365 }]);
   }
   return { usage, closed };
+}
+
+/** One sender's counted transfers of one currency on one UTC day. */
+export interface SenderDayTotal { profile_id: string; currency: string; day: string; amount: string; transfers: number }
+
+/**
+ * The senders' counted transfers per currency and UTC day from `sinceDay` (YYYY-MM-DD) on, oldest
+ * first: what the limits read, for other rules (monitoring) to read too. Days whose transfers were
+ * all cancelled or rejected are left out.
+ */
+export async function senderTotals(db: Db | Tx, profileIds: string[], sinceDay: string): Promise<SenderDayTotal[]> {
+  if (profileIds.length === 0) return [];
+  const result = await db.execute<SenderDayTotal>(sql`
+    select profile_id, currency, day::text as day, amount::text as amount, transfers
+    from sender_daily_totals
+    where profile_id = any(${`{${profileIds.join(',')}}`}::uuid[]) and day >= ${sinceDay}::date and transfers > 0
+    order by profile_id, day, currency`);
+  return result.rows;
 }
 
 /**
