@@ -124,6 +124,109 @@ describe('what the limits count', () => {
   });
 });
 
+/** A transfer written on the UTC day `daysAgo` days before today, at that day's first second (the oldest moment of the day). */
+async function sentOnDay(user: TestUser, amount: string, daysAgo: number, status = 'completed') {
+  await t.database.pool.query(
+    `insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, amount, currency, fee, total, rate,
+       payout_amount, payout_currency, status, created_at)
+     values ($1, $2, 'EUR_XAF', 'paypal_eur', 'airtel_gabon', $3, 'EUR', 0, $3, 655, 1, 'XAF', $4,
+       ((now() at time zone 'UTC')::date - $5::int)::timestamp at time zone 'UTC')`,
+    [`MT-SEED${randomBytes(4).toString('hex').toUpperCase()}`, user.id, amount, status, daysAgo],
+  );
+}
+
+/** The sender's running totals as stored, and the same recounted from transfer_requests: they must be equal. */
+async function totalsAndRecount(profileIds: string[]) {
+  const stored = await t.database.pool.query(
+    `select profile_id, currency, day::text, amount::text, transfers from sender_daily_totals
+     where profile_id = any($1::uuid[]) and transfers <> 0 order by 1, 2, 3`, [profileIds]);
+  const recount = await t.database.pool.query(
+    `select profile_id, currency, (created_at at time zone 'UTC')::date::text as day, sum(amount)::numeric(20,2)::text as amount, count(*)::int as transfers
+     from transfer_requests where profile_id = any($1::uuid[]) and status not in ('cancelled', 'rejected')
+     group by 1, 2, 3 order by 1, 2, 3`, [profileIds]);
+  return { stored: stored.rows, recount: recount.rows };
+}
+
+describe('the windows in UTC days (docs/rules/know-your-sender.md#limits)', () => {
+  it('30 days are today and the 29 UTC days before: a transfer 29 days ago counts, one 30 days ago does not', async () => {
+    const counted = await createUser(t, { kyc_level: 1 });
+    await sentOnDay(counted, '900', 29);
+    expect(await windowOf(counted, '30d')).toMatchObject({ used: '900.00', left: '100.00' });
+    expect((await initiate(counted, '100.01')).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '100.00' });
+    expect((await initiate(counted, '100.00')).statusCode).toBe(201);
+
+    const outside = await createUser(t, { kyc_level: 1 });
+    await sentOnDay(outside, '900', 30);
+    expect(await windowOf(outside, '30d')).toMatchObject({ used: '0.00', left: '1000.00' });
+    expect(await windowOf(outside, '365d')).toMatchObject({ used: '900.00', left: '2100.00' });
+    expect((await initiate(outside, '1000.00')).statusCode).toBe(201);
+  });
+
+  it('365 days are today and the 364 UTC days before: a transfer 364 days ago counts, one 365 days ago does not', async () => {
+    const counted = await createUser(t, { kyc_level: 3 });
+    await sentOnDay(counted, '99900', 364);
+    expect(await windowOf(counted, '365d')).toMatchObject({ used: '99900.00', left: '100.00' });
+    expect((await initiate(counted, '100.01')).json()).toMatchObject({ code: 'limit_exceeded', window: '365d', left: '100.00' });
+    expect((await initiate(counted, '100.00')).statusCode).toBe(201);
+
+    const outside = await createUser(t, { kyc_level: 3 });
+    await sentOnDay(outside, '99900', 365);
+    expect(await windowOf(outside, '365d')).toMatchObject({ used: '0.00', left: '100000.00' });
+  });
+});
+
+describe('the running totals', () => {
+  it('a transfer staff reject frees its amount, like one the sender cancels', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    const sent = await initiate(sender, '1000');
+    expect(sent.statusCode).toBe(201);
+    expect((await initiate(sender, '10')).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '0.00' });
+    const rejected = await call(manager.token, 'PATCH', `/api/transfer-requests/${sent.json().data.id}`, { status: 'rejected', note: 'Recipient number closed' });
+    expect(rejected.statusCode).toBe(200);
+    expect(await windowOf(sender, '30d')).toMatchObject({ used: '0.00', left: '1000.00' });
+    expect((await initiate(sender, '1000')).statusCode).toBe(201);
+  });
+
+  it('ten initiations of one sender at once never pass the limit: exactly the five that fit are written', async () => {
+    const sender = await createUser(t, { kyc_level: 1 });
+    await sentBefore(sender, '500', 'EUR', 1);
+    const results = await Promise.all(Array.from({ length: 10 }, () => initiate(sender, '100')));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 409).map((r) => r.json().code)).toEqual(Array(5).fill('limit_exceeded'));
+    expect(await windowOf(sender, '30d')).toMatchObject({ used: '1000.00', left: '0.00' });
+  });
+
+  it('equal a recount of transfer_requests after a mix of initiations, cancellations, rejections and edits', async () => {
+    const [a, b] = await Promise.all([createUser(t, { kyc_level: 3 }), createUser(t, { kyc_level: 2 })]);
+    const made: string[] = [];
+    for (const [user, amount, currency] of [[a, '120.50', 'EUR'], [a, '80', 'USD'], [a, '300', 'EUR'], [b, '45.25', 'EUR'], [b, '999.99', 'USD']] as const) {
+      const res = await initiate(user, amount, currency);
+      expect(res.statusCode).toBe(201);
+      made.push(res.json().data.id);
+    }
+    await sentBefore(a, '700', 'EUR', 3);
+    await sentBefore(b, '65500', 'XAF', 40, 'pending');
+    await sentBefore(b, '50', 'EUR', 2, 'cancelled');
+    expect((await call(a.token, 'POST', `/api/transfer-requests/${made[0]}/cancel`)).statusCode).toBe(200);
+    expect((await call(manager.token, 'PATCH', `/api/transfer-requests/${made[3]}`, { status: 'rejected', note: 'Wrong number' })).statusCode).toBe(200);
+    expect((await call(manager.token, 'PATCH', `/api/transfer-requests/${made[4]}`, { status: 'processing' })).statusCode).toBe(200);
+    const sql = t.database.pool;
+    // Edits no route makes, each moving a transfer between rows: un-cancelled, amount and day changed, deleted.
+    await sql.query(`update transfer_requests set status = 'pending' where id = $1`, [made[0]]);
+    await sql.query(`update transfer_requests set amount = 81.5, total = 81.5 + fee, created_at = created_at - interval '5 days' where id = $1`, [made[1]]);
+    await sql.query(`update transfer_requests set status = 'cancelled' where profile_id = $1 and currency = 'XAF'`, [b.id]);
+    await sql.query(`delete from transactions where transfer_request_id = $1`, [made[2]]);
+    await sql.query(`delete from transfer_status_history where transfer_request_id = $1`, [made[2]]);
+    await sql.query(`delete from transfer_requests where id = $1`, [made[2]]);
+
+    const { stored, recount } = await totalsAndRecount([a.id, b.id]);
+    expect(recount.length).toBeGreaterThan(2);
+    expect(stored).toEqual(recount);
+    // GET /api/kyc reads the same totals: a's 120.50 + 700 EUR and 81.50 USD (75.47 EUR rounded up) in 30 days.
+    expect(await windowOf(a, '30d')).toMatchObject({ used: '895.97' });
+  });
+});
+
 describe('quotes', () => {
   it('a signed-in sender\'s quote over their limit is refused; the same quote signed out is priced', async () => {
     const sender = await createUser(t, { kyc_level: 1 });
