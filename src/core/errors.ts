@@ -113,6 +113,7 @@ export const ERRORS = {
   // Know your sender (docs/rules/know-your-sender.md): refused before paying
   limit_exceeded: { status: 409, key: 'errors.kyc.limitExceeded' },
   kyc_required: { status: 403, key: 'errors.kyc.kycRequired' },
+  kyc_limits_order: { status: 422, key: 'admin.validation.kycLimitsOrder' },
   // Identity documents (docs/rules/know-your-sender.md#documents)
   document_missing: { status: 400, key: 'errors.kyc.document.missing' },
   document_kind: { status: 400, key: 'errors.kyc.document.kind' },

@@ -176,21 +176,23 @@ describe('the windows in UTC days (docs/rules/know-your-sender.md#limits)', () =
 });
 
 describe('the running totals', () => {
+  // Each sender pays a recipient of their own: monitoring holds a transfer to a number many senders pay.
+  const ownRecipient = () => ({ recipient_name: 'Jean Ndong', recipient_phone: `+241 77 ${String(randomBytes(3).readUIntBE(0, 3) % 1000000).padStart(6, '0')}` });
   it('a transfer staff reject frees its amount, like one the sender cancels', async () => {
     const sender = await createUser(t, { kyc_level: 1 });
-    const sent = await initiate(sender, '1000');
+    const sent = await initiate(sender, '1000', 'EUR', ownRecipient());
     expect(sent.statusCode).toBe(201);
-    expect((await initiate(sender, '10')).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '0.00' });
+    expect((await initiate(sender, '10', 'EUR', ownRecipient())).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '0.00' });
     const rejected = await call(manager.token, 'PATCH', `/api/transfer-requests/${sent.json().data.id}`, { status: 'rejected', note: 'Recipient number closed' });
     expect(rejected.statusCode).toBe(200);
     expect(await windowOf(sender, '30d')).toMatchObject({ used: '0.00', left: '1000.00' });
-    expect((await initiate(sender, '1000')).statusCode).toBe(201);
+    expect((await initiate(sender, '1000', 'EUR', ownRecipient())).statusCode).toBe(201);
   });
 
   it('ten initiations of one sender at once never pass the limit: exactly the five that fit are written', async () => {
     const sender = await createUser(t, { kyc_level: 1 });
     await sentBefore(sender, '500', 'EUR', 1);
-    const results = await Promise.all(Array.from({ length: 10 }, () => initiate(sender, '100')));
+    const results = await Promise.all(Array.from({ length: 10 }, () => initiate(sender, '100', 'EUR', ownRecipient())));
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(results.filter((r) => r.statusCode === 409).map((r) => r.json().code)).toEqual(Array(5).fill('limit_exceeded'));
     expect(await windowOf(sender, '30d')).toMatchObject({ used: '1000.00', left: '0.00' });
@@ -200,7 +202,7 @@ describe('the running totals', () => {
     const [a, b] = await Promise.all([createUser(t, { kyc_level: 3 }), createUser(t, { kyc_level: 2 })]);
     const made: string[] = [];
     for (const [user, amount, currency] of [[a, '120.50', 'EUR'], [a, '80', 'USD'], [a, '300', 'EUR'], [b, '45.25', 'EUR'], [b, '999.99', 'USD']] as const) {
-      const res = await initiate(user, amount, currency);
+      const res = await initiate(user, amount, currency, ownRecipient());
       expect(res.statusCode).toBe(201);
       made.push(res.json().data.id);
     }
@@ -324,6 +326,22 @@ describe('the admin\'s limits', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toHaveProperty('d30');
     expect((await call(manager.token, 'GET', '/api/kyc/limits')).json().data[0].d30).toBe('1000.00');
+  });
+
+  it('refuses 30 days above 365 days, or one transfer above 30 days, with a 422 naming the field', async () => {
+    const over365 = await call(admin.token, 'PUT', '/api/kyc/limits/2', { transfer: null, d30: '42000.01', d365: '42000' });
+    expect(over365.statusCode).toBe(422);
+    expect(over365.json()).toMatchObject({ code: 'kyc_limits_order', fields: { d30: 'The 30 days\' limit cannot be more than the 365 days\' limit (42000.00 EUR).' } });
+    const over30 = await call(admin.token, 'PUT', '/api/kyc/limits/1', { transfer: '1000.01', d30: '1000', d365: '3000' });
+    expect(over30.statusCode).toBe(422);
+    expect(over30.json().fields).toEqual({ transfer: 'One transfer\'s limit cannot be more than the 30 days\' limit (1000.00 EUR).' });
+    const fr = await t.request({ method: 'PUT', url: '/api/kyc/limits/1', token: admin.token, headers: { 'accept-language': 'fr' },
+      payload: { transfer: '1000.01', d30: '1000', d365: '3000' } });
+    expect(fr.json().fields.transfer).toBe('Le plafond par transfert ne peut dépasser celui sur 30 jours (1000.00\u00a0EUR).');
+    // Equal is allowed, and nothing was changed by the refusals.
+    expect((await call(manager.token, 'GET', '/api/kyc/limits')).json().data[1]).toMatchObject({ d30: '7000.00', d365: '42000.00' });
+    expect((await call(admin.token, 'PUT', '/api/kyc/limits/2', { transfer: '7000', d30: '7000', d365: '7000' })).statusCode).toBe(200);
+    expect((await call(admin.token, 'PUT', '/api/kyc/limits/2', { transfer: null, d30: '7000', d365: '42000' })).statusCode).toBe(200);
   });
 
   it('an edit applies to the next transfer, and is audited with before and after', async () => {

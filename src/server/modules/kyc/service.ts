@@ -146,11 +146,21 @@ function limitAmount(field: string, text: string): Minor {
 export async function setLimits(db: Db, actor: Actor, levelText: string, input: KycLimitsUpdate): Promise<KycLimits> {
   const level = Number(levelText);
   if (!(SENDING_LEVELS as readonly number[]).includes(level) || String(level) !== levelText) throw new AppError('not_found');
-  const values = {
-    transfer: input.transfer === null ? null : toDecimal(limitAmount('transfer', input.transfer), LIMIT_CURRENCY),
-    d30: toDecimal(limitAmount('d30', input.d30), LIMIT_CURRENCY),
-    d365: toDecimal(limitAmount('d365', input.d365), LIMIT_CURRENCY),
+  const minor = {
+    transfer: input.transfer === null ? null : limitAmount('transfer', input.transfer),
+    d30: limitAmount('d30', input.d30),
+    d365: limitAmount('d365', input.d365),
   };
+  const values = {
+    transfer: minor.transfer === null ? null : toDecimal(minor.transfer, LIMIT_CURRENCY),
+    d30: toDecimal(minor.d30, LIMIT_CURRENCY),
+    d365: toDecimal(minor.d365, LIMIT_CURRENCY),
+  };
+  // A window shorter than another never allows more (docs/rules/know-your-sender.md#limits).
+  const fields: Record<string, string> = {};
+  if (minor.d30 > minor.d365) fields.d30 = 'admin.validation.kycLimitD30OverD365';
+  if (minor.transfer !== null && minor.transfer > minor.d30) fields.transfer = 'admin.validation.kycLimitTransferOverD30';
+  if (Object.keys(fields).length > 0) throw new AppError('kyc_limits_order', { fields, vars: { d30: values.d30, d365: values.d365 } });
   return db.transaction(async (tx) => {
     const before = await lockLimits(tx, level);
     const row = await writeLimits(tx, level, values, actor.profile_id);
