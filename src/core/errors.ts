@@ -128,6 +128,11 @@ export const ERRORS = {
   list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
   list_files_invalid: { status: 400, key: 'errors.screening.listFilesInvalid' },
   list_file_too_large: { status: 413, key: 'errors.screening.listFileTooLarge' },
+  // Compliance holds and screening alerts (docs/rules/screening.md#holds-and-alerts)
+  compliance_hold: { status: 409, key: 'errors.screening.complianceHold' },
+  alert_decided: { status: 409, key: 'errors.screening.alertDecided' },
+  alert_confirmation_pending: { status: 409, key: 'errors.screening.confirmationPending' },
+  second_staff_required: { status: 409, key: 'errors.screening.secondStaffRequired' },
   // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise)
   quote_not_found: { status: 404, key: 'errors.quotes.notFound' },
   quote_expired: { status: 409, key: 'errors.quotes.expired' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_IDS, DIRECTION_IDS } from '../channels.js';
+import { HOLD_REASONS } from '../holds.js';
 import { CURRENCIES } from '../money.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES } from '../status.js';
 import { dataOf, decimalText, isoDateTime, pageOf } from './common.js';
@@ -57,6 +58,8 @@ export const TransferRequestSchema = z.object({
   action_needed: z.boolean(),
   /** While action_needed: what staff asked (the latest sender-visible note that asked); else null. */
   action_message: z.string().nullable(),
+  /** True while a compliance check holds the transfer (docs/rules/screening.md#holds-and-alerts): never why. */
+  on_hold: z.boolean().optional(),
   /** Bumped on every status change. */
   version: z.number().int(),
   created_at: isoDateTime(),
@@ -185,6 +188,11 @@ const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
   }),
   notes: z.array(StaffNoteSchema),
   travel_rule: TravelRuleSchema,
+  /** The compliance holds keeping it from being processed, and why (staff only). */
+  holds: z.array(z.object({
+    id: z.uuid(), reason: z.enum(HOLD_REASONS), sender_wide: z.boolean(), source_id: z.uuid().nullable(),
+    detail: z.record(z.string(), z.unknown()), created_at: isoDateTime(),
+  })),
 });
 export type StaffTransferDetail = z.infer<typeof StaffTransferDetailSchema>;
 export const StaffTransferDetailResponseSchema = dataOf(StaffTransferDetailSchema);

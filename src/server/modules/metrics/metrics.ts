@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Config } from '@server/config.js';
 import type { Database } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
+import { heldTransferCount } from '../holds/holds.js';
 import { queueStats } from '../jobs/service.js';
 
 // Prometheus metrics (README "Monitoring"; docs/grafana-dashboard.json reads them). Counted as
@@ -36,6 +37,10 @@ export function createMetrics(database: Database): AppMetrics {
   queueGauge('gabremit_job_queue_pending', 'Background jobs (e-mails, PayPal voids and refunds) not done yet: waiting, scheduled for a retry or running', (q) => q.pending);
   queueGauge('gabremit_job_queue_parked', 'Background jobs parked after their last attempt failed, waiting for an admin to retry them', (q) => q.parked);
   queueGauge('gabremit_job_queue_oldest_pending_seconds', 'Age of the oldest background job not done yet (0 when none)', (q) => q.oldest_pending_seconds);
+  new Gauge({
+    name: 'gabremit_held_transfers', help: 'Transfers not closed that a compliance hold (screening, monitoring, stale lists) keeps from being processed', registers: [registry],
+    async collect() { this.set(await heldTransferCount(database.db)); },
+  });
   const poolGauge = (name: string, help: string, read: () => number) => new Gauge({
     name, help, registers: [registry],
     collect() { this.set(read()); },

@@ -4,6 +4,7 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
+import { assertNotHeld } from '../holds/holds.js';
 import { lockRequest, writeApproval } from './repo.js';
 import { staffRequest } from './staff-view.js';
 
@@ -17,6 +18,7 @@ export async function approveTransfer(ctx: AppContext, actor: Actor, id: string)
     if (!current) throw new AppError('not_found');
     const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
     if (refusal) throw refused(refusal);
+    await assertNotHeld(tx, id);
     const approval = await writeApproval(tx, id, actor.profile_id);
     await recordAudit(tx, actor, {
       action: 'transfer_request.approve', target: 'transfer', id,

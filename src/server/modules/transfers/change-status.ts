@@ -8,6 +8,7 @@ import type { Tx } from '@server/db/client.js';
 import { AppError, Message } from '@core/errors.js';
 import { approvalRequiredFor, refused } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
+import { assertNotHeld } from '../holds/holds.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { auditSnapshot, ledgerView, moneyRefused, type StaffActor } from './money-step.js';
 import { notifyStatusChange } from './notifications.js';
@@ -64,6 +65,8 @@ async function changeStatus(ctx: AppContext, change: StatusChange): Promise<Tran
     const refusal = transitionError(current.status, change.to, change.as);
     if (refusal) throw statusFailed(refusal);
     if (change.as === 'staff') await checkFourEyes(tx, current, change);
+    // A compliance hold stops every staff move, the PayPal capture at processing included.
+    if (change.as === 'staff') await assertNotHeld(tx, current.id);
     if (change.as === 'owner' && current.payout_status === 'sent') throw statusFailed('validation.statusCancelOnlyPending');
     // Money first (docs/rules/money-states.md): complete only once paid in and out; never reject what was paid out.
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')

@@ -8,6 +8,7 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
+import { complianceAtInitiation } from '../holds/at-initiation.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { expiredWithFresh, promisedPrice } from '../quotes/service.js';
@@ -139,6 +140,9 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     return replay;
   }
   ctx.jobWaker.added(1);
+  // Screening and monitoring (docs/rules/screening.md#holds-and-alerts): a hold answers 201 all the
+  // same; the sender is told only that the transfer is being checked.
+  const onHold = await complianceAtInitiation(ctx.db, created, ctx.log);
 
   if (body.save_recipient) {
     await saveRecipient(ctx, user.profile_id, {
@@ -147,7 +151,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
       paid_from: body.source_provider,
     }).catch((err) => ctx.log.error({ err }, 'saving the recipient failed'));
   }
-  return answer(ctx, created);
+  return answer(ctx, created, onHold);
 }
 
 /**
@@ -179,10 +183,11 @@ async function replayOf(ctx: AppContext, profileId: string, key: string, hash: s
   return answer(ctx, existing);
 }
 
-async function answer(ctx: AppContext, row: TransferRequestRow): Promise<InitiatedResponse> {
-  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: transferRequestToJson(row, ctx.config.publicUrl) };
+async function answer(ctx: AppContext, row: TransferRequestRow, onHold?: boolean): Promise<InitiatedResponse> {
+  const held = onHold ? { on_hold: true } : {};
+  if (!usesPayPal(ctx, row) || row.payment_status !== 'awaiting') return { payment_url: `/pay/${row.id}`, data: { ...transferRequestToJson(row, ctx.config.publicUrl), ...held } };
   const paymentUrl = await paypalApproval(ctx, row);
   // Reread: the PayPal order id may have just been stored.
   const latest = await findRequest(ctx.db, row.id);
-  return { payment_url: paymentUrl, data: transferRequestToJson(latest ?? row, ctx.config.publicUrl) };
+  return { payment_url: paymentUrl, data: { ...transferRequestToJson(latest ?? row, ctx.config.publicUrl), ...held } };
 }

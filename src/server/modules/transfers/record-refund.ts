@@ -2,13 +2,15 @@ import { moneyActionError } from '@core/money-states.js';
 import type { RefundRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
+import { assertNotHeld } from '../holds/holds.js';
 import { moneyStep, refuseIf, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
 
 /** Staff paid the money back by hand (bank transfer, mobile money): its reference closes what was owed. */
 export function recordRefund(ctx: AppContext, actor: StaffActor, id: string, body: RefundRecord): Promise<TransferRequestRow> {
-  return moneyStep(ctx, actor, id, (row) => {
+  return moneyStep(ctx, actor, id, async (row, tx) => {
     refuseIf(moneyActionError(row, 'refund'));
+    await assertNotHeld(tx, row.id);
     if (!body.reference) {
       throw new AppError('validation_failed', { fields: { reference: 'validation.refundReferenceRequired' } });
     }

@@ -4,6 +4,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
+import { assertNotHeld } from '../holds/holds.js';
 import { enqueue, pendingJob } from '../jobs/service.js';
 import { refundCapture } from '../payments/paypal.js';
 import { auditSnapshot, moneyStep, usesPayPal, type MoneyContext, type StaffActor } from './money-step.js';
@@ -37,6 +38,7 @@ export async function requestPayPalRefund(ctx: AppContext, actor: StaffActor, id
     if (!row) throw new AppError('not_found');
     if (!refundsThroughPayPal(ctx, row)) return null;
     refuse(row);
+    await assertNotHeld(tx, row.id);
     const key = refundKey(row.id);
     if (await pendingJob(tx, key)) throw new AppError('refund_already_requested');
     const payload: z.infer<typeof RefundJobSchema> = {

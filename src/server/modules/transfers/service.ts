@@ -6,6 +6,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
+import { activeHolds } from '../holds/holds.js';
 import { refundRequestedAt } from './refund-paypal-payment.js';
 import {
   countOwnByStatus, countedUsage, lockSenders, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
@@ -91,15 +92,18 @@ export async function transferDetail(ctx: AppContext, caller: Caller, id: string
   const { db } = ctx;
   const row = await visibleRequest(db, caller, id, true);
   // Staff get who did what and the whole thread; the sender only what is addressed to them.
-  const [history, proofs, transactionId, refundRequested, thread] = await Promise.all([
+  const [history, proofs, transactionId, refundRequested, thread, holds] = await Promise.all([
     historyOf(db, row.id), listProofs(db, row.id), transactionIdOf(db, row.id),
     row.payment_status === 'refund_due' ? refundRequestedAt(db, row.id) : null,
     isStaff(caller.role) ? staffDetailExtras(db, row) : senderMessages(db, row.id).then((messages) => ({ messages })),
+    activeHolds(db, [row.id]),
   ]);
   return {
     row,
     detail: {
       ...transferRequestToJson(row, ctx.config.publicUrl),
+      // The sender learns only that it is being checked; staff read the holds themselves.
+      on_hold: holds.has(row.id),
       history: history.map(historyToJson),
       has_proof: proofs.length > 0,
       proofs: proofs.map(proofToJson),

@@ -4,6 +4,7 @@ import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { profiles, transferRequests } from '@server/db/schema.js';
+import { activeHolds } from '../holds/holds.js';
 import { approvalRequired, needsApprovalNow, staffSelection, threadOf, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
@@ -48,12 +49,13 @@ const ACTOR_COLUMNS = ['processed_by', 'approved_by', 'payment_recorded_by', 'pa
 
 /** What the staff detail adds to the sender's: approval state, the staff behind each step, every note, the travel-rule data. */
 export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promise<Pick<StaffTransferDetail,
-  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes' | 'travel_rule'>> {
+  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes' | 'travel_rule' | 'holds'>> {
   const ids = [...new Set(ACTOR_COLUMNS.map((c) => row[c]).filter((id): id is string => Boolean(id)))];
-  const [[approval], people, thread] = await Promise.all([
+  const [[approval], people, thread, holds] = await Promise.all([
     db.select({ approval_required: approvalRequired, needs_approval: needsApprovalNow }).from(transferRequests).where(eq(transferRequests.id, row.id)),
     ids.length ? db.select({ profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email }).from(profiles).where(inArray(profiles.id, ids)) : [],
     threadOf(db, row.id, 'staff'),
+    activeHolds(db, [row.id]),
   ]);
   const person = (id: string | null) => people.find((p) => p.profile_id === id) ?? null;
   return {
@@ -71,5 +73,6 @@ export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promis
       created_at: n.created_at.toISOString(),
     })),
     travel_rule: row.travel_rule as StaffTransferDetail['travel_rule'],
+    holds: (holds.get(row.id) ?? []).map((h) => ({ ...h, created_at: h.created_at.toISOString() })),
   };
 }

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { AppError } from '@core/errors.js';
+import type { HoldReason } from '@core/holds.js';
+import type { Db, Tx } from '@server/db/client.js';
+
+// One compliance hold (docs/rules/screening.md#holds-and-alerts): screening, monitoring and stale
+// lists all hold a transfer, or every transfer of a sender, through these four functions. A held
+// transfer cannot be processed, approved, paid out or refunded until every hold naming it (or its
+// sender) is released.
+
+export interface HoldPlacement {
+  transferId?: string;
+  /** A sender-wide hold: all their transfers and new ones (a sender's own screening hit). */
+  profileId?: string;
+  reason: HoldReason;
+  /** The screening alert or monitoring alert behind the hold. */
+  sourceId?: string;
+  /** Staff-only explanation (never shown to the sender). */
+  detail?: Record<string, unknown>;
+}
+
+/** Places a hold; a transfer or sender already held for the same source and reason is not held twice. */
+export async function placeHold(tx: Db | Tx, hold: HoldPlacement): Promise<void> {
+  if (!hold.transferId && !hold.profileId) throw new Error('placeHold needs a transfer or a sender');
+  const transferId = hold.transferId ?? null;
+  const profileId = hold.transferId ? null : hold.profileId!;
+  const sourceId = hold.sourceId ?? null;
+  await tx.execute(sql`insert into compliance_holds (transfer_request_id, profile_id, reason, source_id, detail)
+    select ${transferId}::uuid, ${profileId}::uuid, ${hold.reason}, ${sourceId}::uuid, ${JSON.stringify(hold.detail ?? {})}::jsonb
+    where not exists (select 1 from compliance_holds where released_at is null and reason = ${hold.reason}
+      and transfer_request_id is not distinct from ${transferId}::uuid and profile_id is not distinct from ${profileId}::uuid
+      and source_id is not distinct from ${sourceId}::uuid)`);
+}
+
+export interface HoldRelease {
+  sourceId?: string;
+  transferId?: string;
+  reason?: HoldReason;
+  /** The staff member releasing; null for the system (a stale-lists hold once the lists are fresh). */
+  by: string | null;
+  note: string;
+}
+
+/** Releases the unreleased holds matching every given filter; answers how many. */
+export async function releaseHolds(tx: Db | Tx, release: HoldRelease): Promise<number> {
+  if (!release.sourceId && !release.transferId) throw new Error('releaseHolds needs a source or a transfer');
+  const result = await tx.execute(sql`update compliance_holds
+    set released_at = now(), released_by = ${release.by}::uuid, release_note = ${release.note}
+    where released_at is null
+      ${release.sourceId ? sql`and source_id = ${release.sourceId}::uuid` : sql``}
+      ${release.transferId ? sql`and transfer_request_id = ${release.transferId}::uuid` : sql``}
+      ${release.reason ? sql`and reason = ${release.reason}` : sql``}`);
+  return result.rowCount ?? 0;
+}
+
+/** Throws 409 `compliance_hold` when an unreleased hold names the transfer or its sender. */
+export async function assertNotHeld(tx: Db | Tx, transferId: string): Promise<void> {
+  const result = await tx.execute(sql`select 1 from compliance_holds h
+    where h.released_at is null and (h.transfer_request_id = ${transferId}::uuid
+      or (h.transfer_request_id is null and h.profile_id = (select profile_id from transfer_requests where id = ${transferId}::uuid)))
+    limit 1`);
+  if (result.rows.length > 0) throw new AppError('compliance_hold');
+}
+
+export interface ActiveHold {
+  id: string;
+  reason: HoldReason;
+  /** Whether the hold is the sender's (all their transfers) rather than this transfer's. */
+  sender_wide: boolean;
+  source_id: string | null;
+  detail: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** The unreleased holds of each transfer (its own and its sender's), oldest first; a transfer not held is absent. */
+export async function activeHolds(db: Db | Tx, transferIds: readonly string[]): Promise<Map<string, ActiveHold[]>> {
+  const held = new Map<string, ActiveHold[]>();
+  if (transferIds.length === 0) return held;
+  const ids = sql.join(transferIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const result = await db.execute<{ transfer_id: string; id: string; reason: HoldReason; sender_wide: boolean; source_id: string | null; detail: Record<string, unknown>; created_at: string }>(sql`
+    select t.id as transfer_id, h.id, h.reason, h.transfer_request_id is null as sender_wide, h.source_id, h.detail, h.created_at::text
+    from transfer_requests t
+    join compliance_holds h on h.released_at is null
+      and (h.transfer_request_id = t.id or (h.transfer_request_id is null and h.profile_id = t.profile_id))
+    where t.id in (${ids})
+    order by h.created_at, h.id`);
+  for (const row of result.rows) {
+    const list = held.get(row.transfer_id) ?? [];
+    list.push({ id: row.id, reason: row.reason, sender_wide: row.sender_wide, source_id: row.source_id, detail: row.detail, created_at: new Date(row.created_at) });
+    held.set(row.transfer_id, list);
+  }
+  return held;
+}
+
+/** How many transfers not closed are held now (the metrics gauge). */
+export async function heldTransferCount(db: Db): Promise<number> {
+  const result = await db.execute<{ n: string }>(sql`select count(*)::text as n from transfer_requests t
+    where t.status not in ('completed', 'cancelled', 'rejected') and exists (select 1 from compliance_holds h where h.released_at is null
+      and (h.transfer_request_id = t.id or (h.transfer_request_id is null and h.profile_id = t.profile_id)))`);
+  return Number(result.rows[0]?.n ?? 0);
+}
