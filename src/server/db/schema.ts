@@ -6,6 +6,7 @@ import {
 import { LIST_SOURCES } from '@core/api/screening.js';
 import { CHANNEL_IDS } from '@core/channels.js';
 import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '@core/kyc-documents.js';
+import { REVIEW_STATUSES } from '@core/kyc-reviews.js';
 import { ENTRY_KINDS, LEDGER_ACCOUNTS } from '@core/ledger.js';
 import { CURRENCIES } from '@core/money.js';
 import { CASE_OUTCOMES, CASE_STATUSES } from '@core/monitoring/cases.js';
@@ -438,6 +439,29 @@ export const kycDocuments = pgTable('kyc_documents', {
   // A card's photo names its side; other kinds have none.
   check('kyc_documents_side_check', sql`(${t.kind} in ('id_card', 'residence_permit')) = (${t.side} is not null)`),
   check('kyc_documents_sealed_check', sql`(${t.sealed} is null) = (${t.erased_at} is not null)`),
+]);
+
+/**
+ * A sender's request to reach level 2 or 3, reviewed by staff (docs/rules/know-your-sender.md#reviews):
+ * the documents it holds, and staff's decision with the note the sender reads. One open per sender.
+ */
+export const kycReviews = pgTable('kyc_reviews', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  profile_id: uuid('profile_id').notNull().references(() => profiles.id),
+  level: smallint('level').notNull(),
+  status: text('status', { enum: REVIEW_STATUSES }).notNull().default('open'),
+  document_ids: uuid('document_ids').array().notNull(),
+  /** Staff's words to the sender: the reason of a rejection, what more is needed. */
+  note: text('note'),
+  decided_by: uuid('decided_by').references(() => profiles.id),
+  decided_at: timestamp('decided_at', { withTimezone: true }),
+  created_at: createdAt(),
+}, (t) => [
+  uniqueIndex('kyc_reviews_one_open_idx').on(t.profile_id).where(sql`${t.status} = 'open'`),
+  index('kyc_reviews_status_idx').on(t.status, t.created_at),
+  index('kyc_reviews_profile_idx').on(t.profile_id, t.created_at.desc()),
+  check('kyc_reviews_level_check', sql`${t.level} in (2, 3)`),
+  check('kyc_reviews_status_check', sql`${t.status} in (${oneOf(REVIEW_STATUSES)})`),
 ]);
 
 export const savedRecipients = pgTable('saved_recipients', {
