@@ -1544,6 +1544,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/monitoring/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every monitoring rule with its thresholds, whether it is on and whether it holds, its fields and defaults (admin) */
+        get: operations["getMonitoringRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/rules/{rule}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edits a monitoring rule: its thresholds, on or off, whether a hit holds the transfer (admin, audited) */
+        put: operations["putMonitoringRulesByRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monitoring cases, newest first, of one status or all (staff) */
+        get: operations["getMonitoringCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitoring case: its sender, alerts with their evidence, transfers, recipients and steps (staff) */
+        get: operations["getMonitoringCasesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/cases/{id}/transition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a monitoring case to investigating, or closes it with an outcome; closing releases its holds (staff, audited) */
+        post: operations["postMonitoringCasesByIdTransition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/cases/{id}/report.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The suspicious-transaction report of a case closed as reported, as JSON (docs/rules/str-report.schema.json; staff, audited) */
+        get: operations["getMonitoringCasesByIdReportJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitoring/cases/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The suspicious-transaction report of a case closed as reported, as a readable PDF (staff, audited) */
+        get: operations["getMonitoringCasesByIdReportPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4916,6 +5035,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5250,6 +5370,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5312,6 +5433,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5449,6 +5571,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5558,6 +5681,18 @@ export interface operations {
                                     country: string | null;
                                 };
                             } | null;
+                            holds: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                reason: "screening" | "monitoring" | "stale_lists";
+                                sender_wide: boolean;
+                                source_id: string | null;
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                                created_at: string;
+                            }[];
                         } | {
                             /** Format: uuid */
                             id: string;
@@ -5614,6 +5749,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5776,6 +5912,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -5897,6 +6034,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -6377,6 +6515,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -6504,6 +6643,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -6631,6 +6771,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -6828,6 +6969,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
+                            on_hold?: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -7760,8 +7902,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -7849,8 +7991,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -9868,6 +10010,725 @@ export interface operations {
                             }[];
                         };
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMonitoringRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            rule: "velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account";
+                            enabled: boolean;
+                            /** @description A hit holds the transfer (reason monitoring) until its case is closed */
+                            holds: boolean;
+                            thresholds: {
+                                [key: string]: number | string;
+                            };
+                            fields: {
+                                key: string;
+                                /** @enum {string} */
+                                kind: "count" | "days" | "percent" | "amount";
+                                /** @description An amount's currency: EUR (compared at the published rates) or the transfer's own */
+                                currency?: string;
+                            }[];
+                            defaults: {
+                                enabled: boolean;
+                                holds: boolean;
+                                thresholds: {
+                                    [key: string]: number | string;
+                                };
+                            };
+                            /** @description Null while the rule has its defaults */
+                            updated_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putMonitoringRulesByRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule: "velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    holds?: boolean;
+                    thresholds?: {
+                        [key: string]: number | string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            rule: "velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account";
+                            enabled: boolean;
+                            /** @description A hit holds the transfer (reason monitoring) until its case is closed */
+                            holds: boolean;
+                            thresholds: {
+                                [key: string]: number | string;
+                            };
+                            fields: {
+                                key: string;
+                                /** @enum {string} */
+                                kind: "count" | "days" | "percent" | "amount";
+                                /** @description An amount's currency: EUR (compared at the published rates) or the transfer's own */
+                                currency?: string;
+                            }[];
+                            defaults: {
+                                enabled: boolean;
+                                holds: boolean;
+                                thresholds: {
+                                    [key: string]: number | string;
+                                };
+                            };
+                            /** @description Null while the rule has its defaults */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMonitoringCases: {
+        parameters: {
+            query?: {
+                status?: "open" | "investigating" | "closed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "open" | "investigating" | "closed";
+                            outcome: ("false_positive" | "risk_accepted" | "reported") | null;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            };
+                            alert_count: number;
+                            rules: ("velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account")[];
+                            created_at: string;
+                            updated_at: string;
+                            closed_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMonitoringCasesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "open" | "investigating" | "closed";
+                            outcome: ("false_positive" | "risk_accepted" | "reported") | null;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            };
+                            alert_count: number;
+                            rules: ("velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account")[];
+                            created_at: string;
+                            updated_at: string;
+                            closed_at: string | null;
+                            investigating_at: string | null;
+                            reviewer: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            } | null;
+                            notes: {
+                                at: string;
+                                /** Format: uuid */
+                                by: string;
+                                by_name: string | null;
+                                /** @enum {string} */
+                                from: "open" | "investigating" | "closed";
+                                /** @enum {string} */
+                                to: "open" | "investigating" | "closed";
+                                outcome: ("false_positive" | "risk_accepted" | "reported") | null;
+                                note: string;
+                            }[];
+                            alerts: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                rule: "velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account";
+                                evidence: {
+                                    compared: {
+                                        measure: string;
+                                        value: string;
+                                        threshold: string;
+                                        window_days?: number;
+                                    }[];
+                                    transfers: {
+                                        id: string;
+                                        reference: string;
+                                        profile_id: string;
+                                        amount: string;
+                                        currency: string;
+                                        amount_eur: string | null;
+                                        created_at: string;
+                                    }[];
+                                    details?: {
+                                        [key: string]: string | number | string[];
+                                    };
+                                };
+                                transfer_id: string | null;
+                                transfer_reference: string | null;
+                                held: boolean;
+                                created_at: string;
+                            }[];
+                            transfers: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                created_at: string;
+                                status: string;
+                                amount: string;
+                                currency: string;
+                                payout_amount: string;
+                                payout_currency: string;
+                                destination_provider: string;
+                                recipient_name: string | null;
+                                recipient_account: {
+                                    /** @enum {string} */
+                                    kind: "phone" | "iban" | "paypal_email";
+                                    value: string | null;
+                                    bic?: string | null;
+                                } | null;
+                                /** @description An unreleased compliance hold names it */
+                                held: boolean;
+                            }[];
+                            recipients: {
+                                name: string | null;
+                                account: {
+                                    /** @enum {string} */
+                                    kind: "phone" | "iban" | "paypal_email";
+                                    value: string | null;
+                                    bic?: string | null;
+                                } | null;
+                                provider: string;
+                                country: string | null;
+                                /** @description The references of the case's transfers paying it */
+                                transfers: string[];
+                            }[];
+                            /** @description Closed as reported: the report can be downloaded */
+                            report_available: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postMonitoringCasesByIdTransition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    to: "investigating" | "closed";
+                    /** @enum {string} */
+                    outcome?: "false_positive" | "risk_accepted" | "reported";
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "open" | "investigating" | "closed";
+                            outcome: ("false_positive" | "risk_accepted" | "reported") | null;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            };
+                            alert_count: number;
+                            rules: ("velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account")[];
+                            created_at: string;
+                            updated_at: string;
+                            closed_at: string | null;
+                            investigating_at: string | null;
+                            reviewer: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            } | null;
+                            notes: {
+                                at: string;
+                                /** Format: uuid */
+                                by: string;
+                                by_name: string | null;
+                                /** @enum {string} */
+                                from: "open" | "investigating" | "closed";
+                                /** @enum {string} */
+                                to: "open" | "investigating" | "closed";
+                                outcome: ("false_positive" | "risk_accepted" | "reported") | null;
+                                note: string;
+                            }[];
+                            alerts: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                rule: "velocity" | "structuring" | "many_senders_to_recipient" | "one_sender_to_many_recipients" | "large_first_transfer" | "round_amounts" | "dormant_account" | "shared_recipient_account";
+                                evidence: {
+                                    compared: {
+                                        measure: string;
+                                        value: string;
+                                        threshold: string;
+                                        window_days?: number;
+                                    }[];
+                                    transfers: {
+                                        id: string;
+                                        reference: string;
+                                        profile_id: string;
+                                        amount: string;
+                                        currency: string;
+                                        amount_eur: string | null;
+                                        created_at: string;
+                                    }[];
+                                    details?: {
+                                        [key: string]: string | number | string[];
+                                    };
+                                };
+                                transfer_id: string | null;
+                                transfer_reference: string | null;
+                                held: boolean;
+                                created_at: string;
+                            }[];
+                            transfers: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                created_at: string;
+                                status: string;
+                                amount: string;
+                                currency: string;
+                                payout_amount: string;
+                                payout_currency: string;
+                                destination_provider: string;
+                                recipient_name: string | null;
+                                recipient_account: {
+                                    /** @enum {string} */
+                                    kind: "phone" | "iban" | "paypal_email";
+                                    value: string | null;
+                                    bic?: string | null;
+                                } | null;
+                                /** @description An unreleased compliance hold names it */
+                                held: boolean;
+                            }[];
+                            recipients: {
+                                name: string | null;
+                                account: {
+                                    /** @enum {string} */
+                                    kind: "phone" | "iban" | "paypal_email";
+                                    value: string | null;
+                                    bic?: string | null;
+                                } | null;
+                                provider: string;
+                                country: string | null;
+                                /** @description The references of the case's transfers paying it */
+                                transfers: string[];
+                            }[];
+                            /** @description Closed as reported: the report can be downloaded */
+                            report_available: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMonitoringCasesByIdReportJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report, valid against docs/rules/str-report.schema.json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMonitoringCasesByIdReportPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Default Response */

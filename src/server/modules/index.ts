@@ -10,6 +10,7 @@ import kycRoutes from './kyc/routes.js';
 import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
 import mfaRoutes from './mfa/routes.js';
+import monitoringRoutes from './monitoring/routes.js';
 import type { ApiModule } from './module.js';
 import operatorsRoutes from './operators/routes.js';
 import paymentsRoutes from './payments/routes.js';
@@ -28,4 +29,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
+  monitoringRoutes,
 ];

@@ -7,6 +7,7 @@ import { deliverMail } from '../mail/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
+import { runMonitoringSweep } from '../monitoring/sweep.js';
 import { deleteOldQuotes } from '../quotes/service.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
 import { runTransferMailJob } from '../transfers/notifications.js';
@@ -69,6 +70,8 @@ export function workerLogger(log: Logger): WorkerLogger {
 const schedule = (maxAttempts: number) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
   { task: 'quote_cleanup', match: '41 3 * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'quote_cleanup' } },
+  // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).
+  { task: 'monitoring_sweep', match: '53 3 * * *', identifier: 'monitoring_sweep', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'monitoring_sweep' } },
 ]);
 
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
@@ -81,6 +84,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     paypal_refund: (payload) => runRefundJob(deps, payload),
     privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
     quote_cleanup: async () => { await deleteOldQuotes(deps); },
+    monitoring_sweep: async () => { await runMonitoringSweep(deps); },
   };
   // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.

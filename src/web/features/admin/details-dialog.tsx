@@ -14,6 +14,7 @@ import { fetchBlob, isApiError } from '@web/lib/api';
 import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
+import { HoldsSection } from './holds-section';
 import { useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
 import { amountText, requesterName } from './admin-format';
 import { approveBlocked, staffActions } from './money-form';
@@ -207,6 +208,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
         </div>
 
         {/* Shown once the dialog's answer says whether PayPal or staff record the payment. */}
+        {d ? <HoldsSection transfer={d} /> : null}
         {d ? <MoneySection transfer={d} /> : <LoadingState className="py-4" />}
         {d ? <ActorsSection transfer={d} /> : null}
         {d ? <TravelRuleSection transfer={d} /> : null}
