@@ -594,7 +594,7 @@ export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{
 }
 
 /** One sender's counted transfers of one currency on one UTC day. */
-export interface SenderDayTotal { profile_id: string; currency: string; day: string; amount: string; transfers: number }
+export type SenderDayTotal = { profile_id: string; currency: string; day: string; amount: string; transfers: number };
 
 /**
  * The senders' counted transfers per currency and UTC day from `sinceDay` (YYYY-MM-DD) on, oldest

@@ -13,6 +13,7 @@ import { AuditTab } from './audit-tab';
 import { signedMoney } from './reconciliation-api';
 import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
+import { KycLimitsTab } from './kyc-limits-tab';
 import { OperatorsTab } from './operators-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
@@ -22,7 +23,7 @@ import { UsersTab } from './users-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'operators', 'volume', 'jobs', 'reconciliation', 'audit'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -116,6 +117,7 @@ export default function AdminPage() {
               <TabsTrigger value="users">{t('tabs.users')}</TabsTrigger>
               <TabsTrigger value="fees">{t('tabs.fees')}</TabsTrigger>
               <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
+              <TabsTrigger value="limits">{t('tabs.limits')}</TabsTrigger>
               <TabsTrigger value="operators">{t('tabs.operators')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
@@ -126,6 +128,7 @@ export default function AdminPage() {
             <TabsContent value="users"><UsersTab /></TabsContent>
             <TabsContent value="fees"><FeesTab /></TabsContent>
             <TabsContent value="rates"><RatesTab /></TabsContent>
+            <TabsContent value="limits"><KycLimitsTab /></TabsContent>
             <TabsContent value="operators"><OperatorsTab /></TabsContent>
             <TabsContent value="volume">
               <Suspense fallback={<LoadingState />}><VolumeTab /></Suspense>
