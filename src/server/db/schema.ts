@@ -168,9 +168,13 @@ export const feeTiers = pgTable('fee_tiers', {
 export const rates = pgTable('rates', {
   key: text('key').primaryKey(),
   value: numeric('value', { precision: 24, scale: 10 }).notNull(),
+  /** The outside rate ours is set against (the ECB's, or what staff enter); null: ours is its own reference. EUR↔XAF's is the legal parity (core/quotes.ts). */
+  reference: numeric('reference', { precision: 24, scale: 10 }),
+  /** Where the reference comes from: 'staff' (entered), 'ecb' (the ECB's daily reference rates), 'parity' (a legal fixed parity). */
+  source: text('source').notNull().default('staff'),
   updated_at: updatedAt(),
   updated_by: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
-}, (t) => [check('rates_positive_check', sql`${t.value} > 0`)]);
+}, (t) => [check('rates_positive_check', sql`${t.value} > 0 and (${t.reference} is null or ${t.reference} > 0)`)]);
 
 /**
  * What staff search a transfer by (reference, provider ids, recipient fields), as one lower-case
@@ -203,6 +207,8 @@ export const quotes = pgTable('quotes', {
   reference_rate: numeric('reference_rate', { precision: 24, scale: 10 }).notNull(),
   margin: numeric('margin', { precision: 9, scale: 6 }).notNull(),
   fee_tier_id: uuid('fee_tier_id'),
+  /** Asked by what the recipient gets (`payout`): a fresh quote for it, once expired, is solved the same way. */
+  asked_by_payout: boolean('asked_by_payout').notNull().default(false),
   created_at: createdAt(),
   expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
   used_at: timestamp('used_at', { withTimezone: true }),
