@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MrzResult } from '@core/mrz.js';
 import {
   type AnyPgColumn, bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable,
   primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
@@ -438,6 +439,8 @@ export const kycDocuments = pgTable('kyc_documents', {
   size: integer('size').notNull(),
   status: text('status', { enum: DOCUMENT_STATUSES }).notNull().default('pending'),
   sealed: bytea('sealed'),
+  /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read. */
+  mrz: jsonb('mrz').$type<MrzResult>(),
   created_at: createdAt(),
   erased_at: timestamp('erased_at', { withTimezone: true }),
 }, (t) => [
