@@ -124,6 +124,13 @@ export const ERRORS = {
   document_unreadable: { status: 400, key: 'errors.kyc.document.unreadable' },
   document_too_large: { status: 413, key: 'errors.kyc.document.tooLarge' },
   document_limit_daily: { status: 429, key: 'errors.kyc.document.limitDaily' },
+  // Identity reviews (docs/rules/know-your-sender.md#reviews)
+  kyc_review_documents_missing: { status: 422, key: 'errors.kyc.review.documentsMissing' },
+  kyc_review_open: { status: 409, key: 'errors.kyc.review.open' },
+  kyc_review_level_held: { status: 422, key: 'errors.kyc.review.levelHeld' },
+  kyc_review_decided: { status: 409, key: 'errors.kyc.review.decided' },
+  kyc_review_note_required: { status: 422, key: 'errors.kyc.review.noteRequired' },
+  kyc_review_level_over: { status: 422, key: 'errors.kyc.review.levelOver' },
   // Sanctions lists (docs/rules/screening.md#lists-in-the-product)
   list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
   list_files_invalid: { status: 400, key: 'errors.screening.listFilesInvalid' },

@@ -32,7 +32,19 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
   },
   'GET /api/transfer-requests/export.csv': async () => ({ method: 'GET', url: '/api/transfer-requests/export.csv' }),
   'GET /api/admin/stats': async () => ({ method: 'GET', url: '/api/admin/stats' }),
+  'GET /api/kyc/reviews': async () => ({ method: 'GET', url: '/api/kyc/reviews?status=open' }),
+  'GET /api/kyc/reviews/:id': async () => ({ method: 'GET', url: `/api/kyc/reviews/${await openReview()}` }),
+  'POST /api/kyc/reviews/:id/decision': async () => ({
+    method: 'POST', url: `/api/kyc/reviews/${await openReview()}/decision`, payload: { decision: 'request_more', note: 'The back of the card, please.' },
+  }),
 };
+
+/** An open identity review of a new sender (its documents do not matter to who may read or decide it). */
+async function openReview(): Promise<string> {
+  const sender = await createUser(t, { kyc_level: 0 });
+  const { rows } = await t.database.pool.query(`insert into kyc_reviews (profile_id, level, document_ids) values ($1, 2, '{}') returning id`, [sender.id]);
+  return (rows[0] as { id: string }).id;
+}
 
 let nextMin = 10_000;
 const adminEndpoints: Record<string, () => Promise<Call>> = {

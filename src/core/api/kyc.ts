@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KYC_LEVELS, KYC_WINDOWS, PROFILE_FIELDS, SENDING_LEVELS } from '../kyc.js';
 import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
+import { KycOpenReviewSchema } from './kyc-reviews.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and what is used and left
 // of each window; the admin's limits per level. Amounts are EUR, exact decimals as text.
@@ -26,8 +27,8 @@ export const KycStatusSchema = z.object({
   level: z.union(KYC_LEVELS.map((l) => z.literal(l))),
   windows: z.array(KycWindowSchema),
   next: KycNextSchema,
-  /** The staff review waiting on the sender's documents; none until documents can be sent. */
-  open_review: z.null(),
+  /** The sender's latest review while open, rejected or asking for more; null otherwise. */
+  open_review: KycOpenReviewSchema,
 });
 export type KycStatus = z.infer<typeof KycStatusSchema>;
 export const KycStatusResponseSchema = dataOf(KycStatusSchema);

@@ -9,6 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiModule } from '../module.js';
 import { addDocument, checkDocumentUpload, documentFields, documentFile, myDocuments } from './documents.js';
 import { kycStatus, limitsList, setLimits } from './service.js';
+import { reviewRoutes } from './reviews-routes.js';
+import { openReview } from './reviews.js';
 
 const DOCUMENT_BYTES = z.any().describe('The document as stored: JPEG, PNG, WebP, HEIC or PDF bytes');
 
@@ -42,7 +44,11 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.get('/kyc', {
     config: { access: 'user' },
     schema: { summary: 'The signed-in sender\'s level, what is used and left of each limit, and what raises it', response: replies({ 200: KycStatusResponseSchema }) },
-  }, async (request) => ({ data: await kycStatus(ctx, requireUser(request).profile_id) }));
+  }, async (request) => {
+    const me = requireUser(request).profile_id;
+    const [status, review] = await Promise.all([kycStatus(ctx, me), openReview(ctx.db, me)]);
+    return { data: { ...status, open_review: review } };
+  });
 
   app.get('/kyc/limits', {
     config: { access: 'staff' },
@@ -88,5 +94,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       .header('Cache-Control', 'no-store')
       .send(file.data);
   });
+
+  await reviewRoutes(app, ctx);
 };
 export default routes;
