@@ -29,7 +29,7 @@ export const MrzResultSchema = z.object({
   /** Every check digit valid and the zone well formed. */
   valid: z.boolean(),
   /** Each checked field: true when its check digit matches. */
-  checks: z.record(z.enum(MRZ_CHECK_FIELDS), z.boolean()),
+  checks: z.partialRecord(z.enum(MRZ_CHECK_FIELDS), z.boolean()),
   document_code: z.string().nullable(),
   issuing_state: z.string().nullable(),
   document_number: z.string().nullable(),

@@ -6,6 +6,7 @@ import feesRoutes from './fees/routes.js';
 import geoRoutes from './geo/routes.js';
 import healthRoutes from './health/routes.js';
 import jobsRoutes from './jobs/routes.js';
+import kycMrzRoutes from './kyc/mrz-routes.js';
 import kycRoutes from './kyc/routes.js';
 import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
@@ -29,5 +30,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
-  monitoringRoutes,
+  monitoringRoutes, kycMrzRoutes,
 ];

@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runMonitoringSweep } from '../monitoring/sweep.js';
+import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
 import { runTransferMailJob } from '../transfers/notifications.js';
@@ -85,6 +86,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
     quote_cleanup: async () => { await deleteOldQuotes(deps); },
     monitoring_sweep: async () => { await runMonitoringSweep(deps); },
+    // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
+    kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
   };
   // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.

@@ -10,7 +10,7 @@ export type DocumentInfo = Omit<DocumentRow, 'sealed'>;
 const info = {
   id: kycDocuments.id, profile_id: kycDocuments.profile_id, kind: kycDocuments.kind, side: kycDocuments.side,
   content_type: kycDocuments.content_type, size: kycDocuments.size, status: kycDocuments.status,
-  created_at: kycDocuments.created_at, erased_at: kycDocuments.erased_at,
+  created_at: kycDocuments.created_at, erased_at: kycDocuments.erased_at, mrz: kycDocuments.mrz,
 };
 
 export function listDocuments(db: Db, profileId: string): Promise<DocumentInfo[]> {

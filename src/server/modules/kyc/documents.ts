@@ -12,6 +12,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import * as repo from './documents-repo.js';
+import { queueMrzRead } from './mrz.js';
 
 // A sender's identity documents (docs/rules/know-your-sender.md#documents): checked by their
 // bytes, photos shrunk and stripped of their metadata, sealed before they reach the database,
@@ -81,7 +82,9 @@ export async function addDocument(
   const row = await ctx.db.transaction(async (tx) => {
     await repo.lockProfile(tx, profileId);
     if (await repo.uploadedToday(tx, profileId) >= MAX_DOCUMENTS_PER_DAY) throw dailyLimit();
-    return repo.insertDocument(tx, { id, profile_id: profileId, kind: fields.kind, side: fields.side, content_type: type, size: stored.length, sealed });
+    const inserted = await repo.insertDocument(tx, { id, profile_id: profileId, kind: fields.kind, side: fields.side, content_type: type, size: stored.length, sealed });
+    await queueMrzRead(tx, inserted);
+    return inserted;
   });
   return documentToJson(row);
 }
