@@ -8,7 +8,7 @@ import { isoDateTime, pageOf, utcDay } from './common.js';
 export const AUDIT_ACTIONS = [
   'transfer_request.status', 'transfer_request.payment', 'transfer_request.payout', 'transfer_request.refund', 'transfer_request.refund_request',
   'transfer_request.export', 'transfer_request.approve', 'transfer_request.note', 'approval_threshold.update', 'kyc_limits.update',
-  'proof.view', 'kyc_document.view', 'kyc_document.mrz_type', 'profile.role_update', 'profile.mfa_reset', 'profile.export', 'profile.close', 'profile.erase', 'fee_tier.create',
+  'proof.view', 'kyc_document.view', 'kyc_document.mrz_type', 'kyc_review.decide', 'profile.role_update', 'profile.mfa_reset', 'profile.export', 'profile.close', 'profile.erase', 'fee_tier.create',
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'quote_validity.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
   'screening_list.import', 'screening_list.update',
@@ -16,7 +16,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'screening_list', 'corridor', 'monitoring_rule', 'monitoring_case'] as const;
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'kyc_review', 'screening_list', 'corridor', 'monitoring_rule', 'monitoring_case'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
+import { REVIEW_DECISIONS, REVIEW_LEVELS, REVIEW_STATUSES } from '../kyc-reviews.js';
+import { dataOf, isoDateTime } from './common.js';
+
+// Staff reviews of a sender's documents (docs/rules/know-your-sender.md#reviews).
+
+const reviewLevel = z.union(REVIEW_LEVELS.map((l) => z.literal(l)), { error: 'errors.kyc.review.levelInvalid' });
+
+/** POST /api/kyc/reviews: the level the sender asks for, 2 or 3. */
+export const KycReviewSubmitSchema = z.object({ level: reviewLevel });
+export type KycReviewSubmit = z.infer<typeof KycReviewSubmitSchema>;
+
+/** The sender's latest review while it is open or asks something of them (GET /api/kyc's `open_review`). */
+export const KycOpenReviewSchema = z.object({
+  id: z.uuid(),
+  level: reviewLevel,
+  status: z.enum(REVIEW_STATUSES),
+  submitted_at: isoDateTime(),
+  /** Staff's words to the sender: the reason of a rejection, or what more is needed ("action needed"). */
+  note: z.string().nullable(),
+}).nullable();
+export type KycOpenReview = z.infer<typeof KycOpenReviewSchema>;
+export const KycOpenReviewResponseSchema = dataOf(KycOpenReviewSchema.unwrap());
+
+/** One review in the staff queue. */
+export const KycReviewSummarySchema = z.object({
+  id: z.uuid(),
+  level: reviewLevel,
+  status: z.enum(REVIEW_STATUSES),
+  submitted_at: isoDateTime(),
+  /** Seconds since it was submitted (open) or until it was decided (closed). */
+  waiting_seconds: z.number().int(),
+  sender: z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string(), kyc_level: z.number().int() }),
+  decided_at: isoDateTime().nullable(),
+});
+export type KycReviewSummary = z.infer<typeof KycReviewSummarySchema>;
+export const KycReviewListSchema = dataOf(z.array(KycReviewSummarySchema));
+
+export const KycReviewQuerySchema = z.object({
+  status: z.enum(REVIEW_STATUSES, { error: 'errors.kyc.review.statusInvalid' }).default('open'),
+});
+
+/** A review's document: metadata, where its bytes are, and its machine-readable zone once read (null until then). */
+export const KycReviewDocumentSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(DOCUMENT_KINDS),
+  side: z.enum(DOCUMENT_SIDES).nullable(),
+  content_type: z.enum(DOCUMENT_MIME_TYPES),
+  size: z.number().int(),
+  uploaded_at: isoDateTime(),
+  status: z.enum(DOCUMENT_STATUSES),
+  /** GET this (staff, audited) for the bytes. */
+  href: z.string(),
+  mrz: z.unknown().nullable(),
+});
+export type KycReviewDocument = z.infer<typeof KycReviewDocumentSchema>;
+
+export const KycReviewDetailSchema = KycReviewSummarySchema.extend({
+  note: z.string().nullable(),
+  decided_by: z.uuid().nullable(),
+  /** The sender's profile as it is now, to compare with the documents. */
+  profile: z.object({
+    full_name: z.string().nullable(), date_of_birth: z.string().nullable(), email: z.string(), phone: z.string().nullable(),
+    address: z.string().nullable(), city: z.string().nullable(), state: z.string().nullable(), country: z.string().nullable(),
+    language: z.enum(['en', 'fr']),
+  }),
+  documents: z.array(KycReviewDocumentSchema),
+});
+export type KycReviewDetail = z.infer<typeof KycReviewDetailSchema>;
+export const KycReviewDetailResponseSchema = dataOf(KycReviewDetailSchema);
+
+/** POST /api/kyc/reviews/{id}/decision: the note is required to reject or ask for more (the sender reads it). */
+export const KycReviewDecisionSchema = z.object({
+  decision: z.enum(REVIEW_DECISIONS, { error: 'errors.kyc.review.decisionInvalid' }),
+  /** Approve a lower level than asked (level 3 asked, only level 2's documents good). */
+  level: reviewLevel.optional(),
+  note: z.string().trim().max(2000, { error: 'errors.kyc.review.noteTooLong' }).default(''),
+});
+export type KycReviewDecision = z.infer<typeof KycReviewDecisionSchema>;

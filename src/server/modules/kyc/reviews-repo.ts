@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { ReviewStatus } from '@core/kyc-reviews.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { kycDocuments, kycReviews, profiles } from '@server/db/schema.js';
+
+// Reviews' SQL: the sender's usable documents, one open review per sender (a unique index), the
+// staff queue oldest first, and the decision written with the level and the documents' status.
+
+export type ReviewRow = typeof kycReviews.$inferSelect;
+
+const document = {
+  id: kycDocuments.id, profile_id: kycDocuments.profile_id, kind: kycDocuments.kind, side: kycDocuments.side,
+  content_type: kycDocuments.content_type, size: kycDocuments.size, status: kycDocuments.status, created_at: kycDocuments.created_at,
+};
+
+/** The sender's documents a review can use: neither rejected nor erased. */
+export function usableDocuments(db: Db | Tx, profileId: string) {
+  return db.select(document).from(kycDocuments)
+    .where(and(eq(kycDocuments.profile_id, profileId), ne(kycDocuments.status, 'rejected'), isNull(kycDocuments.erased_at)))
+    .orderBy(asc(kycDocuments.created_at));
+}
+
+/** Locks the sender's profile row: two submissions of one sender are checked one after the other. */
+export async function lockSender(tx: Tx, profileId: string): Promise<{ kyc_level: number } | null> {
+  const [row] = await tx.select({ kyc_level: profiles.kyc_level }).from(profiles).where(eq(profiles.id, profileId)).for('update');
+  return row ?? null;
+}
+
+export async function openReviewOf(db: Db | Tx, profileId: string): Promise<ReviewRow | null> {
+  const [row] = await db.select().from(kycReviews).where(and(eq(kycReviews.profile_id, profileId), eq(kycReviews.status, 'open')));
+  return row ?? null;
+}
+
+export async function latestReview(db: Db, profileId: string): Promise<ReviewRow | null> {
+  const [row] = await db.select().from(kycReviews).where(eq(kycReviews.profile_id, profileId)).orderBy(desc(kycReviews.created_at)).limit(1);
+  return row ?? null;
+}
+
+export async function insertReview(tx: Tx, row: typeof kycReviews.$inferInsert): Promise<ReviewRow> {
+  const [inserted] = await tx.insert(kycReviews).values(row).returning();
+  return inserted!;
+}
+
+const sender = { profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email, kyc_level: profiles.kyc_level };
+
+/** The queue of one status, oldest first (closed ones: most recently decided first), at most 200. */
+export function listReviews(db: Db, status: ReviewStatus) {
+  return db.select({ review: kycReviews, sender }).from(kycReviews).innerJoin(profiles, eq(profiles.id, kycReviews.profile_id))
+    .where(eq(kycReviews.status, status))
+    .orderBy(status === 'open' ? asc(kycReviews.created_at) : desc(kycReviews.decided_at), asc(kycReviews.id))
+    .limit(200);
+}
+
+export async function findReview(db: Db | Tx, id: string, lock = false) {
+  const query = db.select({ review: kycReviews, sender }).from(kycReviews).innerJoin(profiles, eq(profiles.id, kycReviews.profile_id)).where(eq(kycReviews.id, id));
+  const [row] = await (lock ? query.for('update', { of: kycReviews }) : query);
+  return row ?? null;
+}
+
+export async function senderProfile(db: Db | Tx, profileId: string) {
+  const [row] = await db.select({
+    full_name: profiles.full_name, date_of_birth: profiles.date_of_birth, email: profiles.email, phone: profiles.phone,
+    address: profiles.address, city: profiles.city, state: profiles.state, country: profiles.country, language: profiles.language,
+    kyc_level: profiles.kyc_level,
+  }).from(profiles).where(eq(profiles.id, profileId));
+  return row ?? null;
+}
+
+/**
+ * The review's documents with their machine-readable zone when kyc_documents has an `mrz` column
+ * (MRZ reading adds it); null for each otherwise.
+ */
+export async function reviewDocuments(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  const hasMrz = await db.execute<{ present: boolean }>(sql`select exists (select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'kyc_documents' and column_name = 'mrz') as present`);
+  const mrz = hasMrz.rows[0]?.present ? sql<unknown>`to_jsonb(${sql.raw('"kyc_documents"."mrz"')})` : sql<unknown>`null::jsonb`;
+  return db.select({ ...document, mrz: mrz.as('mrz') }).from(kycDocuments).where(inArray(kycDocuments.id, ids)).orderBy(asc(kycDocuments.created_at));
+}
+
+export async function closeReview(tx: Tx, id: string, values: { status: ReviewStatus; note: string | null; decided_by: string }): Promise<ReviewRow> {
+  const [row] = await tx.update(kycReviews).set({ ...values, decided_at: sql`now()` }).where(eq(kycReviews.id, id)).returning();
+  return row!;
+}
+
+export async function setDocumentsStatus(tx: Tx, ids: string[], status: 'accepted' | 'rejected'): Promise<void> {
+  if (ids.length > 0) await tx.update(kycDocuments).set({ status }).where(inArray(kycDocuments.id, ids));
+}
+
+export async function setLevel(tx: Tx, profileId: string, level: number): Promise<void> {
+  await tx.update(profiles).set({ kyc_level: sql`greatest(${profiles.kyc_level}, ${level})` }).where(eq(profiles.id, profileId));
+}

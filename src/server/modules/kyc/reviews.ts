@@ -1,0 +1,115 @@
+import type { KycOpenReview, KycReviewDecision, KycReviewDetail, KycReviewSummary } from '@core/api/kyc-reviews.js';
+import { AppError } from '@core/errors.js';
+import { DECISION_STATUS, missingForLevel, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { t } from '@server/i18n.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { queueMail } from '../mail/service.js';
+import { reviewMail } from './reviews-mail.js';
+import * as repo from './reviews-repo.js';
+
+// Staff reviews of a sender's documents for level 2 or 3 (docs/rules/know-your-sender.md#reviews):
+// submitted by the sender once the level's documents are uploaded, one open at a time; decided by
+// staff (approve sets the level), e-mailed to the sender in their language and audited. The sender
+// keeps sending within their current level meanwhile: nothing here touches their limits.
+
+const seconds = (from: Date, to: Date) => Math.max(0, Math.floor((to.getTime() - from.getTime()) / 1000));
+
+function summaryOf(row: NonNullable<Awaited<ReturnType<typeof repo.findReview>>>, now: Date): KycReviewSummary {
+  const { review, sender } = row;
+  return {
+    id: review.id, level: review.level as ReviewLevel, status: review.status, submitted_at: review.created_at.toISOString(),
+    waiting_seconds: seconds(review.created_at, review.decided_at ?? now),
+    sender, decided_at: review.decided_at?.toISOString() ?? null,
+  };
+}
+
+/** POST /api/kyc/reviews: 422 naming what is missing, 409 while one is open, 422 for a level already held. */
+export async function submitReview(ctx: AppContext, profileId: string, level: ReviewLevel): Promise<KycOpenReview & object> {
+  const review = await ctx.db.transaction(async (tx) => {
+    const sender = await repo.lockSender(tx, profileId);
+    if (!sender) throw new AppError('not_found');
+    if (await repo.openReviewOf(tx, profileId)) throw new AppError('kyc_review_open');
+    if (sender.kyc_level >= level) throw new AppError('kyc_review_level_held', { vars: { level: sender.kyc_level } });
+    const documents = await repo.usableDocuments(tx, profileId);
+    const missing = missingForLevel(level, documents);
+    if (missing.length > 0) {
+      throw new AppError('kyc_review_documents_missing', {
+        vars: { level, missing: (lang) => missing.map((need) => t(lang, `errors.kyc.review.need.${need}`)).join(', ') },
+        extra: { missing },
+      });
+    }
+    return repo.insertReview(tx, { profile_id: profileId, level, document_ids: documents.map((d) => d.id) });
+  });
+  return { id: review.id, level, status: review.status, submitted_at: review.created_at.toISOString(), note: null };
+}
+
+/**
+ * GET /api/kyc's `open_review`: the latest review while it is open or asks something of the
+ * sender (rejected: the reason; more requested: what is needed); null once approved or never.
+ */
+export async function openReview(db: Db, profileId: string): Promise<KycOpenReview> {
+  const review = await repo.latestReview(db, profileId);
+  if (!review || review.status === 'approved') return null;
+  return { id: review.id, level: review.level as ReviewLevel, status: review.status, submitted_at: review.created_at.toISOString(), note: review.note };
+}
+
+export async function reviewQueue(db: Db, status: ReviewStatus): Promise<KycReviewSummary[]> {
+  const now = new Date();
+  return (await repo.listReviews(db, status)).map((row) => summaryOf(row, now));
+}
+
+export async function reviewDetail(db: Db, id: string): Promise<KycReviewDetail> {
+  const row = await repo.findReview(db, id);
+  if (!row) throw new AppError('not_found');
+  const [profile, documents] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review.document_ids)]);
+  if (!profile) throw new AppError('not_found');
+  const { kyc_level: _level, ...shown } = profile;
+  return {
+    ...summaryOf(row, new Date()),
+    note: row.review.note,
+    decided_by: row.review.decided_by,
+    profile: shown,
+    documents: documents.map((d) => ({
+      id: d.id, kind: d.kind, side: d.side ?? null, content_type: d.content_type, size: d.size, uploaded_at: d.created_at.toISOString(),
+      status: d.status, href: `/api/kyc/documents/${d.id}`, mrz: d.mrz ?? null,
+    })),
+  };
+}
+
+/**
+ * Staff decide an open review: approve sets the sender's level (the asked one, or a lower one
+ * given) and accepts its documents; reject closes it with the reason the sender reads and rejects
+ * its documents; request_more closes it with what is needed, its documents kept for the next one.
+ * The e-mail is queued in the same transaction, in the sender's language; the decision is audited.
+ */
+export async function decideReview(ctx: AppContext, actor: Actor, id: string, input: KycReviewDecision): Promise<KycReviewDetail> {
+  const note = input.note.trim();
+  if (input.decision !== 'approve' && note === '') throw new AppError('kyc_review_note_required');
+  await ctx.db.transaction(async (tx) => {
+    const row = await repo.findReview(tx, id, true);
+    if (!row) throw new AppError('not_found');
+    const { review } = row;
+    if (review.status !== 'open') throw new AppError('kyc_review_decided');
+    const level = input.decision === 'approve' ? (input.level ?? review.level as ReviewLevel) : null;
+    if (level !== null && level > review.level) throw new AppError('kyc_review_level_over', { vars: { level: review.level } });
+    const closed = await repo.closeReview(tx, id, { status: DECISION_STATUS[input.decision], note: note || null, decided_by: actor.profile_id });
+    if (level !== null) {
+      await repo.setLevel(tx, review.profile_id, level);
+      await repo.setDocumentsStatus(tx, review.document_ids, 'accepted');
+    } else if (input.decision === 'reject') {
+      await repo.setDocumentsStatus(tx, review.document_ids, 'rejected');
+    }
+    const profile = await repo.senderProfile(tx, review.profile_id);
+    if (profile) {
+      await queueMail(ctx, tx, reviewMail(ctx, { decision: input.decision, level: level ?? review.level, note: note || null }, profile));
+    }
+    await recordAudit(tx, actor, {
+      action: 'kyc_review.decide', target: 'kyc_review', id,
+      before: { status: review.status, level: review.level, kyc_level: row.sender.kyc_level },
+      after: { status: closed.status, decision: input.decision, level, note: closed.note, profile_id: review.profile_id },
+    });
+  });
+  return reviewDetail(ctx.db, id);
+}

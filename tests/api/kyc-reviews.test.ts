@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../support/factories.js';
+import type { SmtpListener } from '../support/smtp-listener.js';
+import { createMailedTestApp, type TestApp } from '../support/test-app.js';
+import { uniqueAddress } from './auth-fixtures.js';
+
+// Staff reviews of a sender's identity documents (docs/rules/know-your-sender.md#reviews): what a
+// level needs before it is submitted, one open review per sender, the staff queue oldest first,
+// decisions that set the level, e-mailed to the sender in their language, audited.
+
+let t: TestApp;
+let smtp: SmtpListener;
+let manager: TestUser;
+let admin: TestUser;
+beforeAll(async () => {
+  ({ t, smtp } = await createMailedTestApp());
+  [manager, admin] = await Promise.all([createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' })]);
+});
+afterAll(async () => { await t?.close(); });
+
+const photo = () => sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+const PDF = Buffer.from(['%PDF-1.4', '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj', '2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj', 'trailer << /Root 1 0 R >>', '%%EOF', ''].join('\n'));
+
+async function upload(user: TestUser, fields: Record<string, string>, data?: Buffer) {
+  const file = data ?? await photo();
+  const boundary = `----doc${randomBytes(6).toString('hex')}`;
+  const parts = [
+    ...Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x"\r\nContent-Type: application/octet-stream\r\n\r\n`), file, Buffer.from('\r\n'),
+    Buffer.from(`--${boundary}--\r\n`),
+  ];
+  const res = await t.request({
+    method: 'POST', url: '/api/kyc/documents', token: user.token, payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-forwarded-for': uniqueAddress() },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { id: string };
+}
+
+const submit = (user: TestUser, level: unknown) => t.request({ method: 'POST', url: '/api/kyc/reviews', token: user.token, payload: { level } });
+const decide = (user: TestUser, id: string, payload: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: `/api/kyc/reviews/${id}/decision`, token: user.token, payload });
+/** The mail's text as written: the listener keeps quoted-printable's bytes one character each. */
+const mailText = (raw: string) => Buffer.from(raw, 'latin1').toString('utf8');
+const kyc = async (user: TestUser) => (await t.request({ method: 'GET', url: '/api/kyc', token: user.token })).json().data;
+const queue = async (status = 'open') => {
+  const res = await t.request({ method: 'GET', url: `/api/kyc/reviews?status=${status}`, token: manager.token });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { id: string; waiting_seconds: number; submitted_at: string; sender: { profile_id: string } }[];
+};
+/** A level-1 sender (complete profile, nothing approved) in `language`. */
+const levelOne = (language: 'en' | 'fr' = 'en', full_name = 'Awa Ndong') => createUser(t, { kyc_level: 0, language, full_name });
+
+async function identity(user: TestUser) {
+  await upload(user, { kind: 'id_card', side: 'front' });
+  await upload(user, { kind: 'id_card', side: 'back' });
+  await upload(user, { kind: 'selfie' });
+}
+
+describe('POST /api/kyc/reviews', () => {
+  it('answers 422 naming each missing document, in the sender\'s words', async () => {
+    const sender = await levelOne();
+    let res = await submit(sender, 2);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'kyc_review_documents_missing', missing: ['identity_document', 'selfie'] });
+    expect(res.json().error).toBe('To ask for level 2, first upload: an identity document (passport, both sides of an ID card, or a residence permit), a selfie.');
+    await upload(sender, { kind: 'id_card', side: 'front' });
+    res = await submit(sender, 2);
+    expect(res.json().missing).toEqual(['id_card_back', 'selfie']);
+    await upload(sender, { kind: 'id_card', side: 'back' });
+    await upload(sender, { kind: 'selfie' });
+    res = await submit(sender, 3);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().missing).toEqual(['proof_of_address', 'source_of_funds']);
+    const fr = await levelOne('fr');
+    const frRes = await t.request({ method: 'POST', url: '/api/kyc/reviews', token: fr.token, payload: { level: 2 }, headers: { 'accept-language': 'fr' } });
+    expect(frRes.json().error).toContain('envoyez d’abord\u00a0: une pièce d’identité');
+  });
+
+  it('takes a passport and a selfie for level 2, and a PDF proof of address and source of funds for level 3; one open review at a time (409)', async () => {
+    const sender = await levelOne();
+    await upload(sender, { kind: 'passport' });
+    await upload(sender, { kind: 'selfie' });
+    await upload(sender, { kind: 'proof_of_address' }, PDF);
+    await upload(sender, { kind: 'source_of_funds' }, PDF);
+    const res = await submit(sender, 3);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({ level: 3, status: 'open', note: null });
+    const again = await submit(sender, 2);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('kyc_review_open');
+    // The sender sees it on GET /api/kyc, and keeps their current level meanwhile.
+    const status = await kyc(sender);
+    expect(status.open_review).toMatchObject({ id: res.json().data.id, level: 3, status: 'open', note: null });
+    expect(status.level).toBe(1);
+    expect(status.windows.find((w: { window: string }) => w.window === '30d').limit).toBe('1000.00');
+  });
+
+  it('refuses a level 1, 4 or text (400), and a level already held (422)', async () => {
+    const sender = await createUser(t, { kyc_level: 2 });
+    for (const level of [1, 4, 'two']) expect((await submit(sender, level)).statusCode).toBe(400);
+    await identity(sender);
+    const res = await submit(sender, 2);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('kyc_review_level_held');
+  });
+});
+
+describe('the staff queue and a review', () => {
+  it('lists open reviews oldest first with the time waiting; a review shows the profile, its documents with links, mrz null until read', async () => {
+    const first = await levelOne('en', 'First Waiting');
+    const second = await levelOne('en', 'Second Waiting');
+    await identity(first);
+    await identity(second);
+    const a = (await submit(first, 2)).json().data.id as string;
+    await t.database.pool.query(`update kyc_reviews set created_at = now() - interval '3 hours' where id = $1`, [a]);
+    const b = (await submit(second, 2)).json().data.id as string;
+    const open = await queue();
+    const ids = open.map((r) => r.id);
+    expect(ids.indexOf(a)).toBeLessThan(ids.indexOf(b));
+    const ra = open.find((r) => r.id === a)!;
+    expect(ra.waiting_seconds).toBeGreaterThanOrEqual(3 * 3600);
+    expect(ra.waiting_seconds).toBeLessThan(3 * 3600 + 120);
+    const detail = await t.request({ method: 'GET', url: `/api/kyc/reviews/${a}`, token: manager.token });
+    expect(detail.statusCode).toBe(200);
+    const d = detail.json().data;
+    expect(d.profile).toMatchObject({ full_name: 'First Waiting', date_of_birth: '1990-04-12', city: 'Libreville', country: 'GA', language: 'en' });
+    expect(d.documents.map((x: { kind: string; side: string | null }) => `${x.kind}/${x.side}`)).toEqual(['id_card/front', 'id_card/back', 'selfie/null']);
+    for (const doc of d.documents) {
+      expect(doc.mrz).toBeNull();
+      const bytes = await t.request({ method: 'GET', url: doc.href, token: manager.token });
+      expect(bytes.statusCode).toBe(200);
+      expect(bytes.headers['content-type']).toBe('image/jpeg');
+    }
+    expect((await t.request({ method: 'GET', url: '/api/kyc/reviews?status=pending', token: manager.token })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/kyc/reviews/{id}/decision', () => {
+  it('approve sets the level (limits rise), accepts the documents, e-mails the sender in English, audited', async () => {
+    const sender = await levelOne('en', 'Awa Approved');
+    await identity(sender);
+    const id = (await submit(sender, 2)).json().data.id as string;
+    const res = await decide(manager, id, { decision: 'approve', note: '' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'approved', decided_by: manager.id });
+    expect(res.json().data.documents.every((d: { status: string }) => d.status === 'accepted')).toBe(true);
+    const status = await kyc(sender);
+    expect(status.level).toBe(2);
+    expect(status.open_review).toBeNull();
+    expect(status.windows.find((w: { window: string }) => w.window === '30d').limit).toBe('7000.00');
+    await t.jobsDone();
+    const mail = await smtp.waitFor(sender.email, /level 2/);
+    expect(mail.raw).toContain('Hello Awa Approved,');
+    expect(mail.raw).toContain('We checked your documents: your account is now at level 2.');
+    expect(mail.raw).toContain('http://localhost:3000/verify');
+    const audit = await t.database.pool.query(`select actor_profile_id, action, target_type, before, after from audit_log where target_id = $1`, [id]);
+    expect(audit.rows).toEqual([expect.objectContaining({
+      actor_profile_id: manager.id, action: 'kyc_review.decide', target_type: 'kyc_review',
+      before: expect.objectContaining({ status: 'open', kyc_level: 0 }), after: expect.objectContaining({ status: 'approved', decision: 'approve', level: 2 }),
+    })]);
+    // Decided once: a second decision is refused.
+    const twice = await decide(admin, id, { decision: 'reject', note: 'no' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('kyc_review_decided');
+    expect((await queue('approved')).map((r) => r.id)).toContain(id);
+  });
+
+  it('reject needs a reason, which the sender reads on GET /api/kyc and in a French e-mail; the documents must be sent again', async () => {
+    const sender = await levelOne('fr', 'Jean Refusé');
+    await identity(sender);
+    const id = (await submit(sender, 2)).json().data.id as string;
+    const empty = await decide(manager, id, { decision: 'reject', note: '  ' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().code).toBe('kyc_review_note_required');
+    const res = await decide(admin, id, { decision: 'reject', note: 'La photo de la carte est floue.' });
+    expect(res.statusCode, res.body).toBe(200);
+    const status = await kyc(sender);
+    expect(status.level).toBe(1);
+    expect(status.open_review).toMatchObject({ id, status: 'rejected', note: 'La photo de la carte est floue.' });
+    await t.jobsDone();
+    const mail = { raw: mailText((await smtp.waitFor(sender.email, /Motif/)).raw) };
+    expect(mail.raw).toContain('Bonjour Jean Refusé,');
+    expect(mail.raw).toContain('Nous n’avons pas pu accepter vos documents pour le niveau 2.');
+    expect(mail.raw).toContain('Motif\u00a0: La photo de la carte est floue.');
+    // Rejected documents no longer count: the identity must be sent again.
+    const again = await submit(sender, 2);
+    expect(again.statusCode).toBe(422);
+    expect(again.json().missing).toEqual(['identity_document', 'selfie']);
+  });
+
+  it('request_more shows "action needed" with what is needed; the documents stay for the next submission', async () => {
+    const sender = await levelOne('en', 'Awa More');
+    await identity(sender);
+    const id = (await submit(sender, 2)).json().data.id as string;
+    const res = await decide(manager, id, { decision: 'request_more', note: 'Please send the back of the card without glare.' });
+    expect(res.statusCode).toBe(200);
+    expect((await kyc(sender)).open_review).toMatchObject({ id, status: 'more_requested', note: 'Please send the back of the card without glare.' });
+    await t.jobsDone();
+    const mail = await smtp.waitFor(sender.email, /Action needed/);
+    expect(mail.raw).toContain('What we need: Please send the back of the card without glare.');
+    await upload(sender, { kind: 'id_card', side: 'back' });
+    const next = await submit(sender, 2);
+    expect(next.statusCode, next.body).toBe(201);
+    expect((await kyc(sender)).open_review).toMatchObject({ id: next.json().data.id, status: 'open', note: null });
+  });
+
+  it('approves at most the level asked for, and a lower one when given', async () => {
+    const sender = await levelOne();
+    await identity(sender);
+    const id = (await submit(sender, 2)).json().data.id as string;
+    expect((await decide(manager, id, { decision: 'approve', level: 3, note: '' })).json().code).toBe('kyc_review_level_over');
+    expect((await decide(manager, id, { decision: 'maybe', note: '' })).statusCode).toBe(400);
+    expect((await decide(manager, id, { decision: 'approve', level: 2, note: 'OK' })).statusCode).toBe(200);
+    expect((await kyc(sender)).level).toBe(2);
+  });
+});
+
+describe('who sees reviews', () => {
+  it('a sender never reads the queue or a review, nor decides; staff without their second factor see none', async () => {
+    const sender = await levelOne();
+    const other = await levelOne();
+    await identity(sender);
+    const id = (await submit(sender, 2)).json().data.id as string;
+    for (const user of [sender, other]) {
+      expect((await t.request({ method: 'GET', url: '/api/kyc/reviews', token: user.token })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url: `/api/kyc/reviews/${id}`, token: user.token })).statusCode).toBe(403);
+      expect((await decide(user, id, { decision: 'approve', note: '' })).statusCode).toBe(403);
+    }
+    expect((await kyc(other)).open_review).toBeNull();
+    const noFactor = await createUser(t, { role: 'manager', mfa: false });
+    for (const res of [
+      await t.request({ method: 'GET', url: '/api/kyc/reviews', token: noFactor.token }),
+      await t.request({ method: 'GET', url: `/api/kyc/reviews/${id}`, token: noFactor.token }),
+      await decide(noFactor, id, { decision: 'approve', note: '' }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toMatch(/^mfa_(required|enrollment_required)$/);
+    }
+    expect((await t.request({ method: 'GET', url: '/api/kyc/reviews' })).statusCode).toBe(401);
+  });
+});
