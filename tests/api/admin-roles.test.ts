@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+type Call = { method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'; url: string; payload?: object };
 
 /** Each back-office endpoint, built fresh for each caller so every call is legal for an allowed role. */
 const staffEndpoints: Record<string, () => Promise<Call>> = {
@@ -32,6 +32,7 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
   },
   'GET /api/transfer-requests/export.csv': async () => ({ method: 'GET', url: '/api/transfer-requests/export.csv' }),
   'GET /api/admin/stats': async () => ({ method: 'GET', url: '/api/admin/stats' }),
+  'GET /api/monitoring/cases': async () => ({ method: 'GET', url: '/api/monitoring/cases?status=open' }),
   'GET /api/kyc/reviews': async () => ({ method: 'GET', url: '/api/kyc/reviews?status=open' }),
   'GET /api/kyc/reviews/:id': async () => ({ method: 'GET', url: `/api/kyc/reviews/${await openReview()}` }),
   'POST /api/kyc/reviews/:id/decision': async () => ({
@@ -68,6 +69,8 @@ const adminEndpoints: Record<string, () => Promise<Call>> = {
     return { method: 'DELETE', url: `/api/fees/${created.json().data.id}` };
   },
   'PATCH /api/rates/:key': async () => ({ method: 'PATCH', url: '/api/rates/USD_XAF', payload: { value: '610' } }),
+  'GET /api/monitoring/rules': async () => ({ method: 'GET', url: '/api/monitoring/rules' }),
+  'PUT /api/monitoring/rules/:rule': async () => ({ method: 'PUT', url: '/api/monitoring/rules/velocity', payload: { enabled: true } }),
 };
 
 async function call(endpoint: () => Promise<Call>, token?: string) {
