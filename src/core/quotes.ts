@@ -15,8 +15,9 @@ export const FIXED_PARITY_QUOTE_MINUTES = 24 * 60;
 export const MAX_QUOTE_MINUTES = 7 * 24 * 60;
 
 /**
- * The reference rates: where a rate has an outside reference it is here, every other pair is its
- * own reference (margin 0) until staff enter one. The one place quotes read references from.
+ * The legal fixed parities: a rate whose reference is one of these takes it from here (never
+ * stored), and cannot go stale. Other references are stored with the rates (the ECB's EUR↔USD,
+ * what staff enter for RWF); a pair with none is its own reference (margin 0).
  */
 export const REFERENCE_RATES: Partial<Record<RateKey, Decimal>> = { EUR_XAF: '655.957' };
 
@@ -41,8 +42,11 @@ export interface ReferenceAndMargin {
 }
 
 /** The reference rate of from→to and our margin on it, computed exactly from the stored rates. */
-export function referenceAndMargin(from: Currency, to: Currency, rates: Partial<Record<RateKey, Decimal>>): ReferenceAndMargin {
-  const references = { ...rates, ...REFERENCE_RATES };
+export function referenceAndMargin(
+  from: Currency, to: Currency, rates: Partial<Record<RateKey, Decimal>>, stored: Partial<Record<RateKey, Decimal>> = {},
+): ReferenceAndMargin {
+  // Ours where nothing else is known, the stored references (ECB, staff) over it, the legal parity over all.
+  const references = { ...rates, ...stored, ...REFERENCE_RATES };
   const ours = rateBetween(from, to, rates);
   const reference = rateBetween(from, to, references);
   if (!ours || !reference) return { reference_rate: displayRate(from, to, references), margin: '0' };

@@ -8,7 +8,33 @@ import {
 export const RATE_KEYS = ['USD_XAF', 'USD_RWF', 'EUR_XAF', 'EUR_RWF', 'EUR_USD'] as const;
 /** A stored rate: units of the second currency per 1 unit of the first. */
 export type RateKey = (typeof RATE_KEYS)[number];
-export type RateSet = Record<RateKey, Decimal> & { updatedAt: string };
+export type RateSet = Record<RateKey, Decimal> & {
+  updatedAt: string;
+  /** Each rate's reference as stored (the ECB's, or what staff entered); absent: ours is its own reference. */
+  references?: Partial<Record<RateKey, Decimal>>;
+  /** When each rate was last set (ISO): its age. */
+  updated?: Partial<Record<RateKey, string>>;
+  /** A rate older than this many hours is stale: quotes on it are refused (docs/rules/fees-and-rates.md#rate-sources). */
+  maxAgeHours?: number;
+};
+
+/** How old a rate may get before quotes on it are refused, unless the admin sets another age. */
+export const DEFAULT_RATE_MAX_AGE_HOURS = 36;
+
+/**
+ * The stored rate a direction converts with (forward, or the inverse's), stale when it was set more
+ * than the maximum age before `now`; exactly the maximum age is still fresh. A rate whose
+ * reference is a legal fixed parity (`fixed`) cannot age. Null when fresh.
+ */
+export function staleRate(from: Currency, to: Currency, rates: RateSet, now: number, fixed: readonly string[] = []): { key: RateKey; updated_at: string } | null {
+  if (from === to) return null;
+  const key = ([`${from}_${to}`, `${to}_${from}`] as string[]).find(isRateKey);
+  if (!key || fixed.includes(key)) return null;
+  const updated = rates.updated?.[key];
+  if (!updated) return null;
+  const maxAge = (rates.maxAgeHours ?? DEFAULT_RATE_MAX_AGE_HOURS) * 3_600_000;
+  return now - Date.parse(updated) > maxAge ? { key, updated_at: updated } : null;
+}
 
 export const SEED_RATES: RateSet = {
   USD_XAF: '610',

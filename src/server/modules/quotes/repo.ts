@@ -11,7 +11,7 @@ export type QuoteRow = typeof quotes.$inferSelect;
 export type NewQuote = Omit<QuoteRow, 'created_at' | 'expires_at' | 'used_at'> & { expires_at: string };
 
 const COLUMNS = sql.raw(['id', 'profile_id', 'direction', 'source_provider', 'destination_provider', 'currency', 'payout_currency',
-  'amount', 'fee', 'total', 'rate', 'payout', 'reference_rate', 'margin', 'fee_tier_id', 'expires_at'].join(', '));
+  'amount', 'fee', 'total', 'rate', 'payout', 'reference_rate', 'margin', 'fee_tier_id', 'asked_by_payout', 'expires_at'].join(', '));
 
 /**
  * Quotes asked while others are being written are written together, one statement for the batch

@@ -4,8 +4,8 @@ import type { PromisedQuote } from '@core/api/pricing.js';
 import { directionById, type DirectionId } from '@core/channels.js';
 import { AppError } from '@core/errors.js';
 import { parseAmount, toDecimal, type Currency } from '@core/money.js';
-import { amountForPayout, referenceAndMargin, type ReferenceAndMargin } from '@core/quotes.js';
-import type { RateSet } from '@core/rates.js';
+import { REFERENCE_RATES, amountForPayout, referenceAndMargin, type ReferenceAndMargin } from '@core/quotes.js';
+import { DEFAULT_RATE_MAX_AGE_HOURS, staleRate, type RateSet } from '@core/rates.js';
 import type { QuoteValidityInput } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
@@ -36,13 +36,30 @@ async function askedAmount(ctx: Pick<AppContext, 'db' | 'prices'>, ask: QuoteAsk
   return toDecimal(amount, dir.from);
 }
 
+/**
+ * Quotes on a rate older than its maximum age are refused until it is refreshed
+ * (docs/rules/fees-and-rates.md#rate-sources): read from the published rates in memory, no query.
+ * A rate against a legal fixed parity cannot age.
+ */
+export async function assertRateFresh(ctx: Pick<AppContext, 'db' | 'prices'>, direction: DirectionId): Promise<void> {
+  const dir = directionById(direction);
+  if (!dir) throw new AppError('pair_unsupported');
+  const rates = await publishedRates(ctx);
+  const stale = staleRate(dir.from, dir.to, rates, Date.now(), FIXED_REFERENCES);
+  if (stale) {
+    const [from, to] = stale.key.split('_') as [string, string];
+    throw new AppError('rate_stale', { vars: { from, to, hours: rates.maxAgeHours ?? DEFAULT_RATE_MAX_AGE_HOURS }, extra: { updated_at: stale.updated_at } });
+  }
+}
+const FIXED_REFERENCES = Object.keys(REFERENCE_RATES);
+
 /** Each pair's reference and margin, computed once per published rate set (every quote would redo the same BigInt work). */
 const references = new WeakMap<RateSet, Map<string, ReferenceAndMargin>>();
 function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAndMargin {
   let known = references.get(rates);
   if (!known) references.set(rates, (known = new Map()));
   let reference = known.get(`${from}_${to}`);
-  if (!reference) known.set(`${from}_${to}`, (reference = referenceAndMargin(from, to, rates)));
+  if (!reference) known.set(`${from}_${to}`, (reference = referenceAndMargin(from, to, rates, rates.references)));
   return reference;
 }
 
@@ -53,6 +70,7 @@ function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAnd
 export async function makeQuote(
   ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string | null, ask: QuoteAsk, admit?: (priced: PricedQuote) => Promise<void>,
 ): Promise<PromisedQuote> {
+  await assertRateFresh(ctx, ask.direction);
   const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
   if (admit) await admit(priced);
   const { quote } = priced;
@@ -66,7 +84,7 @@ export async function makeQuote(
     id, profile_id: profileId, direction: quote.direction, source_provider: quote.source, destination_provider: quote.destination,
     currency: quote.currency, payout_currency: quote.payout_currency, amount: json.amount, fee: json.fee, total: json.total,
     rate: quote.rate, payout: json.payout, reference_rate: reference.reference_rate, margin: reference.margin,
-    fee_tier_id: quote.tier?.id ?? null, expires_at: expiresAt,
+    fee_tier_id: quote.tier?.id ?? null, asked_by_payout: ask.payout !== undefined, expires_at: expiresAt,
   });
   return { ...json, id, expires_at: expiresAt, ...reference };
 }
@@ -88,13 +106,20 @@ export async function promisedPrice(
     throw new AppError('quote_mismatch');
   }
   if (row.used_at) throw new AppError('quote_used');
-  if (row.expired) throw await expiredWithFresh(ctx, profileId, transfer.direction, transfer.amount);
+  if (row.expired) throw await expiredWithFresh(ctx, profileId, transfer.direction, transfer.amount, row);
   return row;
 }
 
-/** 409 quote_expired carrying a fresh quote for the same direction and amount, for the sender to accept. */
-export async function expiredWithFresh(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, direction: DirectionId, amount: string): Promise<AppError> {
-  return new AppError('quote_expired', { extra: { quote: await makeQuote(ctx, profileId, { direction, amount }) } });
+/**
+ * 409 quote_expired carrying a fresh quote for the sender to accept: asked the way the expired one
+ * was (`expired`), for what the recipient gets when it was asked by payout, else for the same amount.
+ */
+export async function expiredWithFresh(
+  ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, direction: DirectionId, amount: string,
+  expired?: Pick<QuoteRow, 'asked_by_payout' | 'payout'>,
+): Promise<AppError> {
+  const ask: QuoteAsk = expired?.asked_by_payout ? { direction, payout: expired.payout } : { direction, amount };
+  return new AppError('quote_expired', { extra: { quote: await makeQuote(ctx, profileId, ask) } });
 }
 
 // ---- how long quotes hold, the admin's ----

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { RatesResponseSchema } from '@core/api/pricing.js';
+import { RateBodySchema, RateMaxAgeSchema, RateSourcesResponseSchema } from '@core/api/rates.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import type { ApiModule } from '../module.js';
-import { currentRates, setRate } from './service.js';
+import { currentRates, rateSources, setMaxAge, setRate } from './service.js';
 
 const RateParamsSchema = z.object({ key: z.string() });
-const RateBodySchema = z.object({ value: z.union([z.string(), z.number()], { error: 'validation.rateInvalid' }) });
 
 const routes: ApiModule = async (app, { ctx }) => {
   // Served from memory until an admin edits a rate (docs/decisions/016-price-cache-and-scale-out.md).
@@ -22,7 +22,18 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Sets an exchange rate (admin)', params: RateParamsSchema, body: RateBodySchema, response: replies({ 200: RatesResponseSchema }) },
   }, async (request) => ({
-    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value),
+    data: await setRate(ctx.db, ctx.prices, actorOf(request), request.params.key, request.body.value, request.body.reference),
   }));
+
+  // Each rate with its reference, source, margin and age; the maximum age (docs/rules/fees-and-rates.md#rate-sources).
+  app.get('/rates/sources', {
+    config: { access: 'admin' },
+    schema: { summary: 'Each rate with its reference, source, margin and age, and the maximum age (admin)', response: replies({ 200: RateSourcesResponseSchema }) },
+  }, async () => ({ data: await rateSources(ctx.db) }));
+
+  app.put('/rates/max-age', {
+    config: { access: 'admin' },
+    schema: { summary: 'Sets how old a rate may get before quotes on it are refused, in hours (admin)', body: RateMaxAgeSchema, response: replies({ 200: RateSourcesResponseSchema }) },
+  }, async (request) => ({ data: await setMaxAge(ctx.db, ctx.prices, actorOf(request), request.body.hours) }));
 };
 export default routes;

@@ -1,0 +1,129 @@
+// Rates with their source (docs/rules/fees-and-rates.md#rate-sources): each rate's reference,
+// margin and age; a rate older than its maximum age (36 hours unless the admin sets another) refuses
+// quotes until it is refreshed; an expired quote asked by payout is renewed by payout.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quotes } from '@server/db/schema.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { uniqueAddress } from './auth-fixtures.js';
+
+let t: TestApp;
+let admin: TestUser;
+let sender: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  [admin, sender] = await Promise.all([createUser(t, { role: 'admin' }), createUser(t, { kyc_level: 3 })]);
+});
+afterAll(async () => { await t.close(); });
+
+const quote = (payload: Record<string, unknown>, token?: string, lang?: string) =>
+  t.request({ method: 'POST', url: '/api/quotes', payload, token, remoteAddress: uniqueAddress(), ...(lang ? { headers: { 'accept-language': lang } } : {}) });
+const sources = async () => (await t.request({ method: 'GET', url: '/api/rates/sources', token: admin.token })).json().data as {
+  rates: { key: string; ours: string; reference: string; source: string; margin: string; updated_at: string; stale: boolean }[]; max_age_hours: number;
+};
+
+/** Sets a rate's last change `age` ago (SQL interval) and tells every process's price cache, as an edit would. */
+async function ageRate(key: string, age: string) {
+  await t.database.pool.query(`update rates set updated_at = now() - $2::interval where key = $1`, [key, age]);
+  await t.database.pool.query(`select pg_notify('prices_changed', '')`);
+  // The notification clears the cache asynchronously: wait until the published rates show the new age.
+  const wanted = (await t.database.pool.query<{ at: Date }>(`select updated_at as at from rates where key = $1`, [key])).rows[0]!.at.toISOString();
+  await expect.poll(async () => (await sources()).rates.find((r) => r.key === key)!.updated_at).toBe(wanted);
+  for (let i = 0; i < 50; i += 1) {
+    const res = await quote({ direction: 'USD_XAF', amount: '1' });
+    if (res.statusCode === 200 || res.json().code === 'rate_stale') break;
+  }
+}
+
+describe('a rate older than its maximum age', () => {
+  it('36 hours + 1 minute old: quotes on it are refused with rate_stale (EN and FR), the admin sees it flagged; within 36 hours they are priced', async () => {
+    await ageRate('USD_XAF', '36 hours 1 minute');
+    await expect.poll(async () => (await quote({ direction: 'USD_XAF', amount: '100' })).statusCode).toBe(409);
+    const refused = await quote({ direction: 'USD_XAF', amount: '100' });
+    expect(refused.json()).toMatchObject({ code: 'rate_stale' });
+    expect(refused.json().error).toBe('The USD→XAF rate is more than 36 hours old: prices are paused until it is refreshed. Try again later.');
+    const fr = await quote({ direction: 'XAF_USD', amount: '100000' }, undefined, 'fr');
+    expect(fr.json().error).toBe('Le taux USD→XAF date de plus de 36\u00a0heures\u00a0: les prix sont suspendus jusqu’à sa mise à jour. Réessayez plus tard.');
+    // By payout too, signed in too; another rate still prices.
+    expect((await quote({ direction: 'USD_XAF', payout: '60000' }, sender.token)).json().code).toBe('rate_stale');
+    expect((await quote({ direction: 'USD_RWF', amount: '100' })).statusCode).toBe(200);
+    const flagged = (await sources()).rates.find((r) => r.key === 'USD_XAF')!;
+    expect(flagged.stale).toBe(true);
+
+    // 36 hours old (less the few seconds the check takes): still fresh.
+    await ageRate('USD_XAF', '35 hours 59 minutes 50 seconds');
+    await expect.poll(async () => (await quote({ direction: 'USD_XAF', amount: '100' })).statusCode).toBe(200);
+    expect((await sources()).rates.find((r) => r.key === 'USD_XAF')!.stale).toBe(false);
+  });
+
+  it('refreshed by the admin, quotes are priced again; EUR↔XAF, bound to the legal parity, never goes stale', async () => {
+    await ageRate('USD_XAF', '3 days');
+    await ageRate('EUR_XAF', '3 days');
+    await expect.poll(async () => (await quote({ direction: 'USD_XAF', amount: '100' })).json().code).toBe('rate_stale');
+    expect((await quote({ direction: 'EUR_XAF', amount: '100' })).statusCode).toBe(200);
+    const edit = await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });
+    expect(edit.statusCode).toBe(200);
+    expect((await quote({ direction: 'USD_XAF', amount: '100' })).statusCode).toBe(200);
+  });
+
+  it('the admin sets the maximum age (audited); 48 hours lets a 40-hour-old rate price', async () => {
+    await ageRate('USD_RWF', '40 hours');
+    await expect.poll(async () => (await quote({ direction: 'USD_RWF', amount: '100' })).json().code).toBe('rate_stale');
+    const bad = await t.request({ method: 'PUT', url: '/api/rates/max-age', token: admin.token, payload: { hours: 0 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toHaveProperty('hours');
+    const set = await t.request({ method: 'PUT', url: '/api/rates/max-age', token: admin.token, payload: { hours: 48 } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json().data.max_age_hours).toBe(48);
+    expect((await quote({ direction: 'USD_RWF', amount: '100' })).statusCode).toBe(200);
+    const { rows } = await t.database.pool.query(`select before, after from audit_log where action = 'rate.update' and target_id = 'rates.max_age_hours'`);
+    expect(rows).toEqual([{ before: { max_age_hours: 36 }, after: { max_age_hours: 48 } }]);
+    await t.request({ method: 'PUT', url: '/api/rates/max-age', token: admin.token, payload: { hours: 36 } });
+    await t.request({ method: 'PATCH', url: '/api/rates/USD_RWF', token: admin.token, payload: { value: '1300' } });
+  });
+});
+
+describe('references, sources and margins', () => {
+  it('EUR↔XAF references the legal parity; an RWF rate entered by staff shows its reference and our margin, and quotes carry them', async () => {
+    const edit = await t.request({ method: 'PATCH', url: '/api/rates/EUR_RWF', token: admin.token, payload: { value: '1400', reference: '1414.14' } });
+    expect(edit.statusCode).toBe(200);
+    const { rates } = await sources();
+    expect(rates.find((r) => r.key === 'EUR_XAF')).toMatchObject({ ours: '655', reference: '655.957', source: 'parity', margin: '0.001459', stale: false });
+    // 1 − 1400 ÷ 1414.14 = 0.009998…
+    expect(rates.find((r) => r.key === 'EUR_RWF')).toMatchObject({ ours: '1400', reference: '1414.14', source: 'staff', margin: '0.009999', stale: false });
+    expect(rates.find((r) => r.key === 'USD_RWF')).toMatchObject({ reference: '1300', margin: '0', source: 'staff' });
+    const q = (await quote({ direction: 'EUR_RWF', amount: '100' })).json().data;
+    expect(q).toMatchObject({ rate: '1400', reference_rate: '1414.14', margin: '0.009999' });
+    const { rows } = await t.database.pool.query(`select after from audit_log where action = 'rate.update' and target_id = 'EUR_RWF'`);
+    expect(rows.at(-1).after).toMatchObject({ value: '1400', reference: '1414.14', source: 'staff' });
+  });
+
+  it('only the admin reads the sources and sets the maximum age', async () => {
+    const manager = await createUser(t, { role: 'manager' });
+    for (const user of [sender, manager]) {
+      expect((await t.request({ method: 'GET', url: '/api/rates/sources', token: user.token })).statusCode).toBe(403);
+      expect((await t.request({ method: 'PUT', url: '/api/rates/max-age', token: user.token, payload: { hours: 10 } })).statusCode).toBe(403);
+    }
+  });
+});
+
+describe('an expired quote is renewed the way it was asked', () => {
+  it('asked by what the recipient gets: the fresh quote gives that payout again', async () => {
+    const asked = (await quote({ direction: 'USD_XAF', payout: '152500' }, sender.token)).json().data;
+    expect(asked).toMatchObject({ amount: '250.00', payout: '152500' });
+    await t.database.db.update(quotes).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(quotes.id, asked.id));
+    // The rate moved meanwhile: the same payout now takes another amount.
+    await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '620' } });
+    const res = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
+      source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '250.00', currency: 'USD', quote_id: asked.id,
+      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 77 55 44 33' },
+    } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('quote_expired');
+    const fresh = res.json().quote;
+    // 152,500 XAF at 620: 245.97 USD is the smallest amount giving at least that (152,501); 245.96 gives 152,495.
+    expect(fresh).toMatchObject({ rate: '620', amount: '245.97', payout: '152501' });
+    await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });
+  });
+});
