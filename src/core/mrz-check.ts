@@ -44,8 +44,11 @@ function fix(line: string, spans: ReadonlyArray<readonly [number, number, (s: st
  */
 export function fixConfusions(input: string[]): string[] {
   const f = formatOf(input);
-  // A filler `<` read as L, K or C between two fillers (names are left alone: a lone initial is real).
-  const lines = input.map((l, i) => (i === input.length - 1 && f?.name === 'TD1') || (i === 0 && f?.name !== 'TD1') ? l : l.replace(/(?<=<)[LKC](?=<)/g, '<'));
+  // A filler `<` read as L, K or C: between two fillers; in a name, only within the fillers that
+  // end it (after three or more), since a lone initial between names is real.
+  const lines = input.map((l, i) => ((i === input.length - 1 && f?.name === 'TD1') || (i === 0 && f?.name !== 'TD1')
+    ? l.replace(/(?<=<<<)[LKC](?=<*$)/g, '<')
+    : l.replace(/(?<=<)[LKC](?=<)/g, '<')));
   if (!f) return lines;
   if (f.name === 'TD1') {
     const [a, b, c] = lines as [string, string, string];
