@@ -11,7 +11,7 @@ const FORMATS = [{ name: 'TD1', lines: 3, length: 30 }, { name: 'TD2', lines: 2,
 
 /** A zone's text normalised: upper case, spaces dropped, look-alikes of `<` made `<`. */
 export function cleanLine(line: string): string {
-  return line.toUpperCase().replace(/[«‹(\[{]/g, '<').replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, '');
+  return line.toUpperCase().replace(/[«‹([{]/g, '<').replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, '');
 }
 
 /** The ICAO 9303 check digit (weights 7-3-1; `<` is 0, A-Z are 10-35). */

@@ -38,7 +38,19 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
   'POST /api/kyc/reviews/:id/decision': async () => ({
     method: 'POST', url: `/api/kyc/reviews/${await openReview()}/decision`, payload: { decision: 'request_more', note: 'The back of the card, please.' },
   }),
+  'POST /api/kyc/documents/:id/mrz': async () => ({
+    method: 'POST', url: `/api/kyc/documents/${await passportDocument()}/mrz`,
+    payload: { lines: ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'] },
+  }),
 };
+
+/** A sender's passport photo (its bytes do not matter to who may type its zone). */
+async function passportDocument(): Promise<string> {
+  const sender = await createUser(t);
+  const { rows } = await t.database.pool.query(
+    `insert into kyc_documents (id, profile_id, kind, content_type, size, sealed) values (gen_random_uuid(), $1, 'passport', 'image/jpeg', 1, '\\x00') returning id`, [sender.id]);
+  return (rows[0] as { id: string }).id;
+}
 
 /** An open identity review of a new sender (its documents do not matter to who may read or decide it). */
 async function openReview(): Promise<string> {

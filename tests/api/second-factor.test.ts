@@ -118,7 +118,7 @@ describe('a staff session without its second factor', () => {
     expect(guarded.map((op) => `${op.method} ${op.path}`)).toEqual(expect.arrayContaining([
       'GET /api/transfer-requests', 'GET /api/transfer-requests/{id}', 'GET /api/transfer-requests/{id}/proof',
       'GET /api/transfer-requests/{id}/proofs/{proofId}', 'GET /api/kyc/documents/{id}', 'GET /api/kyc/reviews', 'GET /api/kyc/reviews/{id}',
-      'POST /api/kyc/reviews/{id}/decision', 'GET /api/admin/stats', ...BEFORE_SECOND_FACTOR,
+      'POST /api/kyc/reviews/{id}/decision', 'POST /api/kyc/documents/{id}/mrz', 'GET /api/admin/stats', ...BEFORE_SECOND_FACTOR,
     ]));
     expect(guarded.length).toBeGreaterThan(50);
     const key = (op: Operation) => `${op.method} ${op.path}`;
