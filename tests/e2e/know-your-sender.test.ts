@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { seriousViolations, withAxe } from './support/axe.js';
+import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
 // Know your sender (docs/rules/know-your-sender.md), on a phone (390 px): a level-1 sender near
@@ -83,7 +85,7 @@ describe('limits told before paying, on a phone', () => {
     await shot(page, 'kyc-calculator-390');
     await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
     await page.getByText('This transfer is over your limit (Last 30 days): €100.00 left.').first().waitFor();
-    await page.getByText('To send more, ask our Support team to verify your identity').first().waitFor();
+    await page.getByText('To send more, verify your identity on the “Verify my identity” page').first().waitFor();
     expect(await page.getByRole('heading', { name: 'Review and confirm' }).count()).toBe(0);
     await shot(page, 'kyc-transfer-refused-en-390');
     await page.close();
@@ -93,14 +95,38 @@ describe('limits told before paying, on a phone', () => {
     const page = await app.signedInPage(FRENCH, { width: PHONE, locale: 'fr-FR' });
     await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
     await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\) : il vous reste 100,00\s€\./).first().waitFor();
-    await page.getByText('Pour envoyer davantage, demandez à notre service client').first().waitFor();
+    await page.getByText('Pour envoyer davantage, faites vérifier votre identité').first().waitFor();
     await shot(page, 'kyc-transfer-refused-fr-390');
     await page.close();
   });
 
-  it('once the admin raises the limit, the same transfer goes through to its payment page', async () => {
-    const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
-    await app.api('PUT', '/api/kyc/limits/1', { transfer: '1000', d30: '2000', d365: '3000' }, admin);
+  it('the admin raises level 1\'s 30 days in the Limits tab on a phone: a 30 days above the 365 days is refused on its field', async () => {
+    const page = await withAxe(await app.signedInPage(BOOTSTRAP_ADMIN, { width: PHONE }));
+    await page.goto(`${app.server.url}/admin?tab=limits`);
+    const level1 = page.getByRole('form', { name: 'Level 1 limits' });
+    const d30 = level1.getByRole('textbox', { name: '30 days (EUR)' });
+    await expect.poll(() => d30.inputValue()).toBe('1,000.00');
+    expect(await level1.getByRole('textbox', { name: 'One transfer (EUR)' }).inputValue()).toBe('1,000.00');
+    expect(await level1.getByRole('textbox', { name: '365 days (EUR)' }).inputValue()).toBe('3,000.00');
+    expect(await page.getByRole('form', { name: 'Level 2 limits' }).getByRole('textbox', { name: 'One transfer (EUR)' }).inputValue()).toBe('');
+
+    await d30.fill('3,000.01');
+    await level1.getByRole('button', { name: 'Save' }).click();
+    await level1.getByText('The 30 days\' limit cannot be more than the 365 days\' limit (3000.00 EUR).').waitFor();
+    expect(await d30.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'kyc-admin-limits-refused-390');
+
+    await d30.fill('2000');
+    await level1.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Level 1 limits saved').first().waitFor();
+    await level1.getByTestId('kyc-limits-1').getByText(/30 days €2,000\.00/).waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'kyc-admin-limits-390');
+    await page.close();
+  });
+
+  it('once the admin raised the limit, the same transfer goes through to its payment page', async () => {
     const page = await app.signedInPage(SENDER, { width: PHONE });
     await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
     await page.getByRole('heading', { name: 'Review and confirm' }).waitFor();
