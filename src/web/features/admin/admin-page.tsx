@@ -18,12 +18,14 @@ import { OperatorsTab } from './operators-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
 import { RequestsTab } from './requests-tab';
+import { CasesSection } from './cases-section';
+import { MonitoringRulesSection } from './monitoring-rules-section';
 import { UsersTab } from './users-tab';
 
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -123,6 +125,7 @@ export default function AdminPage() {
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
               <TabsTrigger value="reconciliation">{t('tabs.reconciliation')}</TabsTrigger>
               <TabsTrigger value="audit">{t('tabs.audit')}</TabsTrigger>
+              <TabsTrigger value="compliance">{t('tabs.compliance')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="users"><UsersTab /></TabsContent>
@@ -136,6 +139,8 @@ export default function AdminPage() {
             <TabsContent value="jobs"><JobsTab /></TabsContent>
             <TabsContent value="reconciliation"><ReconciliationTab /></TabsContent>
             <TabsContent value="audit"><AuditTab /></TabsContent>
+            {/* Transaction monitoring (docs/rules/monitoring.md): the cases, then the rules' settings. */}
+            <TabsContent value="compliance"><div className="flex flex-col gap-8"><CasesSection /><MonitoringRulesSection /></div></TabsContent>
           </Tabs>
         ) : (
           <RequestsTab />
