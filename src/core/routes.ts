@@ -48,8 +48,9 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/dashboard', page: 'dashboard/dashboard-page', meta: 'dashboard', namespaces: TRANSFER, access: 'auth' },
   { path: '/transfer', page: 'transfer/transfer-page', meta: 'transfer', namespaces: TRANSFER, access: 'auth' },
   { path: '/history', page: 'history/history-page', meta: 'history', namespaces: TRANSFER, access: 'auth' },
-  { path: '/profile', page: 'profile/profile-page', meta: 'profile', namespaces: AUTH, access: 'auth' },
+  { path: '/profile', page: 'profile/profile-page', meta: 'profile', namespaces: [...AUTH, 'transfer'], access: 'auth' },
   { path: '/two-step', page: 'profile/two-step-page', meta: 'twoStep', namespaces: AUTH, access: 'auth' },
+  { path: '/verify', page: 'verify/verify-page', meta: 'verify', namespaces: TRANSFER, access: 'auth' },
   { path: '/pay/:id', page: 'payment/payment-page', meta: 'payment', namespaces: TRANSFER, access: 'auth' },
   // The recipient's tracking link (docs/rules/transfers.md#tracking-link): anyone holding it, no sign-in.
   { path: '/t/:token', page: 'tracking/tracking-page', meta: 'tracking', namespaces: TRANSFER },

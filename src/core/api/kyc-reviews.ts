@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
+import { MrzResultSchema } from '../mrz.js';
 import { REVIEW_DECISIONS, REVIEW_LEVELS, REVIEW_STATUSES } from '../kyc-reviews.js';
 import { dataOf, isoDateTime } from './common.js';
 
@@ -52,7 +53,8 @@ export const KycReviewDocumentSchema = z.object({
   status: z.enum(DOCUMENT_STATUSES),
   /** GET this (staff, audited) for the bytes. */
   href: z.string(),
-  mrz: z.unknown().nullable(),
+  /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read or for other kinds. */
+  mrz: MrzResultSchema.nullable(),
 });
 export type KycReviewDocument = z.infer<typeof KycReviewDocumentSchema>;
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ShieldCheck } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Card } from '@web/components/ui/card';
+import { KycReviewNotice } from '@web/components/kyc-review-notice';
 import { moneyFromDecimal } from '@web/lib/format';
 import { useKyc, windowNearLimit, type KycStatus } from '@web/lib/kyc';
 
@@ -64,6 +65,7 @@ export function KycCard() {
           ) : null}
         </>
       )}
+      <KycReviewNotice status={status} />
     </Card>
   );
 }

@@ -66,15 +66,10 @@ export async function senderProfile(db: Db | Tx, profileId: string) {
   return row ?? null;
 }
 
-/**
- * The review's documents with their machine-readable zone when kyc_documents has an `mrz` column
- * (MRZ reading adds it); null for each otherwise.
- */
+/** The review's documents with their machine-readable zone (null until read, and for other kinds). */
 export async function reviewDocuments(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
-  const hasMrz = await db.execute<{ present: boolean }>(sql`select exists (select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'kyc_documents' and column_name = 'mrz') as present`);
-  const mrz = hasMrz.rows[0]?.present ? sql<unknown>`to_jsonb(${sql.raw('"kyc_documents"."mrz"')})` : sql<unknown>`null::jsonb`;
-  return db.select({ ...document, mrz: mrz.as('mrz') }).from(kycDocuments).where(inArray(kycDocuments.id, ids)).orderBy(asc(kycDocuments.created_at));
+  return db.select({ ...document, mrz: kycDocuments.mrz }).from(kycDocuments).where(inArray(kycDocuments.id, ids)).orderBy(asc(kycDocuments.created_at));
 }
 
 export async function closeReview(tx: Tx, id: string, values: { status: ReviewStatus; note: string | null; decided_by: string }): Promise<ReviewRow> {

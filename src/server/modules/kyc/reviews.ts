@@ -1,4 +1,4 @@
-import type { KycOpenReview, KycReviewDecision, KycReviewDetail, KycReviewSummary } from '@core/api/kyc-reviews.js';
+import type { KycOpenReview, KycReviewDecision, KycReviewDetail, KycReviewDocument, KycReviewSummary } from '@core/api/kyc-reviews.js';
 import { AppError } from '@core/errors.js';
 import { DECISION_STATUS, missingForLevel, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews.js';
 import type { AppContext } from '@server/context.js';
@@ -73,7 +73,7 @@ export async function reviewDetail(db: Db, id: string): Promise<KycReviewDetail>
     profile: shown,
     documents: documents.map((d) => ({
       id: d.id, kind: d.kind, side: d.side ?? null, content_type: d.content_type, size: d.size, uploaded_at: d.created_at.toISOString(),
-      status: d.status, href: `/api/kyc/documents/${d.id}`, mrz: d.mrz ?? null,
+      status: d.status, href: `/api/kyc/documents/${d.id}`, mrz: (d.mrz ?? null) as KycReviewDocument['mrz'],
     })),
   };
 }

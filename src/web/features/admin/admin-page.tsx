@@ -21,11 +21,14 @@ import { RequestsTab } from './requests-tab';
 import { CasesSection } from './cases-section';
 import { MonitoringRulesSection } from './monitoring-rules-section';
 import { UsersTab } from './users-tab';
+import { VerificationTab } from './verification-tab';
 
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
 const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
+/** Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews). */
+const STAFF_TABS = ['verification'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -98,7 +101,8 @@ export default function AdminPage() {
   const asked = params.get('tab');
   // A manager has the request queue only, whatever the address says
   // (docs/rules/accounts.md#roles).
-  const tab = isAdmin && (ADMIN_TABS as readonly string[]).includes(asked ?? '') ? asked! : 'requests';
+  const allowed: readonly string[] = isAdmin ? [...ADMIN_TABS, ...STAFF_TABS] : STAFF_TABS;
+  const tab = allowed.includes(asked ?? '') ? asked! : 'requests';
   const select = (value: string) => {
     const next = new URLSearchParams(params);
     if (value === 'requests') next.delete('tab');
@@ -116,6 +120,7 @@ export default function AdminPage() {
           <Tabs value={tab} onValueChange={select}>
             <TabsList aria-label={t('tabs.label')}>
               <TabsTrigger value="requests">{t('tabs.requests')}</TabsTrigger>
+              <TabsTrigger value="verification">{t('tabs.verification')}</TabsTrigger>
               <TabsTrigger value="users">{t('tabs.users')}</TabsTrigger>
               <TabsTrigger value="fees">{t('tabs.fees')}</TabsTrigger>
               <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
@@ -128,6 +133,7 @@ export default function AdminPage() {
               <TabsTrigger value="compliance">{t('tabs.compliance')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
+            <TabsContent value="verification"><VerificationTab /></TabsContent>
             <TabsContent value="users"><UsersTab /></TabsContent>
             <TabsContent value="fees"><FeesTab /></TabsContent>
             <TabsContent value="rates"><RatesTab /></TabsContent>
@@ -143,7 +149,14 @@ export default function AdminPage() {
             <TabsContent value="compliance"><div className="flex flex-col gap-8"><CasesSection /><MonitoringRulesSection /></div></TabsContent>
           </Tabs>
         ) : (
-          <RequestsTab />
+          <Tabs value={tab} onValueChange={select}>
+            <TabsList aria-label={t('tabs.label')}>
+              <TabsTrigger value="requests">{t('tabs.requests')}</TabsTrigger>
+              <TabsTrigger value="verification">{t('tabs.verification')}</TabsTrigger>
+            </TabsList>
+            <TabsContent value="requests"><RequestsTab /></TabsContent>
+            <TabsContent value="verification"><VerificationTab /></TabsContent>
+          </Tabs>
         )}
       </div>
     </PageShell>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -18,7 +19,7 @@ import { YourDataSection } from './your-data-section';
 
 /** Profile screen: the form, a password reset, saved recipients, statistics and security. */
 export default function ProfilePage() {
-  const { t } = useTranslation(['auth', 'common']);
+  const { t } = useTranslation(['auth', 'common', 'transfer']);
   const { toast } = useToast();
   const profile = useMyProfile();
 
@@ -46,6 +47,7 @@ export default function ProfilePage() {
           <div className="flex min-w-0 flex-col gap-6">
             <ProfileForm profile={profile.data} />
             <IdentityCard profile={profile.data} />
+            <Link to="/verify" className="font-medium text-brand-700 underline" data-testid="profile-verify-link">{t('transfer:verify.link')}</Link>
             <RecipientsCard />
           </div>
           <div className="flex min-w-0 flex-col gap-6">

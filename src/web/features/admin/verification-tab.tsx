@@ -1,0 +1,176 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { KycReviewDetail, KycReviewDocument } from '@core/api/kyc-reviews';
+import { REVIEW_STATUSES, type ReviewDecision, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Label } from '@web/components/ui/label';
+import { Select } from '@web/components/ui/select';
+import { LoadingState } from '@web/components/ui/spinner';
+import { fetchBlob } from '@web/lib/api';
+import { formatDate, formatDateTime } from '@web/lib/format';
+import { errorText } from '@web/lib/translate';
+import { MrzPanel } from './mrz-panel';
+import { useDecideReview, useReview, useReviewQueue } from './verification-api';
+
+// The "Verification" tab (docs/rules/know-your-sender.md#reviews): identity reviews oldest first
+// with the time waiting; a review's profile beside its documents (photos inline, a PDF as a link),
+// the machine-readable zone when read, and the decision.
+
+/** "3 h 12 min", "2 d 4 h", "5 min" */
+function waited(seconds: number, t: (key: string, vars: Record<string, number>) => string): string {
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  if (days > 0) return t('verification.waitDays', { days, hours: hours % 24 });
+  if (hours > 0) return t('verification.waitHours', { hours, minutes: minutes % 60 });
+  return t('verification.waitMinutes', { minutes });
+}
+
+function DocumentView({ doc }: { doc: KycReviewDocument }) {
+  const { t } = useTranslation('admin');
+  const [url, setUrl] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    let objectUrl: string | null = null;
+    fetchBlob(doc.href, controller.signal)
+      .then((blob) => { objectUrl = URL.createObjectURL(blob); setUrl(objectUrl); })
+      .catch(() => { if (!controller.signal.aborted) setFailed(true); });
+    return () => { controller.abort(); if (objectUrl) URL.revokeObjectURL(objectUrl); };
+  }, [doc.href]);
+  const name = t(`verification.kind.${doc.side ? `${doc.kind}_${doc.side}` : doc.kind}`);
+  return (
+    <figure className="rounded-lg border border-border p-2" data-testid={`review-doc-${doc.side ? `${doc.kind}_${doc.side}` : doc.kind}`}>
+      <figcaption className="mb-2 text-sm font-medium">{name}</figcaption>
+      {failed ? <p className="text-sm text-red-800">{t('verification.docFailed')}</p> : !url ? <LoadingState /> : doc.content_type === 'application/pdf' ? (
+        <a href={url} target="_blank" rel="noreferrer" className="text-sm font-medium text-brand-700 underline">{t('verification.openPdf')}</a>
+      ) : doc.content_type === 'image/heic' ? (
+        <a href={url} download={`${doc.kind}.heic`} className="text-sm font-medium text-brand-700 underline">{t('verification.download')}</a>
+      ) : (
+        <a href={url} target="_blank" rel="noreferrer"><img src={url} alt={name} className="max-h-72 w-full rounded-md object-contain" /></a>
+      )}
+      {doc.kind === 'passport' || doc.kind === 'id_card' || doc.kind === 'residence_permit' ? <MrzPanel documentId={doc.id} mrz={doc.mrz} /> : null}
+    </figure>
+  );
+}
+
+function DecisionForm({ review }: { review: KycReviewDetail }) {
+  const { t } = useTranslation('admin');
+  const noteId = useId();
+  const levelId = useId();
+  const [decision, setDecision] = useState<ReviewDecision>('approve');
+  const [level, setLevel] = useState<ReviewLevel>(review.level);
+  const [note, setNote] = useState('');
+  const decide = useDecideReview(review.id);
+  return (
+    <form
+      className="mt-4 flex flex-col gap-3 border-t border-border pt-4"
+      onSubmit={(e) => { e.preventDefault(); decide.mutate({ decision, note, ...(decision === 'approve' ? { level } : {}) }); }}
+    >
+      <fieldset>
+        <legend className="text-sm font-medium">{t('verification.decision')}</legend>
+        {(['approve', 'reject', 'request_more'] as const).map((d) => (
+          <label key={d} className="mt-2 flex items-center gap-2 text-sm">
+            <input type="radio" name={`decision-${review.id}`} value={d} checked={decision === d} onChange={() => setDecision(d)} />
+            {t(`verification.decisions.${d}`)}
+          </label>
+        ))}
+      </fieldset>
+      {decision === 'approve' && review.level === 3 ? (
+        <div>
+          <Label htmlFor={levelId}>{t('verification.level')}</Label>
+          <Select id={levelId} className="mt-1" value={level} onChange={(e) => setLevel(Number(e.target.value) as ReviewLevel)}>
+            <option value={3}>3</option>
+            <option value={2}>2</option>
+          </Select>
+        </div>
+      ) : null}
+      <div>
+        <Label htmlFor={noteId}>{decision === 'approve' ? t('verification.noteOptional') : decision === 'reject' ? t('verification.noteReason') : t('verification.noteMore')}</Label>
+        <textarea id={noteId} className="mt-1 min-h-20 w-full rounded-md border border-input p-2 text-sm" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} />
+      </div>
+      {decide.isError ? <Alert variant="destructive">{errorText(decide.error, t('verification.decideFailed'))}</Alert> : null}
+      <Button type="submit" loading={decide.isPending} variant={decision === 'reject' ? 'destructive' : 'default'} className="w-full sm:w-auto">
+        {t(`verification.submit.${decision}`)}
+      </Button>
+    </form>
+  );
+}
+
+function ReviewDetail({ id }: { id: string }) {
+  const { t, i18n } = useTranslation('admin');
+  const lng = i18n.resolvedLanguage ?? 'en';
+  const review = useReview(id);
+  if (review.isPending) return <LoadingState />;
+  if (review.isError) return <Alert variant="destructive">{errorText(review.error, t('verification.loadFailed'))}</Alert>;
+  const r = review.data;
+  const p = r.profile;
+  const rows: [string, string | null][] = [
+    [t('verification.profile.name'), p.full_name], [t('verification.profile.birth'), p.date_of_birth && formatDate(`${p.date_of_birth}T12:00:00Z`, lng)],
+    [t('verification.profile.address'), [p.address, p.city, p.state, p.country].filter(Boolean).join(', ')],
+    [t('verification.profile.phone'), p.phone], [t('verification.profile.email'), p.email], [t('verification.profile.language'), p.language.toUpperCase()],
+  ];
+  return (
+    <Card className="p-4" data-testid="review-detail">
+      <h3 className="text-base font-semibold">{t('verification.detailTitle', { level: r.level, name: p.full_name ?? p.email })}</h3>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        {rows.map(([k, v]) => <div key={k} className="contents"><dt className="text-slate-700">{k}</dt><dd className="break-words">{v || '—'}</dd></div>)}
+      </dl>
+      <div className="mt-4 grid gap-3 sm:grid-cols-2">
+        {r.documents.map((doc) => <DocumentView key={doc.id} doc={doc} />)}
+      </div>
+      {r.status === 'open' ? <DecisionForm review={r} /> : (
+        <p className="mt-4 text-sm">{t(`verification.status.${r.status}`)}{r.decided_at ? ` — ${formatDateTime(r.decided_at, lng)}` : ''}{r.note ? ` — ${r.note}` : ''}</p>
+      )}
+    </Card>
+  );
+}
+
+export function VerificationTab() {
+  const { t } = useTranslation('admin');
+  const statusId = useId();
+  const [status, setStatus] = useState<ReviewStatus>('open');
+  const [selected, setSelected] = useState<string | null>(null);
+  const queue = useReviewQueue(status);
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <Label htmlFor={statusId}>{t('verification.statusLabel')}</Label>
+          <Select id={statusId} className="mt-1" value={status} onChange={(e) => { setStatus(e.target.value as ReviewStatus); setSelected(null); }}>
+            {REVIEW_STATUSES.map((s) => <option key={s} value={s}>{t(`verification.status.${s}`)}</option>)}
+          </Select>
+        </div>
+        <p className="text-sm text-slate-700">{t('verification.target')}</p>
+      </div>
+      {queue.isPending ? <LoadingState /> : queue.isError ? <Alert variant="destructive">{errorText(queue.error, t('verification.loadFailed'))}</Alert> : queue.data.length === 0 ? (
+        <p className="text-sm" data-testid="review-queue-empty">{t('verification.empty')}</p>
+      ) : (
+        <ul className="flex flex-col gap-2" data-testid="review-queue">
+          {queue.data.map((r) => (
+            <li key={r.id}>
+              <button
+                type="button"
+                aria-expanded={selected === r.id}
+                onClick={() => setSelected(selected === r.id ? null : r.id)}
+                className="flex w-full flex-wrap items-center justify-between gap-2 rounded-lg border border-border bg-white p-3 text-left text-sm hover:bg-muted"
+              >
+                <span className="min-w-0">
+                  <span className="block font-medium">{r.sender.full_name ?? r.sender.email}</span>
+                  <span className="block break-all text-slate-700">{r.sender.email}</span>
+                </span>
+                <span className="text-right">
+                  <span className="block">{t('verification.levelAsked', { level: r.level })}</span>
+                  <span className="block tabular-nums text-slate-700">{r.status === 'open' ? t('verification.waiting', { time: waited(r.waiting_seconds, t) }) : t('verification.took', { time: waited(r.waiting_seconds, t) })}</span>
+                </span>
+              </button>
+              {selected === r.id ? <div className="mt-2"><ReviewDetail id={r.id} /></div> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
