@@ -52,6 +52,8 @@ function englishOf(en: Flat, key: string): string | undefined {
  */
 const SAME_IN_FRENCH = new Set([
   'GabRemit',
+  // The word French uses for a photo of oneself (l’Académie: « égoportrait », rarely said).
+  'Selfie',
   'BIC',
   'PayPal (USD)',
   'PayPal (EUR)',
