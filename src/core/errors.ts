@@ -146,6 +146,7 @@ export const ERRORS = {
   quote_used: { status: 409, key: 'errors.quotes.used' },
   quote_mismatch: { status: 422, key: 'errors.quotes.mismatch' },
   rate_stale: { status: 409, key: 'errors.quotes.rateStale' },
+  ecb_file_invalid: { status: 400, key: 'errors.quotes.ecbFileInvalid' },
   // Transaction monitoring (docs/rules/monitoring.md#cases)
   case_closed: { status: 409, key: 'errors.monitoring.caseClosed' },
   case_transition_invalid: { status: 409, key: 'errors.monitoring.transitionInvalid' },

@@ -65,6 +65,8 @@ const EnvSchema = z.object({
    * each step's e-mail at once. A wait never exceeds five such windows from the first step.
    */
   MAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  /** The ECB's reference-rate file (eurofxref-daily.xml), fetched every weekday at 16:30 UTC as a job; unset: rates are uploaded by the admin. */
+  ECB_RATES_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,9 +1,12 @@
 // Rates with their source (docs/rules/fees-and-rates.md#rate-sources): each rate's reference,
 // margin and age; a rate older than its maximum age (36 hours unless the admin sets another) refuses
 // quotes until it is refreshed; an expired quote asked by payout is renewed by payout.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotes } from '@server/db/schema.js';
+import { ECB_THREE_DAYS, ecbRatesFile } from '../support/ecb-rates-file.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
@@ -125,5 +128,62 @@ describe('an expired quote is renewed the way it was asked', () => {
     // 152,500 XAF at 620: 245.97 USD is the smallest amount giving at least that (152,501); 245.96 gives 152,495.
     expect(fresh).toMatchObject({ rate: '620', amount: '245.97', payout: '152501' });
     await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });
+  });
+});
+
+describe('EUR→USD from the ECB\'s reference rates', () => {
+  const upload = (xml: string, token = admin.token) => {
+    const boundary = '----ecb';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="eurofxref-hist-90d.xml"\r\nContent-Type: text/xml\r\n\r\n`),
+      Buffer.from(xml), Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.request({ method: 'POST', url: '/api/rates/ecb', token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  };
+
+  it('an uploaded file of several days: the latest day\'s USD per EUR becomes the reference, ours keeps its margin; audited; a file of another kind is refused', async () => {
+    expect((await upload(ECB_THREE_DAYS, sender.token)).statusCode).toBe(403);
+    const res = await upload(ECB_THREE_DAYS);
+    expect(res.statusCode).toBe(200);
+    // No reference before: ours was its own (margin 0), and stays so at the ECB's rate.
+    expect(res.json().data.rates.find((r: { key: string }) => r.key === 'EUR_USD')).toMatchObject({ ours: '1.0512', reference: '1.0512', source: 'ecb', margin: '0', stale: false });
+    const { rows } = await t.database.pool.query(`select after from audit_log where action = 'rate.update' and target_id = 'EUR_USD' order by id desc limit 1`);
+    expect(rows[0].after).toMatchObject({ source: 'ecb', ecb_day: '2026-11-25' });
+
+    // The admin takes a margin: ours 1.04 against 1.0512 (1.0654 %).
+    await t.request({ method: 'PATCH', url: '/api/rates/EUR_USD', token: admin.token, payload: { value: '1.04' } });
+    const next = await upload(ecbRatesFile([{ day: '2026-11-26', rates: { USD: '1.0600', JPY: '161.02' } }, { day: '2026-11-25', rates: { USD: '1.0512' } }]));
+    // 1.06 × 1.04 ÷ 1.0512 = 1.0487062405 (10 decimals): the same margin on the new reference.
+    expect(next.json().data.rates.find((r: { key: string }) => r.key === 'EUR_USD')).toMatchObject({ ours: '1.0487062405', reference: '1.06', margin: '0.010654' });
+    expect((await quote({ direction: 'EUR_USD', amount: '100' })).json().data).toMatchObject({ reference_rate: '1.06', margin: '0.010654' });
+
+    const refused = await upload('<html><body>Not the ECB</body></html>');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'ecb_file_invalid' });
+    await t.request({ method: 'PATCH', url: '/api/rates/EUR_USD', token: admin.token, payload: { value: '1.08' } });
+  });
+
+  it('fetched from ECB_RATES_URL as a job: a real HTTP server on loopback serving the file', async () => {
+    let asked = 0;
+    const server = createServer((req, res) => {
+      asked += 1;
+      if (req.url !== '/stats/eurofxref/eurofxref-daily.xml') { res.writeHead(404).end(); return; }
+      res.writeHead(200, { 'content-type': 'text/xml' }).end(ecbRatesFile([{ day: '2026-11-26', rates: { USD: '1.0733', JPY: '161.40' } }]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stats/eurofxref/eurofxref-daily.xml`;
+    const fetching = await createTestApp({ env: { ECB_RATES_URL: url } });
+    try {
+      await fetching.database.pool.query(`select graphile_worker.add_job('ecb_rates', '{}'::json)`);
+      await fetching.jobsDone();
+      expect(asked).toBe(1);
+      const { rows } = await fetching.database.pool.query(`select value::text, reference::text, source, updated_at > now() - interval '1 minute' as fresh from rates where key = 'EUR_USD'`);
+      expect(rows[0]).toEqual({ value: '1.0733000000', reference: '1.0733000000', source: 'ecb', fresh: true });
+      const q = await fetching.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'EUR_USD', amount: '100' }, remoteAddress: uniqueAddress() });
+      expect(q.json().data).toMatchObject({ rate: '1.0733', reference_rate: '1.0733' });
+    } finally {
+      await fetching.close();
+      server.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runMonitoringSweep } from '../monitoring/sweep.js';
 import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
+import { fetchEcbRates } from '../rates/ecb.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
 import { runTransferMailJob } from '../transfers/notifications.js';
 import { runVoidJob } from '../transfers/void-paypal-authorization.js';
@@ -37,6 +38,9 @@ export interface WorkerDeps {
  */
 export const IN_PROCESS_JOBS = 1;
 export const WORKER_PROCESS_JOBS = 4;
+
+/** A worker has no price cache of its own: a rate it sets reaches every server's cache by NOTIFY. */
+const NO_CACHE = { invalidate: () => undefined };
 
 /** How often a worker process looks for jobs locked by workers that died. */
 const LIVENESS_SWEEP_MS = 5_000;
@@ -68,9 +72,11 @@ export function workerLogger(log: Logger): WorkerLogger {
  * The retention job erases closed accounts past their retention (docs/rules/your-data.md); the
  * quotes' clean-up deletes those expired over a week ago (docs/rules/fees-and-rates.md).
  */
-const schedule = (maxAttempts: number) => parseCronItems([
+const schedule = (maxAttempts: number, ecbUrl: string | undefined) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
   { task: 'quote_cleanup', match: '41 3 * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'quote_cleanup' } },
+  // The ECB's reference rates, published on weekdays around 16:00 CET, when ECB_RATES_URL is set (rates/ecb.ts).
+  ...(ecbUrl ? [{ task: 'ecb_rates', match: '30 16 * * 1-5', identifier: 'ecb_rates', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'ecb_rates' } }] : []),
   // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).
   { task: 'monitoring_sweep', match: '53 3 * * *', identifier: 'monitoring_sweep', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'monitoring_sweep' } },
 ]);
@@ -85,6 +91,9 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     paypal_refund: (payload) => runRefundJob(deps, payload),
     privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
     quote_cleanup: async () => { await deleteOldQuotes(deps); },
+    ecb_rates: async (_payload, helpers) => {
+      if (deps.config.ECB_RATES_URL) await fetchEcbRates({ ...deps, prices: NO_CACHE }, deps.config.ECB_RATES_URL, helpers.abortSignal);
+    },
     monitoring_sweep: async () => { await runMonitoringSweep(deps); },
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
@@ -103,7 +112,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     },
     taskList,
     // Scheduled work, given here so it never looks for a crontab file in the working directory.
-    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS),
+    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL),
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,

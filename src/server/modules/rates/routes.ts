@@ -5,6 +5,8 @@ import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
 import type { ApiModule } from '../module.js';
+import { AppError } from '@core/errors.js';
+import { MAX_ECB_FILE_BYTES, importEcbRates } from './ecb.js';
 import { currentRates, rateSources, setMaxAge, setRate } from './service.js';
 
 const RateParamsSchema = z.object({ key: z.string() });
@@ -30,6 +32,33 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Each rate with its reference, source, margin and age, and the maximum age (admin)', response: replies({ 200: RateSourcesResponseSchema }) },
   }, async () => ({ data: await rateSources(ctx.db) }));
+
+  // The ECB's reference-rate file uploaded by the admin (multipart, one part named `file`).
+  app.post('/rates/ecb', {
+    config: { access: 'admin' },
+    schema: {
+      summary: 'Imports the ECB\'s euro reference rates (eurofxref-daily.xml or eurofxref-hist-90d.xml, multipart part "file"): the latest day\'s USD rate becomes EUR→USD\'s reference (admin)',
+      consumes: ['multipart/form-data'],
+      response: replies({ 200: RateSourcesResponseSchema }),
+    },
+  }, async (request) => {
+    if (!request.isMultipart()) throw new AppError('ecb_file_invalid');
+    let text: string | null = null;
+    try {
+      for await (const part of request.parts({ limits: { fileSize: MAX_ECB_FILE_BYTES, files: 1 } })) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          if (part.fieldname === 'file') text = data.toString('utf8');
+        }
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('ecb_file_invalid');
+      throw error;
+    }
+    if (text === null) throw new AppError('ecb_file_invalid');
+    await importEcbRates(ctx.db, ctx.prices, actorOf(request), text);
+    return { data: await rateSources(ctx.db) };
+  });
 
   app.put('/rates/max-age', {
     config: { access: 'admin' },

@@ -28,7 +28,7 @@ export function storedRates(db: Db): Promise<RateSet> {
  * process's own at once, so the admin's next read is never stale
  * (docs/decisions/016-price-cache-and-scale-out.md). Tier edits (fees/) go through it too.
  */
-export async function editPrices<T>(db: Db, prices: PriceCache, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function editPrices<T>(db: Db, prices: Pick<PriceCache, 'invalidate'>, work: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await db.transaction(async (tx) => {
     const done = await work(tx);
     await notifyPriceEdit(tx);
