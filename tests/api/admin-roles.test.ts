@@ -81,6 +81,8 @@ const adminEndpoints: Record<string, () => Promise<Call>> = {
     return { method: 'DELETE', url: `/api/fees/${created.json().data.id}` };
   },
   'PATCH /api/rates/:key': async () => ({ method: 'PATCH', url: '/api/rates/USD_XAF', payload: { value: '610' } }),
+  'GET /api/rates/sources': async () => ({ method: 'GET', url: '/api/rates/sources' }),
+  'PUT /api/rates/max-age': async () => ({ method: 'PUT', url: '/api/rates/max-age', payload: { hours: 36 } }),
   'GET /api/monitoring/rules': async () => ({ method: 'GET', url: '/api/monitoring/rules' }),
   'PUT /api/monitoring/rules/:rule': async () => ({ method: 'PUT', url: '/api/monitoring/rules/velocity', payload: { enabled: true } }),
 };
