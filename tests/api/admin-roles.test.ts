@@ -32,6 +32,11 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
   },
   'GET /api/transfer-requests/export.csv': async () => ({ method: 'GET', url: '/api/transfer-requests/export.csv' }),
   'GET /api/admin/stats': async () => ({ method: 'GET', url: '/api/admin/stats' }),
+  'GET /api/screening/alerts': async () => ({ method: 'GET', url: '/api/screening/alerts?status=open' }),
+  'POST /api/screening/alerts/:id/decision': async () => ({
+    method: 'POST', url: `/api/screening/alerts/${await openAlert()}/decision`, payload: { decision: 'false_positive', note: 'Another person' },
+  }),
+  'GET /api/screening/rescreen': async () => ({ method: 'GET', url: '/api/screening/rescreen' }),
   'GET /api/monitoring/cases': async () => ({ method: 'GET', url: '/api/monitoring/cases?status=open' }),
   'GET /api/kyc/reviews': async () => ({ method: 'GET', url: '/api/kyc/reviews?status=open' }),
   'GET /api/kyc/reviews/:id': async () => ({ method: 'GET', url: `/api/kyc/reviews/${await openReview()}` }),
@@ -59,6 +64,13 @@ async function openReview(): Promise<string> {
   return (rows[0] as { id: string }).id;
 }
 
+/** An open screening alert about a sender (what it matched does not matter to who may decide it). */
+async function openAlert(): Promise<string> {
+  const { rows } = await t.database.pool.query(`insert into screening_alerts (subject, subject_key, trigger, profile_id, screened, source, list_id, entry_id, fingerprint, score, explanation)
+    values ('sender', 'sender:' || $1::text, 'profile', $1::uuid, '{"name":"Test","birth_date":null,"country":null}', 'ofac_sdn', '1', 1, 'f', 0.9, '{"listed_name":"TEST"}') returning id`, [user.id]);
+  return (rows[0] as { id: string }).id;
+}
+
 let nextMin = 10_000;
 const adminEndpoints: Record<string, () => Promise<Call>> = {
   'GET /api/admin/volume': async () => ({ method: 'GET', url: '/api/admin/volume?days=30' }),
@@ -81,6 +93,8 @@ const adminEndpoints: Record<string, () => Promise<Call>> = {
     return { method: 'DELETE', url: `/api/fees/${created.json().data.id}` };
   },
   'PATCH /api/rates/:key': async () => ({ method: 'PATCH', url: '/api/rates/USD_XAF', payload: { value: '610' } }),
+  'GET /api/screening/settings': async () => ({ method: 'GET', url: '/api/screening/settings' }),
+  'PUT /api/screening/settings': async () => ({ method: 'PUT', url: '/api/screening/settings', payload: { hold_threshold: 0.85 } }),
   'GET /api/rates/sources': async () => ({ method: 'GET', url: '/api/rates/sources' }),
   'PUT /api/rates/max-age': async () => ({ method: 'PUT', url: '/api/rates/max-age', payload: { hours: 36 } }),
   'GET /api/monitoring/rules': async () => ({ method: 'GET', url: '/api/monitoring/rules' }),

@@ -187,3 +187,21 @@ describe('EUR→USD from the ECB\'s reference rates', () => {
     }
   });
 });
+
+describe('an initiation without a quote on a stale rate', () => {
+  it('is refused with rate_stale; with a quote given before, it keeps its price', async () => {
+    const body = (extra: Record<string, unknown> = {}) => ({
+      source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
+      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+241 77 66 55 44' }, ...extra,
+    });
+    const promised = (await quote({ direction: 'USD_XAF', amount: '100' }, sender.token)).json().data;
+    await ageRate('USD_XAF', '36 hours 1 minute');
+    await expect.poll(async () => (await quote({ direction: 'USD_XAF', amount: '100' })).json().code).toBe('rate_stale');
+    const refused = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: body() });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('rate_stale');
+    const kept = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: body({ quote_id: promised.id }) });
+    expect(kept.statusCode).toBe(201);
+    await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });
+  });
+});

@@ -175,6 +175,57 @@ export interface paths {
         patch: operations["patchRatesByKey"];
         trace?: never;
     };
+    "/api/rates/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each rate with its reference, source, margin and age, and the maximum age (admin) */
+        get: operations["getRatesSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rates/ecb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Imports the ECB's euro reference rates (eurofxref-daily.xml or eurofxref-hist-90d.xml, multipart part "file"): the latest day's USD rate becomes EUR→USD's reference (admin) */
+        post: operations["postRatesEcb"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rates/max-age": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets how old a rate may get before quotes on it are refused, in hours (admin) */
+        put: operations["putRatesMaxAge"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -1458,6 +1509,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/kyc/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Identity reviews of one status, open ones oldest first with the time waiting (staff) */
+        get: operations["getKycReviews"];
+        put?: never;
+        /** Asks staff to review the sender's uploaded documents for level 2 or 3 (one open review at a time) */
+        post: operations["postKycReviews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An identity review: the sender's profile to compare, its documents (metadata, link, MRZ when read) (staff) */
+        get: operations["getKycReviewsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc/reviews/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed); e-mailed to the sender, audited (staff) */
+        post: operations["postKycReviewsByIdDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/me/export": {
         parameters: {
             query?: never;
@@ -1538,6 +1641,75 @@ export interface paths {
         put?: never;
         /** The best matches of a name (with an optional date of birth and country) in the current sanctions lists, each explained (staff) */
         post: operations["postScreeningSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Screening alerts, newest first, with what was screened, the list entry, the score and its explanation; by status (staff) */
+        get: operations["getScreeningAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/alerts/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decides a screening alert: false_positive releases its holds and is remembered for that person and unchanged entry; confirmed is an admin's proposal, then a second staff member's agreement (a second POST), and keeps the transfer frozen (staff, audited) */
+        post: operations["postScreeningAlertsByIdDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The score from which a screening hit holds (admin) */
+        get: operations["getScreeningSettings"];
+        /** Sets the score from which a screening hit holds, 0.5 to 1 (admin, audited) */
+        put: operations["putScreeningSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/rescreen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest re-screening of every sender and saved recipient after a list version changed: how far it is (staff) */
+        get: operations["getScreeningRescreen"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1657,6 +1829,23 @@ export interface paths {
         get: operations["getMonitoringCasesByIdReportPdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kyc/documents/{id}/mrz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Types the machine-readable zone of an identity document (2 or 3 lines), checked and compared with the profile; audited (staff) */
+        post: operations["postKycDocumentsByIdMrz"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2596,6 +2785,7 @@ export interface operations {
             content: {
                 "application/json": {
                     value: string | number;
+                    reference?: string | number | null;
                 };
             };
         };
@@ -2619,6 +2809,231 @@ export interface operations {
                             RWF_EUR: string;
                             EUR_USD: string;
                             USD_EUR: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getRatesSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rates: {
+                                /** @enum {string} */
+                                key: "USD_XAF" | "USD_RWF" | "EUR_XAF" | "EUR_RWF" | "EUR_USD";
+                                ours: string;
+                                reference: string;
+                                /** @enum {string} */
+                                source: "parity" | "ecb" | "staff";
+                                margin: string;
+                                updated_at: string;
+                                stale: boolean;
+                            }[];
+                            max_age_hours: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postRatesEcb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rates: {
+                                /** @enum {string} */
+                                key: "USD_XAF" | "USD_RWF" | "EUR_XAF" | "EUR_RWF" | "EUR_USD";
+                                ours: string;
+                                reference: string;
+                                /** @enum {string} */
+                                source: "parity" | "ecb" | "staff";
+                                margin: string;
+                                updated_at: string;
+                                stale: boolean;
+                            }[];
+                            max_age_hours: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putRatesMaxAge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hours: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rates: {
+                                /** @enum {string} */
+                                key: "USD_XAF" | "USD_RWF" | "EUR_XAF" | "EUR_RWF" | "EUR_USD";
+                                ours: string;
+                                reference: string;
+                                /** @enum {string} */
+                                source: "parity" | "ecb" | "staff";
+                                margin: string;
+                                updated_at: string;
+                                stale: boolean;
+                            }[];
+                            max_age_hours: number;
                         };
                     };
                 };
@@ -7902,8 +8317,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -7991,8 +8406,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -9127,7 +9542,15 @@ export interface operations {
                                 level: number;
                                 provide: ("full_name" | "date_of_birth" | "phone" | "address" | "city" | "country" | "identity_document" | "selfie" | "proof_of_address" | "source_of_funds")[];
                             } | null;
-                            open_review: null;
+                            open_review: {
+                                /** Format: uuid */
+                                id: string;
+                                level: 2 | 3;
+                                /** @enum {string} */
+                                status: "open" | "approved" | "rejected" | "more_requested";
+                                submitted_at: string;
+                                note: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -9480,6 +9903,430 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getKycReviews: {
+        parameters: {
+            query?: {
+                status?: "open" | "approved" | "rejected" | "more_requested";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            level: 2 | 3;
+                            /** @enum {string} */
+                            status: "open" | "approved" | "rejected" | "more_requested";
+                            submitted_at: string;
+                            waiting_seconds: number;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                                kyc_level: number;
+                            };
+                            decided_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postKycReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    level: 2 | 3;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            level: 2 | 3;
+                            /** @enum {string} */
+                            status: "open" | "approved" | "rejected" | "more_requested";
+                            submitted_at: string;
+                            note: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getKycReviewsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            level: 2 | 3;
+                            /** @enum {string} */
+                            status: "open" | "approved" | "rejected" | "more_requested";
+                            submitted_at: string;
+                            waiting_seconds: number;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                                kyc_level: number;
+                            };
+                            decided_at: string | null;
+                            note: string | null;
+                            decided_by: string | null;
+                            profile: {
+                                full_name: string | null;
+                                date_of_birth: string | null;
+                                email: string;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                state: string | null;
+                                country: string | null;
+                                /** @enum {string} */
+                                language: "en" | "fr";
+                            };
+                            documents: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "passport" | "id_card" | "residence_permit" | "selfie" | "proof_of_address" | "source_of_funds";
+                                side: ("front" | "back") | null;
+                                /** @enum {string} */
+                                content_type: "image/jpeg" | "image/png" | "image/webp" | "image/heic" | "application/pdf";
+                                size: number;
+                                uploaded_at: string;
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "rejected";
+                                href: string;
+                                mrz: {
+                                    /** @enum {string} */
+                                    status: "read" | "unreadable" | "typed";
+                                    lines: string[];
+                                    format: string | null;
+                                    valid: boolean;
+                                    checks: {
+                                        [key: string]: boolean;
+                                    };
+                                    document_code: string | null;
+                                    issuing_state: string | null;
+                                    document_number: string | null;
+                                    surname: string | null;
+                                    given_names: string | null;
+                                    nationality: string | null;
+                                    birth_date: string | null;
+                                    expiry_date: string | null;
+                                    expired: boolean | null;
+                                    name_matches_profile: boolean | null;
+                                    birth_date_matches_profile: boolean | null;
+                                    /** Format: date-time */
+                                    read_at: string;
+                                    /** Format: uuid */
+                                    typed_by?: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postKycReviewsByIdDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject" | "request_more";
+                    level?: 2 | 3;
+                    /** @default  */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            level: 2 | 3;
+                            /** @enum {string} */
+                            status: "open" | "approved" | "rejected" | "more_requested";
+                            submitted_at: string;
+                            waiting_seconds: number;
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                                kyc_level: number;
+                            };
+                            decided_at: string | null;
+                            note: string | null;
+                            decided_by: string | null;
+                            profile: {
+                                full_name: string | null;
+                                date_of_birth: string | null;
+                                email: string;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                state: string | null;
+                                country: string | null;
+                                /** @enum {string} */
+                                language: "en" | "fr";
+                            };
+                            documents: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "passport" | "id_card" | "residence_permit" | "selfie" | "proof_of_address" | "source_of_funds";
+                                side: ("front" | "back") | null;
+                                /** @enum {string} */
+                                content_type: "image/jpeg" | "image/png" | "image/webp" | "image/heic" | "application/pdf";
+                                size: number;
+                                uploaded_at: string;
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "rejected";
+                                href: string;
+                                mrz: {
+                                    /** @enum {string} */
+                                    status: "read" | "unreadable" | "typed";
+                                    lines: string[];
+                                    format: string | null;
+                                    valid: boolean;
+                                    checks: {
+                                        [key: string]: boolean;
+                                    };
+                                    document_code: string | null;
+                                    issuing_state: string | null;
+                                    document_number: string | null;
+                                    surname: string | null;
+                                    given_names: string | null;
+                                    nationality: string | null;
+                                    birth_date: string | null;
+                                    expiry_date: string | null;
+                                    expired: boolean | null;
+                                    name_matches_profile: boolean | null;
+                                    birth_date_matches_profile: boolean | null;
+                                    /** Format: date-time */
+                                    read_at: string;
+                                    /** Format: uuid */
+                                    typed_by?: string;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Default Response */
@@ -10009,6 +10856,456 @@ export interface operations {
                                 };
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getScreeningAlerts: {
+        parameters: {
+            query?: {
+                status?: "open" | "false_positive" | "confirmed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            subject: "sender" | "recipient";
+                            /** @enum {string} */
+                            trigger: "initiation" | "profile" | "rescreen";
+                            /** @enum {string} */
+                            status: "open" | "false_positive" | "confirmed";
+                            confirmation_proposed: boolean;
+                            screened: {
+                                name: string;
+                                birth_date: string | null;
+                                country: string | null;
+                            };
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            };
+                            transfer: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                status: string;
+                            } | null;
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            list_id: string;
+                            entry_id: number;
+                            fingerprint: string;
+                            score: number;
+                            explanation: {
+                                listed_name: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            decided_by: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                            } | null;
+                            decided_at: string | null;
+                            second_by: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                            } | null;
+                            second_at: string | null;
+                            notes: {
+                                at: string;
+                                /** Format: uuid */
+                                by: string;
+                                /** @enum {string} */
+                                decision: "false_positive" | "confirmed";
+                                note: string;
+                            }[];
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postScreeningAlertsByIdDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "false_positive" | "confirmed";
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            subject: "sender" | "recipient";
+                            /** @enum {string} */
+                            trigger: "initiation" | "profile" | "rescreen";
+                            /** @enum {string} */
+                            status: "open" | "false_positive" | "confirmed";
+                            confirmation_proposed: boolean;
+                            screened: {
+                                name: string;
+                                birth_date: string | null;
+                                country: string | null;
+                            };
+                            sender: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                                email: string;
+                            };
+                            transfer: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                status: string;
+                            } | null;
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            list_id: string;
+                            entry_id: number;
+                            fingerprint: string;
+                            score: number;
+                            explanation: {
+                                listed_name: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            decided_by: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                            } | null;
+                            decided_at: string | null;
+                            second_by: {
+                                /** Format: uuid */
+                                profile_id: string;
+                                full_name: string | null;
+                            } | null;
+                            second_at: string | null;
+                            notes: {
+                                at: string;
+                                /** Format: uuid */
+                                by: string;
+                                /** @enum {string} */
+                                decision: "false_positive" | "confirmed";
+                                note: string;
+                            }[];
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getScreeningSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            hold_threshold: number;
+                            default_hold_threshold: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putScreeningSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hold_threshold: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            hold_threshold: number;
+                            default_hold_threshold: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getScreeningRescreen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            total: number;
+                            done: number;
+                            alerts: number;
+                            started_at: string;
+                            finished_at: string | null;
+                        } | null;
                     };
                 };
             };
@@ -10729,6 +12026,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postKycDocumentsByIdMrz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "read" | "unreadable" | "typed";
+                            lines: string[];
+                            format: string | null;
+                            valid: boolean;
+                            checks: {
+                                [key: string]: boolean;
+                            };
+                            document_code: string | null;
+                            issuing_state: string | null;
+                            document_number: string | null;
+                            surname: string | null;
+                            given_names: string | null;
+                            nationality: string | null;
+                            birth_date: string | null;
+                            expiry_date: string | null;
+                            expired: boolean | null;
+                            name_matches_profile: boolean | null;
+                            birth_date_matches_profile: boolean | null;
+                            /** Format: date-time */
+                            read_at: string;
+                            /** Format: uuid */
+                            typed_by?: string;
+                        };
+                    };
                 };
             };
             /** @description Default Response */

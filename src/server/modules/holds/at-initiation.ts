@@ -1,31 +1,61 @@
+import { CHANNELS } from '@core/channels.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { monitorAtInitiation } from '../monitoring/at-initiation.js';
 import type { MonitorableTransfer } from '../monitoring/monitor.js';
+import { screeningIndex } from '../screening/index-cache.js';
+import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
 import { activeHolds, placeHold } from './holds.js';
 
 // The initiation's compliance step (docs/rules/screening.md#holds-and-alerts), called once per new
 // transfer right after its row is committed (the initiation's insert is one batched statement, so
-// this runs just after it, on the same request, before the answer): the transfer is held when the
-// step says so, and the answer tells the sender it is being checked. A step that fails holds the
-// transfer (fail closed) rather than letting it through unscreened.
+// this runs just after it, on the same request, before the answer; docs/decisions/035-compliance-holds.md):
+// the recipient screened against the index in memory (no query unless it hits), stale required
+// lists holding it (fail closed), then the monitoring rules. The transfer is held when any says so,
+// and the answer tells the sender only that it is being checked. A step that fails holds the
+// transfer rather than letting it through unscreened.
 
 /** What the compliance step reads of a new transfer: its row has it all. */
-export type NewTransfer = MonitorableTransfer;
+export interface NewTransfer extends MonitorableTransfer {
+  destination_provider: string;
+}
 
 export interface ComplianceLog {
   error(obj: object, msg: string): void;
 }
 
-/** Screens the recipient and runs the monitoring rules; answers whether the transfer is now held. */
-export async function complianceAtInitiation(tx: Db | Tx, transfer: NewTransfer, log?: ComplianceLog): Promise<boolean> {
+/** Screens the recipient, holds when lists are stale, runs the monitoring rules; answers whether the transfer is now held. */
+export async function complianceAtInitiation(db: Db, transfer: NewTransfer, log?: ComplianceLog): Promise<boolean> {
+  const held = await screenRecipient(db, transfer).catch(async (err: unknown) => {
+    log?.error({ err, transferId: transfer.id }, 'recipient screening failed: the transfer is held');
+    await placeHold(db, { transferId: transfer.id, reason: 'screening', detail: { failed: 'screening' } });
+    return true;
+  });
+  const monitored = await monitorAtInitiation(db, transfer).then(() => false, async (err: unknown) => {
+    log?.error({ err, transferId: transfer.id }, 'monitoring failed: the transfer is held');
+    await placeHold(db, { transferId: transfer.id, reason: 'monitoring', detail: { failed: 'monitoring' } });
+    return true;
+  });
+  if (held || monitored) return true;
+  // One indexed read: a monitoring hold placed now, or the sender's own (a sender-wide hold covers new transfers).
+  return (await activeHolds(db, [transfer.id])).has(transfer.id);
+}
+
+/** The recipient's name (the country of the payout channel as qualifier); stale required lists hold. Answers whether it held. */
+async function screenRecipient(db: Db | Tx, transfer: NewTransfer): Promise<boolean> {
+  const state = await screeningIndex(db as Db).state();
   let held = false;
-  try {
-    await monitorAtInitiation(tx, transfer);
-  } catch (err) {
-    log?.error({ err, transferId: transfer.id }, 'compliance step failed: the transfer is held');
-    await placeHold(tx, { transferId: transfer.id, reason: 'monitoring', detail: { failed: 'monitoring' } });
+  const stale = state.stale();
+  if (stale.length) {
+    await placeHold(db, { transferId: transfer.id, reason: 'stale_lists', detail: { lists: stale } });
     held = true;
   }
-  // One indexed read: a hold placed now, or the sender's own (a sender-wide hold covers new transfers).
-  return held || (await activeHolds(tx, [transfer.id])).has(transfer.id);
+  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
+  const name = typeof details.recipient_name === 'string' ? details.recipient_name : typeof details.account_holder === 'string' ? details.account_holder : '';
+  const country = CHANNELS[transfer.destination_provider as keyof typeof CHANNELS]?.country;
+  const hits = hitsOf(state, { name, country });
+  if (!hits.length) return held;
+  const raised = await raiseAlerts(db, state, {
+    subject: 'recipient', key: recipientKey(name, details), name, country, profileId: transfer.profile_id, transferId: transfer.id,
+  }, hits, 'initiation');
+  return held || raised.length > 0;
 }

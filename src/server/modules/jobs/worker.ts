@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runMonitoringSweep } from '../monitoring/sweep.js';
+import { runRescreen } from '../screening/rescreen.js';
 import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
 import { fetchEcbRates } from '../rates/ecb.js';
@@ -95,6 +96,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
       if (deps.config.ECB_RATES_URL) await fetchEcbRates({ ...deps, prices: NO_CACHE }, deps.config.ECB_RATES_URL, helpers.abortSignal);
     },
     monitoring_sweep: async () => { await runMonitoringSweep(deps); },
+    // Everyone screened again after a sanctions list version changed (screening/rescreen.ts).
+    screening_rescreen: (payload) => runRescreen(deps, payload),
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
   };

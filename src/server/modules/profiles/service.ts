@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/password.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { findAccountByEmail, findAccountById, normalizePhone } from '../auth/service.js';
 import { sendAccountMail } from '../mail/service.js';
+import { screenSenderOnChange } from '../screening/screen-sender.js';
 import { isKnownCountry } from '../geo/service.js';
 import { assertOwner } from './reauth.js';
 import * as repo from './repo.js';
@@ -64,6 +65,8 @@ export async function updateMyProfile(ctx: AppContext, reply: FastifyReply, me: 
     if (await findAccountByEmail(ctx.db, newEmail)) throw new AppError('email_already_registered');
   }
   const profile = Object.keys(changes).length > 0 ? (await repo.updateProfile(ctx.db, current.id, changes)) ?? current : current;
+  // Screened on reaching level 1 and on a new name or date of birth (docs/rules/screening.md#holds-and-alerts).
+  await screenSenderOnChange(ctx.db, current, profile);
   if (!newEmail) return { data: toProfile(profile), message: t(lang, 'auth.profile.saved') };
   const code = await issueCode(ctx.db, { purpose: 'change_email', email: newEmail, profileId: profile.id });
   await sendAccountMail(ctx, profile.language, newEmail, profile.full_name, { kind: 'changeEmail', code, minutes: CODE_TTL_MS / 60_000 });

@@ -1,7 +1,7 @@
 import type { ListSourceId } from '@core/api/screening.js';
-import { buildIndex, type ScreeningIndex } from '@core/screening/index.js';
+import { buildIndex, HOLD_THRESHOLD, type ListedEntry, type ScreeningIndex } from '@core/screening/index.js';
 import type { Db } from '@server/db/client.js';
-import { currentVersionIds, versionEntries } from './repo.js';
+import { screeningSnapshot, versionEntries, type SnapshotRow } from './repo.js';
 
 // One matcher index per process over the current version of every list
 // (docs/rules/screening.md#lists-in-the-product). Built after an import in this process and on
@@ -15,12 +15,26 @@ interface LoadedIndex {
   index: ScreeningIndex;
   /** Per list: the version its entries were read from. */
   versionOf: Map<string, string>;
+  /** Each entry's row id and fingerprint (an alert names both; a false positive is remembered by the fingerprint). */
+  stored: Map<ListedEntry, { entry_id: number; fingerprint: string }>;
 }
+
+/** What screening needs besides the index, read with the versions (one small query every VERSION_CHECK_MS at most). */
+export interface ScreeningState {
+  loaded: LoadedIndex | null;
+  /** The hold threshold (a settings row; HOLD_THRESHOLD until the admin sets one). */
+  threshold: number;
+  /** The required lists older than their maximum age (or never imported) at `now`: new transfers wait. */
+  stale(now?: number): ListSourceId[];
+}
+
+const HOUR_MS = 3_600_000;
 
 const keyOf = (versions: { id: string }[]) => versions.map((v) => v.id).join(',');
 
 class ScreeningIndexCache {
   private loaded: { key: string; value: LoadedIndex | null } | null = null;
+  private snapshot: SnapshotRow[] = [];
   private checkedAt = 0;
   private building: { key: string; promise: Promise<LoadedIndex | null> } | null = null;
 
@@ -32,9 +46,24 @@ class ScreeningIndexCache {
     return this.refresh();
   }
 
-  /** Reads the current versions now and rebuilds the index when they changed (after an import). */
+  /** The index with the lists' freshness and the hold threshold, as of at most VERSION_CHECK_MS ago. */
+  async state(): Promise<ScreeningState> {
+    const loaded = await this.current();
+    const rows = this.snapshot;
+    const setting = rows.find((r) => r.threshold !== null)?.threshold;
+    const threshold = setting ? Number(setting) : HOLD_THRESHOLD;
+    return {
+      loaded, threshold: Number.isFinite(threshold) ? threshold : HOLD_THRESHOLD,
+      stale: (now = this.now()) => rows.filter((r) => r.required
+        && (r.imported_at === null || (now - new Date(r.imported_at).getTime()) / HOUR_MS > r.max_age_hours)).map((r) => r.source),
+    };
+  }
+
+  /** Reads the current versions now and rebuilds the index when they changed (after an import, a settings change). */
   async refresh(): Promise<LoadedIndex | null> {
-    const versions = await currentVersionIds(this.db);
+    const rows = await screeningSnapshot(this.db);
+    this.snapshot = rows;
+    const versions = rows.filter((r) => r.current_version_id !== null).map((r) => ({ source: r.source, id: r.current_version_id! }));
     const key = keyOf(versions);
     this.checkedAt = this.now();
     if (this.loaded?.key === key) return this.loaded.value;
@@ -58,7 +87,8 @@ class ScreeningIndexCache {
   private async build(versions: { source: ListSourceId; id: string }[]): Promise<LoadedIndex | null> {
     if (!versions.length) return null;
     const rows = await versionEntries(this.db, versions);
-    return { index: buildIndex(rows), versionOf: new Map(versions.map((v) => [v.source, v.id])) };
+    const stored = new Map(rows.map((r) => [r.entry, { entry_id: r.entry_id, fingerprint: r.fingerprint }]));
+    return { index: buildIndex(rows.map((r) => r.entry)), versionOf: new Map(versions.map((v) => [v.source, v.id])), stored };
   }
 }
 

@@ -163,7 +163,7 @@ export async function listsOverview(db: Db, lang: Lang, now = Date.now()): Promi
 
 /** The admin changes whether a list is required and how old it may get; audited. */
 export async function updateListSettings(db: Db, actor: Actor, source: ListSourceId, body: ListSettings): Promise<ListState> {
-  return db.transaction(async (tx) => {
+  const state = await db.transaction(async (tx) => {
     const before = await lockSource(tx, source);
     const after = await updateSource(tx, source, {
       ...(body.required !== undefined ? { required: body.required } : {}),
@@ -178,4 +178,7 @@ export async function updateListSettings(db: Db, actor: Actor, source: ListSourc
     const version = (await sourcesWithVersions(tx)).find((r) => r.source.source === source)?.version ?? null;
     return stateOf(after, version, Date.now());
   });
+  // This process holds new transfers on the new freshness at once; the others within VERSION_CHECK_MS.
+  await screeningIndex(db).refresh();
+  return state;
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { ListSourceId } from '@core/api/screening.js';
 import type { EntryKind, ListedEntry } from '@core/screening/types.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -16,10 +16,27 @@ export async function sourcesWithVersions(db: Db | Tx): Promise<{ source: Source
   return rows;
 }
 
-/** The current version ids, one cheap query: what the in-memory index is checked against. */
-export function currentVersionIds(db: Db): Promise<{ source: ListSourceId; id: string }[]> {
-  return db.select({ source: screeningSources.source, id: sql<string>`${screeningSources.current_version_id}` })
-    .from(screeningSources).where(isNotNull(screeningSources.current_version_id)).orderBy(asc(screeningSources.source));
+/** The key of the hold threshold's row in `settings` (docs/rules/screening.md#holds-and-alerts). */
+export const THRESHOLD_SETTING = 'screening_hold_threshold';
+
+export type SnapshotRow = {
+  source: ListSourceId;
+  current_version_id: string | null;
+  required: boolean;
+  max_age_hours: number;
+  imported_at: string | null;
+  threshold: string | null;
+};
+
+/**
+ * One cheap query: the current version ids (what the in-memory index is checked against), each
+ * list's freshness, and the hold threshold.
+ */
+export async function screeningSnapshot(db: Db): Promise<SnapshotRow[]> {
+  const result = await db.execute<SnapshotRow>(sql`select s.source, s.current_version_id, s.required, s.max_age_hours, v.imported_at::text as imported_at,
+      (select value from settings where key = ${THRESHOLD_SETTING}) as threshold
+    from screening_sources s left join screening_list_versions v on v.id = s.current_version_id order by s.source`);
+  return result.rows;
 }
 
 /** The list's settings row, locked: imports of one list run one after the other. */
@@ -69,14 +86,17 @@ export async function previousVersionId(tx: Tx, source: ListSourceId, before: st
 }
 
 /** The versions' entries, as the matcher reads them, in their file's order. */
-export async function versionEntries(db: Db, versions: { source: ListSourceId; id: string }[]): Promise<ListedEntry[]> {
+export async function versionEntries(db: Db, versions: { source: ListSourceId; id: string }[]): Promise<{ entry: ListedEntry; entry_id: number; fingerprint: string }[]> {
   if (!versions.length) return [];
   const sourceOf = new Map(versions.map((v) => [v.id, v.source]));
   const rows = await db.select().from(screeningListEntries)
     .where(inArray(screeningListEntries.version_id, versions.map((v) => v.id)))
     .orderBy(asc(screeningListEntries.version_id), asc(screeningListEntries.id));
   return rows.map((r) => ({
-    source: sourceOf.get(r.version_id)!, list_id: r.list_id, names: r.names, kind: r.kind as EntryKind,
-    birth_dates: r.birth_dates, countries: r.countries, programmes: r.programmes,
+    entry: {
+      source: sourceOf.get(r.version_id)!, list_id: r.list_id, names: r.names, kind: r.kind as EntryKind,
+      birth_dates: r.birth_dates, countries: r.countries, programmes: r.programmes,
+    },
+    entry_id: r.id, fingerprint: r.fingerprint,
   }));
 }

@@ -2,10 +2,17 @@ import {
   ListImportResponseSchema, ListParamsSchema, ListSettingsSchema, ListsOverviewResponseSchema, ListStateResponseSchema,
   ScreeningSearchResponseSchema, ScreeningSearchSchema,
 } from '@core/api/screening.js';
+import { IdParamsSchema } from '@core/api/common.js';
+import {
+  AlertDecisionSchema, AlertResponseSchema, AlertsQuerySchema, AlertsResponseSchema, RescreenResponseSchema, ScreeningSettingsResponseSchema,
+  ScreeningSettingsSchema,
+} from '@core/api/screening-alerts.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
+import { decideAlert, listAlerts, screeningSettings, updateScreeningSettings } from './alerts-service.js';
 import { importList, listsOverview, updateListSettings } from './lists-service.js';
+import { latestRescreen, queueRescreen } from './rescreen.js';
 import { searchLists } from './search.js';
 import { MAX_LIST_FILE_MB, receiveListUpload } from './upload.js';
 
@@ -24,6 +31,8 @@ const routes: ApiModule = async (app, { ctx }) => {
     const upload = await receiveListUpload(request);
     try {
       const imported = await importList(ctx.db, actorOf(request), upload.source, upload.files);
+      // A new version: everyone is screened again against it (a durable job).
+      if (!imported.unchanged) await queueRescreen(ctx);
       // The same file(s) as the current version: that version, and nothing new was made.
       return reply.status(imported.unchanged ? 200 : 201).send({ data: imported });
     } finally {
@@ -45,5 +54,33 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: { summary: 'The best matches of a name (with an optional date of birth and country) in the current sanctions lists, each explained (staff)', body: ScreeningSearchSchema, response: replies({ 200: ScreeningSearchResponseSchema }) },
   }, async (request) => ({ data: await searchLists(ctx.db, request.body) }));
+
+  app.get('/screening/alerts', {
+    config: { access: 'staff' },
+    schema: { summary: 'Screening alerts, newest first, with what was screened, the list entry, the score and its explanation; by status (staff)', querystring: AlertsQuerySchema, response: replies({ 200: AlertsResponseSchema }) },
+  }, async (request) => ({ data: await listAlerts(ctx.db, request.query.status) }));
+
+  app.post('/screening/alerts/:id/decision', {
+    config: { access: 'staff' },
+    schema: {
+      summary: 'Decides a screening alert: false_positive releases its holds and is remembered for that person and unchanged entry; confirmed is an admin\'s proposal, then a second staff member\'s agreement (a second POST), and keeps the transfer frozen (staff, audited)',
+      params: IdParamsSchema, body: AlertDecisionSchema, response: replies({ 200: AlertResponseSchema }),
+    },
+  }, async (request) => ({ data: await decideAlert(ctx.db, actorOf(request), request.params.id, request.body) }));
+
+  app.get('/screening/settings', {
+    config: { access: 'admin' },
+    schema: { summary: 'The score from which a screening hit holds (admin)', response: replies({ 200: ScreeningSettingsResponseSchema }) },
+  }, async () => ({ data: await screeningSettings(ctx.db) }));
+
+  app.put('/screening/settings', {
+    config: { access: 'admin' },
+    schema: { summary: 'Sets the score from which a screening hit holds, 0.5 to 1 (admin, audited)', body: ScreeningSettingsSchema, response: replies({ 200: ScreeningSettingsResponseSchema }) },
+  }, async (request) => ({ data: await updateScreeningSettings(ctx.db, actorOf(request), request.body) }));
+
+  app.get('/screening/rescreen', {
+    config: { access: 'staff' },
+    schema: { summary: 'The latest re-screening of every sender and saved recipient after a list version changed: how far it is (staff)', response: replies({ 200: RescreenResponseSchema }) },
+  }, async () => ({ data: await latestRescreen(ctx.db) }));
 };
 export default routes;

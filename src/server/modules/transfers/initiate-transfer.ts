@@ -11,7 +11,7 @@ import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.
 import { complianceAtInitiation } from '../holds/at-initiation.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
-import { expiredWithFresh, promisedPrice } from '../quotes/service.js';
+import { assertRateFresh, expiredWithFresh, promisedPrice } from '../quotes/service.js';
 import { saveRecipient } from '../recipients/service.js';
 import { usesPayPal } from './money-step.js';
 import { createdMailJob } from './notifications.js';
@@ -64,6 +64,8 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   // A mobile payout number of the destination's operators (docs/rules/corridors.md#phone-country-rules), checked before the amount's limits as on the transfer screen.
   const phone = d.recipient_phone
     && await payoutNumber(ctx, body.destination_provider, d.recipient_phone, 'destination_details.recipient_phone');
+  // Without a quote the price is today's: refused on a stale rate (docs/rules/fees-and-rates.md#rate-sources).
+  if (!body.quote_id) await assertRateFresh(ctx, direction);
   const priced = await priceTransfer(ctx, direction, body.amount);
   if (priced.limitError) throw limitError(priced.limitError.code, priced.limitError.limit, source.currency);
   // A quote named is a promise: its price, whatever the tiers and rates say now
