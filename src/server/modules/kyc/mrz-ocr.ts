@@ -14,6 +14,13 @@ const CORE = path.dirname(require.resolve('tesseract.js-core/package.json'));
 
 let shared: Promise<Worker> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
+let pending = 0;
+let idleTimer: NodeJS.Timeout | null = null;
+/**
+ * The worker is a thread that would keep a stopping process alive: it is ended once no photo has
+ * come for this long (photos arrive in bursts: a card's two sides, a review's documents).
+ */
+const IDLE_MS = 15_000;
 
 /** One worker per process, made on first use and reused (its start costs about a second). */
 function worker(): Promise<Worker> {
@@ -40,6 +47,7 @@ function worker(): Promise<Worker> {
 
 /** Stops the shared worker (tests, shutdown). */
 export async function stopMrzOcr(): Promise<void> {
+  if (idleTimer) { clearTimeout(idleTimer); idleTimer = null; }
   const w = shared;
   shared = null;
   if (w) await (await w).terminate();
@@ -75,10 +83,16 @@ async function bands(image: Buffer): Promise<Buffer[]> {
  * (a valid zone found). Photos are read one at a time through the shared worker.
  */
 export async function ocrBottomBands(image: Buffer, take: (text: string) => boolean): Promise<void> {
+  pending++;
+  if (idleTimer) { clearTimeout(idleTimer); idleTimer = null; }
   const run = queue.then(async () => {
     const w = await worker();
     for (const band of await bands(image)) if (take((await w.recognize(band)).data.text)) return;
   });
-  queue = run.catch(() => undefined);
+  queue = run.catch(() => undefined).finally(() => {
+    if (--pending > 0) return;
+    idleTimer = setTimeout(() => { idleTimer = null; if (pending === 0) void stopMrzOcr().catch(() => undefined); }, IDLE_MS);
+    idleTimer.unref();
+  });
   return run;
 }
