@@ -151,7 +151,7 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     expect(status.level).toBe(2);
     expect(status.open_review).toBeNull();
     expect(status.windows.find((w: { window: string }) => w.window === '30d').limit).toBe('7000.00');
-    await t.jobsDone();
+    await t.jobsDone(60_000); // the ID card photos queue MRZ reading (OCR) too
     const mail = await smtp.waitFor(sender.email, /level 2/);
     expect(mail.raw).toContain('Hello Awa Approved,');
     expect(mail.raw).toContain('We checked your documents: your account is now at level 2.');
@@ -180,7 +180,7 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     const status = await kyc(sender);
     expect(status.level).toBe(1);
     expect(status.open_review).toMatchObject({ id, status: 'rejected', note: 'La photo de la carte est floue.' });
-    await t.jobsDone();
+    await t.jobsDone(60_000); // the ID card photos queue MRZ reading (OCR) too
     const mail = { raw: mailText((await smtp.waitFor(sender.email, /Motif/)).raw) };
     expect(mail.raw).toContain('Bonjour Jean Refusé,');
     expect(mail.raw).toContain('Nous n’avons pas pu accepter vos documents pour le niveau 2.');
@@ -198,7 +198,7 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     const res = await decide(manager, id, { decision: 'request_more', note: 'Please send the back of the card without glare.' });
     expect(res.statusCode).toBe(200);
     expect((await kyc(sender)).open_review).toMatchObject({ id, status: 'more_requested', note: 'Please send the back of the card without glare.' });
-    await t.jobsDone();
+    await t.jobsDone(60_000); // the ID card photos queue MRZ reading (OCR) too
     const mail = await smtp.waitFor(sender.email, /Action needed/);
     expect(mail.raw).toContain('What we need: Please send the back of the card without glare.');
     await upload(sender, { kind: 'id_card', side: 'back' });
