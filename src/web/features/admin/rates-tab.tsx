@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -11,7 +11,8 @@ import { Field, Form, FormError, parseInto, SubmitButton, useZodForm } from '@we
 import { Input } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
-import { api } from '@web/lib/api';
+import { api, isApiError } from '@web/lib/api';
+import { Button } from '@web/components/ui/button';
 import { formatDateTime } from '@web/lib/format';
 import { useAudit } from './admin-api';
 import { AuditList } from './audit-list';
@@ -162,6 +163,50 @@ function MaxAgeForm({ hours }: { hours: number }) {
   );
 }
 
+/** The ECB's reference-rate file (eurofxref-daily.xml or eurofxref-hist-90d.xml): its latest day's USD rate becomes EUR→USD's reference. */
+function EcbUpload() {
+  const { t } = useTranslation(['admin', 'common']);
+  const client = useQueryClient();
+  const { toast } = useToast();
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const upload = useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append('file', file);
+      return api('/api/rates/ecb', { method: 'POST', body });
+    },
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: SOURCES_KEY }), client.invalidateQueries({ queryKey: ['rates'] })]),
+  });
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor="ecb-file" className="text-sm font-medium text-slate-900">{t('rates.ecbFile')}</label>
+      <p className="text-xs text-muted-foreground">{t('rates.ecbHint')}</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <input id="ecb-file" ref={input} type="file" accept=".xml,text/xml,application/xml" className="max-w-full text-sm" />
+        <Button
+          type="button"
+          disabled={upload.isPending}
+          onClick={async () => {
+            const file = input.current?.files?.[0];
+            if (!file) { setError(t('rates.ecbChoose')); return; }
+            setError(null);
+            try {
+              await upload.mutateAsync(file);
+              toast({ variant: 'success', title: t('rates.ecbImported') });
+            } catch (err) {
+              setError(isApiError(err) && err.message ? err.message : t('states.error', { ns: 'common' }));
+            }
+          }}
+        >
+          {t('rates.ecbImport')}
+        </Button>
+      </div>
+      {error ? <Alert variant="destructive">{error}</Alert> : null}
+    </div>
+  );
+}
+
 export function RatesTab() {
   const { t } = useTranslation(['admin', 'common']);
   const sources = useRateSources();
@@ -172,7 +217,7 @@ export function RatesTab() {
       <p className="text-sm text-muted-foreground">{t('rates.note')}</p>
       {sources.isPending ? <LoadingState /> : sources.isError ? <Alert variant="destructive">{t('states.error', { ns: 'common' })}</Alert> : (
         <>
-          <Card className="p-4"><MaxAgeForm hours={sources.data.max_age_hours} /></Card>
+          <Card className="flex flex-col gap-4 p-4"><MaxAgeForm hours={sources.data.max_age_hours} /><EcbUpload /></Card>
           <div className="grid gap-4 sm:grid-cols-2">
             {sources.data.rates.map((rate) => <RateCard key={rate.key} rate={rate} maxAge={sources.data.max_age_hours} />)}
           </div>
