@@ -18,8 +18,7 @@ import { OperatorsTab } from './operators-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
 import { RequestsTab } from './requests-tab';
-import { CasesSection } from './cases-section';
-import { MonitoringRulesSection } from './monitoring-rules-section';
+import { ComplianceTab } from './compliance-tab';
 import { UsersTab } from './users-tab';
 import { VerificationTab } from './verification-tab';
 
@@ -28,7 +27,7 @@ const VolumeTab = lazy(() => import('./volume-tab'));
 
 const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
 /** Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews). */
-const STAFF_TABS = ['verification'] as const;
+const STAFF_TABS = ['verification', 'compliance'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -145,17 +144,19 @@ export default function AdminPage() {
             <TabsContent value="jobs"><JobsTab /></TabsContent>
             <TabsContent value="reconciliation"><ReconciliationTab /></TabsContent>
             <TabsContent value="audit"><AuditTab /></TabsContent>
-            {/* Transaction monitoring (docs/rules/monitoring.md): the cases, then the rules' settings. */}
-            <TabsContent value="compliance"><div className="flex flex-col gap-8"><CasesSection /><MonitoringRulesSection /></div></TabsContent>
+            {/* Sanctions screening and transaction monitoring (docs/rules/screening.md, docs/rules/monitoring.md). */}
+            <TabsContent value="compliance"><ComplianceTab /></TabsContent>
           </Tabs>
         ) : (
           <Tabs value={tab} onValueChange={select}>
             <TabsList aria-label={t('tabs.label')}>
               <TabsTrigger value="requests">{t('tabs.requests')}</TabsTrigger>
               <TabsTrigger value="verification">{t('tabs.verification')}</TabsTrigger>
+              <TabsTrigger value="compliance">{t('tabs.compliance')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="verification"><VerificationTab /></TabsContent>
+            <TabsContent value="compliance"><ComplianceTab /></TabsContent>
           </Tabs>
         )}
       </div>

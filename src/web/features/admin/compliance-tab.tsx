@@ -1,0 +1,225 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ListsOverview } from '@core/api/screening';
+import type { Rescreen, ScreeningAlert } from '@core/api/screening-alerts';
+import { LIST_SOURCES } from '@core/api/screening';
+import { Alert } from '@web/components/ui/alert';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card } from '@web/components/ui/card';
+import { Input, Textarea } from '@web/components/ui/input';
+import { Select } from '@web/components/ui/select';
+import { LoadingState } from '@web/components/ui/spinner';
+import { api, isApiError } from '@web/lib/api';
+import { formatDateTime } from '@web/lib/format';
+import { useSession } from '@web/lib/session';
+import { CasesSection } from './cases-section';
+import { MonitoringRulesSection } from './monitoring-rules-section';
+
+// The Compliance tab (docs/rules/screening.md#holds-and-alerts, docs/rules/monitoring.md): the
+// sanctions lists (versions, age, stale, "nobody is screened", upload), the screening alerts with
+// their explanation and the decision form, the re-screening's progress, then monitoring's cases and
+// (admin) rules.
+
+const keys = { lists: ['admin', 'screening', 'lists'] as const, rescreen: ['admin', 'screening', 'rescreen'] as const, alerts: (s: string) => ['admin', 'screening', 'alerts', s] as const };
+
+function ListsSection({ isAdmin }: { isAdmin: boolean }) {
+  const { t, i18n } = useTranslation('admin');
+  const lists = useQuery({ queryKey: keys.lists, queryFn: async ({ signal }) => (await api<{ data: ListsOverview }>('/api/screening/lists', { signal })).data });
+  const rescreen = useQuery({
+    queryKey: keys.rescreen, queryFn: async ({ signal }) => (await api<{ data: Rescreen | null }>('/api/screening/rescreen', { signal })).data,
+    refetchInterval: (q) => (q.state.data && !q.state.data.finished_at ? 2_000 : false),
+  });
+  const d = lists.data;
+  const r = rescreen.data;
+  return (
+    <section aria-labelledby="c-lists" className="flex flex-col gap-3">
+      <h2 id="c-lists" className="text-lg font-semibold">{t('compliance.lists.title')}</h2>
+      {lists.isPending ? <LoadingState /> : !d ? <Alert variant="destructive">{t('states.error', { ns: 'common' })}</Alert> : (
+        <>
+          <Alert variant={!d.screening_active || d.lists.some((l) => l.stale) ? 'destructive' : 'success'} data-testid="screening-message">{d.message}</Alert>
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {d.lists.map((l) => (
+              <li key={l.source}>
+                <Card className="flex flex-col gap-1 p-4 text-sm" data-testid={`list-${l.source}`}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="font-semibold">{t(`screening.sources.${l.source}`)}</span>
+                    {l.required ? <Badge variant="blue">{t('compliance.lists.required')}</Badge> : null}
+                    {l.stale ? <Badge variant="red">{t('compliance.lists.stale')}</Badge> : null}
+                  </div>
+                  {l.current ? (
+                    <>
+                      <span>{t('compliance.lists.version', { date: formatDateTime(l.current.imported_at, i18n.language), entries: l.current.entries, names: l.current.names })}</span>
+                      <span className="text-muted-foreground">{t('compliance.lists.age', { hours: l.age_hours, max: l.max_age_hours })}</span>
+                    </>
+                  ) : <span className="text-muted-foreground">{t('compliance.lists.never')}</span>}
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {r ? (
+        <p className="text-sm" data-testid="rescreen-progress">
+          {r.finished_at
+            ? t('compliance.rescreen.done', { total: r.total, alerts: r.alerts, date: formatDateTime(r.finished_at, i18n.language) })
+            : t('compliance.rescreen.running', { done: r.done, total: r.total, alerts: r.alerts })}
+        </p>
+      ) : null}
+      {isAdmin ? <UploadForm /> : null}
+    </section>
+  );
+}
+
+function UploadForm() {
+  const { t } = useTranslation('admin');
+  const client = useQueryClient();
+  const id = useId();
+  const [source, setSource] = useState<string>('ofac_sdn');
+  const [files, setFiles] = useState<FileList | null>(null);
+  const upload = useMutation({
+    mutationFn: async () => {
+      const body = new FormData();
+      body.append('source', source);
+      for (const f of Array.from(files ?? [])) body.append('files', f, f.name);
+      return api<{ data: { entries: number; unchanged: boolean } }>('/api/screening/lists', { method: 'POST', body });
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'screening'] }),
+  });
+  const submit = (e: FormEvent) => { e.preventDefault(); if (files?.length) upload.mutate(); };
+  return (
+    <Card className="p-4">
+      <form className="flex flex-col gap-3" onSubmit={submit} aria-labelledby={`${id}-title`}>
+        <h3 id={`${id}-title`} className="font-semibold">{t('compliance.upload.title')}</h3>
+        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-source`}>
+          {t('compliance.upload.source')}
+          <Select id={`${id}-source`} value={source} onChange={(e) => setSource(e.target.value)}>
+            {LIST_SOURCES.map((s) => <option key={s} value={s}>{t(`screening.sources.${s}`)}</option>)}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-files`}>
+          {t('compliance.upload.files')}
+          <Input id={`${id}-files`} type="file" multiple onChange={(e) => setFiles(e.target.files)} />
+          <span className="text-xs text-muted-foreground">{t('compliance.upload.hint')}</span>
+        </label>
+        {upload.isError ? <Alert variant="destructive">{isApiError(upload.error) ? upload.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
+        {upload.data ? <Alert variant="success">{upload.data.data.unchanged ? t('compliance.upload.unchanged') : t('compliance.upload.done', { entries: upload.data.data.entries })}</Alert> : null}
+        <Button type="submit" className="self-start" disabled={!files?.length || upload.isPending}>{t('compliance.upload.submit')}</Button>
+      </form>
+    </Card>
+  );
+}
+
+function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean }) {
+  const { t } = useTranslation('admin');
+  const client = useQueryClient();
+  const id = useId();
+  const [decision, setDecision] = useState<'false_positive' | 'confirmed'>(alert.confirmation_proposed ? 'confirmed' : 'false_positive');
+  const [note, setNote] = useState('');
+  const decide = useMutation({
+    mutationFn: () => api<{ data: ScreeningAlert }>(`/api/screening/alerts/${alert.id}/decision`, { method: 'POST', body: { decision, note } }),
+    // A decision releases holds: the queue's transfers change too.
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin'] }),
+  });
+  const canConfirm = isAdmin || alert.confirmation_proposed;
+  return (
+    <form className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); decide.mutate(); }} aria-label={t('compliance.alerts.decide')}>
+      <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-decision`}>
+        {t('compliance.alerts.decision')}
+        <Select id={`${id}-decision`} value={decision} onChange={(e) => setDecision(e.target.value as typeof decision)}>
+          {alert.confirmation_proposed ? null : <option value="false_positive">{t('compliance.alerts.falsePositive')}</option>}
+          {canConfirm ? <option value="confirmed">{alert.confirmation_proposed ? t('compliance.alerts.agree') : t('compliance.alerts.confirm')}</option> : null}
+        </Select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-note`}>
+        {t('compliance.alerts.note')}
+        <Textarea id={`${id}-note`} value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} rows={2} />
+      </label>
+      {decide.isError ? <Alert variant="destructive">{isApiError(decide.error) ? decide.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
+      <Button type="submit" className="self-start" disabled={decide.isPending}>{t('compliance.alerts.submit')}</Button>
+    </form>
+  );
+}
+
+function AlertCard({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean }) {
+  const { t, i18n } = useTranslation('admin');
+  const e = alert.explanation as ScreeningAlert['explanation'] & { matched?: { query: string; listed: string; how: string }[]; qualifiers?: { qualifier: string; effect: string; query: string; listed: string }[] };
+  return (
+    <Card className="flex flex-col gap-2 p-4 text-sm" data-testid={`screening-alert-${alert.id}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-semibold">{alert.screened.name}</span>
+        <Badge variant={alert.status === 'open' ? 'red' : alert.status === 'confirmed' ? 'yellow' : 'green'}>{t(`compliance.alerts.statuses.${alert.status}`)}</Badge>
+        <Badge variant="gray">{t(`compliance.alerts.subjects.${alert.subject}`)}</Badge>
+      </div>
+      <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-1">
+        <dt className="text-muted-foreground">{t('compliance.alerts.listed')}</dt>
+        <dd className="min-w-0 break-words font-medium">{e.listed_name} · {t(`screening.sources.${alert.source}`)} #{alert.list_id}</dd>
+        <dt className="text-muted-foreground">{t('compliance.alerts.score')}</dt>
+        <dd className="tabular-nums">{alert.score.toFixed(2)}</dd>
+        <dt className="text-muted-foreground">{t('compliance.alerts.sender')}</dt>
+        <dd className="min-w-0 break-words">{alert.sender.full_name ?? alert.sender.email}</dd>
+        {alert.transfer ? (<><dt className="text-muted-foreground">{t('compliance.alerts.transfer')}</dt><dd className="font-mono">{alert.transfer.reference}</dd></>) : null}
+        <dt className="text-muted-foreground">{t('compliance.alerts.raised')}</dt>
+        <dd>{formatDateTime(alert.created_at, i18n.language)}</dd>
+      </dl>
+      <div data-testid="alert-explanation">
+        <p className="font-medium">{t('compliance.alerts.explanation')}</p>
+        <ul className="list-inside list-disc">
+          {(e.matched ?? []).map((m, i) => <li key={i}>{t('compliance.alerts.pair', { query: m.query, listed: m.listed, how: t(`compliance.alerts.how.${m.how}`) })}</li>)}
+          {(e.qualifiers ?? []).map((q, i) => <li key={`q${i}`}>{t(`compliance.alerts.qualifier.${q.effect}`, { what: t(`compliance.alerts.qualifiers.${q.qualifier}`), query: q.query, listed: q.listed })}</li>)}
+        </ul>
+      </div>
+      {alert.confirmation_proposed ? <Alert variant="warning">{t('compliance.alerts.proposed', { name: alert.decided_by?.full_name ?? '' })}</Alert> : null}
+      {alert.notes.length ? (
+        <ul className="text-xs text-muted-foreground">
+          {alert.notes.map((n, i) => <li key={i}>{formatDateTime(n.at, i18n.language)} — {t(`compliance.alerts.decisions.${n.decision}`)}: {n.note}</li>)}
+        </ul>
+      ) : null}
+      {alert.status === 'open' ? <DecisionForm alert={alert} isAdmin={isAdmin} /> : null}
+    </Card>
+  );
+}
+
+function AlertsSection({ isAdmin }: { isAdmin: boolean }) {
+  const { t } = useTranslation('admin');
+  const id = useId();
+  const [status, setStatus] = useState<'open' | 'false_positive' | 'confirmed' | ''>('open');
+  const alerts = useQuery({
+    queryKey: keys.alerts(status),
+    queryFn: async ({ signal }) => (await api<{ data: ScreeningAlert[] }>(`/api/screening/alerts${status ? `?status=${status}` : ''}`, { signal })).data,
+  });
+  return (
+    <section aria-labelledby="c-alerts" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <h2 id="c-alerts" className="text-lg font-semibold">{t('compliance.alerts.title')}</h2>
+        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-status`}>
+          {t('compliance.alerts.filter')}
+          <Select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="open">{t('compliance.alerts.statuses.open')}</option>
+            <option value="false_positive">{t('compliance.alerts.statuses.false_positive')}</option>
+            <option value="confirmed">{t('compliance.alerts.statuses.confirmed')}</option>
+            <option value="">{t('compliance.alerts.all')}</option>
+          </Select>
+        </label>
+      </div>
+      {alerts.isPending ? <LoadingState /> : alerts.isError ? <Alert variant="destructive">{isApiError(alerts.error) ? alerts.error.message : t('states.error', { ns: 'common' })}</Alert>
+        : alerts.data.length === 0 ? <p className="text-sm text-muted-foreground">{t('compliance.alerts.none')}</p> : (
+          <ul className="flex flex-col gap-3">{alerts.data.map((a) => <li key={a.id}><AlertCard alert={a} isAdmin={isAdmin} /></li>)}</ul>
+        )}
+    </section>
+  );
+}
+
+export function ComplianceTab() {
+  const { user } = useSession();
+  const isAdmin = user?.role === 'admin';
+  return (
+    <div className="flex flex-col gap-8">
+      <ListsSection isAdmin={isAdmin} />
+      <AlertsSection isAdmin={isAdmin} />
+      <CasesSection />
+      {isAdmin ? <MonitoringRulesSection /> : null}
+    </div>
+  );
+}
