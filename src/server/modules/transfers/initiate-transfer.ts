@@ -130,7 +130,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
       ? await replayOf(ctx, user.profile_id, idempotencyKey, hash!) : null;
     if (replay) return replay;
     // Expired between the check and the transaction: refused like any expired quote, with a fresh one.
-    if (err instanceof AppError && err.code === 'quote_expired') throw await expiredWithFresh(ctx, user.profile_id, direction, amount);
+    if (err instanceof AppError && err.code === 'quote_expired') throw await expiredWithFresh(ctx, user.profile_id, direction, amount, promised ?? undefined);
     throw err;
   }
   if (!created) {
