@@ -160,6 +160,8 @@ describe('what each side reads', () => {
     expect(seen.on_hold).toBe(true);
     expect(seen.holds).toBeUndefined();
     expect(JSON.stringify(seen)).not.toMatch(/Test Listed Name|screening|0\.93/);
+    const listed = (await call(sender.token, 'GET', '/api/transfer-requests?limit=100')).json().data as { id: string; on_hold?: boolean }[];
+    expect(listed.find((x) => x.id === transfer.id)?.on_hold).toBe(true);
     const staff = (await call(mia.token, 'GET', `/api/transfer-requests/${transfer.id}`)).json().data;
     expect(staff.holds).toEqual([expect.objectContaining({ reason: 'screening', sender_wide: false, detail: { listed_name: 'Test Listed Name', score: 0.93 } })]);
     await release(transfer.id);
