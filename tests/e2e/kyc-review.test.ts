@@ -60,9 +60,9 @@ async function sendDocuments(page: Page, words: { uploaded: string; submit: stri
   await shot(page, `kyc-verify-submitted-${tag}-390`);
 }
 
-/** The manager opens the sender's review in the Verification tab and approves it. */
+/** The manager opens the sender's review in the Verification tab and approves it (or asks for more, with a note). */
 let managerMade = false;
-async function managerApproves(name: string, tag: string) {
+async function managerApproves(name: string, tag: string, more?: string) {
   let page: Page;
   if (managerMade) {
     page = await app.page({ width: PHONE });
@@ -81,12 +81,21 @@ async function managerApproves(name: string, tag: string) {
   expect(await detail.innerText()).toContain(name);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
   await shot(page, `kyc-review-detail-${tag}-390`);
-  await detail.getByRole('button', { name: 'Approve' }).click();
+  if (more) {
+    await detail.getByRole('radio', { name: 'Ask for more' }).check();
+    await detail.getByLabel('What the sender must send (shown as “action needed”)').fill(more);
+    await detail.getByRole('button', { name: 'Ask the sender' }).click();
+  } else {
+    await detail.getByRole('button', { name: 'Approve' }).click();
+  }
   await expect.poll(() => page.getByRole('button', { name: new RegExp(name) }).count()).toBe(0);
   await page.close();
 }
 
+const ASKED = { email: 'kofi@example.test', password: 'Patient-Mouila-Road-5', full_name: 'Kofi Asked' };
+
 beforeAll(async () => {
+  await app.senderExists(ASKED, '+24177000013', { level: 1 });
   await nearTheLimit(await app.senderExists(ENGLISH, '+24177000011', { level: 1 }));
   await nearTheLimit(await app.senderExists(FRENCH, '+24177000012', { level: 1 }));
 });
@@ -141,6 +150,20 @@ describe('a level-1 sender raises the limit with an identity review, on a phone'
     await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
     await page.getByRole('button', { name: /^Confirmer et payer/ }).click();
     await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
+    await page.close();
+  });
+
+  it('when the manager asks for more, the dashboard says "Action needed" with what to send, and links to the page', async () => {
+    const page = await app.signedInPage(ASKED, { width: PHONE });
+    await sendDocuments(page, { uploaded: 'Uploaded', submit: 'Submit for review' }, 'asked');
+    await managerApproves(ASKED.full_name, 'asked', 'A sharper photo of the back of your card, please.');
+    await page.goto(`${app.server.url}/dashboard`);
+    const notice = page.getByTestId('verify-action-needed');
+    await notice.getByText('Action needed').waitFor();
+    expect(await notice.innerText()).toContain('We need more to verify your identity: A sharper photo of the back of your card, please.');
+    await page.getByTestId('kyc-verify-link').waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
+    await shot(page, 'kyc-review-action-needed-390');
     await page.close();
   });
 });
