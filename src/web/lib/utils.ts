@@ -10,7 +10,7 @@ import { clsx, type ClassValue } from 'clsx';
 
 /** Utilities whose group is their prefix: `px-3` is in group `px`, `min-h-9` in `min-h`. Longest first. */
 const PREFIXES =
-  'underline-offset pointer-events grid-cols col-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify-self justify-items justify self inset top right bottom left size cursor shrink grow basis gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
+  'underline-offset pointer-events grid-cols col-start col-end col-span row-start row-end row-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify-self justify-items justify self inset top right bottom left size cursor shrink grow basis gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
     ' ',
   );
 const DISPLAY = /^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|inline-table|table-(row|cell|caption|column|row-group|header-group|footer-group|column-group)|flow-root|list-item)$/;
