@@ -63,7 +63,7 @@ function ListsSection({ isAdmin }: { isAdmin: boolean }) {
       {r ? (
         <p className="text-sm" data-testid="rescreen-progress">
           {r.finished_at
-            ? t('compliance.rescreen.done', { total: r.total, alerts: r.alerts, date: formatDateTime(r.finished_at, i18n.language) })
+            ? t('compliance.rescreen.done', { count: r.total, alerts: r.alerts, date: formatDateTime(r.finished_at, i18n.language) })
             : t('compliance.rescreen.running', { done: r.done, total: r.total, alerts: r.alerts })}
         </p>
       ) : null}
@@ -92,17 +92,17 @@ function UploadForm() {
     <Card className="p-4">
       <form className="flex flex-col gap-3" onSubmit={submit} aria-labelledby={`${id}-title`}>
         <h3 id={`${id}-title`} className="font-semibold">{t('compliance.upload.title')}</h3>
-        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-source`}>
-          {t('compliance.upload.source')}
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor={`${id}-source`}>{t('compliance.upload.source')}</label>
           <Select id={`${id}-source`} value={source} onChange={(e) => setSource(e.target.value)}>
             {LIST_SOURCES.map((s) => <option key={s} value={s}>{t(`screening.sources.${s}`)}</option>)}
           </Select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-files`}>
-          {t('compliance.upload.files')}
+        </div>
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor={`${id}-files`}>{t('compliance.upload.files')}</label>
           <Input id={`${id}-files`} type="file" multiple onChange={(e) => setFiles(e.target.files)} />
           <span className="text-xs text-muted-foreground">{t('compliance.upload.hint')}</span>
-        </label>
+        </div>
         {upload.isError ? <Alert variant="destructive">{isApiError(upload.error) ? upload.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
         {upload.data ? <Alert variant="success">{upload.data.data.unchanged ? t('compliance.upload.unchanged') : t('compliance.upload.done', { entries: upload.data.data.entries })}</Alert> : null}
         <Button type="submit" className="self-start" disabled={!files?.length || upload.isPending}>{t('compliance.upload.submit')}</Button>
@@ -125,17 +125,17 @@ function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: bool
   const canConfirm = isAdmin || alert.confirmation_proposed;
   return (
     <form className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); decide.mutate(); }} aria-label={t('compliance.alerts.decide')}>
-      <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-decision`}>
-        {t('compliance.alerts.decision')}
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={`${id}-decision`}>{t('compliance.alerts.decision')}</label>
         <Select id={`${id}-decision`} value={decision} onChange={(e) => setDecision(e.target.value as typeof decision)}>
           {alert.confirmation_proposed ? null : <option value="false_positive">{t('compliance.alerts.falsePositive')}</option>}
           {canConfirm ? <option value="confirmed">{alert.confirmation_proposed ? t('compliance.alerts.agree') : t('compliance.alerts.confirm')}</option> : null}
         </Select>
-      </label>
-      <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-note`}>
-        {t('compliance.alerts.note')}
+      </div>
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={`${id}-note`}>{t('compliance.alerts.note')}</label>
         <Textarea id={`${id}-note`} value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} rows={2} />
-      </label>
+      </div>
       {decide.isError ? <Alert variant="destructive">{isApiError(decide.error) ? decide.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
       <Button type="submit" className="self-start" disabled={decide.isPending}>{t('compliance.alerts.submit')}</Button>
     </form>
@@ -193,15 +193,15 @@ function AlertsSection({ isAdmin }: { isAdmin: boolean }) {
     <section aria-labelledby="c-alerts" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-2">
         <h2 id="c-alerts" className="text-lg font-semibold">{t('compliance.alerts.title')}</h2>
-        <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-status`}>
-          {t('compliance.alerts.filter')}
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor={`${id}-status`}>{t('compliance.alerts.filter')}</label>
           <Select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="open">{t('compliance.alerts.statuses.open')}</option>
             <option value="false_positive">{t('compliance.alerts.statuses.false_positive')}</option>
             <option value="confirmed">{t('compliance.alerts.statuses.confirmed')}</option>
             <option value="">{t('compliance.alerts.all')}</option>
           </Select>
-        </label>
+        </div>
       </div>
       {alerts.isPending ? <LoadingState /> : alerts.isError ? <Alert variant="destructive">{isApiError(alerts.error) ? alerts.error.message : t('states.error', { ns: 'common' })}</Alert>
         : alerts.data.length === 0 ? <p className="text-sm text-muted-foreground">{t('compliance.alerts.none')}</p> : (
