@@ -93,10 +93,10 @@ const adminEndpoints: Record<string, () => Promise<Call>> = {
     return { method: 'DELETE', url: `/api/fees/${created.json().data.id}` };
   },
   'PATCH /api/rates/:key': async () => ({ method: 'PATCH', url: '/api/rates/USD_XAF', payload: { value: '610' } }),
-  'GET /api/screening/settings': async () => ({ method: 'GET', url: '/api/screening/settings' }),
-  'PUT /api/screening/settings': async () => ({ method: 'PUT', url: '/api/screening/settings', payload: { hold_threshold: 0.85 } }),
   'GET /api/rates/sources': async () => ({ method: 'GET', url: '/api/rates/sources' }),
   'PUT /api/rates/max-age': async () => ({ method: 'PUT', url: '/api/rates/max-age', payload: { hours: 36 } }),
+  'GET /api/screening/settings': async () => ({ method: 'GET', url: '/api/screening/settings' }),
+  'PUT /api/screening/settings': async () => ({ method: 'PUT', url: '/api/screening/settings', payload: { hold_threshold: 0.85 } }),
   'GET /api/monitoring/rules': async () => ({ method: 'GET', url: '/api/monitoring/rules' }),
   'PUT /api/monitoring/rules/:rule': async () => ({ method: 'PUT', url: '/api/monitoring/rules/velocity', payload: { enabled: true } }),
 };
