@@ -302,7 +302,7 @@ describe('a CSV statement', () => {
 
     const fr = await t.request({ method: 'POST', url: `/api/reconciliation/${ACCOUNT}/imports`, token: admin.token, payload: 'date,reference,amount\n2026-01-01,A,5', headers: { 'content-type': 'text/csv', 'accept-language': 'fr' } });
     expect(fr.statusCode).toBe(400);
-    expect(fr.json().fields).toEqual({ 'lines.1.description': expect.stringMatching(/^Ligne 1 : la colonne « description » manque/) });
+    expect(fr.json().fields).toEqual({ 'lines.1.description': expect.stringMatching(/^Ligne 1\u00a0: la colonne «\u202fdescription\u202f» manque/) });
 
     for (const empty of ['', 'date,reference,description,amount\n']) {
       expect((await importCsv(empty)).json().code).toBe('csv_invalid');
