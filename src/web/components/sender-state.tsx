@@ -35,7 +35,7 @@ export function useSenderSentence(): (item: SenderStateItem) => string {
 
 /**
  * The sender's one sentence of state (src/core/sender-state.ts) in place of the status, payment and
- * payout badges, which stay for staff (money-badges.tsx, StatusBadge).
+ * payout badges, which stay for staff (StatusBadge and the admin work badges).
  */
 export function SenderStateLine({ item, className }: { item: SenderStateItem; className?: string }) {
   const sentence = useSenderSentence();
