@@ -67,6 +67,18 @@ const EnvSchema = z.object({
   MAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   /** The ECB's reference-rate file (eurofxref-daily.xml), fetched every weekday at 16:30 UTC as a job; unset: rates are uploaded by the admin. */
   ECB_RATES_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** OFAC's sdn.csv, fetched every 6 hours as a job with the other sanctions lists; unset: the admin uploads the list. */
+  SCREENING_OFAC_SDN_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** OFAC's alt.csv (aliases), fetched with sdn.csv; only with SCREENING_OFAC_SDN_URL. */
+  SCREENING_OFAC_ALT_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** OFAC's add.csv (addresses), fetched with sdn.csv; only with SCREENING_OFAC_SDN_URL. */
+  SCREENING_OFAC_ADD_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** The EU consolidated list (CSV), fetched every 6 hours as a job; unset: the admin uploads it. */
+  SCREENING_EU_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** The UN consolidated list (XML), fetched every 6 hours as a job; unset: the admin uploads it. */
+  SCREENING_UN_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** The UK sanctions list (CSV), fetched every 6 hours as a job; unset: the admin uploads it. */
+  SCREENING_UK_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runMonitoringSweep } from '../monitoring/sweep.js';
+import { configuredLists, runScreeningFetch } from '../screening/fetch.js';
 import { runRescreen } from '../screening/rescreen.js';
 import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
@@ -73,13 +74,15 @@ export function workerLogger(log: Logger): WorkerLogger {
  * The retention job erases closed accounts past their retention (docs/rules/your-data.md); the
  * quotes' clean-up deletes those expired over a week ago (docs/rules/fees-and-rates.md).
  */
-const schedule = (maxAttempts: number, ecbUrl: string | undefined) => parseCronItems([
+const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
   { task: 'quote_cleanup', match: '41 3 * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'quote_cleanup' } },
   // The ECB's reference rates, published on weekdays around 16:00 CET, when ECB_RATES_URL is set (rates/ecb.ts).
   ...(ecbUrl ? [{ task: 'ecb_rates', match: '30 16 * * 1-5', identifier: 'ecb_rates', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'ecb_rates' } }] : []),
   // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).
   { task: 'monitoring_sweep', match: '53 3 * * *', identifier: 'monitoring_sweep', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'monitoring_sweep' } },
+  // The sanctions lists from their configured URLs every 6 hours, when any is set (screening/fetch.ts).
+  ...(screeningFetch ? [{ task: 'screening_fetch', match: '23 */6 * * *', identifier: 'screening_fetch', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'screening_fetch' } }] : []),
 ]);
 
 export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
@@ -98,6 +101,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     monitoring_sweep: async () => { await runMonitoringSweep(deps); },
     // Everyone screened again after a sanctions list version changed (screening/rescreen.ts).
     screening_rescreen: (payload) => runRescreen(deps, payload),
+    // The sanctions lists fetched from their configured URLs (screening/fetch.ts).
+    screening_fetch: (_payload, helpers) => runScreeningFetch(deps, helpers.abortSignal),
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
   };
@@ -115,7 +120,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     },
     taskList,
     // Scheduled work, given here so it never looks for a crontab file in the working directory.
-    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL),
+    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL, configuredLists(deps.config).length > 0),
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,

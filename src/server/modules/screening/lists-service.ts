@@ -78,9 +78,9 @@ function entryFingerprint(e: ListedEntry): string {
  * Imports a list's file(s) as its new current version, in one transaction: entries in batches as
  * the parser reads them, the counts, the list made current (and required at its first import),
  * the audit row. The same hash as the current version answers that version, unchanged.
- * A file the parser refuses leaves nothing behind.
+ * A file the parser refuses leaves nothing behind. `actor` null: the scheduled fetch (fetch.ts).
  */
-export async function importList(db: Db, actor: Actor, source: ListSourceId, files: UploadedListFile[]): Promise<ListImport> {
+export async function importList(db: Db, actor: Actor | null, source: ListSourceId, files: UploadedListFile[]): Promise<ListImport> {
   const sha256 = versionHash(source, files);
   const result = await db.transaction(async (tx) => {
     const settings = await lockSource(tx, source);
@@ -89,7 +89,7 @@ export async function importList(db: Db, actor: Actor, source: ListSourceId, fil
       await recordAudit(tx, actor, { action: 'screening_list.import', target: 'screening_list', id: source, after: { version_id: current.id, sha256, unchanged: true } });
       return { version: current, unchanged: true };
     }
-    const draft = await insertVersion(tx, { source, sha256, entries: 0, names: 0, imported_by: actor.profile_id });
+    const draft = await insertVersion(tx, { source, sha256, entries: 0, names: 0, imported_by: actor?.profile_id ?? null });
     const { input, streams } = listFiles(source, files);
     const { entries, counts } = readList(input);
     try {
