@@ -20,7 +20,7 @@ describe('countries, states and cities served by the app itself', () => {
 
   it('lists the states of a country', async () => {
     const { data } = (await get('/api/geo/countries/GA/states')).json();
-    expect(data).toContainEqual({ id: '1', name: 'Estuaire Province' });
+    expect(data).toContainEqual({ id: '1', name: 'Estuaire Province', label: 'Estuaire Province' });
     expect(data).toHaveLength(9);
     expect((await get('/api/geo/countries/ga/states')).json().data).toHaveLength(9);
   });

@@ -5055,6 +5055,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
+                            label: string;
                         }[];
                     };
                 };

@@ -7,7 +7,8 @@ import { dataOf } from './common.js';
 const CountrySchema = z.object({ id: z.string(), name: z.string(), emoji: z.string(), phone_code: z.string() });
 export type Country = z.infer<typeof CountrySchema>;
 
-const StateSchema = z.object({ id: z.string(), name: z.string() });
+/** A state or region: `name` is the data's own (what a profile keeps), `label` the name in the reader's language. */
+const StateSchema = z.object({ id: z.string(), name: z.string(), label: z.string() });
 export type State = z.infer<typeof StateSchema>;
 
 const CitySchema = z.object({ name: z.string() });

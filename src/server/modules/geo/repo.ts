@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Country, State } from '@core/api/geo.js';
+import type { Country } from '@core/api/geo.js';
+
+/** A region as the data names it (in English, mostly). */
+export interface DataRegion { id: string; name: string }
 
 // Countries, states and cities the app serves from its own origin, read from the
 // country-state-city package's data files. Countries load on first use (about 100 kB); the cities
@@ -13,7 +16,7 @@ const readAsset = <T>(file: string): T => JSON.parse(readFileSync(path.join(ASSE
 
 let countries: Country[] | null = null;
 let countryIds: Set<string> | null = null;
-let statesByCountry: Map<string, State[]> | null = null;
+let statesByCountry: Map<string, DataRegion[]> | null = null;
 /** country → state id → city names (sorted); '' holds the cities of no known state. */
 let citiesByCountry: Map<string, Map<string, string[]>> | null = null;
 
@@ -46,7 +49,7 @@ export function isKnownCountry(id: string): boolean {
   return countryIds!.has(id.toUpperCase());
 }
 
-export function listStates(countryId: string): State[] {
+export function listStates(countryId: string): DataRegion[] {
   if (!statesByCountry) {
     const raw = readAsset<Array<{ name: string; isoCode: string; countryCode: string }>>('state.json');
     statesByCountry = new Map();

@@ -21,8 +21,10 @@ const routes: ApiModule = async (app) => {
     config: { access: 'public' },
     schema: { summary: 'A country\'s states or regions', params: CountryParams, response: replies({ 200: StatesResponseSchema }) },
   }, async (request, reply) => {
-    const data = statesOf(request.params.country);
+    const data = statesOf(request.params.country, request.lang);
     reply.header('Cache-Control', CACHE);
+    // The labels follow the reader's language (its cookie, else Accept-Language).
+    reply.header('Vary', 'Accept-Language, Cookie');
     return { data };
   });
 

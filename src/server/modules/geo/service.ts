@@ -1,4 +1,7 @@
+import type { State } from '@core/api/geo.js';
 import { AppError } from '@core/errors.js';
+import type { Lang } from '@core/languages.js';
+import { regionLabel } from '@core/region-names.js';
 import * as repo from './repo.js';
 
 // The address pickers' lists. A country code the data does not know names no resource.
@@ -11,7 +14,12 @@ function knownCountry(country: string): string {
   return country;
 }
 
-export const statesOf = (country: string) => repo.listStates(knownCountry(country));
+/** A country's regions, each with the name a profile keeps and the one the reader reads, in the reader's order. */
+export function statesOf(country: string, lang: Lang): State[] {
+  return repo.listStates(knownCountry(country))
+    .map((s) => ({ id: s.id, name: s.name, label: regionLabel(country, s, lang) }))
+    .sort((a, b) => a.label.localeCompare(b.label, lang));
+}
 
 /** The cities of a state, or of the whole country without one. */
 export const citiesOf = (country: string, state?: string) =>

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { CitiesResponse, CountriesResponse, StatesResponse } from '@core/api/geo';
 import { api, queryString } from '@web/lib/api';
+import { currentLanguage } from '@web/lib/i18n';
 
 // The countries, states and cities the app serves itself, loaded only where a form needs them.
 // They change only with a release: cached for the whole visit.
@@ -15,9 +17,12 @@ export function useCountries() {
   });
 }
 
+/** A country's regions, labelled in the current language (asked again when the language changes). */
 export function useStates(country: string) {
+  useTranslation();
+  const lang = currentLanguage();
   return useQuery({
-    queryKey: ['geo', 'states', country],
+    queryKey: ['geo', 'states', country, lang],
     queryFn: async ({ signal }) =>
       (await api<StatesResponse>(`/api/geo/countries/${encodeURIComponent(country)}/states`, { signal, token: null })).data,
     enabled: Boolean(country),

@@ -76,8 +76,9 @@ export function LocationFields({
                   : t('register.statePlaceholder')}
           </option>
           {(states.data ?? []).map((s) => (
+            // The profile keeps the data's name; the reader sees it in their language.
             <option key={s.id} value={s.name}>
-              {s.name}
+              {s.label}
             </option>
           ))}
         </Select>
