@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
 import { altCsv, sdnCsv } from '../support/sanctions-files.js';
@@ -17,6 +18,9 @@ const ALT = altCsv([{ ent_num: 7001, alt_num: 1, name: 'KOWALENKO, Dmitrij' }]);
 
 let status = 200;
 const asked: string[] = [];
+/** The server's log lines: a URL may carry a key, which never reaches them. */
+const logLines: string[] = [];
+const KEY = 'k3y-9f8e7d6c5b4a';
 let server: Server;
 let base: string;
 let t: TestApp;
@@ -24,15 +28,20 @@ let manager: TestUser;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    asked.push(req.url ?? '');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    asked.push(url.pathname);
+    if (url.searchParams.get('key') !== KEY) { res.writeHead(403).end(); return; }
     if (status !== 200) { res.writeHead(status).end('unavailable'); return; }
-    if (req.url === '/ofac/sdn.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(SDN); return; }
-    if (req.url === '/ofac/alt.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(ALT); return; }
+    if (url.pathname === '/ofac/sdn.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(SDN); return; }
+    if (url.pathname === '/ofac/alt.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(ALT); return; }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await createTestApp({ env: { SCREENING_OFAC_SDN_URL: `${base}/ofac/sdn.csv`, SCREENING_OFAC_ALT_URL: `${base}/ofac/alt.csv` } });
+  t = await createTestApp({
+    env: { SCREENING_OFAC_SDN_URL: `${base}/ofac/sdn.csv?key=${KEY}`, SCREENING_OFAC_ALT_URL: `${base}/ofac/alt.csv?key=${KEY}` },
+    logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
+  });
   manager = await createUser(t, { role: 'manager' });
 });
 afterAll(async () => {
@@ -81,6 +90,9 @@ describe('the scheduled fetch of the sanctions lists', () => {
         `select attempts, max_attempts, last_error is not null as failed, run_at > now() as later, locked_at is null as unlocked from graphile_worker.jobs where task_identifier = 'screening_fetch'`,
       )).rows[0], { timeout: 20_000 }).toMatchObject({ attempts: 1, failed: true, later: true, unlocked: true });
       expect(await versions()).toEqual(before);
+      // Logged with the list and the reason, never the URL and its key.
+      expect(logLines.some((l) => l.includes('sanctions list fetch failed') && l.includes('ofac_sdn') && l.includes('HTTP 500'))).toBe(true);
+      expect(logLines.filter((l) => l.includes(KEY) || l.includes('/ofac/'))).toEqual([]);
       const overview = (await t.request({ method: 'GET', url: '/api/screening/lists', token: manager.token })).json().data;
       expect(overview.lists.find((l: { source: string }) => l.source === 'ofac_sdn').current.id).toBe(before[0]!.id);
     } finally {
