@@ -31,6 +31,13 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     asked.push(url.pathname);
     if (url.searchParams.get('key') !== KEY) { res.writeHead(403).end(); return; }
+    if (status === 413) {
+      // A file announced over the 200 MB a list file may weigh: refused before its body is read.
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(200_000_001) });
+      res.write(SDN);
+      setTimeout(() => res.destroy(), 50);
+      return;
+    }
     if (status !== 200) { res.writeHead(status).end('unavailable'); return; }
     if (url.pathname === '/ofac/sdn.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(SDN); return; }
     if (url.pathname === '/ofac/alt.csv') { res.writeHead(200, { 'content-type': 'text/csv' }).end(ALT); return; }
@@ -95,6 +102,19 @@ describe('the scheduled fetch of the sanctions lists', () => {
       expect(logLines.filter((l) => l.includes(KEY) || l.includes('/ofac/'))).toEqual([]);
       const overview = (await t.request({ method: 'GET', url: '/api/screening/lists', token: manager.token })).json().data;
       expect(overview.lists.find((l: { source: string }) => l.source === 'ofac_sdn').current.id).toBe(before[0]!.id);
+    } finally {
+      status = 200;
+    }
+  });
+
+  it('refuses a file over 200 MB, leaving the current version', async () => {
+    const before = await versions();
+    status = 413;
+    try {
+      logLines.length = 0;
+      await runFetch();
+      await expect.poll(() => logLines.some((l) => l.includes('sanctions list fetch failed') && l.includes('larger than 200 MB')), { timeout: 20_000 }).toBe(true);
+      expect(await versions()).toEqual(before);
     } finally {
       status = 200;
     }
