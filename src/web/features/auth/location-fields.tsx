@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { FormField } from '@web/components/ui/form-field';
 import { Select } from '@web/components/ui/select';
 import { Combobox, type ComboOption } from './combobox';
-import { useCities, useCountries, useStates } from './geo-api';
+import { useCities, useCountries, useStates } from '@web/lib/geo-api';
 import { useCountryNames } from '@web/components/phone-field';
 
 export interface LocationValue {

@@ -11,6 +11,7 @@ import { Select } from '@web/components/ui/select';
 import { useToast } from '@web/components/ui/toast';
 import { api } from '@web/lib/api';
 import { errorText } from '@web/lib/translate';
+import { useStates } from '@web/lib/geo-api';
 import { profileApi, profileKeys, type MyProfile } from './profile-api';
 
 // What sending money needs besides name and phone (docs/rules/know-your-sender.md#levels): the
@@ -42,6 +43,12 @@ export function IdentityCard({ profile }: { profile: MyProfile }) {
     state: profile.state ?? '', country: profile.country ?? '',
   };
   const form = useZodForm(identitySchema, initial);
+  const country = form.watch('country');
+  const state = form.watch('state');
+  // The country's regions in the reader's language; the profile keeps the data's name. A name
+  // typed before (or for a country without regions) stays offered as it is.
+  const states = useStates(country);
+  const regions = states.data ?? [];
 
   return (
     <Card data-testid="identity-card">
@@ -79,10 +86,18 @@ export function IdentityCard({ profile }: { profile: MyProfile }) {
               <Input autoComplete="address-level2" data-testid="identity-city" />
             </Field>
             <Field name="state" label={`${t('register.state')} (${t('register.optional')})`}>
-              <Input autoComplete="address-level1" />
+              {regions.length > 0 ? (
+                <Select autoComplete="address-level1" data-testid="identity-state">
+                  <option value="">{t('register.statePlaceholder')}</option>
+                  {regions.map((r) => <option key={r.id} value={r.name}>{r.label}</option>)}
+                  {!state || regions.some((r) => r.name === state) ? null : <option value={state}>{state}</option>}
+                </Select>
+              ) : (
+                <Input autoComplete="address-level1" data-testid="identity-state" />
+              )}
             </Field>
           </div>
-          <Field name="country" label={t('register.country')} required>
+          <Field name="country" label={t('register.country')} required onValueChange={() => form.setValue('state', '')}>
             <Select autoComplete="country" data-testid="identity-country">
               <option value="">{t('register.countryPlaceholder')}</option>
               {(countries.data ?? []).map((c) => (
