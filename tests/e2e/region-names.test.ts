@@ -10,6 +10,21 @@ const app = useE2eApp({ smtp: true });
 const SENDER = { email: 'aline@example.test', password: 'Calme-Estuaire-42', full_name: 'Aline Mintsa' };
 
 describe('the profile’s region in the reader’s language', () => {
+  it('registering in French: Rwanda’s provinces read « Province de l’Est » … « Ville de Kigali »; the form keeps the data’s name', async () => {
+    const page = await app.page({ locale: 'fr-FR', width: 390 });
+    await page.goto(`${app.server.url}/register`);
+    await page.getByRole('combobox', { name: 'Pays', exact: true }).fill('rwa');
+    await page.getByRole('listbox').getByRole('option', { name: 'Rwanda', exact: true }).click();
+    const state = page.getByTestId('state-select');
+    await expect.poll(() => state.isEnabled()).toBe(true);
+    expect((await state.locator('option').allInnerTexts()).slice(1)).toEqual([
+      'Province de l’Est', 'Province de l’Ouest', 'Province du Nord', 'Province du Sud', 'Ville de Kigali',
+    ]);
+    await state.selectOption({ label: 'Ville de Kigali' });
+    expect(await state.inputValue()).toBe('Kigali district');
+    await page.close();
+  });
+
   it('shows Gabon’s provinces in French, keeps the stored name, and reads it in English again', async () => {
     const token = await app.senderExists(SENDER, '+24177000009', { level: 1 });
     await app.api('PATCH', '/api/profiles/me', { state: 'Estuaire Province' }, token);
