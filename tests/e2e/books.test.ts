@@ -81,7 +81,8 @@ describe('the books in Chromium', () => {
     const page = await app.page({ width: PHONE });
     await app.signIn(page, MANAGER);
     await page.goto(`${app.server.url}/admin`);
-    // The queue filters on the payment state; the row shows its payment and payout.
+    // The queue filters on the payment state (folded behind one control on a phone); the row shows its payment and payout.
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
     await page.getByRole('combobox', { name: 'Payment' }).selectOption({ label: 'Awaiting payment' });
     await page.waitForURL((url) => url.searchParams.get('payment') === 'awaiting');
     const money = row(page, reference).getByRole('definition');

@@ -94,7 +94,7 @@ describe('limits told before paying, on a phone', () => {
   it('in French: the same refusal, in French', async () => {
     const page = await app.signedInPage(FRENCH, { width: PHONE, locale: 'fr-FR' });
     await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
-    await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\) : il vous reste 100,00\s€\./).first().waitFor();
+    await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\)\s:\sil vous reste 100,00\s€\./).first().waitFor();
     await page.getByText('Pour envoyer davantage, faites vérifier votre identité').first().waitFor();
     await shot(page, 'kyc-transfer-refused-fr-390');
     await page.close();
