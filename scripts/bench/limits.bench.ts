@@ -77,8 +77,8 @@ try {
     group by profile_id, currency having sum(transfers) > 0`, [ids]);
   const lines = (plan.rows as Record<string, string>[]).map((row) => row['QUERY PLAN']!);
   for (const line of lines) console.log(`     ${line}`);
-  if (!lines.some((line) => /Index (Only )?Scan using sender_daily_totals_pkey/.test(line))) {
-    console.log('  !! the totals are not read through sender_daily_totals_pkey');
+  if (!lines.some((line) => /Index (Only )?Scan using sender_daily_totals_profile_id_currency_day_pk/.test(line))) {
+    console.log('  !! the totals are not read through sender_daily_totals_profile_id_currency_day_pk');
     process.exitCode = 1;
   }
   const [{ n: totalsRows }] = (await pool.query<{ n: number }>(
