@@ -6,12 +6,13 @@ import type { TFunction } from 'i18next';
 import type { MyProfile } from '@core/api/profiles';
 import type { PublicConfig } from '@core/api/system';
 import { CHANNELS } from '@core/channels';
-import { isCurrency, normalizeDecimal } from '@core/money';
+import { isCurrency } from '@core/money';
 import { formatPhone } from '@core/phone';
 import { apiData } from '@web/lib/api';
-import { channelLabel, formatDateTime, formatDecimalText, moneyFromDecimal } from '@web/lib/format';
+import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { paymentWasReceived } from '@web/lib/money-labels';
 import { senderState } from '@core/sender-state';
+import { rateText } from '@web/lib/rate-text';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** Who sent the transfer and where to ask about it: read from the session and the app's config. */
@@ -110,7 +111,8 @@ function buildReceipt(item: TransactionItem, t: TFunction, lng: string, context:
     [t('receipt.providerReference'), item.provider_txn_id],
     [t('receipt.refundReference'), item.refund_reference],
   ]);
-  const rate = `1 ${item.currency} = ${plain(formatDecimalText(normalizeDecimal(item.rate) ?? item.rate, lng))} ${item.payout_currency}`;
+  // The rate as on every screen: the stronger currency first ("1 EUR = 655.96 XAF").
+  const rate = plain(rateText(t, { ...item, reference_rate: item.rate, margin: '0' }, lng) ?? '');
   const right = section(doc, t('receipt.payoutTitle'), margin + half + 12, y, column, [
     [t('receipt.rate'), rate],
     [t('receipt.received'), amount(item.payout_amount, item.payout_currency, lng), true],
