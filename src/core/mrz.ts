@@ -38,7 +38,7 @@ export const MrzResultSchema = z.object({
   nationality: z.string().nullable(),
   birth_date: isoDate.nullable(),
   expiry_date: isoDate.nullable(),
-  /** Expired on the day it was read or typed (an expired document does not count, D20). */
+  /** Expired on the day it was read or typed (an expired document does not count: docs/rules/know-your-sender.md#documents). */
   expired: z.boolean().nullable(),
   /** The zone's name equals the profile's (letters compared without accents, case or punctuation); null if no name was read. */
   name_matches_profile: z.boolean().nullable(),

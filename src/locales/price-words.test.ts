@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
- * A quote is a promise (D25, docs/rules/fees-and-rates.md#a-quote-is-a-promise): the price a sender
+ * A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): the price a sender
  * sees is the price charged, so no screen, e-mail, receipt or FAQ answer calls it an estimate or
  * says someone confirms it later, in English or in French. The texts are the catalogues (screens,
  * FAQ, e-mails: src/locales/{lng}/*.json) and the code that writes e-mails and receipts.

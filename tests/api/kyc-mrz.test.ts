@@ -9,7 +9,7 @@ import { documentPhoto, td1Lines, td3Lines, type MrzPerson } from '../support/mr
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
-// The machine-readable zone of an identity document (D20, docs/rules/know-your-sender.md#documents):
+// The machine-readable zone of an identity document (docs/rules/know-your-sender.md#documents):
 // photos of a generated passport (TD3) and ID card (TD1) are uploaded through the API, read by the
 // durable job (OCR with the traineddata installed from npm, no network), their check digits
 // verified and the name, date of birth and expiry compared with the profile; a reviewer types the

@@ -3,7 +3,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// What the staff queue and the audit log say beyond the transfer itself (issue 29, items 9 and 11):
+// What the staff queue and the audit log say beyond the transfer itself:
 // a proof arrived, the sender replied last; an audited object named as people name it.
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { formatMoney } from '@core/money';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { shot } from './support/screenshots.js';
 
-// Issue 28 (a quote is a promise) and issue 29 item 2, as a sender sees them on a phone (390 px),
+// A quote is a promise (docs/rules/fees-and-rates.md) and the price before the confirm button, as a sender sees them on a phone (390 px),
 // in English and French: type what the recipient gets and see what to pay, review the price
 // (above the confirm button) with its time left, let it run out, get a new price, confirm; the
 // payment page shows exactly the price; no screen calls it an estimate.

@@ -4,7 +4,7 @@ import { BOOTSTRAP_ADMIN, PNG, useE2eApp, type TransferRef } from './support/fix
 import { seriousViolations } from './support/axe.js';
 import { shot } from './support/screenshots.js';
 
-// The staff screens as a staff member uses them (issue 29, items 9-11): the queue at 1366 px
+// The staff screens as a staff member uses them: the queue at 1366 px
 // (nothing cut, columns lined up, a proof or a reply shown, closed rows without greyed buttons)
 // and at 390 px (filters folded behind one control); a note's audience back to internal after
 // each note, the two kinds told apart; a role change confirmed; the audit log naming people and

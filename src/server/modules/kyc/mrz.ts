@@ -13,7 +13,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 import { enqueue } from '../jobs/service.js';
 import { ocrBottomBands } from './mrz-ocr.js';
 
-// The machine-readable zone of a passport, ID card or residence permit (D20, core/mrz.ts): read
+// The machine-readable zone of a passport, ID card or residence permit (docs/rules/know-your-sender.md#documents, core/mrz.ts): read
 // from the photo by the durable job `kyc_mrz_read` after upload, or typed by staff when the photo
 // is unreadable; checked and compared with the profile, kept in `kyc_documents.mrz`. Nothing of a
 // document (lines, names, numbers) goes to a log, an error or a job's payload: only its id.

@@ -13,7 +13,7 @@ import { reportPdf } from './report-pdf.js';
 import { listRules, updateRule } from './settings.js';
 
 // Transaction monitoring (docs/rules/monitoring.md): the rules' settings (admin), the cases and
-// their reports (staff with the second factor, as every staff route: D19).
+// their reports (staff with the second factor, as every staff route).
 
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/monitoring/rules', {

@@ -8,7 +8,7 @@ import { Button } from '@web/components/ui/button';
 import { apiData, ApiError } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
 
-// The machine-readable zone of one identity document for the reviewer (D20): read or not yet,
+// The machine-readable zone of one identity document for the reviewer (docs/rules/know-your-sender.md#documents): read or not yet,
 // each check digit, the name and date of birth against the profile, the expiry; and a form to
 // type the zone when the photo could not be read (POST /api/kyc/documents/{id}/mrz, audited).
 

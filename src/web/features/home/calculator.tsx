@@ -64,7 +64,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const amountError = reading.error === 'empty' ? undefined : reading.error;
   const typedMinor = reading.minor ?? 0;
 
-  // Shown at once from the published tiers and rates (the same computation as the server's, D3),
+  // Shown at once from the published tiers and rates (the same computation as the server's, docs/rules/fees-and-rates.md),
   // then as the server quotes it a moment after the typing stops (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
   const local = useMemo(() => {
     if (!rates.data || !fees.data) return null;
