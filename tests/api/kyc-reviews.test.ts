@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
+import { td1Lines } from '../support/mrz-images.js';
 import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
@@ -240,5 +241,46 @@ describe('who sees reviews', () => {
       expect(res.json().code).toMatch(/^mfa_(required|enrollment_required)$/);
     }
     expect((await t.request({ method: 'GET', url: '/api/kyc/reviews' })).statusCode).toBe(401);
+  });
+});
+
+describe('the sender\'s data export', () => {
+  it('holds their reviews (level asked, status, decision, the note they were sent, dates) and their documents\' metadata with the zone read, never bytes', async () => {
+    const sender = await levelOne('en', 'Marie Dupont');
+    const front = await upload(sender, { kind: 'id_card', side: 'front' });
+    const back = await upload(sender, { kind: 'id_card', side: 'back' });
+    const selfie = await upload(sender, { kind: 'selfie' });
+    const zone = td1Lines({ surname: 'DUPONT', given: 'MARIE', number: '12AB34567', nationality: 'FRA', birth: '900412', expiry: '320101', sex: 'F' });
+    const typed = await t.request({ method: 'POST', url: `/api/kyc/documents/${back.id}/mrz`, token: manager.token, payload: { lines: zone } });
+    expect(typed.statusCode, typed.body).toBe(200);
+    const first = (await submit(sender, 2)).json().data.id as string;
+    expect((await decide(manager, first, { decision: 'request_more', note: 'A sharper photo of the front, please.' })).statusCode).toBe(200);
+    const second = (await submit(sender, 2)).json().data.id as string;
+
+    const res = await t.request({ method: 'GET', url: '/api/profiles/me/export', token: sender.token });
+    expect(res.statusCode).toBe(200);
+    const data = res.json();
+    expect(data.identity_reviews).toEqual([
+      { id: first, level: 2, status: 'more_requested', decision: 'request_more', note: 'A sharper photo of the front, please.',
+        documents: [front.id, back.id, selfie.id], submitted_at: expect.any(String), decided_at: expect.any(String) },
+      { id: second, level: 2, status: 'open', decision: null, note: null, documents: [front.id, back.id, selfie.id], submitted_at: expect.any(String), decided_at: null },
+    ]);
+    expect(data.identity_documents.map((d: { id: string; kind: string; side: string | null; content_type: string }) => [d.id, d.kind, d.side, d.content_type])).toEqual([
+      [front.id, 'id_card', 'front', 'image/jpeg'], [back.id, 'id_card', 'back', 'image/jpeg'], [selfie.id, 'selfie', null, 'image/jpeg'],
+    ]);
+    const backRow = data.identity_documents[1];
+    expect(backRow).toMatchObject({ status: 'pending', size: expect.any(Number), uploaded_at: expect.any(String), erased_at: null });
+    expect(backRow.mrz).toMatchObject({
+      status: 'typed', format: 'TD1', valid: true, surname: 'DUPONT', given_names: 'MARIE', document_number: '12AB34567',
+      birth_date: '1990-04-12', expiry_date: '2032-01-01', expired: false, name_matches_profile: true, birth_date_matches_profile: true,
+    });
+    // The zone's raw lines repeat what is listed; which staff member typed it or decided is not said.
+    expect(backRow.mrz).not.toHaveProperty('lines');
+    expect(backRow.mrz).not.toHaveProperty('typed_by');
+    expect(data.identity_documents[0].mrz).toBeNull();
+    expect(res.body).not.toContain(manager.id);
+    expect(res.body).not.toMatch(/sealed|decided_by/);
+    // The decision's audit entry is listed (its action and when).
+    expect(data.audit).toContainEqual(expect.objectContaining({ action: 'kyc_review.decide', target_type: 'kyc_review', target_id: first }));
   });
 });

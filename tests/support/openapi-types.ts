@@ -10401,6 +10401,9 @@ export interface operations {
                         identity_documents: {
                             [key: string]: unknown;
                         }[];
+                        identity_reviews: {
+                            [key: string]: unknown;
+                        }[];
                         sign_in_providers: {
                             [key: string]: unknown;
                         }[];

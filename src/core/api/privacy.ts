@@ -16,8 +16,10 @@ export const MyDataExportSchema = z.object({
   /** Each with its timeline, the notes written to the sender, its proofs' details (never their bytes) and its travel-rule data. */
   transfers: rows,
   recipients: rows,
-  /** Identity documents' details: kind, side, type, size, when and their review status (never their bytes, which GET /api/kyc/documents/{id} serves). */
+  /** Identity documents' details: kind, side, type, size, when, their review status and what was read of their machine-readable zone (never their bytes, which GET /api/kyc/documents/{id} serves). */
   identity_documents: rows,
+  /** Identity reviews: the level asked, status, decision, the note the sender was sent, when submitted and decided (not who decided). */
+  identity_reviews: rows,
   /** Google or Facebook accounts linked for signing in. */
   sign_in_providers: rows,
   /** Sign-ins: each session's start, device, address, last use and end. */

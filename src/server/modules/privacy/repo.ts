@@ -13,7 +13,7 @@ const rowsOf = async (db: Db | Tx, query: ReturnType<typeof sql>): Promise<Json[
 
 /** Everything held about a profile, section by section (see MyDataExportSchema). */
 export async function exportSections(db: Db, profileId: string) {
-  const [profile, transfers, recipients, documents, providers, sessions, emails, audit] = await Promise.all([
+  const [profile, transfers, recipients, documents, reviews, providers, sessions, emails, audit] = await Promise.all([
     rowsOf(db, sql`select to_jsonb(p) - 'password_hash' - 'totp_secret' - 'totp_last_step' - 'erased_at' as row
       from profiles p where p.id = ${profileId}`),
     rowsOf(db, sql`select to_jsonb(t)
@@ -35,9 +35,16 @@ export async function exportSections(db: Db, profileId: string) {
         ) as row
       from transfer_requests t where t.profile_id = ${profileId} order by t.created_at, t.id`),
     rowsOf(db, sql`select to_jsonb(r) - 'profile_id' as row from saved_recipients r where r.profile_id = ${profileId} order by r.created_at`),
+    // The zone read from a document is the sender's own data: its verdicts and the fields read,
+    // without the raw lines (the same fields again) or which staff member typed it.
     rowsOf(db, sql`select jsonb_build_object('id', d.id, 'kind', d.kind, 'side', d.side, 'content_type', d.content_type, 'size', d.size,
-        'uploaded_at', d.created_at, 'status', d.status, 'erased_at', d.erased_at) as row
+        'uploaded_at', d.created_at, 'status', d.status, 'erased_at', d.erased_at, 'mrz', d.mrz - 'lines' - 'typed_by') as row
       from kyc_documents d where d.profile_id = ${profileId} order by d.created_at, d.id`),
+    // Staff's decision and the note the sender was sent; not who decided.
+    rowsOf(db, sql`select jsonb_build_object('id', r.id, 'level', r.level, 'status', r.status,
+        'decision', case r.status when 'approved' then 'approve' when 'rejected' then 'reject' when 'more_requested' then 'request_more' end,
+        'note', r.note, 'documents', to_jsonb(r.document_ids), 'submitted_at', r.created_at, 'decided_at', r.decided_at) as row
+      from kyc_reviews r where r.profile_id = ${profileId} order by r.created_at, r.id`),
     rowsOf(db, sql`select jsonb_build_object('provider', i.provider, 'email', i.email, 'linked_at', i.created_at) as row
       from identities i where i.profile_id = ${profileId} order by i.created_at`),
     rowsOf(db, sql`select jsonb_build_object('started_at', s.created_at, 'device', s.user_agent, 'ip', s.ip, 'last_used_at', s.last_seen_at,
@@ -48,13 +55,14 @@ export async function exportSections(db: Db, profileId: string) {
     rowsOf(db, sql`select jsonb_build_object('action', a.action, 'target_type', a.target_type, 'target_id', a.target_id, 'at', a.created_at) as row
       from audit_log a
       where (a.target_type = 'profile' and a.target_id = ${profileId}::text)
-         or (a.target_type in ('transfer', 'proof', 'kyc_document') and a.target_id in (
+         or (a.target_type in ('transfer', 'proof', 'kyc_document', 'kyc_review') and a.target_id in (
            select t.id::text from transfer_requests t where t.profile_id = ${profileId}
            union all select pp.id::text from payment_proofs pp where pp.profile_id = ${profileId}
-           union all select d.id::text from kyc_documents d where d.profile_id = ${profileId}))
+           union all select d.id::text from kyc_documents d where d.profile_id = ${profileId}
+           union all select r.id::text from kyc_reviews r where r.profile_id = ${profileId}))
       order by a.id`),
   ]);
-  return { profile: profile[0] ?? null, transfers, recipients, identity_documents: documents, sign_in_providers: providers, sessions, emails, audit };
+  return { profile: profile[0] ?? null, transfers, recipients, identity_documents: documents, identity_reviews: reviews, sign_in_providers: providers, sessions, emails, audit };
 }
 
 /**
