@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_RATES } from '../rates.js';
 import { caseTransitionRefusal } from './cases.js';
 import { accountKey, evaluateRules, type MonitoredTransfer, type MonitoringFacts } from './evaluate.js';
-import { DEFAULT_RULE_SETTINGS, type MonitoringRule, type RuleSettings } from './rules.js';
+import { DEFAULT_RULE_SETTINGS, initiationRows, type MonitoringRule, type RuleSettings } from './rules.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -216,5 +216,20 @@ describe('case transitions', () => {
     expect(caseTransitionRefusal('investigating', 'investigating', undefined)).toBe('case_transition_invalid');
     expect(caseTransitionRefusal('open', 'investigating', 'reported')).toBe('case_transition_invalid');
     expect(caseTransitionRefusal('closed', 'investigating', undefined)).toBe('case_closed');
+  });
+});
+
+describe('how many past transfers the initiation reads', () => {
+  it('is 50 with the default thresholds, the evidence\'s list', () => {
+    expect(initiationRows(DEFAULT_RULE_SETTINGS)).toBe(50);
+  });
+
+  it('is one more than the largest count threshold of an enabled rule, and ignores a disabled one', () => {
+    const raised = structuredClone(DEFAULT_RULE_SETTINGS);
+    raised.velocity.thresholds.count_30d = 120;
+    expect(initiationRows(raised)).toBe(121);
+    raised.velocity.enabled = false;
+    raised.shared_recipient_account.thresholds.min_senders = 75;
+    expect(initiationRows(raised)).toBe(76);
   });
 });

@@ -20,8 +20,8 @@ export interface MonitorableTransfer {
   destination_details: unknown;
 }
 
-/** At most this many of the sender's, and of the account's, past transfers are read for one judgement. */
-const FACT_ROWS = 500;
+/** The nightly sweep reads at most this many of the sender's, and of the account's, past transfers for one judgement. */
+export const SWEEP_FACT_ROWS = 500;
 
 export interface Judged {
   hits: RuleHit[];
@@ -30,14 +30,15 @@ export interface Judged {
 }
 
 /**
- * Judges `transfer` against `settings` as of its creation and records its hits; `hold` false:
- * alerts only, the transfer is not held (the nightly sweep, for a transfer already past pending).
+ * Judges `transfer` against `settings` as of its creation, reading at most `rows` of the sender's
+ * and of the account's newest past transfers, and records its hits; `hold` false: alerts only, the
+ * transfer is not held (the nightly sweep, for a transfer already past pending).
  */
-export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, settings: RuleSettings, hold: boolean): Promise<Judged> {
+export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, settings: RuleSettings, hold: boolean, rows: number): Promise<Judged> {
   const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
   const account = accountKey(details);
   const facts = await readFacts(tx, { id: transfer.id, profile_id: transfer.profile_id, created_at: transfer.created_at, account },
-    lookbackDays(settings), accountLookbackDays(settings), FACT_ROWS);
+    lookbackDays(settings), accountLookbackDays(settings), rows);
   const current: MonitoredTransfer = {
     id: transfer.id, reference: transfer.reference, profile_id: transfer.profile_id, amount: transfer.amount,
     currency: transfer.currency as Currency, created_at: transfer.created_at.toISOString(), account,

@@ -1,8 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { MonitoredTransfer } from '@core/monitoring/evaluate.js';
 import type { CaseOutcome, CaseStatus } from '@core/monitoring/cases.js';
 import type { MonitoringRule } from '@core/monitoring/rules.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 
 // The monitoring's SQL (docs/rules/monitoring.md): the facts the rules read, the rules' settings,
 // the alerts and the cases.
@@ -44,36 +45,49 @@ export interface RawFacts {
   recent_rules: string[];
 }
 
+type FactsRow = {
+  sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null;
+  sender_transfers: MonitoredTransfer[]; account_transfers: MonitoredTransfer[]; rates: Record<string, string> | null; recent_rules: string[];
+};
+
+const at = sql`${sql.placeholder('at')}::timestamptz`;
+const transferId = sql`${sql.placeholder('id')}::uuid`;
+const cap = sql`${sql.placeholder('cap')}::int`;
+/** The facts' statement, prepared by name once per connection: it runs on every initiation. */
+const factsQuery = sql`select p.created_at::text as sender_created_at,
+    (select l.transfer::text from kyc_limits l where l.level = greatest(1, least(3, p.kyc_level))) as transfer_limit_eur,
+    (select max(b.created_at)::text from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
+      and b.created_at < ${at} and b.id <> ${transferId}) as previous_transfer_at,
+    (select coalesce(json_agg(${MONITORED('s')}), '[]'::json) from (
+      select * from transfer_requests s where s.profile_id = p.id and ${COUNTED('s')}
+        and s.created_at > ${at} - make_interval(days => ${sql.placeholder('sender_days')}::int) and s.created_at <= ${at} and s.id <> ${transferId}
+      order by s.created_at desc limit ${cap}) s) as sender_transfers,
+    (select coalesce(json_agg(${MONITORED('a')}), '[]'::json) from (
+      select * from transfer_requests a where ${ACCOUNT('a')} = ${sql.placeholder('account')}::text and ${COUNTED('a')}
+        and a.created_at > ${at} - make_interval(days => ${sql.placeholder('account_days')}::int) and a.created_at <= ${at} and a.id <> ${transferId}
+      order by a.created_at desc limit ${cap}) a) as account_transfers,
+    (select json_object_agg(r.key, r.value::text) from rates r) as rates,
+    (select coalesce(json_agg(distinct m.rule), '[]'::json) from monitoring_alerts m join monitoring_cases c on c.id = m.case_id and c.status <> 'closed'
+      where m.profile_id = p.id and m.created_at > ${at} - interval '24 hours' and m.created_at <= ${at} + interval '1 minute') as recent_rules
+  from profiles p where p.id = ${sql.placeholder('profile_id')}::uuid`;
+const factsRows = rowsOf<FactsRow>(Object.fromEntries(['sender_created_at', 'transfer_limit_eur', 'previous_transfer_at', 'sender_transfers',
+  'account_transfers', 'rates', 'recent_rules'].map((key) => [key, sql.raw(key)])));
+const factsStatement = preparedPerDatabase((db) => factsRows(db, factsQuery, 'monitoring_facts'));
+
 /**
  * Everything the rules read about one transfer, in one round trip: the sender's account and limit,
  * their counted transfers of the last `senderDays` days before it (transfer_requests_profile_created_idx),
  * their latest before it however old, the recipient account's payments of the last `accountDays`
  * days (transfer_requests_recipient_account_idx), the published rates, and the rules that alerted the
- * sender in the 24 hours before it in their open case (monitoring_alerts_profile_idx). At most `cap` rows each.
+ * sender in the 24 hours before it in their open case (monitoring_alerts_profile_idx). At most `cap`
+ * rows each, the newest.
  */
 export async function readFacts(db: Conn, t: { id: string; profile_id: string; created_at: Date; account: string | null }, senderDays: number, accountDays: number, cap: number): Promise<RawFacts> {
-  const at = t.created_at.toISOString();
-  const accountRows: SQL = t.account && accountDays > 0 ? sql`(select coalesce(json_agg(${MONITORED('a')}), '[]'::json) from (
-      select * from transfer_requests a where ${ACCOUNT('a')} = ${t.account} and ${COUNTED('a')}
-        and a.created_at > ${at}::timestamptz - make_interval(days => ${accountDays}) and a.created_at <= ${at}::timestamptz and a.id <> ${t.id}
-      order by a.created_at desc limit ${cap}) a)` : sql`'[]'::json`;
-  const result = await db.execute<{
-    sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null;
-    sender_transfers: MonitoredTransfer[]; account_transfers: MonitoredTransfer[]; rates: Record<string, string> | null; recent_rules: string[];
-  }>(sql`select p.created_at::text as sender_created_at,
-      (select l.transfer::text from kyc_limits l where l.level = greatest(1, least(3, p.kyc_level))) as transfer_limit_eur,
-      (select max(b.created_at)::text from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
-        and b.created_at < ${at}::timestamptz and b.id <> ${t.id}) as previous_transfer_at,
-      (select coalesce(json_agg(${MONITORED('s')}), '[]'::json) from (
-        select * from transfer_requests s where s.profile_id = p.id and ${COUNTED('s')}
-          and s.created_at > ${at}::timestamptz - make_interval(days => ${senderDays}) and s.created_at <= ${at}::timestamptz and s.id <> ${t.id}
-        order by s.created_at desc limit ${cap}) s) as sender_transfers,
-      ${accountRows} as account_transfers,
-      (select json_object_agg(r.key, r.value::text) from rates r) as rates,
-      (select coalesce(json_agg(distinct m.rule), '[]'::json) from monitoring_alerts m join monitoring_cases c on c.id = m.case_id and c.status <> 'closed'
-        where m.profile_id = p.id and m.created_at > ${at}::timestamptz - interval '24 hours' and m.created_at <= ${at}::timestamptz + interval '1 minute') as recent_rules
-    from profiles p where p.id = ${t.profile_id}`);
-  const row = result.rows[0];
+  const [row] = await factsStatement(db as Db).execute({
+    at: t.created_at.toISOString(), id: t.id, profile_id: t.profile_id, sender_days: senderDays,
+    // No account, or no rule reading the account's payments: the account's read finds nothing.
+    account: accountDays > 0 ? t.account : null, account_days: accountDays, cap,
+  });
   if (!row) throw new Error('monitoring: the transfer\'s sender does not exist');
   return {
     sender_created_at: asIso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,

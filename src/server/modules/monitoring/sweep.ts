@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '@server/db/client.js';
 import { recentTransfers } from './repo.js';
-import { judgeTransfer } from './monitor.js';
+import { judgeTransfer, SWEEP_FACT_ROWS } from './monitor.js';
 import { ruleSettings } from './settings.js';
 
 // The nightly sweep (docs/rules/monitoring.md#when-the-rules-run): every rule again over the last
@@ -18,7 +18,7 @@ export async function runMonitoringSweep(deps: { db: Db; log: Logger }): Promise
   const settings = await ruleSettings(deps.db);
   let raised = 0;
   for (const transfer of await recentTransfers(deps.db, SWEEP_HOURS)) {
-    const judged = await deps.db.transaction((tx) => judgeTransfer(tx, transfer, settings, transfer.status === 'pending'));
+    const judged = await deps.db.transaction((tx) => judgeTransfer(tx, transfer, settings, transfer.status === 'pending', SWEEP_FACT_ROWS));
     raised += judged.alerts.length;
   }
   if (raised > 0) deps.log.info({ raised }, 'monitoring sweep raised alerts');
