@@ -1,8 +1,12 @@
 // Compliance holds (docs/rules/screening.md#holds-and-alerts): why a transfer waits, and what
 // staff decide about a screening alert. One mechanism for screening and monitoring.
 
-/** Why a transfer (or every transfer of a sender) is held. */
-export const HOLD_REASONS = ['screening', 'monitoring', 'stale_lists'] as const;
+/**
+ * Why a transfer (or every transfer of a sender) is held. `checking`: written with the transfer
+ * itself and deleted once the initiation's checks have run, so a transfer whose checks a crash
+ * interrupted waits, held, until they are run again (docs/decisions/035-compliance-holds.md).
+ */
+export const HOLD_REASONS = ['screening', 'monitoring', 'stale_lists', 'checking'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** Who a screening alert is about. */

@@ -1,0 +1,2 @@
+ALTER TABLE "compliance_holds" DROP CONSTRAINT "compliance_holds_reason_check";--> statement-breakpoint
+ALTER TABLE "compliance_holds" ADD CONSTRAINT "compliance_holds_reason_check" CHECK ("compliance_holds"."reason" in ('screening', 'monitoring', 'stale_lists', 'checking'));
