@@ -4,8 +4,15 @@ import { z } from 'zod';
 // from its photo by a durable job or typed by a reviewer, checked and compared with the profile
 // (docs/rules/know-your-sender.md#documents). Stored in `kyc_documents.mrz`; null until read.
 
-/** Kinds of document that carry a machine-readable zone. */
-export const MRZ_KINDS = ['passport', 'id_card', 'residence_permit'] as const;
+/**
+ * Whether a document's photo is the side that carries the zone: a passport's data page (uploaded
+ * without a side), an ID card's or a residence permit's back (ICAO 9303's TD1 cards print it on
+ * the back). The other side is neither read nor typed: it says nothing about a zone.
+ */
+export function carriesMrz(kind: string, side: string | null): boolean {
+  if (kind === 'passport') return true;
+  return (kind === 'id_card' || kind === 'residence_permit') && side === 'back';
+}
 
 /**
  * `read`: the zone was read from the photo; `unreadable`: no zone could be read (the reviewer may

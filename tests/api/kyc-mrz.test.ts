@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@server/logger.js';
+import { runMrzReadJob } from '@server/modules/kyc/mrz.js';
 import { stopMrzOcr } from '@server/modules/kyc/mrz-ocr.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { documentPhoto, td1Lines, td3Lines, type MrzPerson } from '../support/mrz-images.js';
@@ -59,7 +60,7 @@ describe('the MRZ read from a photo after upload', () => {
     });
   });
 
-  it('reads an ID card on its back (3 × 30); the front, with no zone, is unreadable', async () => {
+  it('reads an ID card on its back (3 × 30); its front, which carries no zone, is not read at all', async () => {
     const user = await marie();
     const back = await uploaded(user, { kind: 'id_card', side: 'back' }, await documentPhoto(td1Lines(MARIE), 'CARTE NATIONALE D’IDENTITÉ'));
     const front = await uploaded(user, { kind: 'id_card', side: 'front' },
@@ -71,7 +72,18 @@ describe('the MRZ read from a photo after upload', () => {
       document_number: '12AB34567', surname: 'DUPONT', given_names: 'MARIE CLAIRE', birth_date: '1990-02-15', expiry_date: '2032-01-01',
       expired: false, name_matches_profile: true, birth_date_matches_profile: true,
     });
-    expect(await mrzOf(front)).toMatchObject({ status: 'unreadable', valid: false, lines: [] });
+    // Not `unreadable` (which would ask the reviewer to type a zone): nothing, as for a selfie.
+    expect(await mrzOf(front)).toBeNull();
+    // A reading queued before only backs were read finds nothing to read on a front either.
+    await runMrzReadJob({ db: t.database.db, config: t.config }, { document_id: front });
+    expect(await mrzOf(front)).toBeNull();
+  });
+
+  it('does not read a residence permit\'s front, even with a zone printed on it: only its back carries one', async () => {
+    const user = await marie();
+    const front = await uploaded(user, { kind: 'residence_permit', side: 'front' }, await documentPhoto(td1Lines(MARIE), 'TITRE DE SÉJOUR'));
+    await t.jobsDone(60_000);
+    expect(await mrzOf(front)).toBeNull();
   });
 
   it('flags a wrong check digit on that field, a name that differs from the profile and an expired document', async () => {
@@ -113,16 +125,19 @@ describe('a reviewer types the zone', () => {
     expect(JSON.stringify(audit)).not.toContain('DUPONT');
   });
 
-  it('refuses lines that are no zone (400), a sender (403) and a document that has no zone (404)', async () => {
+  it('refuses lines that are no zone (400), a sender (403) and a document or side that has no zone (404)', async () => {
     const user = await marie();
     const id = await uploaded(user, { kind: 'passport' }, await documentPhoto(td3Lines(MARIE), 'PASSPORT'));
     const selfie = await uploaded(user, { kind: 'selfie' }, await documentPhoto(td3Lines(MARIE), 'SELFIE'));
+    const front = await uploaded(user, { kind: 'id_card', side: 'front' }, await documentPhoto(td1Lines(MARIE), 'CARTE NATIONALE D’IDENTITÉ'));
     const post = (who: TestUser, doc: string, lines: string[]) =>
       t.request({ method: 'POST', url: `/api/kyc/documents/${doc}/mrz`, token: who.token, headers: { 'x-forwarded-for': uniqueAddress() }, payload: { lines } });
     const bad = await post(manager, id, ['P<FRADUPONT', '12AB']);
     expect([bad.statusCode, bad.json().code]).toEqual([400, 'validation_failed']);
     expect((await post(user, id, td3Lines(MARIE))).statusCode).toBe(403);
     expect((await post(manager, selfie, td3Lines(MARIE))).statusCode).toBe(404);
+    expect((await post(manager, front, td1Lines(MARIE))).statusCode).toBe(404);
+    expect(await mrzOf(front)).toBeNull();
     await t.jobsDone(60_000);
   });
 });

@@ -136,6 +136,14 @@ describe('the staff queue and a review', () => {
       expect(bytes.headers['content-type']).toBe('image/jpeg');
     }
     expect((await t.request({ method: 'GET', url: '/api/kyc/reviews?status=pending', token: manager.token })).statusCode).toBe(400);
+    // A card's front read before only backs were (an "unreadable" kept from then) shows no zone:
+    // only the back carries one.
+    const unreadable = { status: 'unreadable', lines: [], format: null, valid: false, checks: {}, document_code: null, issuing_state: null,
+      document_number: null, surname: null, given_names: null, nationality: null, birth_date: null, expiry_date: null, expired: null,
+      name_matches_profile: null, birth_date_matches_profile: null, read_at: new Date().toISOString() };
+    await t.database.pool.query('update kyc_documents set mrz = $1 where id = any($2::uuid[])', [unreadable, d.documents.slice(0, 2).map((x: { id: string }) => x.id)]);
+    const stale = (await t.request({ method: 'GET', url: `/api/kyc/reviews/${a}`, token: manager.token })).json().data;
+    expect(stale.documents.map((x: { mrz: { status: string } | null }) => x.mrz?.status ?? null)).toEqual([null, 'unreadable', null]);
   });
 });
 

@@ -79,6 +79,11 @@ async function managerApproves(name: string, tag: string, more?: string) {
   await detail.getByTestId('review-doc-id_card_front').locator('img').waitFor();
   await detail.getByTestId('review-doc-selfie').locator('img').waitFor();
   expect(await detail.innerText()).toContain(name);
+  // Only the card's back carries a machine-readable zone: the front and the selfie show no MRZ panel.
+  const mrzPanels = (slot: string) => detail.getByTestId(`review-doc-${slot}`).locator('[data-testid^="mrz-panel-"]');
+  await mrzPanels('id_card_back').waitFor();
+  expect(await mrzPanels('id_card_front').count()).toBe(0);
+  expect(await mrzPanels('selfie').count()).toBe(0);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
   await shot(page, `kyc-review-detail-${tag}-390`);
   if (more) {

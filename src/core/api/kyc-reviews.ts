@@ -53,7 +53,7 @@ export const KycReviewDocumentSchema = z.object({
   status: z.enum(DOCUMENT_STATUSES),
   /** GET this (staff, audited) for the bytes. */
   href: z.string(),
-  /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read or for other kinds. */
+  /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read, and for a kind or side that carries none (a card's front: see carriesMrz). */
   mrz: MrzResultSchema.nullable(),
 });
 export type KycReviewDocument = z.infer<typeof KycReviewDocumentSchema>;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '@core/errors.js';
 import { checkZone, findZone, unreadable, type ProfileFacts } from '@core/mrz-check.js';
-import { MRZ_KINDS, type MrzResult } from '@core/mrz.js';
+import { carriesMrz, type MrzResult } from '@core/mrz.js';
 import type { Config } from '@server/config.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { kycDocuments, profiles } from '@server/db/schema.js';
@@ -18,14 +18,13 @@ import { ocrBottomBands } from './mrz-ocr.js';
 // is unreadable; checked and compared with the profile, kept in `kyc_documents.mrz`. Nothing of a
 // document (lines, names, numbers) goes to a log, an error or a job's payload: only its id.
 
-const MRZ_KIND_SET: ReadonlySet<string> = new Set(MRZ_KINDS);
 const MrzJobSchema = z.object({ document_id: z.string().uuid() });
 /** A photo is tried a few times (the worker restarting, the database away), then parked. */
 const MRZ_JOB_ATTEMPTS = 3;
 
-/** Queues the reading of an uploaded photo that may carry a zone (a card's either side: TD1's is on the back). */
-export async function queueMrzRead(tx: Db | Tx, doc: { id: string; kind: string; content_type: string }): Promise<void> {
-  if (!MRZ_KIND_SET.has(doc.kind) || !doc.content_type.startsWith('image/') || doc.content_type === 'image/heic') return;
+/** Queues the reading of an uploaded photo of the side that carries a zone (a passport's page, a card's back). */
+export async function queueMrzRead(tx: Db | Tx, doc: { id: string; kind: string; side: string | null; content_type: string }): Promise<void> {
+  if (!carriesMrz(doc.kind, doc.side) || !doc.content_type.startsWith('image/') || doc.content_type === 'image/heic') return;
   await enqueue(tx, 'kyc_mrz_read', { document_id: doc.id }, MRZ_JOB_ATTEMPTS, `kyc_mrz_read:${doc.id}`);
 }
 
@@ -43,7 +42,8 @@ export async function runMrzReadJob(deps: { db: Db; config: Config }, payload: u
   if (!parsed.success) throw new Error('kyc_mrz_read: payload is not a document id');
   const id = parsed.data.document_id;
   const [doc] = await deps.db.select().from(kycDocuments).where(eq(kycDocuments.id, id));
-  if (!doc || !doc.sealed || doc.mrz?.status === 'typed') return;
+  // A card's front queued before only backs were read carries no zone: nothing to read.
+  if (!doc || !doc.sealed || !carriesMrz(doc.kind, doc.side) || doc.mrz?.status === 'typed') return;
   const box = new DocumentBox(documentKey(deps.config, resolveSessionSecret(deps.config)));
   const image = box.open(doc.sealed, doc.id);
   if (!image) throw new Error('kyc_mrz_read: the document does not open with DOCUMENT_KEY');
@@ -67,9 +67,9 @@ export async function runMrzReadJob(deps: { db: Db; config: Config }, payload: u
 /** Staff type the zone of a document whose photo is unreadable (or misread): checked the same way, audited. */
 export async function typeMrz(ctx: AppContext, actor: Actor, id: string, lines: string[]): Promise<MrzResult> {
   return ctx.db.transaction(async (tx) => {
-    const [doc] = await tx.select({ id: kycDocuments.id, kind: kycDocuments.kind, profile_id: kycDocuments.profile_id, mrz: kycDocuments.mrz })
+    const [doc] = await tx.select({ id: kycDocuments.id, kind: kycDocuments.kind, side: kycDocuments.side, profile_id: kycDocuments.profile_id, mrz: kycDocuments.mrz })
       .from(kycDocuments).where(eq(kycDocuments.id, id)).for('update');
-    if (!doc || !MRZ_KIND_SET.has(doc.kind)) throw new AppError('not_found');
+    if (!doc || !carriesMrz(doc.kind, doc.side)) throw new AppError('not_found');
     const result = checkZone(lines, 'typed', await profileFacts(tx, doc.profile_id), new Date());
     if (!result) throw AppError.onField('validation_failed', 'lines');
     const typed: MrzResult = { ...result, typed_by: actor.profile_id };

@@ -1,6 +1,7 @@
 import type { KycOpenReview, KycReviewDecision, KycReviewDetail, KycReviewDocument, KycReviewSummary } from '@core/api/kyc-reviews.js';
 import { AppError } from '@core/errors.js';
 import { DECISION_STATUS, missingForLevel, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews.js';
+import { carriesMrz } from '@core/mrz.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
@@ -73,7 +74,9 @@ export async function reviewDetail(db: Db, id: string): Promise<KycReviewDetail>
     profile: shown,
     documents: documents.map((d) => ({
       id: d.id, kind: d.kind, side: d.side ?? null, content_type: d.content_type, size: d.size, uploaded_at: d.created_at.toISOString(),
-      status: d.status, href: `/api/kyc/documents/${d.id}`, mrz: (d.mrz ?? null) as KycReviewDocument['mrz'],
+      status: d.status, href: `/api/kyc/documents/${d.id}`,
+      // A card's front read before only backs were: its result says nothing of a zone.
+      mrz: carriesMrz(d.kind, d.side) ? (d.mrz ?? null) as KycReviewDocument['mrz'] : null,
     })),
   };
 }

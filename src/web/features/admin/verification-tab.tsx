@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KycReviewDetail, KycReviewDocument } from '@core/api/kyc-reviews';
 import { REVIEW_STATUSES, type ReviewDecision, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews';
+import { carriesMrz } from '@core/mrz';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -51,7 +52,7 @@ function DocumentView({ doc }: { doc: KycReviewDocument }) {
       ) : (
         <a href={url} target="_blank" rel="noreferrer"><img src={url} alt={name} className="max-h-72 w-full rounded-md object-contain" /></a>
       )}
-      {doc.kind === 'passport' || doc.kind === 'id_card' || doc.kind === 'residence_permit' ? <MrzPanel documentId={doc.id} mrz={doc.mrz} /> : null}
+      {carriesMrz(doc.kind, doc.side) ? <MrzPanel documentId={doc.id} mrz={doc.mrz} /> : null}
     </figure>
   );
 }
