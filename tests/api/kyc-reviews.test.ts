@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { td1Lines } from '../support/mrz-images.js';
 import type { SmtpListener } from '../support/smtp-listener.js';
@@ -194,6 +196,10 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     expect(mail.raw).toContain('Bonjour Jean Refusé,');
     expect(mail.raw).toContain('Nous n’avons pas pu accepter vos documents pour le niveau 2.');
     expect(mail.raw).toContain('Motif\u00a0: La photo de la carte est floue.');
+    // The audit log, never erased, says a note was written, not its words (erased after retention).
+    const audit = await t.database.pool.query(`select after from audit_log where action = 'kyc_review.decide' and target_id = $1`, [id]);
+    expect(audit.rows).toEqual([{ after: expect.objectContaining({ decision: 'reject', note_written: true }) }]);
+    expect(JSON.stringify(audit.rows)).not.toContain('floue');
     // Rejected documents no longer count: the identity must be sent again.
     const again = await submit(sender, 2);
     expect(again.statusCode).toBe(422);
@@ -290,5 +296,46 @@ describe('the sender\'s data export', () => {
     expect(res.body).not.toMatch(/sealed|decided_by/);
     // The decision's audit entry is listed (its action and when).
     expect(data.audit).toContainEqual(expect.objectContaining({ action: 'kyc_review.decide', target_type: 'kyc_review', target_id: first }));
+  });
+});
+
+describe('retention of a closed account\'s identity reviews and documents', () => {
+  it('keeps them 5 years after closure, then the job erases the documents\' bytes, the zone read from them and the notes to the sender', async () => {
+    const sender = await levelOne('en', 'Marie Dupont');
+    const front = await upload(sender, { kind: 'id_card', side: 'front' });
+    const back = await upload(sender, { kind: 'id_card', side: 'back' });
+    await upload(sender, { kind: 'selfie' });
+    const zone = td1Lines({ surname: 'DUPONT', given: 'MARIE', number: '12AB34567', nationality: 'FRA', birth: '900412', expiry: '320101', sex: 'F' });
+    expect((await t.request({ method: 'POST', url: `/api/kyc/documents/${back.id}/mrz`, token: manager.token, payload: { lines: zone } })).statusCode).toBe(200);
+    const review = (await submit(sender, 2)).json().data.id as string;
+    expect((await decide(manager, review, { decision: 'reject', note: 'The name on the card is not Marie Dupont’s.' })).statusCode).toBe(200);
+    const closed = await t.request({ method: 'POST', url: '/api/profiles/me/close', token: sender.token, payload: { current_password: sender.password }, headers: { 'x-forwarded-for': uniqueAddress() } });
+    expect(closed.statusCode, closed.body).toBe(200);
+    const closedAt = new Date(closed.json().closed_at as string);
+
+    const documents = async () => (await t.database.pool.query(
+      'select id, kind, side, size, sealed is not null as sealed, mrz is not null as mrz, erased_at is not null as erased from kyc_documents where profile_id = $1 order by created_at', [sender.id])).rows;
+    const reviewRow = async () => (await t.database.pool.query('select level, status, note, decided_at from kyc_reviews where id = $1', [review])).rows[0];
+    // The job's clock moved to a day before the 5 years are over: everything is kept.
+    const job = { db: t.database.db, log: pino({ level: 'silent' }) };
+    const yearsAfter = (years: number, days: number) => new Date(Date.UTC(closedAt.getUTCFullYear() + years, closedAt.getUTCMonth(), closedAt.getUTCDate() + days, closedAt.getUTCHours(), closedAt.getUTCMinutes()));
+    expect(await eraseExpiredAccounts(job, yearsAfter(5, -1))).toBe(0);
+    expect((await documents()).map((d) => [d.sealed, d.mrz, d.erased])).toEqual([[true, false, false], [true, true, false], [true, false, false]]);
+    expect((await reviewRow()).note).toBe('The name on the card is not Marie Dupont’s.');
+
+    // A day after: erased, their metadata kept.
+    expect(await eraseExpiredAccounts(job, yearsAfter(5, 1))).toBe(1);
+    const erased = await documents();
+    expect(erased.map((d) => [d.kind, d.side, d.sealed, d.mrz, d.erased])).toEqual([
+      ['id_card', 'front', false, false, true], ['id_card', 'back', false, false, true], ['selfie', null, false, false, true],
+    ]);
+    expect(erased.every((d) => d.size > 0)).toBe(true);
+    expect(erased.map((d) => d.id).slice(0, 2)).toEqual([front.id, back.id]);
+    expect(await reviewRow()).toMatchObject({ level: 2, status: 'rejected', note: null, decided_at: expect.any(Date) });
+    // Nothing of the zone or the note is left anywhere the account's rows reach, the audit log included.
+    const left = JSON.stringify((await t.database.pool.query(`select (select jsonb_agg(d) from kyc_documents d where d.profile_id = $1) as docs,
+        (select jsonb_agg(r) from kyc_reviews r where r.profile_id = $1) as reviews,
+        (select jsonb_agg(a) from audit_log a where a.target_id = any($2::text[])) as audit`, [sender.id, [review, front.id, back.id, sender.id]])).rows);
+    for (const word of ['DUPONT', '12AB34567', 'Marie Dupont']) expect(left).not.toContain(word);
   });
 });

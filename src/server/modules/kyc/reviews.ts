@@ -111,7 +111,9 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
     await recordAudit(tx, actor, {
       action: 'kyc_review.decide', target: 'kyc_review', id,
       before: { status: review.status, level: review.level, kyc_level: row.sender.kyc_level },
-      after: { status: closed.status, decision: input.decision, level, note: closed.note, profile_id: review.profile_id },
+      // Whether a note was written, not its words: the audit log is never erased, the note is
+      // erased with the review's other personal data after retention (docs/rules/your-data.md).
+      after: { status: closed.status, decision: input.decision, level, note_written: closed.note !== null, profile_id: review.profile_id },
     });
   });
   return reviewDetail(ctx.db, id);

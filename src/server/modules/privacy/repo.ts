@@ -104,18 +104,20 @@ export async function eraseAtClosure(tx: Tx, profileId: string, email: string): 
   return new Date((rows[0] as { closed_at: string | Date }).closed_at);
 }
 
-/** Closed accounts whose kept data is past its retention, oldest first, locked for this pass. */
-export async function lockExpired(tx: Tx, years: number, limit: number): Promise<string[]> {
+/** Closed accounts whose kept data is past its retention at `now`, oldest first, locked for this pass. */
+export async function lockExpired(tx: Tx, years: number, limit: number, now: Date): Promise<string[]> {
   const { rows } = await tx.execute(sql`select id from profiles
-    where closed_at < now() - make_interval(years => ${years}) and erased_at is null
+    where closed_at < ${now.toISOString()}::timestamptz - make_interval(years => ${years}) and erased_at is null
     order by closed_at limit ${limit} for update skip locked`);
   return (rows as { id: string }[]).map((r) => r.id);
 }
 
 /**
- * The end of retention: identity, the transfers' personal fields, the proofs' bytes and the
- * identity documents' sealed bytes erased (their metadata stays, as a review may name them).
- * The money facts stay (amounts, currencies, rates, fees, statuses, dates, references) and the
+ * The end of retention: identity, the transfers' personal fields, the proofs' bytes, the
+ * identity documents' sealed bytes and the zone read from them (name, number, dates), and the
+ * notes staff wrote to the sender in identity reviews, erased. The documents' and reviews'
+ * metadata stay (kind, side, type, size, level, status, dates: nothing of the person), as the
+ * audit log names them. The money facts stay (amounts, currencies, rates, fees, statuses, dates, references) and the
  * books are not touched: their entries name transfers, never people. Timelines and staff notes
  * are append-only records like the audit log (the app's role may not change them) and stay.
  */
@@ -125,7 +127,8 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
     where profile_id = ${profileId}`);
   await tx.execute(sql`update transactions set destination_details = '{}', metadata = jsonb_build_object('reference', metadata -> 'reference'), updated_at = now() where profile_id = ${profileId}`);
   await tx.execute(sql`update payment_proofs set data = ''::bytea, filename = 'erased' where profile_id = ${profileId}`);
-  await tx.execute(sql`update kyc_documents set sealed = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
+  await tx.execute(sql`update kyc_documents set sealed = null, mrz = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
+  await tx.execute(sql`update kyc_reviews set note = null where profile_id = ${profileId} and note is not null`);
   await tx.execute(sql`update profiles set full_name = null, date_of_birth = null, address = null, state = null, city = null,
       country = null, kyc_level = 0, erased_at = now(), updated_at = now()
     where id = ${profileId}`);

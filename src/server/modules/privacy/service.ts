@@ -71,13 +71,14 @@ export async function closeMyAccount(ctx: AppContext, reply: FastifyReply, me: A
 
 /**
  * The retention job: erases what was kept of every account closed more than RETENTION_YEARS
- * ago, a batch per transaction, each erasure audited. Returns how many accounts it erased.
+ * before `now` (the job's clock: the scheduled run passes none, a test moves it), a batch per
+ * transaction, each erasure audited. Returns how many accounts it erased.
  */
-export async function eraseExpiredAccounts(deps: { db: Db; log: Logger }): Promise<number> {
+export async function eraseExpiredAccounts(deps: { db: Db; log: Logger }, now: Date = new Date()): Promise<number> {
   let erased = 0;
   for (;;) {
     const done = await deps.db.transaction(async (tx) => {
-      const ids = await repo.lockExpired(tx, RETENTION_YEARS, ERASE_BATCH);
+      const ids = await repo.lockExpired(tx, RETENTION_YEARS, ERASE_BATCH, now);
       for (const id of ids) {
         await repo.eraseKept(tx, id);
         await recordAudit(tx, null, { action: 'profile.erase', target: 'profile', id, after: { retention_years: RETENTION_YEARS } });
