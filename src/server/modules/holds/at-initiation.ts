@@ -4,11 +4,13 @@ import { monitorAtInitiation } from '../monitoring/at-initiation.js';
 import type { MonitorableTransfer } from '../monitoring/monitor.js';
 import { screeningIndex } from '../screening/index-cache.js';
 import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
-import { activeHolds, placeHold } from './holds.js';
+import { endChecking, placeHold } from './holds.js';
 
 // The initiation's compliance step (docs/rules/screening.md#holds-and-alerts), called once per new
 // transfer right after its row is committed (the initiation's insert is one batched statement, so
-// this runs just after it, on the same request, before the answer; docs/decisions/035-compliance-holds.md):
+// this runs just after it, on the same request, before the answer; docs/decisions/035-compliance-holds.md).
+// The row was written with a `checking` hold, ended here, so a crash in between leaves the transfer
+// held until the scheduled job finishes its checks (transfers/initiate-transfer.ts):
 // the recipient screened against the index in memory (no query unless it hits), stale required
 // lists holding it (fail closed), then the monitoring rules. The transfer is held when any says so,
 // and the answer tells the sender only that it is being checked. A step that fails holds the
@@ -35,9 +37,13 @@ export async function complianceAtInitiation(db: Db, transfer: NewTransfer, log?
     await placeHold(db, { transferId: transfer.id, reason: 'monitoring', detail: { failed: 'monitoring' } });
     return true;
   });
-  if (held || monitored) return true;
-  // One indexed read: a monitoring hold placed now, or the sender's own (a sender-wide hold covers new transfers).
-  return (await activeHolds(db, [transfer.id])).has(transfer.id);
+  // The transfer's `checking` hold ends; one statement also reads whether a hold placed now, or the
+  // sender's own (a sender-wide hold covers new transfers), still holds it.
+  const stillHeld = await endChecking(db, transfer).catch((err: unknown) => {
+    log?.error({ err, transferId: transfer.id }, 'ending the initiation\'s checking hold failed: the scheduled job ends it');
+    return true;
+  });
+  return held || monitored || stillHeld;
 }
 
 /** The recipient's name (the country of the payout channel as qualifier); stale required lists hold. Answers whether it held. */

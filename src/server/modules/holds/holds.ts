@@ -92,7 +92,26 @@ export async function activeHolds(db: Db | Tx, transferIds: readonly string[]): 
   return held;
 }
 
-/** How many transfers not closed are held now (the metrics gauge). */
+/**
+ * Ends the initiation's `checking` hold of a new transfer (deleted: it records no decision) and
+ * answers, in the same statement, whether another hold still names it or its sender.
+ */
+export async function endChecking(db: Db | Tx, transfer: { id: string; profile_id: string }): Promise<boolean> {
+  const result = await db.execute<{ held: boolean }>(sql`with ended as (
+      delete from compliance_holds where transfer_request_id = ${transfer.id}::uuid and reason = 'checking' and released_at is null
+    ) select exists (select 1 from compliance_holds h where h.released_at is null and h.reason <> 'checking'
+      and (h.transfer_request_id = ${transfer.id}::uuid or (h.transfer_request_id is null and h.profile_id = ${transfer.profile_id}::uuid))) as held`);
+  return result.rows[0]?.held === true;
+}
+
+/** The transfers whose `checking` hold is older than `seconds`: their initiation's checks were interrupted. */
+export async function interruptedChecks(db: Db | Tx, seconds: number): Promise<string[]> {
+  const result = await db.execute<{ id: string }>(sql`select transfer_request_id as id from compliance_holds
+    where reason = 'checking' and released_at is null and created_at < now() - make_interval(secs => ${seconds}) order by created_at limit 1000`);
+  return result.rows.map((r) => r.id);
+}
+
+
 export async function heldTransferCount(db: Db): Promise<number> {
   const result = await db.execute<{ n: string }>(sql`select count(*)::text as n from transfer_requests t
     where t.status not in ('completed', 'cancelled', 'rejected') and exists (select 1 from compliance_holds h where h.released_at is null

@@ -13,6 +13,7 @@ import { runRescreen } from '../screening/rescreen.js';
 import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
 import { fetchEcbRates } from '../rates/ecb.js';
+import { finishInterruptedChecks } from '../transfers/initiate-transfer.js';
 import { runRefundJob } from '../transfers/refund-paypal-payment.js';
 import { runTransferMailJob } from '../transfers/notifications.js';
 import { runVoidJob } from '../transfers/void-paypal-authorization.js';
@@ -81,6 +82,8 @@ const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetc
   ...(ecbUrl ? [{ task: 'ecb_rates', match: '30 16 * * 1-5', identifier: 'ecb_rates', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'ecb_rates' } }] : []),
   // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).
   { task: 'monitoring_sweep', match: '53 3 * * *', identifier: 'monitoring_sweep', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'monitoring_sweep' } },
+  // Every minute: the initiation checks a crash interrupted, finished (transfers/initiate-transfer.ts).
+  { task: 'compliance_checks', match: '* * * * *', identifier: 'compliance_checks', options: { backfillPeriod: 0, maxAttempts, jobKey: 'compliance_checks' } },
   // The sanctions lists from their configured URLs every 6 hours, when any is set (screening/fetch.ts).
   ...(screeningFetch ? [{ task: 'screening_fetch', match: '23 */6 * * *', identifier: 'screening_fetch', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'screening_fetch' } }] : []),
 ]);
@@ -103,6 +106,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     screening_rescreen: (payload) => runRescreen(deps, payload),
     // The sanctions lists fetched from their configured URLs (screening/fetch.ts).
     screening_fetch: (_payload, helpers) => runScreeningFetch(deps, helpers.abortSignal),
+    compliance_checks: async () => { await finishInterruptedChecks(deps); },
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
   };

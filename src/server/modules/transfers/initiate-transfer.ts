@@ -9,6 +9,7 @@ import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
 import { complianceAtInitiation } from '../holds/at-initiation.js';
+import { interruptedChecks } from '../holds/holds.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { assertRateFresh, expiredWithFresh, promisedPrice } from '../quotes/service.js';
@@ -192,4 +193,23 @@ async function answer(ctx: AppContext, row: TransferRequestRow, onHold?: boolean
   // Reread: the PayPal order id may have just been stored.
   const latest = await findRequest(ctx.db, row.id);
   return { payment_url: paymentUrl, data: { ...transferRequestToJson(latest ?? row, ctx.config.publicUrl), ...held } };
+}
+
+/** A check interrupted less than this long ago may still be running on its request. */
+export const INTERRUPTED_AFTER_SECONDS = 60;
+
+/**
+ * The scheduled job `compliance_checks` (every minute): the transfers whose initiation's checks a
+ * crash interrupted (their `checking` hold is over a minute old) are checked now, as at initiation;
+ * a step already done is not repeated (an alert is raised once per transfer and list entry or rule).
+ */
+export async function finishInterruptedChecks(ctx: Pick<AppContext, 'db' | 'log'>): Promise<number> {
+  let finished = 0;
+  for (const id of await interruptedChecks(ctx.db, INTERRUPTED_AFTER_SECONDS)) {
+    const transfer = await findRequest(ctx.db, id);
+    if (!transfer) continue;
+    await complianceAtInitiation(ctx.db, transfer, ctx.log);
+    finished++;
+  }
+  return finished;
 }

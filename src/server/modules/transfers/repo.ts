@@ -10,7 +10,7 @@ import type { Db, Tx } from '@server/db/client.js';
 import { type FlatFields, type RowsStatement, preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { batched } from '@server/lib/batches.js';
 import {
-  corridors, paymentProofs, profiles, transactions, transferNotes, transferRequests, transferSearchText, transferStatusHistory,
+  complianceHolds, corridors, paymentProofs, profiles, transactions, transferNotes, transferRequests, transferSearchText, transferStatusHistory,
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
@@ -488,7 +488,9 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       insert into ${transferStatusHistory} (transfer_request_id, from_status, to_status, actor_profile_id, actor_role)
       select r.id, null, 'pending', r.profile_id, 'owner' from r
     ),
-    j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)})
+    j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)}),
+    -- Held until the initiation's checks have run (holds/at-initiation.ts): a crash in between leaves it held, not unscreened.
+    c as (insert into ${complianceHolds} (transfer_request_id, reason) select r.id, 'checking' from r)
     select ${sql.join(Object.values(storedColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
   return batched(async (batch: Initiation[]) => db.transaction(async (tx) => {
     // Every sender of the batch locked (in one order, so two batches never wait on each other),
