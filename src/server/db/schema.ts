@@ -43,6 +43,12 @@ export const profiles = pgTable('profiles', {
    * read from the profile itself (docs/rules/know-your-sender.md#levels).
    */
   kyc_level: smallint('kyc_level').notNull().default(0),
+  /**
+   * What the sender's own sanctions screening last ran on: a digest of their id, name and date of
+   * birth (not the name itself). Level 1 waits until it matches the profile
+   * (docs/rules/know-your-sender.md#levels).
+   */
+  screened_for: text('screened_for'),
   role: text('role', { enum: ROLES }).notNull().default('user'),
   language: text('language', { enum: ['en', 'fr'] }).notNull().default('en'),
   /**
