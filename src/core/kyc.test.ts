@@ -7,7 +7,7 @@ import { SEED_RATES } from './rates.js';
 
 const complete = {
   full_name: 'Awa Ndong', date_of_birth: '1990-04-12', phone: '+24106123456', address: '12 rue des Palmiers',
-  city: 'Libreville', country: 'GA', kyc_level: 0,
+  city: 'Libreville', country: 'GA', kyc_level: 0, screened: true,
 };
 
 describe('levels', () => {
@@ -23,6 +23,13 @@ describe('levels', () => {
     expect(nextLevelNeeds({ ...complete, city: null })).toEqual({ level: 1, provide: ['city'] });
     expect(nextLevelNeeds(complete)).toEqual({ level: 2, provide: ['identity_document', 'selfie'] });
     expect(nextLevelNeeds({ ...complete, kyc_level: 3 })).toBeNull();
+  });
+
+  it('a complete profile whose own screening has not run is level 0 until it runs, whatever staff approved; missing fields are said first', () => {
+    expect(kycLevelOf({ ...complete, screened: false })).toBe(0);
+    expect(kycLevelOf({ ...complete, screened: false, kyc_level: 2 })).toBe(0);
+    expect(nextLevelNeeds({ ...complete, screened: false })).toEqual({ level: 1, provide: ['screening'] });
+    expect(nextLevelNeeds({ ...complete, screened: false, phone: null })).toEqual({ level: 1, provide: ['phone'] });
   });
 });
 

@@ -32,7 +32,11 @@ export const DEFAULT_KYC_LIMITS: Record<SendingLevel, LevelLimits> = {
 /** What a profile must hold for level 1, in the order the profile screen asks for it. */
 export const PROFILE_FIELDS = ['full_name', 'date_of_birth', 'phone', 'address', 'city', 'country'] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
-export type ProfileForLevel = Partial<Record<ProfileField, string | null>> & { kyc_level: number };
+/** `screened`: the sender's own sanctions screening ran on their current name and date of birth. */
+export type ProfileForLevel = Partial<Record<ProfileField, string | null>> & { kyc_level: number; screened: boolean };
+
+/** What level 1 may still wait for: a profile field, or the sender's own screening (it runs by itself). */
+export type LevelOneNeed = ProfileField | 'screening';
 
 /** The level-1 fields the profile still lacks (blank counts as missing). */
 export function missingProfileFields(profile: Partial<Record<ProfileField, string | null>>): ProfileField[] {
@@ -40,24 +44,31 @@ export function missingProfileFields(profile: Partial<Record<ProfileField, strin
 }
 
 /**
- * The sender's level: 0 while the profile lacks a level-1 field, whatever staff approved before;
- * otherwise the level staff approved, at least 1.
+ * The sender's level: 0 while the profile lacks a level-1 field or the sender's own screening has
+ * not run on it, whatever staff approved before; otherwise the level staff approved, at least 1.
  */
 export function kycLevelOf(profile: ProfileForLevel): KycLevel {
-  if (missingProfileFields(profile).length > 0) return 0;
+  if (levelOneNeeds(profile).length > 0) return 0;
   return Math.min(3, Math.max(1, profile.kyc_level)) as KycLevel;
+}
+
+/** What a profile lacks for level 1: its missing fields, else the screening when it has not run. */
+export function levelOneNeeds(profile: ProfileForLevel): LevelOneNeed[] {
+  const missing = missingProfileFields(profile);
+  if (missing.length > 0) return missing;
+  return profile.screened ? [] : ['screening'];
 }
 
 /** What reaching the next level takes: the missing profile fields for level 1, staff's review of documents above. */
 export type NextLevelNeeds =
-  | { level: 1; provide: ProfileField[] }
+  | { level: 1; provide: LevelOneNeed[] }
   | { level: 2; provide: ['identity_document', 'selfie'] }
   | { level: 3; provide: ['proof_of_address', 'source_of_funds'] }
   | null;
 
 export function nextLevelNeeds(profile: ProfileForLevel): NextLevelNeeds {
   const level = kycLevelOf(profile);
-  if (level === 0) return { level: 1, provide: missingProfileFields(profile) };
+  if (level === 0) return { level: 1, provide: levelOneNeeds(profile) };
   if (level === 1) return { level: 2, provide: ['identity_document', 'selfie'] };
   if (level === 2) return { level: 3, provide: ['proof_of_address', 'source_of_funds'] };
   return null;

@@ -6101,7 +6101,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                reason: "screening" | "monitoring" | "stale_lists";
+                                reason: "screening" | "monitoring" | "stale_lists" | "checking";
                                 sender_wide: boolean;
                                 source_id: string | null;
                                 detail: {
@@ -9541,7 +9541,7 @@ export interface operations {
                             }[];
                             next: {
                                 level: number;
-                                provide: ("full_name" | "date_of_birth" | "phone" | "address" | "city" | "country" | "identity_document" | "selfie" | "proof_of_address" | "source_of_funds")[];
+                                provide: ("full_name" | "date_of_birth" | "phone" | "address" | "city" | "country" | "screening" | "identity_document" | "selfie" | "proof_of_address" | "source_of_funds")[];
                             } | null;
                             open_review: {
                                 /** Format: uuid */

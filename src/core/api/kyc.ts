@@ -17,10 +17,13 @@ export const KycWindowSchema = z.object({
 });
 export type KycWindowState = z.infer<typeof KycWindowSchema>;
 
-/** What reaching the next level takes: profile fields for level 1, documents reviewed by staff above. */
+/**
+ * What reaching the next level takes: profile fields for level 1 (or `screening`: the sender's own
+ * sanctions screening, which runs by itself, has not run yet), documents reviewed by staff above.
+ */
 export const KycNextSchema = z.object({
   level: z.number().int(),
-  provide: z.array(z.enum([...PROFILE_FIELDS, 'identity_document', 'selfie', 'proof_of_address', 'source_of_funds'])),
+  provide: z.array(z.enum([...PROFILE_FIELDS, 'screening', 'identity_document', 'selfie', 'proof_of_address', 'source_of_funds'])),
 }).nullable();
 
 export const KycStatusSchema = z.object({

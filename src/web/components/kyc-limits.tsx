@@ -17,6 +17,16 @@ function missingText(t: (key: string) => string, status: KycStatus): string {
 /** Level 0: sending waits for the profile; with what to add and where. */
 function CompleteProfile({ status }: { status: KycStatus }) {
   const { t } = useTranslation(['transfer', 'errors']);
+  // A complete profile whose own screening has not run yet: nothing for the sender to add
+  // (docs/rules/know-your-sender.md#levels).
+  if (status.next?.provide.length === 1 && status.next.provide[0] === 'screening') {
+    return (
+      <Alert variant="warning" data-testid="kyc-screening">
+        <p className="font-medium">{t('kyc.screeningTitle')}</p>
+        <p className="mt-1">{t('kyc.screeningBody')}</p>
+      </Alert>
+    );
+  }
   return (
     <Alert variant="warning" data-testid="kyc-required">
       <p className="font-medium">{t('kyc.requiredTitle')}</p>

@@ -30,7 +30,7 @@ export async function writeLimits(tx: Tx, level: number, values: Pick<LimitsRow,
 const levelFields = {
   user_id: profiles.user_id, email: profiles.email, full_name: profiles.full_name, date_of_birth: profiles.date_of_birth,
   phone: profiles.phone, address: profiles.address, city: profiles.city, state: profiles.state, country: profiles.country,
-  kyc_level: profiles.kyc_level,
+  kyc_level: profiles.kyc_level, screened_for: profiles.screened_for,
 };
 export type LevelRow = { [K in keyof typeof levelFields]: (typeof profiles.$inferSelect)[K] };
 
@@ -42,4 +42,12 @@ const levelStatement = preparedPerDatabase((db) =>
 export async function levelRow(db: Db, profileId: string): Promise<LevelRow | null> {
   const [row] = await levelStatement(db).execute({ id: profileId });
   return row ?? null;
+}
+
+/**
+ * Records what the sender's own screening ran on (a digest of their id, name and date of birth);
+ * bookkeeping, not a change of the profile: `updated_at` stays.
+ */
+export async function markScreened(db: Db, profileId: string, screenedFor: string): Promise<void> {
+  await db.execute(sql`update profiles set screened_for = ${screenedFor} where id = ${profileId}`);
 }

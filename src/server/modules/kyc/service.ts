@@ -1,8 +1,10 @@
 import type { KycLimits, KycLimitsUpdate, KycStatus } from '@core/api/kyc.js';
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
 import { AppError, Message } from '@core/errors.js';
 import {
-  LIMIT_CURRENCY, SENDING_LEVELS, kycLevelOf, limitRefusal, missingProfileFields, nextLevelNeeds, toLimitCurrency, usedInEur,
-  windowStates, type CurrencyUsage, type LevelLimits, type SendingLevel,
+  LIMIT_CURRENCY, SENDING_LEVELS, kycLevelOf, levelOneNeeds, limitRefusal, missingProfileFields, nextLevelNeeds, toLimitCurrency, usedInEur,
+  windowStates, type CurrencyUsage, type LevelLimits, type ProfileForLevel, type SendingLevel,
 } from '@core/kyc.js';
 import { formatMoney, parseAmount, toDecimal, type Currency, type Minor } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
@@ -11,7 +13,9 @@ import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
 import { sentInWindows } from '../transfers/service.js';
-import { levelRow, listLimits, lockLimits, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
+import { countryCode } from '../screening/country-code.js';
+import { screenPerson, senderKey } from '../screening/screen-people.js';
+import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and limits, checked
 // before a quote is shown to them and, under the sender's lock, when a transfer is made
@@ -33,16 +37,48 @@ function limitsToJson(row: LimitsRow): KycLimits {
   };
 }
 
-/** The sender's level-1 fields and approved level, with the limits of every level. */
-async function senderState(db: Db, profileId: string): Promise<{ profile: LevelRow; limits: Map<number, LevelLimits> }> {
-  const [profile, rows] = await Promise.all([levelRow(db, profileId), listLimits(db)]);
-  if (!profile) throw new AppError('not_found');
-  return { profile, limits: new Map(rows.map((row) => [row.level, limitsOf(row)])) };
+type SenderProfile = LevelRow & ProfileForLevel;
+
+/** What the sender's own screening ran on: a digest of the screening's key (their id, name, date of birth). */
+const screeningDigest = (profileId: string, profile: LevelRow) =>
+  createHash('sha256').update(senderKey(profileId, profile.full_name ?? '', profile.date_of_birth ?? null)).digest('base64url');
+
+/**
+ * Level 1 is a complete profile the sender's own screening ran on (docs/rules/know-your-sender.md#levels).
+ * A complete profile it has not run on yet (its screening on the profile change failed, or came
+ * before its name or date of birth changed) is screened here, as the level is read; when that
+ * fails too the sender stays at level 0, and the next read tries again. A hit holds the sender's
+ * transfers as the profile path does; the level is not what stops them.
+ */
+async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, profile: LevelRow): Promise<boolean> {
+  if (missingProfileFields(profile).length > 0) return false;
+  const digest = screeningDigest(profileId, profile);
+  if (profile.screened_for === digest) return true;
+  try {
+    await screenPerson(ctx.db, ctx.db, {
+      subject: 'sender', key: senderKey(profileId, profile.full_name!, profile.date_of_birth ?? null), name: profile.full_name!,
+      birth_date: profile.date_of_birth ?? undefined, country: countryCode(profile.country), profileId,
+    }, 'profile');
+    await markScreened(ctx.db, profileId, digest);
+    return true;
+  } catch (err) {
+    // The error's text could quote the name screened: only its kind is logged.
+    ctx.log.error({ profile_id: profileId, error: err instanceof Error ? err.name : typeof err }, 'sender screening failed: level 0 until it runs');
+    return false;
+  }
 }
 
-/** 403 kyc_required naming what the profile lacks, as the sender's language writes it. */
-function kycRequired(profile: LevelRow): AppError {
-  const provide = missingProfileFields(profile);
+/** The sender's level-1 fields, screening and approved level, with the limits of every level. */
+async function senderState(ctx: { db: Db; log: Logger }, profileId: string): Promise<{ profile: SenderProfile; limits: Map<number, LevelLimits> }> {
+  const [row, rows] = await Promise.all([levelRow(ctx.db, profileId), listLimits(ctx.db)]);
+  if (!row) throw new AppError('not_found');
+  const profile = { ...row, screened: await screenedNow(ctx, profileId, row) };
+  return { profile, limits: new Map(rows.map((r) => [r.level, limitsOf(r)])) };
+}
+
+/** 403 kyc_required naming what the profile lacks (or the screening not run yet), as the sender's language writes it. */
+function kycRequired(profile: SenderProfile): AppError {
+  const provide = levelOneNeeds(profile);
   return new AppError('kyc_required', {
     vars: { missing: (lang) => provide.map((field) => t(lang, `errors.kyc.field.${field}`)).join(', ') },
     extra: { level: 0, provide },
@@ -69,7 +105,7 @@ function levelLimits(limits: Map<number, LevelLimits>, level: number): LevelLimi
 
 /** A sender about to send: their profile as it is now, and the check of the amount against their limits. */
 export interface SenderLimits {
-  sender: LevelRow;
+  sender: SenderProfile;
   /** Given what the sender's transfers add up to, the refusal (409 limit_exceeded) or null. */
   check: (usage: CurrencyUsage[]) => AppError | null;
 }
@@ -79,8 +115,8 @@ export interface SenderLimits {
  * limits: 403 kyc_required at once for a level-0 sender; else the check, to run where what they
  * have sent is read (under the sender's lock for an initiation).
  */
-export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, amount: Minor, currency: Currency): Promise<SenderLimits> {
-  const [{ profile, limits }, rates] = await Promise.all([senderState(ctx.db, profileId), publishedRates(ctx)]);
+export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices' | 'log'>, profileId: string, amount: Minor, currency: Currency): Promise<SenderLimits> {
+  const [{ profile, limits }, rates] = await Promise.all([senderState(ctx, profileId), publishedRates(ctx)]);
   const level = kycLevelOf(profile);
   if (level === 0) throw kycRequired(profile);
   const own = levelLimits(limits, level);
@@ -115,7 +151,7 @@ export async function checkQuote(ctx: AppContext, profileId: string, amount: Min
 /** GET /api/kyc: the sender's level, each window's limit, used and left, and what the next level takes. */
 export async function kycStatus(ctx: AppContext, profileId: string): Promise<KycStatus> {
   const [{ profile, limits }, usage, rates] = await Promise.all([
-    senderState(ctx.db, profileId), sentInWindows(ctx.db, profileId), publishedRates(ctx),
+    senderState(ctx, profileId), sentInWindows(ctx.db, profileId), publishedRates(ctx),
   ]);
   const level = kycLevelOf(profile);
   const used = usedInEur(usage, rates);

@@ -14,7 +14,7 @@ const rowsOf = async (db: Db | Tx, query: ReturnType<typeof sql>): Promise<Json[
 /** Everything held about a profile, section by section (see MyDataExportSchema). */
 export async function exportSections(db: Db, profileId: string) {
   const [profile, transfers, recipients, documents, reviews, providers, sessions, emails, audit] = await Promise.all([
-    rowsOf(db, sql`select to_jsonb(p) - 'password_hash' - 'totp_secret' - 'totp_last_step' - 'erased_at' as row
+    rowsOf(db, sql`select to_jsonb(p) - 'password_hash' - 'totp_secret' - 'totp_last_step' - 'erased_at' - 'screened_for' as row
       from profiles p where p.id = ${profileId}`),
     rowsOf(db, sql`select to_jsonb(t)
         - 'profile_id' - 'tracking_token' - 'idempotency_hash' - 'fee_tier_id' - 'version' - 'payment_recorded_by'
@@ -130,6 +130,6 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
   await tx.execute(sql`update kyc_documents set sealed = null, mrz = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
   await tx.execute(sql`update kyc_reviews set note = null where profile_id = ${profileId} and note is not null`);
   await tx.execute(sql`update profiles set full_name = null, date_of_birth = null, address = null, state = null, city = null,
-      country = null, kyc_level = 0, erased_at = now(), updated_at = now()
+      country = null, kyc_level = 0, screened_for = null, erased_at = now(), updated_at = now()
     where id = ${profileId}`);
 }
