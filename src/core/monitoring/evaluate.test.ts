@@ -220,8 +220,8 @@ describe('case transitions', () => {
 });
 
 describe('how many past transfers the initiation reads', () => {
-  it('is 50 with the default thresholds, the evidence\'s list', () => {
-    expect(initiationRows(DEFAULT_RULE_SETTINGS)).toBe(50);
+  it('is 21 with the default thresholds (20 transfers in 30 days alert)', () => {
+    expect(initiationRows(DEFAULT_RULE_SETTINGS)).toBe(21);
   });
 
   it('is one more than the largest count threshold of an enabled rule, and ignores a disabled one', () => {

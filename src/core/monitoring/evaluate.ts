@@ -76,11 +76,26 @@ export function accountKey(details: { iban?: unknown; recipient_phone?: unknown;
   return null;
 }
 
+/** Each transfer's EUR amount per set of rates, worked out once: the rules ask for it again and again. */
+const eurOf = new WeakMap<MonitoringFacts['rates'], WeakMap<object, bigint | null>>();
+
 /** An amount in EUR cents at the published rates (rounded up, as the limits count), null without a rate. */
 function eurMinor(t: Pick<MonitoredTransfer, 'amount' | 'currency'>, rates: MonitoringFacts['rates']): bigint | null {
+  let known = eurOf.get(rates);
+  if (!known) eurOf.set(rates, (known = new WeakMap()));
+  if (known.has(t)) return known.get(t)!;
   const minor = parseAmount(t.amount, t.currency);
-  if (minor === null) return null;
-  return toLimitCurrency(BigInt(minor), t.currency, rates);
+  const eur = minor === null ? null : toLimitCurrency(BigInt(minor), t.currency, rates);
+  known.set(t, eur);
+  return eur;
+}
+
+/** Each transfer's creation time in ms, parsed once. */
+const msOf = new WeakMap<object, number>();
+function createdMs(t: { created_at: string }): number {
+  let ms = msOf.get(t);
+  if (ms === undefined) msOf.set(t, (ms = Date.parse(t.created_at)));
+  return ms;
 }
 
 function eurText(minor: bigint | null): Decimal | null {
@@ -101,14 +116,14 @@ function evidenceOf(t: MonitoredTransfer, rates: MonitoringFacts['rates']): Evid
 /** Transfers made less than `days` days before `now` (a transfer exactly `days` days old is out). */
 function within<T extends { created_at: string }>(rows: readonly T[], now: number, days: number): T[] {
   const from = now - days * DAY_MS;
-  return rows.filter((r) => Date.parse(r.created_at) > from && Date.parse(r.created_at) <= now);
+  return rows.filter((r) => createdMs(r) > from && createdMs(r) <= now);
 }
 
 /** At most this many transfers are listed in one alert's evidence (the newest); the numbers count them all. */
 export const EVIDENCE_TRANSFERS = 50;
 
 function listed(rows: readonly MonitoredTransfer[], rates: MonitoringFacts['rates']): EvidenceTransfer[] {
-  return [...rows].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at)).slice(0, EVIDENCE_TRANSFERS).map((t) => evidenceOf(t, rates));
+  return [...rows].sort((a, b) => createdMs(b) - createdMs(a)).slice(0, EVIDENCE_TRANSFERS).map((t) => evidenceOf(t, rates));
 }
 
 type Check = (facts: MonitoringFacts, settings: RuleSettings) => Evidence | null;

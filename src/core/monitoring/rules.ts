@@ -97,22 +97,19 @@ export function accountLookbackDays(settings: RuleSettings): number {
   return days;
 }
 
-/** The fewest of the newest transfers the initiation reads of the sender (and of the account): the evidence's list. */
-export const INITIATION_ROWS_MIN = 50;
-
 /**
  * How many of the sender's newest transfers (and of the account's newest payments) the initiation
- * reads: every enabled rule's count threshold reached with one to spare, and never fewer than
- * INITIATION_ROWS_MIN. Rules only count up to their thresholds, so a window holding more than this
- * is over them already; what lies past it is the nightly sweep's (docs/rules/monitoring.md#when-the-rules-run).
+ * reads: one more than the largest count threshold of an enabled rule. Rules only count up to
+ * their thresholds, so a window holding more than this is over them already; what lies past it
+ * is the nightly sweep's (docs/rules/monitoring.md#when-the-rules-run).
  */
 export function initiationRows(settings: RuleSettings): number {
-  const counts: number[] = [];
+  let rows = 1;
   for (const rule of MONITORING_RULES) {
     if (!settings[rule].enabled) continue;
     for (const field of RULE_FIELDS[rule]) {
-      if (field.kind === 'count') counts.push((settings[rule].thresholds as Record<string, number>)[field.key]!);
+      if (field.kind === 'count') rows = Math.max(rows, (settings[rule].thresholds as Record<string, number>)[field.key]! + 1);
     }
   }
-  return Math.max(INITIATION_ROWS_MIN, ...counts.map((n) => n + 1));
+  return rows;
 }

@@ -20,18 +20,21 @@ const ACCOUNT = (alias: string) => sql.raw(accountExpr(alias));
 
 const COUNTED = (alias: string) => sql.raw(`${alias}."status" NOT IN ('cancelled', 'rejected')`);
 
-/** A transfer's columns as the rules read them, as one JSON object. */
-const MONITORED = (alias: string) => sql.raw(`json_build_object('id', ${alias}.id, 'reference', ${alias}.reference, 'profile_id', ${alias}.profile_id,
-  'amount', ${alias}.amount::text, 'currency', ${alias}.currency, 'created_at', ${alias}.created_at,
-  'account', ${accountExpr(alias)},
-  'recipient_name', ${alias}.destination_details ->> 'recipient_name')`);
+/**
+ * A transfer's columns as the rules read them, as one JSON array (a third of an object's cost to
+ * build, for the rows read on every initiation), in the order {@link monitored} reads them.
+ */
+const MONITORED = (alias: string) => sql.raw(`json_build_array(${alias}.id, ${alias}.reference, ${alias}.profile_id,
+  ${alias}.amount::text, ${alias}.currency, ${alias}.created_at, ${accountExpr(alias)}, ${alias}.destination_details ->> 'recipient_name')`);
+
+type MonitoredArray = [string, string, string, string, MonitoredTransfer['currency'], string, string | null, string | null];
 
 function asIso(value: string): string {
   return new Date(value).toISOString();
 }
 
-function monitored(raw: MonitoredTransfer): MonitoredTransfer {
-  return { ...raw, created_at: asIso(raw.created_at) };
+function monitored([id, reference, profile_id, amount, currency, created_at, account, recipient_name]: MonitoredArray): MonitoredTransfer {
+  return { id, reference, profile_id, amount, currency, created_at: asIso(created_at), account, recipient_name };
 }
 
 export interface RawFacts {
@@ -47,7 +50,7 @@ export interface RawFacts {
 
 type FactsRow = {
   sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null;
-  sender_transfers: MonitoredTransfer[]; account_transfers: MonitoredTransfer[]; rates: Record<string, string> | null; recent_rules: string[];
+  sender_transfers: MonitoredArray[]; account_transfers: MonitoredArray[]; rates: Record<string, string> | null; recent_rules: string[];
 };
 
 const at = sql`${sql.placeholder('at')}::timestamptz`;

@@ -158,10 +158,15 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 // carries its place in that order as text, for the next page's cursor.
 
 /** A row of a sender's page of requests. */
-export type OwnRequestRow = TransferRequestRow & { cursor_at: string };
+export type OwnRequestRow = TransferRequestRow & { cursor_at: string; on_hold: boolean };
 const ownRequestFields = {
   ...requestColumns,
   cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
+  // An open transfer held (its own hold or its sender's), read with the row: the sender is told only
+  // that it is being checked (the holds' partial indexes answer it).
+  on_hold: sql<boolean>`(transfer_requests.status in ('pending', 'processing') and exists (select 1 from compliance_holds hold
+    where hold.released_at is null and (hold.transfer_request_id = transfer_requests.id
+      or (hold.transfer_request_id is null and hold.profile_id = transfer_requests.profile_id))))`.as('on_hold'),
 };
 
 function ownRequestQuery(db: Db, values: PageValues) {

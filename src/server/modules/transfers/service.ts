@@ -56,10 +56,8 @@ function page<R extends { cursor_at: string; id: string }, T>(rows: R[], limit: 
 /** The sender's own transfer requests, newest first. */
 export async function listOwnRequests(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
   const rows = await ownRequestRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
-  // Held ones say only that they are being checked (one indexed read for the page's open transfers).
-  const open = rows.slice(0, query.limit).filter((r) => r.status === 'pending' || r.status === 'processing').map((r) => r.id);
-  const held = open.length ? await activeHolds(ctx.db, open) : new Map();
-  return page(rows, query.limit, (r) => ({ ...transferRequestToJson(r, ctx.config.publicUrl), ...(held.has(r.id) ? { on_hold: true } : {}) }));
+  // Held ones say only that they are being checked.
+  return page(rows, query.limit, (r) => ({ ...transferRequestToJson(r, ctx.config.publicUrl), ...(r.on_hold ? { on_hold: true } : {}) }));
 }
 
 /** The sender's own transactions with the request fields the screens and receipts show, newest first. */
