@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { connect, startEmbeddedPostgres, type Database } from '@server/db/client.js';
 import { runMigrations } from '@server/db/migrate.js';
 import { seedReferenceData } from '@server/db/seed.js';
-import { countedUsage } from '@server/modules/transfers/repo.js';
+import { countedUsage, lockSenders } from '@server/modules/transfers/repo.js';
 
 const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const HEAVY = 10_000;
@@ -101,7 +101,7 @@ try {
 
   const bare = await timings(() => db.transaction(async (tx) => { await tx.execute(sql`select 1`); }));
   const checked = await timings(() => db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(26, hashtext(sender.id)) from jsonb_array_elements_text(${ids}::jsonb) as sender(id)`);
+    await lockSenders(tx, [heavy]);
     await countedUsage(tx, [heavy]);
     await tx.execute(sql`select 1`);
   }));
