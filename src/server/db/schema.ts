@@ -209,9 +209,10 @@ export const quotes = pgTable('quotes', {
   amount: money('amount').notNull(),
   fee: money('fee').notNull(),
   total: money('total').notNull(),
-  rate: numeric('rate', { precision: 24, scale: 10 }).notNull(),
+  /** 20 decimals, as the transfer's rate: turned round on screen it is exactly the stored rate (core/rates.ts RATE_DECIMALS). */
+  rate: numeric('rate', { precision: 32, scale: 20 }).notNull(),
   payout: money('payout').notNull(),
-  reference_rate: numeric('reference_rate', { precision: 24, scale: 10 }).notNull(),
+  reference_rate: numeric('reference_rate', { precision: 32, scale: 20 }).notNull(),
   margin: numeric('margin', { precision: 9, scale: 6 }).notNull(),
   fee_tier_id: uuid('fee_tier_id'),
   /** Asked by what the recipient gets (`payout`): a fresh quote for it, once expired, is solved the same way. */
@@ -238,10 +239,19 @@ export const transferRequests = pgTable('transfer_requests', {
   currency: text('currency').notNull(),
   fee: money('fee').notNull(),
   total: money('total').notNull(),
-  rate: numeric('rate', { precision: 24, scale: 10 }).notNull(),
+  /**
+   * Units of payout currency per unit sent, 20 decimals: a rate converted by the reciprocal of a
+   * stored rate (XAF → EUR) turns round to exactly that stored rate (docs/rules/fees-and-rates.md#rates-on-screen).
+   */
+  rate: numeric('rate', { precision: 32, scale: 20 }).notNull(),
   payout_amount: money('payout_amount').notNull(),
   payout_currency: text('payout_currency').notNull(),
   fee_tier_id: uuid('fee_tier_id').references(() => feeTiers.id, { onDelete: 'set null' }),
+  /**
+   * The quote whose price it took (docs/rules/fees-and-rates.md#a-quote-is-a-promise), null when
+   * priced at creation. No foreign key: quotes are deleted a week after they expire, the id stays.
+   */
+  quote_id: uuid('quote_id'),
   status: text('status', { enum: TRANSFER_STATUSES }).notNull().default('pending'),
   payment_status: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('awaiting'),
   provider_order_id: text('provider_order_id'),
@@ -294,6 +304,8 @@ export const transferRequests = pgTable('transfer_requests', {
   index('transfer_requests_provider_txn_idx').on(t.provider_txn_id),
   index('transfer_requests_provider_order_idx').on(t.provider_order_id),
   uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
+  // A quote is used once: the claim in the initiation's transaction decides it, this keeps it true.
+  uniqueIndex('transfer_requests_quote_key').on(t.quote_id).where(sql`${t.quote_id} is not null`),
   index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`),
   check('transfer_requests_status_check', sql`${t.status} in (${oneOf(TRANSFER_STATUSES)})`),
   check('transfer_requests_payment_status_check', sql`${t.payment_status} in (${oneOf(PAYMENT_STATUSES)})`),
