@@ -100,7 +100,7 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
       return res.json().data as { id: string; fee: string; total: string; rate: string; payout_amount: string };
     };
     const before = await initiate();
-    expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
+    expect(before).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300', payout_amount: '260000.00' });
 
     const middle = (await tiersOf('USD_RWF')).find((x) => x.min_amount === '100.00')!;
     expect((await patchTier(middle.id, { percentage: '0.02' })).statusCode).toBe(200);
@@ -111,9 +111,9 @@ describe('fee tiers: validated, new values for new transfers only; percentage is
     // 2 % of $200 is $4.00, but a bigger transfer never costs less: the $4.80 of $100 (docs/rules/fees-and-rates.md#tiers).
     expect(await quote('USD_RWF', '200')).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5' });
     expect(await quote('USD_RWF', '300')).toMatchObject({ fee: '6.00', total: '306.00' });
-    expect(await initiate()).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5000000000', payout_amount: '270100.00' });
+    expect(await initiate()).toMatchObject({ fee: '4.80', total: '204.80', rate: '1350.5', payout_amount: '270100.00' });
     const [stored] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, before.id));
-    expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.0000000000', payout_amount: '260000.00' });
+    expect(stored).toMatchObject({ fee: '8.20', total: '208.20', rate: '1300.00000000000000000000', payout_amount: '260000.00' });
   });
 
   it('sets a rate with who changed it and when, and refuses a bad one', async () => {

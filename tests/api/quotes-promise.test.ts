@@ -120,11 +120,15 @@ describe('POST /api/payments/initiate with quote_id', () => {
     try {
       const res = await initiate(alice.token, { quote_id: q.id, amount: '50' });
       expect(res.statusCode).toBe(201);
-      expect(res.json().data).toMatchObject({ amount: '50.00', fee: '3.00', total: '53.00', payout_amount: '30500.00' });
+      // The transfer names the quote it took: in its row, its answer and the staff's details.
+      expect(res.json().data).toMatchObject({ amount: '50.00', fee: '3.00', total: '53.00', rate: '610', payout_amount: '30500.00', quote_id: q.id });
       const [row] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, res.json().data.id));
       expect(Number(row!.rate)).toBe(610);
+      expect(row!.quote_id).toBe(q.id);
+      const staff = await t.request({ method: 'GET', url: `/api/transfer-requests/${row!.id}`, token: admin.token });
+      expect(staff.json().data.quote_id).toBe(q.id);
       const now = await initiate(alice.token, { amount: '50' });
-      expect(now.json().data).toMatchObject({ fee: '4.00', total: '54.00', payout_amount: '30000.00' });
+      expect(now.json().data).toMatchObject({ fee: '4.00', total: '54.00', rate: '600', payout_amount: '30000.00', quote_id: null });
     } finally {
       await t.request({ method: 'PATCH', url: `/api/fees/${tier.id}`, token: admin.token, payload: { min_fee: tier.min_fee } });
       await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });

@@ -5432,6 +5432,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -5767,6 +5768,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -5830,6 +5832,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -5968,6 +5971,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -6146,6 +6150,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -6309,6 +6314,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -6431,6 +6437,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -6912,6 +6919,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -7040,6 +7048,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -7168,6 +7177,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */
@@ -7366,6 +7376,7 @@ export interface operations {
                             /** @enum {string} */
                             payout_currency: "USD" | "EUR" | "XAF" | "RWF";
                             fee_tier_id: string | null;
+                            quote_id: string | null;
                             /** @enum {string} */
                             status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
                             /** @enum {string} */

@@ -34,10 +34,13 @@ export const TransferRequestSchema = z.object({
   currency: z.enum(CURRENCIES),
   fee: decimalText(),
   total: decimalText(),
+  /** Units of the payout currency per unit sent, up to 20 decimals (docs/rules/fees-and-rates.md#rates). */
   rate: decimalText(),
   payout_amount: decimalText(),
   payout_currency: z.enum(CURRENCIES),
   fee_tier_id: z.uuid().nullable(),
+  /** The quote whose price it took (docs/rules/fees-and-rates.md#a-quote-is-a-promise); null when priced at its creation. */
+  quote_id: z.uuid().nullable(),
   status: z.enum(TRANSFER_STATUSES),
   payment_status: z.enum(PAYMENT_STATUSES),
   provider_order_id: z.string().nullable(),

@@ -457,8 +457,8 @@ export type LimitCheck = (usage: CurrencyUsage[]) => Error | null;
  */
 interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck; quoteId: string | null }
 
-/** What the transaction and the job take besides the request's own columns, with their SQL types. */
-const OTHER_VALUES = { transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
+/** What the transaction and the job take besides the request's own columns (and the quote the request took), with their SQL types. */
+const OTHER_VALUES = { quote_id: 'uuid', transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
   transaction_metadata: 'jsonb', job_kind: 'text', job_payload: 'json', job_attempts: 'smallint' } as const;
 
 /** A value as its array element: text (JSON for objects), or null. */
@@ -481,7 +481,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
   const statement = sql`
     with v as (select * from unnest(${arrays}) with ordinality as v(${names}, ord)),
     r as (
-      insert into ${transferRequests} (${requestNames}) select ${requestNames} from v order by ord
+      insert into ${transferRequests} (${requestNames}, quote_id) select ${requestNames}, quote_id from v order by ord
       on conflict (profile_id, idempotency_key) do nothing returning *
     ),
     t as (
@@ -538,8 +538,9 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
 
   async function insertAdmitted(tx: Tx, batch: Initiation[]): Promise<Map<string, TransferRequestRow>> {
     const values: Record<string, (string | null)[]> = Object.fromEntries(columns.map(([name]) => [name, []]));
-    for (const { request, transaction, job } of batch) {
+    for (const { request, transaction, job, quoteId } of batch) {
       for (const name of REQUEST_VALUES) values[name]!.push(asText(request[name]));
+      values.quote_id!.push(quoteId);
       values.transaction_direction!.push(transaction.direction);
       values.transaction_amount!.push(transaction.amount);
       values.transaction_destination_details!.push(asText(transaction.destination_details ?? {}));
@@ -645,7 +646,7 @@ const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
  * when a concurrent twin already holds the sender's idempotency key. The sender's limits are
  * checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
  * written; so is `quote_used` or `quote_expired` when the quote named was taken or ran out
- * meanwhile (else it is marked used). The job's workers are not woken: the caller tells its JobWaker once this has returned.
+ * meanwhile (else it is marked used, and the transfer names it in its quote_id). The job's workers are not woken: the caller tells its JobWaker once this has returned.
  */
 export async function insertTransfer(
   db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob, check: LimitCheck, quoteId: string | null = null,

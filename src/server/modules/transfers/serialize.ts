@@ -1,9 +1,13 @@
 import type { HistoryStep, TransactionJson, TransferRequestJson } from '@core/api/transfers.js';
+import { normalizeDecimal } from '@core/money.js';
 import type { HistoryRow, OwnTransactionRow, TransferRequestRow } from './repo.js';
 
 // Rows as the API answers them. Channel, currency and direction columns are text written only
 // from validated input, so they hold the core's ids: the answer's types say so, and the response
 // schemas check it as each answer is sent.
+
+/** A stored rate as the API writes it: its 20 decimals without the trailing zeros ("610", "0.00152449016627735080"). */
+const rateText = (rate: string) => normalizeDecimal(rate) ?? rate;
 
 /** The recipient's tracking page for a token (docs/rules/transfers.md#tracking-link); none once the sender revoked it. */
 export const trackingUrl = (publicUrl: string, token: string | null) => (token ? `${publicUrl}/t/${token}` : null);
@@ -29,10 +33,11 @@ export function transferRequestToJson(row: TransferRequestRow, publicUrl: string
     currency: row.currency,
     fee: row.fee,
     total: row.total,
-    rate: row.rate,
+    rate: rateText(row.rate),
     payout_amount: row.payout_amount,
     payout_currency: row.payout_currency,
     fee_tier_id: row.fee_tier_id,
+    quote_id: row.quote_id,
     status: row.status,
     payment_status: row.payment_status,
     provider_order_id: row.provider_order_id,
@@ -89,7 +94,7 @@ export function transactionToJson(row: OwnTransactionRow, publicUrl: string): Tr
     destination_provider: row.destination_provider,
     fee: row.fee,
     total: row.total,
-    rate: row.rate,
+    rate: rateText(row.rate),
     payout_amount: row.payout_amount,
     payout_currency: row.payout_currency,
     payout_reference: row.payout_reference,
