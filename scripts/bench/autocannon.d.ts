@@ -6,7 +6,11 @@ declare module 'autocannon' {
   interface Options {
     url: string; connections?: number; duration?: number; method?: string; body?: string; headers?: Record<string, string>;
     setupClient?: (client: Client) => void;
-    requests?: { method?: string; path?: string; body?: string; headers?: Record<string, string>; setupRequest?: (req: { headers: Record<string, string> }) => unknown }[];
+    requests?: {
+      method?: string; path?: string; body?: string; headers?: Record<string, string>;
+      setupRequest?: (req: { headers: Record<string, string> }, context: Record<string, unknown>) => unknown;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    }[];
   }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;
