@@ -830,8 +830,15 @@ export const screeningRescreens = pgTable('screening_rescreens', {
   total: integer('total').notNull().default(0),
   done: integer('done').notNull().default(0),
   alerts: integer('alerts').notNull().default(0),
+  /**
+   * Where it stands, written with each batch's alerts: the people of `phase` after `after_id` are
+   * left; a retried job resumes there (docs/rules/screening.md#holds-and-alerts).
+   */
+  phase: text('phase').$type<'senders' | 'recipients' | 'stale'>().notNull().default('senders'),
+  after_id: uuid('after_id'),
   started_at: createdAt(),
   finished_at: timestamp('finished_at', { withTimezone: true }),
 }, (t) => [
+  check('screening_rescreens_phase_check', sql`${t.phase} in ('senders', 'recipients', 'stale')`),
   index('screening_rescreens_started_idx').on(t.started_at.desc()),
 ]);
