@@ -6,7 +6,7 @@ import {
   bigintToMinor, compareDecimal, decimalToMinor, isMinor, parseDecimal, pow10, roundDiv,
   type Currency, type Decimal, type Minor, type ParsedDecimal,
 } from './money.js';
-import { convert, displayRate, type RateKey } from './rates.js';
+import { RATE_DECIMALS, convert, displayRate, type RateKey } from './rates.js';
 
 /** Amounts are major-unit decimal strings in the source currency, as the numeric columns arrive. */
 export interface FeeTier {
@@ -223,7 +223,7 @@ export interface Quote {
   amount: Minor;
   fee: Minor;
   total: Minor;
-  /** Units of payout currency per unit of source currency, for display (6 decimals at most). */
+  /** Units of payout currency per unit of source currency, RATE_DECIMALS at most (exact when the direction's stored rate is forward). */
   rate: Decimal;
   /** What the recipient gets: the converted amount (the fee is paid on top). */
   payout: Minor;
@@ -263,7 +263,7 @@ export function computeQuote({ direction, amount, tiers, corridor, rates }: Quot
     amount,
     fee,
     total: isMinor(amount) ? amount + fee : 0,
-    rate: displayRate(info.from, info.to, rates),
+    rate: displayRate(info.from, info.to, rates, RATE_DECIMALS),
     payout: positive ? convert(amount, info.from, info.to, rates) : 0,
     tier,
     limit_error: corridor && positive ? checkCorridorLimits(amount, currency, corridor) : null,

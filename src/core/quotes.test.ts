@@ -60,7 +60,7 @@ describe('referenceAndMargin', () => {
   });
 
   it('XAF→EUR: the parity\'s reciprocal; at 1/655 we give more than it, a negative margin', () => {
-    expect(referenceAndMargin('XAF', 'EUR', SEED_RATES)).toEqual({ reference_rate: '0.001524', margin: '-0.001461' });
+    expect(referenceAndMargin('XAF', 'EUR', SEED_RATES)).toEqual({ reference_rate: '0.00152449017237410379', margin: '-0.001461' });
   });
 
   it('a pair with no outside reference is its own: margin 0', () => {

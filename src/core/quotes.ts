@@ -1,5 +1,5 @@
 import { MINOR_UNITS, pow10, ratioToDecimal, type Currency, type Decimal, type Minor } from './money.js';
-import { displayRate, rateBetween, type RateKey } from './rates.js';
+import { RATE_DECIMALS, displayRate, rateBetween, type RateKey } from './rates.js';
 
 // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): its price holds until
 // it expires, and it names the reference rate beside ours and the margin between them.
@@ -32,7 +32,7 @@ export function defaultQuoteMinutes(from: Currency, to: Currency): number {
 }
 
 export interface ReferenceAndMargin {
-  /** Units of `to` per unit of `from` at the reference, 6 decimals at most (as `rate`). */
+  /** Units of `to` per unit of `from` at the reference, RATE_DECIMALS at most (as `rate`). */
   reference_rate: Decimal;
   /**
    * 1 − ours ÷ reference, a fraction with 6 decimals ("0.001459" is 0.1459 %): what we keep of
@@ -49,13 +49,13 @@ export function referenceAndMargin(
   const references = { ...rates, ...stored, ...REFERENCE_RATES };
   const ours = rateBetween(from, to, rates);
   const reference = rateBetween(from, to, references);
-  if (!ours || !reference) return { reference_rate: displayRate(from, to, references), margin: '0' };
+  if (!ours || !reference) return { reference_rate: displayRate(from, to, references, RATE_DECIMALS), margin: '0' };
   // 1 − (on/od) ÷ (rn/rd) = (od·rn − on·rd) ÷ (od·rn)
   const numerator = ours.denominator * reference.numerator - ours.numerator * reference.denominator;
   const denominator = ours.denominator * reference.numerator;
   const magnitude = ratioToDecimal(numerator < 0n ? -numerator : numerator, denominator, 6);
   return {
-    reference_rate: displayRate(from, to, references),
+    reference_rate: displayRate(from, to, references, RATE_DECIMALS),
     margin: numerator < 0n && magnitude !== '0' ? `-${magnitude}` : magnitude,
   };
 }

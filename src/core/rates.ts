@@ -5,6 +5,18 @@ import {
   type Currency, type Decimal, type Minor,
 } from './money.js';
 
+/** Decimals a stored rate keeps (rates.value is numeric(24, 10)). */
+export const STORED_RATE_DECIMALS = 10;
+
+/**
+ * Decimals of a quote's and a transfer's rate. A direction converted by the reciprocal of a stored
+ * rate (XAF → EUR is 1 ÷ EUR_XAF) is not a finite decimal: with 20 decimals, turning it round and
+ * rounding to STORED_RATE_DECIMALS gives back exactly the stored rate (for any stored rate below
+ * 100,000: the error is under rate² × 0.5e-20 < 0.5e-10), so the screens write "1 EUR = 655.957
+ * XAF" as charged, never 1 ÷ 0.001524 = 656.17 (docs/rules/fees-and-rates.md#rates-on-screen).
+ */
+export const RATE_DECIMALS = 20;
+
 export const RATE_KEYS = ['USD_XAF', 'USD_RWF', 'EUR_XAF', 'EUR_RWF', 'EUR_USD'] as const;
 /** A stored rate: units of the second currency per 1 unit of the first. */
 export type RateKey = (typeof RATE_KEYS)[number];

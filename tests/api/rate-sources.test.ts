@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotes } from '@server/db/schema.js';
+import { rateFigure, readableRate, type QuotedRate } from '@web/lib/rate-text';
 import { ECB_THREE_DAYS, ecbRatesFile } from '../support/ecb-rates-file.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -203,5 +204,43 @@ describe('an initiation without a quote on a stale rate', () => {
     const kept = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: body({ quote_id: promised.id }) });
     expect(kept.statusCode).toBe(201);
     await t.request({ method: 'PATCH', url: '/api/rates/USD_XAF', token: admin.token, payload: { value: '610' } });
+  });
+});
+
+describe('a rate from a weak currency to a strong one', () => {
+  it('XAF → EUR, RWF → EUR and RWF → USD: the quote and the transfer keep 20 decimals, so turned round they read exactly the stored rate charged', async () => {
+    const set = (key: string, value: string) => t.request({ method: 'PATCH', url: `/api/rates/${key}`, token: admin.token, payload: { value } });
+    const shown = (q: { currency: string; payout_currency: string; rate: string; reference_rate?: string; margin?: string }) =>
+      rateFigure(readableRate({ reference_rate: q.rate, margin: '0', ...q } as QuotedRate)!.ours, 'en');
+    const before = (await t.request({ method: 'GET', url: '/api/rates' })).json().data;
+    try {
+      for (const [key, value] of [['EUR_XAF', '655.957'], ['EUR_RWF', '1523.455'], ['USD_RWF', '1299.995']] as const) {
+        expect((await set(key, value)).statusCode).toBe(200);
+      }
+      const xaf = (await quote({ direction: 'XAF_EUR', amount: '100000' }, sender.token)).json().data;
+      // 6 decimals (0.001524) read 1 EUR = 656.17 XAF; 1 ÷ 655.957 with 20 decimals reads the parity.
+      expect(xaf).toMatchObject({ rate: '0.00152449017237410379', payout: '152.45', reference_rate: '0.00152449017237410379', margin: '0' });
+      expect(shown(xaf)).toBe('655.96');
+      const rwfEur = (await quote({ direction: 'RWF_EUR', amount: '100000' })).json().data;
+      expect(rwfEur.rate).toBe('0.00065640271619443961');
+      expect(shown(rwfEur)).toBe('1,523.46');
+      const rwfUsd = (await quote({ direction: 'RWF_USD', amount: '100000' })).json().data;
+      expect(shown(rwfUsd)).toBe('1,300');
+
+      // The transfer made with the XAF → EUR quote keeps its 20 decimals: its answer, its row and the sender's list.
+      const made = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
+        source_provider: 'airtel_gabon', destination_provider: 'paypal_eur', amount: '100000', currency: 'XAF', quote_id: xaf.id,
+        destination_details: { recipient_name: 'Awa Mboumba', recipient_email: 'awa@example.test' },
+      } });
+      expect(made.statusCode).toBe(201);
+      expect(made.json().data).toMatchObject({ rate: xaf.rate, payout_amount: '152.45', quote_id: xaf.id });
+      const { rows } = await t.database.pool.query(`select rate::text from transfer_requests where id = $1`, [made.json().data.id]);
+      expect(rows[0].rate).toBe('0.00152449017237410379');
+      const listed = (await t.request({ method: 'GET', url: '/api/transactions', token: sender.token })).json().data
+        .find((x: { transfer_request_id: string }) => x.transfer_request_id === made.json().data.id);
+      expect(shown({ ...listed, currency: 'XAF' })).toBe('655.96');
+    } finally {
+      for (const key of ['EUR_XAF', 'EUR_RWF', 'USD_RWF'] as const) await set(key, before[key]);
+    }
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { DirectionId } from '@core/channels';
+import { computeQuote } from '@core/fees';
+import { referenceAndMargin } from '@core/quotes';
 import { countdownParts, secondsLeft, serverClock } from './quotes';
 import { marginGivesMore, marginIsZero, marginPercent, rateFigure, readableRate } from './rate-text';
 
@@ -34,6 +37,27 @@ describe('rates written the way people read them', () => {
     expect([xaf.base, xaf.counter, rateFigure(xaf.ours, 'en')]).toEqual(['USD', 'XAF', '610']);
     const rwf = readableRate(quote('RWF', 'USD', '0.000769', '0.000769', '0'), { USD_RWF: '1300' })!;
     expect([rwf.base, rwf.counter, rateFigure(rwf.ours, 'en')]).toEqual(['USD', 'RWF', '1,300']);
+  });
+
+  it('weak → strong is turned round to exactly the stored rate charged: 1 EUR = 655.96 XAF, not 1 ÷ 0.001524 = 656.17', () => {
+    // As the server quotes them (core computeQuote, the rate with RATE_DECIMALS), no stored rates at hand (a receipt).
+    const rates = { USD_XAF: '610', USD_RWF: '1299.995', EUR_XAF: '655.957', EUR_RWF: '1523.455', EUR_USD: '1.0823456789' };
+    const priced = (direction: DirectionId) => {
+      const q = computeQuote({ direction, amount: 100_000, tiers: [], rates });
+      const { reference_rate, margin } = referenceAndMargin(q.currency, q.payout_currency, rates, { EUR_RWF: '1530.5' });
+      return readableRate(quote(q.currency, q.payout_currency, q.rate, reference_rate, margin))!;
+    };
+    const xaf = priced('XAF_EUR');
+    expect([xaf.base, xaf.counter, xaf.ours, rateFigure(xaf.ours, 'en'), rateFigure(xaf.reference, 'en')]).toEqual(['EUR', 'XAF', '655.957', '655.96', '655.96']);
+    const rwfEur = priced('RWF_EUR');
+    expect([rwfEur.base, rwfEur.ours, rateFigure(rwfEur.ours, 'en'), rwfEur.reference]).toEqual(['EUR', '1523.455', '1,523.46', '1530.5']);
+    const rwfUsd = priced('RWF_USD');
+    expect([rwfUsd.base, rwfUsd.ours, rateFigure(rwfUsd.ours, 'fr')]).toEqual(['USD', '1299.995', '1\u202f300']);
+    const usdEur = priced('USD_EUR');
+    expect([usdEur.base, usdEur.ours, rateFigure(usdEur.ours, 'en')]).toEqual(['EUR', '1.0823456789', '1.0823']);
+    // Six decimals were not enough: 1 ÷ 0.001524 and 1 ÷ 0.000656 (RWF → EUR) read 656.17 and 1,524.39.
+    expect(rateFigure(readableRate(quote('XAF', 'EUR', '0.001524', '0.001524', '0'))!.ours, 'en')).toBe('656.17');
+    expect(rateFigure(readableRate(quote('RWF', 'EUR', '0.000656', '0.000656', '0'))!.ours, 'en')).toBe('1,524.39');
   });
 
   it('no rate between a currency and itself (never "1 EUR = 1 EUR")', () => {

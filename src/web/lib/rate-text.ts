@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { formatDecimal, localizeDecimal, parseDecimal, pow10, ratioToDecimal, roundDiv, type Currency, type Decimal } from '@core/money';
+import { STORED_RATE_DECIMALS } from '@core/rates';
 
 // Rates written the way people read them (docs/rules/fees-and-rates.md#rates-on-screen): the strong
 // currency first ("1 EUR = 655.96 XAF", never "1 XAF = 0.001527 EUR"), no rate at all between a
@@ -48,9 +49,23 @@ function timesOneMinus(value: Decimal, margin: Decimal, digits: number): Decimal
 }
 
 /**
+ * A rate turned round (1 ÷ value), as exact as the rate given allows. A quote's or transfer's rate
+ * has RATE_DECIMALS: turned round to STORED_RATE_DECIMALS it is exactly the stored rate the price
+ * converted with (core/rates.ts). A rate written with 6 decimals or fewer (a transfer made before
+ * rates kept 20) is the stored forward rate whose 6-decimal reciprocal it is, when one is given,
+ * else the reciprocal of those 6 decimals.
+ */
+function turnedRound(value: Decimal, stored?: Decimal): Decimal | null {
+  const r = ratio(value);
+  if (!r) return null;
+  if (r.scale <= 6 && stored && inverse(stored, 6) === formatDecimal(r)) return stored;
+  return inverse(value, STORED_RATE_DECIMALS);
+}
+
+/**
  * A quote's rate, reference and margin with the stronger currency first; null between a currency
- * and itself. A rate the quote gives weak→strong (XAF → EUR, 6 decimals of 1/655) is read from the
- * stored forward rate when that rate is the quote's, so it shows 655 and not 1/0.001527.
+ * and itself. A rate the quote gives weak→strong (XAF → EUR, the 20 decimals of 1 ÷ 655.957) is
+ * turned round to the stored rate it is the reciprocal of: "1 EUR = 655.96 XAF", as charged.
  */
 export function readableRate(
   q: QuotedRate,
@@ -61,12 +76,14 @@ export function readableRate(
   if (STRENGTH[from] >= STRENGTH[to]) {
     return { base: from, counter: to, ours: q.rate, reference: q.reference_rate, margin: q.margin };
   }
-  const forward = stored?.[`${to}_${from}`];
-  const ours = forward && inverse(forward, 6) === formatDecimal(parseDecimal(q.rate) ?? { units: 0n, scale: 0 }) ? forward : inverse(q.rate, 6);
+  const ours = turnedRound(q.rate, stored?.[`${to}_${from}`]);
   if (!ours) return null;
-  // The margin of from→to is 1 − ours(from→to) ÷ ref(from→to) = 1 − ref(to→from) ÷ ours(to→from):
-  // the reference, base first, is ours × (1 − margin).
-  return { base: to, counter: from, ours, reference: timesOneMinus(ours, q.margin, 6) ?? ours, margin: q.margin };
+  // A reference with 20 decimals turns round exactly; one with 6 (an older quote) is worked out
+  // from ours and the margin: the margin of from→to is 1 − ours(from→to) ÷ ref(from→to)
+  // = 1 − ref(to→from) ÷ ours(to→from), so the reference, base first, is ours × (1 − margin).
+  const reference = (ratio(q.reference_rate)?.scale ?? 0) > 6 ? inverse(q.reference_rate, STORED_RATE_DECIMALS)
+    : timesOneMinus(ours, q.margin, 6);
+  return { base: to, counter: from, ours, reference: reference ?? ours, margin: q.margin };
 }
 
 /** A rate as people read it: 2 decimals from 10 up ("655.96"), else 4 ("1.08", "0.9259"). */
