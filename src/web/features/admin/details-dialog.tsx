@@ -1,7 +1,6 @@
 import { useEffect, useId, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileText } from 'lucide-react';
-import { normalizeDecimal } from '@core/money';
 import { isFinalStatus, type TransferStatus } from '@core/status';
 import { Alert } from '@web/components/ui/alert';
 import { StatusBadge } from '@web/components/ui/badge';
@@ -11,8 +10,9 @@ import { Field, Form, FormError, useErrorText, useZodForm } from '@web/component
 import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { fetchBlob, isApiError } from '@web/lib/api';
+import { rateText } from '@web/lib/rate-text';
 import { useSession } from '@web/lib/session';
-import { channelLabel, formatDateTime, formatDecimalText } from '@web/lib/format';
+import { channelLabel, formatDateTime } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
 import { HoldsSection } from './holds-section';
 import { useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
@@ -200,7 +200,7 @@ export function DetailsDialog({ row, onClose }: { row: StaffRequest; onClose: ()
               <Row label={t('details.amount')}>{amountText(row.amount, row.currency, lng)}</Row>
               <Row label={t('details.fee')}>{amountText(row.fee, row.currency, lng)}</Row>
               <Row label={t('details.total')}>{amountText(row.total, row.currency, lng)}</Row>
-              <Row label={t('details.rate')}>{`1 ${row.currency} = ${formatDecimalText(normalizeDecimal(row.rate) ?? row.rate, lng)} ${row.payout_currency}`}</Row>
+              <Row label={t('details.rate')}>{rateText(t, { ...row, reference_rate: row.rate, margin: '0' }, lng)}</Row>
               <Row label={t('details.payout')}>{amountText(row.payout_amount, row.payout_currency, lng)}</Row>
               <Row label={t('details.providerTxn')}>{current.provider_txn_id}</Row>
             </dl>
