@@ -7,7 +7,7 @@
 // errors), and 30 s of the same senders each taking a quote and initiating with its quote_id;
 // BENCH_INITIATE=0 leaves both out.
 // BENCH_DATABASE_URL: an empty PostgreSQL database to use; otherwise a temporary embedded one.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -59,11 +59,14 @@ function postgresCpuMs(): number {
   return total;
 }
 
-/** A server process, its output in a file (read by nobody during the run); resolves with its address once it prints "listening on …". */
-async function serve(args: string[], env: Record<string, string>): Promise<string> {
+/**
+ * A server process, its output in a file (read by nobody during the run); resolves with its address
+ * once it prints "listening on …". TypeScript runs through tsx unless `built` (a bundle in dist).
+ */
+async function serve(args: string[], env: Record<string, string>, built = false): Promise<string> {
   const logFile = path.join(logDir, `${children.length}.log`);
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...(built ? [] : ['--import', 'tsx']), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   closeSync(out);
   children.push(child);
   for (;;) {
@@ -80,14 +83,17 @@ async function serve(args: string[], env: Record<string, string>): Promise<strin
 
 const secret = randomBytes(32).toString('hex');
 try {
-  // The product as deployed (its own log level and all, Node's flags as `npm start` gives them), on
-  // Redis like a multi-process deployment.
-  const product = await serve(['--max-semi-space-size=64', 'src/server/main.ts'], {
+  // The product as deployed: the server bundle `npm start` runs (built now from these sources),
+  // its own log level and all, Node's flags as `npm start` gives them, on Redis like a
+  // multi-process deployment.
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('building the server failed');
+  const product = await serve(['--max-semi-space-size=64', 'dist/server/main.js'], {
     NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir ?? os.tmpdir(), DATABASE_URL: databaseUrl,
     SESSION_SECRET: secret, DOCUMENT_KEY: randomBytes(32).toString('base64'), TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`, ADMIN_EMAIL: 'bench-admin@example.test', ADMIN_PASSWORD: 'bench-admin-password',
     SMTP_URL: '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-  });
+  }, true);
 
   // A sender with 20 transfers, signed in through the product.
   const database = connect(databaseUrl, 2);
