@@ -64,7 +64,7 @@ const factsQuery = sql`select p.created_at::text as sender_created_at,
     (select coalesce(json_agg(${MONITORED('s')}), '[]'::json) from (
       select * from transfer_requests s where s.profile_id = p.id and ${COUNTED('s')}
         and s.created_at > ${at} - make_interval(days => ${sql.placeholder('sender_days')}::int) and s.created_at <= ${at} and s.id <> ${transferId}
-      order by s.created_at desc limit ${cap}) s) as sender_transfers,
+      order by s.created_at desc nulls last limit ${cap}) s) as sender_transfers,
     (select coalesce(json_agg(${MONITORED('a')}), '[]'::json) from (
       select * from transfer_requests a where ${ACCOUNT('a')} = ${sql.placeholder('account')}::text and ${COUNTED('a')}
         and a.created_at > ${at} - make_interval(days => ${sql.placeholder('account_days')}::int) and a.created_at <= ${at} and a.id <> ${transferId}
