@@ -8,6 +8,7 @@ import { type Lang, t } from '@server/i18n.js';
 import { type Actor, recordAudit } from '../audit/service.js';
 import { screeningIndex } from './index-cache.js';
 import { ListFormatError, type ListFiles, readList } from './lists/index.js';
+import { releaseStaleHolds } from './rescreen.js';
 import {
   type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
   type SourceRow, updateSource, type VersionRow,
@@ -161,8 +162,13 @@ export async function listsOverview(db: Db, lang: Lang, now = Date.now()): Promi
   return { screening_active: loaded.length > 0, message, lists };
 }
 
-/** The admin changes whether a list is required and how old it may get; audited. */
+/**
+ * The admin changes whether a list is required and how old it may get; audited. When no required
+ * list is stale any more, the transfers held only because lists were stale have their recipient
+ * screened and that hold released in the same transaction (the audit row counts them).
+ */
 export async function updateListSettings(db: Db, actor: Actor, source: ListSourceId, body: ListSettings): Promise<ListState> {
+  const screening = await screeningIndex(db).state();
   const state = await db.transaction(async (tx) => {
     const before = await lockSource(tx, source);
     const after = await updateSource(tx, source, {
@@ -170,13 +176,17 @@ export async function updateListSettings(db: Db, actor: Actor, source: ListSourc
       ...(body.max_age_hours !== undefined ? { max_age_hours: body.max_age_hours } : {}),
       updated_by: actor.profile_id,
     });
+    const now = Date.now();
+    const lists = await sourcesWithVersions(tx);
+    const fresh = lists.every((r) => !stateOf(r.source, r.version, now).stale);
+    const released = fresh ? await releaseStaleHolds(tx, screening) : 0;
     await recordAudit(tx, actor, {
       action: 'screening_list.update', target: 'screening_list', id: source,
       before: { required: before.required, max_age_hours: before.max_age_hours },
-      after: { required: after.required, max_age_hours: after.max_age_hours },
+      after: { required: after.required, max_age_hours: after.max_age_hours, ...(released ? { holds_released: released } : {}) },
     });
-    const version = (await sourcesWithVersions(tx)).find((r) => r.source.source === source)?.version ?? null;
-    return stateOf(after, version, Date.now());
+    const version = lists.find((r) => r.source.source === source)?.version ?? null;
+    return stateOf(after, version, now);
   });
   // This process holds new transfers on the new freshness at once; the others within VERSION_CHECK_MS.
   await screeningIndex(db).refresh();
