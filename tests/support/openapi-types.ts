@@ -123,6 +123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quotes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The price of what is being typed, as a quote gives it but stored nowhere and promised to no one (no id, no expiry): what the screens show while the sender types; the review asks a quote */
+        post: operations["postQuotesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/quotes/validity": {
         parameters: {
             query?: never;
@@ -2515,9 +2532,115 @@ export interface operations {
                                 code: "below_min" | "above_max";
                                 limit: string;
                             } | null;
+                            reference_rate: string;
+                            margin: string;
                             /** Format: uuid */
                             id: string;
                             expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postQuotesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                    amount?: string | number;
+                    payout?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                            /** @enum {string} */
+                            source: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            /** @enum {string} */
+                            destination: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            /** @enum {string} */
+                            payout_currency: "USD" | "EUR" | "XAF" | "RWF";
+                            amount: string;
+                            fee: string;
+                            total: string;
+                            rate: string;
+                            payout: string;
+                            tier: {
+                                /** @enum {string} */
+                                direction: "USD_XAF" | "USD_RWF" | "USD_EUR" | "EUR_XAF" | "EUR_RWF" | "EUR_EUR" | "XAF_USD" | "RWF_USD" | "EUR_USD" | "XAF_EUR" | "RWF_EUR" | "EUR_EUR_FRANCE";
+                                percentage: string;
+                                min_amount: string;
+                                max_amount: string | null;
+                                min_fee: string | null;
+                                /** Format: uuid */
+                                id?: string;
+                            } | null;
+                            limits: {
+                                min: string;
+                                max: string;
+                            } | null;
+                            limit_error: {
+                                /** @enum {string} */
+                                code: "below_min" | "above_max";
+                                limit: string;
+                            } | null;
                             reference_rate: string;
                             margin: string;
                         };

@@ -46,15 +46,24 @@ const QuoteSchema = z.object({
 });
 
 /**
+ * The price of what is being typed (docs/rules/fees-and-rates.md#rates-on-screen): a quote's fields,
+ * its reference rate and margin, but no id and no expiry: nothing is stored, nothing promised.
+ */
+export const PricePreviewSchema = QuoteSchema.extend({
+  reference_rate: decimalText(),
+  margin: decimalText(),
+});
+export type PricePreview = z.infer<typeof PricePreviewSchema>;
+export const PricePreviewResponseSchema = dataOf(PricePreviewSchema);
+
+/**
  * A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): its price holds for an
  * initiation naming `id` until `expires_at`; `reference_rate` is the outside rate ours is set
  * against, `margin` the fraction of it we keep (1 − rate ÷ reference_rate).
  */
-export const PromisedQuoteSchema = QuoteSchema.extend({
+export const PromisedQuoteSchema = PricePreviewSchema.extend({
   id: z.uuid(),
   expires_at: isoDateTime(),
-  reference_rate: decimalText(),
-  margin: decimalText(),
 });
 export type PromisedQuote = z.infer<typeof PromisedQuoteSchema>;
 export const QuoteResponseSchema = dataOf(PromisedQuoteSchema);

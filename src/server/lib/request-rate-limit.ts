@@ -11,6 +11,15 @@ import type { RateLimitRedis } from './rate-limit.js';
 /** Per client address (generous: many phones share one carrier address), for routes that opt in with `config: { rateLimit: PUBLIC_WORK_LIMIT }`. */
 export const PUBLIC_WORK_LIMIT = { max: 300, timeWindow: 60_000 };
 
+/**
+ * The typed price's own count (POST /api/quotes/preview): it stores nothing, and is asked at every
+ * pause in the typing (0.4 s at the quickest, so 150 a minute from one sender typing without a
+ * break), so the stored quotes' 300 would be reached by two people typing behind one address. Its
+ * own route, its own count: typing never spends what the review's quote needs
+ * (docs/rules/fees-and-rates.md#rates-on-screen).
+ */
+export const TYPING_PRICE_LIMIT = { max: 1_200, timeWindow: 60_000 };
+
 export async function registerRequestRateLimit(app: FastifyInstance, opts: { redis?: RateLimitRedis | undefined; prefix: string }): Promise<void> {
   // The sign-in limits' connection (rate-limit.ts): no command waits while Redis is down, and the
   // first requests are counted once the connection made at start is up (or has failed).

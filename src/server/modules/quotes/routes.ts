@@ -1,15 +1,20 @@
-import { QuoteResponseSchema, QuoteValidityResponseSchema } from '@core/api/pricing.js';
+import { PricePreviewResponseSchema, QuoteResponseSchema, QuoteValidityResponseSchema } from '@core/api/pricing.js';
 import { QuoteRequestSchema, QuoteValidityInputSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
-import { PUBLIC_WORK_LIMIT } from '@server/lib/request-rate-limit.js';
+import { PUBLIC_WORK_LIMIT, TYPING_PRICE_LIMIT } from '@server/lib/request-rate-limit.js';
 import { checkQuote } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
 import { listValidity } from './repo.js';
 import type { PricedQuote } from '../fees/service.js';
-import { makeQuote, setQuoteValidity, type QuoteAsk } from './service.js';
+import { makeQuote, previewPrice, setQuoteValidity, type QuoteAsk } from './service.js';
 
 const routes: ApiModule = async (app, { ctx }) => {
+  // A signed-in sender is told of their own limits before the transfer screen, and no quote is
+  // kept for a price they may not pay (docs/rules/know-your-sender.md#limits).
+  const admitFor = (owner: string | null) => (owner
+    ? (priced: PricedQuote) => checkQuote(ctx, owner, priced.quote.amount, priced.quote.currency) : undefined);
+
   app.post('/quotes', {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: {
@@ -18,10 +23,18 @@ const routes: ApiModule = async (app, { ctx }) => {
     },
   }, async (request) => {
     const owner = request.auth?.profile_id ?? null;
-    // A signed-in sender is told of their own limits before the transfer screen, and no quote is
-    // kept for a price they may not pay (docs/rules/know-your-sender.md#limits).
-    const admit = owner ? (priced: PricedQuote) => checkQuote(ctx, owner, priced.quote.amount, priced.quote.currency) : undefined;
-    return { data: await makeQuote(ctx, owner, request.body as QuoteAsk, admit) };
+    return { data: await makeQuote(ctx, owner, request.body as QuoteAsk, admitFor(owner)) };
+  });
+
+  app.post('/quotes/preview', {
+    config: { access: 'public', rateLimit: TYPING_PRICE_LIMIT },
+    schema: {
+      summary: 'The price of what is being typed, as a quote gives it but stored nowhere and promised to no one (no id, no expiry): what the screens show while the sender types; the review asks a quote',
+      body: QuoteRequestSchema, response: replies({ 200: PricePreviewResponseSchema }),
+    },
+  }, async (request) => {
+    const owner = request.auth?.profile_id ?? null;
+    return { data: await previewPrice(ctx, request.body as QuoteAsk, admitFor(owner)) };
   });
 
   app.get('/quotes/validity', {

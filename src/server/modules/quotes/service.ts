@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { PromisedQuote } from '@core/api/pricing.js';
+import type { PricePreview, PromisedQuote } from '@core/api/pricing.js';
 import { directionById, type DirectionId } from '@core/channels.js';
 import { AppError } from '@core/errors.js';
 import { parseAmount, toDecimal, type Currency } from '@core/money.js';
@@ -63,6 +63,27 @@ function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAnd
   return reference;
 }
 
+/** The price of `ask` as a quote gives it, refused as a quote is (a stale rate, `admit`'s refusal). */
+async function priceOf(
+  ctx: Pick<AppContext, 'db' | 'prices'>, ask: QuoteAsk, admit?: (priced: PricedQuote) => Promise<void>,
+): Promise<{ priced: PricedQuote; json: PricePreview }> {
+  await assertRateFresh(ctx, ask.direction);
+  const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
+  if (admit) await admit(priced);
+  const reference = referenceOf(await publishedRates(ctx), priced.quote.currency, priced.quote.payout_currency);
+  return { priced, json: { ...quoteToJson(priced), ...reference } };
+}
+
+/**
+ * The price of what is being typed, stored nowhere (docs/rules/fees-and-rates.md#rates-on-screen):
+ * the screens ask it at every pause in the typing, and the review asks the quote it holds.
+ */
+export async function previewPrice(
+  ctx: Pick<AppContext, 'db' | 'prices'>, ask: QuoteAsk, admit?: (priced: PricedQuote) => Promise<void>,
+): Promise<PricePreview> {
+  return (await priceOf(ctx, ask, admit)).json;
+}
+
 /**
  * Prices and stores a quote, owned by `profileId` (null when asked signed out); answers it with its
  * id, expiry, reference rate and margin. `admit` may refuse the price before anything is stored.
@@ -70,23 +91,19 @@ function referenceOf(rates: RateSet, from: Currency, to: Currency): ReferenceAnd
 export async function makeQuote(
   ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string | null, ask: QuoteAsk, admit?: (priced: PricedQuote) => Promise<void>,
 ): Promise<PromisedQuote> {
-  await assertRateFresh(ctx, ask.direction);
-  const priced = await priceTransfer(ctx, ask.direction, await askedAmount(ctx, ask));
-  if (admit) await admit(priced);
+  const { priced, json } = await priceOf(ctx, ask, admit);
   const { quote } = priced;
-  const [rates, minutes] = await Promise.all([publishedRates(ctx), quoteMinutes(ctx, ask.direction)]);
-  const reference = referenceOf(rates, quote.currency, quote.payout_currency);
-  const json = quoteToJson(priced);
+  const minutes = await quoteMinutes(ctx, ask.direction);
   const id = randomUUID();
   // The server's clock sets the expiry, the database's checks it: both keep UTC by NTP.
   const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
   await insertQuote(ctx.db, {
     id, profile_id: profileId, direction: quote.direction, source_provider: quote.source, destination_provider: quote.destination,
     currency: quote.currency, payout_currency: quote.payout_currency, amount: json.amount, fee: json.fee, total: json.total,
-    rate: quote.rate, payout: json.payout, reference_rate: reference.reference_rate, margin: reference.margin,
+    rate: quote.rate, payout: json.payout, reference_rate: json.reference_rate, margin: json.margin,
     fee_tier_id: quote.tier?.id ?? null, asked_by_payout: ask.payout !== undefined, expires_at: expiresAt,
   });
-  return { ...json, id, expires_at: expiresAt, ...reference };
+  return { ...json, id, expires_at: expiresAt };
 }
 
 /**
