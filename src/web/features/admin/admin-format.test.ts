@@ -1,11 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { amountText, changeSummary, requesterName } from './admin-format';
+import { addressText, amountText, changeSummary, evidenceText, requesterName, scoreText } from './admin-format';
 
 describe('back-office display rules', () => {
   it('shows a requester by full name, else e-mail, else profile id', () => {
     expect(requesterName({ full_name: 'Awa Diallo', email: 'awa@example.test', profile_id: 'p1' })).toBe('Awa Diallo');
     expect(requesterName({ full_name: '  ', email: 'awa@example.test', profile_id: 'p1' })).toBe('awa@example.test');
     expect(requesterName({ full_name: null, email: null, profile_id: 'p1' })).toBe('p1');
+  });
+
+  it('names an address\'s region as the sender\'s screens do, in the staff member\'s language', () => {
+    const kept = { line: '12 rue de la Paix', city: 'Libreville', state: 'Estuaire Province', country: 'GA' };
+    expect(addressText(kept, 'fr')).toBe('12 rue de la Paix, Libreville, Estuaire, GA');
+    expect(addressText(kept, 'en')).toBe('12 rue de la Paix, Libreville, Estuaire Province, GA');
+    expect(addressText({ line: null, city: 'Kigali', state: 'Kigali district', country: 'RW' }, 'en')).toBe('Kigali, Kigali City, RW');
+    expect(addressText({ line: null, city: null, state: null, country: 'FR' }, 'fr')).toBe('FR');
+  });
+
+  it('writes a screening score and an alert\'s measured values in the staff member\'s language', () => {
+    expect(scoreText(0.92, 'en')).toBe('0.92');
+    expect(scoreText(0.92, 'fr')).toBe('0,92');
+    expect(scoreText(1, 'fr')).toBe('1,00');
+    expect(evidenceText('12.5', 'fr')).toBe('12,5');
+    expect(evidenceText('12.5', 'en')).toBe('12.5');
+    expect(evidenceText('1000.00', 'fr')).toBe('1\u202f000,00');
+    expect(evidenceText('1000.00', 'en')).toBe('1,000.00');
+    expect(evidenceText('21', 'fr')).toBe('21');
+    expect(evidenceText('n/a', 'fr')).toBe('n/a');
   });
 
   it('formats amounts exactly in their currency', () => {

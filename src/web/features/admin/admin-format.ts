@@ -1,8 +1,33 @@
 import { isCurrency } from '@core/money';
-import { moneyFromDecimal } from '@web/lib/format';
+import { storedRegionLabel } from '@core/region-names';
+import { formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 
 export function amountText(value: string, currency: string, lng: string): string {
   return isCurrency(currency) ? moneyFromDecimal(value, currency, lng) : `${value} ${currency}`;
+}
+
+/**
+ * An address on one line, its region named as the sender's screens name it in the staff member's
+ * language (a profile keeps the address data's own name, often English: "Estuaire Province" is
+ * « Estuaire » in French). The country stays its code.
+ */
+export function addressText(a: { line?: string | null; city?: string | null; state?: string | null; country?: string | null }, lng: string): string {
+  const state = a.state ? storedRegionLabel(a.country, a.state, lng.startsWith('fr') ? 'fr' : 'en') : null;
+  return [a.line, a.city, state, a.country].filter(Boolean).join(', ');
+}
+
+/** A screening score (0 to 1) with two decimals in the staff member's language: "0.92", « 0,92 ». */
+export function scoreText(score: number, lng: string): string {
+  return new Intl.NumberFormat(lng.startsWith('fr') ? 'fr-FR' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(score);
+}
+
+/**
+ * A monitoring alert's measured value or threshold, stored as text ("12.5", "1000.00"): a plain
+ * decimal is written in the staff member's language (« 12,5 », « 1 000,00 »), exactly as stored;
+ * anything else as it is.
+ */
+export function evidenceText(value: string, lng: string): string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? formatDecimalText(value, lng) : value;
 }
 
 /** A requester by full name, else e-mail, else profile id. */

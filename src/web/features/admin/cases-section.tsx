@@ -14,6 +14,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { formatDateTime, moneyFromDecimal } from '@web/lib/format';
+import { evidenceText } from './admin-format';
 import {
   downloadReport, useCaseTransition, useMonitoringCase, useMonitoringCases, type MonitoringCaseDetail, type MonitoringCaseSummary,
 } from './monitoring-api';
@@ -151,8 +152,8 @@ function CaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
                 <ul className="text-sm">
                   {a.evidence.compared.map((m) => (
                     <li key={`${m.measure}-${m.window_days ?? ''}`}>
-                      {t('monitoring.cases.labelValue', { label: t(`monitoring.measures.${m.measure}`, { defaultValue: m.measure }), value: m.value })}
-                      {' '}({t('monitoring.cases.threshold', { threshold: m.threshold })}{m.window_days ? `, ${t('monitoring.cases.windowDays', { count: m.window_days })}` : ''})
+                      {t('monitoring.cases.labelValue', { label: t(`monitoring.measures.${m.measure}`, { defaultValue: m.measure }), value: evidenceText(m.value, lng) })}
+                      {' '}({t('monitoring.cases.threshold', { threshold: evidenceText(m.threshold, lng) })}{m.window_days ? `, ${t('monitoring.cases.windowDays', { count: m.window_days })}` : ''})
                     </li>
                   ))}
                 </ul>

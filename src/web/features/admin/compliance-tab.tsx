@@ -13,6 +13,7 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { api, isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
+import { scoreText } from './admin-format';
 import { useSession } from '@web/lib/session';
 import { CasesSection } from './cases-section';
 import { MonitoringRulesSection } from './monitoring-rules-section';
@@ -156,7 +157,7 @@ function AlertCard({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean
         <dt className="text-muted-foreground">{t('compliance.alerts.listed')}</dt>
         <dd className="min-w-0 break-words font-medium">{e.listed_name} · {t(`screening.sources.${alert.source}`)} #{alert.list_id}</dd>
         <dt className="text-muted-foreground">{t('compliance.alerts.score')}</dt>
-        <dd className="tabular-nums">{alert.score.toFixed(2)}</dd>
+        <dd className="tabular-nums">{scoreText(alert.score, i18n.language)}</dd>
         <dt className="text-muted-foreground">{t('compliance.alerts.sender')}</dt>
         <dd className="min-w-0 break-words">{alert.sender.full_name ?? alert.sender.email}</dd>
         {alert.transfer ? (<><dt className="text-muted-foreground">{t('compliance.alerts.transfer')}</dt><dd className="font-mono">{alert.transfer.reference}</dd></>) : null}

@@ -16,7 +16,7 @@ import { channelLabel, formatDateTime } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
 import { HoldsSection } from './holds-section';
 import { useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
-import { amountText, requesterName } from './admin-format';
+import { addressText, amountText, requesterName } from './admin-format';
 import { approveBlocked, staffActions } from './money-form';
 import { MoneySection } from './money-section';
 import { RejectDialog } from './reject-dialog';
@@ -98,7 +98,7 @@ function ActorsSection({ transfer }: { transfer: StaffDetail }) {
 
 /** Who sent it and who gets it as they were when it was made (docs/rules/know-your-sender.md#travel-rule). */
 function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   // Shown on demand: compliance reading, not what the queue's work needs at every opening.
   const [open, setOpen] = useState(false);
   const rule = transfer.travel_rule;
@@ -114,7 +114,7 @@ function TravelRuleSection({ transfer }: { transfer: StaffDetail }) {
           <dl>
             <Row label={t('details.travelRule.originator')}>{o.full_name}</Row>
             <Row label={t('details.travelRule.dateOfBirth')}>{o.date_of_birth}</Row>
-            <Row label={t('details.travelRule.address')}>{[o.address.line, o.address.city, o.address.state, o.address.country].filter(Boolean).join(', ')}</Row>
+            <Row label={t('details.travelRule.address')}>{addressText(o.address, i18n.language)}</Row>
             <Row label={t('details.travelRule.customerNumber')}><span className="font-mono text-xs">{o.customer_number}</span></Row>
             <Row label={t('details.travelRule.paidFrom')}>{channelLabel(t, o.account.provider)}</Row>
           </dl>

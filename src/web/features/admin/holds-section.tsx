@@ -2,16 +2,17 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@web/components/ui/alert';
 import { formatDateTime } from '@web/lib/format';
 import type { StaffDetail } from './admin-api';
+import { scoreText } from './admin-format';
 
 // What holds a transfer, for staff (docs/rules/screening.md#holds-and-alerts): each hold's reason
 // and what raised it. The sender never sees this; their screens say only that it is being checked.
 
 type Hold = StaffDetail['holds'][number];
 
-function holdText(t: (key: string, vars?: Record<string, unknown>) => string, hold: Hold): string {
+function holdText(t: (key: string, vars?: Record<string, unknown>) => string, hold: Hold, lng: string): string {
   const d = hold.detail as Record<string, unknown>;
   if (hold.reason === 'screening' && typeof d.listed_name === 'string') {
-    return t('compliance.holds.screeningDetail', { name: d.listed_name, list: String(d.source ?? ''), score: Number(d.score ?? 0).toFixed(2) });
+    return t('compliance.holds.screeningDetail', { name: d.listed_name, list: String(d.source ?? ''), score: scoreText(Number(d.score ?? 0), lng) });
   }
   if (hold.reason === 'monitoring' && typeof d.rule === 'string') return t('compliance.holds.monitoringDetail', { rule: t(`monitoring.rules.${d.rule}.name`) });
   if (hold.reason === 'stale_lists' && Array.isArray(d.lists)) return t('compliance.holds.staleDetail', { lists: d.lists.join(', ') });
@@ -30,7 +31,7 @@ export function HoldsSection({ transfer }: { transfer: StaffDetail }) {
             <li key={hold.id}>
               <span className="font-medium">{t(`compliance.holds.reasons.${hold.reason}`)}</span>
               {hold.sender_wide ? ` · ${t('compliance.holds.senderWide')}` : null}
-              {holdText(t, hold) ? ` — ${holdText(t, hold)}` : null}
+              {holdText(t, hold, i18n.language) ? ` — ${holdText(t, hold, i18n.language)}` : null}
               <span className="block text-xs opacity-80">{formatDateTime(hold.created_at, i18n.language)}</span>
             </li>
           ))}

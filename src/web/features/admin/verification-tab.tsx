@@ -12,6 +12,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { fetchBlob } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
 import { errorText } from '@web/lib/translate';
+import { addressText } from './admin-format';
 import { MrzPanel } from './mrz-panel';
 import { useDecideReview, useReview, useReviewQueue } from './verification-api';
 
@@ -110,7 +111,7 @@ function ReviewDetail({ id }: { id: string }) {
   const p = r.profile;
   const rows: [string, string | null][] = [
     [t('verification.profile.name'), p.full_name], [t('verification.profile.birth'), p.date_of_birth && formatDate(`${p.date_of_birth}T12:00:00Z`, lng)],
-    [t('verification.profile.address'), [p.address, p.city, p.state, p.country].filter(Boolean).join(', ')],
+    [t('verification.profile.address'), addressText({ line: p.address, city: p.city, state: p.state, country: p.country }, lng)],
     [t('verification.profile.phone'), p.phone], [t('verification.profile.email'), p.email], [t('verification.profile.language'), p.language.toUpperCase()],
   ];
   return (
