@@ -85,7 +85,7 @@ export function IdentityCard({ profile }: { profile: MyProfile }) {
             <Field name="city" label={t('register.city')} required>
               <Input autoComplete="address-level2" data-testid="identity-city" />
             </Field>
-            <Field name="state" label={`${t('register.state')} (${t('register.optional')})`}>
+            <Field name="state" label={t('register.stateOptional')}>
               {regions.length > 0 ? (
                 <Select autoComplete="address-level1" data-testid="identity-state">
                   <option value="">{t('register.statePlaceholder')}</option>
