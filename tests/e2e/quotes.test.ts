@@ -181,6 +181,44 @@ describe('a quote is a promise, on a phone', () => {
   });
 });
 
+describe('typing prices what is typed, and promises nothing until the review', () => {
+  it('an amount typed key by key in the calculator and the form is priced at each pause, never refused (429), with no quote stored until the review asks one', async () => {
+    const typist = { email: 'theo@example.test', password: 'Lambarene-River-2026', full_name: 'Theo Nguema' };
+    await app.senderExists(typist);
+    const page = await app.signedInPage(typist, { width: WIDTH });
+    const asked: { path: string; status: number }[] = [];
+    page.on('response', (res) => {
+      const { pathname } = new URL(res.url());
+      if (res.request().method() === 'POST' && pathname.startsWith('/api/quotes')) asked.push({ path: pathname, status: res.status() });
+    });
+    const stored = async () => (await app.sql<{ n: number }>(
+      'select count(*)::int as n from quotes where profile_id = (select id from profiles where email = $1)', [typist.email]))[0]!.n;
+
+    // A pause longer than 0.4 s after every key: each one asks the price of what is typed so far.
+    await page.goto(app.server.url, { waitUntil: 'networkidle' });
+    await page.getByTestId('calculator-amount').clear();
+    await page.getByTestId('calculator-amount').pressSequentially('1234', { delay: 600 });
+    await expect.poll(() => text(page, 'calc-total')).toBe('$1,273.49');
+    await page.goto(`${app.server.url}/transfer?direction=USD_XAF`);
+    await page.getByTestId('transfer-amount').clear();
+    await page.getByTestId('transfer-amount').pressSequentially('987.65', { delay: 600 });
+    await expect.poll(() => text(page, 'summary-total')).toBe('$1,019.25');
+    expect(asked.filter((a) => a.path === '/api/quotes/preview').length).toBeGreaterThanOrEqual(6);
+    expect(asked.filter((a) => a.status !== 200)).toEqual([]);
+    expect(asked.filter((a) => a.path === '/api/quotes')).toEqual([]);
+    expect(await stored()).toBe(0);
+
+    // The review asks the one quote it holds, with its whole time left.
+    await page.getByLabel('Recipient phone number').fill('077 12 34 56');
+    await page.getByRole('button', { name: 'Review transfer' }).click();
+    await expect.poll(async () => (await page.getByTestId('review-countdown').innerText()).trim()).toMatch(/^This price is held for you for (29:[0-5]\d|30:00)\.$/);
+    expect(await text(page, 'summary-total')).toBe('$1,019.25');
+    expect(asked.filter((a) => a.path === '/api/quotes')).toEqual([{ path: '/api/quotes', status: 200 }]);
+    expect(await stored()).toBe(1);
+    await page.close();
+  });
+});
+
 describe('rates as people read them, the reference beside ours (D25)', () => {
   it('EUR ↔ XAF: the euro first both ways, the legal parity beside our rate, the margin on the review, a day to decide', async () => {
     const page = await app.signedInPage(SENDERS.en, { width: WIDTH });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PromisedQuote } from '@core/api/pricing';
+import type { PricePreview, PromisedQuote } from '@core/api/pricing';
 import type { DirectionId } from '@core/channels';
 import type { Decimal } from '@core/money';
 import { api, isApiError, type ApiError } from './api';
@@ -38,12 +38,21 @@ export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<Hel
   return clock.hold((await api<{ data: PromisedQuote }>('/api/quotes', { method: 'POST', body: ask, signal, onResponse: clock.onResponse })).data);
 }
 
+/**
+ * POST /api/quotes/preview: the price of what is typed, stored nowhere (no id, no expiry). Typing
+ * asks this one, counted apart from the stored quotes, so no pause in the typing stores a promise
+ * or spends what the review's quote needs (docs/rules/fees-and-rates.md#rates-on-screen).
+ */
+export async function askPrice(ask: QuoteAsk, signal?: AbortSignal): Promise<PricePreview> {
+  return (await api<{ data: PricePreview }>('/api/quotes/preview', { method: 'POST', body: ask, signal })).data;
+}
+
 /** A stable text of an ask, to tell whether an answer is for what is typed now. */
 export const askKey = (ask: QuoteAsk | null) => (ask ? `${ask.direction}|${ask.amount ?? ''}|${ask.payout ?? ''}` : '');
 
 export interface LiveQuote {
-  /** The server's answer for the ask of `key`, if it came. */
-  quote: HeldQuote | null;
+  /** The server's price for the ask of `key`, if it came (a price, not a quote: the review asks that). */
+  quote: PricePreview | null;
   /** Its refusal (limit_exceeded, kyc_required, rate_stale…), if it was refused. */
   error: ApiError | null;
   /** The ask the answer or refusal is for. */
@@ -58,7 +67,7 @@ export interface LiveQuote {
  */
 export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400): LiveQuote {
   const key = askKey(ask);
-  const [state, setState] = useState<{ quote: HeldQuote | null; error: ApiError | null; key: string; version: string }>({
+  const [state, setState] = useState<{ quote: PricePreview | null; error: ApiError | null; key: string; version: string }>({
     quote: null, error: null, key: '', version: '',
   });
   const latest = useRef(ask);
@@ -68,7 +77,7 @@ export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400)
     if (!current) return undefined;
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
-      askQuote(current, controller.signal).then(
+      askPrice(current, controller.signal).then(
         (quote) => setState({ quote, error: null, key, version }),
         (err: unknown) => {
           if (controller.signal.aborted) return;

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { InitiatedResponse } from '@core/api/payments';
-import type { PromisedQuote } from '@core/api/pricing';
+import type { PricePreview, PromisedQuote } from '@core/api/pricing';
 import { CHANNELS, directionFor } from '@core/channels';
 import { amountExample, readAmount } from '@core/amount-input';
 import { windowExceeded } from '@core/kyc';
@@ -105,7 +105,7 @@ export default function TransferPage() {
   const pricesVersion = `${rates.data?.updatedAt ?? ''}|${(fees.data?.data ?? []).map((tier) => tier.updated_at).sort().at(-1) ?? ''}`;
   const live = useLiveQuote(ask, pricesVersion);
   // The last price of this corridor stays shown (dimmed) while the next is asked.
-  const [shown, setShown] = useState<PromisedQuote | null>(null);
+  const [shown, setShown] = useState<PricePreview | null>(null);
   useEffect(() => {
     if (live.quote) setShown(live.quote);
   }, [live.quote]);
@@ -122,7 +122,7 @@ export default function TransferPage() {
   const payoutShown = typed === 'payout' ? payoutText : quote ? formatDecimalText(quote.payout, lng) : '';
   const payoutError = typed === 'payout' && payoutReading.error && payoutReading.error !== 'empty'
     ? t(`common:amount.${payoutReading.error}`, { currency: payoutCurrency, example: amountExample(payoutCurrency, lng) }) : null;
-  const corridorLimitError = (q: PromisedQuote | null) => q?.limit_error
+  const corridorLimitError = (q: PricePreview | null) => q?.limit_error
     ? t(q.limit_error.code === 'below_min' ? 'validation:amountBelowMin' : 'validation:amountAboveMax', { limit: moneyFromDecimal(q.limit_error.limit, q.currency, lng) })
     : null;
   // Said once: not again under the fields when the amount field already says it.

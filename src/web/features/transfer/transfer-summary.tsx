@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import type { PromisedQuote } from '@core/api/pricing';
+import type { PricePreview } from '@core/api/pricing';
 import { Card } from '@web/components/ui/card';
 import { moneyFromDecimal } from '@web/lib/format';
 import { marginGivesMore, marginIsZero, marginPercent, rateFigure, rateText, readableRate, type RateTable } from '@web/lib/rate-text';
 import { cn } from '@web/lib/utils';
 
 /** The price in words: amount, fee, total, payout ("—" until the quote is known). */
-export function quoteTexts(quote: PromisedQuote | null, lng: string) {
+export function quoteTexts(quote: PricePreview | null, lng: string) {
   return {
     amount: quote ? moneyFromDecimal(quote.amount, quote.currency, lng) : '—',
     fee: quote ? moneyFromDecimal(quote.fee, quote.currency, lng) : '—',
@@ -20,7 +20,7 @@ export function quoteTexts(quote: PromisedQuote | null, lng: string) {
  * reference beside it and our margin, what arrives (docs/rules/fees-and-rates.md#rates-on-screen).
  */
 export function PriceLines({ quote, pending = false, rates, withReference = true, className }: {
-  quote: PromisedQuote | null;
+  quote: PricePreview | null;
   pending?: boolean;
   rates?: RateTable;
   withReference?: boolean;
@@ -58,7 +58,7 @@ export function PriceLines({ quote, pending = false, rates, withReference = true
 
 /** The side panel of the form: what is sent, what it costs, what arrives, and that this is the price. */
 export function TransferSummary({ quote, pending, note, delivery, rates }: {
-  quote: PromisedQuote | null;
+  quote: PricePreview | null;
   pending: boolean;
   note: string;
   delivery: string | null;
