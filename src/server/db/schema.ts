@@ -678,6 +678,11 @@ export const screeningListVersions = pgTable('screening_list_versions', {
   names: integer('names').notNull(),
   imported_by: uuid('imported_by').references(() => profiles.id, { onDelete: 'set null' }),
   imported_at: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * The last time the same file(s) were imported again (an upload or the scheduled fetch finding
+   * the list unchanged): the list's age counts from then (docs/rules/screening.md#lists-in-the-product).
+   */
+  confirmed_at: timestamp('confirmed_at', { withTimezone: true }),
 }, (t) => [
   check('screening_list_versions_source_check', sql`${t.source} in (${oneOf(LIST_SOURCES)})`),
   index('screening_list_versions_source_idx').on(t.source, t.imported_at.desc()),

@@ -1,0 +1,1 @@
+ALTER TABLE "screening_list_versions" ADD COLUMN "confirmed_at" timestamp with time zone;
