@@ -5,7 +5,8 @@ import { seriousViolations } from './support/axe.js';
 import { shot } from './support/screenshots.js';
 
 // The staff screens as a staff member uses them: the queue at 1366 px
-// (nothing cut, columns lined up, a proof or a reply shown, closed rows without greyed buttons)
+// (nothing cut, columns lined up, a proof or a reply shown, closed rows without greyed buttons,
+// an open row's greyed button with its reason beside it)
 // and at 390 px (filters folded behind one control); a note's audience back to internal after
 // each note, the two kinds told apart; a role change confirmed; the audit log naming people and
 // transfers as people name them.
@@ -83,6 +84,20 @@ describe('the staff screens in Chromium', () => {
     for (const name of ['Process', 'Completed', 'Reject']) expect(await closed.getByRole('button', { name }).count(), name).toBe(0);
     expect(await closed.getByRole('button', { disabled: true }).count()).toBe(0);
     await closed.getByRole('button', { name: 'Details' }).waitFor();
+    // An open row: no greyed button without its reason written beside it (not a tooltip).
+    const open = row(page, bank.reference);
+    const complete = open.getByRole('button', { name: 'Completed' });
+    expect(await complete.isDisabled()).toBe(true);
+    await open.getByTestId('complete-reason').filter({ hasText: 'The transfer cannot be completed: the payment is not received and the payout is not sent.' }).waitFor();
+    expect(await complete.getAttribute('aria-describedby')).toBe(await open.getByTestId('complete-reason').getAttribute('id'));
+    expect(await open.getByRole('button', { name: 'Process' }).isDisabled()).toBe(false);
+    const unexplained = await queue(page).locator('button:disabled').evaluateAll((buttons) => buttons
+      .filter((b) => !(b.getAttribute('aria-describedby') ?? '').split(' ').some((id) => {
+        const reason = id && document.getElementById(id);
+        return reason && reason.checkVisibility() && reason.textContent!.trim() !== '';
+      }))
+      .map((b) => `${b.closest('li')?.getAttribute('data-id')}: ${b.textContent}`));
+    expect(unexplained).toEqual([]);
     await shot(page, 'staff-queue-1366');
     await page.context().close();
   });

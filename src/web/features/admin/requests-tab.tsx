@@ -252,7 +252,11 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
   const act = (status: 'processing' | 'completed') => void action.run({ id: row.id, status, expected_status: row.status });
   const can = staffActions(row);
   const moneyStep = can.payment ? 'recordPayment' : can.payout ? 'recordPayout' : can.refund ? 'recordRefund' : null;
-  const completeReason = errorText(can.completeBlocked ?? undefined);
+  // Why a move the status allows is refused for now, written out beside its greyed button.
+  const processReason = can.processBlocked ? errorText(can.processBlocked) : undefined;
+  const completeReason = can.completeBlocked ? errorText(can.completeBlocked) : undefined;
+  const rejectReason = can.rejectBlocked ? errorText(can.rejectBlocked) : undefined;
+  const reasonId = `refused-${row.id}`;
   const { user } = useSession();
   // Whoever cannot approve it (they sent it, processed it or paid it out) sees why beside the button.
   const approveReason = can.approve && user ? errorText(approveBlocked(row, user.id) ?? undefined) : undefined;
@@ -292,23 +296,32 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
           </dl>
         </div>
         <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3" role="group" aria-label={t('requests.actionsFor', { reference: row.reference })}>
-          {/* A closed transfer changes status no more: no greyed buttons, the reason instead. */}
+          {/* A closed transfer changes status no more: no greyed buttons, the reason instead. An open one
+              shows only the moves its status allows; one refused for now is greyed with its reason
+              written under the buttons (docs/rules/back-office.md#staff-queue). */}
           {closed ? (
             <p className="mr-auto text-xs text-muted-foreground" data-testid="closed-reason">{t('requests.closedReason', { status: t(`status.${row.status}`, { ns: 'common' }) })}</p>
           ) : (
             <>
-              <Button size="sm" variant="outline" disabled={!can.process || action.pendingId === row.id} onClick={() => act('processing')}
-                title={errorText(can.processBlocked ?? undefined)}>
-                {t('actions.process')}
-              </Button>
+              {can.process || processReason ? (
+                <Button size="sm" variant="outline" disabled={Boolean(processReason) || action.pendingId === row.id} onClick={() => act('processing')}
+                  aria-describedby={processReason ? `${reasonId}-process` : undefined}>
+                  {t('actions.process')}
+                </Button>
+              ) : null}
               {/* Complete needs the payment received and the payout sent: recorded in the details. */}
-              <Button size="sm" variant="success" disabled={!can.complete || action.pendingId === row.id} onClick={() => act('completed')}
-                title={completeReason}>
-                {t('actions.complete')}
-              </Button>
-              <Button size="sm" variant="destructive" disabled={!can.reject || action.pendingId === row.id} onClick={() => onReject(row)}>
-                {t('actions.reject')}
-              </Button>
+              {can.complete || completeReason ? (
+                <Button size="sm" variant="success" disabled={Boolean(completeReason) || action.pendingId === row.id} onClick={() => act('completed')}
+                  aria-describedby={completeReason ? `${reasonId}-complete` : undefined}>
+                  {t('actions.complete')}
+                </Button>
+              ) : null}
+              {can.reject || rejectReason ? (
+                <Button size="sm" variant="destructive" disabled={Boolean(rejectReason) || action.pendingId === row.id} onClick={() => onReject(row)}
+                  aria-describedby={rejectReason ? `${reasonId}-reject` : undefined}>
+                  {t('actions.reject')}
+                </Button>
+              ) : null}
             </>
           )}
           {can.approve ? (
@@ -322,6 +335,9 @@ function RequestCard({ row, lng, action, approve, onOpen, onReject }: {
             <Button size="sm" variant="secondary" onClick={() => onOpen(row)}>{t(`actions.${moneyStep}`)}</Button>
           ) : null}
           <Button size="sm" variant="ghost" onClick={() => onOpen(row)}>{t('actions.details')}</Button>
+          {!closed && processReason ? <p id={`${reasonId}-process`} className="basis-full text-xs text-slate-700" data-testid="process-reason">{processReason}</p> : null}
+          {!closed && completeReason ? <p id={`${reasonId}-complete`} className="basis-full text-xs text-slate-700" data-testid="complete-reason">{completeReason}</p> : null}
+          {!closed && rejectReason ? <p id={`${reasonId}-reject`} className="basis-full text-xs text-slate-700" data-testid="reject-reason">{rejectReason}</p> : null}
           {approveReason ? <p id={approveReasonId} className="basis-full text-xs text-slate-700" data-testid="approve-reason">{approveReason}</p> : null}
         </div>
       </Card>
