@@ -116,7 +116,7 @@ describe('GET /api/transfer-requests/export.csv', () => {
     expect(lines).toHaveLength(2);
     const row = lines[1]!;
     expect(row.startsWith(`${ids.b1},`)).toBe(true);
-    expect(row).toContain(',completed,awaiting,,,no,not_sent,XAF_USD,airtel_gabon,paypal_usd,60000.00,XAF,2520.00,62520.00,0.0016390000,98.36,USD,');
+    expect(row).toContain(',completed,awaiting,,,no,not_sent,XAF_USD,airtel_gabon,paypal_usd,60000.00,XAF,2520.00,62520.00,0.00163934426229508197,98.36,USD,');
     expect(row).toContain(',,bob@example.test,"Bob ""The"" Builder, Jr",,bob.paypal@example.test,,CAPTURE-42,');
   });
 
