@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 // What is left of the sanctions screening's stale lists and re-screening
 // (docs/rules/screening.md#holds-and-alerts): transfers held only because required lists were
 // stale are released once no required list is stale any more, whichever way (the list no longer
-// required, a longer maximum age, a fresh import); a re-screening that fails part way resumes
+// required, a longer maximum age, the same list imported again, a new version); a re-screening that fails part way resumes
 // where it stopped when retried, everyone screened exactly once more.
 
 let t: TestApp;
@@ -53,7 +53,7 @@ const settings = (body: object) => call(admin.token, 'PUT', '/api/screening/list
 
 /** The OFAC list's current version imported 37 hours ago: stale under the default 36 hours. */
 async function makeStale() {
-  await t.database.pool.query(`update screening_list_versions set imported_at = now() - interval '37 hours'
+  await t.database.pool.query(`update screening_list_versions set imported_at = now() - interval '37 hours', confirmed_at = null
     where id = (select current_version_id from screening_sources where source = 'ofac_sdn')`);
   // Any settings write makes this process read the lists again at once.
   expect((await settings({ required: true, max_age_hours: 36 })).statusCode).toBe(200);
@@ -98,6 +98,22 @@ describe('transfers held because required lists were stale', () => {
     expect((await settings({ max_age_hours: 48 })).json().data.stale).toBe(false);
     expect(await onHold(transfer.id)).toBe(false);
     expect((await send('Jean-Baptiste Ndong')).on_hold).toBeUndefined();
+  });
+
+  it('are released when the same list is imported again unchanged: the list is current, its age counts from then', async () => {
+    await makeStale();
+    const transfer = await send('Prisca Ondo');
+    expect(transfer.on_hold).toBe(true);
+    const again = await importOfac(LISTED);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.unchanged).toBe(true);
+    const ofac = (await call(admin.token, 'GET', '/api/screening/lists')).json().data.lists.find((l: { source: string }) => l.source === 'ofac_sdn');
+    expect(ofac).toMatchObject({ stale: false, age_hours: 0 });
+    expect(await onHold(transfer.id)).toBe(false);
+    expect((await process(transfer.id)).statusCode).toBe(200);
+    const audit = (await call(admin.token, 'GET', '/api/audit?target_type=screening_list&target_id=ofac_sdn')).json().data;
+    expect(audit[0]).toMatchObject({ action: 'screening_list.import', after: { unchanged: true, holds_released: 1 } });
+    expect((await send('Prisca Ondo')).on_hold).toBeUndefined();
   });
 
   it('are released once a fresh version is imported and everyone re-screened', async () => {

@@ -55,7 +55,7 @@ class ScreeningIndexCache {
     return {
       loaded, threshold: Number.isFinite(threshold) ? threshold : HOLD_THRESHOLD,
       stale: (now = this.now()) => rows.filter((r) => r.required
-        && (r.imported_at === null || (now - new Date(r.imported_at).getTime()) / HOUR_MS > r.max_age_hours)).map((r) => r.source),
+        && (r.fresh_at === null || (now - new Date(r.fresh_at).getTime()) / HOUR_MS > r.max_age_hours)).map((r) => r.source),
     };
   }
 

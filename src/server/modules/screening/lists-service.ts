@@ -10,7 +10,7 @@ import { screeningIndex } from './index-cache.js';
 import { ListFormatError, type ListFiles, readList } from './lists/index.js';
 import { releaseStaleHolds } from './rescreen.js';
 import {
-  type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
+  confirmVersion, type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
   type SourceRow, updateSource, type VersionRow,
 } from './repo.js';
 
@@ -87,8 +87,17 @@ export async function importList(db: Db, actor: Actor | null, source: ListSource
     const settings = await lockSource(tx, source);
     const current = (await sourcesWithVersions(tx)).find((r) => r.source.source === source)?.version ?? null;
     if (current && current.sha256 === sha256) {
-      await recordAudit(tx, actor, { action: 'screening_list.import', target: 'screening_list', id: source, after: { version_id: current.id, sha256, unchanged: true } });
-      return { version: current, unchanged: true };
+      // The list as its publisher has it now: its age counts from this import, and the transfers
+      // held because it was stale are released when no required list is stale any more.
+      const confirmed = await confirmVersion(tx, current.id);
+      const now = Date.now();
+      const fresh = (await sourcesWithVersions(tx)).every((r) => !stateOf(r.source, r.version, now).stale);
+      const released = fresh ? await releaseStaleHolds(tx, await screeningIndex(db).state()) : 0;
+      await recordAudit(tx, actor, {
+        action: 'screening_list.import', target: 'screening_list', id: source,
+        after: { version_id: current.id, sha256, unchanged: true, ...(released ? { holds_released: released } : {}) },
+      });
+      return { version: confirmed, unchanged: true };
     }
     const draft = await insertVersion(tx, { source, sha256, entries: 0, names: 0, imported_by: actor?.profile_id ?? null });
     const { input, streams } = listFiles(source, files);
@@ -130,15 +139,17 @@ export async function importList(db: Db, actor: Actor | null, source: ListSource
     }
     throw err;
   });
-  // This process searches the new version at once; the others see it within VERSION_CHECK_MS.
-  if (!result.unchanged) await screeningIndex(db).refresh();
+  // This process searches the new version (and holds on the lists' new freshness) at once; the
+  // others within VERSION_CHECK_MS.
+  await screeningIndex(db).refresh();
   return { ...versionJson(result.version), unchanged: result.unchanged };
 }
 
 const HOUR_MS = 3_600_000;
 
 function stateOf(source: SourceRow, version: VersionRow | null, now: number): ListState {
-  const ageHours = version ? (now - version.imported_at.getTime()) / HOUR_MS : null;
+  // A list imported again unchanged (its publisher had nothing new) is as fresh as that import.
+  const ageHours = version ? (now - (version.confirmed_at ?? version.imported_at).getTime()) / HOUR_MS : null;
   return {
     source: source.source,
     current: version ? versionJson(version) : null,

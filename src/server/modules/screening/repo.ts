@@ -24,7 +24,8 @@ export type SnapshotRow = {
   current_version_id: string | null;
   required: boolean;
   max_age_hours: number;
-  imported_at: string | null;
+  /** When the current version was imported, or last imported again unchanged: its age counts from then. */
+  fresh_at: string | null;
   threshold: string | null;
 };
 
@@ -33,7 +34,7 @@ export type SnapshotRow = {
  * list's freshness, and the hold threshold.
  */
 export async function screeningSnapshot(db: Db): Promise<SnapshotRow[]> {
-  const result = await db.execute<SnapshotRow>(sql`select s.source, s.current_version_id, s.required, s.max_age_hours, v.imported_at::text as imported_at,
+  const result = await db.execute<SnapshotRow>(sql`select s.source, s.current_version_id, s.required, s.max_age_hours, coalesce(v.confirmed_at, v.imported_at)::text as fresh_at,
       (select value from settings where key = ${THRESHOLD_SETTING}) as threshold
     from screening_sources s left join screening_list_versions v on v.id = s.current_version_id order by s.source`);
   return result.rows;
@@ -53,6 +54,12 @@ export async function insertVersion(tx: Tx, values: typeof screeningListVersions
 
 export async function setVersionCounts(tx: Tx, id: string, counts: { entries: number; names: number }): Promise<VersionRow> {
   const [row] = await tx.update(screeningListVersions).set(counts).where(eq(screeningListVersions.id, id)).returning();
+  return row!;
+}
+
+/** The same file(s) imported again: the version is confirmed current now (the list's age counts from here). */
+export async function confirmVersion(tx: Tx, id: string): Promise<VersionRow> {
+  const [row] = await tx.update(screeningListVersions).set({ confirmed_at: new Date() }).where(eq(screeningListVersions.id, id)).returning();
   return row!;
 }
 
