@@ -116,7 +116,10 @@ function evidenceOf(t: MonitoredTransfer, rates: MonitoringFacts['rates']): Evid
 /** Transfers made less than `days` days before `now` (a transfer exactly `days` days old is out). */
 function within<T extends { created_at: string }>(rows: readonly T[], now: number, days: number): T[] {
   const from = now - days * DAY_MS;
-  return rows.filter((r) => createdMs(r) > from && createdMs(r) <= now);
+  return rows.filter((r) => {
+    const ms = createdMs(r);
+    return ms > from && ms <= now;
+  });
 }
 
 /** At most this many transfers are listed in one alert's evidence (the newest); the numbers count them all. */
