@@ -243,7 +243,9 @@ export function AppLayout() {
         {t('nav.skip')}
       </a>
       <Header />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/* At least a screen tall: a page still loading its data is short, and the footer it let into
+          view would be pushed out again when the data came (a layout shift Lighthouse counts). */}
+      <main id="main" tabIndex={-1} className="min-h-[calc(100dvh-4rem)] flex-1 focus:outline-none">
         <ErrorBoundary resetKey={pathname}>
           {/* The fallback fills the screen so the footer never jumps up and back (layout shift). */}
           <Suspense fallback={<LoadingState className="min-h-[calc(100dvh-4rem)] items-start pt-24" />}>

@@ -6,6 +6,7 @@ import { formatPhone } from '@core/phone';
 import { CancelTransferButton } from '@web/components/cancel-transfer';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { KycCard } from '@web/components/kyc-limits';
+import { useKyc } from '@web/lib/kyc';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
@@ -98,6 +99,10 @@ export default function DashboardPage() {
   // Open transfers are few; those needing an answer are picked from them.
   const open = useTransactionList({ limit: '50', open: 'true' });
   const waiting = open.data?.filter((item) => item.action_needed) ?? [];
+  // What shows above the counts (the transfers needing an answer, the limits card) comes in one
+  // go: the page waits for both rather than pushing the counts down as each arrives.
+  const kyc = useKyc();
+  const settled = !open.isPending && !kyc.isPending;
 
   const stats: [string, number | undefined][] = [
     [t('dashboard.transactions'), summary.data?.total],
@@ -119,54 +124,56 @@ export default function DashboardPage() {
           </>
         }
       />
-      {waiting.length > 0 ? (
-        <Card className="mb-6 border-yellow-300 bg-yellow-50 p-4 sm:p-6" data-testid="action-needed-card">
-          <h2 id="action-needed-title" className="flex items-center gap-2 text-lg font-semibold">
-            <MessageSquareWarning aria-hidden className="size-5" />{t('dashboard.actionNeeded')}
-          </h2>
-          <p className="mt-1 text-sm text-slate-800">{t('dashboard.actionNeededHint')}</p>
-          <ul className="mt-3 divide-y divide-yellow-200" aria-labelledby="action-needed-title">
-            {waiting.map((item) => (
-              <li key={item.id} className="py-3">
-                {item.action_message ? (
-                  <blockquote className="mb-2 whitespace-pre-line break-words border-l-4 border-yellow-400 pl-3 text-sm">{item.action_message}</blockquote>
-                ) : null}
-                <TransferItem item={item} extra={(
-                  <Button asChild size="sm">
-                    <Link to={`${detailsHref(item)}&reply=1`} aria-label={t('action.replyOf', { reference: item.reference })}>{t('action.reply')}</Link>
-                  </Button>
-                )} />
-              </li>
-            ))}
+      {!settled ? <LoadingState className="min-h-96 items-start pt-12" /> : (<>
+        {waiting.length > 0 ? (
+          <Card className="mb-6 border-yellow-300 bg-yellow-50 p-4 sm:p-6" data-testid="action-needed-card">
+            <h2 id="action-needed-title" className="flex items-center gap-2 text-lg font-semibold">
+              <MessageSquareWarning aria-hidden className="size-5" />{t('dashboard.actionNeeded')}
+            </h2>
+            <p className="mt-1 text-sm text-slate-800">{t('dashboard.actionNeededHint')}</p>
+            <ul className="mt-3 divide-y divide-yellow-200" aria-labelledby="action-needed-title">
+              {waiting.map((item) => (
+                <li key={item.id} className="py-3">
+                  {item.action_message ? (
+                    <blockquote className="mb-2 whitespace-pre-line break-words border-l-4 border-yellow-400 pl-3 text-sm">{item.action_message}</blockquote>
+                  ) : null}
+                  <TransferItem item={item} extra={(
+                    <Button asChild size="sm">
+                      <Link to={`${detailsHref(item)}&reply=1`} aria-label={t('action.replyOf', { reference: item.reference })}>{t('action.reply')}</Link>
+                    </Button>
+                  )} />
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ) : null}
+        <KycCard />
+        <section aria-label={t('dashboard.stats')} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          {stats.map(([label, value]) => (
+            <Card key={label} className="p-4 sm:p-5">
+              <p className="text-sm text-slate-700">{label}</p>
+              <p className="mt-1 text-3xl font-bold tabular-nums" data-testid={`stat-${label}`}>{value ?? '—'}</p>
+            </Card>
+          ))}
+        </section>
+
+        <div className="mt-6 grid gap-6 lg:grid-cols-2">
+          <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')}
+            render={(item) => <TransferItem item={item} />} />
+          <ListCard title={t('dashboard.open')} query={{ ...open, data: open.data?.slice(0, 6) }} empty={t('dashboard.noOpen')} render={(item) => (
+            <TransferItem item={item} extra={item.status === 'pending' && senderMustPay(item)
+              ? <Button asChild size="sm"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
+              : null} />
+          )} />
+        </div>
+
+        <Card className="mt-6 bg-brand-50 p-5 sm:p-6">
+          <h2 className="flex items-center gap-2 text-lg font-semibold"><Lightbulb aria-hidden className="size-5" />{t('dashboard.tipsTitle')}</h2>
+          <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-800">
+            {TIPS.map((tip) => <li key={tip}>{t(`dashboard.tips.${tip}`)}</li>)}
           </ul>
         </Card>
-      ) : null}
-      <KycCard />
-      <section aria-label={t('dashboard.stats')} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        {stats.map(([label, value]) => (
-          <Card key={label} className="p-4 sm:p-5">
-            <p className="text-sm text-slate-700">{label}</p>
-            <p className="mt-1 text-3xl font-bold tabular-nums" data-testid={`stat-${label}`}>{value ?? '—'}</p>
-          </Card>
-        ))}
-      </section>
-
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')}
-          render={(item) => <TransferItem item={item} />} />
-        <ListCard title={t('dashboard.open')} query={{ ...open, data: open.data?.slice(0, 6) }} empty={t('dashboard.noOpen')} render={(item) => (
-          <TransferItem item={item} extra={item.status === 'pending' && senderMustPay(item)
-            ? <Button asChild size="sm"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
-            : null} />
-        )} />
-      </div>
-
-      <Card className="mt-6 bg-brand-50 p-5 sm:p-6">
-        <h2 className="flex items-center gap-2 text-lg font-semibold"><Lightbulb aria-hidden className="size-5" />{t('dashboard.tipsTitle')}</h2>
-        <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-800">
-          {TIPS.map((tip) => <li key={tip}>{t(`dashboard.tips.${tip}`)}</li>)}
-        </ul>
-      </Card>
+      </>)}
     </PageShell>
   );
 }
