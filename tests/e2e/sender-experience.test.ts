@@ -325,3 +325,28 @@ describe('registering (defect 8)', () => {
     await page.context().close();
   });
 });
+
+describe('the signed-in pages as they load (the web budget)', () => {
+  it('the dashboard, the transfer form and the history settle without moving what is on screen, at 390 px', async () => {
+    for (const path of ['/dashboard', '/transfer', '/history']) {
+      const page = await senderPage();
+      // Answers slower than a frame, as on a phone: the page paints its loading state first.
+      await page.route('**/api/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      await page.addInitScript(() => {
+        const w = window as unknown as { shifts: number };
+        w.shifts = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.shifts += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(`${app.server.url}${path}`, { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), path).toBeLessThan(0.05);
+      await page.context().close();
+    }
+  });
+});

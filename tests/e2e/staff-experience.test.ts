@@ -9,7 +9,7 @@ import { shot } from './support/screenshots.js';
 // an open row's greyed button with its reason beside it)
 // and at 390 px (filters folded behind one control); a note's audience back to internal after
 // each note, the two kinds told apart; a role change confirmed; the audit log naming people and
-// transfers as people name them.
+// transfers as people name them, and the sender's region in the staff member's language.
 
 const app = useE2eApp({ smtp: true });
 
@@ -47,6 +47,8 @@ async function adminPage(width: number, height: number, path = '/admin'): Promis
 describe('the staff screens in Chromium', () => {
   it('a sender has four transfers: to a French bank account, with a proof, answered, cancelled', async () => {
     senderToken = await app.senderExists(SENDER);
+    // The region as a profile keeps it: the address data's own (English) name.
+    await app.api('PATCH', '/api/profiles/me', { state: 'Estuaire Province' }, senderToken);
     ({ data: bank } = await app.api<{ data: TransferRef }>('POST', '/api/payments/initiate', {
       source_provider: 'paypal_eur', destination_provider: 'bank_france', amount: '250', currency: 'EUR',
       destination_details: { account_holder: 'Paul-Henri Martin de la Fontaine', iban: 'FR76 3000 6000 0112 3456 7890 189' },
@@ -195,6 +197,15 @@ describe('the staff screens in Chromium', () => {
     await page.getByRole('banner').getByRole('button', { name: /^(EN|FR) – / }).click();
     await page.getByRole('menuitemradio', { name: 'Français' }).click();
     await log.getByTestId('audit-row').filter({ hasText: 'Rôle modifié' }).first().getByText('Rôle\u00a0: Utilisateur → Gestionnaire').waitFor();
+
+    // The sender's region as the sender's own screens name it in French: « Estuaire », not the kept "Estuaire Province".
+    await page.goto(`${app.server.url}/admin`);
+    await page.getByRole('list', { name: 'Demandes de transfert' }).getByRole('listitem').filter({ hasText: bank.reference })
+      .getByRole('button', { name: 'Détails' }).click();
+    const travel = page.getByRole('dialog').getByTestId('travel-rule');
+    await travel.getByRole('button', { name: 'Afficher' }).click();
+    await travel.getByText('12 rue des Palmiers, Libreville, Estuaire, GA', { exact: true }).waitFor();
+    expect(await travel.textContent()).not.toContain('Province');
     await page.context().close();
   });
 });
