@@ -4,6 +4,7 @@ import type { ExchangeResponse } from '@core/api/auth';
 import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
 import { isMfaChallenge } from '../lib/auth-api';
+import { takeEarlyProfile } from '../lib/early-profile';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
 
@@ -53,7 +54,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return null;
     }
     try {
-      const body = await api<MyProfileResponse>('/api/profiles/me', { token: tok });
+      // The boot script's answer when it asked with this token (the first check), else asked now.
+      const body = ((await takeEarlyProfile(tok)) as MyProfileResponse | undefined) ?? await api<MyProfileResponse>('/api/profiles/me', { token: tok });
       const me = body?.data ?? null;
       if (gen === generation.current) setUser(me);
       return me;

@@ -5,7 +5,6 @@ import { ArrowRight, RefreshCw } from '@web/components/icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, directionById, isDirectionId, type DirectionId } from '@core/channels';
 import { computeQuote } from '@core/fees';
 import type { KycStatus } from '@core/api/kyc';
-import { windowExceeded } from '@core/kyc';
 import { parseAmount, toDecimal } from '@core/money';
 import { amountForPayout } from '@core/quotes';
 import { amountExample, readAmount } from '@core/amount-input';
@@ -56,6 +55,12 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const [signedIn, setSignedIn] = useState(false);
   useEffect(() => setSignedIn(readToken() !== null), []);
   const kyc = useJson<{ data: KycStatus }>(signedIn ? '/api/kyc' : null).data?.data;
+  // The limits' arithmetic is fetched only for a signed-in sender: signed out, the home page's
+  // JavaScript stays within its budget (docs/decisions/005-web-shell-budget.md).
+  const [limits, setLimits] = useState<typeof import('@core/kyc') | null>(null);
+  useEffect(() => {
+    if (kyc) void import('@core/kyc').then(setLimits);
+  }, [kyc]);
 
   const info = directionById(direction) ?? DIRECTIONS[0]!;
   const currency = info.from;
@@ -92,7 +97,7 @@ export function Calculator({ className, initialDirection = DEFAULT_DIRECTION, in
   const amountShown = typed === 'amount' ? amountText : quote ? formatDecimalText(quote.amount, lng) : '';
   const payoutShown = typed === 'payout' ? payoutText : quote && reading.minor ? formatDecimalText(quote.payout, lng) : '';
 
-  const over = kyc && kyc.level > 0 && rates.data ? windowExceeded(kyc.windows, minor, currency, rates.data) : null;
+  const over = kyc && kyc.level > 0 && rates.data && limits ? limits.windowExceeded(kyc.windows, minor, currency, rates.data) : null;
   const loading = (rates.isPending || fees.isPending) && !quote;
   const failed = !quote && !server && !refused && (!!rates.error || !!fees.error);
 
