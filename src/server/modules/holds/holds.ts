@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { AppError } from '@core/errors.js';
 import type { HoldReason } from '@core/holds.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 
 // One compliance hold (docs/rules/screening.md#holds-and-alerts): screening, monitoring and stale
 // lists all hold a transfer, or every transfer of a sender, through these four functions. A held
@@ -93,15 +94,28 @@ export async function activeHolds(db: Db | Tx, transferIds: readonly string[]): 
 }
 
 /**
+ * The statement ending a `checking` hold, prepared once per connection: it runs on every initiation.
+ * Its commit does not wait for the disk (synchronous_commit off for that transaction alone): should
+ * the server crash before the delete is on disk, the hold comes back and the scheduled job runs the
+ * transfer's checks again, which change nothing the second time; waiting for that flush on every
+ * initiation was most of PostgreSQL's work for it.
+ */
+const endCheckingStatement = preparedPerDatabase((db) => rowsOf<{ held: boolean }>({ held: sql.raw('held') })(db, sql`with quick as (
+      select set_config('synchronous_commit', 'off', true)
+    ), ended as (
+      delete from compliance_holds where transfer_request_id = ${sql.placeholder('id')}::uuid and reason = 'checking' and released_at is null
+        and exists (select from quick)
+    ) select exists (select 1 from compliance_holds h where h.released_at is null and h.reason <> 'checking'
+      and (h.transfer_request_id = ${sql.placeholder('id')}::uuid
+        or (h.transfer_request_id is null and h.profile_id = ${sql.placeholder('profile_id')}::uuid))) as held`, 'end_checking'));
+
+/**
  * Ends the initiation's `checking` hold of a new transfer (deleted: it records no decision) and
  * answers, in the same statement, whether another hold still names it or its sender.
  */
-export async function endChecking(db: Db | Tx, transfer: { id: string; profile_id: string }): Promise<boolean> {
-  const result = await db.execute<{ held: boolean }>(sql`with ended as (
-      delete from compliance_holds where transfer_request_id = ${transfer.id}::uuid and reason = 'checking' and released_at is null
-    ) select exists (select 1 from compliance_holds h where h.released_at is null and h.reason <> 'checking'
-      and (h.transfer_request_id = ${transfer.id}::uuid or (h.transfer_request_id is null and h.profile_id = ${transfer.profile_id}::uuid))) as held`);
-  return result.rows[0]?.held === true;
+export async function endChecking(db: Db, transfer: { id: string; profile_id: string }): Promise<boolean> {
+  const [row] = await endCheckingStatement(db).execute({ id: transfer.id, profile_id: transfer.profile_id });
+  return row?.held === true;
 }
 
 /** The transfers whose `checking` hold is older than `seconds`: their initiation's checks were interrupted. */

@@ -8,8 +8,11 @@ import { kycLimits, profiles } from '@server/db/schema.js';
 
 export type LimitsRow = typeof kycLimits.$inferSelect;
 
-export function listLimits(db: Db | Tx): Promise<LimitsRow[]> {
-  return db.select().from(kycLimits).orderBy(asc(kycLimits.level));
+/** Read on every initiation and signed-in quote: prepared once per connection. */
+const limitsStatement = preparedPerDatabase((db) => db.select().from(kycLimits).orderBy(asc(kycLimits.level)).prepare('kyc_limits'));
+
+export function listLimits(db: Db): Promise<LimitsRow[]> {
+  return limitsStatement(db).execute();
 }
 
 export async function lockLimits(tx: Tx, level: number): Promise<LimitsRow | null> {
