@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { sdnCsv } from '../support/sanctions-files.js';
+import { listUpload, sdnCsv } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
@@ -24,11 +24,9 @@ beforeAll(async () => {
     create function remember_hold() returns trigger language plpgsql as $$ begin
       insert into seen_holds values (new.transfer_request_id, new.reason); return null; end $$;
     create trigger remember_hold after insert on compliance_holds for each row execute function remember_hold()`);
-  const boundary = '----interrupted';
-  const payload = `--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nofac_sdn\r\n`
-    + `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="sdn.csv"\r\nContent-Type: text/csv\r\n\r\n`
-    + `${sdnCsv([{ ent_num: 9101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961.' }])}\r\n--${boundary}--\r\n`;
-  const res = await t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  const res = await t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, ...listUpload('ofac_sdn', {
+    'sdn.csv': sdnCsv([{ ent_num: 9101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961.' }]),
+  }) });
   expect([200, 201]).toContain(res.statusCode);
 });
 afterAll(async () => { await t.close(); });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { addCsv, altCsv, sdnCsv, type SdnRow } from '../support/sanctions-files.js';
+import { addCsv, altCsv, listUpload, sdnCsv, type SdnRow } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // Who is screened and what a hit does (docs/rules/screening.md#holds-and-alerts): a transfer's
@@ -27,10 +27,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 const call = (token: string, method: Method, url: string, payload?: object) => t.request({ method, url, token, ...(payload ? { payload } : {}) });
 
 function upload(token: string, files: Record<string, string>) {
-  const boundary = `----list${Math.random().toString(16).slice(2)}`;
-  const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nofac_sdn\r\n`,
-    ...Object.entries(files).map(([name, content]) => `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n`)];
-  return t.request({ method: 'POST', url: '/api/screening/lists', token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`) });
+  return t.request({ method: 'POST', url: '/api/screening/lists', token, ...listUpload('ofac_sdn', files) });
 }
 
 const LISTED: SdnRow[] = [

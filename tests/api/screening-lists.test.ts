@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { addCsv, altCsv, euCsv, sdnCsv, ukCsv, unXml, type SdnRow } from '../support/sanctions-files.js';
+import { addCsv, altCsv, euCsv, listUpload, sdnCsv, ukCsv, unXml, type SdnRow } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The sanctions lists in the product (docs/rules/screening.md#lists-in-the-product): imports of
@@ -18,27 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-type Part = { field: string; value: string } | { field: string; filename: string; content: string | Buffer };
-
-function multipart(parts: Part[]): { body: Buffer; contentType: string } {
-  const boundary = `----list${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const head = 'filename' in p
-      ? `Content-Disposition: form-data; name="${p.field}"; filename="${p.filename}"\r\nContent-Type: application/octet-stream`
-      : `Content-Disposition: form-data; name="${p.field}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`), Buffer.from('filename' in p ? p.content : p.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 function upload(token: string, source: string, files: Record<string, string | Buffer>) {
-  const { body, contentType } = multipart([
-    { field: 'source', value: source },
-    ...Object.entries(files).map(([filename, content]) => ({ field: 'files', filename, content })),
-  ]);
-  return t.request({ method: 'POST', url: '/api/screening/lists', token, headers: { 'content-type': contentType }, payload: body });
+  return t.request({ method: 'POST', url: '/api/screening/lists', token, ...listUpload(source, files) });
 }
 
 const overview = async (token = manager.token) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { sdnCsv, type SdnRow } from '../support/sanctions-files.js';
+import { listUpload, sdnCsv, type SdnRow } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // What is left of the sanctions screening's stale lists and re-screening
@@ -26,10 +26,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 const call = (token: string, method: Method, url: string, payload?: object) => t.request({ method, url, token, ...(payload ? { payload } : {}) });
 
 function importOfac(rows: SdnRow[]) {
-  const boundary = `----list${Math.random().toString(16).slice(2)}`;
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nofac_sdn\r\n`
-    + `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="sdn.csv"\r\nContent-Type: text/csv\r\n\r\n${sdnCsv(rows)}\r\n--${boundary}--\r\n`;
-  return t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.from(body) });
+  return t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, ...listUpload('ofac_sdn', { 'sdn.csv': sdnCsv(rows) }) });
 }
 
 const LISTED: SdnRow[] = [

@@ -290,3 +290,18 @@ export function encode(text: string, encoding: 'utf-8' | 'utf-8-bom' | 'windows-
 export async function* inChunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
+
+/**
+ * The request of `POST /api/screening/lists`: the `source` field, then each file as a part named
+ * `files` carrying its official file name.
+ */
+export function listUpload(source: string, files: Record<string, string | Buffer>): { headers: Record<string, string>; payload: Buffer } {
+  const boundary = `----list${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\n${source}\r\n`)];
+  for (const [filename, content] of Object.entries(files)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(content), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(chunks) };
+}
