@@ -10,7 +10,7 @@ import { clsx, type ClassValue } from 'clsx';
 
 /** Utilities whose group is their prefix: `px-3` is in group `px`, `min-h-9` in `min-h`. Longest first. */
 const PREFIXES =
-  'underline-offset pointer-events grid-cols col-start col-end col-span row-start row-end row-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify-self justify-items justify self inset top right bottom left size cursor shrink grow basis gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
+  'underline-offset pointer-events scroll-mt scroll-mb scroll-mx scroll-my scroll-m grid-cols col-start col-end col-span row-start row-end row-span overflow-x overflow-y translate-x translate-y inset-x inset-y min-w min-h max-w max-h space-x space-y gap-x gap-y whitespace overflow opacity leading tracking items justify-self justify-items justify self inset top right bottom left size cursor shrink grow basis gap px py pt pr pb pl ps pe mx my mt mr mb ml ms me z w h p m'.split(
     ' ',
   );
 const DISPLAY = /^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|inline-table|table-(row|cell|caption|column|row-group|header-group|footer-group|column-group)|flow-root|list-item)$/;
@@ -34,6 +34,8 @@ function groupOf(base: string): string | null {
   if (/^flex-(1|auto|initial|none)$/.test(b)) return 'flex';
   if (/^font-(sans|serif|mono)$/.test(b)) return 'font-family';
   if (/^fill-/.test(b)) return 'fill';
+  if (/^object-(contain|cover|fill|none|scale-down)$/.test(b)) return 'object-fit';
+  if (/^object-(bottom|center|left|right|top|left-bottom|left-top|right-bottom|right-top)$/.test(b)) return 'object-position';
   if (/^stroke-(?!\d)/.test(b)) return 'stroke';
   if (/^transition(-(all|colors|opacity|shadow|transform|none))?$/.test(b)) return 'transition';
   if (b.startsWith('animate-')) return 'animate';
@@ -60,6 +62,8 @@ const OVERRIDES: Record<string, string[]> = {
   px: ['pr', 'pl', 'ps', 'pe'],
   py: ['pt', 'pb'],
   m: ['mx', 'my', 'mt', 'mr', 'mb', 'ml', 'ms', 'me'],
+  'scroll-m': ['scroll-mx', 'scroll-my', 'scroll-mt', 'scroll-mb'],
+  'scroll-my': ['scroll-mt', 'scroll-mb'],
   mx: ['mr', 'ml', 'ms', 'me'],
   my: ['mt', 'mb'],
   size: ['w', 'h'],
