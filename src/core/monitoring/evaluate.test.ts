@@ -171,6 +171,12 @@ describe('a dormant account waking up', () => {
     expect(rulesHit(facts(tx('199.99'), { previous_transfer_at: new Date(NOW - 400 * DAY).toISOString() }), s)).toEqual([]);
     expect(rulesHit(facts(tx('200'), { previous_transfer_at: null, sender_created_at: new Date(NOW - 180 * DAY).toISOString() }), s)).toEqual(['dormant_account']);
   });
+  it('its evidence writes the days quiet with one decimal, rounded to the nearest tenth', () => {
+    const [hit] = evaluateRules(facts(tx('200'), { previous_transfer_at: new Date(NOW - 200 * DAY - 6 * HOUR - 10 * 60_000).toISOString() }), s);
+    expect(hit!.evidence.compared[0]).toMatchObject({ measure: 'days_without_transfer', value: '200.3', threshold: '180' });
+    const [exact] = evaluateRules(facts(tx('200'), { previous_transfer_at: new Date(NOW - 365 * DAY).toISOString() }), s);
+    expect(exact!.evidence.compared[0]!.value).toBe('365.0');
+  });
 });
 
 describe('one recipient account shared across senders under different names', () => {

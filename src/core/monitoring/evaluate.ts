@@ -90,6 +90,12 @@ function eurMinor(t: Pick<MonitoredTransfer, 'amount' | 'currency'>, rates: Moni
   return eur;
 }
 
+/** A span of time in days with one decimal (12.5), rounded to the nearest tenth in whole numbers. */
+function daysText(ms: number): string {
+  const tenths = Math.round((ms * 10) / DAY_MS);
+  return `${tenths < 0 ? '-' : ''}${Math.floor(Math.abs(tenths) / 10)}.${Math.abs(tenths) % 10}`;
+}
+
 /** Each transfer's creation time in ms, parsed once. */
 const msOf = new WeakMap<object, number>();
 function createdMs(t: { created_at: string }): number {
@@ -217,7 +223,7 @@ const largeFirstTransfer: Check = (f, s) => {
   return {
     compared: [
       { measure: 'amount_eur', value: eurText(eur)!, threshold: th.min_amount_eur },
-      { measure: 'account_age_days', value: ageDays.toFixed(1), threshold: String(th.new_account_days) },
+      { measure: 'account_age_days', value: daysText(ageDays * DAY_MS), threshold: String(th.new_account_days) },
     ],
     transfers: [evidenceOf(f.transfer, f.rates)],
   };
@@ -254,7 +260,7 @@ const dormantAccount: Check = (f, s) => {
   if (eur === null || eur < eurThreshold(th.min_amount_eur)) return null;
   return {
     compared: [
-      { measure: 'days_without_transfer', value: (quietMs / DAY_MS).toFixed(1), threshold: String(th.dormant_days) },
+      { measure: 'days_without_transfer', value: daysText(quietMs), threshold: String(th.dormant_days) },
       { measure: 'amount_eur', value: eurText(eur)!, threshold: th.min_amount_eur },
     ],
     transfers: [evidenceOf(f.transfer, f.rates)],

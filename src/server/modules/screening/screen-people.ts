@@ -63,7 +63,7 @@ export async function raiseAlerts(tx: Db | Tx, state: ScreeningState, person: Pe
       (subject, subject_key, trigger, profile_id, transfer_request_id, saved_recipient_id, screened, source, list_id, entry_id, fingerprint, score, explanation)
       values (${person.subject}, ${person.key}, ${trigger}, ${person.profileId}, ${person.transferId ?? null}::uuid, ${person.savedRecipientId ?? null}::uuid,
         ${JSON.stringify({ name: person.name, birth_date: person.birth_date ?? null, country: person.country ?? null })}::jsonb,
-        ${hit.entry.source}, ${hit.entry.list_id}, ${entry_id}, ${fingerprint}, ${hit.score.toFixed(4)}, ${JSON.stringify(hit.explanation)}::jsonb)
+        ${hit.entry.source}, ${hit.entry.list_id}, ${entry_id}, ${fingerprint}, ${String(hit.score)}::numeric(5, 4), ${JSON.stringify(hit.explanation)}::jsonb)
       returning id`);
     const id = result.rows[0]!.id;
     raised.push(id);
