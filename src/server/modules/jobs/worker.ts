@@ -82,8 +82,9 @@ const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetc
   ...(ecbUrl ? [{ task: 'ecb_rates', match: '30 16 * * 1-5', identifier: 'ecb_rates', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'ecb_rates' } }] : []),
   // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).
   { task: 'monitoring_sweep', match: '53 3 * * *', identifier: 'monitoring_sweep', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'monitoring_sweep' } },
-  // Every minute: the initiation checks a crash interrupted, finished (transfers/initiate-transfer.ts).
-  { task: 'compliance_checks', match: '* * * * *', identifier: 'compliance_checks', options: { backfillPeriod: 0, maxAttempts, jobKey: 'compliance_checks' } },
+  // Every 10 minutes: the initiation checks a crash interrupted, finished (transfers/initiate-transfer.ts);
+  // the transfer stays held meanwhile. Not every minute: each run writes a job row, for a rare event.
+  { task: 'compliance_checks', match: '*/10 * * * *', identifier: 'compliance_checks', options: { backfillPeriod: 0, maxAttempts, jobKey: 'compliance_checks' } },
   // The sanctions lists from their configured URLs every 6 hours, when any is set (screening/fetch.ts).
   ...(screeningFetch ? [{ task: 'screening_fetch', match: '23 */6 * * *', identifier: 'screening_fetch', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'screening_fetch' } }] : []),
 ]);

@@ -199,7 +199,7 @@ async function answer(ctx: AppContext, row: TransferRequestRow, onHold?: boolean
 export const INTERRUPTED_AFTER_SECONDS = 60;
 
 /**
- * The scheduled job `compliance_checks` (every minute): the transfers whose initiation's checks a
+ * The scheduled job `compliance_checks` (every 10 minutes): the transfers whose initiation's checks a
  * crash interrupted (their `checking` hold is over a minute old) are checked now, as at initiation;
  * a step already done is not repeated (an alert is raised once per transfer and list entry or rule).
  */
