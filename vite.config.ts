@@ -83,12 +83,34 @@ function bootPreload(): Plugin {
   };
 }
 
+/**
+ * React Router's bundle makes its components with `React.forwardRef(…)`, `React.memo(…)` and
+ * `React.createContext(…)` and then sets their `displayName`: to the bundler both are side effects,
+ * so every component stays, used or not (its <Form>, useSubmit and form-submission helpers: about
+ * 1.4 KB gzip on every page). Marked pure and without the names (which only React's developer
+ * tools read), what the app does not use is dropped.
+ */
+function pureRouterComponents(): Plugin {
+  return {
+    name: 'pure-router-components',
+    apply: 'build',
+    transform: {
+      filter: { id: /node_modules[\\/]react-router[\\/]dist[\\/].+\.mjs$/ },
+      handler(code) {
+        return code
+          .replace(/^(var \w+ = )(React\d*\.(?:forwardRef|memo|createContext)\()/gm, '$1/* @__PURE__ */ $2')
+          .replace(/^\w+\.displayName = "[^"]*";$/gm, '');
+      },
+    },
+  };
+}
+
 // The web app is built to dist/web and served by the Node server (src/server) with a history
 // fallback. Translation files are NOT copied: the server serves src/locales at /locales/{lng}/{ns}.json.
 export default defineConfig(({ isSsrBuild }) => ({
   root: '.',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), bootPreload()],
+  plugins: [react(), tailwindcss(), pureRouterComponents(), bootPreload()],
   resolve: {
     alias: [
       ...pathAliases,
@@ -106,6 +128,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 600,
+    // No modulepreload polyfill on every page: a browser without modulepreload (Safari before 17)
+    // still loads each module, only when its importer asks for it.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
