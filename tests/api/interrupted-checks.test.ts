@@ -4,10 +4,10 @@ import { listUpload, sdnCsv } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
-// A transfer is written with a `checking` hold, ended once the initiation's screening and
-// monitoring have run (docs/decisions/035-compliance-holds.md): a process killed in between leaves
-// the transfer held, never unscreened, and the scheduled job `compliance_checks` runs its checks
-// once the hold is over a minute old.
+// A transfer the checks before the write find something in is written with a `checking` hold,
+// ended once the initiation's screening and monitoring have run on it (docs/decisions/035-compliance-holds.md):
+// a process killed in between leaves the transfer held, never unscreened, and the scheduled job
+// `compliance_checks` runs its checks once the hold is over a minute old.
 
 let t: TestApp;
 let admin: TestUser;
@@ -47,19 +47,30 @@ async function runScheduledChecks() {
 }
 
 describe('the initiation\'s checking hold', () => {
-  it('is written with the transfer and gone once its checks ran: the answer is not held', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
-      source_provider: 'paypal_eur', destination_provider: 'airtel_gabon', amount: '100', currency: 'EUR',
-      destination_details: { recipient_name: 'Jean Ndong', recipient_phone: '+24177123456' },
-    } });
+  const initiate = (recipientName: string) => t.request({ method: 'POST', url: '/api/payments/initiate', token: sender.token, payload: {
+    source_provider: 'paypal_eur', destination_provider: 'airtel_gabon', amount: '100', currency: 'EUR',
+    destination_details: { recipient_name: recipientName, recipient_phone: '+24177123456' },
+  } });
+  const seenHolds = async (id: string) => (await t.database.pool.query<{ reason: string }>(
+    'select reason from seen_holds where transfer_request_id = $1', [id])).rows.map((r) => r.reason).sort();
+
+  it('is not written for a transfer the checks before the write find nothing in: no hold, the answer is not held', async () => {
+    const res = await initiate('Jean Ndong');
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data.id as string;
     expect(res.json().data.on_hold).toBeUndefined();
-    const seen = await t.database.pool.query('select reason from seen_holds where transfer_request_id = $1', [id]);
-    expect(seen.rows).toEqual([{ reason: 'checking' }]);
-    expect(await holdsOf(id)).toEqual([]);
+    expect(await seenHolds(id)).toEqual([]);
     const staff = (await t.request({ method: 'GET', url: `/api/transfer-requests/${id}`, token: manager.token })).json().data;
     expect(staff.holds).toEqual([]);
+  });
+
+  it('is written with a transfer the checks find something in, and ends once they ran: the screening hold stays', async () => {
+    const res = await initiate('Borislav Kazantsev');
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.id as string;
+    expect(res.json().data.on_hold).toBe(true);
+    expect(await seenHolds(id)).toEqual(['checking', 'screening']);
+    expect(await holdsOf(id)).toEqual(['screening']);
   });
 
   it('left by a crash, holds the transfer: staff are refused, the sender sees it being checked', async () => {

@@ -117,6 +117,16 @@ describe('every rule at its threshold\'s edge, at initiation', () => {
     expect(await ruleOn(s, 'velocity', sixth.reference)).toBeUndefined();
   });
 
+  it('velocity: five transfers sent at the same moment are all counted (written together, the later ones are judged once written)', async () => {
+    const s = await sender();
+    const to = { phone: phone() };
+    const made = await Promise.all(Array.from({ length: 5 }, () => initiate(s, '10', to)));
+    const alerts = (await alertsOf(s)).filter((a) => a.rule === 'velocity');
+    expect(alerts.length).toBeGreaterThanOrEqual(1);
+    expect(alerts[0]!.evidence.compared).toContainEqual({ measure: 'count', value: '5', threshold: '5', window_days: 1 });
+    expect(made.map((m) => m.reference)).toContain(alerts[0]!.transfer_reference);
+  });
+
   it('velocity: 3,000 EUR in 24 hours raises, 2,999.99 does not', async () => {
     const [a, b] = await Promise.all([sender(), sender()]);
     await initiate(a, '1500');

@@ -1,20 +1,26 @@
 import { CHANNELS } from '@core/channels.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { accountKey } from '@core/monitoring/evaluate.js';
+import { initiationRows } from '@core/monitoring/rules.js';
 import { monitorAtInitiation } from '../monitoring/at-initiation.js';
-import type { MonitorableTransfer } from '../monitoring/monitor.js';
+import { clearedByRules, factsWindows, type MonitorableTransfer } from '../monitoring/monitor.js';
+import { ruleSettings } from '../monitoring/settings.js';
+import type { ChecksBeforeWrite } from '../transfers/repo.js';
 import { screeningIndex } from '../screening/index-cache.js';
 import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
 import { endChecking, placeHold } from './holds.js';
 
-// The initiation's compliance step (docs/rules/screening.md#holds-and-alerts), called once per new
-// transfer right after its row is committed (the initiation's insert is one batched statement, so
-// this runs just after it, on the same request, before the answer; docs/decisions/035-compliance-holds.md).
-// The row was written with a `checking` hold, ended here, so a crash in between leaves the transfer
-// held until the scheduled job finishes its checks (transfers/initiate-transfer.ts):
-// the recipient screened against the index in memory (no query unless it hits), stale required
-// lists holding it (fail closed), then the monitoring rules. The transfer is held when any says so,
-// and the answer tells the sender only that it is being checked. A step that fails holds the
-// transfer rather than letting it through unscreened.
+// The initiation's compliance checks (docs/rules/screening.md#holds-and-alerts). Before the write,
+// the recipient is screened against the index in memory and the monitoring rules judge the
+// transfer under its sender's lock (transfers/repo.ts): a transfer they find nothing in is written
+// free, and nothing more runs. One they find something in (a hit, a stale required list, a rule's
+// alert, a hold on its sender) is written with a `checking` hold, and this step runs right after
+// its commit, on the same request, before the answer: the recipient screened again with alerts
+// raised, stale required lists holding it (fail closed), the monitoring rules with their alerts
+// and holds, then the `checking` hold ended. A crash in between leaves the transfer held until the
+// scheduled job finishes its checks (transfers/initiate-transfer.ts;
+// docs/decisions/035-compliance-holds.md). The answer tells the sender only that it is being
+// checked. A step that fails holds the transfer rather than letting it through unscreened.
 
 /** What the compliance step reads of a new transfer: its row has it all. */
 export interface NewTransfer extends MonitorableTransfer {
@@ -46,7 +52,30 @@ export async function complianceAtInitiation(db: Db, transfer: NewTransfer, log?
   return held || monitored || stillHeld;
 }
 
-/** The recipient's name (the country of the payout channel as qualifier); stale required lists hold. Answers whether it held. */
+/** Who is screened of a transfer: its recipient's name, the country of its payout channel as qualifier. */
+function recipientOf(transfer: Pick<NewTransfer, 'destination_details' | 'destination_provider'>) {
+  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
+  const name = typeof details.recipient_name === 'string' ? details.recipient_name : typeof details.account_holder === 'string' ? details.account_holder : '';
+  return { details, name, country: CHANNELS[transfer.destination_provider as keyof typeof CHANNELS]?.country };
+}
+
+/**
+ * The checks before the write of `transfer` (not written yet: no id): the recipient screened
+ * against the index in memory (no query), and the monitoring rules' judgement, which the insert
+ * runs on the facts it reads under the sender's lock (transfers/repo.ts).
+ */
+export async function checksBeforeWrite(db: Db, transfer: Omit<NewTransfer, 'id'>): Promise<ChecksBeforeWrite> {
+  const [state, settings] = await Promise.all([screeningIndex(db).state(), ruleSettings(db)]);
+  const { details, name, country } = recipientOf(transfer);
+  return {
+    screened: state.stale().length === 0 && hitsOf(state, { name, country }).length === 0,
+    account: accountKey(details),
+    windows: factsWindows(settings, initiationRows(settings)),
+    clears: (facts) => clearedByRules(transfer, facts, settings),
+  };
+}
+
+/** The recipient screened; stale required lists hold. Answers whether it held. */
 async function screenRecipient(db: Db | Tx, transfer: NewTransfer): Promise<boolean> {
   const state = await screeningIndex(db as Db).state();
   let held = false;
@@ -55,9 +84,7 @@ async function screenRecipient(db: Db | Tx, transfer: NewTransfer): Promise<bool
     await placeHold(db, { transferId: transfer.id, reason: 'stale_lists', detail: { lists: stale } });
     held = true;
   }
-  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
-  const name = typeof details.recipient_name === 'string' ? details.recipient_name : typeof details.account_holder === 'string' ? details.account_holder : '';
-  const country = CHANNELS[transfer.destination_provider as keyof typeof CHANNELS]?.country;
+  const { details, name, country } = recipientOf(transfer);
   const hits = hitsOf(state, { name, country });
   if (!hits.length) return held;
   const raised = await raiseAlerts(db, state, {

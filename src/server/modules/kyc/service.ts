@@ -15,7 +15,7 @@ import { publishedRates } from '../fees/service.js';
 import { sentInWindows } from '../transfers/service.js';
 import { countryCode } from '../screening/country-code.js';
 import { screenPerson, senderKey } from '../screening/screen-people.js';
-import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
+import { listLimits, lockLimits, markScreened, senderRow, writeLimits, type LevelLimitsRow, type LevelRow, type LimitsRow } from './repo.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and limits, checked
 // before a quote is shown to them and, under the sender's lock, when a transfer is made
@@ -23,7 +23,7 @@ import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type Level
 
 const eur = (minor: bigint | null) => (minor === null ? null : toDecimal(Number(minor), LIMIT_CURRENCY));
 
-function limitsOf(row: LimitsRow): LevelLimits {
+function limitsOf(row: LevelLimitsRow): LevelLimits {
   const minor = (value: string) => parseAmount(value, LIMIT_CURRENCY)!;
   return { transfer: row.transfer === null ? null : minor(row.transfer), d30: minor(row.d30), d365: minor(row.d365) };
 }
@@ -70,10 +70,10 @@ async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, prof
 
 /** The sender's level-1 fields, screening and approved level, with the limits of every level. */
 async function senderState(ctx: { db: Db; log: Logger }, profileId: string): Promise<{ profile: SenderProfile; limits: Map<number, LevelLimits> }> {
-  const [row, rows] = await Promise.all([levelRow(ctx.db, profileId), listLimits(ctx.db)]);
-  if (!row) throw new AppError('not_found');
-  const profile = { ...row, screened: await screenedNow(ctx, profileId, row) };
-  return { profile, limits: new Map(rows.map((r) => [r.level, limitsOf(r)])) };
+  const found = await senderRow(ctx.db, profileId);
+  if (!found) throw new AppError('not_found');
+  const profile = { ...found.row, screened: await screenedNow(ctx, profileId, found.row) };
+  return { profile, limits: new Map(found.limits.map((r) => [r.level, limitsOf(r)])) };
 }
 
 /** 403 kyc_required naming what the profile lacks (or the screening not run yet), as the sender's language writes it. */

@@ -3,7 +3,7 @@ import { accountLookbackDays, lookbackDays, type RuleSettings } from '@core/moni
 import type { Currency } from '@core/money.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { placeHold } from '../holds/holds.js';
-import { insertAlert, openCaseOf, readFacts, rulesRaised } from './repo.js';
+import { insertAlert, openCaseOf, readFacts, rulesRaised, type FactsWindows, type RawFacts } from './repo.js';
 
 // One transfer judged by the rules (docs/rules/monitoring.md): its facts read in one round trip,
 // and, for each hit, an alert with its evidence in the sender's one open case, and a hold when the
@@ -16,7 +16,6 @@ export interface MonitorableTransfer {
   profile_id: string;
   amount: string;
   currency: string;
-  created_at: Date;
   destination_details: unknown;
 }
 
@@ -29,28 +28,52 @@ export interface Judged {
   alerts: { id: string; rule: string; held: boolean }[];
 }
 
+/** What the facts' read covers for `settings`: the longest windows of the enabled rules, at most `rows` transfers each. */
+export function factsWindows(settings: RuleSettings, rows: number): FactsWindows {
+  return { senderDays: lookbackDays(settings), accountDays: accountLookbackDays(settings), cap: rows };
+}
+
+/** `transfer` as the rules read it, made at `at` (ISO). */
+function monitoredOf(transfer: MonitorableTransfer, at: string): MonitoredTransfer {
+  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
+  return {
+    id: transfer.id, reference: transfer.reference, profile_id: transfer.profile_id, amount: transfer.amount,
+    currency: transfer.currency as Currency, created_at: at, account: accountKey(details),
+    recipient_name: typeof details.recipient_name === 'string' ? details.recipient_name : null,
+  };
+}
+
+/**
+ * The hits that raise an alert: a rule that does not hold alerts a sender once a day while their
+ * case is open (a sender past a velocity threshold is not alerted again on every transfer); one
+ * that holds alerts on every transfer it holds.
+ */
+function hitsDue(transfer: MonitoredTransfer, facts: RawFacts, settings: RuleSettings): { hits: RuleHit[]; due: RuleHit[] } {
+  const { recent_rules: recent, ...known } = facts;
+  const hits = evaluateRules({ transfer, ...known }, settings);
+  return { hits, due: hits.filter((hit) => hit.holds || !recent.includes(hit.rule)) };
+}
+
+/**
+ * A transfer about to be written, judged on facts read under its sender's lock: true when no rule
+ * raises anything and no hold names its sender, so it is written free; otherwise it is written
+ * held for checking and judged again once written (holds/at-initiation.ts).
+ */
+export function clearedByRules(transfer: Omit<MonitorableTransfer, 'id'>, facts: RawFacts, settings: RuleSettings): boolean {
+  // No id yet: the evidence of this judgement is not kept (the checks after the write make their own).
+  return !facts.sender_held && hitsDue(monitoredOf({ ...transfer, id: '' }, facts.at), facts, settings).due.length === 0;
+}
+
 /**
  * Judges `transfer` against `settings` as of its creation, reading at most `rows` of the sender's
  * and of the account's newest past transfers, and records its hits; `hold` false: alerts only, the
  * transfer is not held (the nightly sweep, for a transfer already past pending).
  */
 export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, settings: RuleSettings, hold: boolean, rows: number): Promise<Judged> {
-  const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
-  const account = accountKey(details);
-  const facts = await readFacts(tx, { id: transfer.id, profile_id: transfer.profile_id, created_at: transfer.created_at, account },
-    lookbackDays(settings), accountLookbackDays(settings), rows);
-  const current: MonitoredTransfer = {
-    id: transfer.id, reference: transfer.reference, profile_id: transfer.profile_id, amount: transfer.amount,
-    currency: transfer.currency as Currency, created_at: transfer.created_at.toISOString(), account,
-    recipient_name: typeof details.recipient_name === 'string' ? details.recipient_name : null,
-  };
-  const { recent_rules: recent, ...known } = facts;
-  const hits = evaluateRules({ transfer: current, ...known }, settings);
+  const account = accountKey((transfer.destination_details ?? {}) as Record<string, unknown>);
+  const [facts] = await readFacts(tx, [{ id: transfer.id, profile_id: transfer.profile_id, account }], factsWindows(settings, rows));
+  const { hits, due } = hitsDue(monitoredOf(transfer, facts!.at), facts!, settings);
   const alerts: Judged['alerts'] = [];
-  // A rule that does not hold alerts a sender once a day while their case is open (a sender past
-  // a velocity threshold is not alerted again on every transfer); one that holds alerts on every
-  // transfer it holds.
-  const due = hits.filter((hit) => hit.holds || !recent.includes(hit.rule));
   if (due.length === 0) return { hits, alerts };
   // A rule raises one alert per transfer: the nightly sweep meets the initiation's alerts, and a
   // case closed stays closed (no new case for hits already judged).

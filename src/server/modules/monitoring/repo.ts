@@ -38,6 +38,8 @@ function monitored([id, reference, profile_id, amount, currency, created_at, acc
 }
 
 export interface RawFacts {
+  /** When the transfer is judged as made (ISO). */
+  at: string;
   sender_created_at: string;
   transfer_limit_eur: string | null;
   previous_transfer_at: string | null;
@@ -46,58 +48,90 @@ export interface RawFacts {
   rates: Record<string, string>;
   /** The rules that alerted this sender in the 24 hours before the transfer, in their case still open. */
   recent_rules: string[];
+  /** Whether a hold names the sender (it holds their every transfer). */
+  sender_held: boolean;
 }
 
 type FactsRow = {
-  sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null;
+  at: string; sender_created_at: string; transfer_limit_eur: string | null; previous_transfer_at: string | null; sender_held: boolean;
   sender_transfers: MonitoredArray[]; account_transfers: MonitoredArray[]; rates: Record<string, string> | null; recent_rules: string[];
 };
 
-const at = sql`${sql.placeholder('at')}::timestamptz`;
-const transferId = sql`${sql.placeholder('id')}::uuid`;
+/**
+ * One transfer whose facts are read: one written (judged as of its creation, read in the database
+ * to the microsecond, so the transfers written in the same statement count as made with it), or
+ * (no id) one about to be written, judged as of now (its sender locked: what they sent before is
+ * committed).
+ */
+export interface FactsOf {
+  id: string | null;
+  profile_id: string;
+  account: string | null;
+}
+
+export interface FactsWindows {
+  senderDays: number;
+  accountDays: number;
+  /** At most this many of the sender's, and of the account's, newest transfers. */
+  cap: number;
+}
+
+const at = sql.raw('n.at');
 const cap = sql`${sql.placeholder('cap')}::int`;
-/** The facts' statement, prepared by name once per connection: it runs on every initiation. */
-const factsQuery = sql`select p.created_at::text as sender_created_at,
+const EXCLUDED = (alias: string) => sql.raw(`${alias}.id is distinct from q.id`);
+/**
+ * The facts' statement, prepared by name once per connection: it runs on every initiation, for
+ * every transfer of the batch at once (one row each, in the order given).
+ */
+const factsQuery = sql`select n.at::text as at, p.created_at::text as sender_created_at,
     (select l.transfer::text from kyc_limits l where l.level = greatest(1, least(3, p.kyc_level))) as transfer_limit_eur,
     (select max(b.created_at)::text from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
-      and b.created_at < ${at} and b.id <> ${transferId}) as previous_transfer_at,
+      and b.created_at < ${at} and ${EXCLUDED('b')}) as previous_transfer_at,
+    exists (select 1 from compliance_holds h where h.profile_id = p.id and h.transfer_request_id is null and h.released_at is null) as sender_held,
     (select coalesce(json_agg(${MONITORED('s')}), '[]'::json) from (
       select * from transfer_requests s where s.profile_id = p.id and ${COUNTED('s')}
-        and s.created_at > ${at} - make_interval(days => ${sql.placeholder('sender_days')}::int) and s.created_at <= ${at} and s.id <> ${transferId}
+        and s.created_at > ${at} - make_interval(days => ${sql.placeholder('sender_days')}::int) and s.created_at <= ${at} and ${EXCLUDED('s')}
       order by s.created_at desc nulls last limit ${cap}) s) as sender_transfers,
     (select coalesce(json_agg(${MONITORED('a')}), '[]'::json) from (
-      select * from transfer_requests a where ${ACCOUNT('a')} = ${sql.placeholder('account')}::text and ${COUNTED('a')}
-        and a.created_at > ${at} - make_interval(days => ${sql.placeholder('account_days')}::int) and a.created_at <= ${at} and a.id <> ${transferId}
+      select * from transfer_requests a where ${ACCOUNT('a')} = q.account and ${COUNTED('a')}
+        and a.created_at > ${at} - make_interval(days => ${sql.placeholder('account_days')}::int) and a.created_at <= ${at} and ${EXCLUDED('a')}
       order by a.created_at desc limit ${cap}) a) as account_transfers,
     (select json_object_agg(r.key, r.value::text) from rates r) as rates,
     (select coalesce(json_agg(distinct m.rule), '[]'::json) from monitoring_alerts m join monitoring_cases c on c.id = m.case_id and c.status <> 'closed'
       where m.profile_id = p.id and m.created_at > ${at} - interval '24 hours' and m.created_at <= ${at} + interval '1 minute') as recent_rules
-  from profiles p where p.id = ${sql.placeholder('profile_id')}::uuid`;
-const factsRows = rowsOf<FactsRow>(Object.fromEntries(['sender_created_at', 'transfer_limit_eur', 'previous_transfer_at', 'sender_transfers',
-  'account_transfers', 'rates', 'recent_rules'].map((key) => [key, sql.raw(key)])));
+  from unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('profile_ids')}::uuid[], ${sql.placeholder('accounts')}::text[])
+      with ordinality as q(id, profile_id, account, ord)
+    cross join lateral (select coalesce((select x.created_at from transfer_requests x where x.id = q.id), statement_timestamp()) as at) n
+    join profiles p on p.id = q.profile_id
+  order by q.ord`;
+const factsRows = rowsOf<FactsRow>(Object.fromEntries(['at', 'sender_created_at', 'transfer_limit_eur', 'previous_transfer_at', 'sender_held',
+  'sender_transfers', 'account_transfers', 'rates', 'recent_rules'].map((key) => [key, sql.raw(key)])));
 const factsStatement = preparedPerDatabase((db) => factsRows(db, factsQuery, 'monitoring_facts'));
 
 /**
- * Everything the rules read about one transfer, in one round trip: the sender's account and limit,
- * their counted transfers of the last `senderDays` days before it (transfer_requests_profile_created_idx),
- * their latest before it however old, the recipient account's payments of the last `accountDays`
- * days (transfer_requests_recipient_account_idx), the published rates, and the rules that alerted the
- * sender in the 24 hours before it in their open case (monitoring_alerts_profile_idx). At most `cap`
- * rows each, the newest.
+ * Everything the rules read about each transfer, in one round trip: when it is judged as made, the
+ * sender's account and limit, whether a hold names the sender, their counted transfers of the last
+ * `senderDays` days before it (transfer_requests_profile_created_idx), their latest before it
+ * however old, the recipient account's payments of the last `accountDays` days
+ * (transfer_requests_recipient_account_idx), the published rates, and the rules that alerted the
+ * sender in the 24 hours before it in their open case (monitoring_alerts_profile_idx). At most
+ * `cap` rows each, the newest.
  */
-export async function readFacts(db: Conn, t: { id: string; profile_id: string; created_at: Date; account: string | null }, senderDays: number, accountDays: number, cap: number): Promise<RawFacts> {
-  const [row] = await factsStatement(db as Db).execute({
-    at: t.created_at.toISOString(), id: t.id, profile_id: t.profile_id, sender_days: senderDays,
+export async function readFacts(db: Conn, transfers: readonly FactsOf[], windows: FactsWindows): Promise<RawFacts[]> {
+  if (transfers.length === 0) return [];
+  const rows = await factsStatement(db as Db).execute({
+    ids: transfers.map((t) => t.id), profile_ids: transfers.map((t) => t.profile_id),
     // No account, or no rule reading the account's payments: the account's read finds nothing.
-    account: accountDays > 0 ? t.account : null, account_days: accountDays, cap,
+    accounts: transfers.map((t) => (windows.accountDays > 0 ? t.account : null)),
+    sender_days: windows.senderDays, account_days: windows.accountDays, cap: windows.cap,
   });
-  if (!row) throw new Error('monitoring: the transfer\'s sender does not exist');
-  return {
-    sender_created_at: asIso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
-    previous_transfer_at: row.previous_transfer_at ? asIso(row.previous_transfer_at) : null,
+  if (rows.length !== transfers.length) throw new Error('monitoring: a transfer\'s sender does not exist');
+  return rows.map((row) => ({
+    at: asIso(row.at), sender_created_at: asIso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
+    previous_transfer_at: row.previous_transfer_at ? asIso(row.previous_transfer_at) : null, sender_held: row.sender_held,
     sender_transfers: row.sender_transfers.map(monitored), account_transfers: row.account_transfers.map(monitored), rates: row.rates ?? {},
     recent_rules: row.recent_rules,
-  };
+  }));
 }
 
 // ---- the rules' settings ----
@@ -222,9 +256,9 @@ export async function senderRow(db: Conn, id: string): Promise<SenderRow | null>
 }
 
 /** The transfers of the last `hours` hours, oldest first, for the nightly sweep (transfer_requests_created_idx). */
-export async function recentTransfers(db: Conn, hours: number): Promise<{ id: string; reference: string; profile_id: string; amount: string; currency: string; created_at: Date; status: string; destination_details: Record<string, unknown> }[]> {
-  const result = await db.execute<{ id: string; reference: string; profile_id: string; amount: string; currency: string; created_at: string; status: string; destination_details: Record<string, unknown> }>(
-    sql`select id, reference, profile_id, amount::text, currency, created_at::text, status, destination_details from transfer_requests
+export async function recentTransfers(db: Conn, hours: number): Promise<{ id: string; reference: string; profile_id: string; amount: string; currency: string; status: string; destination_details: Record<string, unknown> }[]> {
+  const result = await db.execute<{ id: string; reference: string; profile_id: string; amount: string; currency: string; status: string; destination_details: Record<string, unknown> }>(
+    sql`select id, reference, profile_id, amount::text, currency, status, destination_details from transfer_requests
       where created_at > now() - make_interval(hours => ${hours}) and ${COUNTED('transfer_requests')} order by created_at, id`);
-  return result.rows.map((r) => ({ ...r, created_at: new Date(r.created_at) }));
+  return result.rows;
 }

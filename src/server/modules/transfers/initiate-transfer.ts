@@ -8,7 +8,7 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
-import { complianceAtInitiation } from '../holds/at-initiation.js';
+import { checksBeforeWrite, complianceAtInitiation } from '../holds/at-initiation.js';
 import { interruptedChecks } from '../holds/holds.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
@@ -17,7 +17,7 @@ import { saveRecipient } from '../recipients/service.js';
 import { usesPayPal } from './money-step.js';
 import { createdMailJob } from './notifications.js';
 import { paypalApproval } from './paypal-checkout.js';
-import { findByIdempotencyKey, findRequest, insertTransfer, type TransferRequestRow } from './repo.js';
+import { findByIdempotencyKey, findRequest, insertTransfer, type TransferRequestRow, type WrittenTransfer } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
 // A transfer's creation (POST /api/payments/initiate): priced server-side, stored with its
@@ -121,9 +121,10 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   };
   // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
   // words use the sender's name, address and language as this request's session lookup read them.
-  let created: TransferRequestRow | null;
+  const checks = await checksBeforeWrite(ctx.db, request);
+  let written: WrittenTransfer | null;
   try {
-    created = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check, body.quote_id ?? null);
+    written = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check, body.quote_id ?? null, checks);
   } catch (err) {
     // A retry of a transfer already made counts that transfer against the limits, and has used
     // its quote: it gets its first answer, not a refusal.
@@ -134,7 +135,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     if (err instanceof AppError && err.code === 'quote_expired') throw await expiredWithFresh(ctx, user.profile_id, direction, amount, promised ?? undefined);
     throw err;
   }
-  if (!created) {
+  if (!written) {
     // The sender's key already names a transfer (a retry, or a concurrent twin that won the
     // insert): its answer is this one too, or 422 for another body. Looked up only then, so a
     // first request with a key costs no extra read.
@@ -143,9 +144,11 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     return replay;
   }
   ctx.jobWaker.added(1);
-  // Screening and monitoring (docs/rules/screening.md#holds-and-alerts): a hold answers 201 all the
-  // same; the sender is told only that the transfer is being checked.
-  const onHold = await complianceAtInitiation(ctx.db, created, ctx.log);
+  const created = written.transfer;
+  // Screening and monitoring found something before the write (docs/rules/screening.md#holds-and-alerts):
+  // they run again on the transfer written, raising their alerts. A hold answers 201 all the same;
+  // the sender is told only that the transfer is being checked.
+  const onHold = written.checking && await complianceAtInitiation(ctx.db, created, ctx.log);
 
   if (body.save_recipient) {
     await saveRecipient(ctx, user.profile_id, {

@@ -15,6 +15,7 @@ import {
 import type { Cursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
 import { jobRowInsert, type NewJob } from '../jobs/service.js';
+import { readFacts, type FactsWindows, type RawFacts } from '../monitoring/repo.js';
 import { claimQuotes, releaseQuotes } from '../quotes/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
@@ -455,11 +456,32 @@ export type LimitCheck = (usage: CurrencyUsage[]) => Error | null;
  * One initiation's rows: the request, its transaction and its e-mail's job; its limits; and the
  * quote whose price it takes, if any, marked used with it.
  */
-interface Initiation { request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck; quoteId: string | null }
+interface Initiation {
+  request: NewTransfer; transaction: NewTransaction; job: NewJob; check: LimitCheck; quoteId: string | null; checks: ChecksBeforeWrite | null;
+}
+
+/**
+ * The compliance checks run before the write (holds/at-initiation.ts): the recipient's screening,
+ * done, and the monitoring rules, judged here on the facts read under the sender's lock. A
+ * transfer they clear is written free; any other is written held for checking, and checked again
+ * once written.
+ */
+export interface ChecksBeforeWrite {
+  /** Screening the recipient found nothing (no hit, no stale required list). */
+  screened: boolean;
+  /** The recipient account the rules read the payments of. */
+  account: string | null;
+  windows: FactsWindows;
+  /** Whether the rules, on these facts, raise nothing. */
+  clears: (facts: RawFacts) => boolean;
+}
+
+/** A transfer written, and whether it was written held for checking. */
+export interface WrittenTransfer { transfer: TransferRequestRow; checking: boolean }
 
 /** What the transaction and the job take besides the request's own columns (and the quote the request took), with their SQL types. */
 const OTHER_VALUES = { quote_id: 'uuid', transaction_direction: 'text', transaction_amount: 'numeric', transaction_destination_details: 'jsonb',
-  transaction_metadata: 'jsonb', job_kind: 'text', job_payload: 'json', job_attempts: 'smallint' } as const;
+  transaction_metadata: 'jsonb', job_kind: 'text', job_payload: 'json', job_attempts: 'smallint', checking: 'boolean' } as const;
 
 /** A value as its array element: text (JSON for objects), or null. */
 const asText = (value: unknown): string | null => (value == null ? null : typeof value === 'object' ? JSON.stringify(value) : String(value));
@@ -494,8 +516,8 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       select r.id, null, 'pending', r.profile_id, 'owner' from r
     ),
     j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)}),
-    -- Held until the initiation's checks have run (holds/at-initiation.ts): a crash in between leaves it held, not unscreened.
-    c as (insert into ${complianceHolds} (transfer_request_id, reason) select r.id, 'checking' from r)
+    -- Held until the initiation's checks have run again (holds/at-initiation.ts): a crash in between leaves it held, not unscreened.
+    c as (insert into ${complianceHolds} (transfer_request_id, reason) select r.id, 'checking' from r join v on v.reference = r.reference where v.checking)
     select ${sql.join(Object.values(storedColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
   return batched(async (batch: Initiation[]) => db.transaction(async (tx) => {
     // Every sender of the batch locked (in one order, so two batches never wait on each other),
@@ -532,13 +554,14 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       usage.set(request.profile_id, sent);
     }
     if (released.size > 0) await releaseQuotes(tx, [...released]);
-    const written = admitted.length > 0 ? await insertAdmitted(tx, admitted) : new Map<string, TransferRequestRow>();
+    const checking = await checkingOf(tx, admitted);
+    const written = admitted.length > 0 ? await insertAdmitted(tx, admitted, checking) : new Map<string, WrittenTransfer>();
     return batch.map(({ request }, i): InitiationOutcome => outcomes[i] ?? written.get(request.reference) ?? null);
   }), INSERT_BATCHES);
 
-  async function insertAdmitted(tx: Tx, batch: Initiation[]): Promise<Map<string, TransferRequestRow>> {
+  async function insertAdmitted(tx: Tx, batch: Initiation[], checking: boolean[]): Promise<Map<string, WrittenTransfer>> {
     const values: Record<string, (string | null)[]> = Object.fromEntries(columns.map(([name]) => [name, []]));
-    for (const { request, transaction, job, quoteId } of batch) {
+    for (const [i, { request, transaction, job, quoteId }] of batch.entries()) {
       for (const name of REQUEST_VALUES) values[name]!.push(asText(request[name]));
       values.quote_id!.push(quoteId);
       values.transaction_direction!.push(transaction.direction);
@@ -548,14 +571,49 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       values.job_kind!.push(job.kind);
       values.job_payload!.push(JSON.stringify(job.payload));
       values.job_attempts!.push(String(job.maxAttempts));
+      values.checking!.push(String(checking[i]));
     }
     const rows = await insertedRows(tx as unknown as Db, statement, 'insert_transfers').execute(values);
-    return new Map(rows.map((row) => [row.reference, row]));
+    const held = new Set(batch.filter((_, i) => checking[i]).map(({ request }) => request.reference));
+    return new Map(rows.map((row) => [row.reference, { transfer: row, checking: held.has(row.reference) }]));
   }
 });
 
+/**
+ * Which of the batch's initiations are written held for checking: those whose checks before the
+ * write found something, and those whose sender or recipient account an earlier one of the batch
+ * has (their facts, read before either is written, miss it: they are judged once written). The
+ * others' facts are read in one statement, under their senders' locks, and judged by the rules.
+ */
+async function checkingOf(tx: Tx, admitted: Initiation[]): Promise<boolean[]> {
+  const met = new Set<string>();
+  const judged = admitted.map(({ request, checks }) => {
+    const keys = [`sender:${request.profile_id}`, ...(checks?.account ? [`account:${checks.account}`] : [])];
+    const first = keys.every((key) => !met.has(key));
+    for (const key of keys) met.add(key);
+    return first && checks?.screened === true ? checks : null;
+  });
+  const toRead = admitted.flatMap(({ request }, i) => (judged[i] ? [{ id: null, profile_id: request.profile_id, account: judged[i].account }] : []));
+  // One read for all: the longest windows any of them asks (the rules look only within their own).
+  const windows = judged.reduce<FactsWindows>((w, c) => (c ? {
+    senderDays: Math.max(w.senderDays, c.windows.senderDays), accountDays: Math.max(w.accountDays, c.windows.accountDays), cap: Math.max(w.cap, c.windows.cap),
+  } : w), { senderDays: 0, accountDays: 0, cap: 0 });
+  const facts = await readFacts(tx, toRead, windows);
+  let next = 0;
+  return judged.map((checks) => {
+    if (!checks) return true;
+    const read = facts[next++]!;
+    try {
+      return !checks.clears(read);
+    } catch {
+      // A rule that fails to judge it leaves it to the checks after the write, which hold it when they fail too.
+      return true;
+    }
+  });
+}
+
 /** A written transfer, null when its idempotency key names another already, or the limits' refusal. */
-type InitiationOutcome = TransferRequestRow | null | Error;
+type InitiationOutcome = WrittenTransfer | null | Error;
 
 /** The advisory locks' first key, so a sender's lock shares no key with another kind of lock. */
 const SENDER_LOCK_CLASS = 26;
@@ -566,7 +624,11 @@ export const WINDOW_DAYS = { d30: 30, d365: 365 } as const;
 /** Today's date in UTC, as PostgreSQL reads the clock: the day a transfer made now is counted on. */
 const utcToday = sql`(now() at time zone 'UTC')::date`;
 
-const senderIds = sql`(select sender.id::uuid from jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb) as sender(id))`;
+/**
+ * An array, not a set from JSON: a prepared statement's generic plan guesses 100 rows for a set
+ * function and scans whole tables, where `= any(array)` reads the key's index.
+ */
+const senderIds = sql`any(${sql.placeholder('senders')}::uuid[])`;
 
 /**
  * The lock and the totals' read run on every initiation's batch: each a statement prepared once per
@@ -584,11 +646,11 @@ const limitStatements = preparedPerDatabase((db) => ({
       coalesce(sum(amount) filter (where day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d30 - 1))}), 0)::text as d30,
       sum(amount)::text as d365
     from sender_daily_totals
-    where profile_id in ${senderIds} and day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d365 - 1))}
+    where profile_id = ${senderIds} and day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d365 - 1))}
     group by profile_id, currency
     having sum(transfers) > 0
     union all
-    select id, null, null, null from profiles where id in ${senderIds} and closed_at is not null`, 'sender_usage'),
+    select id, null, null, null from profiles where id = ${senderIds} and closed_at is not null`, 'sender_usage'),
 }));
 
 /** Initiations of a sender wait for each other from here to their commit (docs/decisions/030-know-your-sender.md). */
@@ -604,7 +666,7 @@ export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
  * the 364 before (docs/decisions/034-sender-daily-totals.md).
  */
 export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{ usage: Map<string, CurrencyUsage[]>; closed: Set<string> }> {
-  const rows = await limitStatements(db as Db).usage.execute({ ids: JSON.stringify(profileIds) });
+  const rows = await limitStatements(db as Db).usage.execute({ senders: profileIds });
   const usage = new Map<string, CurrencyUsage[]>();
   const closed = new Set<string>();
   for (const row of rows) {
@@ -646,12 +708,15 @@ const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
  * when a concurrent twin already holds the sender's idempotency key. The sender's limits are
  * checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
  * written; so is `quote_used` or `quote_expired` when the quote named was taken or ran out
- * meanwhile (else it is marked used, and the transfer names it in its quote_id). The job's workers are not woken: the caller tells its JobWaker once this has returned.
+ * meanwhile (else it is marked used, and the transfer names it in its quote_id). `checks`, the
+ * compliance checks before the write, decide whether it is written free or held for checking
+ * (none: held). The job's workers are not woken: the caller tells its JobWaker once this has returned.
  */
 export async function insertTransfer(
   db: Db, request: NewTransfer, transaction: NewTransaction, job: NewJob, check: LimitCheck, quoteId: string | null = null,
-): Promise<TransferRequestRow | null> {
-  const outcome = await insertTransfersStatement(db)({ request, transaction, job, check, quoteId });
+  checks: ChecksBeforeWrite | null = null,
+): Promise<WrittenTransfer | null> {
+  const outcome = await insertTransfersStatement(db)({ request, transaction, job, check, quoteId, checks });
   if (outcome instanceof Error) throw outcome;
   return outcome;
 }
