@@ -3,6 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { IdParamsSchema } from '@core/api/common.js';
 import type { Db } from '@server/db/client.js';
 import type { Role } from '@core/status.js';
+import type { LevelRow } from '../kyc/repo.js';
 import * as repo from './repo.js';
 
 /** The signed-in caller as every route sees it. */
@@ -18,6 +19,11 @@ export interface AuthUser {
   mfa_verified: boolean;
   /** Whether the account has two-step sign-in on. */
   totp_enabled: boolean;
+  /**
+   * The profile's level fields as this request's session lookup read them: what a sender's level
+   * is read from and what a new transfer keeps of its originator (kyc/service.ts).
+   */
+  sender: LevelRow;
 }
 
 const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
@@ -90,6 +96,10 @@ export class TokenService {
       user_id: p.user_id, profile_id: p.id, role: p.role, email: p.email, full_name: p.full_name,
       language: p.language, session_id: row.session_id,
       mfa_verified: row.mfa_verified, totp_enabled: p.totp_enabled_at !== null,
+      sender: {
+        user_id: p.user_id, email: p.email, full_name: p.full_name, date_of_birth: p.date_of_birth, phone: p.phone, address: p.address,
+        city: p.city, state: p.state, country: p.country, kyc_level: p.kyc_level, screened_for: p.screened_for,
+      },
     };
   }
 

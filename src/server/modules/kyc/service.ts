@@ -12,7 +12,9 @@ import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
+import { countedUsage } from '../transfers/repo.js';
 import { sentInWindows } from '../transfers/service.js';
+import type { AuthUser } from '../auth/tokens.js';
 import { countryCode } from '../screening/country-code.js';
 import { screenPerson, senderKey } from '../screening/screen-people.js';
 import { listLimits, lockLimits, markScreened, senderRow, writeLimits, type LevelLimitsRow, type LevelRow, type LimitsRow } from './repo.js';
@@ -106,45 +108,50 @@ function levelLimits(limits: Map<number, LevelLimits>, level: number): LevelLimi
 /** A sender about to send: their profile as it is now, and the check of the amount against their limits. */
 export interface SenderLimits {
   sender: SenderProfile;
-  /** Given what the sender's transfers add up to, the refusal (409 limit_exceeded) or null. */
-  check: (usage: CurrencyUsage[]) => AppError | null;
+  /** Given what the sender's transfers add up to and every level's limits, the refusal (409 limit_exceeded) or null. */
+  check: (usage: CurrencyUsage[], limits: LevelLimitsRow[]) => AppError | null;
 }
 
 /**
- * The sender of a transfer of `amount` (`currency`'s minor units) and its check against their
- * limits: 403 kyc_required at once for a level-0 sender; else the check, to run where what they
- * have sent is read (under the sender's lock for an initiation).
+ * The sender of a transfer of `amount` (`currency`'s minor units), their profile's level fields as
+ * this request's session lookup read them, and its check against their limits: 403 kyc_required
+ * at once for a level-0 sender; else the check, to run where what they have sent and the limits
+ * are read (under the sender's lock for an initiation).
  */
-export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices' | 'log'>, profileId: string, amount: Minor, currency: Currency): Promise<SenderLimits> {
-  const [{ profile, limits }, rates] = await Promise.all([senderState(ctx, profileId), publishedRates(ctx)]);
+export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices' | 'log'>, user: SignedInSender, amount: Minor, currency: Currency): Promise<SenderLimits> {
+  const [screened, rates] = await Promise.all([screenedNow(ctx, user.profile_id, user.sender), publishedRates(ctx)]);
+  const profile = { ...user.sender, screened };
   const level = kycLevelOf(profile);
   if (level === 0) throw kycRequired(profile);
-  const own = levelLimits(limits, level);
   const inEur = toLimitCurrency(BigInt(amount), currency, rates);
   if (inEur === null) throw new Error(`no published rate from ${currency} to ${LIMIT_CURRENCY}`);
   return {
     sender: profile,
-    check: (usage) => {
+    check: (usage, limits) => {
+      const own = levelLimits(new Map(limits.map((r) => [r.level, limitsOf(r)])), level);
       const refusal = limitRefusal(own, usedInEur(usage, rates), inEur);
       return refusal && limitExceeded(refusal.window, refusal.left);
     },
   };
 }
 
+/** A signed-in sender as a request knows them: their profile id and level fields (auth/tokens.ts). */
+export type SignedInSender = Pick<AuthUser, 'profile_id' | 'sender'>;
+
 /**
  * A signed-in sender's quote over their limits is refused as their transfer would be (nothing
  * locked: a quote commits nothing). A level-0 account still gets prices (docs/rules/know-your-sender.md#limits): only its transfer is refused.
  */
-export async function checkQuote(ctx: AppContext, profileId: string, amount: Minor, currency: Currency): Promise<void> {
+export async function checkQuote(ctx: AppContext, user: SignedInSender, amount: Minor, currency: Currency): Promise<void> {
   if (amount === 0) return;
-  const [limits, usage] = await Promise.all([
-    senderLimits(ctx, profileId, amount, currency).catch((err: unknown) => {
+  const [limits, counted] = await Promise.all([
+    senderLimits(ctx, user, amount, currency).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'kyc_required') return null;
       throw err;
     }),
-    sentInWindows(ctx.db, profileId),
+    countedUsage(ctx.db, [user.profile_id]),
   ]);
-  const refusal = limits?.check(usage);
+  const refusal = limits?.check(counted.usage.get(user.profile_id) ?? [], counted.limits);
   if (refusal) throw refusal;
 }
 

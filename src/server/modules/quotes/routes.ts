@@ -3,7 +3,7 @@ import { QuoteRequestSchema, QuoteValidityInputSchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { PUBLIC_WORK_LIMIT, TYPING_PRICE_LIMIT } from '@server/lib/request-rate-limit.js';
-import { checkQuote } from '../kyc/service.js';
+import { checkQuote, type SignedInSender } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
 import { listValidity } from './repo.js';
 import type { PricedQuote } from '../fees/service.js';
@@ -12,7 +12,7 @@ import { makeQuote, previewPrice, setQuoteValidity, type QuoteAsk } from './serv
 const routes: ApiModule = async (app, { ctx }) => {
   // A signed-in sender is told of their own limits before the transfer screen, and no quote is
   // kept for a price they may not pay (docs/rules/know-your-sender.md#limits).
-  const admitFor = (owner: string | null) => (owner
+  const admitFor = (owner: SignedInSender | null) => (owner
     ? (priced: PricedQuote) => checkQuote(ctx, owner, priced.quote.amount, priced.quote.currency) : undefined);
 
   app.post('/quotes', {
@@ -22,8 +22,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }),
     },
   }, async (request) => {
-    const owner = request.auth?.profile_id ?? null;
-    return { data: await makeQuote(ctx, owner, request.body as QuoteAsk, admitFor(owner)) };
+    return { data: await makeQuote(ctx, request.auth?.profile_id ?? null, request.body as QuoteAsk, admitFor(request.auth ?? null)) };
   });
 
   app.post('/quotes/preview', {
@@ -33,8 +32,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       body: QuoteRequestSchema, response: replies({ 200: PricePreviewResponseSchema }),
     },
   }, async (request) => {
-    const owner = request.auth?.profile_id ?? null;
-    return { data: await previewPrice(ctx, request.body as QuoteAsk, admitFor(owner)) };
+    return { data: await previewPrice(ctx, request.body as QuoteAsk, admitFor(request.auth ?? null)) };
   });
 
   app.get('/quotes/validity', {

@@ -95,7 +95,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
     throw new AppError('validation_failed', { fields: { 'destination_details.recipient_name': 'validation.recipientNameRequiredLarge' } });
   }
   // 403 for a sender whose profile is incomplete; the limits themselves are checked with the insert, the sender locked.
-  const sender = await senderLimits(ctx, user.profile_id, quote.amount, quote.currency);
+  const sender = await senderLimits(ctx, user, quote.amount, quote.currency);
 
   const destination_details = Object.fromEntries(Object.entries({
     recipient_name: d.recipient_name || d.account_holder || null, recipient_email: d.recipient_email,

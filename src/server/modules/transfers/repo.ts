@@ -15,6 +15,7 @@ import {
 import type { Cursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
 import { jobRowInsert, type NewJob } from '../jobs/service.js';
+import type { LevelLimitsRow } from '../kyc/repo.js';
 import { readFacts, type FactsWindows, type RawFacts } from '../monitoring/repo.js';
 import { claimQuotes, releaseQuotes } from '../quotes/service.js';
 
@@ -447,10 +448,10 @@ type NewTransfer = Pick<NewTransferRequest, (typeof REQUEST_VALUES)[number]>;
 
 /**
  * The sender's limits (docs/rules/know-your-sender.md#limits), checked in the initiation's
- * transaction once the sender is locked: given what the sender's counted transfers add up to,
- * this one's refusal, or null to write it.
+ * transaction once the sender is locked: given what the sender's counted transfers add up to and
+ * every level's limits as they are now, this one's refusal, or null to write it.
  */
-export type LimitCheck = (usage: CurrencyUsage[]) => Error | null;
+export type LimitCheck = (usage: CurrencyUsage[], limits: LevelLimitsRow[]) => Error | null;
 
 /**
  * One initiation's rows: the request, its transaction and its e-mail's job; its limits; and the
@@ -526,7 +527,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
     // request signed in before it closed finds it closed here.
     const senders = [...new Set(batch.map(({ request }) => request.profile_id))];
     await lockSenders(tx, senders);
-    const { usage, closed } = await countedUsage(tx, senders);
+    const { usage, closed, limits } = await countedUsage(tx, senders);
     // The quotes named, each locked and marked used here: of two initiations naming one, the
     // second (in this batch or another) finds it used (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
     const quoteIds = [...new Set(batch.flatMap(({ quoteId }) => (quoteId ? [quoteId] : [])))];
@@ -540,7 +541,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       const sent = usage.get(request.profile_id) ?? [];
       const why = quoteId ? unclaimed.get(quoteId) ?? (claimed.has(quoteId) ? 'used' : null) : null;
       const refusal = closed.has(request.profile_id) ? new AppError('unauthenticated')
-        : why ? new AppError(why === 'used' ? 'quote_used' : 'quote_expired') : initiation.check(sent);
+        : why ? new AppError(why === 'used' ? 'quote_used' : 'quote_expired') : initiation.check(sent, limits);
       outcomes.push(refusal);
       if (quoteId && !why) {
         // A quote claimed for an initiation the limits refuse stays unused.
@@ -639,19 +640,29 @@ const senderIds = sql`any(${sql.placeholder('senders')}::uuid[])`;
 const limitStatements = preparedPerDatabase((db) => ({
   lock: rowsOf<{ locked: unknown }>({ locked: sql.raw('locked') })(db, sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(sender.id)) as locked
     from jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb) as sender(id) order by hashtext(sender.id)`, 'lock_senders'),
-  // The senders whose account is closed come in the same round trip, as rows without a currency.
-  usage: rowsOf<{ profile_id: string; currency: CurrencyUsage['currency'] | null; d30: string; d365: string }>(
-    Object.fromEntries(['profile_id', 'currency', 'd30', 'd365'].map((key) => [key, sql.raw(key)])))(db, sql`
+  // In the same round trip: the senders whose account is closed, as rows without a currency, and
+  // every level's limits, as rows without a sender (read here, so an admin's edit applies to the
+  // next transfer).
+  usage: rowsOf<UsageRow>(Object.fromEntries(['profile_id', 'currency', 'd30', 'd365', 'level', 'transfer'].map((key) => [key, sql.raw(key)])))(db, sql`
     select profile_id, currency,
       coalesce(sum(amount) filter (where day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d30 - 1))}), 0)::text as d30,
-      sum(amount)::text as d365
+      sum(amount)::text as d365, null::smallint as level, null::text as transfer
     from sender_daily_totals
     where profile_id = ${senderIds} and day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d365 - 1))}
     group by profile_id, currency
     having sum(transfers) > 0
     union all
-    select id, null, null, null from profiles where id = ${senderIds} and closed_at is not null`, 'sender_usage'),
+    select id, null, null, null, null, null from profiles where id = ${senderIds} and closed_at is not null
+    union all
+    select null, null, d30::text, d365::text, level, transfer::text from kyc_limits`, 'sender_usage'),
 }));
+
+type UsageRow = {
+  profile_id: string | null; currency: CurrencyUsage['currency'] | null; d30: string | null; d365: string | null; level: number | null; transfer: string | null;
+};
+
+/** Each sender's counted amounts per currency, the senders whose account is closed, and every level's limits. */
+export interface CountedUsage { usage: Map<string, CurrencyUsage[]>; closed: Set<string>; limits: LevelLimitsRow[] }
 
 /** Initiations of a sender wait for each other from here to their commit (docs/decisions/030-know-your-sender.md). */
 export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
@@ -665,15 +676,17 @@ export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
  * whatever the sender sent. "30 days" is today (UTC) and the 29 days before; "365 days" today and
  * the 364 before (docs/decisions/034-sender-daily-totals.md).
  */
-export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<{ usage: Map<string, CurrencyUsage[]>; closed: Set<string> }> {
+export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<CountedUsage> {
   const rows = await limitStatements(db as Db).usage.execute({ senders: profileIds });
   const usage = new Map<string, CurrencyUsage[]>();
   const closed = new Set<string>();
+  const limits: LevelLimitsRow[] = [];
   for (const row of rows) {
-    if (row.currency === null) closed.add(row.profile_id);
-    else usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30, d365: row.d365 }]);
+    if (row.profile_id === null) limits.push({ level: row.level!, transfer: row.transfer, d30: row.d30!, d365: row.d365! });
+    else if (row.currency === null) closed.add(row.profile_id);
+    else usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30!, d365: row.d365! }]);
   }
-  return { usage, closed };
+  return { usage, closed, limits };
 }
 
 /** One sender's counted transfers of one currency on one UTC day. */
