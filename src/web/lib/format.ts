@@ -7,29 +7,56 @@ function localeFor(lng: string): string {
   return lng.startsWith('fr') ? 'fr-FR' : 'en-US';
 }
 
-export function formatDateTime(value: string | number | Date, lng: string): string {
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(localeFor(lng), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
-}
-
-export function formatDate(value: string | number | Date, lng: string): string {
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(localeFor(lng), { dateStyle: 'medium' }).format(d);
-}
-
-/**
- * Local time of day: "3:04:05 PM" (en) or "15:04:05" (fr). Written by hand like money (src/core/money.ts):
- * the home calculator shows it on first load, where a first Intl.DateTimeFormat costs about 50 ms.
+/*
+ * Dates and times are written by hand, as Intl's medium date and short or medium time styles write
+ * them (src/web/lib/format.test.ts compares them): the first Intl formatter a page makes costs about
+ * 35 ms, one long task on the first paint of every list of transfers (and of the home calculator).
  */
-export function formatTime(value: string | number | Date, lng: string): string {
+
+/** Month names as Intl writes them in a medium date ("Nov 27, 2026", "27 nov. 2026"). */
+const MONTHS = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
+} as const;
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A valid date from the API's value, or null. */
+function dateOf(value: string | number | Date): Date | null {
   const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  const two = (n: number) => String(n).padStart(2, '0');
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The local date as Intl's medium date style writes it in each language: "Nov 27, 2026", "27 nov. 2026". */
+function dateText(d: Date, lng: string): string {
+  const [day, month, year] = [d.getDate(), d.getMonth(), d.getFullYear()];
+  return lng.startsWith('fr') ? `${day} ${MONTHS.fr[month]} ${year}` : `${MONTHS.en[month]} ${day}, ${year}`;
+}
+
+/** The local time of day: "3:04 PM" or "15:04", with ":05" seconds when asked. */
+function clockText(d: Date, lng: string, seconds: boolean): string {
   const [h, m, s] = [d.getHours(), d.getMinutes(), d.getSeconds()];
-  if (lng.startsWith('fr')) return `${two(h)}:${two(m)}:${two(s)}`;
-  return `${h % 12 || 12}:${two(m)}:${two(s)} ${h < 12 ? 'AM' : 'PM'}`;
+  const tail = seconds ? `:${two(s)}` : '';
+  if (lng.startsWith('fr')) return `${two(h)}:${two(m)}${tail}`;
+  return `${h % 12 || 12}:${two(m)}${tail} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** "Nov 27, 2026, 3:04 PM" (en) or "27 nov. 2026, 15:04" (fr). */
+export function formatDateTime(value: string | number | Date, lng: string): string {
+  const d = dateOf(value);
+  return d ? `${dateText(d, lng)}, ${clockText(d, lng, false)}` : '';
+}
+
+/** "Nov 27, 2026" (en) or "27 nov. 2026" (fr). */
+export function formatDate(value: string | number | Date, lng: string): string {
+  const d = dateOf(value);
+  return d ? dateText(d, lng) : '';
+}
+
+/** Local time of day: "3:04:05 PM" (en) or "15:04:05" (fr). */
+export function formatTime(value: string | number | Date, lng: string): string {
+  const d = dateOf(value);
+  return d ? clockText(d, lng, true) : '';
 }
 
 /** Minor units as localized money ("$104.50", "61 000 FCFA"). */
