@@ -188,7 +188,8 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await item.getByText(ASK).waitFor();
     await item.getByRole('link', { name: `Reply about ${big.reference}` }).click();
     await page.waitForURL((url) => url.pathname === '/history' && url.searchParams.get('details') === big.id);
-    const card = page.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of ${big.reference}` }) });
+    // The details open over the history, which a dialog hides from assistive technology.
+    const card = page.getByRole('row', { includeHidden: true }).filter({ has: page.getByRole('button', { name: `Details of ${big.reference}`, includeHidden: true }) });
     await card.getByText('Action needed', { exact: true }).waitFor({ state: 'attached' });
     const thread = page.getByRole('dialog').getByRole('region', { name: 'Messages with our team' });
     await thread.getByText(ASK).first().waitFor();

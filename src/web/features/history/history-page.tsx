@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
@@ -12,13 +12,16 @@ import { EmptyState } from '@web/components/ui/empty-state';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
+import { OnceOpened } from '@web/components/ui/once-opened';
 import { LoadingState } from '@web/components/ui/spinner';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { SenderStateLine } from '@web/components/sender-state';
 import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { recipientName, useTransactions } from '@web/lib/transfers';
-import { TransferDetailsDialog } from './details-dialog';
 import { TransferActions } from './transfer-actions';
+
+// The details, their thread and its reply form load when first opened: the list needs none of them.
+const TransferDetailsDialog = lazy(() => import('./details-dialog').then((m) => ({ default: m.TransferDetailsDialog })));
 
 const FILTERS = ['', 'pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
 
@@ -149,7 +152,9 @@ export default function HistoryPage() {
           </div>
         ) : null}
       </div>
-      <TransferDetailsDialog transferId={params.get('details')} onClose={() => showDetails(null)} focusReply={params.get('reply') === '1'} />
+      <OnceOpened open={params.has('details')}>
+        <TransferDetailsDialog transferId={params.get('details')} onClose={() => showDetails(null)} focusReply={params.get('reply') === '1'} />
+      </OnceOpened>
     </PageShell>
   );
 }
