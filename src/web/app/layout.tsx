@@ -1,7 +1,6 @@
-import { Suspense, useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EmailLanguageSync } from './email-language-sync';
 import { LogOut, Menu, UserRound, X } from '../components/icons';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
@@ -12,6 +11,9 @@ import { useDocumentMeta } from './page-meta';
 import { displayName, isStaff, useSession } from '../lib/session';
 import { Logo } from './logo';
 import { ErrorBoundary } from './route-error';
+
+// Signed in only: a visitor's pages load none of it.
+const EmailLanguageSync = lazy(() => import('./email-language-sync').then((m) => ({ default: m.EmailLanguageSync })));
 
 interface NavItem {
   to: string;
@@ -232,6 +234,7 @@ function useScrollOnNavigate(): void {
 export function AppLayout() {
   const { t } = useTranslation('common');
   const { pathname } = useLocation();
+  const { user } = useSession();
   useDocumentMeta();
   useScrollOnNavigate();
   return (
@@ -255,7 +258,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <Toaster />
-      <EmailLanguageSync />
+      {user ? <Suspense fallback={null}><EmailLanguageSync /></Suspense> : null}
     </div>
   );
 }

@@ -1,9 +1,7 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { ExchangeResponse } from '@core/api/auth';
 import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
-import { isMfaChallenge } from '../lib/auth-api';
 import { takeEarlyProfile } from '../lib/early-profile';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
@@ -20,16 +18,6 @@ function ticketFromAddress(): { ticket: string | null; rest: { pathname: string;
   const ticket = url.pathname === TICKET_PATH ? url.searchParams.get('token') : null;
   url.searchParams.delete('token');
   return { ticket, rest: { pathname: url.pathname, search: url.search, hash: url.hash } };
-}
-
-/** The session a ticket opens; or, with two-step sign-in on, the code step's token (mfa). */
-async function exchangeTicket(ticket: string): Promise<{ token: string } | { mfa: string } | null> {
-  try {
-    const answer = await api<ExchangeResponse>('/api/auth/exchange', { method: 'POST', body: { ticket }, token: null });
-    return isMfaChallenge(answer) ? { mfa: answer.mfa_token } : { token: answer.token };
-  } catch {
-    return null;
-  }
 }
 
 /** Drops every cached query (another user's data must not survive a sign-out). Loaded lazily. */
@@ -78,7 +66,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (async () => {
       if (!pendingTicket) {
         const { ticket, rest } = ticketFromAddress();
-        pendingTicket = ticket ? exchangeTicket(ticket) : Promise.resolve(null);
+        pendingTicket = ticket ? import('./ticket-exchange').then((m) => m.exchangeTicket(ticket), () => null) : Promise.resolve(null);
         // Remove the ticket from the address (and from the router's location) at once.
         if (ticket) navigate(rest, { replace: true });
       }

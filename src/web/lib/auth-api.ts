@@ -27,7 +27,7 @@ export const authApi = {
 
 /**
  * True when a sign-in answer asks for the code step (two-step sign-in). Here, not beside the
- * schemas: the session provider uses it, and the home page must not load zod.
+ * schemas: the OAuth landing's ticket exchange uses it without loading zod.
  */
 export const isMfaChallenge = (body: object): body is MfaChallenge => 'mfa_required' in body && body.mfa_required === true;
 
