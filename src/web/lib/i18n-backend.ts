@@ -22,8 +22,8 @@ export function isRetryableStatus(status: number): boolean {
  */
 export const HttpBackend: BackendModule = {
   type: 'backend',
-  callbackApi: true,
   init() {},
+  // Three parameters: i18next tells a callback-style read from a promise-style one by its arity.
   read(language: string, namespace: string, callback: ReadCallback) {
     const url = loadUrl(language, namespace);
     fetch(url, { credentials: 'same-origin' }).then(
