@@ -25,16 +25,24 @@ const COUNTED = (alias: string) => sql.raw(`${alias}."status" NOT IN ('cancelled
  * build, for the rows read on every initiation), in the order {@link monitored} reads them.
  */
 const MONITORED = (alias: string) => sql.raw(`json_build_array(${alias}.id, ${alias}.reference, ${alias}.profile_id,
-  ${alias}.amount::text, ${alias}.currency, ${alias}.created_at, ${accountExpr(alias)}, ${alias}.destination_details ->> 'recipient_name')`);
+  ${alias}.amount::text, ${alias}.currency, ${msText(`${alias}.created_at`)}, ${accountExpr(alias)}, ${alias}.destination_details ->> 'recipient_name')`);
 
-type MonitoredArray = [string, string, string, string, MonitoredTransfer['currency'], string, string | null, string | null];
-
-function asIso(value: string): string {
-  return new Date(value).toISOString();
+/**
+ * A time as milliseconds since 1970, the cheapest form for PostgreSQL to write and for JavaScript
+ * to read: parsing PostgreSQL's text of times was a quarter of an initiation's monitoring.
+ */
+function msText(expr: string): string {
+  return `floor(date_part('epoch', ${expr}) * 1000)::int8`;
 }
+const MS = (expr: string) => sql.raw(msText(expr));
 
-function monitored([id, reference, profile_id, amount, currency, created_at, account, recipient_name]: MonitoredArray): MonitoredTransfer {
-  return { id, reference, profile_id, amount, currency, created_at: asIso(created_at), account, recipient_name };
+/** Milliseconds since 1970 (as a JSON number, or as text from an int8 column) in ISO 8601. */
+const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+
+type MonitoredArray = [string, string, string, string, MonitoredTransfer['currency'], number, string | null, string | null];
+
+function monitored([id, reference, profile_id, amount, currency, created_ms, account, recipient_name]: MonitoredArray): MonitoredTransfer {
+  return { id, reference, profile_id, amount, currency, created_at: iso(created_ms), account, recipient_name };
 }
 
 export interface RawFacts {
@@ -83,9 +91,9 @@ const EXCLUDED = (alias: string) => sql.raw(`${alias}.id is distinct from q.id`)
  * The facts' statement, prepared by name once per connection: it runs on every initiation, for
  * every transfer of the batch at once (one row each, in the order given).
  */
-const factsQuery = sql`select n.at::text as at, p.created_at::text as sender_created_at,
+const factsQuery = sql`select ${MS('n.at')} as at, ${MS('p.created_at')} as sender_created_at,
     (select l.transfer::text from kyc_limits l where l.level = greatest(1, least(3, p.kyc_level))) as transfer_limit_eur,
-    (select max(b.created_at)::text from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
+    (select ${MS('max(b.created_at)')} from transfer_requests b where b.profile_id = p.id and ${COUNTED('b')}
       and b.created_at < ${at} and ${EXCLUDED('b')}) as previous_transfer_at,
     exists (select 1 from compliance_holds h where h.profile_id = p.id and h.transfer_request_id is null and h.released_at is null) as sender_held,
     (select coalesce(json_agg(${MONITORED('s')}), '[]'::json) from (
@@ -127,8 +135,8 @@ export async function readFacts(db: Conn, transfers: readonly FactsOf[], windows
   });
   if (rows.length !== transfers.length) throw new Error('monitoring: a transfer\'s sender does not exist');
   return rows.map((row) => ({
-    at: asIso(row.at), sender_created_at: asIso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
-    previous_transfer_at: row.previous_transfer_at ? asIso(row.previous_transfer_at) : null, sender_held: row.sender_held,
+    at: iso(row.at), sender_created_at: iso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
+    previous_transfer_at: row.previous_transfer_at === null ? null : iso(row.previous_transfer_at), sender_held: row.sender_held,
     sender_transfers: row.sender_transfers.map(monitored), account_transfers: row.account_transfers.map(monitored), rates: row.rates ?? {},
     recent_rules: row.recent_rules,
   }));
