@@ -14,7 +14,7 @@ function tx(amount: string, over: Partial<MonitoredTransfer> & { ago?: number } 
   const { ago = 0, ...rest } = over;
   return {
     id: `t${seq}`, reference: `MT-${seq}`, profile_id: 'alice', amount, currency: 'EUR',
-    created_at: new Date(NOW - ago).toISOString(), account: `phone:+24106${String(seq).padStart(6, '0')}`, recipient_name: null, ...rest,
+    created_ms: NOW - ago, account: `phone:+24106${String(seq).padStart(6, '0')}`, recipient_name: null, ...rest,
   };
 }
 

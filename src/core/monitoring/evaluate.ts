@@ -15,8 +15,8 @@ export interface MonitoredTransfer {
   profile_id: string;
   amount: Decimal;
   currency: Currency;
-  /** ISO date-time. */
-  created_at: string;
+  /** When it was made, in milliseconds since 1970 (a number: the rules compare times again and again). */
+  created_ms: number;
   /** The recipient account ({@link accountKey}), null when the transfer names none. */
   account: string | null;
   recipient_name: string | null;
@@ -96,14 +96,6 @@ function daysText(ms: number): string {
   return `${tenths < 0 ? '-' : ''}${Math.floor(Math.abs(tenths) / 10)}.${Math.abs(tenths) % 10}`;
 }
 
-/** Each transfer's creation time in ms, parsed once. */
-const msOf = new WeakMap<object, number>();
-function createdMs(t: { created_at: string }): number {
-  let ms = msOf.get(t);
-  if (ms === undefined) msOf.set(t, (ms = Date.parse(t.created_at)));
-  return ms;
-}
-
 function eurText(minor: bigint | null): Decimal | null {
   return minor === null ? null : toDecimal(Number(minor), 'EUR');
 }
@@ -115,31 +107,28 @@ function eurThreshold(text: Decimal): bigint {
 function evidenceOf(t: MonitoredTransfer, rates: MonitoringFacts['rates']): EvidenceTransfer {
   return {
     id: t.id, reference: t.reference, profile_id: t.profile_id, amount: t.amount, currency: t.currency,
-    amount_eur: eurText(eurMinor(t, rates)), created_at: t.created_at,
+    amount_eur: eurText(eurMinor(t, rates)), created_at: new Date(t.created_ms).toISOString(),
   };
 }
 
 /** Transfers made less than `days` days before `now` (a transfer exactly `days` days old is out). */
-function within<T extends { created_at: string }>(rows: readonly T[], now: number, days: number): T[] {
+function within<T extends { created_ms: number }>(rows: readonly T[], now: number, days: number): T[] {
   const from = now - days * DAY_MS;
-  return rows.filter((r) => {
-    const ms = createdMs(r);
-    return ms > from && ms <= now;
-  });
+  return rows.filter((r) => r.created_ms > from && r.created_ms <= now);
 }
 
 /** At most this many transfers are listed in one alert's evidence (the newest); the numbers count them all. */
 export const EVIDENCE_TRANSFERS = 50;
 
 function listed(rows: readonly MonitoredTransfer[], rates: MonitoringFacts['rates']): EvidenceTransfer[] {
-  return [...rows].sort((a, b) => createdMs(b) - createdMs(a)).slice(0, EVIDENCE_TRANSFERS).map((t) => evidenceOf(t, rates));
+  return [...rows].sort((a, b) => b.created_ms - a.created_ms).slice(0, EVIDENCE_TRANSFERS).map((t) => evidenceOf(t, rates));
 }
 
 type Check = (facts: MonitoringFacts, settings: RuleSettings) => Evidence | null;
 
 const velocity: Check = (f, s) => {
   const th = s.velocity.thresholds;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const compared: Evidence['compared'] = [];
   let widest: MonitoredTransfer[] = [];
   for (const [days, count, sum] of [[1, th.count_24h, th.sum_24h_eur], [7, th.count_7d, th.sum_7d_eur], [30, th.count_30d, th.sum_30d_eur]] as const) {
@@ -175,7 +164,7 @@ const structuring: Check = (f, s) => {
   const th = s.structuring.thresholds;
   const limit = justUnder(f.transfer, f, th.margin_percent);
   if (!limit) return null;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.sender_transfers, now, th.within_days).filter((t) => justUnder(t, f, th.margin_percent))];
   if (rows.length < th.min_transfers) return null;
   const limits = [...new Set(rows.map((t) => justUnder(t, f, th.margin_percent)!))];
@@ -189,7 +178,7 @@ const structuring: Check = (f, s) => {
 const manySendersToRecipient: Check = (f, s) => {
   const th = s.many_senders_to_recipient.thresholds;
   if (!f.transfer.account) return null;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.account_transfers, now, th.within_days).filter((t) => t.account === f.transfer.account)];
   const senders = new Set(rows.map((t) => t.profile_id));
   if (senders.size < th.min_senders) return null;
@@ -202,7 +191,7 @@ const manySendersToRecipient: Check = (f, s) => {
 
 const oneSenderToManyRecipients: Check = (f, s) => {
   const th = s.one_sender_to_many_recipients.thresholds;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.sender_transfers, now, th.within_days)].filter((t) => t.account);
   const accounts = new Set(rows.map((t) => t.account!));
   if (accounts.size < th.min_recipients) return null;
@@ -216,7 +205,7 @@ const oneSenderToManyRecipients: Check = (f, s) => {
 const largeFirstTransfer: Check = (f, s) => {
   const th = s.large_first_transfer.thresholds;
   if (f.previous_transfer_at !== null) return null;
-  const ageDays = (Date.parse(f.transfer.created_at) - Date.parse(f.sender_created_at)) / DAY_MS;
+  const ageDays = (f.transfer.created_ms - Date.parse(f.sender_created_at)) / DAY_MS;
   if (ageDays > th.new_account_days) return null;
   const eur = eurMinor(f.transfer, f.rates);
   if (eur === null || eur < eurThreshold(th.min_amount_eur)) return null;
@@ -240,7 +229,7 @@ const roundAmounts: Check = (f, s) => {
     return minor !== null && unit !== null && unit > 0 && minor % unit === 0 && eur !== null && eur >= eurThreshold(th.min_amount_eur);
   };
   if (!isRound(f.transfer)) return null;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.sender_transfers, now, th.within_days).filter(isRound)];
   if (rows.length < th.min_transfers) return null;
   return {
@@ -254,7 +243,7 @@ const dormantAccount: Check = (f, s) => {
   const th = s.dormant_account.thresholds;
   // Quiet since its last transfer, or since it was opened when it never sent.
   const since = f.previous_transfer_at ?? f.sender_created_at;
-  const quietMs = Date.parse(f.transfer.created_at) - Date.parse(since);
+  const quietMs = f.transfer.created_ms - Date.parse(since);
   if (quietMs < th.dormant_days * DAY_MS) return null;
   const eur = eurMinor(f.transfer, f.rates);
   if (eur === null || eur < eurThreshold(th.min_amount_eur)) return null;
@@ -277,7 +266,7 @@ function nameKey(name: string | null): string | null {
 const sharedRecipientAccount: Check = (f, s) => {
   const th = s.shared_recipient_account.thresholds;
   if (!f.transfer.account) return null;
-  const now = Date.parse(f.transfer.created_at);
+  const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.account_transfers, now, th.within_days).filter((t) => t.account === f.transfer.account)];
   const senders = new Set(rows.map((t) => t.profile_id));
   const names = new Set(rows.flatMap((t) => nameKey(t.recipient_name) ?? []));

@@ -33,12 +33,12 @@ export function factsWindows(settings: RuleSettings, rows: number): FactsWindows
   return { senderDays: lookbackDays(settings), accountDays: accountLookbackDays(settings), cap: rows };
 }
 
-/** `transfer` as the rules read it, made at `at` (ISO). */
-function monitoredOf(transfer: MonitorableTransfer, at: string): MonitoredTransfer {
+/** `transfer` as the rules read it, made at `at` (milliseconds since 1970). */
+function monitoredOf(transfer: MonitorableTransfer, at: number): MonitoredTransfer {
   const details = (transfer.destination_details ?? {}) as Record<string, unknown>;
   return {
     id: transfer.id, reference: transfer.reference, profile_id: transfer.profile_id, amount: transfer.amount,
-    currency: transfer.currency as Currency, created_at: at, account: accountKey(details),
+    currency: transfer.currency as Currency, created_ms: at, account: accountKey(details),
     recipient_name: typeof details.recipient_name === 'string' ? details.recipient_name : null,
   };
 }

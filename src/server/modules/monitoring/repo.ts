@@ -42,12 +42,12 @@ const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 type MonitoredArray = [string, string, string, string, MonitoredTransfer['currency'], number, string | null, string | null];
 
 function monitored([id, reference, profile_id, amount, currency, created_ms, account, recipient_name]: MonitoredArray): MonitoredTransfer {
-  return { id, reference, profile_id, amount, currency, created_at: iso(created_ms), account, recipient_name };
+  return { id, reference, profile_id, amount, currency, created_ms, account, recipient_name };
 }
 
 export interface RawFacts {
-  /** When the transfer is judged as made (ISO). */
-  at: string;
+  /** When the transfer is judged as made, in milliseconds since 1970. */
+  at: number;
   sender_created_at: string;
   transfer_limit_eur: string | null;
   previous_transfer_at: string | null;
@@ -135,7 +135,7 @@ export async function readFacts(db: Conn, transfers: readonly FactsOf[], windows
   });
   if (rows.length !== transfers.length) throw new Error('monitoring: a transfer\'s sender does not exist');
   return rows.map((row) => ({
-    at: iso(row.at), sender_created_at: iso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
+    at: Number(row.at), sender_created_at: iso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,
     previous_transfer_at: row.previous_transfer_at === null ? null : iso(row.previous_transfer_at), sender_held: row.sender_held,
     sender_transfers: row.sender_transfers.map(monitored), account_transfers: row.account_transfers.map(monitored), rates: row.rates ?? {},
     recent_rules: row.recent_rules,
