@@ -35,26 +35,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [loading, setLoading] = useState(true);
   const generation = useRef(0);
 
-  const loadProfile = useCallback(async (tok: string | null): Promise<SessionUser | null> => {
+  /** `inTransition`: the answer's state changes render as a transition (the first check, below). */
+  const loadProfile = useCallback(async (tok: string | null, inTransition = false): Promise<SessionUser | null> => {
     const gen = ++generation.current;
+    const apply = inTransition ? startTransition : (update: () => void) => update();
     if (!tok) {
-      setUser(null);
+      apply(() => setUser(null));
       return null;
     }
     try {
       // The boot script's answer when it asked with this token (the first check), else asked now.
       const body = ((await takeEarlyProfile(tok)) as MyProfileResponse | undefined) ?? await api<MyProfileResponse>('/api/profiles/me', { token: tok });
       const me = body?.data ?? null;
-      if (gen === generation.current) setUser(me);
+      if (gen === generation.current) apply(() => setUser(me));
       return me;
     } catch (e) {
       if (gen === generation.current) {
-        setUser(null);
-        if (isApiError(e) && e.status === 401) {
-          // The token is expired, revoked or unknown: signed out, silently.
-          if (readToken() === tok) writeToken(null);
-          setToken(null);
-        }
+        apply(() => {
+          setUser(null);
+          if (isApiError(e) && e.status === 401) {
+            // The token is expired, revoked or unknown: signed out, silently.
+            if (readToken() === tok) writeToken(null);
+            setToken(null);
+          }
+        });
       }
       return null;
     }
@@ -77,9 +81,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (exchanged) writeToken(exchanged);
       const tok = exchanged ?? readToken();
       if (cancelled) return;
-      setToken(tok);
-      await loadProfile(tok);
-      if (!cancelled) setLoading(false);
+      // In transitions: the page that waited for the session then renders in slices, between which
+      // the browser stays responsive, instead of in one long task.
+      startTransition(() => setToken(tok));
+      await loadProfile(tok, true);
+      if (!cancelled) startTransition(() => setLoading(false));
     })();
     return () => {
       cancelled = true;

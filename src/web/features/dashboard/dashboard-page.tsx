@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useDeferredValue, useId, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History, LifeBuoy, Lightbulb, MessageSquareWarning, Repeat, Send } from 'lucide-react';
@@ -30,13 +30,15 @@ function ListCard({ title, query, empty, render }: {
   render: (item: TransactionItem) => ReactNode;
 }) {
   const titleId = useId();
+  // Drawn in a transition (in slices, not one long task); until then it shows as loading.
+  const items = useDeferredValue(query.data);
   return (
     <Card className="min-w-0 p-4 sm:p-6">
       <h2 id={titleId} className="text-lg font-semibold">{title}</h2>
       <div className="mt-3">
-        {query.isPending ? <LoadingState /> : query.isError || !query.data ? <Alert variant="destructive">{query.error?.message}</Alert>
-          : query.data.length === 0 ? <EmptyState title={empty} />
-            : <ul className="divide-y divide-border" aria-labelledby={titleId}>{query.data.map((item) => <li key={item.id} className="py-3">{render(item)}</li>)}</ul>}
+        {query.isPending || (query.data && !items) ? <LoadingState /> : query.isError || !items ? <Alert variant="destructive">{query.error?.message}</Alert>
+          : items.length === 0 ? <EmptyState title={empty} />
+            : <ul className="divide-y divide-border" aria-labelledby={titleId}>{items.map((item) => <li key={item.id} className="py-3">{render(item)}</li>)}</ul>}
       </div>
     </Card>
   );
@@ -102,7 +104,9 @@ export default function DashboardPage() {
   // What shows above the counts (the transfers needing an answer, the limits card) comes in one
   // go: the page waits for both rather than pushing the counts down as each arrives.
   const kyc = useKyc();
-  const settled = !open.isPending && !kyc.isPending;
+  // Drawn in a transition (in slices, not one long task) once both are known.
+  const settled = useDeferredValue(!open.isPending && !kyc.isPending);
+  const firstOpen = useMemo(() => open.data?.slice(0, 6), [open.data]);
 
   const stats: [string, number | undefined][] = [
     [t('dashboard.transactions'), summary.data?.total],
@@ -160,7 +164,7 @@ export default function DashboardPage() {
         <div className="mt-6 grid gap-6 lg:grid-cols-2">
           <ListCard title={t('dashboard.recent')} query={recent} empty={t('dashboard.noTransactions')}
             render={(item) => <TransferItem item={item} />} />
-          <ListCard title={t('dashboard.open')} query={{ ...open, data: open.data?.slice(0, 6) }} empty={t('dashboard.noOpen')} render={(item) => (
+          <ListCard title={t('dashboard.open')} query={{ ...open, data: firstOpen }} empty={t('dashboard.noOpen')} render={(item) => (
             <TransferItem item={item} extra={item.status === 'pending' && senderMustPay(item)
               ? <Button asChild size="sm"><Link to={`/pay/${item.transfer_request_id}`}>{t('history.payNow')}</Link></Button>
               : null} />

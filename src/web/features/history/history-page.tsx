@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState } from 'react';
+import { lazy, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
@@ -53,7 +53,11 @@ export default function HistoryPage() {
   }, [search]);
 
   const list = useTransactions({ q, status, limit: '20' });
-  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  // The cards are drawn in a transition: a page of them renders in slices, between which the
+  // browser stays responsive, not in one long task. Until drawn, the list still shows as loading.
+  const pages = useDeferredValue(list.data?.pages);
+  const rows = pages?.flatMap((p) => p.data) ?? [];
+  const drawing = list.isSuccess && pages === undefined;
 
   return (
     <PageShell width="wide">
@@ -84,12 +88,12 @@ export default function HistoryPage() {
           </Button>
         </form>
         <p className="mt-3 text-sm text-slate-700" aria-live="polite" data-testid="history-count">
-          {list.isSuccess ? t('history.count', { count: rows.length }) : '\u00a0'}
+          {list.isSuccess && !drawing ? t('history.count', { count: rows.length }) : '\u00a0'}
         </p>
       </Card>
 
       <div className="mt-6">
-        {list.isPending ? <LoadingState /> : list.isError ? (
+        {list.isPending || drawing ? <LoadingState /> : list.isError ? (
           <Alert variant="destructive" className="flex items-center justify-between gap-3">
             <span>{list.error.message}</span>
             <Button size="sm" variant="outline" onClick={() => void list.refetch()}>{t('common:actions.retry')}</Button>
