@@ -21,8 +21,11 @@ export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
 }
 
+/** The powers of ten amounts and rates use, made once: every conversion asks for them. */
+const POWERS_OF_TEN = Array.from({ length: 41 }, (_, i) => 10n ** BigInt(i));
+
 export function pow10(exponent: number): bigint {
-  return 10n ** BigInt(exponent);
+  return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
 }
 
 /**

@@ -67,21 +67,30 @@ type ExpandedRateKey = (typeof EXPANDED_RATE_KEYS)[number];
 export type ExpandedRateSet = Record<ExpandedRateKey, Decimal> & { updatedAt: string };
 
 export interface Ratio {
-  numerator: bigint;
-  denominator: bigint;
+  readonly numerator: bigint;
+  readonly denominator: bigint;
 }
 
 function isRateKey(value: unknown): value is RateKey {
   return typeof value === 'string' && (RATE_KEYS as readonly string[]).includes(value);
 }
 
+/** Each rate's text as a fraction, parsed once: the rules and limits convert every amount they read. */
+const parsedRates = new Map<Decimal, Ratio | null>();
+
 function storedRate(key: string, rates: Partial<Record<RateKey, Decimal>>): Ratio | null {
   if (!isRateKey(key)) return null;
   const value = rates[key];
   if (value == null) return null;
-  const parsed = parseDecimal(value);
-  if (!parsed || parsed.units === 0n) return null;
-  return { numerator: parsed.units, denominator: pow10(parsed.scale) };
+  let ratio = parsedRates.get(value);
+  if (ratio === undefined) {
+    const parsed = parseDecimal(value);
+    ratio = !parsed || parsed.units === 0n ? null : { numerator: parsed.units, denominator: pow10(parsed.scale) };
+    // Rates change by hand, a few times a day: a bound only against a process that lives for years.
+    if (parsedRates.size >= 1000) parsedRates.clear();
+    parsedRates.set(value, ratio);
+  }
+  return ratio;
 }
 
 /**

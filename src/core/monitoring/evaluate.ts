@@ -126,21 +126,36 @@ function listed(rows: readonly MonitoredTransfer[], rates: MonitoringFacts['rate
 
 type Check = (facts: MonitoringFacts, settings: RuleSettings) => Evidence | null;
 
+/** The velocity rule's windows, in days, shortest first, with their thresholds' keys. */
+const VELOCITY_WINDOWS = [[1, 'count_24h', 'sum_24h_eur'], [7, 'count_7d', 'sum_7d_eur'], [30, 'count_30d', 'sum_30d_eur']] as const;
+
 const velocity: Check = (f, s) => {
   const th = s.velocity.thresholds;
   const now = f.transfer.created_ms;
-  const compared: Evidence['compared'] = [];
-  let widest: MonitoredTransfer[] = [];
-  for (const [days, count, sum] of [[1, th.count_24h, th.sum_24h_eur], [7, th.count_7d, th.sum_7d_eur], [30, th.count_30d, th.sum_30d_eur]] as const) {
-    const rows = [f.transfer, ...within(f.sender_transfers, now, days)];
-    let total = 0n;
-    for (const r of rows) total += eurMinor(r, f.rates) ?? 0n;
-    const hit = rows.length >= count || total >= eurThreshold(sum);
-    if (rows.length >= count) compared.push({ measure: 'count', value: String(rows.length), threshold: String(count), window_days: days });
-    if (total >= eurThreshold(sum)) compared.push({ measure: 'sum_eur', value: eurText(total)!, threshold: sum, window_days: days });
-    if (hit && rows.length > widest.length) widest = rows;
+  // One pass over the sender's transfers: each counted in every window it falls in.
+  const counts = [1, 1, 1];
+  const sums = VELOCITY_WINDOWS.map(() => eurMinor(f.transfer, f.rates) ?? 0n);
+  for (const r of f.sender_transfers) {
+    if (r.created_ms > now) continue;
+    const eur = eurMinor(r, f.rates) ?? 0n;
+    VELOCITY_WINDOWS.forEach(([days], i) => {
+      if (r.created_ms > now - days * DAY_MS) {
+        counts[i]!++;
+        sums[i]! += eur;
+      }
+    });
   }
-  return compared.length > 0 ? { compared, transfers: listed(widest, f.rates) } : null;
+  const compared: Evidence['compared'] = [];
+  let widestDays = 0;
+  VELOCITY_WINDOWS.forEach(([days, countKey, sumKey], i) => {
+    const count = th[countKey];
+    const sum = th[sumKey];
+    if (counts[i]! >= count) compared.push({ measure: 'count', value: String(counts[i]), threshold: String(count), window_days: days });
+    if (sums[i]! >= eurThreshold(sum)) compared.push({ measure: 'sum_eur', value: eurText(sums[i]!)!, threshold: sum, window_days: days });
+    if (counts[i]! >= count || sums[i]! >= eurThreshold(sum)) widestDays = days;
+  });
+  if (compared.length === 0) return null;
+  return { compared, transfers: listed([f.transfer, ...within(f.sender_transfers, now, widestDays)], f.rates) };
 };
 
 /** The limits amounts may fall just under: 1,000 EUR/USD (the travel rule's) and the sender's limit for one transfer. */
@@ -269,8 +284,9 @@ const sharedRecipientAccount: Check = (f, s) => {
   const now = f.transfer.created_ms;
   const rows = [f.transfer, ...within(f.account_transfers, now, th.within_days).filter((t) => t.account === f.transfer.account)];
   const senders = new Set(rows.map((t) => t.profile_id));
+  if (senders.size < th.min_senders) return null;
   const names = new Set(rows.flatMap((t) => nameKey(t.recipient_name) ?? []));
-  if (senders.size < th.min_senders || names.size < th.min_names) return null;
+  if (names.size < th.min_names) return null;
   return {
     compared: [
       { measure: 'distinct_senders', value: String(senders.size), threshold: String(th.min_senders), window_days: th.within_days },
