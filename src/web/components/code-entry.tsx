@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { OTP_LENGTH, VerifyOtpSchema } from '@core/schemas';
 import { Button } from './ui/button';
-import { Field, Form, FormError, SubmitButton, useZodForm } from './ui/form';
+import { Field, Form, FormError, SubmitButton } from './ui/form';
+import { useZodForm } from './ui/zod-form';
 import { Input } from './ui/input';
 
 /**

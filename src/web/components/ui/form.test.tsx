@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { createFormControl, useForm, type FieldErrors } from 'react-hook-form';
+import { createFormControl, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { ApiError } from '@web/lib/api';
 import { z } from 'zod';
 import { RateUpdateSchema } from '@core/schemas';
-import { Field, Form, FormError, parseInto, showServerError, SubmitButton } from './form';
+import { Field, Form, FormError, showServerError, SubmitButton, useLazyCheckedForm } from './form';
+import { parseInto, zodFormResolver } from './zod-form';
 import { Input } from './input';
 
 const i18n = createInstance();
@@ -102,5 +103,38 @@ describe('parseInto', () => {
 
   it('reports the shared schema\'s issues on the form\'s own fields', () => {
     expect(RateForm.safeParse({ rate: '0' }).error?.issues.map((i) => [i.path, i.message])).toEqual([[['rate'], 'validation.rateInvalid']]);
+  });
+});
+
+describe('useLazyCheckedForm', () => {
+  /** The form a page would get, with its checks from `load`. */
+  function lazyForm(load: () => Promise<Resolver<{ email: string }>>) {
+    let made: UseFormReturn<{ email: string }> | undefined;
+    function Page() {
+      made = useLazyCheckedForm(load, { email: '' });
+      return null;
+    }
+    renderToStaticMarkup(<Page />);
+    return made!;
+  }
+
+  it('loads its checks when the form is first checked, then checks with them', async () => {
+    let loads = 0;
+    const f = lazyForm(async () => {
+      loads++;
+      return zodFormResolver(z.object({ email: z.string().min(1, 'validation.emailRequired') }));
+    });
+    expect(loads).toBe(0);
+    expect(await f.trigger()).toBe(false);
+    expect(f.getFieldState('email').error?.message).toBe('validation.emailRequired');
+    f.setValue('email', 'awa@example.test');
+    expect(await f.trigger()).toBe(true);
+    expect(loads).toBe(2);
+  });
+
+  it('says in the form\'s alert when its checks cannot load', async () => {
+    const f = lazyForm(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    expect(await f.trigger()).toBe(false);
+    expect(f.getFieldState('root.server' as 'email').error?.message).toBe('common.errors.newVersion');
   });
 });

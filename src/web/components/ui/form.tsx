@@ -1,11 +1,9 @@
 import { cloneElement, type FormHTMLAttributes, type ReactElement, type ReactNode } from 'react';
 import {
   FormProvider, useController, useForm, useFormContext, useFormState,
-  type DefaultValues, type FieldPath, type FieldValues, type UseFormReturn,
+  type DefaultValues, type FieldErrors, type FieldPath, type FieldValues, type Resolver, type UseFormReturn,
 } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { isApiError } from '@web/lib/api';
 import { Alert } from './alert';
 import { Button, type ButtonProps } from './button';
@@ -15,36 +13,36 @@ import { FormField } from './form-field';
 const GENERAL = 'root.server' as const;
 
 /**
- * A form checked by a shared zod schema. Errors show on submit only; editing a field clears its
- * own error, so nothing is re-validated while the person types.
+ * When a form checks its values: on submit only; editing a field clears its own error, so nothing
+ * is re-validated while the person types.
  */
-export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(schema: z.ZodType<TOut, TIn>, defaultValues: DefaultValues<TIn>) {
-  return useForm<TIn, unknown, TOut>({
-    resolver: zodResolver(schema),
-    mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
-    defaultValues,
-  });
-}
+export const FORM_CHECKS = { mode: 'onSubmit', reValidateMode: 'onSubmit' } as const;
 
 /**
- * For a form schema's transform: checks the payload made from the form's values with its shared
- * schema and gives the parsed payload, or reports each issue on the form field its path ends
- * with (or that name's alias), e.g. "destination_details.account_holder" on "recipient_name".
+ * A form checked as useZodForm's (./zod-form.ts) are, for a page that shows before its checks are
+ * needed: `load` gives the checks (a zod schema's resolver, with the zod code) when the first one
+ * runs, on submit, and again at each (it may build them from the page's latest state). Checks
+ * that cannot load (a new version deployed meanwhile) are said in the form's alert.
  */
-export function parseInto<P extends z.ZodType>(schema: P, payload: z.input<P>, ctx: z.RefinementCtx, aliases: Record<string, string> = {}): z.output<P> {
-  const result = schema.safeParse(payload);
-  if (result.success) return result.data;
-  reportIssues(result.error.issues, ctx, aliases);
-  return z.NEVER;
-}
-
-/** Reports a shared schema's issues on the form fields their paths end with (or those names' aliases). */
-export function reportIssues(issues: readonly z.core.$ZodIssue[], ctx: z.RefinementCtx, aliases: Record<string, string> = {}): void {
-  for (const issue of issues) {
-    const last = String(issue.path.at(-1) ?? '');
-    ctx.addIssue({ code: 'custom', message: issue.message, path: [aliases[last] ?? last] });
-  }
+export function useLazyCheckedForm<TIn extends FieldValues, TOut extends FieldValues>(
+  load: () => Promise<Resolver<TIn, unknown, TOut>>,
+  defaultValues: DefaultValues<TIn>,
+) {
+  return useForm<TIn, unknown, TOut>({
+    resolver: async (values, context, options) => {
+      let check: Resolver<TIn, unknown, TOut>;
+      try {
+        check = await load();
+      } catch {
+        const errors: FieldErrors<TIn> = {};
+        errors.root = { server: { type: 'load', message: 'common.errors.newVersion' } };
+        return { values: {}, errors };
+      }
+      return check(values, context, options);
+    },
+    ...FORM_CHECKS,
+    defaultValues,
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { readAmount } from '@core/amount-input';
 import { isCurrency, localizeDecimal, parseAmount, toDecimal } from '@core/money';
 import { PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema } from '@core/schemas';
 import { canComplete, canProcess, canReject, isFinalStatus } from '@core/status';
-import { parseInto, reportIssues } from '@web/components/ui/form';
+import { parseInto, reportIssues } from '@web/components/ui/zod-form';
 
 // The details dialog's money forms (docs/rules/money-states.md): each checked with the API's
 // schema, so what the dialog refuses is what the server would refuse.

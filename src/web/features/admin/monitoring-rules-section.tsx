@@ -7,7 +7,8 @@ import { isCurrency, localizeDecimal, parseAmount, toDecimal } from '@core/money
 import { THRESHOLD_BOUNDS, type ThresholdKind } from '@core/monitoring/rules';
 import { Alert } from '@web/components/ui/alert';
 import { Card } from '@web/components/ui/card';
-import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { CheckboxField, Field, Form, FormError, SubmitButton } from '@web/components/ui/form';
+import { useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';

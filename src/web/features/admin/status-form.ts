@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StatusUpdateSchema } from '@core/schemas';
 import { TRANSFER_STATUSES } from '@core/status';
-import { reportIssues } from '@web/components/ui/form';
+import { reportIssues } from '@web/components/ui/zod-form';
 
 /** The longest staff note the API takes, read from its schema. */
 export const MAX_STATUS_NOTE = StatusUpdateSchema.shape.note.unwrap().maxLength ?? undefined;

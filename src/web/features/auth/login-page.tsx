@@ -6,7 +6,8 @@ import { afterSignIn, isStaff, useSession, type SessionUser } from '@web/lib/ses
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
-import { CheckboxField, Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { CheckboxField, Field, Form, FormError, SubmitButton } from '@web/components/ui/form';
+import { useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';

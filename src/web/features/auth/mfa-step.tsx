@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { MfaCodeSchema } from '@core/schemas';
 import { Button } from '@web/components/ui/button';
-import { Field, Form, FormError, SubmitButton, useZodForm } from '@web/components/ui/form';
+import { Field, Form, FormError, SubmitButton } from '@web/components/ui/form';
+import { useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { isApiError } from '@web/lib/api';
 import { authApi } from '@web/lib/auth-api';

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { memo } from 'react';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CHANNELS, CHANNEL_IDS, firstValidDestination, isSupportedPair, type ChannelId } from '@core/channels';
 import { groupIbanAsTyped } from '@core/iban';
@@ -32,11 +32,11 @@ export interface PayoutField {
  */
 function PhoneHint({ destination }: { destination: ChannelId }) {
   const { t, i18n } = useTranslation(['transfer', 'validation']);
-  const { watch, formState } = useFormContext<TransferValues>();
   const operators = useOperators();
-  const phone = watch('recipient_phone');
+  const phone = useWatch<TransferValues, 'recipient_phone'>({ name: 'recipient_phone' });
+  const { errors } = useFormState<TransferValues>({ name: 'recipient_phone' });
   const reading = operators.data && isMobileChannel(destination) ? readMobileNumber(operators.data, destination, phone) : null;
-  const refusal = reading?.status === 'refused' && !formState.errors.recipient_phone
+  const refusal = reading?.status === 'refused' && !errors.recipient_phone
     ? phoneRefusal(operators.data, destination, phone, i18n.resolvedLanguage ?? 'en') : null;
   const text = reading && reading.status !== 'refused' && reading.operator ? t('form.phoneOperator', { operator: reading.operator })
     : refusal ? t('validation:recipientPhoneOperator', refusal)
@@ -45,13 +45,20 @@ function PhoneHint({ destination }: { destination: ChannelId }) {
 }
 
 /**
- * The transfer's fields, inside the page's <Form>: route, amount (with the rate as its hint), a
- * saved recipient to fill in, the destination's own recipient fields, a note.
+ * The transfer's fields, inside the page's <Form>: route, amount (with the rate, or why the price
+ * was refused, as its hint), a saved recipient to fill in, the destination's own recipient fields,
+ * a note. Drawn again only when what it shows changes (the page answers to every price and list
+ * that arrives): it follows the form's values itself.
  */
-export function TransferFields({ rate, saved, payout }: { rate: ReactNode; saved: SavedRecipient[]; payout: PayoutField }) {
+export const TransferFields = memo(function TransferFields({ rate, rateError, saved, payout }: {
+  rate: string;
+  rateError: string | null;
+  saved: SavedRecipient[];
+  payout: PayoutField;
+}) {
   const { t } = useTranslation(['transfer', 'common', 'validation']);
-  const { watch, getValues, setValue, clearErrors } = useFormContext<TransferValues>();
-  const [source, destination] = [watch('source'), watch('destination')];
+  const { getValues, setValue, clearErrors } = useFormContext<TransferValues>();
+  const [source, destination] = useWatch<TransferValues, ['source', 'destination']>({ name: ['source', 'destination'] });
   const currency = CHANNELS[source].currency;
   const kind = CHANNELS[destination].kind;
 
@@ -102,7 +109,9 @@ export function TransferFields({ rate, saved, payout }: { rate: ReactNode; saved
           />
         </FormField>
       </div>
-      <p className="-mt-3 text-sm text-slate-700" data-testid="transfer-rate" aria-live="polite">{rate}</p>
+      <p className="-mt-3 text-sm text-slate-700" data-testid="transfer-rate" aria-live="polite">
+        {rateError ? <span role="alert" className="font-medium text-destructive" data-testid="quote-error">{rateError}</span> : rate}
+      </p>
 
       {saved.length > 0 ? (
         <FormField label={t('form.savedRecipients')}>
@@ -163,4 +172,4 @@ export function TransferFields({ rate, saved, payout }: { rate: ReactNode; saved
       </div>
     </div>
   );
-}
+});

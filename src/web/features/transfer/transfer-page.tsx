@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { windowExceeded } from '@core/kyc';
 import { toDecimal } from '@core/money';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Card } from '@web/components/ui/card';
-import { Form, showServerError, useErrorText, useZodForm } from '@web/components/ui/form';
+import { Form, showServerError, useErrorText, useLazyCheckedForm } from '@web/components/ui/form';
 import { useToast, type ToastInput } from '@web/components/ui/toast';
 import { api, isApiError } from '@web/lib/api';
 import { formatDecimalText, moneyFromDecimal } from '@web/lib/format';
@@ -22,11 +22,17 @@ import { useFees, useRates } from '@web/lib/queries';
 import { askQuote, serverClock, useLiveQuote, type QuoteAsk } from '@web/lib/quotes';
 import { withPrefill } from '@web/lib/send-again';
 import { transferKeys, useSavedRecipients } from '@web/lib/transfers';
-import { TransferFields } from './transfer-form';
+import { TransferFields, type PayoutField } from './transfer-form';
 import { TransferReview, type ReviewPrice } from './transfer-review';
 import { rateText } from '@web/lib/rate-text';
 import { TransferSummary } from './transfer-summary';
-import { FIELD_ALIASES, initialValues, phoneRefusal, readTransferAmount, toPayload, transferFormSchema, type ScreenRules } from './transfer-values';
+import { FIELD_ALIASES, initialValues, phoneRefusal, readTransferAmount, toPayload, type ScreenRules } from './transfer-values';
+
+/**
+ * The form's checks, with zod (./transfer-schema.ts): the page shows without them. Asked at the
+ * first submit, and fetched as soon as the sender starts on the form.
+ */
+const loadChecks = () => import('./transfer-schema');
 
 /** The body of a 409 quote_expired: the fresh quote offered instead. */
 function freshQuoteOf(body: unknown): PromisedQuote | null {
@@ -69,7 +75,7 @@ export default function TransferPage() {
     },
     limitError: () => corridorLimitError(live.quote) ?? senderLimitError(),
   };
-  const form = useZodForm(transferFormSchema(rules),
+  const form = useLazyCheckedForm(() => loadChecks().then((m) => m.transferChecks(rules)),
     withPrefill(initialValues(params.get('direction'), params.get('amount')), location.state));
   const values = form.watch();
   const currency = CHANNELS[values.source].currency;
@@ -210,6 +216,17 @@ export default function TransferPage() {
     }
   };
 
+  // The same props while nothing they show changes: the fields are not drawn again for every answer.
+  const saved = useMemo(() => (recipients.data ?? []).filter((r) => r.channel === values.destination), [recipients.data, values.destination]);
+  const payout = useMemo<PayoutField>(() => ({
+    text: payoutShown, currency: payoutCurrency, error: payoutError,
+    onChange: (text) => {
+      setTyped('payout');
+      setPayoutText(text);
+    },
+    onAmountTyped: () => setTyped('amount'),
+  }), [payoutShown, payoutCurrency, payoutError]);
+
   if (review) {
     return (
       <PageShell>
@@ -235,6 +252,7 @@ export default function TransferPage() {
         <Card className="p-5 sm:p-6">
           <Form
             form={form}
+            onFocus={() => void loadChecks()}
             onSubmit={async (payload) => {
               // The review holds a price asked now, for exactly this amount: its full time is left.
               if (!direction) return;
@@ -261,17 +279,8 @@ export default function TransferPage() {
             fallbackError={t('form.initiateFailed')}
           >
             <TransferFields
-              rate={inPlaceError ? <span role="alert" className="font-medium text-destructive" data-testid="quote-error">{inPlaceError}</span>
-                : rateText(t, quote, lng, rates.data) ?? t('common:states.loading')}
-              saved={(recipients.data ?? []).filter((r) => r.channel === values.destination)}
-              payout={{
-                text: payoutShown, currency: payoutCurrency, error: payoutError,
-                onChange: (text) => {
-                  setTyped('payout');
-                  setPayoutText(text);
-                },
-                onAmountTyped: () => setTyped('amount'),
-              }}
+              rate={rateText(t, quote, lng, rates.data) ?? t('common:states.loading')} rateError={inPlaceError}
+              saved={saved} payout={payout}
             />
           </Form>
         </Card>

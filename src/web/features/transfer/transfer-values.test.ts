@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPERATOR_PREFIXES } from '@core/operators';
-import { initialValues, phoneRefusal, toPayload, transferFormSchema, type ScreenRules, type TransferValues } from './transfer-values';
+import { transferFormSchema } from './transfer-schema';
+import { initialValues, phoneRefusal, toPayload, type ScreenRules, type TransferValues } from './transfer-values';
 
 const rules: ScreenRules = {
   locale: 'en',

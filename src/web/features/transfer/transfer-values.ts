@@ -1,12 +1,9 @@
-import { z } from 'zod';
-import {
-  CHANNELS, CHANNEL_IDS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId,
-} from '@core/channels';
+import type { z } from 'zod';
+import { CHANNELS, DEFAULT_AMOUNT, DEFAULT_DIRECTION, directionById, isDirectionId, type ChannelId } from '@core/channels';
 import { readAmount, type AmountError } from '@core/amount-input';
 import { toDecimal, type Currency } from '@core/money';
 import { acceptedOperators, isMobileChannel, readMobileNumber, type OperatorPrefix } from '@core/operators';
-import { PaymentInitiateSchema, type PaymentInitiate } from '@core/schemas';
-import { reportIssues } from '@web/components/ui/form';
+import type { PaymentInitiate, PaymentInitiateSchema } from '@core/schemas';
 import type { DestinationDetails } from '@web/lib/transfers';
 
 /** The transfer form's values, as typed. */
@@ -83,37 +80,4 @@ export interface ScreenRules {
   phoneError: (destination: ChannelId, phone: string) => string | null;
   /** The limit the amount breaks, in words, or null. */
   limitError: () => string | null;
-}
-
-const FormValues = z.object({
-  source: z.enum(CHANNEL_IDS),
-  destination: z.enum(CHANNEL_IDS),
-  amount: z.string(),
-  recipient_name: z.string(),
-  recipient_email: z.string(),
-  recipient_phone: z.string(),
-  iban: z.string(),
-  bic: z.string(),
-  note: z.string(),
-  save_recipient: z.boolean(),
-});
-
-/**
- * The amount as typed, then the shared PaymentInitiateSchema's first failing rule (in order), then
- * the phone against the destination's operators, then the corridor's limits: one error at a time.
- * Gives the request body.
- */
-export function transferFormSchema(rules: ScreenRules) {
-  return FormValues.superRefine((v, ctx) => {
-    const amount = readTransferAmount(v, rules.locale);
-    if (amount.error) {
-      return ctx.addIssue({ code: 'custom', path: ['amount'], message: rules.amountError(amount.error, CHANNELS[v.source].currency) });
-    }
-    const checked = PaymentInitiateSchema.safeParse(toPayload(v, rules.locale));
-    if (!checked.success) return reportIssues(checked.error.issues.slice(0, 1), ctx, FIELD_ALIASES);
-    const phone = CHANNELS[v.destination].kind === 'mobile' ? rules.phoneError(v.destination, v.recipient_phone) : null;
-    if (phone) return ctx.addIssue({ code: 'custom', path: ['recipient_phone'], message: phone });
-    const limit = rules.limitError();
-    if (limit) ctx.addIssue({ code: 'custom', path: ['amount'], message: limit });
-  }).transform((v) => toPayload(v, rules.locale));
 }
