@@ -190,8 +190,16 @@ const since = (name: string) => sql`now() - ${sql.placeholder(name)}::float8 * i
 
 type LiveSession = Awaited<ReturnType<ReturnType<typeof liveSessionsQuery>['execute']>>[number];
 
+/** What a request knows of its signed-in profile (auth/tokens.ts AuthUser): read with every session lookup, so no more. */
+const sessionProfile = {
+  id: profiles.id, user_id: profiles.user_id, role: profiles.role, email: profiles.email, full_name: profiles.full_name,
+  language: profiles.language, totp_enabled_at: profiles.totp_enabled_at, date_of_birth: profiles.date_of_birth, phone: profiles.phone,
+  address: profiles.address, city: profiles.city, state: profiles.state, country: profiles.country, kyc_level: profiles.kyc_level,
+  screened_for: profiles.screened_for,
+};
+
 const liveSessionsQuery = (db: Db) => db
-  .select({ session_id: sessions.id, mfa_verified: sessions.mfa_verified, profile: profiles, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
+  .select({ session_id: sessions.id, mfa_verified: sessions.mfa_verified, profile: sessionProfile, stale: sql<boolean>`${sessions.last_seen_at} < ${since('touch')}` })
   .from(sessions)
   .innerJoin(profiles, eq(profiles.id, sessions.profile_id))
   .where(and(
