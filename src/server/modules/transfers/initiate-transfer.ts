@@ -119,9 +119,10 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
       recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
     },
   };
+  // Screening and the monitoring rules judge it before the write (holds/at-initiation.ts).
+  const checks = await checksBeforeWrite(ctx.db, request);
   // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
   // words use the sender's name, address and language as this request's session lookup read them.
-  const checks = await checksBeforeWrite(ctx.db, request);
   let written: WrittenTransfer | null;
   try {
     written = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check, body.quote_id ?? null, checks);
