@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -227,6 +227,10 @@ export default function TransferPage() {
     onAmountTyped: () => setTyped('amount'),
   }), [payoutShown, payoutCurrency, payoutError]);
 
+  // The heading first, the form in the render after (a transition): drawing the form does not hold
+  // the page back. Below the heading the page is a screen tall meanwhile (the layout), so nothing moves.
+  const formDrawn = useDeferredValue(true, false);
+
   if (review) {
     return (
       <PageShell>
@@ -247,51 +251,53 @@ export default function TransferPage() {
   return (
     <PageShell>
       <PageHeader title={t('form.title')} description={t('form.description')} />
-      <KycTransferNotice />
-      <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
-        <Card className="p-5 sm:p-6">
-          <Form
-            form={form}
-            onFocus={() => void loadChecks()}
-            onSubmit={async (payload) => {
-              // The review holds a price asked now, for exactly this amount: its full time is left.
-              if (!direction) return;
-              // From what the recipient gets, asked as typed (the answer to the last keystroke may not have come yet).
-              const held = await askQuote(typed === 'payout' && ask ? ask : { direction, amount: String(payload.amount) });
-              if (typed === 'payout') form.setValue('amount', formatDecimalText(held.amount, lng));
-              const refusal = corridorLimitError(held);
-              if (refusal) {
-                form.setError('amount', { type: 'server', message: refusal });
-                showError({ title: t('form.checkTitle'), description: refusal });
-                return;
-              }
-              setReview({ key: crypto.randomUUID(), price: { state: 'held', quote: held } });
-            }}
-            onFailure={(err) => showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') })}
-            onSchemaError={(field, message) => showError({
-              title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
-            })}
-            onReset={() => {
-              form.reset(initialValues());
-              setTyped('amount');
-              setPayoutText('');
-            }}
-            fallbackError={t('form.initiateFailed')}
-          >
-            <TransferFields
-              rate={rateText(t, quote, lng, rates.data) ?? t('common:states.loading')} rateError={inPlaceError}
-              saved={saved} payout={payout}
-            />
-          </Form>
-        </Card>
-        <TransferSummary
-          quote={quote} pending={live.pending && !!ask} note={values.note} rates={rates.data}
-          delivery={corridor?.processing_time ?? null}
-        />
-      </div>
-      <p className="mt-6 text-sm text-slate-700">
-        {t('form.feesLink')} <Link className="font-medium text-brand-700 underline" to="/fees">{t('form.feesLinkText')}</Link>
-      </p>
+      {formDrawn ? (<>
+        <KycTransferNotice />
+        <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+          <Card className="p-5 sm:p-6">
+            <Form
+              form={form}
+              onFocus={() => void loadChecks()}
+              onSubmit={async (payload) => {
+                // The review holds a price asked now, for exactly this amount: its full time is left.
+                if (!direction) return;
+                // From what the recipient gets, asked as typed (the answer to the last keystroke may not have come yet).
+                const held = await askQuote(typed === 'payout' && ask ? ask : { direction, amount: String(payload.amount) });
+                if (typed === 'payout') form.setValue('amount', formatDecimalText(held.amount, lng));
+                const refusal = corridorLimitError(held);
+                if (refusal) {
+                  form.setError('amount', { type: 'server', message: refusal });
+                  showError({ title: t('form.checkTitle'), description: refusal });
+                  return;
+                }
+                setReview({ key: crypto.randomUUID(), price: { state: 'held', quote: held } });
+              }}
+              onFailure={(err) => showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') })}
+              onSchemaError={(field, message) => showError({
+                title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
+              })}
+              onReset={() => {
+                form.reset(initialValues());
+                setTyped('amount');
+                setPayoutText('');
+              }}
+              fallbackError={t('form.initiateFailed')}
+            >
+              <TransferFields
+                rate={rateText(t, quote, lng, rates.data) ?? t('common:states.loading')} rateError={inPlaceError}
+                saved={saved} payout={payout}
+              />
+            </Form>
+          </Card>
+          <TransferSummary
+            quote={quote} pending={live.pending && !!ask} note={values.note} rates={rates.data}
+            delivery={corridor?.processing_time ?? null}
+          />
+        </div>
+        <p className="mt-6 text-sm text-slate-700">
+          {t('form.feesLink')} <Link className="font-medium text-brand-700 underline" to="/fees">{t('form.feesLinkText')}</Link>
+        </p>
+      </>) : null}
     </PageShell>
   );
 }
