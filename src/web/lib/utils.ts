@@ -16,7 +16,7 @@ const PREFIXES =
 const DISPLAY = /^(block|inline-block|inline|flex|inline-flex|grid|inline-grid|contents|hidden|table|inline-table|table-(row|cell|caption|column|row-group|header-group|footer-group|column-group)|flow-root|list-item)$/;
 const POSITION = /^(static|fixed|absolute|relative|sticky)$/;
 
-function groupOf(base: string): string | null {
+function findGroup(base: string): string | null {
   const b = base.replace(/^!|!$/g, '').replace(/^-/, '');
   if (DISPLAY.test(b)) return 'display';
   if (POSITION.test(b)) return 'position';
@@ -52,6 +52,18 @@ function groupOf(base: string): string | null {
   if (b.startsWith('divide-')) return 'divide-color';
   for (const p of PREFIXES) if (b.startsWith(`${p}-`)) return p;
   return null;
+}
+
+/** Groups by utility: the lists a page draws are made of the same few hundred utilities. */
+const groups = new Map<string, string | null>();
+
+function groupOf(base: string): string | null {
+  let group = groups.get(base);
+  if (group === undefined) {
+    if (groups.size >= 1000) groups.clear();
+    groups.set(base, (group = findGroup(base)));
+  }
+  return group;
 }
 
 const SIDES = 'xytrblse';
