@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { IdParamsSchema } from '@core/api/common.js';
 import type { Db } from '@server/db/client.js';
 import type { Role } from '@core/status.js';
-import type { LevelRow } from '../kyc/repo.js';
+import type { LevelRow } from '../kyc/service.js';
 import * as repo from './repo.js';
 
 /** The signed-in caller as every route sees it. */

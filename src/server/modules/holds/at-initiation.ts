@@ -5,7 +5,7 @@ import { initiationRows } from '@core/monitoring/rules.js';
 import { monitorAtInitiation } from '../monitoring/at-initiation.js';
 import { clearedByRules, factsWindows, type MonitorableTransfer } from '../monitoring/monitor.js';
 import { ruleSettings } from '../monitoring/settings.js';
-import type { ChecksBeforeWrite } from '../transfers/repo.js';
+import type { ChecksBeforeWrite } from '../transfers/service.js';
 import { screeningIndex } from '../screening/index-cache.js';
 import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
 import { endChecking, placeHold } from './holds.js';

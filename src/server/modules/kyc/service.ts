@@ -12,8 +12,7 @@ import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
-import { countedUsage } from '../transfers/repo.js';
-import { sentInWindows } from '../transfers/service.js';
+import { countedUsage, sentInWindows } from '../transfers/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { countryCode } from '../screening/country-code.js';
 import { screenPerson, senderKey } from '../screening/screen-people.js';
@@ -38,6 +37,8 @@ function limitsToJson(row: LimitsRow): KycLimits {
     d365: text(limits.d365), currency: LIMIT_CURRENCY, updated_at: row.updated_at.toISOString(),
   };
 }
+
+export type { LevelLimitsRow, LevelRow };
 
 type SenderProfile = LevelRow & ProfileForLevel;
 

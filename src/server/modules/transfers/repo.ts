@@ -15,8 +15,8 @@ import {
 import type { Cursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
 import { jobRowInsert, type NewJob } from '../jobs/service.js';
-import type { LevelLimitsRow } from '../kyc/repo.js';
-import { readFacts, type FactsWindows, type RawFacts } from '../monitoring/repo.js';
+import type { LevelLimitsRow } from '../kyc/service.js';
+import { readFacts, type FactsWindows, type RawFacts } from '../monitoring/monitor.js';
 import { claimQuotes, releaseQuotes } from '../quotes/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page

@@ -24,7 +24,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
-export type { TransferRequestRow } from './repo.js';
+export type { ChecksBeforeWrite, TransferRequestRow } from './repo.js';
+export { countedUsage } from './repo.js';
 
 // ---- the sender's lists ----
 
