@@ -8,7 +8,7 @@ import { kycLimits, profiles } from '@server/db/schema.js';
 
 export type LimitsRow = typeof kycLimits.$inferSelect;
 
-/** Read on every initiation and signed-in quote: prepared once per connection. */
+/** The admin's list of every level's limits (an initiation reads them with the senders' totals, transfers/repo.ts). */
 const limitsStatement = preparedPerDatabase((db) => db.select().from(kycLimits).orderBy(asc(kycLimits.level)).prepare('kyc_limits'));
 
 export function listLimits(db: Db): Promise<LimitsRow[]> {
@@ -40,24 +40,14 @@ export type LevelRow = { [K in keyof typeof levelFields]: (typeof profiles.$infe
 /** A level's limits as amounts in EUR text, as they are read with a sender. */
 export type LevelLimitsRow = Pick<LimitsRow, 'level' | 'transfer' | 'd30' | 'd365'>;
 
-/**
- * Read on every signed-in quote and initiation, prepared once (db/prepared.ts): the sender's
- * level fields and every level's limits in one round trip.
- */
-const senderFields = {
-  ...levelFields,
-  limits: sql<[number, string | null, string, string][] | null>`(select json_agg(json_build_array(l.level, l.transfer::text, l.d30::text, l.d365::text) order by l.level) from ${kycLimits} l)`,
-};
-const senderRows = rowsOf<LevelRow & { limits: [number, string | null, string, string][] | null }>(senderFields);
-const senderStatement = preparedPerDatabase((db) =>
-  senderRows(db, db.select(senderFields).from(profiles).where(eq(profiles.id, sql.placeholder('id'))), 'kyc_sender'));
+// Read by GET /api/kyc: prepared once (db/prepared.ts).
+const levelRows = rowsOf<LevelRow>(levelFields);
+const levelStatement = preparedPerDatabase((db) =>
+  levelRows(db, db.select(levelFields).from(profiles).where(eq(profiles.id, sql.placeholder('id'))), 'kyc_level_of'));
 
-/** The sender's level fields, with the limits of every level; null for no such profile. */
-export async function senderRow(db: Db, profileId: string): Promise<{ row: LevelRow; limits: LevelLimitsRow[] } | null> {
-  const [found] = await senderStatement(db).execute({ id: profileId });
-  if (!found) return null;
-  const { limits, ...row } = found;
-  return { row, limits: (limits ?? []).map(([level, transfer, d30, d365]) => ({ level, transfer, d30, d365 })) };
+export async function levelRow(db: Db, profileId: string): Promise<LevelRow | null> {
+  const [row] = await levelStatement(db).execute({ id: profileId });
+  return row ?? null;
 }
 
 /**

@@ -12,11 +12,11 @@ import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
-import { countedUsage, sentInWindows } from '../transfers/service.js';
+import { countedUsage } from '../transfers/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { countryCode } from '../screening/country-code.js';
 import { screenPerson, senderKey } from '../screening/screen-people.js';
-import { listLimits, lockLimits, markScreened, senderRow, writeLimits, type LevelLimitsRow, type LevelRow, type LimitsRow } from './repo.js';
+import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type LevelLimitsRow, type LevelRow, type LimitsRow } from './repo.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and limits, checked
 // before a quote is shown to them and, under the sender's lock, when a transfer is made
@@ -71,13 +71,15 @@ async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, prof
   }
 }
 
-/** The sender's level-1 fields, screening and approved level, with the limits of every level. */
-async function senderState(ctx: { db: Db; log: Logger }, profileId: string): Promise<{ profile: SenderProfile; limits: Map<number, LevelLimits> }> {
-  const found = await senderRow(ctx.db, profileId);
-  if (!found) throw new AppError('not_found');
-  const profile = { ...found.row, screened: await screenedNow(ctx, profileId, found.row) };
-  return { profile, limits: new Map(found.limits.map((r) => [r.level, limitsOf(r)])) };
+/** The sender's level-1 fields, screening and approved level. */
+async function senderProfile(ctx: { db: Db; log: Logger }, profileId: string): Promise<SenderProfile> {
+  const row = await levelRow(ctx.db, profileId);
+  if (!row) throw new AppError('not_found');
+  return { ...row, screened: await screenedNow(ctx, profileId, row) };
 }
+
+/** Every level's limits as read with a sender's totals, by level. */
+const limitsByLevel = (limits: readonly LevelLimitsRow[]) => new Map(limits.map((r) => [r.level, limitsOf(r)]));
 
 /** 403 kyc_required naming what the profile lacks (or the screening not run yet), as the sender's language writes it. */
 function kycRequired(profile: SenderProfile): AppError {
@@ -129,7 +131,7 @@ export async function senderLimits(ctx: Pick<AppContext, 'db' | 'prices' | 'log'
   return {
     sender: profile,
     check: (usage, limits) => {
-      const own = levelLimits(new Map(limits.map((r) => [r.level, limitsOf(r)])), level);
+      const own = levelLimits(limitsByLevel(limits), level);
       const refusal = limitRefusal(own, usedInEur(usage, rates), inEur);
       return refusal && limitExceeded(refusal.window, refusal.left);
     },
@@ -158,13 +160,13 @@ export async function checkQuote(ctx: AppContext, user: SignedInSender, amount: 
 
 /** GET /api/kyc: the sender's level, each window's limit, used and left, and what the next level takes. */
 export async function kycStatus(ctx: AppContext, profileId: string): Promise<KycStatus> {
-  const [{ profile, limits }, usage, rates] = await Promise.all([
-    senderState(ctx, profileId), sentInWindows(ctx.db, profileId), publishedRates(ctx),
+  const [profile, counted, rates] = await Promise.all([
+    senderProfile(ctx, profileId), countedUsage(ctx.db, [profileId]), publishedRates(ctx),
   ]);
   const level = kycLevelOf(profile);
-  const used = usedInEur(usage, rates);
+  const used = usedInEur(counted.usage.get(profileId) ?? [], rates);
   // Level 0 sends nothing: every window's limit is 0, what was sent before still shown as used.
-  const own = level === 0 ? { transfer: 0, d30: 0, d365: 0 } : levelLimits(limits, level);
+  const own = level === 0 ? { transfer: 0, d30: 0, d365: 0 } : levelLimits(limitsByLevel(counted.limits), level);
   return {
     level,
     windows: windowStates(own, used).map((w) => ({ window: w.window, limit: eur(w.limit), used: eur(w.used)!, left: eur(w.left), currency: LIMIT_CURRENCY })),

@@ -1,6 +1,5 @@
 import type { StaffTransferDetail, TransactionJson, TransferDetail, TransferRequestJson, TransferSummary } from '@core/api/transfers.js';
 import { CHANNELS } from '@core/channels.js';
-import type { CurrencyUsage } from '@core/kyc.js';
 import { TRANSFER_STATUSES, isStaff, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -9,7 +8,7 @@ import { AppError } from '@core/errors.js';
 import { activeHolds } from '../holds/holds.js';
 import { refundRequestedAt } from './refund-paypal-payment.js';
 import {
-  countOwnByStatus, countedUsage, lockSenders, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
+  countOwnByStatus, lockSenders, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { proofToJson } from './payment-proofs.js';
@@ -75,10 +74,6 @@ export async function ownSummary(db: Db, caller: Caller): Promise<TransferSummar
 }
 
 /** How to pay a request: added to the detail while a payment is awaited (routes.ts). */
-/** What the sender's transfers add up to per currency over 30 and 365 days, as their limits count them. */
-export async function sentInWindows(db: Db, profileId: string): Promise<CurrencyUsage[]> {
-  return (await countedUsage(db, [profileId])).usage.get(profileId) ?? [];
-}
 
 /** Waits for the sender's initiations under way, and holds new ones until `tx` ends (an account closing). */
 export async function holdInitiations(tx: Tx, profileId: string): Promise<void> {
