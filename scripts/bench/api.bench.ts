@@ -4,7 +4,7 @@
 // run with the cases alternating. Budgets, each against the same work on this machine in this run:
 // GET /api/fees and /api/rates ≥ 85 % of bare node:http sending the same headers and bytes;
 // signed-in lists and profile ≥ 70 % of plain node:http + pg; raw hello printed for scale. Then 200 concurrent senders initiating for 60 s (p50, p99,
-// errors), and 30 s of the same senders each taking a quote and initiating with its quote_id;
+// errors) after a 5-second warm-up, and 30 s of the same senders each taking a quote and initiating with its quote_id;
 // BENCH_INITIATE=0 leaves both out.
 // BENCH_DATABASE_URL: an empty PostgreSQL database to use; otherwise a temporary embedded one.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -248,6 +248,12 @@ try {
         body: JSON.stringify({ email: mail, password: 'bench-password-1' }) });
       senders.push(((await res.json()) as { token: string }).token);
     }
+    // Each sender screened as a sender is when their profile becomes complete (reading their level
+    // runs it when it has not run): a sender sends after that, not before.
+    for (const token of senders) {
+      const res = await fetch(`${product}/api/kyc`, { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) throw new Error(`GET /api/kyc: ${res.status}`);
+    }
     // Each sender's limits are checked on every initiation (docs/rules/know-your-sender.md#limits),
     // but a minute of load sends far more than any level allows: the limits are raised, not skipped.
     await db.pool.query('update kyc_limits set d30 = 1e12, d365 = 1e12');
@@ -280,10 +286,8 @@ try {
     const bodyOf = (i: number) => JSON.stringify({ source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
       destination_details: { recipient_name: `Jean Ndong ${i}`, recipient_phone: `+2417712${String(i).padStart(4, '0')}` } });
     let next = 0;
-    const productPid = pidOf.get(product);
-    const before = { server: cpuMs(productPid), postgres: postgresCpuMs(), bench: process.cpuUsage() };
-    const r = await autocannon({
-      url: `${product}/api/payments/initiate`, connections: 200, duration: 60,
+    const initiating = (duration: number) => autocannon({
+      url: `${product}/api/payments/initiate`, connections: 200, duration,
       setupClient: (client) => {
         const i = next++ % senders.length;
         client.setHeadersAndBody({ 'content-type': 'application/json', authorization: `Bearer ${senders[i]}` }, bodyOf(i));
@@ -291,7 +295,15 @@ try {
       method: 'POST',
       body: bodyOf(0),
     });
-    console.log(`\ninitiate, 200 senders, 60 s: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts + r.non2xx}`);
+    // A warm-up at the same load, not judged: a server that has just started compiles its hot code
+    // and plans its statements, and each sender's fifth transfer of the day raises their velocity
+    // alert (docs/rules/monitoring.md), all in the first seconds; a service in use has done both.
+    const warm = await initiating(5);
+    console.log(`\ninitiate, warm-up (not judged), 200 senders, 5 s: ${warm.requests.average.toFixed(0)} req/s, p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, errors ${warm.errors + warm.timeouts + warm.non2xx}`);
+    const productPid = pidOf.get(product);
+    const before = { server: cpuMs(productPid), postgres: postgresCpuMs(), bench: process.cpuUsage() };
+    const r = await initiating(60);
+    console.log(`initiate, 200 senders, 60 s: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts + r.non2xx}`);
     // Where the two cores went, per initiation: the product (its in-process worker included), PostgreSQL, and this load generator.
     const benchCpu = process.cpuUsage(before.bench);
     const per = (ms: number) => `${((1000 * ms) / Math.max(1, r.requests.total)).toFixed(0)} µs`;
@@ -301,7 +313,7 @@ try {
     const queue = connect(databaseUrl, 1);
     const { rows } = await queue.pool.query<{ n: number }>('select count(*)::int as n from graphile_worker.jobs');
     await queue.close();
-    console.log(`creation e-mails still queued at the end of the run: ${rows[0]!.n} of ${r.requests.total}`);
+    console.log(`creation e-mails still queued at the end of the run: ${rows[0]!.n} of ${warm.requests.total + r.requests.total}`);
     if (r.latency.p99 > 250 || r.errors + r.timeouts + r.non2xx > 0) missed.push({ what: 'initiate: 0 errors, p99 ≤ 250 ms', share: 0, min: 0 });
 
     // The same senders, each taking a quote and initiating with its quote_id, as the transfer

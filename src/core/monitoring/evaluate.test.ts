@@ -45,6 +45,11 @@ describe('velocity: count and sum per sender over 24 hours, 7 and 30 days', () =
     expect(hit[0]!.evidence.compared).toContainEqual({ measure: 'count', value: '5', threshold: '5', window_days: 1 });
     expect(hit[0]!.evidence.transfers).toHaveLength(5);
   });
+  it('is not run when not asked (a rule that already alerted the sender today), and is when asked', () => {
+    const five = facts(tx('10'), { sender_transfers: [1, 2, 3, 4].map((h) => tx('10', { ago: h * HOUR })) });
+    expect(evaluateRules(five, s, (rule) => rule !== 'velocity')).toEqual([]);
+    expect(evaluateRules(five, s, (rule) => rule === 'velocity').map((h) => h.rule)).toEqual(['velocity']);
+  });
   it('a transfer exactly 24 hours old is outside the 24 hours', () => {
     const earlier = [tx('10', { ago: HOUR }), tx('10', { ago: 2 * HOUR }), tx('10', { ago: 3 * HOUR }), tx('10', { ago: DAY })];
     expect(rulesHit(facts(tx('10'), { sender_transfers: earlier }), s)).toEqual([]);

@@ -303,11 +303,14 @@ const CHECKS: Record<MonitoringRule, Check> = {
   shared_recipient_account: sharedRecipientAccount,
 };
 
-/** Every enabled rule `facts.transfer` hits, in the rules' order, each with its evidence. */
-export function evaluateRules(facts: MonitoringFacts, settings: RuleSettings): RuleHit[] {
+/**
+ * Every enabled rule `facts.transfer` hits, in the rules' order, each with its evidence; a rule
+ * `asked` leaves out is not run (its evidence can cost more than the rest of the judgement).
+ */
+export function evaluateRules(facts: MonitoringFacts, settings: RuleSettings, asked: (rule: MonitoringRule) => boolean = () => true): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const rule of Object.keys(CHECKS) as MonitoringRule[]) {
-    if (!settings[rule].enabled) continue;
+    if (!settings[rule].enabled || !asked(rule)) continue;
     const evidence = CHECKS[rule](facts, settings);
     if (evidence) hits.push({ rule, holds: settings[rule].holds, evidence });
   }

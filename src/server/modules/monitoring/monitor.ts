@@ -26,7 +26,6 @@ export interface MonitorableTransfer {
 export const SWEEP_FACT_ROWS = 500;
 
 export interface Judged {
-  hits: RuleHit[];
   /** The alerts written (a rule that already raised one for this transfer writes none). */
   alerts: { id: string; rule: string; held: boolean }[];
 }
@@ -48,13 +47,12 @@ function monitoredOf(transfer: MonitorableTransfer, at: number): MonitoredTransf
 
 /**
  * The hits that raise an alert: a rule that does not hold alerts a sender once a day while their
- * case is open (a sender past a velocity threshold is not alerted again on every transfer); one
- * that holds alerts on every transfer it holds.
+ * case is open (a sender past a velocity threshold is not alerted again on every transfer), so it
+ * is not run then; one that holds alerts on every transfer it holds.
  */
-function hitsDue(transfer: MonitoredTransfer, facts: RawFacts, settings: RuleSettings): { hits: RuleHit[]; due: RuleHit[] } {
+function dueHits(transfer: MonitoredTransfer, facts: RawFacts, settings: RuleSettings): RuleHit[] {
   const { recent_rules: recent, ...known } = facts;
-  const hits = evaluateRules({ transfer, ...known }, settings);
-  return { hits, due: hits.filter((hit) => hit.holds || !recent.includes(hit.rule)) };
+  return evaluateRules({ transfer, ...known }, settings, (rule) => settings[rule].holds || !recent.includes(rule));
 }
 
 /**
@@ -64,7 +62,7 @@ function hitsDue(transfer: MonitoredTransfer, facts: RawFacts, settings: RuleSet
  */
 export function clearedByRules(transfer: Omit<MonitorableTransfer, 'id'>, facts: RawFacts, settings: RuleSettings): boolean {
   // No id yet: the evidence of this judgement is not kept (the checks after the write make their own).
-  return !facts.sender_held && hitsDue(monitoredOf({ ...transfer, id: '' }, facts.at), facts, settings).due.length === 0;
+  return !facts.sender_held && dueHits(monitoredOf({ ...transfer, id: '' }, facts.at), facts, settings).length === 0;
 }
 
 /**
@@ -75,14 +73,14 @@ export function clearedByRules(transfer: Omit<MonitorableTransfer, 'id'>, facts:
 export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, settings: RuleSettings, hold: boolean, rows: number): Promise<Judged> {
   const account = accountKey((transfer.destination_details ?? {}) as Record<string, unknown>);
   const [facts] = await readFacts(tx, [{ id: transfer.id, profile_id: transfer.profile_id, account }], factsWindows(settings, rows));
-  const { hits, due } = hitsDue(monitoredOf(transfer, facts!.at), facts!, settings);
+  const due = dueHits(monitoredOf(transfer, facts!.at), facts!, settings);
   const alerts: Judged['alerts'] = [];
-  if (due.length === 0) return { hits, alerts };
+  if (due.length === 0) return { alerts };
   // A rule raises one alert per transfer: the nightly sweep meets the initiation's alerts, and a
   // case closed stays closed (no new case for hits already judged).
   const raised = await rulesRaised(tx, transfer.id);
   const fresh = due.filter((hit) => !raised.has(hit.rule));
-  if (fresh.length === 0) return { hits, alerts };
+  if (fresh.length === 0) return { alerts };
   const caseId = await openCaseOf(tx, transfer.profile_id);
   for (const hit of fresh) {
     const held = hit.holds && hold;
@@ -92,5 +90,5 @@ export async function judgeTransfer(tx: Db | Tx, transfer: MonitorableTransfer, 
     // Staff see the rule and its numbers; the sender sees only that the transfer is being checked.
     if (held) await placeHold(tx, { transferId: transfer.id, reason: 'monitoring', sourceId: id, detail: { rule: hit.rule, compared: hit.evidence.compared, case_id: caseId } });
   }
-  return { hits, alerts };
+  return { alerts };
 }
