@@ -117,3 +117,11 @@ describe('one bad initiation among others', () => {
     expect(rows.map((r) => r.note).sort()).toEqual(refs.filter((_, i) => i !== 3).sort());
   });
 });
+
+describe('the staff search index on transfers', () => {
+  it('merges its pending list every 256 kB, not PostgreSQL\'s default 4 MB (a 4 MB merge held a batch of initiations for up to 450 ms)', async () => {
+    const { rows } = await t.database.pool.query<{ options: string[] | null }>(
+      `select reloptions as options from pg_class where relname = 'transfer_requests_search_idx'`);
+    expect(rows[0]?.options).toEqual(['gin_pending_list_limit=256']);
+  });
+});

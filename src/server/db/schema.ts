@@ -306,7 +306,9 @@ export const transferRequests = pgTable('transfer_requests', {
   uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
   // A quote is used once: the claim in the initiation's transaction decides it, this keeps it true.
   uniqueIndex('transfer_requests_quote_key').on(t.quote_id).where(sql`${t.quote_id} is not null`),
-  index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`),
+  // New rows wait in a small pending list (256 kB, not 4 MB) that an insert merges when full: a 4 MB
+  // merge held that insert, and every initiation batched with it, for 200 to 450 ms.
+  index('transfer_requests_search_idx').using('gin', sql`${transferSearchText(t)} gin_trgm_ops`).with({ gin_pending_list_limit: 256 }),
   check('transfer_requests_status_check', sql`${t.status} in (${oneOf(TRANSFER_STATUSES)})`),
   check('transfer_requests_payment_status_check', sql`${t.payment_status} in (${oneOf(PAYMENT_STATUSES)})`),
   check('transfer_requests_payout_status_check', sql`${t.payout_status} in (${oneOf(PAYOUT_STATUSES)})`),

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '@server/db/client.js';
+import type { Db } from '@server/db/client.js';
 import { initiationRows } from '@core/monitoring/rules.js';
 import { judgeTransfer, type MonitorableTransfer } from './monitor.js';
 import { ruleSettings } from './settings.js';
@@ -9,7 +9,7 @@ import { ruleSettings } from './settings.js';
 // round trip, only as many rows as the rules can count), the settings from memory; writes only on a hit.
 
 /** Runs every enabled rule on the new transfer; a hit is an alert in the sender's case, and a hold when its rule holds. */
-export async function monitorAtInitiation(tx: Db | Tx, transfer: MonitorableTransfer): Promise<void> {
-  const settings = await ruleSettings(tx);
-  await judgeTransfer(tx, transfer, settings, true, initiationRows(settings));
+export async function monitorAtInitiation(db: Db, transfer: MonitorableTransfer): Promise<void> {
+  const settings = await ruleSettings(db);
+  await judgeTransfer(db, transfer, settings, true, initiationRows(settings));
 }

@@ -4,7 +4,7 @@ import { parseAmount, toDecimal, type Currency } from '@core/money.js';
 import {
   DEFAULT_RULE_SETTINGS, MONITORING_RULES, RULE_FIELDS, THRESHOLD_BOUNDS, type MonitoringRule, type RuleSetting, type RuleSettings,
 } from '@core/monitoring/rules.js';
-import type { Db, Tx } from '@server/db/client.js';
+import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { ruleRows, upsertRule, type RuleRow } from './repo.js';
 
@@ -14,6 +14,8 @@ import { ruleRows, upsertRule, type RuleRow } from './repo.js';
 /** How long a process keeps the settings it read; another process's edit is seen within this. */
 const SETTINGS_TTL_MS = 5_000;
 let cached: { at: number; settings: RuleSettings } | null = null;
+/** The read under way: callers arriving meanwhile share it (at each expiry a busy server would send one per request). */
+let reading: Promise<RuleSettings> | null = null;
 
 function merged(rows: readonly RuleRow[]): RuleSettings {
   const settings = structuredClone(DEFAULT_RULE_SETTINGS) as RuleSettings;
@@ -27,11 +29,19 @@ function merged(rows: readonly RuleRow[]): RuleSettings {
 }
 
 /** The settings now (at most SETTINGS_TTL_MS old in this process). */
-export async function ruleSettings(db: Db | Tx): Promise<RuleSettings> {
-  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached.settings;
-  const settings = merged(await ruleRows(db));
-  cached = { at: Date.now(), settings };
-  return settings;
+export function ruleSettings(db: Db): Promise<RuleSettings> {
+  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return Promise.resolve(cached.settings);
+  if (reading) return reading;
+  const read: Promise<RuleSettings> = ruleRows(db).then((rows) => {
+    const settings = merged(rows);
+    // A read an admin's edit overtook is not kept.
+    if (reading === read) cached = { at: Date.now(), settings };
+    return settings;
+  }).finally(() => {
+    if (reading === read) reading = null;
+  });
+  reading = read;
+  return read;
 }
 
 function stateOf(rule: MonitoringRule, settings: RuleSettings, row: RuleRow | undefined): MonitoringRuleState {
@@ -79,6 +89,7 @@ export async function updateRule(db: Db, actor: Actor, rule: MonitoringRule, bod
     await recordAudit(tx, actor, { action: 'monitoring_rule.update', target: 'monitoring_rule', id: rule, before, after });
   });
   cached = null;
+  reading = null;
   const rows = await ruleRows(db);
   return stateOf(rule, merged(rows), rows.find((r) => r.rule === rule));
 }

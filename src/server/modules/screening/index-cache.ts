@@ -37,13 +37,18 @@ class ScreeningIndexCache {
   private snapshot: SnapshotRow[] = [];
   private checkedAt = 0;
   private building: { key: string; promise: Promise<LoadedIndex | null> } | null = null;
+  /** The versions' read under way: callers arriving meanwhile share it (at each expiry a busy server would send one per request). */
+  private checking: Promise<LoadedIndex | null> | null = null;
 
   constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
 
   /** The index of the current versions, or null when no list was ever imported. */
   async current(): Promise<LoadedIndex | null> {
     if (this.loaded && this.now() - this.checkedAt < VERSION_CHECK_MS) return this.loaded.value;
-    return this.refresh();
+    this.checking ??= this.refresh().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
   }
 
   /** The index with the lists' freshness and the hold threshold, as of at most VERSION_CHECK_MS ago. */
