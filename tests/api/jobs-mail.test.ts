@@ -232,7 +232,7 @@ describe('e-mails are queued, not sent inside requests', () => {
     await expect.poll(async () => (await list()).json().data.length, { timeout: 5000 }).toBe(1);
     const answer = await list();
     const [job] = answer.json().data;
-    expect(job).toMatchObject({ kind: 'mail', attempts: 1, max_attempts: 1 });
+    expect(job).toMatchObject({ kind: 'transfer_mail', attempts: 1, max_attempts: 1 });
     expect(job.last_error).toMatch(/ECONNREFUSED/);
     expect(Object.keys(job).sort()).toEqual(['attempts', 'created_at', 'id', 'kind', 'last_error', 'max_attempts', 'updated_at']);
     expect(answer.body).not.toContain(reference);

@@ -5,7 +5,7 @@ import type { OutboxMail } from '@core/api/mail.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
-import { enqueue, type NewJob } from '../jobs/service.js';
+import { enqueue } from '../jobs/service.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './repo.js';
 import { type AccountMail, accountMail } from './templates.js';
@@ -16,14 +16,6 @@ import { type AccountMail, accountMail } from './templates.js';
 /** Queues an e-mail; with a transaction, it is sent only if that transaction commits. */
 export function queueMail(ctx: Pick<AppContext, 'config'>, db: Db | Tx, message: MailMessage): Promise<void> {
   return enqueue(db, 'mail', { mail_id: randomUUID(), message }, ctx.config.JOB_MAX_ATTEMPTS);
-}
-
-/**
- * An e-mail's job for a statement that writes the change the e-mail reports: the e-mail exists
- * only if that statement's row does (and its transaction commits).
- */
-export function mailJob(ctx: Pick<AppContext, 'config'>, message: MailMessage): NewJob {
-  return { kind: 'mail', payload: { mail_id: randomUUID(), message }, maxAttempts: ctx.config.JOB_MAX_ATTEMPTS };
 }
 
 /** Queues an account e-mail in `lang`. */

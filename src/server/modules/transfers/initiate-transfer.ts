@@ -121,11 +121,10 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
   };
   // Screening and the monitoring rules judge it before the write (holds/at-initiation.ts).
   const checks = await checksBeforeWrite(ctx.db, request);
-  // The creation e-mail is queued with the transfer, in its statement: both or neither. Its
-  // words use the sender's name, address and language as this request's session lookup read them.
+  // The creation e-mail is queued with the transfer, in its statement: both or neither.
   let written: WrittenTransfer | null;
   try {
-    written = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx, request, user), sender.check, body.quote_id ?? null, checks);
+    written = await insertTransfer(ctx.db, request, transaction, createdMailJob(ctx), sender.check, body.quote_id ?? null, checks);
   } catch (err) {
     // A retry of a transfer already made counts that transfer against the limits, and has used
     // its quote: it gets its first answer, not a refusal.

@@ -8,7 +8,7 @@ import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { enqueue, waitingPayload, type NewJob } from '../jobs/service.js';
-import { deliverMail, mailJob, queueMail } from '../mail/service.js';
+import { deliverMail, queueMail } from '../mail/service.js';
 import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
@@ -157,12 +157,15 @@ export async function runTransferMailJob(deps: { config: Config; db: Db; mailer:
 
 /**
  * The job of the sender's "transfer created" e-mail, for the statement that inserts the transfer
- * (repo.ts insertTransfer): written from the transfer as it is about to be stored
- * (pending, awaiting payment) and the sender's contact as this request's session read it.
+ * (repo.ts insertTransfer, which adds the transfer's id to the payload): written when it is sent,
+ * like the transfer's other e-mails. Written here, it was a tenth of an initiation's server time.
  */
-export function createdMailJob(ctx: Pick<AppContext, 'config'>, request: Omit<MailedTransfer, 'payment_amount' | 'payout_reference' | 'refund_reference' | 'status' | 'payment_status'>, sender: Contact): NewJob {
-  const pending = { ...request, payment_amount: null, payout_reference: null, refund_reference: null, status: 'pending', payment_status: 'awaiting' } as const;
-  return mailJob(ctx, transferMail(ctx, [{ event: 'created', status: 'pending' }], pending, sender));
+export function createdMailJob(ctx: Pick<AppContext, 'config'>): NewJob {
+  const step: MailStep = { event: 'created', status: 'pending' };
+  return {
+    kind: 'transfer_mail', payload: { mail_id: randomUUID(), first_at: new Date().toISOString(), steps: [step] },
+    maxAttempts: ctx.config.JOB_MAX_ATTEMPTS,
+  };
 }
 
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */

@@ -516,7 +516,8 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       insert into ${transferStatusHistory} (transfer_request_id, from_status, to_status, actor_profile_id, actor_role)
       select r.id, null, 'pending', r.profile_id, 'owner' from r
     ),
-    j as (${jobRowInsert(sql`v.job_kind`, sql`v.job_payload`, sql`v.job_attempts`, sql`r join v on v.reference = r.reference`)}),
+    j as (${jobRowInsert(sql`v.job_kind`, sql`(v.job_payload::jsonb || jsonb_build_object('transfer_id', r.id))::json`, sql`v.job_attempts`,
+      sql`r join v on v.reference = r.reference`)}),
     -- Held until the initiation's checks have run again (holds/at-initiation.ts): a crash in between leaves it held, not unscreened.
     c as (insert into ${complianceHolds} (transfer_request_id, reason) select r.id, 'checking' from r join v on v.reference = r.reference where v.checking)
     select ${sql.join(Object.values(storedColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
@@ -716,10 +717,10 @@ const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
 
 /**
  * Inserts the request, its transaction, its first step (pending, by its owner) and adds `job`
- * (the creation e-mail) in one statement, so all of them or none, in one round trip, together
- * with the initiations of other senders arriving meanwhile; null, and nothing written or queued,
- * when a concurrent twin already holds the sender's idempotency key. The sender's limits are
- * checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
+ * (the creation e-mail; its payload gets the transfer's id as `transfer_id`) in one statement, so
+ * all of them or none, in one round trip, together with the initiations of other senders arriving
+ * meanwhile; null, and nothing written or queued, when a concurrent twin already holds the
+ * sender's idempotency key. The sender's limits are checked in the same transaction, the sender locked: `check`'s refusal is thrown and nothing is
  * written; so is `quote_used` or `quote_expired` when the quote named was taken or ran out
  * meanwhile (else it is marked used, and the transfer names it in its quote_id). `checks`, the
  * compliance checks before the write, decide whether it is written free or held for checking
