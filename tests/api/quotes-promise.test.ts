@@ -184,6 +184,18 @@ describe('POST /api/payments/initiate with quote_id', () => {
     expect((await initiate(alice.token, { quote_id: q.id })).statusCode).toBe(201);
   });
 
+  it('initiations arriving together, each naming its own quote (their quotes read in one statement), each get their own price; another sender\'s among them is 404', async () => {
+    const amounts = ['100', '175', '250'];
+    const own = await Promise.all(amounts.map(async (amount) => (await quote({ direction: 'USD_XAF', amount }, alice.token)).json().data));
+    const bobs = (await quote({ direction: 'USD_XAF', amount: '300' }, bob.token)).json().data;
+    const answers = await Promise.all([
+      ...own.map((q, i) => initiate(alice.token, { quote_id: q.id, amount: amounts[i] })),
+      initiate(alice.token, { quote_id: bobs.id, amount: '300' }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 404]);
+    expect(answers.slice(0, 3).map((a) => [a.json().data.quote_id, a.json().data.total])).toEqual(own.map((q) => [q.id, q.total]));
+  });
+
   it('a quote made signed out is usable by the first signed-in sender, once', async () => {
     const q = (await quote({ direction: 'USD_XAF', amount: '250' })).json().data;
     expect((await initiate(bob.token, { quote_id: q.id })).statusCode).toBe(201);

@@ -33,10 +33,23 @@ export function insertQuote(db: Db, quote: NewQuote): Promise<void> {
   return insertQuotesStatement(db)(quote);
 }
 
+/**
+ * The quotes that initiations arriving together name, read in one statement (each initiation with a
+ * quote reads it first), as the session lookups are: up to 100 a statement, two at a time.
+ */
+const findQuoteBatches = preparedPerDatabase((db) => {
+  const statement = db.select({ quote: quotes, expired: sql<boolean>`${quotes.expires_at} <= now()` }).from(quotes)
+    .where(sql`${quotes.id} = any(${sql.placeholder('ids')}::uuid[])`).prepare('find_quotes');
+  return batched(async (ids: string[]) => {
+    const rows = await statement.execute({ ids: [...new Set(ids)] });
+    const byId = new Map(rows.map((row) => [row.quote.id, { ...row.quote, expired: row.expired }]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }, { maxSize: 100, maxRunning: 2 });
+});
+
 /** The stored quote, or null; `expired` by the database's clock, which sets and claims expiries. */
-export async function findQuote(db: Db, id: string): Promise<(QuoteRow & { expired: boolean }) | null> {
-  const [row] = await db.select({ quote: quotes, expired: sql<boolean>`${quotes.expires_at} <= now()` }).from(quotes).where(eq(quotes.id, id));
-  return row ? { ...row.quote, expired: row.expired } : null;
+export function findQuote(db: Db, id: string): Promise<(QuoteRow & { expired: boolean }) | null> {
+  return findQuoteBatches(db)(id);
 }
 
 /** Ids (checked uuids) as one array parameter: drizzle would spread a JS array into a list. */
