@@ -61,17 +61,22 @@ export interface BrowserLanguageSources {
   navigator: { languages?: readonly string[]; language?: string };
 }
 
+/** A tuple of `V`, one per item of the tuple `T`. */
+type OnePer<T extends readonly unknown[], V> = { -readonly [K in keyof T]: V };
+
 /** Every candidate the browser offers, in detection order; a source that throws (private mode) is skipped. */
 export function browserLanguageCandidates(win: BrowserLanguageSources): string[] {
-  const read: Record<(typeof DETECTION_ORDER)[number], () => (string | null | undefined)[]> = {
-    querystring: () => [new URLSearchParams(win.location.search).get(LANGUAGE_QUERY_PARAM)],
-    cookie: () => [languageCookie(win.document.cookie)],
-    localStorage: () => [win.localStorage.getItem(LANGUAGE_STORAGE_KEY)],
-    sessionStorage: () => [win.sessionStorage.getItem(LANGUAGE_STORAGE_KEY)],
-    navigator: () => [...(win.navigator.languages ?? []), win.navigator.language],
-    htmlTag: () => [win.document.documentElement.getAttribute('lang')],
-  };
-  return DETECTION_ORDER.flatMap((source) => safe(read[source]) ?? [])
+  // The sources' readers in DETECTION_ORDER, by place rather than by name: the names would ship to
+  // every page twice (the boot script and the app) for nothing.
+  const read: OnePer<typeof DETECTION_ORDER, () => (string | null | undefined)[]> = [
+    () => [new URLSearchParams(win.location.search).get(LANGUAGE_QUERY_PARAM)],
+    () => [languageCookie(win.document.cookie)],
+    () => [win.localStorage.getItem(LANGUAGE_STORAGE_KEY)],
+    () => [win.sessionStorage.getItem(LANGUAGE_STORAGE_KEY)],
+    () => [...(win.navigator.languages ?? []), win.navigator.language],
+    () => [win.document.documentElement.getAttribute('lang')],
+  ];
+  return read.flatMap((source) => safe(source) ?? [])
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
     .map((x) => x.trim());
 }

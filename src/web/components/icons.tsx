@@ -6,6 +6,8 @@ import type { ReactNode, SVGProps } from 'react';
  * must stay under 120 KB of JavaScript (docs/decisions/005-web-shell-budget.md); feature pages
  * use lucide-react freely.
  * Same look as Lucide: 24×24, stroke currentColor, width 2, round caps. Decorative by default.
+ * No xmlns (an <svg> in an HTML page is SVG without it) nor focusable="false" (for Internet
+ * Explorer, which cannot run this ES2022 build).
  */
 export type IconProps = SVGProps<SVGSVGElement>;
 
@@ -14,7 +16,6 @@ export function icon(children: ReactNode) {
   return function Icon({ className = 'size-4', ...props }: IconProps) {
     return (
       <svg
-        xmlns="http://www.w3.org/2000/svg"
         viewBox="0 0 24 24"
         fill="none"
         stroke="currentColor"
@@ -22,7 +23,6 @@ export function icon(children: ReactNode) {
         strokeLinecap="round"
         strokeLinejoin="round"
         aria-hidden="true"
-        focusable="false"
         className={className}
         {...props}
       >
