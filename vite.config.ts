@@ -4,7 +4,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { pathAliases } from './scripts/path-aliases.js';
-import { PAGE_ROUTES } from './src/core/routes.js';
+import { PAGE_READS, PAGE_ROUTES } from './src/core/routes.js';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
 
@@ -19,7 +19,8 @@ const PRELOADED = PAGE_ROUTES.filter((route) => route.prerendered || (route.acce
 /**
  * Emits /assets/boot-[hash].js (src/web/boot.ts, bundled on its own), run (deferred) before the
  * app: it detects the language as the app does and preloads that language's translation files,
- * plus the current page's code and namespaces (public pages and the sender's own). A file and not an inline script: the
+ * plus the current page's code and namespaces (public pages and the sender's own) and, signed in,
+ * the page's first API reads (PAGE_READS). A file and not an inline script: the
  * server's Content-Security-Policy allows 'self' scripts only.
  */
 function bootPreload(): Plugin {
@@ -63,7 +64,8 @@ function bootPreload(): Plugin {
           const page = `features/${route.page}.tsx`;
           const modules = route.withoutQueryClient ? [page] : [page, 'lib/query-client.tsx'];
           const files = filesFor(modules);
-          return [route.path, [route.namespaces, files.map(placeOf)]];
+          const reads = PAGE_READS[route.path];
+          return [route.path, [route.namespaces, files.map(placeOf), ...(reads ? [reads] : [])]];
         }),
       );
       const boot = await build({

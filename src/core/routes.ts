@@ -59,6 +59,17 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   NOT_FOUND_ROUTE,
 ];
 
+/**
+ * The API reads (GET paths, exactly as the page asks them) a signed-in page makes as it opens: the
+ * boot script asks them beside the page's code (src/web/lib/early-reads.ts). Apart from the
+ * routes, which the app bundles: only the build reads it.
+ */
+export const PAGE_READS: Readonly<Record<string, readonly string[]>> = {
+  '/dashboard': ['/api/transactions/summary', '/api/transactions?limit=6', '/api/transactions?limit=50&open=true', '/api/kyc', '/api/fees'],
+  '/transfer': ['/api/fees', '/api/rates', '/api/recipients', '/api/operators', '/api/kyc'],
+  '/history': ['/api/transactions?limit=20', '/api/fees'],
+};
+
 /** "/pay/3f2a/" → ["pay", "3f2a"]; "/" → [""]. Trailing slashes do not count. */
 const segments = (path: string) => (path.replace(/\/+$/, '') || '/').split('/').slice(1);
 

@@ -2,7 +2,6 @@ import { startTransition, useCallback, useEffect, useMemo, useRef, useState, typ
 import { useNavigate } from 'react-router';
 import type { MyProfileResponse } from '@core/api/profiles';
 import { api, isApiError } from '../lib/api';
-import { takeEarlyProfile } from '../lib/early-profile';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
 
@@ -44,8 +43,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return null;
     }
     try {
-      // The boot script's answer when it asked with this token (the first check), else asked now.
-      const body = ((await takeEarlyProfile(tok)) as MyProfileResponse | undefined) ?? await api<MyProfileResponse>('/api/profiles/me', { token: tok });
+      // The first check takes the boot script's answer (src/web/lib/early-reads.ts).
+      const body = await api<MyProfileResponse>('/api/profiles/me', { token: tok });
       const me = body?.data ?? null;
       if (gen === generation.current) apply(() => setUser(me));
       return me;

@@ -1,4 +1,5 @@
 import type { WireCode } from '@core/errors';
+import { takeEarlyRead } from './early-reads';
 import { i18n, currentLanguage } from './i18n';
 import { readToken } from './token-store';
 
@@ -124,9 +125,13 @@ async function send(path: string, options: ApiOptions, asBlob = false): Promise<
     payload = JSON.stringify(body);
   }
 
+  const ask = () => fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+  // A plain read the boot script already asked (src/web/lib/early-reads.ts); asked again only if
+  // that one got no answer at all (a refusal is the answer, as it would be now).
+  const early = method === 'GET' && token && !options.headers ? takeEarlyRead(path, token, headers['Accept-Language']!) : undefined;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+    res = await (early ? early.catch(ask) : ask());
   } catch (e) {
     if (signal?.aborted) throw e; // let callers (and TanStack Query) see the abort as such
     throw new ApiError(0, networkErrorMessage());
