@@ -240,6 +240,15 @@ describe('quotes', () => {
     expect((await quote()).statusCode).toBe(200);
     expect((await call(sender.token, 'POST', '/api/quotes', { direction: 'EUR_XAF', amount: '50' })).statusCode).toBe(200);
   });
+
+  it('quotes of several senders asked at once (their totals read in one statement) are each judged on their own sender\'s totals', async () => {
+    const [near, fresh, other] = await Promise.all([1, 1, 1].map((kyc_level) => createUser(t, { kyc_level })));
+    await sentBefore(near!, '950', 'EUR', 1);
+    await sentBefore(other!, '900', 'EUR', 1);
+    const answers = await Promise.all([near, fresh, other].map((sender) => call(sender!.token, 'POST', '/api/quotes', { direction: 'EUR_XAF', amount: '60' })));
+    expect(answers.map((a) => a.statusCode)).toEqual([409, 200, 200]);
+    expect(answers[0]!.json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '50.00', currency: 'EUR' });
+  });
 });
 
 describe('level 0', () => {

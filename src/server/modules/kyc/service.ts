@@ -12,7 +12,7 @@ import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
-import { countedUsage } from '../transfers/service.js';
+import { senderUsage } from '../transfers/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { countryCode } from '../screening/country-code.js';
 import { screenPerson, senderKey } from '../screening/screen-people.js';
@@ -152,7 +152,7 @@ export async function checkQuote(ctx: AppContext, user: SignedInSender, amount: 
       if (err instanceof AppError && err.code === 'kyc_required') return null;
       throw err;
     }),
-    countedUsage(ctx.db, [user.profile_id]),
+    senderUsage(ctx.db, user.profile_id),
   ]);
   const refusal = limits?.check(counted.usage.get(user.profile_id) ?? [], counted.limits);
   if (refusal) throw refusal;
@@ -161,7 +161,7 @@ export async function checkQuote(ctx: AppContext, user: SignedInSender, amount: 
 /** GET /api/kyc: the sender's level, each window's limit, used and left, and what the next level takes. */
 export async function kycStatus(ctx: AppContext, profileId: string): Promise<KycStatus> {
   const [profile, counted, rates] = await Promise.all([
-    senderProfile(ctx, profileId), countedUsage(ctx.db, [profileId]), publishedRates(ctx),
+    senderProfile(ctx, profileId), senderUsage(ctx.db, profileId), publishedRates(ctx),
   ]);
   const level = kycLevelOf(profile);
   const used = usedInEur(counted.usage.get(profileId) ?? [], rates);

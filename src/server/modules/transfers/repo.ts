@@ -690,6 +690,22 @@ export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<C
   return { usage, closed, limits };
 }
 
+/**
+ * One sender's counted amounts, the closed flag and every level's limits, read outside an
+ * initiation (a quote's check, the sender's limits page): the reads of requests arriving together
+ * go as one statement, as the session lookups do.
+ */
+const usageBatches = preparedPerDatabase((db) => batched(async (ids: string[]) => {
+  const counted = await countedUsage(db, [...new Set(ids)]);
+  return ids.map((id): CountedUsage => ({
+    usage: new Map([[id, counted.usage.get(id) ?? []]]), closed: new Set(counted.closed.has(id) ? [id] : []), limits: counted.limits,
+  }));
+}, { maxSize: 100, maxRunning: 2 }));
+
+export function senderUsage(db: Db, profileId: string): Promise<CountedUsage> {
+  return usageBatches(db)(profileId);
+}
+
 /** One sender's counted transfers of one currency on one UTC day. */
 export type SenderDayTotal = { profile_id: string; currency: string; day: string; amount: string; transfers: number };
 
@@ -710,10 +726,10 @@ export async function senderTotals(db: Db | Tx, profileIds: string[], sinceDay: 
 
 /**
  * Initiations arriving while others are being written are written together, up to 50 in one
- * statement, at most two statements at a time (of the pool's ten connections); an idle server
+ * statement, at most three statements at a time (of the pool's ten connections); an idle server
  * writes each at once. Measured in docs/decisions/022-initiation-throughput.md.
  */
-const INSERT_BATCHES = { maxSize: 50, maxRunning: 2 };
+const INSERT_BATCHES = { maxSize: 50, maxRunning: 3 };
 
 /**
  * Inserts the request, its transaction, its first step (pending, by its owner) and adds `job`

@@ -24,7 +24,7 @@ export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
 export type { ChecksBeforeWrite, TransferRequestRow } from './repo.js';
-export { countedUsage } from './repo.js';
+export { senderUsage } from './repo.js';
 
 // ---- the sender's lists ----
 
