@@ -278,8 +278,19 @@ try {
         jsonb_build_object('recipient_name', 'Jean Ndong ' || (s.n - 1), 'recipient_phone', '+2417712' || lpad((s.n - 1)::text, 4, '0')),
         100, 'USD', 4.50, 104.50, 610, 61000, 'XAF', 'completed', 'received', now() - g * interval '2 days'
       from (select id, row_number() over (order by created_at, id) as n from profiles where email like 'bench-s%') s, generate_series(1, 30) g`);
+    // Cases and alerts such a service has: one sender in five of the past ones with an open case
+    // and two alerts (the tables the rules read at every initiation, with statistics to plan on).
+    await db.pool.query(`with c as (
+        insert into monitoring_cases (profile_id, created_at, updated_at)
+        select id, now() - (n % 300) * interval '1 day', now() - (n % 300) * interval '1 day'
+        from (select id, row_number() over (order by id) as n from profiles where email like 'bench-past-%') p where n % 5 = 0
+        returning id, profile_id, created_at)
+      insert into monitoring_alerts (rule, evidence, transfer_request_id, profile_id, case_id, created_at)
+      select r.rule, '{"compared": [], "transfers": []}'::jsonb,
+        (select t.id from transfer_requests t where t.profile_id = c.profile_id order by t.created_at desc limit 1), c.profile_id, c.id, c.created_at
+      from c, unnest(array['velocity', 'round_amounts']) as r(rule)`);
     await db.pool.query('analyze');
-    console.log(`\n(100,000 past transfers and 30 for each bench sender written and analysed in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(`\n(100,000 past transfers, 30 for each bench sender, 1,000 cases and 2,000 alerts written and analysed in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     await db.close();
     // Each sender pays their own recipient, as senders do: two hundred senders paying one number
     // is a pattern monitoring holds (docs/rules/monitoring.md), whose cost is the hold's, not the initiation's.
