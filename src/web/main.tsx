@@ -22,8 +22,11 @@ const app = (
 // scripts/prerender.mjs): hydrated when the browser settles on that language too, else rendered anew.
 if (container.dataset.lng && container.dataset.lng === browserLanguage(window)) {
   // Hydration must not wait on anything, or React may drop the prerendered HTML and draw the
-  // page again: translations and the page's code first.
-  void Promise.all([initI18n(), preloadRoute(location.pathname)]).finally(() => hydrateRoot(container, app));
+  // page again: translations and the page's code first. In a transition, as below: hydrated in
+  // slices (an urgent hydration is one long task, which Lighthouse counts against the page).
+  void Promise.all([initI18n(), preloadRoute(location.pathname)]).finally(() => startTransition(() => {
+    hydrateRoot(container, app);
+  }));
 } else {
   // A transition: React renders in small slices instead of one long task (Lighthouse TBT). The
   // static shell of index.html stays on screen meanwhile.

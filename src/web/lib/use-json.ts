@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ApiError } from './api';
 
 export interface JsonState<T> {
@@ -29,8 +29,11 @@ export function useJson<T>(path: string | null, interval?: number): JsonState<T>
     api<T>(path, { signal: ctrl.signal }).then(
       (body) => {
         cache.set(path, body);
-        setData(body);
-        setError(undefined);
+        // What the answer shows is drawn in a transition: in slices, not one long task.
+        startTransition(() => {
+          setData(body);
+          setError(undefined);
+        });
       },
       (e: unknown) => {
         if (!ctrl.signal.aborted) setError(e instanceof Error ? e : new Error(String(e)));
