@@ -64,15 +64,20 @@ export type ClaimRefusal = 'used' | 'expired';
  * of each quote not claimed.
  */
 export async function claimQuotes(tx: Tx, ids: string[]): Promise<Map<string, ClaimRefusal>> {
-  const result = await tx.execute<{ id: string; claimed: boolean; used: boolean }>(sql`
-    with q as (select id, used_at, expires_at from ${quotes} where id = any(${uuidArray(ids)}::uuid[]) for update),
+  const rows = await claimStatement(tx as unknown as Db).execute({ ids });
+  return new Map(rows.filter((row) => !row.claimed).map((row) => [row.id, row.used ? 'used' : 'expired']));
+}
+
+/** The claim, prepared once per connection: it runs in every batch of initiations naming quotes. */
+const claimStatement = preparedPerDatabase((db) => rowsOf<{ id: string; claimed: boolean; used: boolean }>({
+  id: sql.raw('id'), claimed: sql.raw('claimed'), used: sql.raw('used'),
+})(db, sql`
+    with q as (select id, used_at, expires_at from ${quotes} where id = any(${sql.placeholder('ids')}::uuid[]) for update),
     u as (
       update ${quotes} set used_at = now() from q
       where ${quotes.id} = q.id and q.used_at is null and q.expires_at > now() returning ${quotes.id} as id
     )
-    select q.id, u.id is not null as claimed, q.used_at is not null as used from q left join u on u.id = q.id`);
-  return new Map(result.rows.filter((row) => !row.claimed).map((row) => [row.id, row.used ? 'used' : 'expired']));
-}
+    select q.id, u.id is not null as claimed, q.used_at is not null as used from q left join u on u.id = q.id`, 'claim_quotes'));
 
 /** Gives back quotes claimed by initiations the sender's limits then refused. */
 export async function releaseQuotes(tx: Tx, ids: string[]): Promise<void> {
