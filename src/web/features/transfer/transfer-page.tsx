@@ -227,9 +227,12 @@ export default function TransferPage() {
     onAmountTyped: () => setTyped('amount'),
   }), [payoutShown, payoutCurrency, payoutError]);
 
-  // The heading first, the form in the render after (a transition): drawing the form does not hold
-  // the page back. Below the heading the page is a screen tall meanwhile (the layout), so nothing moves.
-  const formDrawn = useDeferredValue(true, false);
+  // The heading first, the form in a render after (a transition) once the page's reads have
+  // answered (or failed once): drawing the form does not hold the page back, and it is drawn with
+  // what they feed it rather than again for each answer (urgent updates, one long task each).
+  // Below the heading the page is a screen tall meanwhile (the layout), so nothing moves.
+  const answered = [fees, rates, recipients, operators, kyc].every((q) => !q.isPending || q.failureCount > 0);
+  const formDrawn = useDeferredValue(answered, false);
 
   if (review) {
     return (
