@@ -23,7 +23,7 @@ describe('parked jobs in the back office', () => {
       return stats.getByRole('listitem').filter({ hasText: 'Parked jobs' }).textContent();
     }, { timeout: 15_000 }).toContain('1');
     const jobs = page.getByRole('region', { name: 'Parked background jobs' });
-    const job = jobs.getByRole('row').filter({ hasText: 'E-mail' });
+    const job = jobs.getByRole('row').filter({ hasText: 'E-mail about a transfer' });
     await job.getByText(/ECONNREFUSED/).waitFor();
     expect(await jobs.textContent()).not.toContain(transfer.reference);
 
