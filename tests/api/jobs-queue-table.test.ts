@@ -71,3 +71,25 @@ describe('waking the workers', () => {
     }
   });
 });
+
+describe('the worker taking its next job', () => {
+  it('prepares none of its statements, so each is planned on the queue as it is then', async () => {
+    const app = await createTestApp();
+    try {
+      await app.database.pool.query(`select graphile_worker.add_job('quote_cleanup', '{}'::json)`);
+      await app.jobsDone();
+      // Every idle connection of the pool the worker shares, held at once: the one it took the job on among them.
+      const clients = await Promise.all(Array.from({ length: app.database.pool.idleCount }, () => app.database.pool.connect()));
+      try {
+        const names = await Promise.all(clients.map(async (c) => (await c.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name)));
+        expect(clients.length).toBeGreaterThan(0);
+        // With prepared statements, get_job/graphile_worker and complete_job/graphile_worker are here.
+        expect(names.flat().filter((name) => name.includes('graphile_worker'))).toEqual([]);
+      } finally {
+        for (const c of clients) c.release();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -129,6 +129,10 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,
+    // Its statements planned on each use: a plan prepared while the queue was nearly empty sorts
+    // the whole queue to take its next job once a burst of transfers has filled it (57 ms at
+    // 60,000 queued e-mails, against 0.3 ms by its index), and kept that plan for the burst.
+    noPreparedStatements: true,
     pollInterval: 1000,
     gracefulShutdownAbortTimeout: 5000,
     logger: workerLogger(log),
