@@ -125,3 +125,27 @@ describe('the staff search index on transfers', () => {
     expect(rows[0]?.options).toEqual(['gin_pending_list_limit=256']);
   });
 });
+
+describe('the indexes of what a new transfer does not have yet', () => {
+  it('hold only the transfers that have a PayPal order, a capture or an idempotency key, and still answer lookups by them', async () => {
+    const { rows } = await t.database.pool.query<{ name: string; partial: boolean }>(`select c.relname as name, i.indpred is not null as partial
+      from pg_index i join pg_class c on c.oid = i.indexrelid
+      where c.relname in ('transfer_requests_provider_txn_idx', 'transfer_requests_provider_order_idx', 'transfer_requests_idempotency_key') order by 1`);
+    expect(rows).toEqual([
+      { name: 'transfer_requests_idempotency_key', partial: true },
+      { name: 'transfer_requests_provider_order_idx', partial: true },
+      { name: 'transfer_requests_provider_txn_idx', partial: true },
+    ]);
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const plan = async (where: string) => JSON.stringify((await client.query(`explain (format json) select id from transfer_requests where ${where}`)).rows);
+      expect(await plan(`provider_order_id = 'ORDER-1'`)).toContain('transfer_requests_provider_order_idx');
+      expect(await plan(`provider_txn_id = 'CAPTURE-1'`)).toContain('transfer_requests_provider_txn_idx');
+      expect(await plan(`profile_id = '00000000-0000-0000-0000-000000000000' and idempotency_key = 'key-1'`)).toContain('transfer_requests_idempotency_key');
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
+  });
+});

@@ -301,9 +301,11 @@ export const transferRequests = pgTable('transfer_requests', {
   index('transfer_requests_status_created_idx').on(t.status, t.created_at.desc(), t.id.desc()),
   index('transfer_requests_created_idx').on(t.created_at.desc(), t.id.desc()),
   index('transfer_requests_direction_created_idx').on(t.direction, t.created_at.desc()),
-  index('transfer_requests_provider_txn_idx').on(t.provider_txn_id),
-  index('transfer_requests_provider_order_idx').on(t.provider_order_id),
-  uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key),
+  // Only the rows that have one: a new transfer has neither id, and most no key, so its insert
+  // skips these three indexes.
+  index('transfer_requests_provider_txn_idx').on(t.provider_txn_id).where(sql`${t.provider_txn_id} is not null`),
+  index('transfer_requests_provider_order_idx').on(t.provider_order_id).where(sql`${t.provider_order_id} is not null`),
+  uniqueIndex('transfer_requests_idempotency_key').on(t.profile_id, t.idempotency_key).where(sql`${t.idempotency_key} is not null`),
   // A quote is used once: the claim in the initiation's transaction decides it, this keeps it true.
   uniqueIndex('transfer_requests_quote_key').on(t.quote_id).where(sql`${t.quote_id} is not null`),
   // New rows wait in a small pending list (256 kB, not 4 MB) that an insert merges when full: a 4 MB

@@ -505,7 +505,7 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
     with v as (select * from unnest(${arrays}) with ordinality as v(${names}, ord)),
     r as (
       insert into ${transferRequests} (${requestNames}, quote_id) select ${requestNames}, quote_id from v order by ord
-      on conflict (profile_id, idempotency_key) do nothing returning *
+      on conflict (profile_id, idempotency_key) where idempotency_key is not null do nothing returning *
     ),
     t as (
       insert into ${transactions} (transfer_request_id, profile_id, currency, direction, amount, destination_details, metadata)
