@@ -5,8 +5,9 @@ import type { Db, Tx } from '@server/db/client.js';
 import { placeHold } from '../holds/holds.js';
 import { insertAlert, openCaseOf, readFacts, rulesRaised, type FactsWindows, type RawFacts } from './repo.js';
 
-// The facts' read, for the initiation's batch to judge its transfers before the write (transfers/repo.ts).
-export { readFacts, type FactsWindows, type RawFacts };
+// The facts' read, for the initiation's batch to judge its transfers before the write, read with its other reads (transfers/repo.ts).
+export { factsJson, factsOfJson, factsValues, type FactsOf } from './repo.js';
+export type { FactsWindows, RawFacts };
 
 // One transfer judged by the rules (docs/rules/monitoring.md): its facts read in one round trip,
 // and, for each hit, an alert with its evidence in the sender's one open case, and a hold when the

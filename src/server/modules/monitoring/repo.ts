@@ -106,15 +106,25 @@ const factsQuery = sql`select ${MS('n.at')} as at, ${MS('p.created_at')} as send
       order by a.created_at desc limit ${cap}) a) as account_transfers,
     (select json_object_agg(r.key, r.value::text) from rates r) as rates,
     (select coalesce(json_agg(distinct m.rule), '[]'::json) from monitoring_alerts m join monitoring_cases c on c.id = m.case_id and c.status <> 'closed'
-      where m.profile_id = p.id and m.created_at > ${at} - interval '24 hours' and m.created_at <= ${at} + interval '1 minute') as recent_rules
+      where m.profile_id = p.id and m.created_at > ${at} - interval '24 hours' and m.created_at <= ${at} + interval '1 minute') as recent_rules,
+    q.ord
   from unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('profile_ids')}::uuid[], ${sql.placeholder('accounts')}::text[])
       with ordinality as q(id, profile_id, account, ord)
     cross join lateral (select coalesce((select x.created_at from transfer_requests x where x.id = q.id), statement_timestamp()) as at) n
     join profiles p on p.id = q.profile_id
   order by q.ord`;
-const factsRows = rowsOf<FactsRow>(Object.fromEntries(['at', 'sender_created_at', 'transfer_limit_eur', 'previous_transfer_at', 'sender_held',
-  'sender_transfers', 'account_transfers', 'rates', 'recent_rules'].map((key) => [key, sql.raw(key)])));
+/** The facts' columns, in the order the query gives them (then each transfer's place in the list, `ord`). */
+const FACTS_KEYS = ['at', 'sender_created_at', 'transfer_limit_eur', 'previous_transfer_at', 'sender_held',
+  'sender_transfers', 'account_transfers', 'rates', 'recent_rules'] as const;
+const factsRows = rowsOf<FactsRow>(Object.fromEntries(FACTS_KEYS.map((key) => [key, sql.raw(key)])));
 const factsStatement = preparedPerDatabase((db) => factsRows(db, factsQuery, 'monitoring_facts'));
+
+/**
+ * The facts of {@link factsValues}' transfers as one JSON array of arrays, in their order: for a
+ * statement that reads them with other things (the initiation's reads under the senders' locks).
+ */
+export const factsJson = sql`(select coalesce(json_agg(json_build_array(${sql.raw(FACTS_KEYS.map((key) => `f.${key}`).join(', '))}) order by f.ord), '[]'::json)
+  from (${factsQuery}) f)`;
 
 /**
  * Everything the rules read about each transfer, in one round trip: when it is judged as made, the
@@ -127,12 +137,25 @@ const factsStatement = preparedPerDatabase((db) => factsRows(db, factsQuery, 'mo
  */
 export async function readFacts(db: Conn, transfers: readonly FactsOf[], windows: FactsWindows): Promise<RawFacts[]> {
   if (transfers.length === 0) return [];
-  const rows = await factsStatement(db as Db).execute({
+  return factsOfRows(transfers, await factsStatement(db as Db).execute(factsValues(transfers, windows)));
+}
+
+/** The facts' statement's values for `transfers` read within `windows`. */
+export function factsValues(transfers: readonly FactsOf[], windows: FactsWindows): Record<string, unknown> {
+  return {
     ids: transfers.map((t) => t.id), profile_ids: transfers.map((t) => t.profile_id),
     // No account, or no rule reading the account's payments: the account's read finds nothing.
     accounts: transfers.map((t) => (windows.accountDays > 0 ? t.account : null)),
     sender_days: windows.senderDays, account_days: windows.accountDays, cap: windows.cap,
-  });
+  };
+}
+
+/** {@link factsJson}'s arrays, read. */
+export function factsOfJson(transfers: readonly FactsOf[], arrays: unknown[][]): RawFacts[] {
+  return factsOfRows(transfers, arrays.map((values) => Object.fromEntries(FACTS_KEYS.map((key, i) => [key, values[i]])) as FactsRow));
+}
+
+function factsOfRows(transfers: readonly FactsOf[], rows: FactsRow[]): RawFacts[] {
   if (rows.length !== transfers.length) throw new Error('monitoring: a transfer\'s sender does not exist');
   return rows.map((row) => ({
     at: Number(row.at), sender_created_at: iso(row.sender_created_at), transfer_limit_eur: row.transfer_limit_eur,

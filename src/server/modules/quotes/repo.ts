@@ -59,25 +59,25 @@ const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 export type ClaimRefusal = 'used' | 'expired';
 
 /**
- * Marks the quotes used in the initiation's transaction: each row locked, so of two initiations
- * naming one quote the second waits for the first's commit and finds it used. Answers the refusal
- * of each quote not claimed.
+ * Marks the quotes `quote_ids` used, in the initiation's transaction: as the common table
+ * expressions `claim_q` and `claim_u` of its reads under the senders' locks (transfers/repo.ts),
+ * each quote locked, so of two initiations naming one the second waits for the first's commit and
+ * finds it used. {@link quoteClaimsJson} answers each quote's outcome.
  */
-export async function claimQuotes(tx: Tx, ids: string[]): Promise<Map<string, ClaimRefusal>> {
-  const rows = await claimStatement(tx as unknown as Db).execute({ ids });
-  return new Map(rows.filter((row) => !row.claimed).map((row) => [row.id, row.used ? 'used' : 'expired']));
-}
-
-/** The claim, prepared once per connection: it runs in every batch of initiations naming quotes. */
-const claimStatement = preparedPerDatabase((db) => rowsOf<{ id: string; claimed: boolean; used: boolean }>({
-  id: sql.raw('id'), claimed: sql.raw('claimed'), used: sql.raw('used'),
-})(db, sql`
-    with q as (select id, used_at, expires_at from ${quotes} where id = any(${sql.placeholder('ids')}::uuid[]) for update),
-    u as (
-      update ${quotes} set used_at = now() from q
+export const quoteClaimCtes = sql`claim_q as (select id, used_at, expires_at from ${quotes} where id = any(${sql.placeholder('quote_ids')}::uuid[]) for update),
+    claim_u as (
+      update ${quotes} set used_at = now() from claim_q q
       where ${quotes.id} = q.id and q.used_at is null and q.expires_at > now() returning ${quotes.id} as id
-    )
-    select q.id, u.id is not null as claimed, q.used_at is not null as used from q left join u on u.id = q.id`, 'claim_quotes'));
+    )`;
+
+/** Each quote named: [id, claimed, used before], as one JSON array. */
+export const quoteClaimsJson = sql`(select coalesce(json_agg(json_build_array(q.id, u.id is not null, q.used_at is not null)), '[]'::json)
+    from claim_q q left join claim_u u on u.id = q.id)`;
+
+/** The refusal of each quote not claimed, from {@link quoteClaimsJson}'s arrays. */
+export function claimRefusals(claims: [string, boolean, boolean][]): Map<string, ClaimRefusal> {
+  return new Map(claims.filter(([, claimed]) => !claimed).map(([id, , used]) => [id, used ? 'used' : 'expired']));
+}
 
 /** Gives back quotes claimed by initiations the sender's limits then refused. */
 export async function releaseQuotes(tx: Tx, ids: string[]): Promise<void> {

@@ -16,7 +16,7 @@ import { editPrices } from '../rates/service.js';
 import { deleteExpiredQuotes, findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
 
 /** A quote's use, claimed in the initiation's transaction (transfers/repo.ts). */
-export { claimQuotes, releaseQuotes } from './repo.js';
+export { claimRefusals, quoteClaimCtes, quoteClaimsJson, releaseQuotes } from './repo.js';
 
 // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): priced as every
 // transfer is, stored with its expiry, and kept for the initiation that names it.
@@ -110,7 +110,7 @@ export async function makeQuote(
  * The quote an initiation names, checked before its transaction: another sender's is not found
  * (a quote made signed out is anyone's, once); one for another amount or channels is a mismatch;
  * a used one is refused; an expired one is refused with a fresh quote for the same transfer. Its
- * use is claimed in the initiation's transaction (claimQuotes), which settles two at once.
+ * use is claimed in the initiation's transaction (quoteClaimCtes), which settles two at once.
  */
 export async function promisedPrice(
   ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, quoteId: string,

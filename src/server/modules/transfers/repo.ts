@@ -16,8 +16,8 @@ import type { Cursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
 import { jobRowInsert, type NewJob } from '../jobs/service.js';
 import type { LevelLimitsRow } from '../kyc/service.js';
-import { readFacts, type FactsWindows, type RawFacts } from '../monitoring/monitor.js';
-import { claimQuotes, releaseQuotes } from '../quotes/service.js';
+import { factsJson, factsOfJson, factsValues, type FactsOf, type FactsWindows, type RawFacts } from '../monitoring/monitor.js';
+import { claimRefusals, quoteClaimCtes, quoteClaimsJson, releaseQuotes } from '../quotes/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
@@ -523,21 +523,21 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
     select ${sql.join(Object.values(storedColumns).map((column) => sql`r.${sql.identifier(column.name)}`), sql`, `)} from r`;
   return batched(async (batch: Initiation[]) => db.transaction(async (tx) => {
     // Every sender of the batch locked (in one order, so two batches never wait on each other),
-    // then what each has sent read once: a parallel initiation of the same sender waits here
-    // until this one is written, and counts it. An account closing takes the same lock, so a
-    // request signed in before it closed finds it closed here.
+    // then what each has sent, the quotes named and the rules' facts read in one statement: a
+    // parallel initiation of the same sender waits here until this one is written, and counts it.
+    // An account closing takes the same lock, so a request signed in before it closed finds it closed here.
     const senders = [...new Set(batch.map(({ request }) => request.profile_id))];
     await lockSenders(tx, senders);
-    const { usage, closed, limits } = await countedUsage(tx, senders);
     // The quotes named, each locked and marked used here: of two initiations naming one, the
     // second (in this batch or another) finds it used (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
     const quoteIds = [...new Set(batch.flatMap(({ quoteId }) => (quoteId ? [quoteId] : [])))];
-    const unclaimed = quoteIds.length > 0 ? await claimQuotes(tx, quoteIds) : new Map<string, 'used' | 'expired'>();
+    const judged = judgedBeforeWrite(batch);
+    const { usage, closed, limits, unclaimed, facts } = await readsUnderLock(tx, senders, quoteIds, judged);
     const claimed = new Set<string>();
     const released = new Set<string>();
     const outcomes: (Error | null)[] = [];
-    const admitted: Initiation[] = [];
-    for (const initiation of batch) {
+    const admitted: { initiation: Initiation; checking: boolean }[] = [];
+    for (const [i, initiation] of batch.entries()) {
       const { request, quoteId } = initiation;
       const sent = usage.get(request.profile_id) ?? [];
       const why = quoteId ? unclaimed.get(quoteId) ?? (claimed.has(quoteId) ? 'used' : null) : null;
@@ -550,20 +550,19 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
         else { claimed.add(quoteId); released.delete(quoteId); }
       }
       if (refusal) continue;
-      admitted.push(initiation);
+      admitted.push({ initiation, checking: checkingOf(judged[i]!, facts) });
       // The batch's next initiation of this sender counts this one too.
       sent.push({ currency: request.currency as CurrencyUsage['currency'], d30: request.amount, d365: request.amount });
       usage.set(request.profile_id, sent);
     }
     if (released.size > 0) await releaseQuotes(tx, [...released]);
-    const checking = await checkingOf(tx, admitted);
-    const written = admitted.length > 0 ? await insertAdmitted(tx, admitted, checking) : new Map<string, WrittenTransfer>();
+    const written = admitted.length > 0 ? await insertAdmitted(tx, admitted) : new Map<string, WrittenTransfer>();
     return batch.map(({ request }, i): InitiationOutcome => outcomes[i] ?? written.get(request.reference) ?? null);
   }), INSERT_BATCHES);
 
-  async function insertAdmitted(tx: Tx, batch: Initiation[], checking: boolean[]): Promise<Map<string, WrittenTransfer>> {
+  async function insertAdmitted(tx: Tx, batch: { initiation: Initiation; checking: boolean }[]): Promise<Map<string, WrittenTransfer>> {
     const values: Record<string, (string | null)[]> = Object.fromEntries(columns.map(([name]) => [name, []]));
-    for (const [i, { request, transaction, job, quoteId }] of batch.entries()) {
+    for (const { initiation: { request, transaction, job, quoteId }, checking } of batch) {
       for (const name of REQUEST_VALUES) values[name]!.push(asText(request[name]));
       values.quote_id!.push(quoteId);
       values.transaction_direction!.push(transaction.direction);
@@ -573,45 +572,39 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
       values.job_kind!.push(job.kind);
       values.job_payload!.push(JSON.stringify(job.payload));
       values.job_attempts!.push(String(job.maxAttempts));
-      values.checking!.push(String(checking[i]));
+      values.checking!.push(String(checking));
     }
     const rows = await insertedRows(tx as unknown as Db, statement, 'insert_transfers').execute(values);
-    const held = new Set(batch.filter((_, i) => checking[i]).map(({ request }) => request.reference));
+    const held = new Set(batch.filter(({ checking }) => checking).map(({ initiation }) => initiation.request.reference));
     return new Map(rows.map((row) => [row.reference, { transfer: row, checking: held.has(row.reference) }]));
   }
 });
 
 /**
- * Which of the batch's initiations are written held for checking: those whose checks before the
- * write found something, and those whose sender or recipient account an earlier one of the batch
- * has (their facts, read before either is written, miss it: they are judged once written). The
- * others' facts are read in one statement, under their senders' locks, and judged by the rules.
+ * For each of the batch's initiations, the facts the rules judge it on before the write (their
+ * place in the facts read), or null when it is written held for checking: its checks before the
+ * write found something, or an earlier one of the batch has its sender or recipient account (their
+ * facts, read before either is written, miss it: they are judged once written).
  */
-async function checkingOf(tx: Tx, admitted: Initiation[]): Promise<boolean[]> {
+function judgedBeforeWrite(batch: Initiation[]): ({ checks: ChecksBeforeWrite; read: FactsOf } | null)[] {
   const met = new Set<string>();
-  const judged = admitted.map(({ request, checks }) => {
+  return batch.map(({ request, checks }) => {
     const keys = [`sender:${request.profile_id}`, ...(checks?.account ? [`account:${checks.account}`] : [])];
     const first = keys.every((key) => !met.has(key));
     for (const key of keys) met.add(key);
-    return first && checks?.screened === true ? checks : null;
+    return first && checks?.screened === true ? { checks, read: { id: null, profile_id: request.profile_id, account: checks.account } } : null;
   });
-  const toRead = admitted.flatMap(({ request }, i) => (judged[i] ? [{ id: null, profile_id: request.profile_id, account: judged[i].account }] : []));
-  // One read for all: the longest windows any of them asks (the rules look only within their own).
-  const windows = judged.reduce<FactsWindows>((w, c) => (c ? {
-    senderDays: Math.max(w.senderDays, c.windows.senderDays), accountDays: Math.max(w.accountDays, c.windows.accountDays), cap: Math.max(w.cap, c.windows.cap),
-  } : w), { senderDays: 0, accountDays: 0, cap: 0 });
-  const facts = await readFacts(tx, toRead, windows);
-  let next = 0;
-  return judged.map((checks) => {
-    if (!checks) return true;
-    const read = facts[next++]!;
-    try {
-      return !checks.clears(read);
-    } catch {
-      // A rule that fails to judge it leaves it to the checks after the write, which hold it when they fail too.
-      return true;
-    }
-  });
+}
+
+/** Whether an initiation is written held for checking: not judged before the write, or the rules raise something on its facts. */
+function checkingOf(judged: { checks: ChecksBeforeWrite; read: FactsOf } | null, facts: Map<FactsOf, RawFacts>): boolean {
+  if (!judged) return true;
+  try {
+    return !judged.checks.clears(facts.get(judged.read)!);
+  } catch {
+    // A rule that fails to judge it leaves it to the checks after the write, which hold it when they fail too.
+    return true;
+  }
 }
 
 /** A written transfer, null when its idempotency key names another already, or the limits' refusal. */
@@ -632,19 +625,15 @@ const utcToday = sql`(now() at time zone 'UTC')::date`;
  */
 const senderIds = sql`any(${sql.placeholder('senders')}::uuid[])`;
 
+/** The columns of {@link usageRows}, in order. */
+const USAGE_KEYS = ['profile_id', 'currency', 'd30', 'd365', 'level', 'transfer'] as const;
+
 /**
- * The lock and the totals' read run on every initiation's batch: each a statement prepared once per
- * connection (planning them was a third of what the limit check added). Two statements, not one:
- * the read's snapshot must be taken once the lock is held, to see what the sender's previous
- * initiation committed meanwhile.
+ * The senders' counted amounts per currency; in the same read, the senders whose account is closed,
+ * as rows without a currency, and every level's limits, as rows without a sender (read here, so an
+ * admin's edit applies to the next transfer).
  */
-const limitStatements = preparedPerDatabase((db) => ({
-  lock: rowsOf<{ locked: unknown }>({ locked: sql.raw('locked') })(db, sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(sender.id)) as locked
-    from jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb) as sender(id) order by hashtext(sender.id)`, 'lock_senders'),
-  // In the same round trip: the senders whose account is closed, as rows without a currency, and
-  // every level's limits, as rows without a sender (read here, so an admin's edit applies to the
-  // next transfer).
-  usage: rowsOf<UsageRow>(Object.fromEntries(['profile_id', 'currency', 'd30', 'd365', 'level', 'transfer'].map((key) => [key, sql.raw(key)])))(db, sql`
+const usageRows = sql`
     select profile_id, currency,
       coalesce(sum(amount) filter (where day >= ${utcToday} - ${sql.raw(String(WINDOW_DAYS.d30 - 1))}), 0)::text as d30,
       sum(amount)::text as d365, null::smallint as level, null::text as transfer
@@ -655,8 +644,33 @@ const limitStatements = preparedPerDatabase((db) => ({
     union all
     select id, null, null, null, null, null from profiles where id = ${senderIds} and closed_at is not null
     union all
-    select null, null, d30::text, d365::text, level, transfer::text from kyc_limits`, 'sender_usage'),
+    select null, null, d30::text, d365::text, level, transfer::text from kyc_limits`;
+
+/**
+ * The statements of every initiation's batch, each prepared once per connection (planning them was
+ * a third of what the limit check added): the senders' lock, then the reads under it. Two
+ * statements, not one: the reads' snapshot must be taken once the lock is held, to see what the
+ * sender's previous initiation committed meanwhile. The reads are one statement: the senders'
+ * usage, the quotes named claimed, and the rules' facts, each as one JSON array.
+ */
+const limitStatements = preparedPerDatabase((db) => ({
+  lock: rowsOf<{ locked: unknown }>({ locked: sql.raw('locked') })(db, sql`select pg_advisory_xact_lock(${SENDER_LOCK_CLASS}, hashtext(sender.id)) as locked
+    from jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb) as sender(id) order by hashtext(sender.id)`, 'lock_senders'),
+  usage: rowsOf<UsageRow>(Object.fromEntries(USAGE_KEYS.map((key) => [key, sql.raw(key)])))(db, usageRows, 'sender_usage'),
+  // Two shapes: the quotes' claim only in batches that name quotes. A plan kept for a statement is
+  // made for the tables as they are then: one made while no quote existed scanned the whole table
+  // for each claim once quotes came (120 ms a batch at 19,000 quotes).
+  underLock: underLockStatement(db, false),
+  underLockQuoted: underLockStatement(db, true),
 }));
+
+function underLockStatement(db: Db, quoted: boolean) {
+  return rowsOf<{ usage: unknown[][]; quotes: [string, boolean, boolean][]; facts: unknown[][] }>({
+    usage: sql.raw('usage'), quotes: sql.raw('quotes'), facts: sql.raw('facts'),
+  })(db, sql`${quoted ? sql`with ${quoteClaimCtes} ` : sql``}
+    select (select coalesce(json_agg(json_build_array(${sql.raw(USAGE_KEYS.map((key) => `u.${key}`).join(', '))})), '[]'::json) from (${usageRows}) u) as usage,
+      ${quoted ? quoteClaimsJson : sql`'[]'::json`} as quotes, ${factsJson} as facts`, quoted ? 'reads_under_lock_quoted' : 'reads_under_lock');
+}
 
 type UsageRow = {
   profile_id: string | null; currency: CurrencyUsage['currency'] | null; d30: string | null; d365: string | null; level: number | null; transfer: string | null;
@@ -678,7 +692,10 @@ export async function lockSenders(tx: Tx, profileIds: string[]): Promise<void> {
  * the 364 before (docs/decisions/034-sender-daily-totals.md).
  */
 export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<CountedUsage> {
-  const rows = await limitStatements(db as Db).usage.execute({ senders: profileIds });
+  return usageOf(await limitStatements(db as Db).usage.execute({ senders: profileIds }));
+}
+
+function usageOf(rows: UsageRow[]): CountedUsage {
   const usage = new Map<string, CurrencyUsage[]>();
   const closed = new Set<string>();
   const limits: LevelLimitsRow[] = [];
@@ -688,6 +705,29 @@ export async function countedUsage(db: Db | Tx, profileIds: string[]): Promise<C
     else usage.set(row.profile_id, [...(usage.get(row.profile_id) ?? []), { currency: row.currency, d30: row.d30!, d365: row.d365! }]);
   }
   return { usage, closed, limits };
+}
+
+/**
+ * The batch's reads once its senders are locked: their counted usage (as {@link countedUsage}), the
+ * quotes named claimed (the refusal of each not claimed), and the facts of the initiations the
+ * rules judge before the write, read within the longest windows any of them asks (the rules look
+ * only within their own).
+ */
+async function readsUnderLock(tx: Tx, senders: string[], quoteIds: string[], judged: ({ checks: ChecksBeforeWrite; read: FactsOf } | null)[]) {
+  const toJudge = judged.filter((j) => j !== null);
+  const windows = toJudge.reduce<FactsWindows>((w, { checks: c }) => ({
+    senderDays: Math.max(w.senderDays, c.windows.senderDays), accountDays: Math.max(w.accountDays, c.windows.accountDays), cap: Math.max(w.cap, c.windows.cap),
+  }), { senderDays: 0, accountDays: 0, cap: 0 });
+  const reads = toJudge.map((j) => j.read);
+  const statements = limitStatements(tx as unknown as Db);
+  const [row] = await (quoteIds.length > 0 ? statements.underLockQuoted.execute({ senders, quote_ids: quoteIds, ...factsValues(reads, windows) })
+    : statements.underLock.execute({ senders, ...factsValues(reads, windows) }));
+  const facts = factsOfJson(reads, row!.facts);
+  return {
+    ...usageOf(row!.usage.map((values) => Object.fromEntries(USAGE_KEYS.map((key, i) => [key, values[i]])) as UsageRow)),
+    unclaimed: claimRefusals(row!.quotes),
+    facts: new Map(reads.map((read, i) => [read, facts[i]!])),
+  };
 }
 
 /**
