@@ -93,3 +93,21 @@ describe('the worker taking its next job', () => {
     }
   });
 });
+
+describe('the liveness sweep', () => {
+  it('finds the jobs locked by a worker by an index of locked jobs alone, not by reading every queued job', async () => {
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const plan = JSON.stringify((await client.query(`explain (format json) select distinct locked_by as worker from graphile_worker.jobs
+        where locked_by is not null and locked_at < now() - make_interval(secs => 30)`)).rows);
+      expect(plan).toContain('jobs_locked_index');
+      const { rows } = await client.query<{ predicate: string }>(`select pg_get_expr(i.indpred, i.indrelid) as predicate
+        from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = 'jobs_locked_index'`);
+      expect(rows).toEqual([{ predicate: '(locked_by IS NOT NULL)' }]);
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
+  });
+});

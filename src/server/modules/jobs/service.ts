@@ -51,6 +51,8 @@ export const queueStats = (db: Db): Promise<repo.QueueStats> => repo.queueStats(
 /** The queue knows every kind of job before any is added (run with the migrations). */
 export const registerJobKinds = (db: Db): Promise<void> => repo.registerJobKinds(db, JOB_KINDS);
 
+export const indexLockedJobs = (db: Db): Promise<void> => repo.indexLockedJobs(db);
+
 export const countParked = (db: Db): Promise<number> => repo.countParked(db);
 
 /** Puts a parked job back in line with fresh attempts: 404 unknown (or done), 409 not parked. */
