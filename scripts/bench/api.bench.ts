@@ -335,6 +335,7 @@ try {
       context.sender ??= nextSender++ % senders.length;
       return context.sender as number;
     };
+    const beforeQuoted = { server: cpuMs(productPid), postgres: postgresCpuMs(), bench: process.cpuUsage() };
     const quoted = await autocannon({
       url: product, connections: 200, duration: 30,
       requests: [{
@@ -357,6 +358,10 @@ try {
     });
     console.log(`initiate with quote_id, each after its quote, 200 senders, 30 s: ${(quoted.requests.average / 2).toFixed(0)} quote + initiation pairs/s,`
       + ` p50 ${quoted.latency.p50} ms, p99 ${quoted.latency.p99} ms (both requests), errors ${quoted.errors + quoted.timeouts + quoted.non2xx}`);
+    const quotedCpu = process.cpuUsage(beforeQuoted.bench);
+    const perPair = (ms: number) => `${((2000 * ms) / Math.max(1, quoted.requests.total)).toFixed(0)} µs`;
+    console.log(`CPU per quote + initiation pair: server ${perPair(cpuMs(productPid) - beforeQuoted.server)}, PostgreSQL ${perPair(postgresCpuMs() - beforeQuoted.postgres)},`
+      + ` load generator ${perPair((quotedCpu.user + quotedCpu.system) / 1000)}`);
     if (quoted.latency.p99 > 250 || quoted.errors + quoted.timeouts + quoted.non2xx > 0) missed.push({ what: 'initiate with quote_id: 0 errors, p99 ≤ 250 ms', share: 0, min: 0 });
   }
 
