@@ -581,8 +581,8 @@ const insertTransfersStatement = preparedPerDatabase((db) => {
 });
 
 /**
- * For each of the batch's initiations, the facts the rules judge it on before the write (their
- * place in the facts read), or null when it is written held for checking: its checks before the
+ * For each of the batch's initiations, what the rules judge it by before the write (its checks,
+ * and whose facts to read), or null when it is written held for checking: its checks before the
  * write found something, or an earlier one of the batch has its sender or recipient account (their
  * facts, read before either is written, miss it: they are judged once written).
  */
