@@ -108,6 +108,14 @@ describe('level 1 waits for the sender\'s own screening', () => {
     const alerts = (await call(manager.token, 'GET', '/api/screening/alerts?status=open')).json().data as { subject: string; sender: { profile_id: string } }[];
     expect(alerts.filter((a) => a.subject === 'sender' && a.sender.profile_id === listed.id)).toHaveLength(1);
   });
+
+  it('a listed sender screened by several reads at once gets one alert, not one per read', async () => {
+    // The list imported above; a second person of the same name and birth date.
+    const twin = await createUser(t, { full_name: 'Borislav Yevgenyevich Kazantsev', date_of_birth: '1961-03-14', country: 'RU', kyc_level: 0 });
+    await Promise.all([kyc(twin), kyc(twin), kyc(twin), kyc(twin)]);
+    const alerts = (await call(manager.token, 'GET', '/api/screening/alerts?status=open')).json().data as { subject: string; sender: { profile_id: string } }[];
+    expect(alerts.filter((a) => a.subject === 'sender' && a.sender.profile_id === twin.id)).toHaveLength(1);
+  });
 });
 
 describe('the digest of what the screening ran on', () => {

@@ -48,6 +48,17 @@ export function hitsOf(state: ScreeningState, person: Pick<Person, 'name' | 'bir
 export async function raiseAlerts(tx: Db | Tx, state: ScreeningState, person: Person, hits: Match[], trigger: ScreeningTrigger): Promise<string[]> {
   if (!hits.length || !state.loaded) return [];
   const stored = hits.map((hit) => ({ hit, ...state.loaded!.stored.get(hit.entry)! })).filter((h) => h.fingerprint);
+  // Two screenings of one person at once (a re-screening job and the read of their level, say)
+  // take turns here: the second finds the first's alert and raises none.
+  return tx.transaction(async (inner) => {
+    await inner.execute(sql`select pg_advisory_xact_lock(hashtext(${`screening:${person.key}`}))`);
+    return raiseAlertsOnce(inner, person, stored, trigger);
+  });
+}
+
+async function raiseAlertsOnce(
+  tx: Tx, person: Person, stored: { hit: Match; entry_id: number; fingerprint: string }[], trigger: ScreeningTrigger,
+): Promise<string[]> {
   const fingerprints = sql.join(stored.map((h) => sql`${h.fingerprint}`), sql`, `);
   // A false positive is remembered for the person and the entry as it was; an alert still open for
   // them is not raised again (for a transfer: not again for the same transfer).
