@@ -48,6 +48,7 @@ export function hitsOf(state: ScreeningState, person: Pick<Person, 'name' | 'bir
 export async function raiseAlerts(tx: Db | Tx, state: ScreeningState, person: Person, hits: Match[], trigger: ScreeningTrigger): Promise<string[]> {
   if (!hits.length || !state.loaded) return [];
   const stored = hits.map((hit) => ({ hit, ...state.loaded!.stored.get(hit.entry)! })).filter((h) => h.fingerprint);
+  if (!stored.length) return [];
   // Two screenings of one person at once (a re-screening job and the read of their level, say)
   // take turns here: the second finds the first's alert and raises none.
   return tx.transaction(async (inner) => {
