@@ -67,6 +67,20 @@ describe('POST /api/quotes answers a promise', () => {
     expect(rows.find((r) => r.id === mine.id)).toMatchObject({ amount: '250.00', fee: '9.75', total: '259.75', payout: '152500.00', used_at: null });
   });
 
+  it('its commit alone skips the wait for the disk: every connection of the pool still waits for it afterwards (transfers, audit)', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => quote({ direction: 'USD_XAF', amount: '250' })));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const pool = t.database.pool;
+    const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    try {
+      const settings = await Promise.all(clients.map(async (c) => (await c.query<{ synchronous_commit: string }>('show synchronous_commit')).rows[0]!.synchronous_commit));
+      expect(settings.length).toBeGreaterThan(0);
+      expect(new Set(settings)).toEqual(new Set(['on']));
+    } finally {
+      clients.forEach((c) => c.release());
+    }
+  });
+
   it('a signed-in sender over their own limits is refused, and no quote is kept for them', async () => {
     const dan = await createUser(t, { full_name: 'Dan Sender', kyc_level: 1 });
     // 1,500 USD is over level 1's 1,000 EUR for one transfer.

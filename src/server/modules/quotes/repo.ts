@@ -18,10 +18,15 @@ const COLUMNS = sql.raw(['id', 'profile_id', 'direction', 'source_provider', 'de
  * (as initiations are, docs/decisions/022-initiation-throughput.md): the batch goes as one JSON
  * parameter, read into rows by PostgreSQL, which costs the server less than an array per column.
  * Up to 100 a statement, two statements at a time (docs/decisions/032-a-quote-is-a-promise.md).
+ * Its commit does not wait for the disk (`synchronous_commit` off for this statement alone): a
+ * quote carries no money, and the commit of a transfer naming it writes it to disk first
+ * (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
  */
 const insertQuotesStatement = preparedPerDatabase((db) => {
   const statement = rowsOf<never>({})(db, sql`
-    insert into ${quotes} (${COLUMNS}) select ${COLUMNS} from json_populate_recordset(null::quotes, ${sql.placeholder('rows')}::json)`, 'insert_quotes');
+    with unflushed as (select set_config('synchronous_commit', 'off', true))
+    insert into ${quotes} (${COLUMNS})
+    select ${COLUMNS} from json_populate_recordset(null::quotes, ${sql.placeholder('rows')}::json), unflushed`, 'insert_quotes');
   return batched(async (batch: NewQuote[]) => {
     await statement.execute({ rows: JSON.stringify(batch) });
     return batch.map(() => undefined);

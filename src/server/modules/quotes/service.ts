@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { PricePreview, PromisedQuote } from '@core/api/pricing.js';
 import { directionById, type DirectionId } from '@core/channels.js';
@@ -10,6 +9,7 @@ import type { QuoteValidityInput } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import type { PriceCache } from '@server/lib/price-cache.js';
+import { timeOrderedId } from '@server/lib/time-ordered-id.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { priceTransfer, publishedRates, quoteMinutes, quoteToJson, type PricedQuote } from '../fees/service.js';
 import { editPrices } from '../rates/service.js';
@@ -94,7 +94,8 @@ export async function makeQuote(
   const { priced, json } = await priceOf(ctx, ask, admit);
   const { quote } = priced;
   const minutes = await quoteMinutes(ctx, ask.direction);
-  const id = randomUUID();
+  // Time-ordered: a busy hour's quotes are appended to the key's index, not scattered over it.
+  const id = timeOrderedId();
   // The server's clock sets the expiry, the database's checks it: both keep UTC by NTP.
   const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
   await insertQuote(ctx.db, {
