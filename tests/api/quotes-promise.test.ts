@@ -67,7 +67,7 @@ describe('POST /api/quotes answers a promise', () => {
     expect(rows.find((r) => r.id === mine.id)).toMatchObject({ amount: '250.00', fee: '9.75', total: '259.75', payout: '152500.00', used_at: null });
   });
 
-  it('its commit alone skips the wait for the disk: every connection of the pool still waits for it afterwards (transfers, audit)', async () => {
+  it('its insert alone skips the wait for the disk: the setting ends with its statement, and every connection of the pool waits for the disk afterwards (transfers, audit)', async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => quote({ direction: 'USD_XAF', amount: '250' })));
     expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const pool = t.database.pool;
