@@ -129,7 +129,31 @@ function boundsOf(tier: FeeTier, currency: Currency): TierBounds | null {
  * none matches: the tier with the highest min_amount. Null when there are no (usable) tiers.
  */
 export function selectTier(tiers: readonly FeeTier[], amount: Minor, currency: Currency): FeeTier | null {
-  return pickTier(usableTiers(tiers, currency), amount);
+  return pickTier(planOf(tiers, currency).usable, amount);
+}
+
+/** A tier set read once: its usable tiers by min_amount, and each tier's fee rule as first asked. */
+interface TierPlan {
+  usable: TierBounds[];
+  rules: Map<FeeTier | null, (amount: Minor) => Minor>;
+}
+
+/**
+ * Tier sets are not changed once made (the server's published prices are frozen and shared by
+ * every price), so each set is read once per currency, or per direction among a set of several,
+ * and not again at every price.
+ */
+const plans = new WeakMap<readonly FeeTier[], Map<string, TierPlan>>();
+function planOf(tiers: readonly FeeTier[], currency: Currency, direction?: DirectionId): TierPlan {
+  let ofSet = plans.get(tiers);
+  if (!ofSet) plans.set(tiers, (ofSet = new Map()));
+  const key = `${direction ?? ''} ${currency}`;
+  let plan = ofSet.get(key);
+  if (!plan) {
+    const own = direction ? tiers.filter((t) => t.direction === direction) : tiers;
+    ofSet.set(key, (plan = { usable: usableTiers(own, currency), rules: new Map() }));
+  }
+  return plan;
 }
 
 /** The tiers that read as amounts of the currency, by min_amount. */
@@ -179,9 +203,11 @@ function feeRule(tier: FeeTier | null, currency: Currency): (amount: Minor) => M
  * grows with the amount, so those edges are the only smaller amounts to look at.
  */
 export function tierFee(tiers: readonly FeeTier[], amount: Minor, currency: Currency): Minor {
+  return planFee(planOf(tiers, currency), amount, currency);
+}
+
+function planFee({ usable, rules }: TierPlan, amount: Minor, currency: Currency): Minor {
   if (!isMinor(amount) || amount <= 0) return 0;
-  const usable = usableTiers(tiers, currency);
-  const rules = new Map<FeeTier | null, (a: Minor) => Minor>();
   const own = (a: Minor) => {
     const tier = pickTier(usable, a);
     let rule = rules.get(tier);
@@ -251,9 +277,9 @@ export function computeQuote({ direction, amount, tiers, corridor, rates }: Quot
   if (!info) throw new RangeError(`computeQuote: unknown direction ${String(direction)}`);
   const currency = CHANNELS[info.source].currency;
   const positive = isMinor(amount) && amount > 0;
-  const own = tiers.filter((t) => t.direction === direction);
-  const tier = positive ? selectTier(own, amount, currency) : null;
-  const fee = positive ? tierFee(own, amount, currency) : 0;
+  const plan = planOf(tiers, currency, direction);
+  const tier = positive ? pickTier(plan.usable, amount) : null;
+  const fee = positive ? planFee(plan, amount, currency) : 0;
   return {
     direction,
     source: info.source,
