@@ -51,6 +51,18 @@ describe('worked examples (issue text)', () => {
     expect(quote.fee).toBe(450);
     expect(quote.total).toBe(10450);
   });
+
+  it('each tier set prices by its own tiers: a set read once is not taken for another (an edit publishes a new set)', () => {
+    const before = computeQuote({ direction: 'USD_XAF', amount: m('100'), tiers: SEED_FEE_TIERS, rates: SEED_RATES });
+    const edited = SEED_FEE_TIERS.map((t) => (t.direction === 'USD_XAF' && t.min_amount === tiersOf('USD_XAF')[0]!.min_amount ? { ...t, percentage: '0.05' } : t));
+    const after = computeQuote({ direction: 'USD_XAF', amount: m('100'), tiers: edited, rates: SEED_RATES });
+    expect([before.fee, after.fee]).toEqual([450, 500]);
+    // Each direction of one set has its own tiers, read once each.
+    expect(computeQuote({ direction: 'USD_XAF', amount: m('100'), tiers: edited, rates: SEED_RATES }).fee).toBe(500);
+    expect(computeQuote({ direction: 'EUR_XAF', amount: m('100'), tiers: edited, rates: SEED_RATES }).fee)
+      .toBe(computeQuote({ direction: 'EUR_XAF', amount: m('100'), tiers: SEED_FEE_TIERS, rates: SEED_RATES }).fee);
+    expect(computeQuote({ direction: 'USD_XAF', amount: m('100'), tiers: SEED_FEE_TIERS, rates: SEED_RATES }).fee).toBe(450);
+  });
 });
 
 describe('seed data', () => {
