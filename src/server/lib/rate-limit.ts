@@ -77,6 +77,7 @@ export class RateLimitRedis {
   /** Settles once the first connection attempt has ended, either way: the start waits for it, no longer. */
   readonly firstAttempt: Promise<void>;
   private down = false;
+  private dropping = false;
 
   constructor(url: string, private readonly log?: Logger) {
     this.client = new Redis(url, {
@@ -95,6 +96,7 @@ export class RateLimitRedis {
     });
     this.client.on('error', (err: Error) => this.lost(err));
     this.client.on('ready', () => {
+      this.dropping = false;
       if (!this.down) return;
       this.down = false;
       this.log?.info('redis reachable again: rate limits are shared by every process again');
@@ -113,8 +115,12 @@ export class RateLimitRedis {
       this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'redis unreachable: rate limits are counted in each process until it is back');
     }
     // A command timed out on a connection that looks open (a peer gone silent): drop it, so the
-    // next requests do not wait on it too, and connect again.
-    if (this.client.status === 'ready') this.client.disconnect(true);
+    // next requests do not wait on it too, and connect again. Once: the commands in flight with it
+    // time out together, and the connection stays 'ready' until its socket has closed.
+    if (this.client.status === 'ready' && !this.dropping) {
+      this.dropping = true;
+      this.client.disconnect(true);
+    }
   }
 
   async close(): Promise<void> {
