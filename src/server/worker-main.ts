@@ -9,6 +9,9 @@ import { configuredMailer } from './modules/mail/mailer.js';
 // with RUN_WORKER=false (docs/decisions/014-durable-jobs.md). It needs the servers' DATABASE_URL:
 // the embedded database belongs to the one process that started it.
 
+/** Running jobs get 5 s to end at a stop (modules/jobs/worker.ts), the pool a few more. */
+const STOP_WITHIN_MS = 10_000;
+
 async function main() {
   const config = loadConfigOrExit();
   if (!config.DATABASE_URL) {
@@ -25,21 +28,26 @@ async function main() {
   logger.info('job worker started');
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'job worker stopping');
+    logger.info({ reason }, 'job worker stopping');
+    // Ends whatever the database does meanwhile: a supervisor waits for the exit to start another.
+    setTimeout(() => process.exit(1), STOP_WITHIN_MS).unref();
     try {
       await worker.stop();
       await database.close();
-      process.exit(0);
+      process.exit(code);
     } catch (err) {
       logger.error({ err }, 'job worker shutdown failed');
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  // A process whose job worker died takes no more jobs: it ends with an error, so that its
+  // supervisor starts it again (a server reports it on /api/health/ready instead).
+  void worker.died.then(() => stop('a job worker died', 1));
 }
 
 main().catch((err) => {

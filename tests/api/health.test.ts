@@ -1,6 +1,6 @@
 import http from 'node:http';
-import pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { databaseSwitch } from '../support/database-switch.js';
 import { createUser } from '../support/factories.js';
 import { RedisServer } from '../support/redis-apps.js';
 import { exitWithin, killServer, spawnServer } from '../support/server-process.js';
@@ -28,25 +28,6 @@ const ready = async (t: TestApp) => {
   return { status: res.statusCode, body: res.json() as { status: string; down: string[] } };
 };
 
-/** Refuses, then allows again, new connections to the app's database, and ends those open: PostgreSQL gone for this app. */
-async function databaseSwitch(t: TestApp) {
-  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  const name = new URL(t.database.url).pathname.slice(1);
-  const allow = (on: boolean) => admin.query(`alter database ${name} allow_connections ${on}`);
-  cleanups.push(async () => {
-    await allow(true);
-    await admin.end();
-  });
-  return {
-    async down() {
-      await allow(false);
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-    },
-    up: () => allow(true),
-  };
-}
-
 describe('GET /api/health/live and /api/health/ready', () => {
   it('both answer 200 when everything is up; the old /api/health is unchanged', async () => {
     const t = await app();
@@ -61,7 +42,7 @@ describe('GET /api/health/live and /api/health/ready', () => {
 
   it('PostgreSQL unreachable: ready answers 503 naming the database while live still answers; ready again once it is back', async () => {
     const t = await app();
-    const database = await databaseSwitch(t);
+    const database = await databaseSwitch(t.database.url, cleanups);
     await database.down();
     expect(await ready(t)).toEqual({ status: 503, body: { status: 'error', down: ['database'] } });
     expect((await t.request({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
@@ -92,7 +73,7 @@ describe('GET /api/health/live and /api/health/ready', () => {
     const smtp = await new SmtpListener().start();
     cleanups.push(() => smtp.stop());
     const t = await app({ SMTP_URL: smtp.url, SMTP_TIMEOUT_MS: '1500' });
-    const database = await databaseSwitch(t);
+    const database = await databaseSwitch(t.database.url, cleanups);
     const email = uniqueEmail('stalled');
     smtp.stallMailTo(email);
     const res = await t.request({ method: 'POST', url: '/api/auth/register', payload: registration({ email }), headers: { 'x-forwarded-for': uniqueAddress() } });

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '@server/app.js';
+import { databaseSwitch } from '../support/database-switch.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -56,9 +57,9 @@ function initiate(t: TestApp, sender: TestUser) {
 }
 
 /** `npm run worker`'s entry point as a process of its own on the test's database, once it has started. */
-async function workerProcess(t: TestApp, smtpUrl: string): Promise<ChildProcess> {
+async function workerProcess(t: TestApp, smtpUrl: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, SMTP_URL: smtpUrl },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, SMTP_URL: smtpUrl, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   cleanups.push(async () => {
@@ -185,6 +186,23 @@ describe('e-mails are queued, not sent inside requests', () => {
     await smtp.waitFor(sender.email, created, 20_000);
     await expect.poll(async () => (await jobState(t)).length, { timeout: 10_000 }).toBe(0);
     expect(mailsTo(smtp, sender.email, created)).toBe(1);
+  }, 40_000);
+
+  it('a worker process whose job worker died (the database gone when its job ended) exits with an error, for its supervisor to start another', async () => {
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    const t = await app({ RUN_WORKER: 'false' });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    smtp.stallMailTo(sender.email);
+    const worker = await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '1500' });
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    const database = await databaseSwitch(t.database.url, cleanups);
+    expect((await initiate(t, sender)).statusCode).toBe(201);
+    // The worker is on the stalled e-mail; the database goes away until its send has timed out.
+    await expect.poll(() => smtp.connections, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await database.down();
+    expect(await exited).toBe(1);
   }, 40_000);
 
   it('a worker process killed outright mid-job: a new worker takes the job over within seconds, and it is done once', async () => {

@@ -51,6 +51,8 @@ const LIVENESS_SWEEP_MS = 5_000;
 export interface JobWorker {
   /** Whether it still takes jobs: false once stopped, or once one of its workers died. */
   alive(): boolean;
+  /** Settles when one of its workers dies (not when stopped): the process takes no more jobs. */
+  died: Promise<void>;
   /** Takes no new job, lets the running ones finish (those still running after 5 s fail and retry). */
   stop(): Promise<void>;
 }
@@ -142,14 +144,18 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   // graphile-worker does not replace a worker that died (it could not record a job's end, the
   // database being unreachable at that moment): this process then takes no more jobs until it
   // restarts, and its readiness says so.
-  let died = false;
+  let dead = false;
+  let markDead = () => {};
+  const died = new Promise<void>((resolve) => { markDead = resolve; });
   runner.events.on('worker:stop', ({ error }) => {
     if (stopped) return;
-    died = true;
+    dead = true;
     log.error({ err: error instanceof Error ? error.message : String(error) }, 'a job worker stopped: this process takes no more jobs until it restarts');
+    markDead();
   });
   return {
-    alive: () => !stopped && !died,
+    alive: () => !stopped && !dead,
+    died,
     stop: () => (stopped ??= runner.stop().finally(() => liveness.close())),
   };
 }
