@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE_READS } from '@core/routes.js';
 import { useE2eApp } from './support/fixtures.js';
 
-const app = useE2eApp();
+const app = useE2eApp({ smtp: true });
 
 describe('the app shell in Chromium', () => {
   it('opens the home page', async () => {
@@ -27,5 +28,26 @@ describe('the app shell in Chromium', () => {
     await page.getByText('Oops! Page not found').waitFor();
     await page.getByRole('link', { name: /home/i }).last().click();
     await page.waitForURL(`${app.server.url}/`);
+  });
+
+  it('a signed-in page opening asks each read it lists in PAGE_READS once, early, and takes every early answer (none wasted, none asked twice)', async () => {
+    const sender = { email: 'early-reads@example.test', password: 'Boot-Script-Answers-7', full_name: 'Ada Early' };
+    // With a transfer: the dashboard and the history read the fees for each transfer's delivery time.
+    await app.transferExists(await app.senderExists(sender));
+    for (const [path, reads] of Object.entries(PAGE_READS)) {
+      const page = await app.signedInPage(sender);
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.method() === 'GET' && url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search);
+      });
+      await page.goto(`${app.server.url}${path}`);
+      await page.waitForLoadState('networkidle');
+      for (const read of ['/api/profiles/me', ...reads]) expect(asked.filter((a) => a === read), `${path} asks ${read}`).toHaveLength(1);
+      const untaken = await page.evaluate(() => Object.entries((window as { __earlyReads?: { answers: Record<string, unknown> } }).__earlyReads?.answers ?? {})
+        .filter(([, answer]) => answer !== undefined).map(([read]) => read));
+      expect(untaken, `${path}: early answers the page never took`).toEqual([]);
+      await page.close();
+    }
   });
 });
