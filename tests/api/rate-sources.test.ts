@@ -164,12 +164,33 @@ describe('EUR→USD from the ECB\'s reference rates', () => {
     await t.request({ method: 'PATCH', url: '/api/rates/EUR_USD', token: admin.token, payload: { value: '1.08' } });
   });
 
-  it('fetched from ECB_RATES_URL as a job: a real HTTP server on loopback serving the file', async () => {
+  it('fetched from ECB_RATES_URL as a job: a real HTTP server on loopback serving the file; one over 2 MB is refused unread or as soon as it passes 2 MB', async () => {
     let asked = 0;
+    // What the server sends: the file, 8 MB said by its Content-Length, or 8 MB sent in chunks
+    // without a length (`finished`: whether all of it was taken).
+    let serving: 'file' | 'long' | 'chunked' = 'file';
+    let finished: boolean | null = null;
     const server = createServer((req, res) => {
       asked += 1;
       if (req.url !== '/stats/eurofxref/eurofxref-daily.xml') { res.writeHead(404).end(); return; }
-      res.writeHead(200, { 'content-type': 'text/xml' }).end(ecbRatesFile([{ day: '2026-11-26', rates: { USD: '1.0733', JPY: '161.40' } }]));
+      if (serving === 'file') { res.writeHead(200, { 'content-type': 'text/xml' }).end(ecbRatesFile([{ day: '2026-11-26', rates: { USD: '1.0733', JPY: '161.40' } }])); return; }
+      const piece = Buffer.from("<Cube time='2026-11-26'><Cube currency='USD' rate='1.0733'/></Cube>\n".repeat(1000));
+      const pieces = Math.ceil(8 * 1_048_576 / piece.length);
+      // An ECB file's start, then its days (never ended): read until it passes 2 MB.
+      const head = Buffer.from(ecbRatesFile([]).split('\t</Cube>')[0]!);
+      res.writeHead(200, { 'content-type': 'text/xml', ...(serving === 'long' ? { 'content-length': String(head.length + pieces * piece.length) } : {}) });
+      res.write(head);
+      finished = false;
+      res.on('finish', () => { finished = true; });
+      let sent = 0;
+      const more = () => {
+        while (sent < pieces && !res.destroyed) {
+          sent += 1;
+          if (!res.write(piece)) { res.once('drain', more); return; }
+        }
+        if (sent === pieces) res.end();
+      };
+      more();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stats/eurofxref/eurofxref-daily.xml`;
@@ -182,6 +203,20 @@ describe('EUR→USD from the ECB\'s reference rates', () => {
       expect(rows[0]).toEqual({ value: '1.0733000000', reference: '1.0733000000', source: 'ecb', fresh: true });
       const q = await fetching.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'EUR_USD', amount: '100' }, remoteAddress: uniqueAddress() });
       expect(q.json().data).toMatchObject({ rate: '1.0733', reference_rate: '1.0733' });
+
+      for (const kind of ['long', 'chunked'] as const) {
+        serving = kind;
+        finished = null;
+        await fetching.database.pool.query(`update rates set reference = 1.07, value = 1.07 where key = 'EUR_USD'`);
+        const { rows: [job] } = await fetching.database.pool.query(`select (graphile_worker.add_job('ecb_rates', '{}'::json, max_attempts := 1)).id`);
+        await fetching.jobsDone();
+        const { rows: [failed] } = await fetching.database.pool.query('select last_error from graphile_worker.jobs where id = $1', [job.id]);
+        expect(failed.last_error, kind).toMatch(/ECB rates: file too large/);
+        // Refused unread (its length said too much), or the download stopped past 2 MB.
+        expect(finished, kind).toBe(false);
+        const { rows: [rate] } = await fetching.database.pool.query(`select value::text, reference::text from rates where key = 'EUR_USD'`);
+        expect(rate, kind).toEqual({ value: '1.0700000000', reference: '1.0700000000' });
+      }
     } finally {
       await fetching.close();
       server.close();
