@@ -140,6 +140,9 @@ export const ERRORS = {
   alert_decided: { status: 409, key: 'errors.screening.alertDecided' },
   alert_confirmation_pending: { status: 409, key: 'errors.screening.confirmationPending' },
   second_staff_required: { status: 409, key: 'errors.screening.secondStaffRequired' },
+  // No one decides on their own case (docs/rules/back-office.md#no-one-decides-on-their-own-case): an alert, a
+  // monitoring case or an identity review about the staff member themselves or a transfer they sent.
+  own_case: { status: 403, key: 'errors.ownCase' },
   // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise)
   quote_not_found: { status: 404, key: 'errors.quotes.notFound' },
   quote_expired: { status: 409, key: 'errors.quotes.expired' },

@@ -2,6 +2,7 @@ import type { KycOpenReview, KycReviewDecision, KycReviewDetail, KycReviewDocume
 import { AppError } from '@core/errors.js';
 import { DECISION_STATUS, missingForLevel, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews.js';
 import { carriesMrz } from '@core/mrz.js';
+import { isOwnCase } from '@core/own-case.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
@@ -86,6 +87,7 @@ export async function reviewDetail(db: Db, id: string): Promise<KycReviewDetail>
  * given) and accepts its documents; reject closes it with the reason the sender reads and rejects
  * its documents; request_more closes it with what is needed, its documents kept for the next one.
  * The e-mail is queued in the same transaction, in the sender's language; the decision is audited.
+ * A staff member never decides their own review (`403 own_case`, nothing changed).
  */
 export async function decideReview(ctx: AppContext, actor: Actor, id: string, input: KycReviewDecision): Promise<KycReviewDetail> {
   const note = input.note.trim();
@@ -94,6 +96,8 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
     const row = await repo.findReview(tx, id, true);
     if (!row) throw new AppError('not_found');
     const { review } = row;
+    // No one decides on their own identity (docs/rules/back-office.md#no-one-decides-on-their-own-case).
+    if (isOwnCase([review.profile_id], actor.profile_id)) throw new AppError('own_case');
     if (review.status !== 'open') throw new AppError('kyc_review_decided');
     const level = input.decision === 'approve' ? (input.level ?? review.level as ReviewLevel) : null;
     if (level !== null && level > review.level) throw new AppError('kyc_review_level_over', { vars: { level: review.level } });

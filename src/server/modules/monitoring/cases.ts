@@ -1,15 +1,17 @@
 import type { CaseTransition, MonitoringCaseDetail, MonitoringCaseSummary } from '@core/api/monitoring.js';
 import { AppError } from '@core/errors.js';
 import { caseTransitionRefusal, type CaseStatus } from '@core/monitoring/cases.js';
+import { isOwnCase } from '@core/own-case.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { activeHolds, releaseHolds } from '../holds/holds.js';
 import {
-  alertRows, caseRow, caseRows, caseTransferRows, personRow, writeTransition, type CaseRow, type CaseTransferRow,
+  alertRows, alertSenders, caseRow, caseRows, caseTransferRows, personRow, writeTransition, type CaseRow, type CaseTransferRow,
 } from './repo.js';
 
 // Monitoring cases (docs/rules/monitoring.md#cases): what staff read of a sender's alerts, and the
-// steps they take, each audited; closing releases the case's monitoring holds.
+// steps they take, each audited; closing releases the case's monitoring holds. No step is taken
+// by the staff member the case is about (`403 own_case`).
 
 /** The case list shows this many, newest first. */
 const CASES_SHOWN = 200;
@@ -82,11 +84,17 @@ export async function caseDetail(db: Db, id: string): Promise<MonitoringCaseDeta
   };
 }
 
-/** POST /api/monitoring/cases/{id}/transition (staff, audited): closing releases every monitoring hold of the case's alerts. */
+/**
+ * POST /api/monitoring/cases/{id}/transition (staff, audited): closing releases every monitoring
+ * hold of the case's alerts. Refused, changing nothing, to the sender monitored and to the sender
+ * of any of its alerts' transfers (`403 own_case`).
+ */
 export async function transitionCase(db: Db, actor: Actor, id: string, body: CaseTransition): Promise<MonitoringCaseDetail> {
   await db.transaction(async (tx) => {
     const row = await caseRow(tx, id, true);
     if (!row) throw new AppError('not_found');
+    // No one decides on their own case: the sender monitored, or the sender of one of its alerts' transfers.
+    if (isOwnCase([row.profile_id, ...await alertSenders(tx, id)], actor.profile_id)) throw new AppError('own_case');
     const refusal = caseTransitionRefusal(row.status, body.to, body.outcome);
     if (refusal) throw new AppError(refusal);
     const outcome = body.to === 'closed' ? body.outcome! : null;

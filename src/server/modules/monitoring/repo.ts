@@ -254,6 +254,12 @@ export async function alertRows(db: Conn, caseId: string): Promise<AlertRow[]> {
     where a.case_id = ${caseId} order by a.created_at desc, a.id`)).rows;
 }
 
+/** The senders of the transfers a case's alerts were raised on (the case's sender, as alerts are raised today). */
+export async function alertSenders(db: Conn, caseId: string): Promise<string[]> {
+  return (await db.execute<{ profile_id: string }>(sql`select distinct t.profile_id from monitoring_alerts a
+    join transfer_requests t on t.id = a.transfer_request_id where a.case_id = ${caseId}`)).rows.map((r) => r.profile_id);
+}
+
 export type CaseTransferRow = {
   id: string; reference: string; profile_id: string; created_at: string; status: string; amount: string; currency: string; fee: string; payout_amount: string;
   payout_currency: string; source_provider: string; destination_provider: string; destination_details: Record<string, string>;

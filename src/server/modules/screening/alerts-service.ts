@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AlertDecisionBody, ScreeningAlert, ScreeningSettings } from '@core/api/screening-alerts.js';
 import { AppError } from '@core/errors.js';
 import type { AlertStatus } from '@core/holds.js';
+import { isOwnCase } from '@core/own-case.js';
 import { HOLD_THRESHOLD } from '@core/screening/index.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -12,7 +13,8 @@ import { THRESHOLD_SETTING } from './repo.js';
 // Screening alerts as staff read and decide them (docs/rules/screening.md#holds-and-alerts): a
 // false positive releases the alert's holds and is remembered for that person and that unchanged
 // list entry; a confirmed match is an admin's proposal and a second staff member's agreement, and
-// the transfer stays frozen. Every step is audited.
+// the transfer stays frozen. Every step is audited, and none is taken by the person screened or
+// the sender of the alert's transfer (`403 own_case`).
 
 /** The alert list shows this many, newest first. */
 const ALERTS_SHOWN = 200;
@@ -66,12 +68,18 @@ async function alertById(db: Db, id: string): Promise<ScreeningAlert> {
  * POST /api/screening/alerts/{id}/decision. `false_positive`: any staff member, with a note; the
  * alert's holds are released. `confirmed`: first an admin proposes it, then a second staff member
  * (not the same person) agrees by sending `confirmed` too; the holds stay (frozen: no payout, no refund).
+ * No step is taken by a staff member the alert is about, or who sent its transfer: `403 own_case`.
  */
 export async function decideAlert(db: Db, actor: Actor, id: string, body: AlertDecisionBody): Promise<ScreeningAlert> {
   await db.transaction(async (tx) => {
-    const found = await tx.execute<{ status: AlertStatus; decided_by: string | null }>(sql`select status, decided_by from screening_alerts where id = ${id}::uuid for update`);
+    // The alert locked with the person screened and its transfer's sender: no one decides on their own case.
+    const found = await tx.execute<{ status: AlertStatus; decided_by: string | null; profile_id: string; transfer_sender: string | null }>(
+      sql`select a.status, a.decided_by, a.profile_id, t.profile_id as transfer_sender
+        from screening_alerts a left join transfer_requests t on t.id = a.transfer_request_id
+        where a.id = ${id}::uuid for update of a`);
     const row = found.rows[0];
     if (!row) throw new AppError('not_found');
+    if (isOwnCase([row.profile_id, row.transfer_sender], actor.profile_id)) throw new AppError('own_case');
     if (row.status !== 'open') throw new AppError('alert_decided');
     const note = JSON.stringify([{ at: new Date().toISOString(), by: actor.profile_id, decision: body.decision, note: body.note }]);
     let after: Record<string, unknown>;

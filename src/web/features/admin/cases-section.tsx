@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { CASE_OUTCOMES, CASE_STATUSES, type CaseStatus } from '@core/monitoring/cases';
 import { isCurrency } from '@core/money';
+import { isOwnCase } from '@core/own-case';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -15,6 +16,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { formatDateTime, moneyFromDecimal } from '@web/lib/format';
+import { useSession } from '@web/lib/session';
 import { evidenceText } from './admin-format';
 import {
   downloadReport, useCaseTransition, useMonitoringCase, useMonitoringCases, type MonitoringCaseDetail, type MonitoringCaseSummary,
@@ -30,15 +32,25 @@ function amountText(amount: string, currency: string, lng: string): string {
   return isCurrency(currency) ? moneyFromDecimal(amount, currency, lng) : `${amount} ${currency}`;
 }
 
+/** Whether the case is about the signed-in staff member: shown as theirs, with no step to take (server: 403 own_case). */
+function useOwnCase(c: MonitoringCaseSummary): boolean {
+  const { user } = useSession();
+  return isOwnCase([c.sender.profile_id], user?.id);
+}
+
 function CaseCard({ c, onOpen }: { c: MonitoringCaseSummary; onOpen: () => void }) {
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';
+  const own = useOwnCase(c);
   return (
     <li>
       <Card className="flex flex-col gap-2 p-4" data-testid={`case-${c.id}`}>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span className="min-w-0 break-words font-semibold text-slate-900">{c.sender.full_name ?? c.sender.email}</span>
-          <Badge variant={STATUS_VARIANT[c.status]}>{t(`monitoring.statuses.${c.status}`)}</Badge>
+          <span className="flex flex-wrap gap-2">
+            {own && <Badge variant="yellow" data-testid="own-case-badge">{t('ownCase.badge')}</Badge>}
+            <Badge variant={STATUS_VARIANT[c.status]}>{t(`monitoring.statuses.${c.status}`)}</Badge>
+          </span>
         </div>
         <p className="break-words text-sm text-muted-foreground">{c.sender.email}</p>
         <p className="text-sm text-slate-800">
@@ -108,6 +120,7 @@ function CaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const detail = useMonitoringCase(id);
+  const { user } = useSession();
   const { toast } = useToast();
   const [downloading, setDownloading] = useState<'json' | 'pdf' | null>(null);
   async function download(format: 'json' | 'pdf') {
@@ -123,13 +136,17 @@ function CaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
   if (detail.isPending) return <LoadingState />;
   if (detail.isError) return <Alert variant="destructive">{t('monitoring.cases.load')}</Alert>;
   const c = detail.data;
+  const own = isOwnCase([c.sender.profile_id], user?.id);
   return (
     <div className="flex flex-col gap-4" data-testid="case-detail">
       <div><Button variant="outline" size="sm" onClick={onBack}>{t('monitoring.cases.back')}</Button></div>
       <Card className="flex flex-col gap-1 p-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h4 className="min-w-0 break-words text-lg font-semibold text-slate-900">{c.sender.full_name ?? c.sender.email}</h4>
-          <Badge variant={STATUS_VARIANT[c.status]}>{t(`monitoring.statuses.${c.status}`)}</Badge>
+          <span className="flex flex-wrap gap-2">
+            {own && <Badge variant="yellow">{t('ownCase.badge')}</Badge>}
+            <Badge variant={STATUS_VARIANT[c.status]}>{t(`monitoring.statuses.${c.status}`)}</Badge>
+          </span>
         </div>
         <p className="break-words text-sm text-muted-foreground">{c.sender.email}</p>
         <p className="text-xs text-muted-foreground">{t('monitoring.cases.opened', { date: formatDateTime(c.created_at, lng) })}</p>
@@ -218,7 +235,9 @@ function CaseDetail({ id, onBack }: { id: string; onBack: () => void }) {
         )}
       </section>
 
-      {c.status !== 'closed' && <Card className="p-4"><TransitionForm key={c.status} c={c} /></Card>}
+      {c.status !== 'closed' && (own
+        ? <Alert variant="warning" data-testid="own-case">{t('ownCase.case')}</Alert>
+        : <Card className="p-4"><TransitionForm key={c.status} c={c} /></Card>)}
 
       {c.report_available && (
         <Card className="flex flex-col gap-2 p-4">

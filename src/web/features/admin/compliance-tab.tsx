@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListsOverview } from '@core/api/screening';
 import type { Rescreen, ScreeningAlert } from '@core/api/screening-alerts';
 import { LIST_SOURCES } from '@core/api/screening';
+import { isOwnCase } from '@core/own-case';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -143,8 +144,10 @@ function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: bool
   );
 }
 
-function AlertCard({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean }) {
+function AlertCard({ alert, isAdmin, staffId }: { alert: ScreeningAlert; isAdmin: boolean; staffId: string | undefined }) {
   const { t, i18n } = useTranslation('admin');
+  // About this staff member (their name screened, their transfer): another decides it (server: 403 own_case).
+  const own = isOwnCase([alert.sender.profile_id], staffId);
   const e = alert.explanation as ScreeningAlert['explanation'] & { matched?: { query: string; listed: string; how: string }[]; qualifiers?: { qualifier: string; effect: string; query: string; listed: string }[] };
   return (
     <Card className="flex flex-col gap-2 p-4 text-sm" data-testid={`screening-alert-${alert.id}`}>
@@ -152,6 +155,7 @@ function AlertCard({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean
         <span className="font-semibold">{alert.screened.name}</span>
         <Badge variant={alert.status === 'open' ? 'red' : alert.status === 'confirmed' ? 'yellow' : 'green'}>{t(`compliance.alerts.statuses.${alert.status}`)}</Badge>
         <Badge variant="gray">{t(`compliance.alerts.subjects.${alert.subject}`)}</Badge>
+        {own ? <Badge variant="yellow" data-testid="own-case-badge">{t('ownCase.badge')}</Badge> : null}
       </div>
       <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-1">
         <dt className="text-muted-foreground">{t('compliance.alerts.listed')}</dt>
@@ -177,12 +181,14 @@ function AlertCard({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean
           {alert.notes.map((n, i) => <li key={i}>{formatDateTime(n.at, i18n.language)} — {t(`compliance.alerts.decisions.${n.decision}`)}: {n.note}</li>)}
         </ul>
       ) : null}
-      {alert.status === 'open' ? <DecisionForm alert={alert} isAdmin={isAdmin} /> : null}
+      {alert.status !== 'open' ? null : own
+        ? <Alert variant="warning" data-testid="own-case">{t('ownCase.alert')}</Alert>
+        : <DecisionForm alert={alert} isAdmin={isAdmin} />}
     </Card>
   );
 }
 
-function AlertsSection({ isAdmin }: { isAdmin: boolean }) {
+function AlertsSection({ isAdmin, staffId }: { isAdmin: boolean; staffId: string | undefined }) {
   const { t } = useTranslation('admin');
   const id = useId();
   const [status, setStatus] = useState<'open' | 'false_positive' | 'confirmed' | ''>('open');
@@ -206,7 +212,7 @@ function AlertsSection({ isAdmin }: { isAdmin: boolean }) {
       </div>
       {alerts.isPending ? <LoadingState /> : alerts.isError ? <Alert variant="destructive">{isApiError(alerts.error) ? alerts.error.message : t('states.error', { ns: 'common' })}</Alert>
         : alerts.data.length === 0 ? <p className="text-sm text-muted-foreground">{t('compliance.alerts.none')}</p> : (
-          <ul className="flex flex-col gap-3">{alerts.data.map((a) => <li key={a.id}><AlertCard alert={a} isAdmin={isAdmin} /></li>)}</ul>
+          <ul className="flex flex-col gap-3">{alerts.data.map((a) => <li key={a.id}><AlertCard alert={a} isAdmin={isAdmin} staffId={staffId} /></li>)}</ul>
         )}
     </section>
   );
@@ -218,7 +224,7 @@ export function ComplianceTab() {
   return (
     <div className="flex flex-col gap-8">
       <ListsSection isAdmin={isAdmin} />
-      <AlertsSection isAdmin={isAdmin} />
+      <AlertsSection isAdmin={isAdmin} staffId={user?.id} />
       <CasesSection />
       {isAdmin ? <MonitoringRulesSection /> : null}
     </div>

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { KycReviewDetail, KycReviewDocument } from '@core/api/kyc-reviews';
 import { REVIEW_STATUSES, type ReviewDecision, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews';
 import { carriesMrz } from '@core/mrz';
+import { isOwnCase } from '@core/own-case';
 import { Alert } from '@web/components/ui/alert';
+import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Label } from '@web/components/ui/label';
@@ -11,6 +13,7 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { fetchBlob } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
+import { useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
 import { addressText } from './admin-format';
 import { MrzPanel } from './mrz-panel';
@@ -105,6 +108,7 @@ function ReviewDetail({ id }: { id: string }) {
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';
   const review = useReview(id);
+  const { user } = useSession();
   if (review.isPending) return <LoadingState />;
   if (review.isError) return <Alert variant="destructive">{errorText(review.error, t('verification.loadFailed'))}</Alert>;
   const r = review.data;
@@ -123,7 +127,10 @@ function ReviewDetail({ id }: { id: string }) {
       <div className="mt-4 grid gap-3 sm:grid-cols-2">
         {r.documents.map((doc) => <DocumentView key={doc.id} doc={doc} />)}
       </div>
-      {r.status === 'open' ? <DecisionForm review={r} /> : (
+      {r.status === 'open' ? (isOwnCase([r.sender.profile_id], user?.id)
+        // Their own identity: another staff member decides it (server: 403 own_case).
+        ? <Alert variant="warning" className="mt-4" data-testid="own-case">{t('ownCase.review')}</Alert>
+        : <DecisionForm review={r} />) : (
         <p className="mt-4 text-sm">{t(`verification.status.${r.status}`)}{r.decided_at ? ` — ${formatDateTime(r.decided_at, lng)}` : ''}{r.note ? ` — ${r.note}` : ''}</p>
       )}
     </Card>
@@ -136,6 +143,7 @@ export function VerificationTab() {
   const [status, setStatus] = useState<ReviewStatus>('open');
   const [selected, setSelected] = useState<string | null>(null);
   const queue = useReviewQueue(status);
+  const { user } = useSession();
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end gap-3">
@@ -160,7 +168,10 @@ export function VerificationTab() {
                 className="flex w-full flex-wrap items-center justify-between gap-2 rounded-lg border border-border bg-white p-3 text-left text-sm hover:bg-muted"
               >
                 <span className="min-w-0">
-                  <span className="block font-medium">{r.sender.full_name ?? r.sender.email}</span>
+                  <span className="block font-medium">
+                    {r.sender.full_name ?? r.sender.email}
+                    {isOwnCase([r.sender.profile_id], user?.id) ? <Badge variant="yellow" className="ml-2" data-testid="own-case-badge">{t('ownCase.badge')}</Badge> : null}
+                  </span>
                   <span className="block break-all text-slate-700">{r.sender.email}</span>
                 </span>
                 <span className="text-right">
