@@ -38,7 +38,7 @@ import { newReadiness, type Readiness } from './modules/health/readiness.js';
 import { jobWaker } from './modules/jobs/waker.js';
 import { IN_PROCESS_JOBS, type JobWorker, startWorker } from './modules/jobs/worker.js';
 import { registerOpenApi } from './openapi.js';
-import { isKnownPageRoute, prerenderedPages } from './page-routes.js';
+import { WEB_FILE_OPTIONS, isKnownPageRoute, prerenderedPages } from './page-routes.js';
 import { LOCALES_DIR, PAGES_DIST_DIR, WEB_DIST_DIR } from './paths.js';
 
 declare module 'fastify' {
@@ -247,10 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hasWeb = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST_DIR, prefix: '/', wildcard: false, index: false, preCompressed: true,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      },
+      root: WEB_DIST_DIR, prefix: '/', wildcard: false, index: false, preCompressed: true, ...WEB_FILE_OPTIONS,
     });
   }
 

@@ -26,3 +26,20 @@ export function prerenderedPages(pagesDir: string): (pathname: string, lang: 'en
     return route.prerendered && files.has(file) ? file : null;
   };
 }
+
+/** A hashed asset's `Cache-Control`: its name changes with its content, so it is kept a year. */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/**
+ * How @fastify/static sends the web app's files, the pages among them (its `sendFile` too):
+ * hashed assets (`/assets/*`) kept a year, everything else (the pages, prerendered or the app
+ * shell, the favicon) with `Cache-Control: no-cache`, revalidated on each visit so a deploy
+ * shows at once. Its own `Cache-Control` is off: it wrote `public, max-age=0` over whatever
+ * `setHeaders` set, the assets' year included.
+ */
+export const WEB_FILE_OPTIONS = {
+  cacheControl: false,
+  setHeaders: (res: { setHeader(name: string, value: string): unknown }, filePath: string) => {
+    res.setHeader('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? ASSET_CACHE_CONTROL : 'no-cache');
+  },
+};
