@@ -72,6 +72,39 @@ describe('inactivity timeout (ASVS 7.3.1), on top of the absolute lifetime', () 
   });
 });
 
+describe('"sign out everywhere" (docs/rules/accounts.md#sessions: every other session)', () => {
+  const logoutAll = (token: string, lang?: string) => t.request({ method: 'POST', url: '/api/auth/logout-all', token, ...(lang ? { headers: { 'accept-language': lang } } : {}) });
+
+  it('ends every other session of the account and keeps the caller\'s, which goes on working', async () => {
+    const user = await createUser(t);
+    const others = await Promise.all([1, 2, 3].map(() => t.tokens.createSession(user.id, { remember: true })));
+    const stranger = await createUser(t);
+    const res = await logoutAll(user.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'You are signed out on every other device.', revoked: 3 });
+    // The caller's session still works, for reads and writes alike.
+    expect((await me(user.token)).statusCode).toBe(200);
+    expect((await t.request({ method: 'PATCH', url: '/api/profiles/me', token: user.token, payload: { full_name: 'Still Here' } })).statusCode).toBe(200);
+    for (const other of others) expect((await me(other.token)).statusCode).toBe(401);
+    const rows = await t.database.db.select({ id: sessions.id, revoked: sql<boolean>`${sessions.revoked_at} is not null` }).from(sessions).where(eq(sessions.profile_id, user.id));
+    expect(rows.filter((r) => !r.revoked)).toHaveLength(1);
+    // Another account's sessions are not touched; asked again, nothing is left to end.
+    expect((await me(stranger.token)).statusCode).toBe(200);
+    expect((await logoutAll(user.token, 'fr')).json()).toEqual({ message: 'Vous êtes déconnecté sur tous vos autres appareils.', revoked: 0 });
+    expect((await me(user.token)).statusCode).toBe(200);
+  });
+
+  it('leaves a role change ending every session, the one that signed out the others included', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const user = await createUser(t);
+    const other = await t.tokens.createSession(user.id, { remember: false });
+    expect((await logoutAll(user.token)).json().revoked).toBe(1);
+    expect((await me(other.token)).statusCode).toBe(401);
+    expect((await t.request({ method: 'PATCH', url: `/api/profiles/${user.id}`, token: admin.token, payload: { role: 'manager' } })).statusCode).toBe(200);
+    expect((await me(user.token)).statusCode).toBe(401);
+  });
+});
+
 describe('session lookups of requests arriving together (looked up in one statement)', () => {
   it('gives each request its own caller; revoked, idle and unknown sessions in the same burst are refused alone', async () => {
     const live = await Promise.all([session('user', false), session('user', true), session('admin', false), session('user', false)]);

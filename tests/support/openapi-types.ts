@@ -337,7 +337,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs out every session of the caller's account */
+        /** Signs out every other session of the caller's account; this one stays signed in */
         post: operations["postAuthLogoutAll"];
         delete?: never;
         options?: never;

@@ -82,12 +82,14 @@ const routes: ApiModule = async (app, { ctx }) => {
     return { message: t(request.lang, 'auth.logout.done') };
   });
 
+  // "Sign out everywhere" (docs/rules/accounts.md#sessions): every other session of the account
+  // ends, the caller's stays (as after a password change); `revoked` counts the others.
   app.post('/auth/logout-all', {
     config: { access: 'user', beforeSecondFactor: true },
-    schema: { summary: 'Signs out every session of the caller\'s account', response: replies({ 200: SessionsEndedResponseSchema }) },
+    schema: { summary: 'Signs out every other session of the caller\'s account; this one stays signed in', response: replies({ 200: SessionsEndedResponseSchema }) },
   }, async (request) => {
     const user = requireUser(request);
-    const revoked = await ctx.tokens.revokeAllSessions(user.profile_id);
+    const revoked = await ctx.tokens.revokeAllSessions(user.profile_id, { except: user.session_id });
     return { message: t(request.lang, 'auth.logout.everywhere'), revoked };
   });
 

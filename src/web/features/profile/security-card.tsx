@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogOut, ShieldCheck } from 'lucide-react';
-import { useSession } from '@web/lib/session';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
@@ -9,11 +8,13 @@ import { useToast } from '@web/components/ui/toast';
 import { errorText } from '@web/lib/translate';
 import { profileApi } from './profile-api';
 
-/** Security card: sign out on every device (every session revoked on the server). */
+/**
+ * Security card: sign out everywhere else (every other session revoked on the server; this one
+ * stays signed in, docs/rules/accounts.md#sessions).
+ */
 export function SecurityCard() {
   const { t } = useTranslation(['auth', 'common']);
   const { toast } = useToast();
-  const { logout } = useSession();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -23,7 +24,6 @@ export function SecurityCard() {
       const { message } = await profileApi.logoutEverywhere();
       setOpen(false);
       toast({ variant: 'success', title: message });
-      await logout();
     } catch (err) {
       toast({ variant: 'destructive', title: t('profile.security.failed'), description: errorText(err, t('common:errors.generic')) });
     } finally {
