@@ -98,7 +98,7 @@ async function inDatabase(dir: string) {
     await seedReferenceData(db);
     const uploaded = (names: string[]) => names.map((n) => {
       const p = path.join(dir, `${n}.csv`);
-      return { name: `${n}.csv`, path: p, sha256: createHash('sha256').update(readFileSync(p)).digest('hex') };
+      return { name: `${n}.csv`, open: () => createReadStream(p), sha256: createHash('sha256').update(readFileSync(p)).digest('hex') };
     });
 
     global.gc?.();

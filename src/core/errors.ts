@@ -19,6 +19,8 @@ export const ERRORS = {
   rate_limited: { status: 429, key: 'errors.rateLimited' },
   file_too_large: { status: 413, key: 'errors.fileTooLarge' },
   upload_incomplete: { status: 400, key: 'errors.uploadIncomplete' },
+  /** A file over its route's limit, the limit named (`max`, in MB); a proof's is file_too_large (5 MB). */
+  upload_too_large: { status: 413, key: 'errors.uploadTooLarge' },
   internal_error: { status: 500, key: 'errors.generic' },
 
   // Accounts and sign-in
@@ -122,6 +124,8 @@ export const ERRORS = {
   document_type: { status: 400, key: 'errors.kyc.document.type' },
   document_needs_image: { status: 400, key: 'errors.kyc.document.needsImage' },
   document_unreadable: { status: 400, key: 'errors.kyc.document.unreadable' },
+  /** HEIC photos: the server's sharp cannot decode them, so it cannot check or strip them. */
+  document_heic: { status: 400, key: 'errors.kyc.document.heic' },
   document_too_large: { status: 413, key: 'errors.kyc.document.tooLarge' },
   document_limit_daily: { status: 429, key: 'errors.kyc.document.limitDaily' },
   // Identity reviews (docs/rules/know-your-sender.md#reviews)
@@ -133,6 +137,7 @@ export const ERRORS = {
   kyc_review_level_over: { status: 422, key: 'errors.kyc.review.levelOver' },
   // Sanctions lists (docs/rules/screening.md#lists-in-the-product)
   list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
+  list_too_large: { status: 400, key: 'errors.screening.listTooLarge' },
   list_files_invalid: { status: 400, key: 'errors.screening.listFilesInvalid' },
   list_file_too_large: { status: 413, key: 'errors.screening.listFileTooLarge' },
   // Compliance holds and screening alerts (docs/rules/screening.md#holds-and-alerts)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { listUpload, sdnCsv } from '../support/sanctions-files.js';
+import { importListFiles, sdnCsv } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
 
@@ -24,10 +24,10 @@ beforeAll(async () => {
     create function remember_hold() returns trigger language plpgsql as $$ begin
       insert into seen_holds values (new.transfer_request_id, new.reason); return null; end $$;
     create trigger remember_hold after insert on compliance_holds for each row execute function remember_hold()`);
-  const res = await t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, ...listUpload('ofac_sdn', {
+  const { outcome } = await importListFiles(t, admin.token, 'ofac_sdn', {
     'sdn.csv': sdnCsv([{ ent_num: 9101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961.' }]),
-  }) });
-  expect([200, 201]).toContain(res.statusCode);
+  });
+  expect(outcome).toMatchObject({ state: 'done' });
 });
 afterAll(async () => { await t.close(); });
 

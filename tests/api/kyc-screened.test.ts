@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
-import { addCsv, altCsv, sdnCsv } from '../support/sanctions-files.js';
+import { addCsv, altCsv, importListFiles, sdnCsv } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
@@ -89,14 +89,8 @@ describe('level 1 waits for the sender\'s own screening', () => {
       'sdn.csv': sdnCsv([{ ent_num: 7101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961; nationality Russia.' }]),
       'alt.csv': altCsv([]), 'add.csv': addCsv([]),
     };
-    const boundary = '----kycscreened';
-    const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nofac_sdn\r\n`,
-      ...Object.entries(files).map(([name, content]) => `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n`)];
-    const imported = await t.request({
-      method: 'POST', url: '/api/screening/lists', token: admin.token,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
-    });
-    expect([200, 201], imported.body).toContain(imported.statusCode);
+    const { outcome } = await importListFiles(t, admin.token, 'ofac_sdn', files);
+    expect(outcome).toMatchObject({ state: 'done' });
 
     const listed = await createUser(t, { full_name: 'Borislav Yevgenyevich Kazantsev', date_of_birth: '1961-03-14', country: 'RU', kyc_level: 0 });
     // Screened, so level 1; what stops the transfers is the hold, as for a hit on a profile change.

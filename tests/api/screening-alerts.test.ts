@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { addCsv, altCsv, listUpload, sdnCsv, type SdnRow } from '../support/sanctions-files.js';
+import { addCsv, altCsv, importListFiles, sdnCsv, type SdnRow } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // Who is screened and what a hit does (docs/rules/screening.md#holds-and-alerts): a transfer's
@@ -26,18 +26,15 @@ afterAll(async () => { await t.close(); });
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 const call = (token: string, method: Method, url: string, payload?: object) => t.request({ method, url, token, ...(payload ? { payload } : {}) });
 
-function upload(token: string, files: Record<string, string>) {
-  return t.request({ method: 'POST', url: '/api/screening/lists', token, ...listUpload('ofac_sdn', files) });
-}
 
 const LISTED: SdnRow[] = [
   { ent_num: 7001, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961; nationality Russia.' },
   { ent_num: 7002, name: 'OKONKWO-BASSEY, Tobenna', type: 'individual', programs: ['SDGT'], remarks: 'DOB 1975.' },
 ];
 async function importOfac(rows: SdnRow[]) {
-  const res = await upload(admin.token, { 'sdn.csv': sdnCsv(rows), 'alt.csv': altCsv([{ ent_num: 7001, alt_num: 1, name: 'KAZANTSEV, Boris' }]), 'add.csv': addCsv([{ ent_num: 7001, add_num: 1, city: 'Moscow', country: 'Russia' }]) });
-  expect([200, 201]).toContain(res.statusCode);
-  return res.json().data as { id: string };
+  const { outcome } = await importListFiles(t, admin.token, 'ofac_sdn', { 'sdn.csv': sdnCsv(rows), 'alt.csv': altCsv([{ ent_num: 7001, alt_num: 1, name: 'KAZANTSEV, Boris' }]), 'add.csv': addCsv([{ ent_num: 7001, add_num: 1, city: 'Moscow', country: 'Russia' }]) });
+  expect(outcome).toMatchObject({ state: 'done' });
+  return { id: outcome!.version_id! };
 }
 
 let nextPhone = 200_000;

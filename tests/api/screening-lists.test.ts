@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { addCsv, altCsv, euCsv, listUpload, sdnCsv, ukCsv, unXml, type SdnRow } from '../support/sanctions-files.js';
+import { addCsv, altCsv, euCsv, importListFiles, sdnCsv, ukCsv, unXml, type SdnRow } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The sanctions lists in the product (docs/rules/screening.md#lists-in-the-product): imports of
@@ -18,9 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-function upload(token: string, source: string, files: Record<string, string | Buffer>) {
-  return t.request({ method: 'POST', url: '/api/screening/lists', token, ...listUpload(source, files) });
-}
+/** The upload's own answer (202, or a refusal), then the import once the worker has done it. */
+const upload = (token: string, source: string, files: Record<string, string | Buffer>) => importListFiles(t, token, source, files);
 
 const overview = async (token = manager.token) => {
   const res = await t.request({ method: 'GET', url: '/api/screening/lists', token });
@@ -71,21 +70,22 @@ describe('before any list is imported', () => {
 describe('importing each list\'s official files', () => {
   it('OFAC (sdn.csv, alt.csv, add.csv): the new version with its counts, made required; the same files again make no new version', async () => {
     // Sent in another order than the parser reads them: alt.csv is needed before sdn.csv.
-    const res = await upload(admin.token, 'ofac_sdn', { 'add.csv': ADD, 'SDN.CSV': OFAC['sdn.csv'], 'alt.csv': ALT });
-    expect(res.statusCode).toBe(201);
+    const { posted, outcome } = await upload(admin.token, 'ofac_sdn', { 'add.csv': ADD, 'SDN.CSV': OFAC['sdn.csv'], 'alt.csv': ALT });
+    // Answered at once: the import is queued as durable work.
+    expect(posted.statusCode).toBe(202);
+    expect(posted.json().data).toMatchObject({ source: 'ofac_sdn', state: 'queued', files: ['add.csv', 'sdn.csv', 'alt.csv'], entries_read: 0, version_id: null, error: null, imported_by: admin.id });
+    expect(outcome).toMatchObject({ id: posted.json().data.id, state: 'done', entries_read: 3, names_cut: 0, unchanged: false, error: null });
     const expectedSha = sha(`sdn.csv:${sha(OFAC['sdn.csv'])}\nalt.csv:${sha(ALT)}\nadd.csv:${sha(ADD)}\n`);
     // 3 entries; names: 3 primary + 2 aliases.
-    expect(res.json().data).toEqual({
-      id: expect.any(String), source: 'ofac_sdn', sha256: expectedSha, entries: 3, names: 5, imported_by: admin.id,
-      imported_at: expect.any(String), unchanged: false,
-    });
     const list = await listOf('ofac_sdn');
-    expect(list).toMatchObject({ current: { id: res.json().data.id, entries: 3, names: 5 }, required: true, max_age_hours: 36, stale: false });
+    expect(list).toMatchObject({ current: { id: outcome!.version_id, sha256: expectedSha, entries: 3, names: 5 }, required: true, max_age_hours: 36, stale: false });
     expect(list.age_hours).toBeLessThan(0.1);
+    // The stored pieces of the files are gone once read.
+    expect(await count('select count(*) as n from screening_list_import_chunks')).toBe(0);
 
     const again = await upload(admin.token, 'ofac_sdn', OFAC);
-    expect(again.statusCode).toBe(200);
-    expect(again.json().data).toEqual({ ...res.json().data, unchanged: true });
+    expect(again.posted.statusCode).toBe(202);
+    expect(again.outcome).toMatchObject({ state: 'done', version_id: outcome!.version_id, unchanged: true });
     expect(await versions('ofac_sdn')).toBe(1);
   });
 
@@ -104,10 +104,10 @@ describe('importing each list\'s official files', () => {
     for (const [source, filename, content, entries, names] of [
       ['eu', '20261126-FULL-1_1(xsd).csv', eu, 2, 3], ['un', 'consolidated.xml', un, 2, 4], ['uk', 'UK-Sanctions-List.csv', uk, 1, 2],
     ] as const) {
-      const res = await upload(admin.token, source, { [filename]: content });
-      expect(res.statusCode, source).toBe(201);
-      expect(res.json().data, source).toMatchObject({ source, sha256: sha(content), entries, names, imported_by: admin.id, unchanged: false });
-      expect(await listOf(source), source).toMatchObject({ current: { entries, names }, required: true, stale: false });
+      const { posted, outcome } = await upload(admin.token, source, { [filename]: content });
+      expect(posted.statusCode, source).toBe(202);
+      expect(outcome, source).toMatchObject({ state: 'done', entries_read: entries, unchanged: false });
+      expect(await listOf(source), source).toMatchObject({ current: { id: outcome!.version_id, source, sha256: sha(content), entries, names, imported_by: admin.id }, required: true, stale: false });
     }
     const state = await overview();
     expect(state.screening_active).toBe(true);
@@ -119,18 +119,18 @@ describe('importing each list\'s official files', () => {
     const before = await listOf('ofac_sdn');
     // The third line has too few fields (the first two are good and would be written in the same transaction).
     const bad = sdnCsv([...SDN.slice(0, 2), { ent_num: 9999, name: 'NEW PERSON' }]).replace(/9999,"NEW PERSON".*\r\n/, '9999,"NEW PERSON",-0- \r\n');
-    const res = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': bad, 'alt.csv': ALT });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'list_format_invalid', file: 'sdn.csv', line: 3 });
-    expect(res.json().error).toMatch(/^sdn\.csv, line 3: this is not the list’s official file format \(expected 12 fields, found 3\)/);
+    const { posted, outcome } = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': bad, 'alt.csv': ALT });
+    expect(posted.statusCode).toBe(202);
+    expect(outcome).toMatchObject({ state: 'failed', version_id: null, error: { code: 'list_format_invalid', file: 'sdn.csv', line: 3 } });
+    expect(outcome!.error!.message).toMatch(/^sdn\.csv, line 3: this is not the list’s official file format \(expected 12 fields, found 3\)/);
+    expect(await count('select count(*) as n from screening_list_import_chunks')).toBe(0);
     expect(await versions('ofac_sdn')).toBe(1);
     expect(await count('select count(*) as n from screening_list_entries')).toBe(entriesBefore);
     expect(await listOf('ofac_sdn')).toEqual(before);
 
     // Not XML at all, under the UN's name: refused the same way, named as sent.
     const un = await upload(admin.token, 'un', { 'consolidated.xml': 'Name,Date\nfoo,bar\n' });
-    expect(un.statusCode).toBe(400);
-    expect(un.json()).toMatchObject({ code: 'list_format_invalid', file: 'consolidated.xml' });
+    expect(un.outcome).toMatchObject({ state: 'failed', error: { code: 'list_format_invalid', file: 'consolidated.xml' } });
     expect(await versions('un')).toBe(1);
   });
 
@@ -138,17 +138,17 @@ describe('importing each list\'s official files', () => {
     for (const [source, files] of [
       ['ofac_sdn', { 'alt.csv': ALT }], ['ofac_sdn', { 'sdn.csv': OFAC['sdn.csv'], 'names.csv': ALT }], ['eu', { 'a.csv': 'x', 'b.csv': 'y' }],
     ] as const) {
-      const res = await upload(admin.token, source, files);
-      expect(res.statusCode, source).toBe(400);
-      expect(res.json().code, source).toBe('list_files_invalid');
+      const { posted } = await upload(admin.token, source, files);
+      expect(posted.statusCode, source).toBe(400);
+      expect(posted.json().code, source).toBe('list_files_invalid');
     }
-    const fourFiles = await upload(admin.token, 'ofac_sdn', { ...OFAC, 'sdn2.csv': OFAC['sdn.csv'] });
+    const { posted: fourFiles } = await upload(admin.token, 'ofac_sdn', { ...OFAC, 'sdn2.csv': OFAC['sdn.csv'] });
     expect(fourFiles.statusCode).toBe(400);
     expect(fourFiles.json().code).toBe('list_files_invalid');
     const notMultipart = await t.request({ method: 'POST', url: '/api/screening/lists', token: admin.token, payload: { source: 'eu' } });
     expect(notMultipart.statusCode).toBe(400);
     expect(notMultipart.json()).toMatchObject({ code: 'list_files_invalid', error: 'Send the list’s official file: sdn.csv, with alt.csv and add.csv if you have them (OFAC); one file for eu, un and uk.' });
-    const noSource = await upload(admin.token, 'interpol', { 'sdn.csv': OFAC['sdn.csv'] });
+    const { posted: noSource } = await upload(admin.token, 'interpol', { 'sdn.csv': OFAC['sdn.csv'] });
     expect(noSource.statusCode).toBe(400);
     expect(noSource.json()).toMatchObject({ code: 'validation_failed', fields: { source: 'Choose a list: ofac_sdn, eu, un or uk.' } });
     expect(await versions('ofac_sdn')).toBe(1);
@@ -158,11 +158,11 @@ describe('importing each list\'s official files', () => {
 describe('who may do what', () => {
   it('a sender gets nothing; a manager reads and searches but cannot import or change a list', async () => {
     for (const res of [
-      await upload(sender.token, 'ofac_sdn', OFAC),
+      (await upload(sender.token, 'ofac_sdn', OFAC)).posted,
       await t.request({ method: 'GET', url: '/api/screening/lists', token: sender.token }),
       await t.request({ method: 'PUT', url: '/api/screening/lists/eu', token: sender.token, payload: { required: false } }),
       await t.request({ method: 'POST', url: '/api/screening/search', token: sender.token, payload: { name: 'Yevgeny Kovalenko' } }),
-      await upload(manager.token, 'ofac_sdn', OFAC),
+      (await upload(manager.token, 'ofac_sdn', OFAC)).posted,
       await t.request({ method: 'PUT', url: '/api/screening/lists/eu', token: manager.token, payload: { required: false } }),
     ]) {
       expect(res.statusCode).toBe(403);
@@ -203,13 +203,13 @@ describe('searching a name by hand', () => {
 describe('a new version of a list', () => {
   it('replaces the index: a name added is found, a name removed is not', async () => {
     const next = [SDN[1]!, SDN[2]!, { ent_num: 9104, name: 'ZAKHARCHENKO, Valentyna', type: 'individual' as const, programs: ['UKRAINE-EO13660'], remarks: 'DOB 1962.' }];
-    const res = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': sdnCsv(next) });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().data).toMatchObject({ entries: 3, names: 3, unchanged: false });
+    const { outcome } = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': sdnCsv(next) });
+    expect(outcome).toMatchObject({ state: 'done', entries_read: 3, unchanged: false });
+    expect((await listOf('ofac_sdn')).current).toMatchObject({ id: outcome!.version_id, entries: 3, names: 3 });
     expect(await versions('ofac_sdn')).toBe(2);
 
     const added = await search({ name: 'Valentyna Zakharchenko' });
-    expect(added.matches[0]).toMatchObject({ source: 'ofac_sdn', list_id: '9104', version_id: res.json().data.id });
+    expect(added.matches[0]).toMatchObject({ source: 'ofac_sdn', list_id: '9104', version_id: outcome!.version_id });
     const removed = await search({ name: 'Yevgeny Kovalenko' });
     expect(removed.matches.filter((m) => m.source === 'ofac_sdn' && m.list_id === '9101')).toEqual([]);
   });
@@ -230,8 +230,8 @@ describe('a new version of a list', () => {
     try {
       const before = await twin.request({ method: 'POST', url: '/api/screening/search', token, payload: { name: 'Valentyna Zakharchenko' } });
       expect(before.json().data.matches[0]).toMatchObject({ list_id: '9104' });
-      const res = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': sdnCsv([SDN[0]!]) });
-      expect(res.statusCode).toBe(201);
+      const { outcome } = await upload(admin.token, 'ofac_sdn', { 'sdn.csv': sdnCsv([SDN[0]!]) });
+      expect(outcome).toMatchObject({ state: 'done', unchanged: false });
       // The twin checks the current versions at most every few seconds (docs/rules/screening.md#lists-in-the-product).
       await expect.poll(async () => {
         const r = await twin.request({ method: 'POST', url: '/api/screening/search', token, payload: { name: 'Yevgeny Kovalenko' } });

@@ -2,6 +2,8 @@
 // OFAC's legacy sdn.csv / alt.csv / add.csv, the EU consolidated CSV, the UN consolidated XML
 // and the UK sanctions list CSV, as their publishers write them.
 
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+
 type Eol = '\r\n' | '\n';
 
 /** OFAC's empty marker, as its files write it (with a trailing space, unquoted). */
@@ -304,4 +306,30 @@ export function listUpload(source: string, files: Record<string, string | Buffer
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(chunks) };
+}
+
+/** A list import as `GET /api/screening/lists/imports/{id}` answers it. */
+export interface ListImportOutcome {
+  id: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  entries_read: number;
+  names_cut: number;
+  version_id: string | null;
+  unchanged: boolean | null;
+  error: { code: string; message: string; file?: string; line?: number } | null;
+}
+
+/**
+ * The admin's upload, then its import once the worker has done it: `posted` is the upload's own
+ * answer (202 with the queued import, or a refusal), `outcome` the import when it was queued.
+ */
+export async function importListFiles(
+  t: { request: (o: InjectOptions & { token?: string }) => Promise<LightMyRequestResponse>; jobsDone: () => Promise<void> },
+  token: string, source: string, files: Record<string, string | Buffer>,
+): Promise<{ posted: LightMyRequestResponse; outcome: ListImportOutcome | null }> {
+  const posted = await t.request({ method: 'POST', url: '/api/screening/lists', token, ...listUpload(source, files) });
+  if (posted.statusCode !== 202) return { posted, outcome: null };
+  await t.jobsDone();
+  const read = await t.request({ method: 'GET', url: `/api/screening/lists/imports/${posted.json().data.id}`, token });
+  return { posted, outcome: read.json().data as ListImportOutcome };
 }

@@ -22,12 +22,28 @@ const ListVersionSchema = z.object({
 });
 export type ListVersion = z.infer<typeof ListVersionSchema>;
 
-/** POST /api/screening/lists: the new version, or the current one when the file(s) are the same (`unchanged`). */
-const ListImportSchema = ListVersionSchema.extend({
-  unchanged: z.boolean().describe('True when the file(s) had the current version\'s sha256: no new version was made'),
+/** POST /api/screening/lists answers at once with the import, done as a durable job; GET /api/screening/lists/imports/{id} follows it. */
+const ListImportJobSchema = z.object({
+  id: z.uuid(),
+  source: ListSourceSchema,
+  state: z.enum(['queued', 'running', 'done', 'failed']),
+  /** The files' names as sent. */
+  files: z.array(z.string()),
+  /** Entries read so far (written every 5,000), then in all. */
+  entries_read: z.number().int(),
+  /** Names longer than the matcher's 500 characters, cut to them (docs/rules/screening.md#bounds). */
+  names_cut: z.number().int(),
+  /** Done: the version made, or the current one when the file(s) were the same (`unchanged`). */
+  version_id: z.uuid().nullable(),
+  unchanged: z.boolean().nullable(),
+  /** Failed: why, in the caller's language, with the file and line where the parser said them. Nothing was imported. */
+  error: z.object({ code: z.string(), message: z.string(), file: z.string().optional(), line: z.number().int().optional() }).nullable(),
+  imported_by: z.uuid().nullable(),
+  created_at: isoDateTime(),
+  finished_at: isoDateTime().nullable(),
 });
-export type ListImport = z.infer<typeof ListImportSchema>;
-export const ListImportResponseSchema = dataOf(ListImportSchema);
+export type ListImportJob = z.infer<typeof ListImportJobSchema>;
+export const ListImportJobResponseSchema = dataOf(ListImportJobSchema);
 
 const ListStateSchema = z.object({
   source: ListSourceSchema,

@@ -30,6 +30,7 @@ interface PreparedQuery {
 function nearWords(index: ScreeningIndex, word: Word, abjad: boolean): Set<number> {
   const ids = new Set<number>();
   const add = (list: number[] | undefined) => list?.forEach((id) => ids.add(id));
+  const found = (id: number) => ids.add(id);
   const exact = index.byText.get(word.text);
   if (exact !== undefined) ids.add(exact);
   if (word.text.length < 3) {
@@ -38,16 +39,16 @@ function nearWords(index: ScreeningIndex, word: Word, abjad: boolean): Set<numbe
   }
   add(index.byLatinKey.get(word.latin));
   if (abjad) add(index.byAbjadKey.get(word.abjad));
-  add(index.byDeletion.get(`w:${word.text}`));
+  index.byDeletion.forEach(`w:${word.text}`, found);
   for (const d of deletions(word.text)) {
-    add(index.byDeletion.get(`w:${d}`));
+    index.byDeletion.forEach(`w:${d}`, found);
     const shorter = index.byText.get(d);
     if (shorter !== undefined) ids.add(shorter);
   }
   if (word.latin.length >= 3) {
-    add(index.byDeletion.get(`k:${word.latin}`));
+    index.byDeletion.forEach(`k:${word.latin}`, found);
     for (const d of deletions(word.latin)) {
-      add(index.byDeletion.get(`k:${d}`));
+      index.byDeletion.forEach(`k:${d}`, found);
       add(index.byLatinKey.get(d));
     }
   }
@@ -167,7 +168,6 @@ export function screen(index: ScreeningIndex, query: ScreeningQuery, options: Sc
   const q = prepareQuery(index, query);
   if (q.words.length === 0) return [];
 
-  // Gather, per name, the most weight the query could match there.
   // Gather, per name, the most weight the query could match there and which query words met it.
   const acc = index.scratch;
   const met = index.scratchWords;

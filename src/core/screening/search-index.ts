@@ -1,6 +1,7 @@
 // The index built once per list version (docs/rules/screening.md#speed): every listed name's
 // words, how rare each word is, and the keys that find a query word's near spellings without
 // scanning every name.
+import { HashedKeys } from './hashed-keys.js';
 import { toWord, type Word } from './similarity.js';
 import { prepareName } from './tokens.js';
 import type { ListedEntry } from './types.js';
@@ -27,7 +28,7 @@ export interface ScreeningIndex {
   byLatinKey: Map<string, number[]>;
   byAbjadKey: Map<string, number[]>;
   /** A word or its latin key with one letter deleted (prefixed w: or k:) → words. */
-  byDeletion: Map<string, number[]>;
+  byDeletion: HashedKeys;
   /** The weight of a word no listed name holds, and the average word's. */
   unseenWeight: number;
   meanWeight: number;
@@ -50,12 +51,22 @@ export function deletions(s: string): string[] {
   return out;
 }
 
-export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
+/** Names (or words) handled between two pauses of a yielding build. */
+const STEP = 2_000;
+
+/**
+ * The index's build, step by step: it yields after every STEP names or words so that a server
+ * can answer between steps (a list of 100,000 entries takes seconds). Time and memory grow
+ * linearly with the names: each word is at most MAX_WORD_CHARS letters, so its deletions are
+ * bounded too.
+ */
+export function* indexSteps(entries: ListedEntry[]): Generator<void, ScreeningIndex> {
   const byText = new Map<string, number>();
   const words: Word[] = [];
   const holders: number[][] = [];
   const names: IndexedName[] = [];
-  entries.forEach((entry, e) => {
+  for (let e = 0; e < entries.length; e++) {
+    const entry = entries[e]!;
     const seen = new Set<string>();
     for (const text of entry.names) {
       const prepared = prepareName(text);
@@ -76,21 +87,26 @@ export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
         return id;
       });
       names.push({ entry: e, text, tokens, ignored: prepared.ignored, weight: 0 });
+      if (names.length % STEP === 0) yield;
     }
-  });
+  }
   const weights = new Float64Array(words.length);
   holders.forEach((h, id) => (weights[id] = Math.log((names.length + 1) / (h.length + 0.5))));
   for (const name of names) name.weight = name.tokens.reduce((sum, id) => sum + weights[id]!, 0);
   const byLatinKey = new Map<string, number[]>();
   const byAbjadKey = new Map<string, number[]>();
-  const byDeletion = new Map<string, number[]>();
-  words.forEach((word, id) => {
+  let deletionKeys = 0;
+  for (const word of words) if (word.text.length >= 3) deletionKeys += word.text.length + (word.latin.length >= 3 ? word.latin.length : 0);
+  const byDeletion = new HashedKeys(deletionKeys);
+  for (let id = 0; id < words.length; id++) {
+    const word = words[id]!;
+    if (id % STEP === 0) yield;
     push(byAbjadKey, word.abjad, id);
-    if (word.text.length < 3) return;
+    if (word.text.length < 3) continue;
     push(byLatinKey, word.latin, id);
-    for (const d of deletions(word.text)) push(byDeletion, `w:${d}`, id);
-    if (word.latin.length >= 3) for (const d of deletions(word.latin)) push(byDeletion, `k:${d}`, id);
-  });
+    for (const d of deletions(word.text)) byDeletion.add(`w:${d}`, id);
+    if (word.latin.length >= 3) for (const d of deletions(word.latin)) byDeletion.add(`k:${d}`, id);
+  }
   return {
     entries,
     names,
@@ -107,3 +123,13 @@ export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
     scratchWords: new Uint32Array(names.length),
   };
 }
+
+/** The index built at once (tests, benchmarks, a small list). */
+export function buildIndex(entries: ListedEntry[]): ScreeningIndex {
+  const steps = indexSteps(entries);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+

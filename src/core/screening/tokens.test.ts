@@ -43,3 +43,13 @@ describe('tokens', () => {
     expect(prepareName('Abdullah').tokens).toEqual(prepareName('Abdalla').tokens);
   });
 });
+
+describe('bounds', () => {
+  it('reads at most 500 characters of a name and 40 letters of a word', () => {
+    const giant = 'a'.repeat(16_500);
+    expect(prepareName(`${giant} Korolenko`).tokens).toEqual(['a'.repeat(40)]);
+    expect(prepareName(`Korolenko ${giant}`).tokens).toEqual(['korolenko', 'a'.repeat(40)]);
+    const many = Array.from({ length: 200 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}`).join(' ');
+    expect(prepareName(many).tokens.join(' ').length).toBeLessThanOrEqual(500);
+  });
+});

@@ -3,6 +3,14 @@ import { normaliseName } from './normalise.js';
 import { isAbjad } from './transliterate.js';
 import { COMPANY_WORDS, HONORIFICS, PARTICLES } from './words.js';
 
+/**
+ * The longest name and word the matcher reads (docs/rules/screening.md#tokens): no listed or
+ * screened name comes near them, and past them the index's work per word (its one-letter
+ * deletions) would grow with the square of a crafted word's length. Longer ones are cut.
+ */
+export const MAX_NAME_CHARS = 500;
+export const MAX_WORD_CHARS = 40;
+
 export interface PreparedName {
   /** Words that count, in written order. */
   tokens: string[];
@@ -36,8 +44,9 @@ function splitAbd(word: string): string[] {
  * word (alqaida) is split off like the written al-.
  */
 export function prepareName(raw: string): PreparedName {
-  const abjad = isAbjad(raw);
-  const words = joinLetterRuns(normaliseName(raw).split(' ').filter(Boolean));
+  const name = raw.length > MAX_NAME_CHARS ? raw.slice(0, MAX_NAME_CHARS) : raw;
+  const abjad = isAbjad(name);
+  const words = joinLetterRuns(normaliseName(name).split(' ').filter(Boolean).map((w) => w.slice(0, MAX_WORD_CHARS)));
   const tokens: string[] = [];
   const ignored: string[] = [];
   let organisation = false;

@@ -692,6 +692,40 @@ export const screeningListVersions = pgTable('screening_list_versions', {
   index('screening_list_versions_source_idx').on(t.source, t.imported_at.desc()),
 ]);
 
+/**
+ * An uploaded list file's import, done as a durable job (docs/rules/screening.md#importing): its
+ * state and progress for the admin, then the version it made or the reason it failed.
+ */
+export const screeningListImports = pgTable('screening_list_imports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  source: text('source', { enum: LIST_SOURCES }).notNull(),
+  state: text('state', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+  /** The files as sent: official name, sha256 and size. */
+  files: jsonb('files').$type<{ name: string; sha256: string; bytes: number }[]>().notNull(),
+  entries_read: integer('entries_read').notNull().default(0),
+  names_cut: integer('names_cut').notNull().default(0),
+  version_id: uuid('version_id').references(() => screeningListVersions.id, { onDelete: 'set null' }),
+  unchanged: boolean('unchanged'),
+  /** Why it failed: the error's code, and the file, line and reason where the parser said them. */
+  error: jsonb('error').$type<{ code: string; file?: string; line?: number; reason?: string }>(),
+  imported_by: uuid('imported_by').references(() => profiles.id, { onDelete: 'set null' }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  started_at: timestamp('started_at', { withTimezone: true }),
+  finished_at: timestamp('finished_at', { withTimezone: true }),
+}, (t) => [
+  check('screening_list_imports_source_check', sql`${t.source} in (${oneOf(LIST_SOURCES)})`),
+  check('screening_list_imports_state_check', sql`${t.state} in ('queued', 'running', 'done', 'failed')`),
+  index('screening_list_imports_created_idx').on(t.created_at.desc()),
+]);
+
+/** An import's files in 1 MiB pieces until the job has read them (then deleted). */
+export const screeningListImportChunks = pgTable('screening_list_import_chunks', {
+  import_id: uuid('import_id').notNull().references(() => screeningListImports.id, { onDelete: 'cascade' }),
+  file: integer('file').notNull(),
+  seq: integer('seq').notNull(),
+  data: bytea('data').notNull(),
+}, (t) => [primaryKey({ columns: [t.import_id, t.file, t.seq] })]);
+
 /** A version's entries as the parsers read them: enough to rebuild the matcher's index and answer a search. */
 export const screeningListEntries = pgTable('screening_list_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

@@ -9,6 +9,7 @@ import { workerLiveness } from './liveness.js';
 import { eraseExpiredAccounts } from '../privacy/service.js';
 import { runMonitoringSweep } from '../monitoring/sweep.js';
 import { configuredLists, runScreeningFetch } from '../screening/fetch.js';
+import { runListImport } from '../screening/list-imports.js';
 import { runRescreen } from '../screening/rescreen.js';
 import { runMrzReadJob } from '../kyc/mrz.js';
 import { deleteOldQuotes } from '../quotes/service.js';
@@ -107,6 +108,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     monitoring_sweep: async () => { await runMonitoringSweep(deps); },
     // Everyone screened again after a sanctions list version changed (screening/rescreen.ts).
     screening_rescreen: (payload) => runRescreen(deps, payload),
+    // A sanctions list file uploaded by the admin, imported (screening/list-imports.ts).
+    screening_import: (payload, helpers) => runListImport(deps, payload, helpers.job),
     // The sanctions lists fetched from their configured URLs (screening/fetch.ts).
     screening_fetch: (_payload, helpers) => runScreeningFetch(deps, helpers.abortSignal),
     compliance_checks: async () => { await finishInterruptedChecks(deps); },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +95,7 @@ export async function runScreeningFetch(deps: FetchDeps, signal?: AbortSignal): 
       const files: UploadedListFile[] = [];
       for (const [i, f] of list.files.entries()) {
         const path = join(dir, String(i));
-        files.push({ name: f.name, path, sha256: await download(f.name, f.url, path, signal) });
+        files.push({ name: f.name, sha256: await download(f.name, f.url, path, signal), open: () => createReadStream(path) });
       }
       const imported = await importList(deps.db, null, list.source, files);
       // The worker polls for jobs itself: no other process's worker to wake here.

@@ -1,5 +1,5 @@
 import type { ListSourceId } from '@core/api/screening.js';
-import { buildIndex, HOLD_THRESHOLD, type ListedEntry, type ScreeningIndex } from '@core/screening/index.js';
+import { HOLD_THRESHOLD, indexSteps, type ListedEntry, type ScreeningIndex } from '@core/screening/index.js';
 import type { Db } from '@server/db/client.js';
 import { screeningSnapshot, versionEntries, type SnapshotRow } from './repo.js';
 
@@ -93,7 +93,17 @@ class ScreeningIndexCache {
     if (!versions.length) return null;
     const rows = await versionEntries(this.db, versions);
     const stored = new Map(rows.map((r) => [r.entry, { entry_id: r.entry_id, fingerprint: r.fingerprint }]));
-    return { index: buildIndex(rows.map((r) => r.entry)), versionOf: new Map(versions.map((v) => [v.source, v.id])), stored };
+    return { index: await buildIndexYielding(rows.map((r) => r.entry)), versionOf: new Map(versions.map((v) => [v.source, v.id])), stored };
+  }
+}
+
+/** The index built in steps, the event loop free between them: requests are answered while a large list is indexed. */
+async function buildIndexYielding(entries: ListedEntry[]): Promise<ScreeningIndex> {
+  const steps = indexSteps(entries);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import type { ListImport, ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
+import type { ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
 import { AppError } from '@core/errors.js';
 import type { ListedEntry } from '@core/screening/types.js';
 import type { Db } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
 import { type Actor, recordAudit } from '../audit/service.js';
 import { screeningIndex } from './index-cache.js';
-import { ListFormatError, type ListFiles, readList } from './lists/index.js';
+import { type ByteSource, ListBoundsError, ListFormatError, type ListFiles, readList } from './lists/index.js';
 import { releaseStaleHolds } from './rescreen.js';
 import {
   confirmVersion, type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
@@ -20,12 +19,19 @@ import {
 /** Entries written per INSERT: 9 parameters each, far under PostgreSQL's 65,535. */
 const ENTRY_BATCH = 1_000;
 
-/** An uploaded list file, already on disk with its hash. */
+/**
+ * The most memory an import may add to its process while it reads (docs/rules/screening.md#bounds),
+ * checked at every batch: past it the file is refused and the current version stays.
+ */
+export const MAX_IMPORT_HEAP_MB = 512;
+
+/** An uploaded list file with its hash, read from wherever it waits (a temporary file, the import's stored pieces). */
 export interface UploadedListFile {
   /** The official name it was sent under (`sdn.csv`, …). */
   name: string;
-  path: string;
   sha256: string;
+  /** Its bytes from the start; called once, when the parser reaches the file. */
+  open(): ByteSource;
 }
 
 function versionJson(v: VersionRow): ListVersion {
@@ -48,20 +54,15 @@ function versionHash(source: ListSourceId, files: UploadedListFile[]): string {
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
 
-/** The files the parser reads, each streamed from disk, and the streams to close once it stops. */
-function listFiles(source: ListSourceId, files: UploadedListFile[]): { input: ListFiles; streams: ReadStream[] } {
-  const streams: ReadStream[] = [];
-  const open = (name: string) => {
+/** The files the parser reads, each opened only when the parser reaches it. */
+function listFiles(source: ListSourceId, files: UploadedListFile[]): ListFiles {
+  const lazy = (name: string): ByteSource | undefined => {
     const file = files.find((f) => f.name === name);
-    if (!file) return undefined;
-    const stream = createReadStream(file.path);
-    streams.push(stream);
-    return stream;
+    return file && { [Symbol.asyncIterator]: () => file.open()[Symbol.asyncIterator]() };
   };
-  const input: ListFiles = source === 'ofac_sdn'
-    ? { source, files: { sdn: open('sdn.csv')!, alt: open('alt.csv'), add: open('add.csv') } }
-    : { source, file: open(files[0]!.name)! };
-  return { input, streams };
+  return source === 'ofac_sdn'
+    ? { source, files: { sdn: lazy('sdn.csv')!, alt: lazy('alt.csv'), add: lazy('add.csv') } }
+    : { source, file: lazy(files[0]!.name)! };
 }
 
 /** sha256 of the entry's JSON with its lists in a fixed order: unchanged in a later version, the same. */
@@ -75,13 +76,19 @@ function entryFingerprint(e: ListedEntry): string {
   return createHash('sha256').update(JSON.stringify(normal)).digest('hex');
 }
 
+/** What an import made, with the names it cut to the matcher's longest. */
+export type ImportedList = ListVersion & { unchanged: boolean; names_cut: number };
+
 /**
  * Imports a list's file(s) as its new current version, in one transaction: entries in batches as
  * the parser reads them, the counts, the list made current (and required at its first import),
  * the audit row. The same hash as the current version answers that version, unchanged.
- * A file the parser refuses leaves nothing behind. `actor` null: the scheduled fetch (fetch.ts).
+ * A file the parser refuses, or one past the bounds, leaves nothing behind. `actor` null: the
+ * scheduled fetch (fetch.ts). `progress` hears the entries read so far, at each batch.
  */
-export async function importList(db: Db, actor: Actor | null, source: ListSourceId, files: UploadedListFile[]): Promise<ListImport> {
+export async function importList(
+  db: Db, actor: Actor | null, source: ListSourceId, files: UploadedListFile[], progress?: (entries: number) => Promise<void>,
+): Promise<ImportedList> {
   const sha256 = versionHash(source, files);
   const result = await db.transaction(async (tx) => {
     const settings = await lockSource(tx, source);
@@ -97,30 +104,31 @@ export async function importList(db: Db, actor: Actor | null, source: ListSource
         action: 'screening_list.import', target: 'screening_list', id: source,
         after: { version_id: current.id, sha256, unchanged: true, ...(released ? { holds_released: released } : {}) },
       });
-      return { version: confirmed, unchanged: true };
+      return { version: confirmed, unchanged: true, names_cut: 0 };
     }
     const draft = await insertVersion(tx, { source, sha256, entries: 0, names: 0, imported_by: actor?.profile_id ?? null });
-    const { input, streams } = listFiles(source, files);
-    const { entries, counts } = readList(input);
-    try {
-      let batch: EntryInsert[] = [];
-      for await (const e of entries) {
-        batch.push({
-          version_id: draft.id, list_id: e.list_id, kind: e.kind, names: e.names, birth_dates: e.birth_dates ?? [], countries: e.countries ?? [],
-          programmes: e.programmes ?? [], fingerprint: entryFingerprint(e),
-        });
-        if (batch.length >= ENTRY_BATCH) {
-          await insertEntries(tx, batch);
-          batch = [];
+    const { entries, counts } = readList(listFiles(source, files));
+    const heapAtStart = process.memoryUsage().heapUsed;
+    let batch: EntryInsert[] = [];
+    for await (const e of entries) {
+      batch.push({
+        version_id: draft.id, list_id: e.list_id, kind: e.kind, names: e.names, birth_dates: e.birth_dates ?? [], countries: e.countries ?? [],
+        programmes: e.programmes ?? [], fingerprint: entryFingerprint(e),
+      });
+      if (batch.length >= ENTRY_BATCH) {
+        await insertEntries(tx, batch);
+        batch = [];
+        if (process.memoryUsage().heapUsed - heapAtStart > MAX_IMPORT_HEAP_MB * 1_048_576) {
+          throw new ListBoundsError(files[0]!.name, `more than ${MAX_IMPORT_HEAP_MB} MB of memory to read`);
         }
+        await progress?.(counts.entries);
       }
-      await insertEntries(tx, batch);
-    } finally {
-      for (const stream of streams) stream.destroy();
     }
+    await insertEntries(tx, batch);
     // A file with a header and no entry would empty the list: refused like any file not in its format.
     if (counts.entries === 0) throw new ListFormatError(files[0]!.name, 1, 'the file lists no entry');
-    const version = await setVersionCounts(tx, draft.id, counts);
+    await progress?.(counts.entries);
+    const version = await setVersionCounts(tx, draft.id, { entries: counts.entries, names: counts.names });
     await updateSource(tx, source, { current_version_id: version.id, ...(settings.current_version_id ? {} : { required: true }) });
     // The previous version's entries are kept for comparing the two; older ones are dropped.
     const previous = await previousVersionId(tx, source, version.id);
@@ -128,21 +136,29 @@ export async function importList(db: Db, actor: Actor | null, source: ListSource
     await recordAudit(tx, actor, {
       action: 'screening_list.import', target: 'screening_list', id: source,
       before: current ? { version_id: current.id, sha256: current.sha256, entries: current.entries } : null,
-      after: { version_id: version.id, sha256, entries: version.entries, names: version.names, files: files.map((f) => f.name) },
+      after: {
+        version_id: version.id, sha256, entries: version.entries, names: version.names, files: files.map((f) => f.name),
+        ...(counts.names_cut ? { names_cut: counts.names_cut } : {}),
+      },
     });
-    return { version, unchanged: false };
+    return { version, unchanged: false, names_cut: counts.names_cut };
   }).catch((err: unknown) => {
+    // A single-file list's error names the file as it was sent.
+    const fileOf = (e: ListFormatError | ListBoundsError) => (source === 'ofac_sdn' ? e.file : files[0]!.name);
     if (err instanceof ListFormatError) {
-      // A single-file list's error names the file as it was sent.
-      const file = source === 'ofac_sdn' ? err.file : files[0]!.name;
+      const file = fileOf(err);
       throw new AppError('list_format_invalid', { vars: { file, line: err.line, reason: err.reason }, extra: { file, line: err.line } });
+    }
+    if (err instanceof ListBoundsError) {
+      const file = fileOf(err);
+      throw new AppError('list_too_large', { vars: { file, reason: err.reason }, extra: { file } });
     }
     throw err;
   });
   // This process searches the new version (and holds on the lists' new freshness) at once; the
   // others within VERSION_CHECK_MS.
   await screeningIndex(db).refresh();
-  return { ...versionJson(result.version), unchanged: result.unchanged };
+  return { ...versionJson(result.version), unchanged: result.unchanged, names_cut: result.names_cut };
 }
 
 const HOUR_MS = 3_600_000;

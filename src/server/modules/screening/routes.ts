@@ -1,5 +1,5 @@
 import {
-  ListImportResponseSchema, ListParamsSchema, ListSettingsSchema, ListsOverviewResponseSchema, ListStateResponseSchema,
+  ListImportJobResponseSchema, ListParamsSchema, ListSettingsSchema, ListsOverviewResponseSchema, ListStateResponseSchema,
   ScreeningSearchResponseSchema, ScreeningSearchSchema,
 } from '@core/api/screening.js';
 import { IdParamsSchema } from '@core/api/common.js';
@@ -11,8 +11,9 @@ import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
 import { decideAlert, listAlerts, screeningSettings, updateScreeningSettings } from './alerts-service.js';
-import { importList, listsOverview, updateListSettings } from './lists-service.js';
-import { latestRescreen, queueRescreen } from './rescreen.js';
+import { listImport, queueListImport } from './list-imports.js';
+import { listsOverview, updateListSettings } from './lists-service.js';
+import { latestRescreen } from './rescreen.js';
 import { searchLists } from './search.js';
 import { MAX_LIST_FILE_MB, receiveListUpload } from './upload.js';
 
@@ -23,22 +24,26 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/screening/lists', {
     config: { access: 'admin' },
     schema: {
-      summary: `Imports a sanctions list's official file(s) as its new version (admin; multipart: source, files; at most ${MAX_LIST_FILE_MB} MB a file)`,
+      summary: `Uploads a sanctions list's official file(s) to import as its new version (admin; multipart: source, files; at most ${MAX_LIST_FILE_MB} MB a file): answers at once with the import, done as a durable job`,
       consumes: ['multipart/form-data'],
-      response: replies({ 200: ListImportResponseSchema, 201: ListImportResponseSchema }),
+      response: replies({ 202: ListImportJobResponseSchema }),
     },
   }, async (request, reply) => {
     const upload = await receiveListUpload(request);
     try {
-      const imported = await importList(ctx.db, actorOf(request), upload.source, upload.files);
-      // A new version: everyone is screened again against it (a durable job).
-      if (!imported.unchanged) await queueRescreen(ctx);
-      // The same file(s) as the current version: that version, and nothing new was made.
-      return reply.status(imported.unchanged ? 200 : 201).send({ data: imported });
+      return reply.status(202).send({ data: await queueListImport(ctx, actorOf(request), request.lang, upload.source, upload.files) });
     } finally {
       await upload.cleanup();
     }
   });
+
+  app.get('/screening/lists/imports/:id', {
+    config: { access: 'admin' },
+    schema: {
+      summary: 'A list import\'s state (queued, running, done, failed), its progress, and the version it made or why it failed (admin)',
+      params: IdParamsSchema, response: replies({ 200: ListImportJobResponseSchema }),
+    },
+  }, async (request) => ({ data: await listImport(ctx.db, request.lang, request.params.id) }));
 
   app.get('/screening/lists', {
     config: { access: 'staff' },

@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListsOverview } from '@core/api/screening';
+import type { ListImportJob, ListsOverview } from '@core/api/screening';
 import type { Rescreen, ScreeningAlert } from '@core/api/screening-alerts';
 import { LIST_SOURCES } from '@core/api/screening';
 import { isOwnCase } from '@core/own-case';
@@ -85,10 +85,24 @@ function UploadForm() {
       const body = new FormData();
       body.append('source', source);
       for (const f of Array.from(files ?? [])) body.append('files', f, f.name);
-      return api<{ data: { entries: number; unchanged: boolean } }>('/api/screening/lists', { method: 'POST', body });
+      return (await api<{ data: ListImportJob }>('/api/screening/lists', { method: 'POST', body })).data;
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'screening'] }),
   });
+  // The import is a job of the server's: followed until it is done or failed.
+  const importId = upload.data?.id;
+  const job = useQuery({
+    queryKey: ['admin', 'screening', 'import', importId],
+    enabled: !!importId,
+    queryFn: async ({ signal }) => (await api<{ data: ListImportJob }>(`/api/screening/lists/imports/${importId}`, { signal })).data,
+    refetchInterval: (q) => (q.state.data?.state === 'done' || q.state.data?.state === 'failed' ? false : 1_000),
+  });
+  const state = job.data ?? upload.data;
+  const finished = state?.state === 'done' || state?.state === 'failed';
+  useEffect(() => {
+    if (!finished) return;
+    void client.invalidateQueries({ queryKey: keys.lists });
+    void client.invalidateQueries({ queryKey: keys.rescreen });
+  }, [finished, client]);
   const submit = (e: FormEvent) => { e.preventDefault(); if (files?.length) upload.mutate(); };
   return (
     <Card className="p-4">
@@ -106,11 +120,19 @@ function UploadForm() {
           <span className="text-xs text-muted-foreground">{t('compliance.upload.hint')}</span>
         </div>
         {upload.isError ? <Alert variant="destructive">{isApiError(upload.error) ? upload.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
-        {upload.data ? <Alert variant="success">{upload.data.data.unchanged ? t('compliance.upload.unchanged') : t('compliance.upload.done', { entries: upload.data.data.entries })}</Alert> : null}
-        <Button type="submit" className="self-start" disabled={!files?.length || upload.isPending}>{t('compliance.upload.submit')}</Button>
+        {state ? <ImportState job={state} /> : null}
+        <Button type="submit" className="self-start" disabled={!files?.length || upload.isPending || (!!state && !finished)}>{t('compliance.upload.submit')}</Button>
       </form>
     </Card>
   );
+}
+
+function ImportState({ job }: { job: ListImportJob }) {
+  const { t } = useTranslation('admin');
+  if (job.state === 'failed') return <Alert variant="destructive">{job.error?.message ?? t('states.error', { ns: 'common' })}</Alert>;
+  if (job.state !== 'done') return <p className="text-sm" role="status">{t('compliance.upload.running', { count: job.entries_read })}</p>;
+  const cut = job.names_cut ? ` ${t('compliance.upload.cut', { count: job.names_cut })}` : '';
+  return <Alert variant="success">{(job.unchanged ? t('compliance.upload.unchanged') : t('compliance.upload.done', { entries: job.entries_read })) + cut}</Alert>;
 }
 
 function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean }) {

@@ -1,4 +1,6 @@
+import { MAX_NAME_CHARS } from '@core/screening/tokens.js';
 import type { EntryKind, ListedEntry } from '@core/screening/types.js';
+import { ListBoundsError } from './format-error.js';
 
 export type ListSource = 'ofac_sdn' | 'eu' | 'un' | 'uk';
 
@@ -6,14 +8,26 @@ export interface ListCounts {
   entries: number;
   /** Every name, aliases included. */
   names: number;
+  /** Names longer than MAX_NAME_CHARS, cut to it (the import reports them). */
+  names_cut: number;
 }
 
-/** One entry gathered from its rows: names in order (primary first), each value once. */
+/**
+ * The most entries a file may hold (docs/rules/screening.md#bounds): the largest published list
+ * has about 20,000. Past it the file is refused.
+ */
+export const MAX_ENTRIES = 500_000;
+
+/**
+ * One entry gathered from its rows: names in order (primary first), each value once. Arrays, not
+ * sets: an entry has a few values each, and a list of 100,000 entries is held whole while its
+ * rows are grouped.
+ */
 export class EntryDraft {
-  readonly names = new Set<string>();
-  readonly birthDates = new Set<string>();
-  readonly countries = new Set<string>();
-  readonly programmes = new Set<string>();
+  names: string[] = [];
+  readonly birthDates: string[] = [];
+  readonly countries: string[] = [];
+  readonly programmes: string[] = [];
   kind: EntryKind = 'unknown';
 
   constructor(
@@ -23,32 +37,29 @@ export class EntryDraft {
 
   addName(name: string): void {
     const clean = tidy(name);
-    if (clean) this.names.add(clean);
+    if (clean && !this.names.includes(clean)) this.names.push(clean);
   }
 
   /** A name the file marks as the primary one, put first whatever its row's place. */
   addPrimary(name: string): void {
     const clean = tidy(name);
-    if (!clean) return;
-    const rest = [...this.names].filter((n) => n !== clean);
-    this.names.clear();
-    for (const n of [clean, ...rest]) this.names.add(n);
+    if (clean) this.names = [clean, ...this.names.filter((n) => n !== clean)];
   }
 
   add(set: 'birthDates' | 'countries' | 'programmes', value: string | null | undefined): void {
     const clean = value == null ? '' : tidy(value);
-    if (clean) this[set].add(clean);
+    if (clean && !this[set].includes(clean)) this[set].push(clean);
   }
 
   done(): ListedEntry {
     return {
       source: this.source,
       list_id: this.listId,
-      names: [...this.names],
+      names: this.names,
       kind: this.kind,
-      birth_dates: [...this.birthDates],
-      countries: [...this.countries],
-      programmes: [...this.programmes],
+      birth_dates: this.birthDates,
+      countries: this.countries,
+      programmes: this.programmes,
     };
   }
 }
@@ -59,8 +70,12 @@ export const isoCode = (s: string) => {
   return /^[A-Z]{2}$/.test(code) ? code : '';
 };
 
-/** Whitespace (line breaks of multi-line fields included) made single spaces. */
-export const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
+/**
+ * Whitespace (line breaks of multi-line fields included) made single spaces, as a string of its
+ * own: a value cut from the file's text by the parsers would otherwise keep that whole chunk of
+ * text alive as long as the entry is held (a grouped list held the whole file twice over).
+ */
+export const tidy = (s: string) => Buffer.from(s.replace(/\s+/g, ' ').trim()).toString();
 
 /** `LAST, First Middle` (the lists' order for people) → `First Middle LAST`; other names as they are. */
 export function naturalOrder(name: string): string {
@@ -70,13 +85,19 @@ export function naturalOrder(name: string): string {
   return first && last ? `${first} ${last}` : tidy(name);
 }
 
-/** Counts the entries and names going through, for the version's record; an entry with no name cannot match and is left out. */
-export async function* counted(entries: AsyncIterable<ListedEntry>, counts: ListCounts): AsyncGenerator<ListedEntry> {
+/**
+ * Counts the entries and names going through, for the version's record, cutting each name to
+ * MAX_NAME_CHARS (counted); an entry with no name cannot match and is left out. More than
+ * MAX_ENTRIES entries refuse the file.
+ */
+export async function* counted(entries: AsyncIterable<ListedEntry>, counts: ListCounts, file: string): AsyncGenerator<ListedEntry> {
   for await (const entry of entries) {
     if (entry.names.length === 0) continue;
-    counts.entries++;
+    if (++counts.entries > MAX_ENTRIES) throw new ListBoundsError(file, `more than ${MAX_ENTRIES.toLocaleString('en')} entries`);
     counts.names += entry.names.length;
-    yield entry;
+    const names = entry.names.map((n) => (n.length > MAX_NAME_CHARS ? n.slice(0, MAX_NAME_CHARS).trimEnd() : n));
+    counts.names_cut += names.filter((n, i) => n !== entry.names[i]).length;
+    yield { ...entry, names };
   }
 }
 

@@ -10,3 +10,15 @@ export class ListFormatError extends Error {
     this.name = 'ListFormatError';
   }
 }
+
+/** A file past the import's bounds (docs/rules/screening.md#bounds): too many entries, or more memory than an import may take. */
+export class ListBoundsError extends Error {
+  readonly code = 'list_too_large';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = 'ListBoundsError';
+  }
+}

@@ -7,7 +7,7 @@ import { parseUk } from './uk.js';
 import { parseUn } from './un.js';
 
 // The sanctions lists' official files read as entries for the matcher (docs/rules/screening.md#list-files).
-export { ListFormatError } from './format-error.js';
+export { ListBoundsError, ListFormatError } from './format-error.js';
 export type { ByteSource, ListCounts, ListSource, OfacFiles };
 
 export type ListFiles = { source: 'ofac_sdn'; files: OfacFiles } | { source: 'eu' | 'un' | 'uk'; file: ByteSource };
@@ -17,7 +17,7 @@ export type ListFiles = { source: 'ofac_sdn'; files: OfacFiles } | { source: 'eu
  * to the end). A file not in its list's format throws ListFormatError, with the file and line.
  */
 export function readList(input: ListFiles): { entries: AsyncGenerator<ListedEntry>; counts: ListCounts } {
-  const counts: ListCounts = { entries: 0, names: 0 };
+  const counts: ListCounts = { entries: 0, names: 0, names_cut: 0 };
   const entries =
     input.source === 'ofac_sdn'
       ? parseOfacSdn(input.files)
@@ -26,5 +26,5 @@ export function readList(input: ListFiles): { entries: AsyncGenerator<ListedEntr
         : input.source === 'un'
           ? parseUn(input.file)
           : parseUk(input.file);
-  return { entries: counted(entries, counts), counts };
+  return { entries: counted(entries, counts, input.source === 'ofac_sdn' ? 'sdn.csv' : input.source), counts };
 }

@@ -11,6 +11,8 @@ import { ListFormatError } from './format-error.js';
 const FILE = 'UN consolidated list';
 const ROOT = 'CONSOLIDATED_LIST';
 const NAME_PARTS = new Set(['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME']);
+/** An element's text kept: far past any name (names are cut to MAX_NAME_CHARS after), so a crafted giant one is never copied whole. */
+const MAX_TEXT = 1 << 16;
 
 interface Gathering {
   kind: 'person' | 'organisation';
@@ -39,12 +41,11 @@ export async function* parseUn(source: ByteSource): AsyncGenerator<ListedEntry> 
       current = { kind: tag.name === 'INDIVIDUAL' ? 'person' : 'organisation', dataId: '', reference: '', parts: [], draft: new EntryDraft('un', '') };
     }
   });
-  parser.on('text', (t) => {
-    text += t;
-  });
-  parser.on('cdata', (t) => {
-    text += t;
-  });
+  const keep = (t: string) => {
+    if (text.length < MAX_TEXT) text += t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t;
+  };
+  parser.on('text', keep);
+  parser.on('cdata', keep);
   parser.on('closetag', (tag) => {
     const parent = path[path.length - 2];
     path.pop();
