@@ -10,9 +10,10 @@ export type DocumentSide = (typeof DOCUMENT_SIDES)[number];
 /** Cards have two sides, each sent apart; a passport is sent at its photo page, with no side. */
 export const SIDED_KINDS: ReadonlySet<DocumentKind> = new Set(['id_card', 'residence_permit']);
 
-/** Photos; of these, JPEG, PNG and WebP are shrunk and stripped of their metadata on the server. */
-const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export const DOCUMENT_MIME_TYPES = [...DOCUMENT_IMAGE_TYPES, 'application/pdf'] as const;
+/** What an upload may be: photos, each decoded, shrunk and stripped of its metadata on the server, and PDFs. */
+export const DOCUMENT_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+/** What a stored document may be: HEIC too, taken as uploaded until HEIC was refused (sharp cannot decode it). */
+export const DOCUMENT_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
 export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
 
 /** A selfie is a photo of the sender: a PDF is no selfie. */

@@ -29,6 +29,7 @@ import { REQUEST_ID_HEADER, proxyTrust, requestIdOf } from './lib/request-id.js'
 import { registerRequestRateLimit } from './lib/request-rate-limit.js';
 import { DocumentBox, documentKey } from './lib/document-box.js';
 import { SecretBox } from './lib/secret-box.js';
+import { uploadFailure } from './lib/uploads.js';
 import { API_ANSWER_HEADERS, helmetHeaders, isApiAnswer } from './lib/security-headers.js';
 import { type AuthUser, TokenService } from './modules/auth/tokens.js';
 import { configuredMailer, type Mailer } from './modules/mail/mailer.js';
@@ -229,6 +230,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     // An upload whose body ended before its closing boundary: the client's fault, not ours.
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.isMultipart()) return listed('upload_incomplete');
+    // A multipart body the parser cannot read (no usable boundary, a malformed part): the
+    // client's too, whichever route read it (lib/uploads.ts).
+    if (request.isMultipart() && !error.statusCode) {
+      const failure = uploadFailure(error, () => new AppError('file_too_large'));
+      if (failure instanceof AppError) return listed(failure.code);
+    }
     // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to name.
     if (error.statusCode && error.statusCode < 500) {
       return listed(error.code === 'FST_REQ_FILE_TOO_LARGE' ? 'file_too_large' : 'bad_request', error.statusCode);

@@ -60,7 +60,7 @@ describe('each staff action writes one audit row', () => {
 
   it('a staff member viewing a proof, and the export, are recorded; the sender viewing their own is not', async () => {
     const transfer = await createTransfer(t, sender.id);
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000970485973000003e8000003e801b57b526b0000000d4944415408d763f8ffffff7f0009fb03fdd1838cf00000000049454e44ae426082', 'hex');
     const boundary = '----audit';
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="proof.png"\r\nContent-Type: image/png\r\n\r\n`),

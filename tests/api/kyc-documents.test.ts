@@ -8,6 +8,7 @@ import { createLogger } from '@server/logger.js';
 import { DocumentBox } from '@server/lib/document-box.js';
 import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { onePagePdf } from '../support/pdf-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
@@ -34,11 +35,8 @@ const photo = (format: 'jpeg' | 'png' | 'webp', width = 640, height = 480) =>
     .composite([{ input: { create: { width: Math.floor(width / 3), height: Math.floor(height / 3), channels: 3, background: { r: 230, g: 30, b: 60 } } }, left: 10, top: 10 }])
     .withExif({ IFD0: { Make: 'SecretPhoneMaker', Copyright: 'Jean Ndong' } })[format]().toBuffer();
 
-/** A minimal real PDF: one empty page. */
-const PDF = Buffer.from([
-  '%PDF-1.4', '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj', '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj', 'trailer << /Root 1 0 R >>', '%%EOF', '',
-].join('\n'));
+/** A minimal real PDF: one page, with its cross-reference table. */
+const PDF = onePagePdf();
 /** The start of an HEIC still: an ISO-BMFF `ftyp` box with the `heic` brand. */
 const HEIC = Buffer.concat([Buffer.from('00000018', 'hex'), Buffer.from('ftypheic'), Buffer.alloc(4), Buffer.from('mif1heic'), randomBytes(200)]);
 
@@ -62,13 +60,12 @@ const countOf = async (profileId: string) =>
   (await t.database.pool.query('select count(*)::int as n from kyc_documents where profile_id = $1', [profileId])).rows[0].n as number;
 
 describe('POST /api/kyc/documents', () => {
-  it('takes a JPEG, PNG and WebP photo, HEIC as uploaded, and a PDF, each by its bytes; answers the metadata', async () => {
+  it('takes a JPEG, PNG and WebP photo and a PDF, each by its bytes, and refuses HEIC; answers the metadata', async () => {
     const user = await createUser(t);
     const cases: { fields: Record<string, string>; file: { name: string; type: string; data: Buffer }; type: string }[] = [
       { fields: { kind: 'passport' }, file: { name: 'p.jpg', type: 'image/jpeg', data: await photo('jpeg') }, type: 'image/jpeg' },
       { fields: { kind: 'id_card', side: 'front' }, file: { name: 'c.png', type: 'image/png', data: await photo('png') }, type: 'image/png' },
       { fields: { kind: 'id_card', side: 'back' }, file: { name: 'c.webp', type: 'image/webp', data: await photo('webp') }, type: 'image/webp' },
-      { fields: { kind: 'selfie' }, file: { name: 'me.heic', type: 'image/heic', data: HEIC }, type: 'image/heic' },
       { fields: { kind: 'proof_of_address' }, file: { name: 'bill.pdf', type: 'application/pdf', data: PDF }, type: 'application/pdf' },
     ];
     const ids: string[] = [];
@@ -81,9 +78,10 @@ describe('POST /api/kyc/documents', () => {
       expect(Date.parse(doc.uploaded_at)).toBeGreaterThan(Date.now() - 60_000);
       ids.push(doc.id);
     }
-    // Kept as uploaded: HEIC (not decoded by sharp's prebuilt binaries) and PDF.
-    expect((await view(user, ids[3]!)).rawPayload.equals(HEIC)).toBe(true);
-    expect((await view(user, ids[4]!)).rawPayload.equals(PDF)).toBe(true);
+    // A PDF is kept as uploaded; HEIC is refused: sharp's prebuilt binaries do not decode it.
+    expect((await view(user, ids[3]!)).rawPayload.equals(PDF)).toBe(true);
+    const heic = await upload(user, { kind: 'selfie' }, { name: 'me.heic', type: 'image/heic', data: HEIC });
+    expect([heic.statusCode, heic.json().code]).toEqual([400, 'document_heic']);
 
     const list = await t.request({ method: 'GET', url: '/api/kyc/documents', token: user.token });
     expect(list.statusCode).toBe(200);
@@ -103,7 +101,7 @@ describe('POST /api/kyc/documents', () => {
     const selfie = await upload(user, { kind: 'selfie' }, { name: 'me.jpg', type: 'image/jpeg', data: PDF });
     expect(selfie.statusCode).toBe(400);
     expect(selfie.json().code).toBe('document_needs_image');
-    expect(selfie.json().error).toBe('A selfie must be a photo (JPEG, PNG, WebP or HEIC), not a PDF.');
+    expect(selfie.json().error).toBe('A selfie must be a photo (JPEG, PNG or WebP), not a PDF.');
     expect(await countOf(user.id)).toBe(1);
   });
 
@@ -114,7 +112,7 @@ describe('POST /api/kyc/documents', () => {
     for (const data of [elf, mz, Buffer.from('just some text, not a document')]) {
       const res = await upload(user, { kind: 'passport' }, { name: 'passport.jpg', type: 'image/jpeg', data });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'document_type', error: 'This file is not a photo (JPEG, PNG, WebP, HEIC) or a PDF.' });
+      expect(res.json()).toMatchObject({ code: 'document_type', error: 'This file is not a photo (JPEG, PNG, WebP) or a PDF.' });
     }
     expect(await countOf(user.id)).toBe(0);
   });

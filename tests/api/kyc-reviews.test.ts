@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { td1Lines } from '../support/mrz-images.js';
+import { onePagePdf } from '../support/pdf-files.js';
 import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 const photo = () => sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
-const PDF = Buffer.from(['%PDF-1.4', '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj', '2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj', 'trailer << /Root 1 0 R >>', '%%EOF', ''].join('\n'));
+const PDF = onePagePdf();
 
 async function upload(user: TestUser, fields: Record<string, string>, data?: Buffer) {
   const file = data ?? await photo();

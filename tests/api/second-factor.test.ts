@@ -48,7 +48,7 @@ beforeAll(async () => {
   }, sender.token);
   expect(created.statusCode).toBe(201);
   transferId = created.json().data.id;
-  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082', 'hex');
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000970485973000003e8000003e801b57b526b0000000d4944415408d763f8ffffff7f0009fb03fdd1838cf00000000049454e44ae426082', 'hex');
   const boundary = '----proof';
   const uploaded = await t.request({
     method: 'POST', url: `/api/transfer-requests/${transferId}/proof`, token: sender.token,

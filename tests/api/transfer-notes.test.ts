@@ -31,7 +31,7 @@ const note = (token: string, id: string, payload: object) => call(token, 'POST',
 const message = (token: string, id: string, body: string) => call(token, 'POST', `/api/transfer-requests/${id}/messages`, { body });
 const detail = async (token: string, id: string) => (await call(token, 'GET', `/api/transfer-requests/${id}`)).json().data;
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e3a1f90000000049454e44ae426082', 'hex');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000970485973000003e8000003e801b57b526b0000000d4944415408d763f8ffffff7f0009fb03fdd1838cf00000000049454e44ae426082', 'hex');
 function uploadProof(token: string, id: string) {
   const boundary = '----notes-boundary';
   const payload = Buffer.concat([

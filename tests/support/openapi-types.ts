@@ -1501,7 +1501,7 @@ export interface paths {
         /** The signed-in sender's identity documents, newest first (metadata only) */
         get: operations["getKycDocuments"];
         put?: never;
-        /** Uploads one of the sender's identity documents (multipart: kind, side for a card, file: JPEG, PNG, WebP, HEIC or PDF up to 10 MB) */
+        /** Uploads one of the sender's identity documents (multipart: kind, side for a card, file: JPEG, PNG, WebP or PDF up to 10 MB) */
         post: operations["postKycDocuments"];
         delete?: never;
         options?: never;

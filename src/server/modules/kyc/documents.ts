@@ -4,9 +4,10 @@ import sharp from 'sharp';
 import type { KycDocument } from '@core/api/kyc.js';
 import { AppError } from '@core/errors.js';
 import {
-  DOCUMENT_KINDS, DOCUMENT_MAX_SIDE_PX, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, IMAGE_ONLY_KINDS, MAX_DOCUMENTS_PER_DAY, SIDED_KINDS,
+  DOCUMENT_KINDS, DOCUMENT_MAX_SIDE_PX, DOCUMENT_SIDES, DOCUMENT_UPLOAD_TYPES, IMAGE_ONLY_KINDS, MAX_DOCUMENTS_PER_DAY, SIDED_KINDS,
   type DocumentKind, type DocumentMimeType, type DocumentSide,
 } from '@core/kyc-documents.js';
+import { pdfProblem } from '@server/lib/pdf-check.js';
 import { isStaff } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
@@ -35,6 +36,9 @@ export function documentFields(fields: { kind?: string; side?: string }): { kind
   return { kind, side: null };
 }
 
+type UploadMimeType = (typeof DOCUMENT_UPLOAD_TYPES)[number];
+const HEIF_TYPES: ReadonlySet<string> = new Set(['image/heic', 'image/heic-sequence', 'image/heif', 'image/heif-sequence']);
+
 const dailyLimit = () => new AppError('document_limit_daily', { vars: { max: MAX_DOCUMENTS_PER_DAY } });
 
 /** Asked before the upload is read (cheap), and again under the profile's lock when storing. */
@@ -43,12 +47,13 @@ export async function checkDocumentUpload(db: Db, profileId: string): Promise<vo
 }
 
 /**
- * A photo as stored: turned upright, its longest side at most DOCUMENT_MAX_SIDE_PX, re-encoded in
- * its own format, which drops its metadata (EXIF: the place and device it was taken with). HEIC
- * is kept as uploaded: sharp's prebuilt binaries do not decode it.
+ * A photo as stored: decoded whole (a photo's header followed by anything else is refused),
+ * turned upright, its longest side at most DOCUMENT_MAX_SIDE_PX, re-encoded in its own format,
+ * which drops its metadata (EXIF: the place and device it was taken with). A PDF is kept as
+ * uploaded once its structure was checked (contentType).
  */
-async function shrunk(data: Buffer, type: DocumentMimeType): Promise<Buffer> {
-  if (type === 'application/pdf' || type === 'image/heic') return data;
+async function shrunk(data: Buffer, type: UploadMimeType): Promise<Buffer> {
+  if (type === 'application/pdf') return data;
   try {
     const image = sharp(data, { failOn: 'error' }).rotate()
       .resize({ width: DOCUMENT_MAX_SIDE_PX, height: DOCUMENT_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true });
@@ -60,14 +65,22 @@ async function shrunk(data: Buffer, type: DocumentMimeType): Promise<Buffer> {
   }
 }
 
-/** What the bytes are, whatever the file's name or declared type: a listed photo type or a PDF. */
-async function contentType(data: Buffer, kind: DocumentKind): Promise<DocumentMimeType> {
-  const detected = await fileTypeFromBuffer(data);
-  // file-type names HEIC stills image/heic, and sequences (burst, live photos) image/heic-sequence.
-  const mime = detected?.mime === 'image/heic-sequence' ? 'image/heic' : detected?.mime;
-  const type = DOCUMENT_MIME_TYPES.find((m) => m === mime);
+/**
+ * What the bytes are, whatever the file's name or declared type: a JPEG, PNG or WebP photo (checked
+ * whole when shrunk) or a PDF whose structure holds and that holds nothing a viewer would run.
+ * HEIC is refused: sharp's prebuilt binaries carry no HEVC decoder, so it could be neither
+ * checked nor stripped of its metadata.
+ */
+async function contentType(data: Buffer, kind: DocumentKind): Promise<UploadMimeType> {
+  const mime = (await fileTypeFromBuffer(data))?.mime;
+  // file-type names HEIC stills image/heic (image/heif for other HEIF brands), sequences image/heic-sequence.
+  if (mime && HEIF_TYPES.has(mime)) throw new AppError('document_heic');
+  const type = DOCUMENT_UPLOAD_TYPES.find((m) => m === mime);
   if (!type) throw new AppError('document_type');
-  if (type === 'application/pdf' && IMAGE_ONLY_KINDS.has(kind)) throw new AppError('document_needs_image');
+  if (type === 'application/pdf') {
+    if (IMAGE_ONLY_KINDS.has(kind)) throw new AppError('document_needs_image');
+    if (pdfProblem(data) !== null) throw new AppError('document_type');
+  }
   return type;
 }
 

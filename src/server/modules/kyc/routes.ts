@@ -4,6 +4,7 @@ import { AppError } from '@core/errors.js';
 import { MAX_DOCUMENT_BYTES } from '@core/kyc-documents.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import { replies } from '@server/lib/contract.js';
+import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { FastifyRequest } from 'fastify';
 import type { ApiModule } from '../module.js';
@@ -21,18 +22,21 @@ const DOCUMENT_BYTES = z.any().describe('The document as stored: JPEG, PNG, WebP
 async function readUpload(request: FastifyRequest): Promise<{ fields: { kind?: string; side?: string }; data: Buffer | null }> {
   const fields: { kind?: string; side?: string } = {};
   let data: Buffer | null = null;
+  if (!request.isMultipart()) return { fields, data };
+  requireBoundary(request);
+  const tooLarge = () => new AppError('document_too_large');
   try {
     for await (const part of request.parts({ limits: { fileSize: MAX_DOCUMENT_BYTES } })) {
       if (part.type === 'file') {
-        if (part.fieldname === 'file' && !data) data = await part.toBuffer();
+        // Read to its end, then judged: a file cut at the limit is refused, never kept cut.
+        if (part.fieldname === 'file' && !data) data = await readFilePart(part, tooLarge);
         else part.file.resume();
       } else if ((part.fieldname === 'kind' || part.fieldname === 'side') && typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('document_too_large');
-    throw error;
+    throw uploadFailure(error, tooLarge);
   }
   return { fields, data };
 }
@@ -63,7 +67,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/kyc/documents', {
     config: { access: 'user' },
     schema: {
-      summary: 'Uploads one of the sender\'s identity documents (multipart: kind, side for a card, file: JPEG, PNG, WebP, HEIC or PDF up to 10 MB)',
+      summary: 'Uploads one of the sender\'s identity documents (multipart: kind, side for a card, file: JPEG, PNG, WebP or PDF up to 10 MB)',
       consumes: ['multipart/form-data'],
       response: replies({ 201: KycDocumentResponseSchema }),
     },

@@ -4,6 +4,7 @@ import { RateBodySchema, RateMaxAgeSchema, RateSourcesResponseSchema } from '@co
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { sendCached } from '@server/lib/price-cache.js';
+import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { ApiModule } from '../module.js';
 import { AppError } from '@core/errors.js';
 import { MAX_ECB_FILE_BYTES, importEcbRates } from './ecb.js';
@@ -43,17 +44,20 @@ const routes: ApiModule = async (app, { ctx }) => {
     },
   }, async (request) => {
     if (!request.isMultipart()) throw new AppError('ecb_file_invalid');
+    requireBoundary(request);
+    // Over the limit is not the ECB's file (docs/rules/fees-and-rates.md#rate-sources), as when fetched.
+    const tooLarge = () => new AppError('ecb_file_invalid');
     let text: string | null = null;
     try {
       for await (const part of request.parts({ limits: { fileSize: MAX_ECB_FILE_BYTES, files: 1 } })) {
         if (part.type === 'file') {
-          const data = await part.toBuffer();
+          // Read to its end, then judged: a file cut at the limit is refused, never read cut.
+          const data = await readFilePart(part, tooLarge);
           if (part.fieldname === 'file') text = data.toString('utf8');
         }
       }
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('ecb_file_invalid');
-      throw error;
+      throw uploadFailure(error, tooLarge);
     }
     if (text === null) throw new AppError('ecb_file_invalid');
     await importEcbRates(ctx.db, ctx.prices, actorOf(request), text);

@@ -6,6 +6,7 @@ import { decodeStatement } from '@core/reconciliation.js';
 import { hasControlCharacter } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
+import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
@@ -15,6 +16,7 @@ import { accountView, importStatement, rematch, recordStatementBalance, summarie
 
 /** A statement file is text: at most 10,000 lines, well under 2 MB. */
 const MAX_STATEMENT_BYTES = 2_000_000;
+const tooLarge = () => new AppError('upload_too_large', { vars: { max: MAX_STATEMENT_BYTES / 1_000_000 } });
 
 const routes: ApiModule = async (app, { ctx }) => {
   // A statement sent as the request body itself (scripts, curl); browsers send a multipart file.
@@ -51,13 +53,15 @@ const routes: ApiModule = async (app, { ctx }) => {
     const actor = actorOf(request);
     let file: { text: string; filename: string | null };
     if (request.isMultipart()) {
-      const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch(() => undefined);
+      requireBoundary(request);
+      const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch((error: unknown) => { throw uploadFailure(error, tooLarge); });
       if (!part) throw new AppError('file_missing');
+      // Read to its end, then judged: a file cut at the limit is refused, never imported cut.
+      const data = await readFilePart(part, tooLarge);
       // The file's name is text the route takes too (the schemas never see it).
       if (hasControlCharacter(part.filename)) {
         throw new AppError('validation_failed', { fields: { filename: 'validation.controlCharacters' } });
       }
-      const data = await part.toBuffer();
       file = { text: decodeStatement(data), filename: part.filename || null };
     } else if (Buffer.isBuffer(request.body)) {
       file = { text: decodeStatement(request.body), filename: request.query.filename ?? null };

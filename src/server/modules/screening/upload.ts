@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { LIST_SOURCES, type ListSourceId } from '@core/api/screening.js';
 import { AppError } from '@core/errors.js';
+import { assertPartOpen, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { UploadedListFile } from './lists-service.js';
 
 // A list upload (multipart: a `source` field, the file(s) as parts named `files`) written to a
@@ -25,6 +26,8 @@ interface ListUpload {
   cleanup(): Promise<void>;
 }
 
+const tooLarge = () => new AppError('list_file_too_large', { vars: { max: MAX_LIST_FILE_MB } });
+
 const filesInvalid = (source: ListSourceId | null) => new AppError('list_files_invalid', {
   vars: {
     expected: source === 'ofac_sdn' || source === null ? 'sdn.csv, with alt.csv and add.csv if you have them (OFAC); one file for eu, un and uk' : 'one file',
@@ -33,6 +36,7 @@ const filesInvalid = (source: ListSourceId | null) => new AppError('list_files_i
 
 export async function receiveListUpload(request: FastifyRequest): Promise<ListUpload> {
   if (!request.isMultipart()) throw filesInvalid(null);
+  requireBoundary(request);
   const dir = await mkdtemp(join(tmpdir(), 'screening-list-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
@@ -50,8 +54,10 @@ export async function receiveListUpload(request: FastifyRequest): Promise<ListUp
       const path = join(dir, String(received.length));
       const hash = createHash('sha256');
       const hashing = new Transform({ transform(chunk: Buffer, _enc, done) { hash.update(chunk); done(null, chunk); } });
+      // Written to its end, then judged: a file cut at the limit is refused, never imported cut.
+      assertPartOpen(part);
       await pipeline(part.file, hashing, createWriteStream(path));
-      if (part.file.truncated) throw new AppError('list_file_too_large', { vars: { max: MAX_LIST_FILE_MB } });
+      if (part.file.truncated) throw tooLarge();
       received.push({ part: part.fieldname, name, path, sha256: hash.digest('hex') });
     }
     const source = (LIST_SOURCES as readonly string[]).includes(sourceField ?? '') ? sourceField as ListSourceId : null;
@@ -68,8 +74,7 @@ export async function receiveListUpload(request: FastifyRequest): Promise<ListUp
     return { source, files, cleanup };
   } catch (err) {
     await cleanup();
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('list_file_too_large', { vars: { max: MAX_LIST_FILE_MB } });
     if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw filesInvalid(null);
-    throw err;
+    throw uploadFailure(err, tooLarge);
   }
 }

@@ -5,6 +5,8 @@ import { PROOF_MIME_TYPES } from '@core/proof.js';
 import { isFinalStatus, isStaff } from '@core/status.js';
 import type { Db } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
+import { pdfProblem } from '@server/lib/pdf-check.js';
+import { decodesAsImage } from '@server/lib/uploads.js';
 import { recordAudit } from '../audit/service.js';
 import type { StaffActor } from './money-step.js';
 import {
@@ -50,13 +52,17 @@ export async function checkProofUpload(db: Db, caller: Caller, id: string): Prom
 }
 
 /**
- * Stores an uploaded proof once its bytes are a PNG, JPEG, WebP or PDF and the limits still
- * hold. The sender's profile row is locked while counting, so concurrent uploads cannot slip
- * past a limit together.
+ * Stores an uploaded proof once its bytes are a PNG, JPEG or WebP that decodes, or a PDF whose
+ * structure holds with no script, launch action or embedded file, and the limits still hold. The
+ * sender's profile row is locked while counting, so concurrent uploads cannot slip past a limit
+ * together.
  */
 export async function addProof(db: Db, caller: Caller, request: TransferRequestRow, file: { filename: string; data: Buffer }): Promise<ProofJson> {
   const type = await fileTypeFromBuffer(file.data);
   if (!type || !PROOF_TYPES.has(type.mime)) throw new AppError('proof_type');
+  // Judged by structure, not the first bytes: an image must decode whole, a PDF must be one and
+  // hold nothing a viewer would run (docs/rules/money-states.md, the proof).
+  if (type.mime === 'application/pdf' ? pdfProblem(file.data) !== null : !await decodesAsImage(file.data)) throw new AppError('proof_type');
   const proof = await db.transaction(async (tx) => {
     await lockSender(tx, caller.profile_id);
     // Closed while the file was arriving: still refused.

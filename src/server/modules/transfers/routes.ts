@@ -10,6 +10,7 @@ import {
 import { TrackingLinkResponseSchema } from '@core/api/tracking.js';
 import { InitiatedResponseSchema } from '@core/api/payments.js';
 import { awaitsPayment } from '@core/money-states.js';
+import { MAX_PROOF_BYTES } from '@core/proof.js';
 import {
   CursorQuerySchema, PaymentInitiateSchema, PaymentRecordSchema, PayoutRecordSchema, RefundRecordSchema, StatusUpdateSchema,
 } from '@core/schemas.js';
@@ -19,6 +20,7 @@ import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import { AppError } from '@core/errors.js';
 import { parseOr400 } from '@server/lib/zod-refusal.js';
+import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { ApiModule } from '../module.js';
 import { approveTransfer } from './approve-transfer.js';
 import { cancelOwn, changeStatusAsStaff } from './change-status.js';
@@ -148,9 +150,14 @@ const routes: ApiModule = async (app, { ctx }) => {
     const user = requireUser(request);
     // Refused before the upload is read when the request is closed or a limit is reached.
     const transfer = await checkProofUpload(ctx.db, user, request.params.id);
-    const file = await request.file().catch(() => undefined);
+    if (!request.isMultipart()) throw new AppError('proof_missing');
+    requireBoundary(request);
+    const tooLarge = () => new AppError('file_too_large');
+    const file = await request.file({ limits: { fileSize: MAX_PROOF_BYTES } }).catch((error: unknown) => { throw uploadFailure(error, tooLarge); });
     if (!file) throw new AppError('proof_missing');
-    const proof = await addProof(ctx.db, user, transfer, { filename: file.filename, data: await file.toBuffer() });
+    // Read to its end before its size is judged: a file cut at the limit is refused, never kept cut.
+    const data = await readFilePart(file, tooLarge);
+    const proof = await addProof(ctx.db, user, transfer, { filename: file.filename, data });
     return reply.status(201).send({ data: proof });
   });
 
