@@ -62,7 +62,7 @@ describe('OFAC SDN (sdn.csv, alt.csv, add.csv)', () => {
     expect(text.split('\r\n')[4]).toBe('7000,"NO-FIELDS ONLY","aircraft",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ');
     const { entries, counts } = await read({ source: 'ofac_sdn', files: { sdn: stream(encode(text, 'windows-1252')), alt: stream(encode(alt, 'windows-1252')), add: stream(encode(add, 'windows-1252')) } });
     expect(entries).toEqual(expected);
-    expect(counts).toEqual({ entries: 5, names: 9 });
+    expect(counts).toEqual({ entries: 5, names: 9, names_cut: 0 });
   });
 
   it('reads the same list in UTF-8 with a byte-order mark, LF line ends, cut into 7-byte chunks', async () => {
@@ -87,7 +87,7 @@ describe('OFAC SDN (sdn.csv, alt.csv, add.csv)', () => {
     // The weaker aliases in the remarks stay.
     expect(entries[0]!.names).toEqual(['José Ángel MÜLLER-ØSTBY', 'ABU YUSUF']);
     expect(entries[0]!.countries).toEqual(['IQ', 'SY']);
-    expect(counts).toEqual({ entries: 5, names: 6 });
+    expect(counts).toEqual({ entries: 5, names: 6, names_cut: 0 });
   });
 
   it('refuses a line with a field missing, with its line', async () => {
@@ -119,7 +119,7 @@ describe('OFAC SDN (sdn.csv, alt.csv, add.csv)', () => {
       source: 'ofac_sdn',
       files: { sdn: inChunks(encode(files.sdn, 'utf-8'), 64 * 1024), alt: inChunks(encode(files.alt, 'utf-8'), 64 * 1024), add: inChunks(encode(files.add, 'utf-8'), 64 * 1024) },
     });
-    expect(counts).toEqual({ entries: 20_000, names: 60_000 });
+    expect(counts).toEqual({ entries: 20_000, names: 60_000, names_cut: 0 });
     expect(entries[3]).toEqual({
       source: 'ofac_sdn', list_id: '10003', kind: 'person', names: ['Given3 Middle3 SURNAME3', 'Given3 SURNAMEX3', 'Guiven3 SOURNAME3'],
       birth_dates: ['1943-03-04', '1944'], countries: ['IR', 'AE'], programmes: ['SDGT', 'IRGC'],
@@ -148,7 +148,7 @@ describe('EU consolidated list (CSV)', () => {
       },
       { source: 'eu', list_id: '5001', kind: 'organisation', names: ['Syrian Petroleum Company', 'SPC'], birth_dates: [], countries: ['SY'], programmes: ['SYR'] },
     ]);
-    expect(counts).toEqual({ entries: 2, names: 5 });
+    expect(counts).toEqual({ entries: 2, names: 5, names_cut: 0 });
   });
 
   it('reads the same file cut into 3-byte chunks', async () => {
@@ -188,7 +188,7 @@ describe('UN consolidated list (XML)', () => {
       },
       { source: 'un', list_id: 'QDe.005', kind: 'organisation', names: ['AL-RASHID TRUST', 'Al Rasheed Trust', 'Aid Organization of The Ulema'], birth_dates: [], countries: ['PK'], programmes: ['Al-Qaida'] },
     ]);
-    expect(counts).toEqual({ entries: 2, names: 8 });
+    expect(counts).toEqual({ entries: 2, names: 8, names_cut: 0 });
   });
 
   it('refuses XML that is not well-formed, with its line, and another document', async () => {
@@ -223,7 +223,7 @@ describe('UK sanctions list (CSV)', () => {
       { source: 'uk', list_id: 'RUS0003', kind: 'vessel', names: ['SIG'], birth_dates: [], countries: ['RU'], programmes: ['Russia'] },
       { source: 'uk', list_id: 'AFG0004', kind: 'person', names: ['Abdul Ghani BARADAR'], birth_dates: ['1965'], countries: ['AF'], programmes: ['Afghanistan'] },
     ]);
-    expect(counts).toEqual({ entries: 4, names: 7 });
+    expect(counts).toEqual({ entries: 4, names: 7, names_cut: 0 });
   });
 
   it('puts the primary name first when an alias row comes before it', async () => {

@@ -52,7 +52,7 @@ export function deletions(s: string): string[] {
 }
 
 /** Names (or words) handled between two pauses of a yielding build. */
-const STEP = 2_000;
+const STEP = 500;
 
 /**
  * The index's build, step by step: it yields after every STEP names or words so that a server

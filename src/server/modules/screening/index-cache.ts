@@ -91,9 +91,15 @@ class ScreeningIndexCache {
 
   private async build(versions: { source: ListSourceId; id: string }[]): Promise<LoadedIndex | null> {
     if (!versions.length) return null;
-    const rows = await versionEntries(this.db, versions);
-    const stored = new Map(rows.map((r) => [r.entry, { entry_id: r.entry_id, fingerprint: r.fingerprint }]));
-    return { index: await buildIndexYielding(rows.map((r) => r.entry)), versionOf: new Map(versions.map((v) => [v.source, v.id])), stored };
+    const entries: ListedEntry[] = [];
+    const stored: LoadedIndex['stored'] = new Map();
+    for await (const page of versionEntries(this.db, versions)) {
+      for (const r of page) {
+        entries.push(r.entry);
+        stored.set(r.entry, { entry_id: r.entry_id, fingerprint: r.fingerprint });
+      }
+    }
+    return { index: await buildIndexYielding(entries), versionOf: new Map(versions.map((v) => [v.source, v.id])), stored };
   }
 }
 

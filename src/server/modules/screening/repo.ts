@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import type { ListSourceId } from '@core/api/screening.js';
 import type { EntryKind, ListedEntry } from '@core/screening/types.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -92,18 +92,30 @@ export async function previousVersionId(tx: Tx, source: ListSourceId, before: st
   return row?.id ?? null;
 }
 
-/** The versions' entries, as the matcher reads them, in their file's order. */
-export async function versionEntries(db: Db, versions: { source: ListSourceId; id: string }[]): Promise<{ entry: ListedEntry; entry_id: number; fingerprint: string }[]> {
-  if (!versions.length) return [];
+/** A page of the versions' entries for the matcher's index (index-cache.ts reads them page by page). */
+const ENTRY_PAGE = 5_000;
+
+/**
+ * The versions' entries, as the matcher reads them, in their file's order: read a page at a time
+ * (by id), each page handed on before the next is asked for, so that a list of 100,000 entries
+ * is never held twice over as rows and entries, nor mapped in one go while requests wait.
+ */
+export async function* versionEntries(db: Db, versions: { source: ListSourceId; id: string }[]): AsyncGenerator<{ entry: ListedEntry; entry_id: number; fingerprint: string }[]> {
+  if (!versions.length) return;
   const sourceOf = new Map(versions.map((v) => [v.id, v.source]));
-  const rows = await db.select().from(screeningListEntries)
-    .where(inArray(screeningListEntries.version_id, versions.map((v) => v.id)))
-    .orderBy(asc(screeningListEntries.version_id), asc(screeningListEntries.id));
-  return rows.map((r) => ({
-    entry: {
-      source: sourceOf.get(r.version_id)!, list_id: r.list_id, names: r.names, kind: r.kind as EntryKind,
-      birth_dates: r.birth_dates, countries: r.countries, programmes: r.programmes,
-    },
-    entry_id: r.id, fingerprint: r.fingerprint,
-  }));
+  let after = 0;
+  for (;;) {
+    const rows = await db.select().from(screeningListEntries)
+      .where(and(inArray(screeningListEntries.version_id, versions.map((v) => v.id)), gt(screeningListEntries.id, after)))
+      .orderBy(asc(screeningListEntries.id)).limit(ENTRY_PAGE);
+    if (!rows.length) return;
+    after = rows[rows.length - 1]!.id;
+    yield rows.map((r) => ({
+      entry: {
+        source: sourceOf.get(r.version_id)!, list_id: r.list_id, names: r.names, kind: r.kind as EntryKind,
+        birth_dates: r.birth_dates, countries: r.countries, programmes: r.programmes,
+      },
+      entry_id: r.id, fingerprint: r.fingerprint,
+    }));
+  }
 }

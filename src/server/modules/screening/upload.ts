@@ -9,7 +9,6 @@ import type { FastifyRequest } from 'fastify';
 import { LIST_SOURCES, type ListSourceId } from '@core/api/screening.js';
 import { AppError } from '@core/errors.js';
 import { assertPartOpen, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
-import type { UploadedListFile } from './lists-service.js';
 
 // A list upload (multipart: a `source` field, the file(s) as parts named `files`) written to a
 // temporary directory as it arrives, hashed on the way: never whole in memory, and the OFAC
@@ -19,9 +18,17 @@ import type { UploadedListFile } from './lists-service.js';
 export const MAX_LIST_FILE_MB = 200;
 const OFAC_NAMES = new Set(['sdn.csv', 'alt.csv', 'add.csv']);
 
+/** A received file on disk: its official name, where it waits, its hash and size. */
+export interface ReceivedListFile {
+  name: string;
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
 interface ListUpload {
   source: ListSourceId;
-  files: UploadedListFile[];
+  files: ReceivedListFile[];
   /** Removes the temporary files: call once the import is done, whatever its outcome. */
   cleanup(): Promise<void>;
 }
@@ -41,7 +48,7 @@ export async function receiveListUpload(request: FastifyRequest): Promise<ListUp
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
     let sourceField: string | null = null;
-    const received: (UploadedListFile & { part: string })[] = [];
+    const received: (ReceivedListFile & { part: string })[] = [];
     const parts = request.parts({ limits: { fileSize: MAX_LIST_FILE_MB * 1_000_000, files: 3, fields: 2 } });
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -53,12 +60,13 @@ export async function receiveListUpload(request: FastifyRequest): Promise<ListUp
       const name = basename(part.filename || 'file').replace(/[\u0000-\u001f\u007f-\u009f]/g, '_').slice(-120);
       const path = join(dir, String(received.length));
       const hash = createHash('sha256');
-      const hashing = new Transform({ transform(chunk: Buffer, _enc, done) { hash.update(chunk); done(null, chunk); } });
+      let bytes = 0;
+      const hashing = new Transform({ transform(chunk: Buffer, _enc, done) { bytes += chunk.length; hash.update(chunk); done(null, chunk); } });
       // Written to its end, then judged: a file cut at the limit is refused, never imported cut.
       assertPartOpen(part);
       await pipeline(part.file, hashing, createWriteStream(path));
       if (part.file.truncated) throw tooLarge();
-      received.push({ part: part.fieldname, name, path, sha256: hash.digest('hex') });
+      received.push({ part: part.fieldname, name, path, sha256: hash.digest('hex'), bytes });
     }
     const source = (LIST_SOURCES as readonly string[]).includes(sourceField ?? '') ? sourceField as ListSourceId : null;
     if (!source) throw new AppError('validation_failed', { fields: { source: 'admin.validation.listSourceInvalid' } });
