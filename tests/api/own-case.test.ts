@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@core/errors.js';
 import { t as translate } from '@server/i18n.js';
 import { createUser, type TestUser } from '../support/factories.js';
-import { altCsv, addCsv, listUpload, sdnCsv } from '../support/sanctions-files.js';
+import { altCsv, addCsv, importListFiles, sdnCsv } from '../support/sanctions-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
 
@@ -59,14 +59,11 @@ describe('a sanctions alert on a staff member\'s own transfer', () => {
   let mia: TestUser;
   beforeAll(async () => {
     mia = await staffSender('Mia Manager');
-    const res = await t.request({
-      method: 'POST', url: '/api/screening/lists', token: admin.token,
-      ...listUpload('ofac_sdn', {
-        'sdn.csv': sdnCsv([{ ent_num: 8101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961.' }]),
-        'alt.csv': altCsv([]), 'add.csv': addCsv([]),
-      }),
+    const { outcome } = await importListFiles(t, admin.token, 'ofac_sdn', {
+      'sdn.csv': sdnCsv([{ ent_num: 8101, name: 'KAZANTSEV, Borislav Yevgenyevich', type: 'individual', programs: ['RUSSIA-EO14024'], remarks: 'DOB 14 Mar 1961.' }]),
+      'alt.csv': altCsv([]), 'add.csv': addCsv([]),
     });
-    expect(res.statusCode, res.body).toBe(201);
+    expect(outcome).toMatchObject({ state: 'done' });
   });
 
   type Alert = { id: string; status: string; confirmation_proposed: boolean; transfer: { id: string } | null; sender: { profile_id: string } };
@@ -218,6 +215,15 @@ describe('a staff member\'s own identity review', () => {
     expect(await auditOf(reviewId)).toEqual([]);
     const documents = await t.database.pool.query('select distinct status from kyc_documents where profile_id = $1', [kim.id]);
     expect(documents.rows.map((r) => r.status)).not.toContain('accepted');
+  });
+
+  it('nor typing the machine-readable zone of their own document, which the reviewer relies on', async () => {
+    const { rows } = await t.database.pool.query(`select id, mrz from kyc_documents where profile_id = $1 and kind = 'id_card' and side = 'back'`, [kim.id]);
+    const lines = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+    expectOwnCase(await call(kim, 'POST', `/api/kyc/documents/${rows[0].id}/mrz`, { lines }));
+    const after = await t.database.pool.query('select mrz from kyc_documents where id = $1', [rows[0].id]);
+    expect(after.rows[0].mrz).toEqual(rows[0].mrz);
+    expect(await auditOf(rows[0].id)).toEqual([]);
   });
 
   it('another staff member approves it: the level rises', async () => {

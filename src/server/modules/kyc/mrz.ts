@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '@core/errors.js';
+import { isOwnCase } from '@core/own-case.js';
 import { checkZone, findZone, unreadable, type ProfileFacts } from '@core/mrz-check.js';
 import { carriesMrz, type MrzResult } from '@core/mrz.js';
 import type { Config } from '@server/config.js';
@@ -70,6 +71,8 @@ export async function typeMrz(ctx: AppContext, actor: Actor, id: string, lines: 
     const [doc] = await tx.select({ id: kycDocuments.id, kind: kycDocuments.kind, side: kycDocuments.side, profile_id: kycDocuments.profile_id, mrz: kycDocuments.mrz })
       .from(kycDocuments).where(eq(kycDocuments.id, id)).for('update');
     if (!doc || !carriesMrz(doc.kind, doc.side)) throw new AppError('not_found');
+    // The typed zone is what the reviewer relies on: no one types their own (docs/rules/back-office.md#no-one-decides-on-their-own-case).
+    if (isOwnCase([doc.profile_id], actor.profile_id)) throw new AppError('own_case');
     const result = checkZone(lines, 'typed', await profileFacts(tx, doc.profile_id), new Date());
     if (!result) throw AppError.onField('validation_failed', 'lines');
     const typed: MrzResult = { ...result, typed_by: actor.profile_id };
