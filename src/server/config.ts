@@ -65,6 +65,11 @@ const EnvSchema = z.object({
    * each step's e-mail at once. A wait never exceeds five such windows from the first step.
    */
   MAIL_GROUP_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  /**
+   * The most quotes stored in any hour by every caller together (POST /api/quotes); past it quotes
+   * are refused with 429 until the hour's count falls (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
+   */
+  QUOTES_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** The ECB's reference-rate file (eurofxref-daily.xml), fetched every weekday at 16:30 UTC as a job; unset: rates are uploaded by the admin. */
   ECB_RATES_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   /** OFAC's sdn.csv, fetched every 6 hours as a job with the other sanctions lists; unset: the admin uploads the list. */

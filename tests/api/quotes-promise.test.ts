@@ -2,10 +2,8 @@
 // the reference rate and margin, either amount asked, and the transfer naming it gets exactly its
 // price, once, before it expires.
 import { eq, sql } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotes, transferRequests } from '@server/db/schema.js';
-import { deleteOldQuotes } from '@server/modules/quotes/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { uniqueAddress } from './auth-fixtures.js';
@@ -269,17 +267,4 @@ describe('how long quotes hold, per corridor, the admin\'s', () => {
   });
 });
 
-describe('old quotes are deleted a week after they expire', () => {
-  it('the daily clean-up deletes a quote expired 8 days ago and keeps one expired 6 days ago', async () => {
-    const [old, recent] = await Promise.all([quote({ direction: 'USD_XAF', amount: '100' }), quote({ direction: 'USD_XAF', amount: '100' })]);
-    const oldId = old.json().data.id as string;
-    const recentId = recent.json().data.id as string;
-    await t.database.db.update(quotes).set({ expires_at: sql`now() - interval '8 days'` }).where(eq(quotes.id, oldId));
-    await t.database.db.update(quotes).set({ expires_at: sql`now() - interval '6 days'` }).where(eq(quotes.id, recentId));
-    expect(await deleteOldQuotes({ db: t.database.db, log: pino({ level: 'silent' }) })).toBeGreaterThanOrEqual(1);
-    const left = await t.database.db.select({ id: quotes.id }).from(quotes).where(sql`${quotes.id} in (${oldId}, ${recentId})`);
-    expect(left.map((r) => r.id)).toEqual([recentId]);
-    const { rows } = await t.database.pool.query('select identifier from graphile_worker._private_known_crontabs');
-    expect(rows.map((r: { identifier: string }) => r.identifier)).toContain('quote_cleanup');
-  });
-});
+// The clean-up of expired quotes, and how many are kept: tests/api/quotes-bounds.test.ts.

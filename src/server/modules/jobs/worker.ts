@@ -76,11 +76,12 @@ export function workerLogger(log: Logger): WorkerLogger {
  * Scheduled jobs: graphile-worker adds each once per time it is due, whichever process's worker
  * sees it first, and one missed while no worker ran is added when one starts again within a day.
  * The retention job erases closed accounts past their retention (docs/rules/your-data.md); the
- * quotes' clean-up deletes those expired over a week ago (docs/rules/fees-and-rates.md).
+ * quotes' clean-up, every 10 minutes, deletes expired ones within the hour after they expire
+ * (those a transfer used a week after) (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
  */
 const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
-  { task: 'quote_cleanup', match: '41 3 * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'quote_cleanup' } },
+  { task: 'quote_cleanup', match: '*/10 * * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 0, maxAttempts, jobKey: 'quote_cleanup' } },
   // The ECB's reference rates, published on weekdays around 16:00 CET, when ECB_RATES_URL is set (rates/ecb.ts).
   ...(ecbUrl ? [{ task: 'ecb_rates', match: '30 16 * * 1-5', identifier: 'ecb_rates', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'ecb_rates' } }] : []),
   // Transaction monitoring's nightly sweep over the last day's transfers (docs/rules/monitoring.md).

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { DirectionId } from '@core/channels.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
-import { corridors, quotes } from '@server/db/schema.js';
+import { corridors, quotes, transferRequests } from '@server/db/schema.js';
 import { batched } from '@server/lib/batches.js';
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -104,9 +104,44 @@ export async function writeValidity(tx: Tx, direction: string, minutes: number):
   await tx.update(corridors).set({ quote_minutes: minutes }).where(eq(corridors.direction, direction));
 }
 
-/** Deletes up to `limit` quotes that expired over `days` ago; answers how many went. */
-export async function deleteExpiredQuotes(db: Db, days: number, limit: number): Promise<number> {
+/**
+ * Deletes up to `limit` expired quotes no transfer used or names, made over an hour ago (the last
+ * hour's are what the hourly ceiling counts, bounds.ts); answers how many went.
+ */
+export async function deleteExpiredQuotes(db: Db, limit: number): Promise<number> {
+  const result = await db.execute(sql`delete from ${quotes} where ${quotes.id} in (
+    select q.id from ${quotes} q
+    where q.expires_at < now() and q.created_at <= now() - interval '1 hour' and q.used_at is null
+      and not exists (select 1 from ${transferRequests} t where t.quote_id = q.id)
+    limit ${limit})`);
+  return result.rowCount ?? 0;
+}
+
+/** Deletes up to `limit` quotes, used ones included, that expired over `days` ago; answers how many went. */
+export async function deleteQuotesExpiredDaysAgo(db: Db, days: number, limit: number): Promise<number> {
   const result = await db.execute(sql`delete from ${quotes} where ${quotes.id} in (
     select id from ${quotes} where ${quotes.expires_at} < now() - make_interval(days => ${days}) limit ${limit})`);
   return result.rowCount ?? 0;
+}
+
+/** A time-ordered id's lower bound for a moment (its 48 bits of milliseconds, the rest zero). */
+const idFloor = (at: Date) => {
+  const time = at.getTime().toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-0000-0000-000000000000`;
+};
+
+/**
+ * Quotes made since `from`, counting up to `limit`: through the primary key's range (ids are
+ * time-ordered), a minute of slack for the clocks, the exact bound by the row's own time.
+ */
+export async function countQuotesSince(db: Db, from: Date, limit: number): Promise<number> {
+  const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from (
+    select 1 from ${quotes} where ${quotes.id} >= ${idFloor(new Date(from.getTime() - 60_000))}::uuid
+      and ${quotes.created_at} > ${from.toISOString()}::timestamptz limit ${limit}) s`);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Deletes an open quote no longer kept (an address past its open quotes); a used one stays. */
+export async function deleteOpenQuote(db: Db, id: string): Promise<void> {
+  await db.execute(sql`delete from ${quotes} where ${quotes.id} = ${id}::uuid and ${quotes.used_at} is null`);
 }

@@ -5,6 +5,7 @@ import { actorOf } from '@server/lib/guards.js';
 import { PUBLIC_WORK_LIMIT, TYPING_PRICE_LIMIT } from '@server/lib/request-rate-limit.js';
 import { checkQuote, type SignedInSender } from '../kyc/service.js';
 import type { ApiModule } from '../module.js';
+import { CEILING_RETRY_MINUTES, QuoteBounds } from './bounds.js';
 import { listValidity } from './repo.js';
 import type { PricedQuote } from '../fees/service.js';
 import { makeQuote, previewPrice, setQuoteValidity, type QuoteAsk } from './service.js';
@@ -15,14 +16,26 @@ const routes: ApiModule = async (app, { ctx }) => {
   const admitFor = (owner: SignedInSender | null) => (owner
     ? (priced: PricedQuote) => checkQuote(ctx, owner, priced.quote.amount, priced.quote.currency) : undefined);
 
+  // Stored quotes bounded (docs/rules/fees-and-rates.md#a-quote-is-a-promise): QUOTES_PER_HOUR in
+  // any hour, every caller together; a signed-out caller's address keeps its last open ones.
+  const bounds = new QuoteBounds(ctx.db, ctx.config.QUOTES_PER_HOUR, ctx.log);
+
   app.post('/quotes', {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: {
       summary: 'A firm price with an id and an expiry, from what the sender pays (amount) or what the recipient gets (payout): fee, total, rate, payout, the reference rate and our margin, and the corridor\'s limits; for a signed-in sender, refused over their own limits',
       body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }),
     },
-  }, async (request) => {
-    return { data: await makeQuote(ctx, request.auth?.profile_id ?? null, request.body as QuoteAsk, admitFor(request.auth ?? null)) };
+  }, async (request, reply) => {
+    try {
+      await bounds.admit();
+    } catch (error) {
+      reply.header('Retry-After', String(CEILING_RETRY_MINUTES * 60));
+      throw error;
+    }
+    const quote = await makeQuote(ctx, request.auth?.profile_id ?? null, request.body as QuoteAsk, admitFor(request.auth ?? null));
+    await bounds.kept(request.auth ? null : request.ip, quote.id, quote.expires_at);
+    return { data: quote };
   });
 
   app.post('/quotes/preview', {

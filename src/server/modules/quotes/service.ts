@@ -13,7 +13,7 @@ import { timeOrderedId } from '@server/lib/time-ordered-id.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { priceTransfer, publishedRates, quoteMinutes, quoteToJson, type PricedQuote } from '../fees/service.js';
 import { editPrices } from '../rates/service.js';
-import { deleteExpiredQuotes, findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
+import { deleteExpiredQuotes, deleteQuotesExpiredDaysAgo, findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
 
 /** A quote's use, claimed in the initiation's transaction (transfers/repo.ts). */
 export { claimRefusals, quoteClaimCtes, quoteClaimsJson, releaseQuotes } from './repo.js';
@@ -156,17 +156,26 @@ export async function setQuoteValidity(db: Db, prices: PriceCache, actor: Actor,
   return listValidity(db);
 }
 
-/** How long a quote is kept after it expires: a transfer holds its own price, so an old quote serves nobody. */
+/**
+ * How long a quote a transfer used is kept after it expires: the transfer holds its own price, so
+ * an old quote serves nobody.
+ */
 export const QUOTE_KEEP_DAYS = 7;
 const DELETE_BATCH = 5_000;
 
-/** The daily clean-up: quotes expired over a week ago are deleted, in batches so no statement runs long. */
+/**
+ * The clean-up, every 10 minutes (jobs/worker.ts): expired quotes no transfer used or names, once
+ * an hour old (so within the hour after they expire, docs/rules/fees-and-rates.md#a-quote-is-a-promise),
+ * and used ones a week after they expired; in batches so no statement runs long.
+ */
 export async function deleteOldQuotes(deps: { db: Db; log: Logger }): Promise<number> {
   let deleted = 0;
-  for (;;) {
-    const done = await deleteExpiredQuotes(deps.db, QUOTE_KEEP_DAYS, DELETE_BATCH);
-    deleted += done;
-    if (done < DELETE_BATCH) break;
+  for (const step of [(limit: number) => deleteExpiredQuotes(deps.db, limit), (limit: number) => deleteQuotesExpiredDaysAgo(deps.db, QUOTE_KEEP_DAYS, limit)]) {
+    for (;;) {
+      const done = await step(DELETE_BATCH);
+      deleted += done;
+      if (done < DELETE_BATCH) break;
+    }
   }
   if (deleted > 0) deps.log.info({ deleted }, 'expired quotes deleted');
   return deleted;
