@@ -96,25 +96,6 @@ function records(text: string, separator: string): { line: number; fields: strin
   return out;
 }
 
-/** Windows-1252's characters for the bytes 0x80–0x9F (the five it leaves undefined stay controls). */
-const WINDOWS_1252_80_9F = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
-
-/**
- * A statement file's text from its bytes: UTF-8, with or without a byte-order mark; bytes that
- * are not valid UTF-8 are read as Windows-1252, what spreadsheets on Windows save as CSV (Latin-1's
- * letters included), so "é" stays "é" (docs/rules/money-states.md#reconciliation).
- */
-export function decodeStatement(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    // By hand: Node's TextDecoder reads "windows-1252" as Latin-1 (0x80 is U+0080, not "€").
-    let text = '';
-    for (const byte of bytes) text += byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_80_9F[byte - 0x80] : String.fromCharCode(byte);
-    return text;
-  }
-}
-
 /**
  * A statement file: a header naming date, reference, description and amount (comma, semicolon or
  * tab separated), then one line per movement: the day (YYYY-MM-DD), the provider's reference,

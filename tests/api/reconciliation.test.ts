@@ -273,6 +273,26 @@ describe('a CSV statement', () => {
     expect(await descriptions(res.json().data.statement.id)).toEqual(['Dépôt café', 'Frais 5 €']);
   });
 
+  it('reads Windows-1252\'s own letters, quotes and dashes (bytes 0x80–0x9F) as the standard has them, not as Latin-1', async () => {
+    // Written byte by byte: 0x8A Š, 0x9A š, 0x8E Ž, 0x9E ž, 0x8C Œ, 0x9C œ, 0x9F Ÿ, 0x80 €,
+    // 0x91–0x94 ‘ ’ “ ”, 0x96 – and 0x97 —; 0xE9 é is Latin-1's too.
+    const ref = `CP-${tag()}`;
+    const bytes = Buffer.concat(([
+      'date,reference,description,amount\n',
+      `2026-05-07,${ref}-1,Virement Vojislav `, 0x8a, 'E', 0x8a, 'ELJ ', 0x96, ' ', 0x93, 0x8c, 'uvre ', 0x8e, 'uta', 0x94, ',12\n',
+      `2026-05-07,${ref}-2,"Frais d`, 0x92, 'une s', 0x9c, 'ur ', 0x8e, 'i', 0x9e, 'ek ', 0x97, ' ', 0x91, 'cr', 0xe9, 'dit', 0x92, ' ', 0x8a, 'e', 0x9a, 'elj, ', 0x9f, 'ves 3 ', 0x80, '",-3\n',
+    ] as Array<string | number>).map((p) => (typeof p === 'number' ? Buffer.of(p) : Buffer.from(p, 'latin1'))));
+    const res = await t.request({ method: 'POST', url: `/api/reconciliation/${ACCOUNT}/imports`, token: admin.token, payload: bytes, headers: { 'content-type': 'text/csv' } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({ lines: 2, matched: 0 });
+    // What the account's page shows: the unmatched statement lines, letters as written.
+    const shown = (await view()).unmatched_statement as { reference: string | null; description: string | null }[];
+    expect(shown.filter((l) => l.reference?.startsWith(ref)).map((l) => [l.reference, l.description]).sort()).toEqual([
+      [`${ref}-1`, 'Virement Vojislav ŠEŠELJ – “Œuvre Žuta”'],
+      [`${ref}-2`, 'Frais d’une sœur Žižek — ‘crédit’ Šešelj, Ÿves 3 €'],
+    ]);
+  });
+
   it('is refused whole when any line is wrong, each error naming its line and column', async () => {
     const before = await statementCount();
     const lines = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from statement_lines`);

@@ -3,6 +3,7 @@
 // and the UK sanctions list CSV, as their publishers write them.
 
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { encodeWindows1252 } from '@server/lib/windows-1252.js';
 
 type Eol = '\r\n' | '\n';
 
@@ -268,24 +269,18 @@ export function ukCsv(designations: UkDesignation[], eol: Eol = '\r\n'): string 
 }
 
 // Bytes, as the files come.
-let cp1252: Map<string, number> | null = null;
 
-/** Text as bytes: UTF-8, UTF-8 with a byte-order mark, or Windows-1252 (OFAC's legacy encoding). */
+/**
+ * Text as bytes: UTF-8, UTF-8 with a byte-order mark, or Windows-1252 (OFAC's legacy encoding),
+ * the last with the inverse of the server's own table (src/server/lib/windows-1252.ts; its unit
+ * test checks the table against characters written out), never TextDecoder's "windows-1252",
+ * which Node 20 reads as Latin-1 and so would agree with a server that gets "Š" wrong.
+ */
 export function encode(text: string, encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252'): Buffer {
   if (encoding === 'utf-8') return Buffer.from(text, 'utf8');
   if (encoding === 'utf-8-bom') return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-  if (!cp1252) {
-    const decoder = new TextDecoder('windows-1252');
-    cp1252 = new Map(Array.from({ length: 256 }, (_, b) => [decoder.decode(new Uint8Array([b])), b] as const));
-  }
-  const out = Buffer.alloc(text.length);
-  let n = 0;
-  for (const ch of text) {
-    const b = cp1252.get(ch);
-    if (b === undefined) throw new Error(`${ch} has no Windows-1252 byte`);
-    out[n++] = b;
-  }
-  return out.subarray(0, n);
+  const bytes = encodeWindows1252(text);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The bytes in chunks of a given size, as a stream hands them over (cutting characters and lines). */

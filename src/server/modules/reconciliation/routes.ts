@@ -2,11 +2,11 @@ import {
   MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
-import { decodeStatement } from '@core/reconciliation.js';
 import { hasControlCharacter } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
+import { decodeWindows1252 } from '@server/lib/windows-1252.js';
 import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
@@ -17,6 +17,20 @@ import { accountView, importStatement, rematch, recordStatementBalance, summarie
 /** A statement file is text: at most 10,000 lines, well under 2 MB. */
 const MAX_STATEMENT_BYTES = 2_000_000;
 const tooLarge = () => new AppError('upload_too_large', { vars: { max: MAX_STATEMENT_BYTES / 1_000_000 } });
+
+/**
+ * A statement file's text from its bytes: UTF-8, with or without a byte-order mark; bytes that
+ * are not valid UTF-8 are read as Windows-1252, what spreadsheets on Windows save as CSV (Latin-1's
+ * letters included), so "é" stays "é" and "Š" is "Š" (docs/rules/money-states.md#reconciliation).
+ * Windows-1252 is the service's one decoder for it (lib/windows-1252.ts, the standard's table).
+ */
+function decodeStatement(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return decodeWindows1252(bytes);
+  }
+}
 
 const routes: ApiModule = async (app, { ctx }) => {
   // A statement sent as the request body itself (scripts, curl); browsers send a multipart file.

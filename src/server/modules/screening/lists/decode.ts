@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { decodeWindows1252 } from '@server/lib/windows-1252.js';
 
 /** What a parser reads: a Node Readable or any async iterable of bytes (or text already decoded). */
 export type ByteSource = AsyncIterable<Uint8Array | string>;
@@ -10,13 +11,14 @@ type TextEncoding = 'utf-8' | 'windows-1252';
  * otherwise the text is read as UTF-8 until a byte sequence that UTF-8 forbids, and from there
  * as Windows-1252, the encoding OFAC's legacy files have used: up to that byte the two agree
  * for every ASCII file, and a Windows-1252 file with accents is almost never valid UTF-8.
+ * Windows-1252 is read with the standard's table (lib/windows-1252.ts), not TextDecoder, which on
+ * Node 20 reads it as Latin-1 ("Š" would be U+008A); one byte is one character, so no state.
  */
 export async function* decodeText(source: ByteSource): AsyncGenerator<string> {
   let mode = 'guess' as TextEncoding | 'guess';
   let first = true;
   let carry: Uint8Array = new Uint8Array(0);
   const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-  const cp1252 = new TextDecoder('windows-1252');
   for await (const chunk of source) {
     if (typeof chunk === 'string') {
       if (first && chunk.charCodeAt(0) === 0xfeff) yield chunk.slice(1);
@@ -38,7 +40,7 @@ export async function* decodeText(source: ByteSource): AsyncGenerator<string> {
       }
     }
     if (mode === 'windows-1252') {
-      yield cp1252.decode(bytes);
+      yield decodeWindows1252(bytes);
       continue;
     }
     if (mode === 'utf-8') {
@@ -53,13 +55,13 @@ export async function* decodeText(source: ByteSource): AsyncGenerator<string> {
       if (whole.length) yield utf8.decode(whole);
     } else {
       mode = 'windows-1252';
-      yield cp1252.decode(bytes);
+      yield decodeWindows1252(bytes);
     }
   }
   if (carry.length) {
     // A file that ends inside a UTF-8 sequence was not UTF-8 there.
     if (mode === 'guess' && !isUtf8(carry)) mode = 'windows-1252';
-    yield mode === 'windows-1252' ? cp1252.decode(carry) : utf8.decode(carry);
+    yield mode === 'windows-1252' ? decodeWindows1252(carry) : utf8.decode(carry);
   }
   if (mode === 'utf-8') {
     const rest = utf8.decode();
