@@ -69,7 +69,12 @@ export class QuoteBounds {
     for (let i = known.length - 1; i >= 0; i--) if (known[i]!.expires <= now) known.splice(i, 1);
     known.push({ id, expires: Date.parse(expiresAt) });
     const gone = known.length > OPEN_QUOTES_PER_ADDRESS ? known.splice(0, known.length - OPEN_QUOTES_PER_ADDRESS) : [];
-    for (const q of gone) await deleteOpenQuote(this.db, q.id);
+    // The quote asked is stored and answered whatever happens to the deletion (it is retried by nobody:
+    // the clean-up deletes the quote once it has expired).
+    for (const q of gone) {
+      await deleteOpenQuote(this.db, q.id)
+        .catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'quotes: an address\'s oldest open quote could not be deleted'));
+    }
   }
 
   /** The hour's count read again in the background; the quotes admitted meanwhile stay counted (counted twice at worst). */
