@@ -1,5 +1,6 @@
 // `npm start`: builds only when the sources changed since the last build, then runs the built
 // server in this very process, so signals (SIGTERM, Ctrl-C) and the exit code are the server's own.
+import './require-node-24.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { staleReason } from './build-stamp.mjs';

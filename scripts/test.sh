@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== typecheck"; npm run --silent typecheck
-echo "== lint"; npx eslint --max-warnings 0 .
+echo "== lint"; npm run --silent lint
 echo "== unit and API tests (embedded PostgreSQL)"; npx vitest run --project unit --project api
 # On another server (another PostgreSQL version, roles, settings) what can differ is the database's
 # own work: migrations (run for every pass), triggers, LISTEN/NOTIFY, the job queue, roles, dumps,

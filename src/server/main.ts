@@ -5,7 +5,7 @@ import { startServer } from './start.js';
 async function main() {
   const config = loadConfigOrExit();
   const server = await startServer(config);
-  console.log(`\n  Money transfer service is running at ${config.publicUrl} (listening on ${server.address})`);
+  console.log(`\n  Money transfer service is running at ${config.publicUrl} (listening on ${server.address}, Node ${process.versions.node})`);
   if (server.admin.created) {
     console.log(`  Bootstrap admin: ${server.admin.email}${server.admin.generated ? ` / password: ${server.admin.password}` : ' (password from ADMIN_PASSWORD)'}`);
     if (server.admin.generated) console.log('  Keep this password: it is shown only on this first start.');

@@ -39,7 +39,7 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  */
 export const WEB_FILE_OPTIONS = {
   cacheControl: false,
-  setHeaders: (res: { setHeader(name: string, value: string): unknown }, filePath: string) => {
-    res.setHeader('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? ASSET_CACHE_CONTROL : 'no-cache');
+  setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
+    reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? ASSET_CACHE_CONTROL : 'no-cache');
   },
 };

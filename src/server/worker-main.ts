@@ -25,7 +25,7 @@ async function main() {
   const worker = await startWorker({
     config, pool: database.pool, db: database.db, mailer: configuredMailer(config, database.db, logger), log: logger, concurrency: WORKER_PROCESS_JOBS,
   });
-  logger.info('job worker started');
+  logger.info({ node: process.versions.node }, 'job worker started');
 
   let stopping = false;
   const stop = async (reason: string, code: number) => {

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { runMonitoringSweep } from '@server/modules/monitoring/sweep.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
+import { pdfText } from '../support/pdf-text.js';
 
 // Transaction monitoring (docs/rules/monitoring.md): every rule at its threshold's edge through
 // real initiations, the nightly sweep, the cases' steps, the report (JSON against its documented
@@ -336,9 +336,7 @@ describe('a case, from open to a report', () => {
     const res = await t.request({ method: 'GET', url: `/api/monitoring/cases/${caseId}/report.pdf`, token: manager.token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    // pdf-parse ships no types; its library entry avoids the package's debug self-test.
-    const pdfParse = createRequire(import.meta.url)('pdf-parse/lib/pdf-parse.js') as (b: Buffer) => Promise<{ text: string }>;
-    const { text } = await pdfParse(res.rawPayload);
+    const text = await pdfText(res.rawPayload);
     expect(text).toContain('Suspicious-transaction report');
     expect(text).toContain('Éloïse Mbadinga');
     expect(text).toContain(heldRef);

@@ -169,7 +169,7 @@ describe('EUR→USD from the ECB\'s reference rates', () => {
     // What the server sends: the file, 8 MB said by its Content-Length, or 8 MB sent in chunks
     // without a length (`finished`: whether all of it was taken).
     let serving: 'file' | 'long' | 'chunked' = 'file';
-    let finished: boolean | null = null;
+    let finished: boolean | null;
     const server = createServer((req, res) => {
       asked += 1;
       if (req.url !== '/stats/eurofxref/eurofxref-daily.xml') { res.writeHead(404).end(); return; }

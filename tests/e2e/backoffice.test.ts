@@ -2,18 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
+import { pdfText } from '../support/pdf-text.js';
 
 const app = useE2eApp({ smtp: true });
 
 const SENDER = { email: 'sender@example.test', password: 'Sandra-Sends-Money-1', full_name: 'Sandra Sender' };
 const MANAGER = { email: 'manager@example.test', password: 'Marc-Approves-Things-2', full_name: 'Marc Manager' };
-
-async function pdfText(file: Buffer): Promise<string> {
-  // pdf-parse ships no types; its library entry avoids the package's debug self-test.
-  const modulePath = 'pdf-parse/lib/pdf-parse.js';
-  const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
-  return (await parse(file)).text;
-}
 
 /** The back-office queue, and one request in it. */
 const queue = (page: Page) => page.getByRole('list', { name: 'Transfer requests' }).getByRole('listitem');

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
 import { shot } from './support/screenshots.js';
+import { pdfText } from '../support/pdf-text.js';
 
 // The books in Chromium (docs/rules/money-states.md): a sender pays by hand and uploads a
 // proof; staff record the payment, process, record the payout and complete; the sender sees the
@@ -15,13 +16,6 @@ const MANAGER = { email: 'books-manager@example.test', password: 'Keeps-The-Book
 const STATEMENT_REFERENCE = 'AIRTEL-IN-20260042';
 const PAYOUT_REFERENCE = 'PAYPAL-OUT-7788';
 const PHONE = 390;
-
-async function pdfText(file: Buffer): Promise<string> {
-  // pdf-parse ships no types; its library entry avoids the package's debug self-test.
-  const modulePath = 'pdf-parse/lib/pdf-parse.js';
-  const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
-  return (await parse(file)).text;
-}
 
 /** The sender's receipt (completed) or statement (any other) of one history row, as text. */
 async function receiptText(page: Page, line: Locator, reference: string, kind: 'receipt' | 'statement' = 'receipt'): Promise<string> {

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, parseAmount, type Currency } from '@core/money.js';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { pdfText } from '../support/pdf-text.js';
 
 // The PDF receipt is a document a sender keeps (docs/rules/transfers.md#receipt), read as text in English and
 // French: the MT- reference as its title and its file name, amounts as the receipt's language
@@ -34,13 +35,6 @@ beforeAll(async () => {
   token = await app.senderExists(SENDER);
   admin = await app.tokenFor(BOOTSTRAP_ADMIN);
 });
-
-async function pdfText(file: Buffer): Promise<string> {
-  // pdf-parse ships no types; its library entry avoids the package's debug self-test.
-  const modulePath = 'pdf-parse/lib/pdf-parse.js';
-  const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
-  return (await parse(file)).text;
-}
 
 /**
  * The receipt of one transfer from the history (a statement, which says it is not a receipt, until

@@ -3,18 +3,12 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PNG, useE2eApp, valueOf } from './support/fixtures.js';
 import { shot } from './support/screenshots.js';
+import { pdfText } from '../support/pdf-text.js';
 
 const app = useE2eApp({ smtp: true });
 let page: Page;
 
 const SENDER = { email: 'awa@example.test', password: 'Sunny-Libreville-42', full_name: 'Awa Sender' };
-
-async function pdfText(file: Buffer): Promise<string> {
-  // pdf-parse ships no types; its library entry avoids the package's debug self-test.
-  const modulePath = 'pdf-parse/lib/pdf-parse.js';
-  const { default: parse } = await import(modulePath) as { default: (b: Buffer) => Promise<{ text: string }> };
-  return (await parse(file)).text;
-}
 
 beforeAll(async () => {
   await app.senderExists(SENDER);

@@ -1622,8 +1622,25 @@ export interface paths {
         /** Each sanctions list's current version, age, whether it is required and its maximum age; whether anyone is screened (staff) */
         get: operations["getScreeningLists"];
         put?: never;
-        /** Imports a sanctions list's official file(s) as its new version (admin; multipart: source, files; at most 200 MB a file) */
+        /** Uploads a sanctions list's official file(s) to import as its new version (admin; multipart: source, files; at most 200 MB a file): answers at once with the import, done as a durable job */
         post: operations["postScreeningLists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/lists/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A list import's state (queued, running, done, failed), its progress, and the version it made or why it failed (admin) */
+        get: operations["getScreeningListsImportsById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10753,6 +10770,89 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            source: "ofac_sdn" | "eu" | "un" | "uk";
+                            /** @enum {string} */
+                            state: "queued" | "running" | "done" | "failed";
+                            files: string[];
+                            entries_read: number;
+                            names_cut: number;
+                            version_id: string | null;
+                            unchanged: boolean | null;
+                            error: {
+                                code: string;
+                                message: string;
+                                file?: string;
+                                line?: number;
+                            } | null;
+                            imported_by: string | null;
+                            created_at: string;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getScreeningListsImportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10764,36 +10864,22 @@ export interface operations {
                             id: string;
                             /** @enum {string} */
                             source: "ofac_sdn" | "eu" | "un" | "uk";
-                            sha256: string;
-                            entries: number;
-                            names: number;
-                            imported_by: string | null;
-                            imported_at: string;
-                            /** @description True when the file(s) had the current version's sha256: no new version was made */
-                            unchanged: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
                             /** @enum {string} */
-                            source: "ofac_sdn" | "eu" | "un" | "uk";
-                            sha256: string;
-                            entries: number;
-                            names: number;
+                            state: "queued" | "running" | "done" | "failed";
+                            files: string[];
+                            entries_read: number;
+                            names_cut: number;
+                            version_id: string | null;
+                            unchanged: boolean | null;
+                            error: {
+                                code: string;
+                                message: string;
+                                file?: string;
+                                line?: number;
+                            } | null;
                             imported_by: string | null;
-                            imported_at: string;
-                            /** @description True when the file(s) had the current version's sha256: no new version was made */
-                            unchanged: boolean;
+                            created_at: string;
+                            finished_at: string | null;
                         };
                     };
                 };

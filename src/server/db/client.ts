@@ -36,6 +36,8 @@ export function connect(url: string, max = 10, log?: Logger): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection dropped by the server (restart, failover) must not crash the process.
   pool.on('error', (err) => log?.warn({ err }, 'idle database connection lost'));
+  // …nor one lost while checked out: its query fails and the pool drops it, without an unhandled 'error' event.
+  pool.on('connect', (client) => client.on('error', (err) => log?.warn({ err }, 'database connection lost')));
   const db = drizzle(pool, { schema });
   return { db, pool, url, close: () => pool.end() };
 }

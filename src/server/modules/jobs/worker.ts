@@ -145,18 +145,20 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   });
   await liveness.sweep().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job worker liveness sweep failed'));
   let stopped: Promise<void> | null = null;
-  // graphile-worker does not replace a worker that died (it could not record a job's end, the
-  // database being unreachable at that moment): this process then takes no more jobs until it
-  // restarts, and its readiness says so.
+  // graphile-worker retries recording a job's end while the database is unreachable (with backoff,
+  // for about five minutes); past that it stops the whole pool, and a worker that dies otherwise is
+  // not replaced: this process then takes no more jobs until it restarts, and its readiness says so.
   let dead = false;
   let markDead = () => {};
   const died = new Promise<void>((resolve) => { markDead = resolve; });
-  runner.events.on('worker:stop', ({ error }) => {
-    if (stopped) return;
+  const dies = (error: unknown) => {
+    if (stopped || dead) return;
     dead = true;
     log.error({ err: error instanceof Error ? error.message : String(error) }, 'a job worker stopped: this process takes no more jobs until it restarts');
     markDead();
-  });
+  };
+  runner.events.on('worker:stop', ({ error }) => { if (error) dies(error); });
+  runner.promise.then(() => dies('the job queue stopped'), dies);
   return {
     alive: () => !stopped && !dead,
     died,

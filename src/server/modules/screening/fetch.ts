@@ -71,7 +71,7 @@ async function download(name: string, url: string, path: string, signal: AbortSi
   try {
     await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), hashing, createWriteStream(path));
   } catch (err) {
-    throw new Error(err instanceof Error && err.message.startsWith(`${name}: `) ? err.message : `${name}: the download broke off`);
+    throw new Error(err instanceof Error && err.message.startsWith(`${name}: `) ? err.message : `${name}: the download broke off`, { cause: err });
   }
   return hash.digest('hex');
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@web/components/ui/alert';
 import { formatDateTime } from '@web/lib/format';
@@ -9,7 +10,7 @@ import { scoreText } from './admin-format';
 
 type Hold = StaffDetail['holds'][number];
 
-function holdText(t: (key: string, vars?: Record<string, unknown>) => string, hold: Hold, lng: string): string {
+function holdText(t: TFunction<'admin'>, hold: Hold, lng: string): string {
   const d = hold.detail as Record<string, unknown>;
   if (hold.reason === 'screening' && typeof d.listed_name === 'string') {
     return t('compliance.holds.screeningDetail', { name: d.listed_name, list: String(d.source ?? ''), score: scoreText(Number(d.score ?? 0), lng) });
