@@ -58,11 +58,28 @@ describe('windows', () => {
 
   it('shows limit, used and left of each window, never a negative left', () => {
     expect(windowStates(level1, { d30: 400_00n, d365: 3_100_00n })).toEqual([
-      { window: 'transfer', limit: 1_000_00n, used: 0n, left: 1_000_00n },
+      { window: 'transfer', limit: 1_000_00n, used: 0n, left: 0n },
       { window: '30d', limit: 1_000_00n, used: 400_00n, left: 600_00n },
       { window: '365d', limit: 3_000_00n, used: 3_100_00n, left: 0n },
     ]);
     expect(windowStates(DEFAULT_KYC_LIMITS[2], { d30: 0n, d365: 0n })[0]).toEqual({ window: 'transfer', limit: null, used: 0n, left: null });
+  });
+
+  it('one transfer may be at most what the tightest window leaves: 1,000 a transfer with 850 used in 30 days is 150', () => {
+    expect(windowStates(level1, { d30: 850_00n, d365: 850_00n })).toEqual([
+      { window: 'transfer', limit: 1_000_00n, used: 0n, left: 150_00n },
+      { window: '30d', limit: 1_000_00n, used: 850_00n, left: 150_00n },
+      { window: '365d', limit: 3_000_00n, used: 850_00n, left: 2_150_00n },
+    ]);
+    // The 365 days tighter than the 30 days; nothing used: the transfer's own limit.
+    expect(windowStates(level1, { d30: 0n, d365: 2_900_00n })[0]!.left).toBe(100_00n);
+    expect(windowStates(level1, { d30: 0n, d365: 0n })[0]!.left).toBe(1_000_00n);
+    // Level 2 and 3: one transfer is bounded by the corridor, the rolling windows say what is left.
+    expect(windowStates(DEFAULT_KYC_LIMITS[2], { d30: 6_950_00n, d365: 6_950_00n })[0]).toEqual({ window: 'transfer', limit: null, used: 0n, left: null });
+    // A refusal names the window whose own limit is exceeded, with what one transfer may still be.
+    expect(limitRefusal(level1, { d30: 850_00n, d365: 850_00n }, 150_01n)).toEqual({ window: '30d', left: 150_00n });
+    expect(limitRefusal(level1, { d30: 850_00n, d365: 850_00n }, 1_000_01n)).toEqual({ window: 'transfer', left: 150_00n });
+    expect(limitRefusal(level1, { d30: 850_00n, d365: 850_00n }, 150_00n)).toBeNull();
   });
 
   it('exactly the amount left passes; one cent more is refused with the first window it exceeds', () => {
@@ -112,11 +129,14 @@ describe('travel rule', () => {
 describe('what the screens tell before asking the server', () => {
   it('names the first window the amount would exceed', () => {
     const windows = [
-      { window: 'transfer' as const, left: '1000.00' }, { window: '30d' as const, left: '100.00' }, { window: '365d' as const, left: '2100.00' },
+      { window: 'transfer' as const, limit: '1000.00', left: '100.00' }, { window: '30d' as const, limit: '1000.00', left: '100.00' },
+      { window: '365d' as const, limit: '3000.00', left: '2100.00' },
     ];
     expect(windowExceeded(windows, 100_00, 'EUR', SEED_RATES)).toBeNull();
     expect(windowExceeded(windows, 108_00, 'USD', SEED_RATES)).toBeNull();
     expect(windowExceeded(windows, 108_01, 'USD', SEED_RATES)?.window).toBe('30d');
-    expect(windowExceeded([{ window: 'transfer' as const, left: null }], 5_000_00, 'EUR', SEED_RATES)).toBeNull();
+    // Over one transfer's own limit: named as the server names it, with what one transfer may still be.
+    expect(windowExceeded(windows, 1_000_01, 'EUR', SEED_RATES)).toMatchObject({ window: 'transfer', left: '100.00' });
+    expect(windowExceeded([{ window: 'transfer' as const, limit: null, left: null }], 5_000_00, 'EUR', SEED_RATES)).toBeNull();
   });
 });

@@ -124,8 +124,8 @@ export interface WindowState {
   left: bigint | null;
 }
 
-/** The three windows of a level: a transfer counts nothing before it is made; `left` never below 0. */
-export function windowStates(limits: LevelLimits, used: UsedInEur): WindowState[] {
+/** Each window's own room, before the transfer window is capped by the others: what a refusal names. */
+function ownRoom(limits: LevelLimits, used: UsedInEur): WindowState[] {
   const state = (window: KycWindow, limit: Minor | null, spent: bigint): WindowState => {
     const max = limit === null ? null : BigInt(limit);
     return { window, limit: max, used: spent, left: max === null ? null : (max > spent ? max - spent : 0n) };
@@ -133,12 +133,30 @@ export function windowStates(limits: LevelLimits, used: UsedInEur): WindowState[
   return [state('transfer', limits.transfer, 0n), state('30d', limits.d30, used.d30), state('365d', limits.d365, used.d365)];
 }
 
-/** The first window a new transfer of `amount` (EUR minor units) would exceed, with what is left of it; null when it fits every window. */
+/**
+ * The three windows of a level: a transfer counts nothing before it is made; `left` never below 0.
+ * What one transfer may still be is the tightest of them: its own limit, what is left of the 30
+ * days and of the 365 days (1,000 a transfer with 850 used in 30 days: 150). Where one transfer
+ * may reach the corridor's maximum (`limit` null), its `left` stays null: the rolling windows say
+ * what is left of them.
+ */
+export function windowStates(limits: LevelLimits, used: UsedInEur): WindowState[] {
+  const windows = ownRoom(limits, used);
+  const [transfer, ...rolling] = windows as [WindowState, ...WindowState[]];
+  if (transfer.left === null) return windows;
+  const left = rolling.reduce((min, w) => (w.left !== null && w.left < min ? w.left : min), transfer.left);
+  return [{ ...transfer, left }, ...rolling];
+}
+
+/**
+ * The first window whose own limit a new transfer of `amount` (EUR minor units) would exceed
+ * (one transfer, then 30, then 365 days), with what is left of it as `windowStates` shows it
+ * (one transfer: the tightest window's); null when it fits every window.
+ */
 export function limitRefusal(limits: LevelLimits, used: UsedInEur, amount: bigint): { window: KycWindow; left: bigint } | null {
-  for (const w of windowStates(limits, used)) {
-    if (w.left !== null && amount > w.left) return { window: w.window, left: w.left };
-  }
-  return null;
+  const shown = windowStates(limits, used);
+  const index = ownRoom(limits, used).findIndex((w) => w.left !== null && amount > w.left);
+  return index < 0 ? null : { window: shown[index]!.window, left: shown[index]!.left! };
 }
 
 /** Whether `used` reaches 80 % of `limit`: the screens warn from there. */
@@ -184,13 +202,16 @@ export function recipientNameRequired(amount: Minor, currency: Currency, rates: 
 }
 
 /**
- * The first of the sender's windows (as GET /api/kyc answers them: what is left, EUR text) that a
- * transfer of `amount` would exceed: what the screens say before the server is asked.
+ * The first of the sender's windows (as GET /api/kyc answers them: limit and what is left, EUR
+ * text) that a transfer of `amount` would exceed, as the server's refusal names it (`limitRefusal`):
+ * one transfer by its own limit (its `left` is already capped by the other windows), the rolling
+ * windows by what is left of them. What the screens say before the server is asked.
  */
-export function windowExceeded<W extends { window: KycWindow; left: Decimal | null }>(
+export function windowExceeded<W extends { window: KycWindow; limit: Decimal | null; left: Decimal | null }>(
   windows: readonly W[], amount: Minor, currency: Currency, rates: Partial<Record<RateKey, Decimal>>,
 ): W | null {
   const inEur = toLimitCurrency(BigInt(amount), currency, rates);
   if (inEur === null || amount <= 0) return null;
-  return windows.find((w) => w.left !== null && inEur > BigInt(parseAmount(w.left, LIMIT_CURRENCY) ?? 0)) ?? null;
+  const room = (w: W) => (w.window === 'transfer' ? w.limit : w.left);
+  return windows.find((w) => room(w) !== null && inEur > BigInt(parseAmount(room(w)!, LIMIT_CURRENCY) ?? 0)) ?? null;
 }

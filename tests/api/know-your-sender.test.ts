@@ -76,6 +76,21 @@ describe('each level\'s limits at each window\'s edge, in each paying currency',
       expect((await initiate(sender, atLimit, currency)).statusCode).toBe(201);
     });
 
+  it('one transfer is capped by the tightest window: 850 EUR used of 1,000 over 30 days leaves 150 for one transfer, as the dashboard reads it', async () => {
+    const sender = await createUser(t, { kyc_level: 0 });
+    await sentBefore(sender, '850', 'EUR', 3);
+    expect((await kyc(sender)).windows).toEqual([
+      { window: 'transfer', limit: '1000.00', used: '0.00', left: '150.00', currency: 'EUR' },
+      { window: '30d', limit: '1000.00', used: '850.00', left: '150.00', currency: 'EUR' },
+      { window: '365d', limit: '3000.00', used: '850.00', left: '2150.00', currency: 'EUR' },
+    ]);
+    // Over one transfer's own limit: refused for one transfer, with what one transfer may still be.
+    expect((await initiate(sender, '1000.01')).json()).toMatchObject({ code: 'limit_exceeded', window: 'transfer', left: '150.00' });
+    expect((await initiate(sender, '150.01')).json()).toMatchObject({ code: 'limit_exceeded', window: '30d', left: '150.00' });
+    expect((await initiate(sender, '150.00')).statusCode).toBe(201);
+    expect(await windowOf(sender, 'transfer')).toMatchObject({ limit: '1000.00', left: '0.00' });
+  });
+
   it('levels 2 and 3 send up to the corridor\'s maximum in one transfer', async () => {
     for (const level of [2, 3]) {
       const sender = await createUser(t, { kyc_level: level });
@@ -102,7 +117,8 @@ describe('what the limits count', () => {
     expect(await kyc(sender)).toEqual({
       level: 1,
       windows: [
-        { window: 'transfer', limit: '1000.00', used: '0.00', left: '1000.00', currency: 'EUR' },
+        // One transfer may be at most what the 30 days leave.
+        { window: 'transfer', limit: '1000.00', used: '0.00', left: '900.00', currency: 'EUR' },
         { window: '30d', limit: '1000.00', used: '100.00', left: '900.00', currency: 'EUR' },
         { window: '365d', limit: '3000.00', used: '100.00', left: '2900.00', currency: 'EUR' },
       ],

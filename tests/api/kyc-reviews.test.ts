@@ -52,7 +52,7 @@ const kyc = async (user: TestUser) => (await t.request({ method: 'GET', url: '/a
 const queue = async (status = 'open') => {
   const res = await t.request({ method: 'GET', url: `/api/kyc/reviews?status=${status}`, token: manager.token });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { id: string; waiting_seconds: number; submitted_at: string; sender: { profile_id: string } }[];
+  return res.json().data as { id: string; waiting_seconds: number; submitted_at: string; sender: { profile_id: string; kyc_level: number } }[];
 };
 /** A level-1 sender (complete profile, nothing approved) in `language`. */
 const levelOne = (language: 'en' | 'fr' = 'en', full_name = 'Awa Ndong') => createUser(t, { kyc_level: 0, language, full_name });
@@ -131,6 +131,11 @@ describe('the staff queue and a review', () => {
     expect(detail.statusCode).toBe(200);
     const d = detail.json().data;
     expect(d.profile).toMatchObject({ full_name: 'First Waiting', date_of_birth: '1990-04-12', city: 'Libreville', country: 'GA', language: 'en' });
+    // The sender's level as it stands (complete and screened: 1), as GET /api/kyc gives it, though staff approved none (kyc_level 0 on the profile).
+    expect((await t.database.pool.query('select kyc_level from profiles where id = $1', [first.id])).rows[0].kyc_level).toBe(0);
+    expect(d.sender).toEqual({ profile_id: first.id, full_name: 'First Waiting', email: first.email, kyc_level: 1 });
+    expect(ra.sender).toMatchObject({ profile_id: first.id, kyc_level: 1 });
+    expect((await kyc(first)).level).toBe(1);
     expect(d.documents.map((x: { kind: string; side: string | null }) => `${x.kind}/${x.side}`)).toEqual(['id_card/front', 'id_card/back', 'selfie/null']);
     for (const doc of d.documents) {
       expect(doc.mrz).toBeNull();
@@ -157,7 +162,7 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     const id = (await submit(sender, 2)).json().data.id as string;
     const res = await decide(manager, id, { decision: 'approve', note: '' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'approved', decided_by: manager.id });
+    expect(res.json().data).toMatchObject({ status: 'approved', decided_by: manager.id, sender: { kyc_level: 2 } });
     expect(res.json().data.documents.every((d: { status: string }) => d.status === 'accepted')).toBe(true);
     const status = await kyc(sender);
     expect(status.level).toBe(2);

@@ -351,3 +351,27 @@ describe('a case, from open to a report', () => {
     expect(next.status).toBe('open');
   });
 });
+
+describe('the report gives the sender\'s identity level as it stands, as GET /api/kyc does', () => {
+  it('a level-1 sender (complete, screened profile, nothing approved by staff) who just sent 600 EUR is level 1 in the JSON and the PDF, said to be the current level', async () => {
+    const s = await createUser(t, { kyc_level: 0, full_name: 'Awa Ntoutoume' });
+    const sent = await initiate(s, '600', { name: 'Rose Ondo' });
+    const { rows } = await t.database.pool.query('select kyc_level from profiles where id = $1', [s.id]);
+    expect(rows[0].kyc_level).toBe(0);
+    expect((await call(s.token, 'GET', '/api/kyc')).json().data.level).toBe(1);
+    expect(await ruleOn(s, 'large_first_transfer', sent.reference)).toBeTruthy();
+    const id = (await caseOf(s)).id;
+    expect((await call(manager.token, 'POST', `/api/monitoring/cases/${id}/transition`, { to: 'investigating', note: 'Asked where the money comes from.' })).statusCode).toBe(200);
+    expect((await call(manager.token, 'POST', `/api/monitoring/cases/${id}/transition`, { to: 'closed', outcome: 'reported', note: 'No answer.' })).statusCode).toBe(200);
+
+    const report = (await call(manager.token, 'GET', `/api/monitoring/cases/${id}/report.json`)).json();
+    expect(report.sender).toMatchObject({ full_name: 'Awa Ntoutoume', kyc_level: 1, kyc_level_as_of: report.generated_at });
+    expect(report.transfers.map((x: { reference: string }) => x.reference)).toEqual([sent.reference]);
+
+    const pdf = await t.request({ method: 'GET', url: `/api/monitoring/cases/${id}/report.pdf`, token: manager.token });
+    expect(pdf.statusCode).toBe(200);
+    const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+    expect(text).toContain('Identity level 1 (the sender\'s current level, when this report was generated: a transfer does not record the level the sender had when it was made)');
+    expect(text).not.toMatch(/Identity level 0/);
+  });
+});

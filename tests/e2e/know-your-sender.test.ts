@@ -67,6 +67,8 @@ describe('limits told before paying, on a phone', () => {
     await card.getByRole('heading', { name: 'Your sending limits (level 1)' }).waitFor();
     expect(await card.getByTestId('kyc-window-30d').innerText()).toContain('€100.00 left');
     expect(await card.getByTestId('kyc-window-30d').innerText()).toContain('€900.00 used of €1,000.00');
+    // One transfer: what the 30 days leave, not the 1,000 EUR a transfer may be at most.
+    expect(await card.getByTestId('kyc-window-transfer').innerText()).toContain('€100.00 left');
     expect(await card.getByTestId('kyc-window-365d').innerText()).toContain('€2,100.00 left');
     expect(await card.getByTestId('kyc-near-limit').innerText()).toContain('You have used 80 % or more of your limit (Last 30 days).');
     await shot(page, 'kyc-dashboard-390');

@@ -41,7 +41,12 @@ export async function insertReview(tx: Tx, row: typeof kycReviews.$inferInsert):
   return inserted!;
 }
 
-const sender = { profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email, kyc_level: profiles.kyc_level };
+/** The sender as the queue names them, with what their level is computed from (service.ts senderLevel). */
+const sender = {
+  profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email, kyc_level: profiles.kyc_level,
+  date_of_birth: profiles.date_of_birth, phone: profiles.phone, address: profiles.address, city: profiles.city, country: profiles.country,
+  screened_for: profiles.screened_for,
+};
 
 /** The queue of one status, oldest first (closed ones: most recently decided first), at most 200. */
 export function listReviews(db: Db, status: ReviewStatus) {

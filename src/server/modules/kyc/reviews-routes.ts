@@ -28,7 +28,7 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
       summary: 'Identity reviews of one status, open ones oldest first with the time waiting (staff)',
       querystring: KycReviewQuerySchema, response: replies({ 200: KycReviewListSchema }),
     },
-  }, async (request) => ({ data: await reviewQueue(ctx.db, request.query.status) }));
+  }, async (request) => ({ data: await reviewQueue(ctx, request.query.status) }));
 
   api.get('/kyc/reviews/:id', {
     config: { access: 'staff' },
@@ -36,7 +36,7 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
       summary: 'An identity review: the sender\'s profile to compare, its documents (metadata, link, MRZ when read) (staff)',
       params: IdParamsSchema, response: replies({ 200: KycReviewDetailResponseSchema }),
     },
-  }, async (request) => ({ data: await reviewDetail(ctx.db, request.params.id) }));
+  }, async (request) => ({ data: await reviewDetail(ctx, request.params.id) }));
 
   api.post('/kyc/reviews/:id/decision', {
     config: { access: 'staff' },

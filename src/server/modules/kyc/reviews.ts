@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 import { queueMail } from '../mail/service.js';
 import { reviewMail } from './reviews-mail.js';
 import * as repo from './reviews-repo.js';
+import { senderLevel } from './service.js';
 
 // Staff reviews of a sender's documents for level 2 or 3 (docs/rules/know-your-sender.md#reviews):
 // submitted by the sender once the level's documents are uploaded, one open at a time; decided by
@@ -18,12 +19,16 @@ import * as repo from './reviews-repo.js';
 
 const seconds = (from: Date, to: Date) => Math.max(0, Math.floor((to.getTime() - from.getTime()) / 1000));
 
-function summaryOf(row: NonNullable<Awaited<ReturnType<typeof repo.findReview>>>, now: Date): KycReviewSummary {
+type Ctx = Pick<AppContext, 'db' | 'log'>;
+
+async function summaryOf(ctx: Ctx, row: NonNullable<Awaited<ReturnType<typeof repo.findReview>>>, now: Date): Promise<KycReviewSummary> {
   const { review, sender } = row;
   return {
     id: review.id, level: review.level as ReviewLevel, status: review.status, submitted_at: review.created_at.toISOString(),
     waiting_seconds: seconds(review.created_at, review.decided_at ?? now),
-    sender, decided_at: review.decided_at?.toISOString() ?? null,
+    // The sender's level as it stands, as GET /api/kyc gives it (not only the level staff approved).
+    sender: { profile_id: sender.profile_id, full_name: sender.full_name, email: sender.email, kyc_level: await senderLevel(ctx, sender.profile_id, sender) },
+    decided_at: review.decided_at?.toISOString() ?? null,
   };
 }
 
@@ -57,19 +62,26 @@ export async function openReview(db: Db, profileId: string): Promise<KycOpenRevi
   return { id: review.id, level: review.level as ReviewLevel, status: review.status, submitted_at: review.created_at.toISOString(), note: review.note };
 }
 
-export async function reviewQueue(db: Db, status: ReviewStatus): Promise<KycReviewSummary[]> {
+/**
+ * The queue of one status. Each sender's level is read one after the other: a sender already
+ * screened on their current name costs a digest, one not yet screened is screened as any level read does.
+ */
+export async function reviewQueue(ctx: Ctx, status: ReviewStatus): Promise<KycReviewSummary[]> {
   const now = new Date();
-  return (await repo.listReviews(db, status)).map((row) => summaryOf(row, now));
+  const summaries: KycReviewSummary[] = [];
+  for (const row of await repo.listReviews(ctx.db, status)) summaries.push(await summaryOf(ctx, row, now));
+  return summaries;
 }
 
-export async function reviewDetail(db: Db, id: string): Promise<KycReviewDetail> {
+export async function reviewDetail(ctx: Ctx, id: string): Promise<KycReviewDetail> {
+  const { db } = ctx;
   const row = await repo.findReview(db, id);
   if (!row) throw new AppError('not_found');
   const [profile, documents] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review.document_ids)]);
   if (!profile) throw new AppError('not_found');
   const { kyc_level: _level, ...shown } = profile;
   return {
-    ...summaryOf(row, new Date()),
+    ...await summaryOf(ctx, row, new Date()),
     note: row.review.note,
     decided_by: row.review.decided_by,
     profile: shown,
@@ -114,11 +126,12 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
     }
     await recordAudit(tx, actor, {
       action: 'kyc_review.decide', target: 'kyc_review', id,
+      // The level staff approved before (the column this decision raises), not the effective one.
       before: { status: review.status, level: review.level, kyc_level: row.sender.kyc_level },
       // Whether a note was written, not its words: the audit log is never erased, the note is
       // erased with the review's other personal data after retention (docs/rules/your-data.md).
       after: { status: closed.status, decision: input.decision, level, note_written: closed.note !== null, profile_id: review.profile_id },
     });
   });
-  return reviewDetail(ctx.db, id);
+  return reviewDetail(ctx, id);
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { AppError, Message } from '@core/errors.js';
 import {
   LIMIT_CURRENCY, SENDING_LEVELS, kycLevelOf, levelOneNeeds, limitRefusal, missingProfileFields, nextLevelNeeds, toLimitCurrency, usedInEur,
-  windowStates, type CurrencyUsage, type LevelLimits, type ProfileForLevel, type SendingLevel,
+  windowStates, type CurrencyUsage, type KycLevel, type LevelLimits, type ProfileForLevel, type SendingLevel,
 } from '@core/kyc.js';
 import { formatMoney, parseAmount, toDecimal, type Currency, type Minor } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
@@ -43,8 +43,14 @@ export type { LevelLimitsRow, LevelRow };
 type SenderProfile = LevelRow & ProfileForLevel;
 
 /** What the sender's own screening ran on: a digest of the screening's key (their id, name, date of birth). */
-const screeningDigest = (profileId: string, profile: LevelRow) =>
+const screeningDigest = (profileId: string, profile: Pick<LevelRow, 'full_name' | 'date_of_birth'>) =>
   createHash('sha256').update(senderKey(profileId, profile.full_name ?? '', profile.date_of_birth ?? null)).digest('base64url');
+
+/** What a sender's level is computed from: the level-1 fields, what their own screening ran on, the level staff approved. */
+export type LevelFields = Pick<LevelRow, 'full_name' | 'date_of_birth' | 'phone' | 'address' | 'city' | 'country' | 'kyc_level' | 'screened_for'>;
+
+/** Whether the sender's own screening ran on their current name and date of birth (the digest kept matches). */
+const screenedAlready = (profileId: string, profile: LevelFields) => profile.screened_for === screeningDigest(profileId, profile);
 
 /**
  * Level 1 is a complete profile the sender's own screening ran on (docs/rules/know-your-sender.md#levels).
@@ -53,10 +59,10 @@ const screeningDigest = (profileId: string, profile: LevelRow) =>
  * fails too the sender stays at level 0, and the next read tries again. A hit holds the sender's
  * transfers as the profile path does; the level is not what stops them.
  */
-async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, profile: LevelRow): Promise<boolean> {
+async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, profile: LevelFields): Promise<boolean> {
   if (missingProfileFields(profile).length > 0) return false;
+  if (screenedAlready(profileId, profile)) return true;
   const digest = screeningDigest(profileId, profile);
-  if (profile.screened_for === digest) return true;
   try {
     await screenPerson(ctx.db, ctx.db, {
       subject: 'sender', key: senderKey(profileId, profile.full_name!, profile.date_of_birth ?? null), name: profile.full_name!,
@@ -76,6 +82,19 @@ async function senderProfile(ctx: { db: Db; log: Logger }, profileId: string): P
   const row = await levelRow(ctx.db, profileId);
   if (!row) throw new AppError('not_found');
   return { ...row, screened: await screenedNow(ctx, profileId, row) };
+}
+
+/**
+ * The sender's level as it stands (docs/rules/know-your-sender.md#levels), read as GET /api/kyc
+ * reads it: a complete profile their own screening ran on is at least 1, whatever staff approved
+ * (`kyc_level` holds only that). The one level staff read too (a review, the suspicious-transaction
+ * report); `profile`: the sender's row when the caller has read it already. Like every level read,
+ * it screens a complete profile the screening has not run on yet.
+ */
+export async function senderLevel(ctx: { db: Db; log: Logger }, profileId: string, profile?: LevelFields): Promise<KycLevel> {
+  const row = profile ?? await levelRow(ctx.db, profileId);
+  if (!row) throw new AppError('not_found');
+  return kycLevelOf({ ...row, screened: await screenedNow(ctx, profileId, row) });
 }
 
 /** Every level's limits as read with a sender's totals, by level. */

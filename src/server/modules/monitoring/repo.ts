@@ -284,12 +284,13 @@ export async function personRow(db: Conn, id: string): Promise<PersonRow | null>
 
 export type SenderRow = {
   profile_id: string; user_id: string; full_name: string | null; email: string; phone: string | null; date_of_birth: string | null;
-  address: string | null; city: string | null; state: string | null; country: string | null; kyc_level: number; created_at: string;
+  address: string | null; city: string | null; state: string | null; country: string | null; kyc_level: number; screened_for: string | null; created_at: string;
 };
 
+/** The sender as the report names them, with what their level is computed from (kyc's senderLevel). */
 export async function senderRow(db: Conn, id: string): Promise<SenderRow | null> {
   return (await db.execute<SenderRow>(sql`select id as profile_id, user_id, full_name, email, phone, date_of_birth::text, address, city, state, country,
-      kyc_level, created_at::text from profiles where id = ${id}`)).rows[0] ?? null;
+      kyc_level, screened_for, created_at::text from profiles where id = ${id}`)).rows[0] ?? null;
 }
 
 /** The transfers of the last `hours` hours, oldest first, for the nightly sweep (transfer_requests_created_idx). */

@@ -60,7 +60,8 @@ export function reportPdf(report: StrReport, lang: Lang): Buffer {
   line(l('email'), s.email);
   line(l('phone'), s.phone);
   line(l('address'), [s.address.line, s.address.city, s.address.state, s.address.country].filter(Boolean).join(', '));
-  line(l('level'), s.kyc_level);
+  // The level now: a transfer does not keep the level its sender had (report.ts), and the PDF says so.
+  line(l('level'), l('levelNow', { level: s.kyc_level }));
   line(l('accountOpened'), s.account_opened_at);
 
   heading(l('reasons'));

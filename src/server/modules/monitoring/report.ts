@@ -1,6 +1,7 @@
 import { AppError } from '@core/errors.js';
-import type { Db } from '@server/db/client.js';
+import type { AppContext } from '@server/context.js';
 import { recordAudit, type Actor } from '../audit/service.js';
+import { senderLevel } from '../kyc/service.js';
 import { caseDetail, recipientAccount, recipientsOf } from './cases.js';
 import { caseRow, caseTransferRows, senderRow } from './repo.js';
 
@@ -22,7 +23,15 @@ export interface StrReport {
   sender: {
     profile_id: string; customer_number: string; full_name: string | null; date_of_birth: string | null; email: string; phone: string | null;
     address: { line: string | null; city: string | null; state: string | null; country: string | null };
-    kyc_level: number; account_opened_at: string;
+    /**
+     * The sender's identity level as it stands when the report is generated (kyc's senderLevel,
+     * what GET /api/kyc answers), not only the level staff approved: a transfer does not keep the
+     * level the sender had when it was made, so the report gives the current one and says so.
+     */
+    kyc_level: number;
+    /** When `kyc_level` was read: the report's `generated_at`. */
+    kyc_level_as_of: string;
+    account_opened_at: string;
     /** The originator as the travel rule kept it on the sender's latest transfer of the case. */
     travel_rule_originator: Record<string, unknown> | null;
   };
@@ -36,18 +45,21 @@ export interface StrReport {
 }
 
 /** The report of a case closed as reported; 409 report_unavailable for any other case. Each download is audited. */
-export async function caseReport(db: Db, actor: Actor, id: string, format: 'json' | 'pdf'): Promise<StrReport> {
+export async function caseReport(ctx: Pick<AppContext, 'db' | 'log'>, actor: Actor, id: string, format: 'json' | 'pdf'): Promise<StrReport> {
+  const { db } = ctx;
   const row = await caseRow(db, id);
   if (!row) throw new AppError('not_found');
   if (row.status !== 'closed' || row.outcome !== 'reported') throw new AppError('report_unavailable');
   const [detail, transfers, sender] = await Promise.all([caseDetail(db, id), caseTransferRows(db, id), senderRow(db, row.profile_id)]);
   if (!sender) throw new AppError('not_found');
+  const level = await senderLevel(ctx, sender.profile_id, sender);
   const own = transfers.filter((t) => (t.travel_rule as { originator?: { customer_number?: string } } | null)?.originator?.customer_number === sender.user_id);
   const latest = own.at(-1) ?? null;
+  const generatedAt = new Date().toISOString();
   const report: StrReport = {
     schema: REPORT_SCHEMA_ID,
     report_id: row.id,
-    generated_at: new Date().toISOString(),
+    generated_at: generatedAt,
     case: {
       id: row.id, opened_at: detail.created_at, investigating_at: detail.investigating_at, closed_at: detail.closed_at!, outcome: 'reported',
       reviewer: detail.reviewer, notes: detail.notes,
@@ -55,7 +67,8 @@ export async function caseReport(db: Db, actor: Actor, id: string, format: 'json
     sender: {
       profile_id: sender.profile_id, customer_number: sender.user_id, full_name: sender.full_name, date_of_birth: sender.date_of_birth,
       email: sender.email, phone: sender.phone, address: { line: sender.address, city: sender.city, state: sender.state, country: sender.country },
-      kyc_level: sender.kyc_level, account_opened_at: new Date(sender.created_at).toISOString(),
+      kyc_level: level, kyc_level_as_of: generatedAt,
+      account_opened_at: new Date(sender.created_at).toISOString(),
       travel_rule_originator: ((latest?.travel_rule as { originator?: Record<string, unknown> } | null)?.originator) ?? null,
     },
     transfers: transfers.map((t) => ({

@@ -45,7 +45,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: { summary: 'The suspicious-transaction report of a case closed as reported, as JSON (docs/rules/str-report.schema.json; staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('The report, valid against docs/rules/str-report.schema.json') }) },
   }, async (request, reply) => {
-    const report = await caseReport(ctx.db, actorOf(request), request.params.id, 'json');
+    const report = await caseReport(ctx, actorOf(request), request.params.id, 'json');
     return reply.header('Content-Type', 'application/json; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="str-report-${report.report_id}.json"`)
       .send(JSON.stringify(report, null, 2));
@@ -55,7 +55,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: { summary: 'The suspicious-transaction report of a case closed as reported, as a readable PDF (staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('PDF') }) },
   }, async (request, reply) => {
-    const report = await caseReport(ctx.db, actorOf(request), request.params.id, 'pdf');
+    const report = await caseReport(ctx, actorOf(request), request.params.id, 'pdf');
     return reply.header('Content-Type', 'application/pdf')
       .header('Content-Disposition', `attachment; filename="str-report-${report.report_id}.pdf"`)
       .send(reportPdf(report, request.lang));
