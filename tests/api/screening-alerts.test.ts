@@ -198,6 +198,42 @@ describe('a sender\'s own hit', () => {
   });
 });
 
+describe('what an alert says of each qualifier and of the listed entry', () => {
+  type Qualifier = { qualifier: string; outcome: string; effect: string; query: string | null; listed: string | null; before: number; after: number };
+  type Said = Alert & { listed: { kind: string; names: string[]; birth_dates: string[]; countries: string[]; programmes: string[] } | null; explanation: { qualifiers: Qualifier[] } };
+
+  it('an exact name and date of birth read "matches" with effect none or raised, never "lowered"; the entry\'s facts are beside them', async () => {
+    const person = await createUser(t, { full_name: 'Plain Name', date_of_birth: '1961-03-14', country: 'RU' });
+    expect((await call(person.token, 'PATCH', '/api/profiles/me', { full_name: 'Borislav Yevgenyevich Kazantsev' })).statusCode).toBe(200);
+    const alert = (await alerts('open')).find((a) => a.subject === 'sender' && a.sender.profile_id === person.id) as Said;
+    expect(alert.score).toBe(1);
+    const byName = Object.fromEntries(alert.explanation.qualifiers.map((q) => [q.qualifier, q]));
+    expect(byName.birth_date).toMatchObject({ outcome: 'matches', query: '1961-03-14', listed: '1961-03-14' });
+    expect(['none', 'raised']).toContain(byName.birth_date!.effect);
+    expect(byName.country).toMatchObject({ outcome: 'matches', query: 'RU', listed: 'RU' });
+    expect(alert.explanation.qualifiers.map((q) => q.effect)).not.toContain('lowered');
+    expect(alert.listed).toEqual({
+      kind: 'person', names: ['Borislav Yevgenyevich KAZANTSEV', 'Boris KAZANTSEV'], birth_dates: ['1961-03-14'], countries: ['RU'], programmes: ['RUSSIA-EO14024'],
+    });
+    // The entry's facts are answered beside the explanation, not inside it.
+    expect(alert.explanation).not.toHaveProperty('entry');
+    expect((await decide(manager.token, alert.id, 'false_positive', 'Other person, checked')).statusCode).toBe(200);
+  });
+
+  it('a recipient (no date of birth) reads the date of birth as unknown, changing nothing; an alert stored in the older words reads in today\'s', async () => {
+    const transfer = await send('Borislav Kazantsev');
+    const alert = (await alertOf(transfer.id)) as Said;
+    expect(alert.explanation.qualifiers.find((q) => q.qualifier === 'birth_date')).toMatchObject({ outcome: 'unknown', effect: 'none', query: null, listed: '1961-03-14' });
+    // Raised before qualifiers said their outcome: an exact date at 1 was called "lowered".
+    await t.database.pool.query(`update screening_alerts set explanation = jsonb_set(explanation - 'entry', '{qualifiers}',
+      '[{"qualifier":"birth_date","effect":"lowered","query":"1961-03-14","listed":"1961-03-14","before":1,"after":1}]') where id = $1`, [alert.id]);
+    const older = (await alertOf(transfer.id)) as Said;
+    expect(older.explanation.qualifiers).toEqual([{ qualifier: 'birth_date', outcome: 'matches', effect: 'none', query: '1961-03-14', listed: '1961-03-14', before: 1, after: 1 }]);
+    // Its facts from the entry's row while that version's entries are kept.
+    expect(older.listed).toMatchObject({ birth_dates: ['1961-03-14'], programmes: ['RUSSIA-EO14024'] });
+  });
+});
+
 describe('re-screening after a list version changes', () => {
   it('screens every sender and saved recipient again, shows its progress, and raises the new hit', async () => {
     const person = await createUser(t, { full_name: 'Quentin Zephyrin Oyane', date_of_birth: '1980-01-01', country: 'GA' });

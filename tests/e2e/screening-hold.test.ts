@@ -24,6 +24,8 @@ describe('a transfer held by sanctions screening in Chromium', () => {
     await admin.setViewportSize({ width: PHONE, height: 844 });
     await admin.goto(`${app.server.url}/admin?tab=compliance`);
     const message = admin.getByTestId('screening-message');
+    // The first load of the back office may take longer than a poll's second on a busy machine.
+    await message.waitFor();
     await expect.poll(() => message.textContent()).toMatch(/nobody is being screened/);
     await shot(admin, 'screening-nobody-screened-390');
 
@@ -58,6 +60,11 @@ describe('a transfer held by sanctions screening in Chromium', () => {
     expect(text).toContain('Radomir Stanislavovich VOLKOVITSKY · OFAC SDN #9101');
     expect(text).toContain('Why it matched');
     expect(text).toMatch(/radomir → radomir|volkovitsky → volkovitsky/i);
+    // The listed entry's facts beside the recipient's, each qualifier said as it is, and a link to the transfer.
+    expect(await card.getByTestId('listed-birth-dates').textContent()).toBe('1958-02-02');
+    expect(await card.getByTestId('listed-programmes').textContent()).toBe('RUSSIA-EO14024');
+    expect(text).toContain('The person\'s date of birth is unknown (listed: 1958-02-02): score unchanged (nothing to compare)');
+    expect(await card.getByRole('link', { name: `Open transfer ${transfer.reference} in the queue` }).getAttribute('href')).toBe(`/admin?q=${transfer.reference}`);
     expect(await manager.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE);
     await shot(manager, 'screening-alert-390');
 

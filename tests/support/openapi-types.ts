@@ -11071,9 +11071,11 @@ export interface operations {
                                         /** @enum {string} */
                                         qualifier: "birth_date" | "country" | "kind";
                                         /** @enum {string} */
-                                        effect: "raised" | "lowered";
-                                        query: string;
-                                        listed: string;
+                                        outcome: "matches" | "differs" | "unknown";
+                                        /** @enum {string} */
+                                        effect: "raised" | "lowered" | "none";
+                                        query: string | null;
+                                        listed: string | null;
                                         before: number;
                                         after: number;
                                     }[];
@@ -11174,8 +11176,28 @@ export interface operations {
                             entry_id: number;
                             fingerprint: string;
                             score: number;
+                            listed: {
+                                /** @enum {string} */
+                                kind: "person" | "organisation" | "vessel" | "unknown";
+                                names: string[];
+                                birth_dates: string[];
+                                countries: string[];
+                                programmes: string[];
+                            } | null;
                             explanation: {
                                 listed_name: string;
+                                qualifiers: {
+                                    /** @enum {string} */
+                                    qualifier: "birth_date" | "country" | "kind";
+                                    /** @enum {string} */
+                                    outcome: "matches" | "differs" | "unknown";
+                                    /** @enum {string} */
+                                    effect: "raised" | "lowered" | "none";
+                                    query: string | null;
+                                    listed: string | null;
+                                    before: number;
+                                    after: number;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             };
@@ -11303,8 +11325,28 @@ export interface operations {
                             entry_id: number;
                             fingerprint: string;
                             score: number;
+                            listed: {
+                                /** @enum {string} */
+                                kind: "person" | "organisation" | "vessel" | "unknown";
+                                names: string[];
+                                birth_dates: string[];
+                                countries: string[];
+                                programmes: string[];
+                            } | null;
                             explanation: {
                                 listed_name: string;
+                                qualifiers: {
+                                    /** @enum {string} */
+                                    qualifier: "birth_date" | "country" | "kind";
+                                    /** @enum {string} */
+                                    outcome: "matches" | "differs" | "unknown";
+                                    /** @enum {string} */
+                                    effect: "raised" | "lowered" | "none";
+                                    query: string | null;
+                                    listed: string | null;
+                                    before: number;
+                                    after: number;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             };

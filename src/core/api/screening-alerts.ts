@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALERT_DECISIONS, ALERT_STATUSES, ALERT_SUBJECTS, SCREENING_TRIGGERS } from '../holds.js';
 import { dataOf, isoDateTime } from './common.js';
-import { LIST_SOURCES } from './screening.js';
+import { LIST_SOURCES, QualifierEffectSchema } from './screening.js';
 
 // Screening alerts and their decisions (docs/rules/screening.md#holds-and-alerts), the hold
 // threshold, and the re-screening's progress: what staff read and send.
@@ -29,7 +29,17 @@ const AlertSchema = z.object({
   entry_id: z.number().int(),
   fingerprint: z.string(),
   score: z.number(),
-  explanation: z.looseObject({ listed_name: z.string() }),
+  /** The list entry's facts as it was when the alert was raised; null for an older alert whose version's entries were since dropped. */
+  listed: z.object({
+    kind: z.enum(['person', 'organisation', 'vessel', 'unknown']),
+    names: z.array(z.string()),
+    birth_dates: z.array(z.string()),
+    /** Nationalities, citizenships and address countries (ISO codes). */
+    countries: z.array(z.string()),
+    programmes: z.array(z.string()),
+  }).nullable(),
+  /** The matcher's explanation (docs/rules/screening.md#explanation); each qualifier with its outcome and effect. */
+  explanation: z.looseObject({ listed_name: z.string(), qualifiers: z.array(QualifierEffectSchema) }),
   decided_by: StaffNameSchema,
   decided_at: isoDateTime().nullable(),
   second_by: StaffNameSchema,

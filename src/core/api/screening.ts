@@ -97,11 +97,14 @@ const TokenMatchSchema = z.object({
   weight: z.number(),
 });
 
-const QualifierEffectSchema = z.object({
+/** One qualifier: what the comparison found (matches, differs, unknown) and what it did to the score (raised, lowered, none). */
+export const QualifierEffectSchema = z.object({
   qualifier: z.enum(['birth_date', 'country', 'kind']),
-  effect: z.enum(['raised', 'lowered']),
-  query: z.string(),
-  listed: z.string(),
+  outcome: z.enum(['matches', 'differs', 'unknown']),
+  effect: z.enum(['raised', 'lowered', 'none']),
+  /** Null when that side has none. */
+  query: z.string().nullable(),
+  listed: z.string().nullable(),
   before: z.number(),
   after: z.number(),
 });

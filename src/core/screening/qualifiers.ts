@@ -1,4 +1,5 @@
-// Date of birth, country and kind raise or lower a name's score (docs/rules/screening.md#qualifiers).
+// Date of birth, country and kind raise or lower a name's score (docs/rules/screening.md#qualifiers),
+// and each says so in the explanation (docs/rules/screening.md#explanation).
 import type { EntryKind, ListedEntry, QualifierEffect, ScreeningQuery } from './types.js';
 
 /** Share of the gap to 1 that an agreement closes, and the factor a disagreement applies. */
@@ -23,16 +24,29 @@ function organisationLike(kind: EntryKind): boolean {
   return kind === 'organisation' || kind === 'vessel';
 }
 
-/** Applies each qualifier both sides have, in order: kind, birth date, country. */
+/** Scores are compared as the explanation gives them (4 decimals): an effect is a change one can read. */
+const same = (a: number, b: number) => Math.round(a * 10_000) === Math.round(b * 10_000);
+
+/** What a qualifier did to the score, from the score itself: raised, lowered or none. */
+export function effectOf(before: number, after: number): QualifierEffect['effect'] {
+  if (same(before, after)) return 'none';
+  return after > before ? 'raised' : 'lowered';
+}
+
+/**
+ * Applies each qualifier, in order: kind (said only when the two kinds disagree), birth date,
+ * country (each always said: matches, differs, or unknown when a side has none). Each says what
+ * the comparison found and what it did to the score, read from the score before and after.
+ */
 export function qualify(nameScore: number, query: ScreeningQuery, queryKind: EntryKind, entry: ListedEntry): { score: number; effects: QualifierEffect[] } {
   let score = nameScore;
   const effects: QualifierEffect[] = [];
-  const apply = (qualifier: QualifierEffect['qualifier'], q: string, listed: string, after: number) => {
-    effects.push({ qualifier, effect: after > score ? 'raised' : 'lowered', query: q, listed, before: score, after });
+  const say = (qualifier: QualifierEffect['qualifier'], outcome: QualifierEffect['outcome'], q: string | null, listed: string | null, after: number) => {
+    effects.push({ qualifier, outcome, effect: effectOf(score, after), query: q, listed, before: score, after });
     score = after;
   };
   if (queryKind !== 'unknown' && entry.kind !== 'unknown' && organisationLike(queryKind) !== organisationLike(entry.kind)) {
-    apply('kind', queryKind, entry.kind, score * KIND_DISAGREES);
+    say('kind', 'differs', queryKind, entry.kind, score * KIND_DISAGREES);
   }
   const dates = entry.birth_dates ?? [];
   if (query.birth_date && dates.length > 0) {
@@ -41,17 +55,34 @@ export function qualify(nameScore: number, query: ScreeningQuery, queryKind: Ent
       const how = compareDates(query.birth_date, listed);
       if (RANK[how] > RANK[best.how]) best = { how, listed };
     }
-    if (best.how === 'exact') apply('birth_date', query.birth_date, best.listed, score + (1 - score) * BIRTH_DATE_EXACT_RAISE);
-    else if (best.how === 'year') apply('birth_date', query.birth_date, best.listed, score + (1 - score) * BIRTH_YEAR_RAISE);
-    else if (best.how === 'differs') apply('birth_date', query.birth_date, dates.join(', '), score * BIRTH_DATE_DISAGREES);
+    if (best.how === 'exact') say('birth_date', 'matches', query.birth_date, best.listed, score + (1 - score) * BIRTH_DATE_EXACT_RAISE);
+    else if (best.how === 'year') say('birth_date', 'matches', query.birth_date, best.listed, score + (1 - score) * BIRTH_YEAR_RAISE);
+    // Within a year: it differs, but lists often give circa dates, so the score stays.
+    else if (best.how === 'near') say('birth_date', 'differs', query.birth_date, best.listed, score);
+    else say('birth_date', 'differs', query.birth_date, dates.join(', '), score * BIRTH_DATE_DISAGREES);
+  } else {
+    say('birth_date', 'unknown', query.birth_date ?? null, dates.length ? dates.join(', ') : null, score);
   }
   const countries = entry.countries ?? [];
   if (query.country && countries.length > 0) {
     const country = query.country.toUpperCase();
-    if (countries.some((c) => c.toUpperCase() === country)) apply('country', country, country, score + (1 - score) * COUNTRY_RAISE);
-    else apply('country', country, countries.join(', '), score * COUNTRY_DISAGREES);
+    if (countries.some((c) => c.toUpperCase() === country)) say('country', 'matches', country, country, score + (1 - score) * COUNTRY_RAISE);
+    else say('country', 'differs', country, countries.join(', '), score * COUNTRY_DISAGREES);
+  } else {
+    say('country', 'unknown', query.country ? query.country.toUpperCase() : null, countries.length ? countries.join(', ') : null, score);
   }
   return { score, effects };
+}
+
+/**
+ * A qualifier as an alert stored it, in today's words: alerts raised before qualifiers said their
+ * outcome carry only `raised`/`lowered`, and called "lowered" a match that changed nothing (a
+ * name already at 1). A disagreement always lowered the score, so an unchanged one was a match.
+ */
+export function readQualifier(stored: Omit<QualifierEffect, 'outcome' | 'effect'> & { outcome?: QualifierEffect['outcome']; effect?: string }): QualifierEffect {
+  const effect = effectOf(stored.before, stored.after);
+  const outcome = stored.outcome ?? (stored.effect === 'raised' || effect === 'none' ? 'matches' : 'differs');
+  return { qualifier: stored.qualifier, outcome, effect, query: stored.query ?? null, listed: stored.listed ?? null, before: stored.before, after: stored.after };
 }
 
 /** The most the qualifiers the query carries can raise a score. */

@@ -36,7 +36,7 @@ describe('the complaints about other matchers', () => {
     expect(scoreOf({ name: 'Emma Daniels', kind: 'person' }, 'emma')).toBeLessThan(0.5);
     const alone = matchOf({ name: 'Emma', kind: 'person' }, 'emma');
     expect(alone.explanation.name_score).toBe(1);
-    expect(alone.explanation.qualifiers).toEqual([expect.objectContaining({ qualifier: 'kind', effect: 'lowered', query: 'person', listed: 'organisation' })]);
+    expect(alone.explanation.qualifiers.filter((q) => q.qualifier === 'kind')).toEqual([expect.objectContaining({ outcome: 'differs', effect: 'lowered', query: 'person', listed: 'organisation' })]);
     expect(alone.score).toBe(0.8);
   });
   it('company words do not match each other', () => {
@@ -118,7 +118,10 @@ describe('qualifiers', () => {
     const m = matchOf({ name: 'Yevgeniy Viktorovich Prigozhin', birth_date: '1990-03-12' }, 'prigozhin');
     expect(m.explanation.name_score).toBe(1);
     expect(m.score).toBe(0.8);
-    expect(m.explanation.qualifiers).toEqual([{ qualifier: 'birth_date', effect: 'lowered', query: '1990-03-12', listed: '1961-06-01', before: 1, after: 0.8 }]);
+    expect(m.explanation.qualifiers).toEqual([
+      { qualifier: 'birth_date', outcome: 'differs', effect: 'lowered', query: '1990-03-12', listed: '1961-06-01', before: 1, after: 0.8 },
+      { qualifier: 'country', outcome: 'unknown', effect: 'none', query: null, listed: 'RU', before: 0.8, after: 0.8 },
+    ]);
     expect(scoreOf({ name: 'Yevgeniy Viktorovich Prigozhin', birth_date: '1962-02-02' }, 'prigozhin')).toBe(1);
   });
   it('a country that agrees raises the score a little, one that disagrees lowers it a little', () => {
@@ -139,13 +142,35 @@ describe('explanation', () => {
     });
     const how = Object.fromEntries(m.explanation.matched.map((t) => [t.query, [t.listed, t.how, t.distance]]));
     expect(how).toEqual({ khalid: ['khalid', 'exact', undefined], muhammad: ['mohammed', 'variant', 2], zahrany: ['zahrani', 'fuzzy', 1] });
-    expect(m.explanation.qualifiers.map((q) => [q.qualifier, q.effect, q.listed])).toEqual([
-      ['birth_date', 'raised', '1971-04-02'],
-      ['country', 'raised', 'SA'],
+    expect(m.explanation.qualifiers.map((q) => [q.qualifier, q.outcome, q.effect, q.listed])).toEqual([
+      ['birth_date', 'matches', 'raised', '1971-04-02'],
+      ['country', 'matches', 'raised', 'SA'],
     ]);
     expect(m.explanation.name_score).toBeLessThan(1);
     expect(m.score).toBeGreaterThan(m.explanation.name_score);
     expect(m.score).toBeLessThan(1);
+  });
+});
+
+describe('what each qualifier says', () => {
+  it('an exact name with the same date of birth and country: both match, and change nothing (the name already scored 1)', () => {
+    const m = matchOf({ name: 'Yevgeniy Viktorovich Prigozhin', birth_date: '1961-06-01', country: 'RU', kind: 'person' }, 'prigozhin');
+    expect(m.score).toBe(1);
+    expect(m.explanation.qualifiers).toEqual([
+      { qualifier: 'birth_date', outcome: 'matches', effect: 'none', query: '1961-06-01', listed: '1961-06-01', before: 1, after: 1 },
+      { qualifier: 'country', outcome: 'matches', effect: 'none', query: 'RU', listed: 'RU', before: 1, after: 1 },
+    ]);
+  });
+  it('a date within a year differs and changes nothing; a date of birth only one side has is unknown', () => {
+    const near = matchOf({ name: 'Yevgeniy Viktorovich Prigozhin', birth_date: '1962-02-02' }, 'prigozhin');
+    expect(near.explanation.qualifiers[0]).toMatchObject({ qualifier: 'birth_date', outcome: 'differs', effect: 'none', listed: '1961-06-01' });
+    const listedOnly = matchOf({ name: 'Yevgeniy Viktorovich Prigozhin' }, 'prigozhin');
+    expect(listedOnly.explanation.qualifiers[0]).toEqual({ qualifier: 'birth_date', outcome: 'unknown', effect: 'none', query: null, listed: '1961-06-01', before: 1, after: 1 });
+    const queryOnly = matchOf({ name: 'Rashid al-Kubaisi', birth_date: '1970-01-01', country: 'IQ' }, 'kubaisi');
+    expect(queryOnly.explanation.qualifiers.map((q) => [q.qualifier, q.outcome, q.effect, q.query, q.listed])).toEqual([
+      ['birth_date', 'unknown', 'none', '1970-01-01', null],
+      ['country', 'unknown', 'none', 'IQ', null],
+    ]);
   });
 });
 

@@ -46,11 +46,17 @@ export interface TokenMatch {
   weight: number;
 }
 
+/** What one qualifier found and did (docs/rules/screening.md#explanation). */
 export interface QualifierEffect {
   qualifier: 'birth_date' | 'country' | 'kind';
-  effect: 'raised' | 'lowered';
-  query: string;
-  listed: string;
+  /** The two values agree, disagree, or one side (or both) has none. */
+  outcome: 'matches' | 'differs' | 'unknown';
+  /** What it did to the score: read from the score before and after, to 4 decimals. */
+  effect: 'raised' | 'lowered' | 'none';
+  /** The query's value, null when it has none. */
+  query: string | null;
+  /** The listed value compared (the best one), all of them when none agreed, null when the entry has none. */
+  listed: string | null;
   /** The score before and after this qualifier. */
   before: number;
   after: number;

@@ -4,6 +4,7 @@ import { AppError } from '@core/errors.js';
 import type { AlertStatus } from '@core/holds.js';
 import { isOwnCase } from '@core/own-case.js';
 import { HOLD_THRESHOLD } from '@core/screening/index.js';
+import { readQualifier } from '@core/screening/qualifiers.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { releaseHolds } from '../holds/holds.js';
@@ -23,11 +24,20 @@ type AlertRow = {
   id: string; subject: ScreeningAlert['subject']; trigger: ScreeningAlert['trigger']; status: AlertStatus; screened: ScreeningAlert['screened'];
   profile_id: string; sender_name: string | null; sender_email: string; transfer_id: string | null; transfer_reference: string | null;
   transfer_status: string | null; source: ScreeningAlert['source']; list_id: string; entry_id: string; fingerprint: string; score: string;
-  explanation: ScreeningAlert['explanation']; decided_by: string | null; decided_name: string | null; decided_at: string | null;
+  explanation: StoredExplanation; listed: ScreeningAlert['listed']; decided_by: string | null; decided_name: string | null; decided_at: string | null;
   second_by: string | null; second_name: string | null; second_at: string | null; notes: ScreeningAlert['notes']; created_at: string;
 };
 
+/** The explanation as stored: the entry's facts kept beside it (screen-people.ts), qualifiers perhaps in older words. */
+type StoredExplanation = { [key: string]: unknown; listed_name: string; entry?: unknown; qualifiers?: Parameters<typeof readQualifier>[0][] };
+
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** Each qualifier said as matches/differs/unknown with its effect, older alerts' too; the entry's facts are answered as `listed`. */
+function explanationJson(stored: StoredExplanation): ScreeningAlert['explanation'] {
+  const { entry: _entry, qualifiers = [], ...rest } = stored;
+  return { ...rest, qualifiers: qualifiers.map(readQualifier) };
+}
 
 function alertJson(r: AlertRow): ScreeningAlert {
   return {
@@ -35,7 +45,8 @@ function alertJson(r: AlertRow): ScreeningAlert {
     confirmation_proposed: r.status === 'open' && r.decided_by !== null,
     screened: r.screened, sender: { profile_id: r.profile_id, full_name: r.sender_name, email: r.sender_email },
     transfer: r.transfer_id ? { id: r.transfer_id, reference: r.transfer_reference!, status: r.transfer_status! } : null,
-    source: r.source, list_id: r.list_id, entry_id: Number(r.entry_id), fingerprint: r.fingerprint, score: Number(r.score), explanation: r.explanation,
+    source: r.source, list_id: r.list_id, entry_id: Number(r.entry_id), fingerprint: r.fingerprint, score: Number(r.score),
+    listed: r.listed, explanation: explanationJson(r.explanation),
     decided_by: r.decided_by ? { profile_id: r.decided_by, full_name: r.decided_name } : null, decided_at: iso(r.decided_at),
     second_by: r.second_by ? { profile_id: r.second_by, full_name: r.second_name } : null, second_at: iso(r.second_at),
     notes: r.notes, created_at: iso(r.created_at)!,
@@ -45,8 +56,12 @@ function alertJson(r: AlertRow): ScreeningAlert {
 const selectAlerts = sql`select a.id, a.subject, a.trigger, a.status, a.screened, a.profile_id, p.full_name as sender_name, p.email as sender_email,
     t.id as transfer_id, t.reference as transfer_reference, t.status as transfer_status, a.source, a.list_id, a.entry_id::text, a.fingerprint,
     a.score::text, a.explanation, a.decided_by, d.full_name as decided_name, a.decided_at::text, a.second_by, s.full_name as second_name,
-    a.second_at::text, a.notes, a.created_at::text
+    a.second_at::text, a.notes, a.created_at::text,
+    -- The entry's facts as raised (kept with the explanation), else its row while that version's entries are kept.
+    coalesce(a.explanation->'entry', case when e.id is null then null else jsonb_build_object('kind', e.kind, 'names', e.names,
+      'birth_dates', e.birth_dates, 'countries', e.countries, 'programmes', e.programmes) end) as listed
   from screening_alerts a
+  left join screening_list_entries e on e.id = a.entry_id
   join profiles p on p.id = a.profile_id
   left join transfer_requests t on t.id = a.transfer_request_id
   left join profiles d on d.id = a.decided_by

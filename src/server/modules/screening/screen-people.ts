@@ -57,6 +57,14 @@ export async function raiseAlerts(tx: Db | Tx, state: ScreeningState, person: Pe
   });
 }
 
+/** The explanation with the entry's facts as they were (its version's rows are dropped two imports later): staff compare them. */
+function storedExplanation({ entry, explanation }: Match) {
+  return {
+    ...explanation,
+    entry: { kind: entry.kind, names: entry.names, birth_dates: entry.birth_dates ?? [], countries: entry.countries ?? [], programmes: entry.programmes ?? [] },
+  };
+}
+
 async function raiseAlertsOnce(
   tx: Tx, person: Person, stored: { hit: Match; entry_id: number; fingerprint: string }[], trigger: ScreeningTrigger,
 ): Promise<string[]> {
@@ -75,7 +83,7 @@ async function raiseAlertsOnce(
       (subject, subject_key, trigger, profile_id, transfer_request_id, saved_recipient_id, screened, source, list_id, entry_id, fingerprint, score, explanation)
       values (${person.subject}, ${person.key}, ${trigger}, ${person.profileId}, ${person.transferId ?? null}::uuid, ${person.savedRecipientId ?? null}::uuid,
         ${JSON.stringify({ name: person.name, birth_date: person.birth_date ?? null, country: person.country ?? null })}::jsonb,
-        ${hit.entry.source}, ${hit.entry.list_id}, ${entry_id}, ${fingerprint}, ${String(hit.score)}::numeric(5, 4), ${JSON.stringify(hit.explanation)}::jsonb)
+        ${hit.entry.source}, ${hit.entry.list_id}, ${entry_id}, ${fingerprint}, ${String(hit.score)}::numeric(5, 4), ${JSON.stringify(storedExplanation(hit))}::jsonb)
       returning id`);
     const id = result.rows[0]!.id;
     raised.push(id);

@@ -17,6 +17,7 @@ import { formatDateTime } from '@web/lib/format';
 import { scoreText } from './admin-format';
 import { useSession } from '@web/lib/session';
 import { CasesSection } from './cases-section';
+import { AlertExplanation, AlertFacts } from './screening-alert-facts';
 import { MonitoringRulesSection } from './monitoring-rules-section';
 
 // The Compliance tab (docs/rules/screening.md#holds-and-alerts, docs/rules/monitoring.md): the
@@ -170,7 +171,6 @@ function AlertCard({ alert, isAdmin, staffId }: { alert: ScreeningAlert; isAdmin
   const { t, i18n } = useTranslation('admin');
   // About this staff member (their name screened, their transfer): another decides it (server: 403 own_case).
   const own = isOwnCase([alert.sender.profile_id], staffId);
-  const e = alert.explanation as ScreeningAlert['explanation'] & { matched?: { query: string; listed: string; how: string }[]; qualifiers?: { qualifier: string; effect: string; query: string; listed: string }[] };
   return (
     <Card className="flex flex-col gap-2 p-4 text-sm" data-testid={`screening-alert-${alert.id}`}>
       <div className="flex flex-wrap items-center gap-2">
@@ -181,22 +181,14 @@ function AlertCard({ alert, isAdmin, staffId }: { alert: ScreeningAlert; isAdmin
       </div>
       <dl className="grid grid-cols-[8rem_1fr] gap-x-2 gap-y-1">
         <dt className="text-muted-foreground">{t('compliance.alerts.listed')}</dt>
-        <dd className="min-w-0 break-words font-medium">{e.listed_name} · {t(`screening.sources.${alert.source}`)} #{alert.list_id}</dd>
+        <dd className="min-w-0 break-words font-medium">{alert.explanation.listed_name} · {t(`screening.sources.${alert.source}`)} #{alert.list_id}</dd>
         <dt className="text-muted-foreground">{t('compliance.alerts.score')}</dt>
         <dd className="tabular-nums">{scoreText(alert.score, i18n.language)}</dd>
-        <dt className="text-muted-foreground">{t('compliance.alerts.sender')}</dt>
-        <dd className="min-w-0 break-words">{alert.sender.full_name ?? alert.sender.email}</dd>
-        {alert.transfer ? (<><dt className="text-muted-foreground">{t('compliance.alerts.transfer')}</dt><dd className="font-mono">{alert.transfer.reference}</dd></>) : null}
         <dt className="text-muted-foreground">{t('compliance.alerts.raised')}</dt>
         <dd>{formatDateTime(alert.created_at, i18n.language)}</dd>
       </dl>
-      <div data-testid="alert-explanation">
-        <p className="font-medium">{t('compliance.alerts.explanation')}</p>
-        <ul className="list-inside list-disc">
-          {(e.matched ?? []).map((m, i) => <li key={i}>{t('compliance.alerts.pair', { query: m.query, listed: m.listed, how: t(`compliance.alerts.how.${m.how}`) })}</li>)}
-          {(e.qualifiers ?? []).map((q, i) => <li key={`q${i}`}>{t(`compliance.alerts.qualifier.${q.effect}`, { what: t(`compliance.alerts.qualifiers.${q.qualifier}`), query: q.query, listed: q.listed })}</li>)}
-        </ul>
-      </div>
+      <AlertFacts alert={alert} />
+      <AlertExplanation alert={alert} />
       {alert.confirmation_proposed ? <Alert variant="warning">{t('compliance.alerts.proposed', { name: alert.decided_by?.full_name ?? '' })}</Alert> : null}
       {alert.notes.length ? (
         <ul className="text-xs text-muted-foreground">
