@@ -112,3 +112,33 @@ describe('a version that fails to import', () => {
     expect(await versions()).toBe(before);
   });
 });
+
+describe('a new version and the re-screening it needs', () => {
+  it('are written together: when the re-screening cannot be queued, no version is made; once it can, both are', async () => {
+    const db = t.database.pool;
+    const current = async () => (await db.query(`select current_version_id from screening_sources where source = 'eu'`)).rows[0].current_version_id as string;
+    const before = await current();
+    await db.query(`create function fail_rescreen() returns trigger language plpgsql as $$ begin raise exception 'disk full (test fault)'; end $$`);
+    await db.query(`create trigger fail_rescreen before insert on screening_rescreens for each row execute function fail_rescreen()`);
+    const posted = await t.request({
+      method: 'POST', url: '/api/screening/lists', token: admin.token,
+      ...listUpload('eu', { 'eu.csv': euCsv([{ id: 601, person: true, programme: 'UKR', names: [{ whole: 'Fourth Person' }] }]) }),
+    });
+    expect(posted.statusCode).toBe(202);
+    // The job fails and waits for its retry.
+    await expect.poll(async () => (await db.query(`select attempts, locked_at is null as unlocked from graphile_worker.jobs where task_identifier = 'screening_import'`)).rows,
+      { timeout: 20_000, interval: 100 }).toEqual([{ attempts: 1, unlocked: true }]);
+    expect(await current()).toBe(before);
+    const state = (await t.request({ method: 'GET', url: `/api/screening/lists/imports/${posted.json().data.id}`, token: admin.token })).json().data;
+    expect(state).toMatchObject({ state: 'queued', version_id: null });
+
+    await db.query(`drop trigger fail_rescreen on screening_rescreens`);
+    await db.query(`update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'screening_import')`);
+    await t.jobsDone(20_000);
+    const done = (await t.request({ method: 'GET', url: `/api/screening/lists/imports/${posted.json().data.id}`, token: admin.token })).json().data;
+    expect(done).toMatchObject({ state: 'done', unchanged: false });
+    expect(await current()).toBe(done.version_id);
+    const rescreens = await db.query(`select count(*)::int as n from screening_rescreens where version_ids ? $1`, [done.version_id]);
+    expect(rescreens.rows[0].n).toBe(1);
+  }, 60_000);
+});

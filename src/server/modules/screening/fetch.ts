@@ -10,7 +10,6 @@ import type { ListSourceId } from '@core/api/screening.js';
 import type { Config } from '@server/config.js';
 import type { Db } from '@server/db/client.js';
 import { importList, type UploadedListFile } from './lists-service.js';
-import { queueRescreen } from './rescreen.js';
 import { MAX_LIST_FILE_MB } from './upload.js';
 
 // The scheduled fetch of the sanctions lists from their configured URLs (docs/rules/screening.md#lists-in-the-product):
@@ -97,9 +96,7 @@ export async function runScreeningFetch(deps: FetchDeps, signal?: AbortSignal): 
         const path = join(dir, String(i));
         files.push({ name: f.name, sha256: await download(f.name, f.url, path, signal), open: () => createReadStream(path) });
       }
-      const imported = await importList(deps.db, null, list.source, files);
-      // The worker polls for jobs itself: no other process's worker to wake here.
-      if (!imported.unchanged) await queueRescreen({ db: deps.db, config: deps.config, jobWaker: { added: () => undefined, close: async () => undefined } });
+      const imported = await importList(deps, null, list.source, files);
       deps.log.info({ source: list.source, version_id: imported.id, entries: imported.entries, unchanged: imported.unchanged }, 'sanctions list fetched');
     } catch (err) {
       failed.push(list.source);

@@ -10,7 +10,6 @@ import { type Lang, t } from '@server/i18n.js';
 import type { Actor } from '../audit/service.js';
 import { enqueue } from '../jobs/service.js';
 import { importList, type UploadedListFile } from './lists-service.js';
-import { queueRescreen } from './rescreen.js';
 import type { ReceivedListFile } from './upload.js';
 
 // An uploaded list is imported as durable work (docs/rules/screening.md#importing): the request
@@ -115,10 +114,8 @@ export async function runListImport(
     await db.update(screeningListImports).set({ entries_read: entries }).where(eq(screeningListImports.id, id));
   };
   try {
-    const imported = await importList(db, actor, row.source, files, progress);
+    const imported = await importList(deps, actor, row.source, files, progress);
     await finish(db, id, { state: 'done', entries_read: imported.unchanged ? row.entries_read : imported.entries, names_cut: imported.names_cut, version_id: imported.id, unchanged: imported.unchanged });
-    // A new version: everyone is screened again against it (a durable job of its own).
-    if (!imported.unchanged) await queueRescreen({ db, config: deps.config, jobWaker: { added: () => undefined, close: async () => undefined } });
   } catch (err) {
     if (err instanceof AppError && (err.code === 'list_format_invalid' || err.code === 'list_too_large')) {
       const extra = (err.details.extra ?? {}) as { file?: string; line?: number };

@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import type { ListSettings, ListSourceId, ListState, ListsOverview, ListVersion } from '@core/api/screening.js';
 import { AppError } from '@core/errors.js';
 import type { ListedEntry } from '@core/screening/types.js';
+import type { Config } from '@server/config.js';
 import type { Db } from '@server/db/client.js';
 import { type Lang, t } from '@server/i18n.js';
 import { type Actor, recordAudit } from '../audit/service.js';
 import { screeningIndex } from './index-cache.js';
 import { type ByteSource, ListBoundsError, ListFormatError, type ListFiles, readList } from './lists/index.js';
-import { releaseStaleHolds } from './rescreen.js';
+import { queueRescreen, releaseStaleHolds } from './rescreen.js';
 import {
   confirmVersion, type EntryInsert, insertEntries, insertVersion, lockSource, previousVersionId, pruneEntries, setVersionCounts, sourcesWithVersions,
   type SourceRow, updateSource, type VersionRow,
@@ -82,13 +83,15 @@ export type ImportedList = ListVersion & { unchanged: boolean; names_cut: number
 /**
  * Imports a list's file(s) as its new current version, in one transaction: entries in batches as
  * the parser reads them, the counts, the list made current (and required at its first import),
- * the audit row. The same hash as the current version answers that version, unchanged.
+ * the re-screening of everyone queued, the audit row. The same hash as the current version answers that version, unchanged.
  * A file the parser refuses, or one past the bounds, leaves nothing behind. `actor` null: the
  * scheduled fetch (fetch.ts). `progress` hears the entries read so far, at each batch.
  */
 export async function importList(
-  db: Db, actor: Actor | null, source: ListSourceId, files: UploadedListFile[], progress?: (entries: number) => Promise<void>,
+  ctx: { db: Db; config: Pick<Config, 'JOB_MAX_ATTEMPTS'> }, actor: Actor | null, source: ListSourceId, files: UploadedListFile[],
+  progress?: (entries: number) => Promise<void>,
 ): Promise<ImportedList> {
+  const { db } = ctx;
   const sha256 = versionHash(source, files);
   const result = await db.transaction(async (tx) => {
     const settings = await lockSource(tx, source);
@@ -130,6 +133,8 @@ export async function importList(
     await progress?.(counts.entries);
     const version = await setVersionCounts(tx, draft.id, { entries: counts.entries, names: counts.names });
     await updateSource(tx, source, { current_version_id: version.id, ...(settings.current_version_id ? {} : { required: true }) });
+    // A new version: everyone is screened again against it (a durable job of its own).
+    await queueRescreen(tx, ctx.config.JOB_MAX_ATTEMPTS);
     // The previous version's entries are kept for comparing the two; older ones are dropped.
     const previous = await previousVersionId(tx, source, version.id);
     await pruneEntries(tx, source, previous ? [version.id, previous] : [version.id]);

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Rescreen } from '@core/api/screening-alerts.js';
-import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { releaseHolds } from '../holds/holds.js';
 import { enqueue } from '../jobs/service.js';
@@ -24,18 +23,17 @@ const BATCH = 1_000;
 
 const PayloadSchema = z.object({ rescreen_id: z.uuid() });
 
-/** Starts a re-screening against the current versions (after an import). */
-export async function queueRescreen(ctx: Pick<AppContext, 'db' | 'config' | 'jobWaker'>): Promise<string> {
-  const id = await ctx.db.transaction(async (tx) => {
-    const created = await tx.execute<{ id: string }>(sql`insert into screening_rescreens (version_ids)
-      select coalesce(jsonb_agg(current_version_id order by source), '[]'::jsonb) from screening_sources where current_version_id is not null
-      returning id`);
-    const rescreenId = created.rows[0]!.id;
-    await enqueue(tx, 'screening_rescreen', { rescreen_id: rescreenId }, ctx.config.JOB_MAX_ATTEMPTS);
-    return rescreenId;
-  });
-  ctx.jobWaker.added(1);
-  return id;
+/**
+ * Starts a re-screening against the current versions, in the transaction of the import that made
+ * a new one: a new version is never left without it, whatever stops the process after.
+ */
+export async function queueRescreen(tx: Tx, maxAttempts: number): Promise<string> {
+  const created = await tx.execute<{ id: string }>(sql`insert into screening_rescreens (version_ids)
+    select coalesce(jsonb_agg(current_version_id order by source), '[]'::jsonb) from screening_sources where current_version_id is not null
+    returning id`);
+  const rescreenId = created.rows[0]!.id;
+  await enqueue(tx, 'screening_rescreen', { rescreen_id: rescreenId }, maxAttempts);
+  return rescreenId;
 }
 
 export async function latestRescreen(db: Db): Promise<Rescreen | null> {
