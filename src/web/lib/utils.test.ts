@@ -14,6 +14,10 @@ describe('cn', () => {
     expect(cn('h-10 w-full', 'size-4')).toBe('size-4');
   });
 
+  it('lets a later vertical alignment win (the random comparison with tailwind-merge found align-middle kept beside align-top)', () => {
+    expect(cn('inline-block align-middle', 'align-top')).toBe('inline-block align-top');
+  });
+
   it('keeps text size and text colour apart', () => {
     expect(cn('text-sm text-slate-700', 'text-brand-800')).toBe('text-sm text-brand-800');
   });

@@ -39,6 +39,7 @@ function findGroup(base: string): string | null {
   if (/^stroke-(?!\d)/.test(b)) return 'stroke';
   if (/^transition(-(all|colors|opacity|shadow|transform|none))?$/.test(b)) return 'transition';
   if (b.startsWith('animate-')) return 'animate';
+  if (/^align-(baseline|top|middle|bottom|text-top|text-bottom|sub|super)$/.test(b)) return 'vertical-align';
   if ((m = b.match(/^rounded-(tl|tr|br|bl|ss|se|es|ee|[trblse])(-.+)?$/))) return `rounded-${m[1]}`;
   if ((m = b.match(/^border-([xytrblse])(-\d+)?$/))) return `border-w-${m[1]}`;
   if ((m = b.match(/^border-([xytrblse])-(?!(solid|dashed|dotted|double|hidden|none)$).+$/))) return `border-color-${m[1]}`;
