@@ -1,7 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_DIST_DIR } from '@server/paths.js';
 import { createUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -62,22 +59,6 @@ describe('foundation', () => {
       expect(res.headers['content-security-policy']).toContain("object-src 'none'");
       expect(res.headers).not.toHaveProperty('cross-origin-embedder-policy');
     }
-  });
-
-  // The pages as the built server sends them (README: Deploying, step 5); the web app is served
-  // only once built (`npm test` builds it after these tests: src/server/page-routes.test.ts checks
-  // the same headers on a build of its own).
-  it.skipIf(!existsSync(path.join(WEB_DIST_DIR, 'index.html')))('sends the pages with Cache-Control: no-cache and the hashed assets with a year\'s', async () => {
-    const pages = await Promise.all(['/', '/fees', '/login', '/no-such-page', '/index.html'].map((url) => t.request({ method: 'GET', url })));
-    expect(pages.map((r) => r.statusCode)).toEqual([200, 200, 200, 404, 200]);
-    for (const res of pages) {
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['cache-control']).toBe('no-cache');
-    }
-    const asset = readdirSync(path.join(WEB_DIST_DIR, 'assets')).find((f) => f.endsWith('.js'))!;
-    const res = await t.request({ method: 'GET', url: `/assets/${asset}` });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('answers unknown API paths with a JSON 404', async () => {
