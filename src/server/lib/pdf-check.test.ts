@@ -100,6 +100,12 @@ describe('pdfProblem', () => {
     expect(pdfProblem(pdfOf([...objects, image]))).toBeNull();
   });
 
+  it('judges many streams after one object as it judges one (the shape that read the file again at each stream)', () => {
+    const head = `%PDF-1.7\n1 0 obj\n<< >>\n${'stream\nxx\nendstream\n'.repeat(2_000)}`;
+    const file = Buffer.from(`${head}xref\n0 1\ntrailer\n<< >>\nstartxref\n${head.length}\n%%EOF\n`, 'latin1');
+    expect(pdfProblem(file)).toBe('no page');
+  });
+
   it('refuses an encrypted PDF: its content cannot be checked', () => {
     expect(pdfProblem(pdfOf(onePageObjects(), { trailer: '/Encrypt 9 0 R ' }))).toBe('encrypted');
   });

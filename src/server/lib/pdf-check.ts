@@ -54,9 +54,14 @@ function split(data: Buffer, text: string): { outside: string; objectStreams: { 
     if (end < 0) end = text.indexOf('endstream', start);
     if (end < 0) return null;
     outside.push(text.slice(pos, start));
-    if (/\/Type\s*\/ObjStm\b/.test(plainNames(dict))) objectStreams.push({ dict: plainNames(dict), body: data.subarray(start, end) });
+    const names = plainNames(dict);
+    if (/\/Type\s*\/ObjStm\b/.test(names)) objectStreams.push({ dict: names, body: data.subarray(start, end) });
     pos = end;
     token.lastIndex = end;
+    // The next stream's dictionary starts after this one at the earliest: each stretch of the file
+    // is read once, whatever a crafted file repeats (many streams after one `obj` read the whole
+    // stretch again at each).
+    objStart = end;
   }
   outside.push(text.slice(pos));
   return { outside: outside.join(''), objectStreams };

@@ -49,9 +49,6 @@ const screeningDigest = (profileId: string, profile: Pick<LevelRow, 'full_name' 
 /** What a sender's level is computed from: the level-1 fields, what their own screening ran on, the level staff approved. */
 export type LevelFields = Pick<LevelRow, 'full_name' | 'date_of_birth' | 'phone' | 'address' | 'city' | 'country' | 'kyc_level' | 'screened_for'>;
 
-/** Whether the sender's own screening ran on their current name and date of birth (the digest kept matches). */
-const screenedAlready = (profileId: string, profile: LevelFields) => profile.screened_for === screeningDigest(profileId, profile);
-
 /**
  * Level 1 is a complete profile the sender's own screening ran on (docs/rules/know-your-sender.md#levels).
  * A complete profile it has not run on yet (its screening on the profile change failed, or came
@@ -61,8 +58,8 @@ const screenedAlready = (profileId: string, profile: LevelFields) => profile.scr
  */
 async function screenedNow(ctx: { db: Db; log: Logger }, profileId: string, profile: LevelFields): Promise<boolean> {
   if (missingProfileFields(profile).length > 0) return false;
-  if (screenedAlready(profileId, profile)) return true;
   const digest = screeningDigest(profileId, profile);
+  if (profile.screened_for === digest) return true;
   try {
     await screenPerson(ctx.db, ctx.db, {
       subject: 'sender', key: senderKey(profileId, profile.full_name!, profile.date_of_birth ?? null), name: profile.full_name!,
