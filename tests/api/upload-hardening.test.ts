@@ -5,9 +5,6 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '@core/errors.js';
-import { MAX_DOCUMENT_BYTES } from '@core/kyc-documents.js';
-import { MAX_PROOF_BYTES } from '@core/proof.js';
-import { MAX_LIST_FILE_MB } from '@server/modules/screening/upload.js';
 import { ECB_THREE_DAYS } from '../support/ecb-rates-file.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { onePageObjects, onePagePdf, pdfOf } from '../support/pdf-files.js';
@@ -64,13 +61,17 @@ interface Route {
 const ROUTES: Route[] = [
   {
     name: 'proof of payment', url: () => `/api/transfer-requests/${transferId}/proof`, token: () => sender.token,
-    fields: {}, fieldname: 'file', filename: 'receipt.pdf', head: Buffer.from('%PDF-1.4\n'), limit: MAX_PROOF_BYTES,
+    fields: {}, fieldname: 'file', filename: 'receipt.pdf', head: Buffer.from('%PDF-1.4\n'),
+    // 5 MB (docs/rules/money-states.md), in MiB as MAX_PROOF_BYTES in core/proof.ts.
+    limit: 5 * 1024 * 1024,
     tooLarge: { status: 413, code: 'file_too_large', error: 'The file is too large: at most 5 MB.' },
     kept: () => count('select count(*)::int as n from payment_proofs where transfer_request_id = $1', [transferId]),
   },
   {
     name: 'identity document', url: () => '/api/kyc/documents', token: () => sender.token,
-    fields: { kind: 'source_of_funds' }, fieldname: 'file', filename: 'payslip.pdf', head: Buffer.from('%PDF-1.4\n'), limit: MAX_DOCUMENT_BYTES,
+    fields: { kind: 'source_of_funds' }, fieldname: 'file', filename: 'payslip.pdf', head: Buffer.from('%PDF-1.4\n'),
+    // 10 MB (docs/rules/know-your-sender.md), in MiB as MAX_DOCUMENT_BYTES in core/kyc-documents.ts.
+    limit: 10 * 1024 * 1024,
     tooLarge: { status: 413, code: 'document_too_large', error: 'The file is too large: at most 10 MB.' },
     kept: () => count('select count(*)::int as n from kyc_documents where profile_id = $1', [sender.id]),
   },
@@ -93,8 +94,9 @@ const ROUTES: Route[] = [
   {
     name: 'sanctions list file', url: () => '/api/screening/lists', token: () => admin.token,
     fields: { source: 'eu' }, fieldname: 'files', filename: 'eu.csv', head: Buffer.from('Entity_LogicalId;NameAlias_WholeName\n'),
-    limit: MAX_LIST_FILE_MB * 1_000_000,
-    tooLarge: { status: 413, code: 'list_file_too_large', error: `A list file is too large: at most ${MAX_LIST_FILE_MB} MB each.` },
+    // 200 MB a file (docs/rules/screening.md), MAX_LIST_FILE_MB in screening/upload.ts.
+    limit: 200 * 1_000_000,
+    tooLarge: { status: 413, code: 'list_file_too_large', error: 'A list file is too large: at most 200 MB each.' },
     kept: async () => await count('select (select count(*) from screening_list_versions) + (select count(*) from screening_list_imports) as n').then(Number)
       + readdirSync(scratch).length,
   },
