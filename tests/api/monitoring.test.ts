@@ -243,8 +243,12 @@ describe('every rule at its threshold\'s edge, at initiation', () => {
     await initiate(s, '960');
     await initiate(s, '970');
     const held = await initiate(s, '980');
-    const body = (await call(s.token, 'GET', `/api/transfer-requests/${held.id}`)).body;
-    expect(body).not.toMatch(/structuring|monitoring|just under|threshold/i);
+    // Held, as staff see it: the structuring rule's hold on this transfer.
+    const staffView = (await call(manager.token, 'GET', `/api/transfer-requests/${held.id}`)).json().data;
+    expect(staffView.holds).toEqual([expect.objectContaining({ reason: 'monitoring', sender_wide: false, detail: expect.objectContaining({ rule: 'structuring' }) })]);
+    const res = await call(s.token, 'GET', `/api/transfer-requests/${held.id}`);
+    expect(res.json().data.on_hold).toBe(true);
+    expect(res.body).not.toMatch(/structuring|monitoring|just under|threshold/i);
   });
 });
 
