@@ -65,10 +65,27 @@ describe('POST /api/quotes answers a promise', () => {
     expect(rows.find((r) => r.id === mine.id)).toMatchObject({ amount: '250.00', fee: '9.75', total: '259.75', payout: '152500.00', used_at: null });
   });
 
-  it('its insert alone skips the wait for the disk: the setting ends with its statement, and every connection of the pool waits for the disk afterwards (transfers, audit)', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => quote({ direction: 'USD_XAF', amount: '250' })));
-    expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+  it('its insert alone skips the wait for the disk: off inside the insert\'s own transaction, and every connection of the pool waits for the disk afterwards (transfers, audit)', async () => {
     const pool = t.database.pool;
+    // What the inserting transaction itself sees, recorded by a trigger on quotes for this test only.
+    await pool.query(`
+      create table quote_insert_settings (quote_id uuid, synchronous_commit text);
+      create function record_quote_insert_setting() returns trigger language plpgsql as $$
+        begin insert into quote_insert_settings values (new.id, current_setting('synchronous_commit')); return null; end $$;
+      create trigger record_quote_insert_setting after insert on quotes for each row execute function record_quote_insert_setting()`);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => quote({ direction: 'USD_XAF', amount: '250' })));
+      expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      const seen = (await pool.query<{ quote_id: string; synchronous_commit: string }>('select quote_id, synchronous_commit from quote_insert_settings')).rows;
+      expect(new Set(seen.map((r) => r.quote_id))).toEqual(new Set(answers.map((r) => r.json().data.id)));
+      expect(new Set(seen.map((r) => r.synchronous_commit))).toEqual(new Set(['off']));
+    } finally {
+      await pool.query(`
+        drop trigger record_quote_insert_setting on quotes;
+        drop function record_quote_insert_setting();
+        drop table quote_insert_settings`);
+    }
+    // The setting ended with its transaction: no connection keeps it.
     const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
     try {
       const settings = await Promise.all(clients.map(async (c) => (await c.query<{ synchronous_commit: string }>('show synchronous_commit')).rows[0]!.synchronous_commit));
