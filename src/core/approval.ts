@@ -1,5 +1,5 @@
 import { type Currency, type Decimal, compareDecimal, parseDecimal } from './money.js';
-import type { ErrorKey } from './errors.js';
+import type { ErrorCode } from './errors.js';
 
 // Four-eyes: from a threshold per source currency, a second staff member approves a transfer
 // before its money goes out (docs/rules/back-office.md#four-eyes). The admin edits the
@@ -25,18 +25,13 @@ export interface FourEyesView {
   approved_by: string | null;
 }
 
-/** A refusal: the HTTP status and the message key of its listed code (errors.ts). */
-export interface FourEyesRefusal {
-  status: 403 | 409;
-  key: ErrorKey;
-}
-
-const OWN: FourEyesRefusal = { status: 403, key: 'transfer.approval.ownTransfer' };
-const SAME_STAFF: FourEyesRefusal = { status: 409, key: 'transfer.approval.approvalSameStaff' };
+/** A four-eyes refusal: its error code (errors.ts says its status and message). */
+export type FourEyesRefusal = Extract<ErrorCode, 'own_transfer' | 'approval_same_staff' | 'status_final' | 'approval_not_needed'
+  | 'already_approved' | 'capture_needs_approval' | 'payout_needs_approval' | 'complete_needs_approval'>;
 
 /** No staff member acts as staff on a transfer they sent themselves (docs/rules/back-office.md). */
 export function ownTransferError(transfer: Pick<FourEyesView, 'profile_id'>, staffId: string): FourEyesRefusal | null {
-  return transfer.profile_id === staffId ? OWN : null;
+  return transfer.profile_id === staffId ? 'own_transfer' : null;
 }
 
 /**
@@ -44,28 +39,26 @@ export function ownTransferError(transfer: Pick<FourEyesView, 'profile_id'>, sta
  * (`required`: at or above its threshold), not approved yet, and neither processed nor paid out by them.
  */
 export function approvalError(transfer: FourEyesView, staffId: string, required: boolean): FourEyesRefusal | null {
-  if (transfer.profile_id === staffId) return OWN;
-  if (transfer.status === 'completed' || transfer.status === 'rejected' || transfer.status === 'cancelled') {
-    return { status: 409, key: 'validation.statusFinal' };
-  }
-  if (!required) return { status: 409, key: 'transfer.approval.approvalNotNeeded' };
-  if (transfer.approved_by) return { status: 409, key: 'transfer.approval.alreadyApproved' };
-  if (transfer.processed_by === staffId || transfer.payout_sent_by === staffId) return SAME_STAFF;
+  if (transfer.profile_id === staffId) return 'own_transfer';
+  if (transfer.status === 'completed' || transfer.status === 'rejected' || transfer.status === 'cancelled') return 'status_final';
+  if (!required) return 'approval_not_needed';
+  if (transfer.approved_by) return 'already_approved';
+  if (transfer.processed_by === staffId || transfer.payout_sent_by === staffId) return 'approval_same_staff';
   return null;
 }
 
 /** The approver does not also process the transfer or record its payout. */
 export function sameStaffError(transfer: Pick<FourEyesView, 'approved_by'>, staffId: string): FourEyesRefusal | null {
-  return transfer.approved_by === staffId ? SAME_STAFF : null;
+  return transfer.approved_by === staffId ? 'approval_same_staff' : null;
 }
 
 /** The steps that wait for the approval of a transfer that needs one: money goes out (or is taken) only once approved. */
 export type ApprovalGatedStep = 'capture' | 'payout' | 'complete';
 
-const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, ErrorKey> = {
-  capture: 'transfer.approval.captureNeedsApproval',
-  payout: 'transfer.approval.payoutNeedsApproval',
-  complete: 'transfer.approval.completeNeedsApproval',
+const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, FourEyesRefusal> = {
+  capture: 'capture_needs_approval',
+  payout: 'payout_needs_approval',
+  complete: 'complete_needs_approval',
 };
 
 /**
@@ -73,5 +66,5 @@ const WAITS_FOR_APPROVAL: Record<ApprovalGatedStep, ErrorKey> = {
  * its payout recorded or it is completed: the second pair of eyes comes before the money moves.
  */
 export function unapprovedError(transfer: Pick<FourEyesView, 'approved_by'>, required: boolean, step: ApprovalGatedStep): FourEyesRefusal | null {
-  return required && !transfer.approved_by ? { status: 409, key: WAITS_FOR_APPROVAL[step] } : null;
+  return required && !transfer.approved_by ? WAITS_FOR_APPROVAL[step] : null;
 }

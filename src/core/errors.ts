@@ -168,26 +168,12 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; key: string; wire?: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
-/** The message key of a listed refusal: what core's rules return when they refuse (approval.ts, money-states.ts, fees.ts). */
-export type ErrorKey = (typeof ERRORS)[ErrorCode]['key'];
 /** What clients read in an answer's `code`. */
 export type WireCode = { [C in ErrorCode]: (typeof ERRORS)[C] extends { wire: infer W } ? W : C }[ErrorCode];
 
 /** The code the API answers for `code`. */
 export function wireCode(code: ErrorCode): WireCode {
   return ((ERRORS[code] as { wire?: string }).wire ?? code) as WireCode;
-}
-
-const BY_KEY = new Map<string, ErrorCode>();
-for (const code of Object.keys(ERRORS) as ErrorCode[]) {
-  const spec = ERRORS[code] as { key: string; wire?: string };
-  // The entries sharing a key with another (a wire alias, the generic 400s) are never looked up by it.
-  if (!spec.wire && code !== 'validation_failed') BY_KEY.set(spec.key, code);
-}
-
-/** The listed code of a refusal a rule of core names by its message key (`transfer.money.transferClosed` → `transfer_closed`). */
-export function codeOfKey(key: ErrorKey): ErrorCode {
-  return BY_KEY.get(key)!;
 }
 
 /** A message not yet translated: a key and its variables, put into the caller's language by the API's error handler. */

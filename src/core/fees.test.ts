@@ -301,26 +301,26 @@ describe('validateTierSet', () => {
 
   it('requires 0 < percentage < 1', () => {
     for (const percentage of ['0', '1', '1.5', '45', 'abc', '-0.1']) {
-      expect(validateTierSet([tier('1', '100', { percentage })])).toBe('validation.feePercentageRange');
+      expect(validateTierSet([tier('1', '100', { percentage })])).toBe('fee_percentage_range');
     }
     expect(validateTierSet([tier('1', '100', { percentage: '0.999999' })])).toBeNull();
   });
 
   it('requires min < max', () => {
-    expect(validateTierSet([tier('100', '100')])).toBe('validation.feeMinMax');
-    expect(validateTierSet([tier('500', '100')])).toBe('validation.feeMinMax');
+    expect(validateTierSet([tier('100', '100')])).toBe('fee_min_max');
+    expect(validateTierSet([tier('500', '100')])).toBe('fee_min_max');
   });
 
   it('refuses overlaps', () => {
-    expect(validateTierSet([tier('1', '100'), tier('50', '500')])).toBe('validation.feeTierOverlap');
-    expect(validateTierSet([tier('1', null), tier('100', '500')])).toBe('validation.feeTierOverlap');
-    expect(validateTierSet([tier('1', '100'), tier('1', '100')])).toBe('validation.feeTierOverlap');
+    expect(validateTierSet([tier('1', '100'), tier('50', '500')])).toBe('fee_tier_overlap');
+    expect(validateTierSet([tier('1', null), tier('100', '500')])).toBe('fee_tier_overlap');
+    expect(validateTierSet([tier('1', '100'), tier('1', '100')])).toBe('fee_tier_overlap');
   });
 
   it('refuses negative or invalid min fees and amounts, and mixed directions', () => {
-    expect(validateTierSet([tier('1', '100', { min_fee: '-1' })])).toBe('validation.feeMinFeeInvalid');
-    expect(validateTierSet([tier('x', '100')])).toBe('validation.feeAmountInvalid');
-    expect(validateTierSet([tier('1', '100'), tier('100', null, { direction: 'USD_RWF' })])).toBe('validation.feeTierDirectionMixed');
+    expect(validateTierSet([tier('1', '100', { min_fee: '-1' })])).toBe('fee_min_fee_invalid');
+    expect(validateTierSet([tier('x', '100')])).toBe('fee_amount_invalid');
+    expect(validateTierSet([tier('1', '100'), tier('100', null, { direction: 'USD_RWF' })])).toBe('fee_tier_direction_mixed');
   });
 });
 
@@ -474,10 +474,10 @@ describe('tiers cover every corridor (docs/rules/fees-and-rates.md#tiers)', () =
   });
 
   it('validateTierSet with the corridor refuses a gap, and no tier at all', () => {
-    expect(validateTierSet([tier('5000', '60000'), tier('60000', null)], xafUsd)).toBe('validation.feeTierGap');
-    expect(validateTierSet([tier('3000', '60000'), tier('70000', null)], xafUsd)).toBe('validation.feeTierGap');
-    expect(validateTierSet([], xafUsd)).toBe('validation.feeTierGap');
-    expect(validateTierSet([tier('3000', '60000'), tier('50000', null)], xafUsd)).toBe('validation.feeTierOverlap');
+    expect(validateTierSet([tier('5000', '60000'), tier('60000', null)], xafUsd)).toBe('fee_tier_gap');
+    expect(validateTierSet([tier('3000', '60000'), tier('70000', null)], xafUsd)).toBe('fee_tier_gap');
+    expect(validateTierSet([], xafUsd)).toBe('fee_tier_gap');
+    expect(validateTierSet([tier('3000', '60000'), tier('50000', null)], xafUsd)).toBe('fee_tier_overlap');
     expect(validateTierSet([tier('3000', '60000'), tier('60000', null)], xafUsd)).toBeNull();
     // Without a corridor, as before: only each tier and overlaps.
     expect(validateTierSet([tier('5000', '60000'), tier('70000', null)])).toBeNull();
@@ -513,6 +513,6 @@ describe('shareEdges: a single-tier edit keeps the shared edges together', () =>
   it('a set the moved edge swallows a neighbour of is refused by validateTierSet', () => {
     const moved = shareEdges([low, top], middle, { ...middle, min_amount: '1' });
     expect(moved[0]).toMatchObject({ min_amount: '1', max_amount: '1' });
-    expect(validateTierSet([moved[0]!])).toBe('validation.feeMinMax');
+    expect(validateTierSet([moved[0]!])).toBe('fee_min_max');
   });
 });

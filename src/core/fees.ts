@@ -1,6 +1,6 @@
 // Fee tiers, corridor limits and quotes (docs/rules/fees-and-rates.md). One price everywhere:
 // the calculator, the fees page, the transfer screen and the server all compute through here.
-import type { ErrorKey } from './errors.js';
+import type { ErrorCode } from './errors.js';
 import { CHANNELS, directionById, type ChannelId, type DirectionId } from './channels.js';
 import {
   bigintToMinor, compareDecimal, decimalToMinor, isMinor, parseDecimal, pow10, roundDiv,
@@ -327,38 +327,38 @@ export function firstUncoveredAmount(tiers: readonly FeeTier[], corridor: Corrid
 }
 
 /**
- * Validates all tiers of one direction. Returns a validation message key or null.
+ * Validates all tiers of one direction. Returns the refusal's error code or null.
  * 0 < percentage < 1 (a fraction), min_amount < max_amount, min_fee ≥ 0, and no overlap
  * (tiers may touch at a boundary: [1,100] and [100,500]). With the direction's corridor, the
- * tiers must also cover its whole range with no gap (docs/rules/fees-and-rates.md#tiers): `validation.feeTierGap`.
+ * tiers must also cover its whole range with no gap (docs/rules/fees-and-rates.md#tiers): `fee_tier_gap`.
  */
-export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): ErrorKey | null {
+export function validateTierSet(tiers: readonly FeeTier[], corridor?: Corridor | null): ErrorCode | null {
   const first = tiers[0];
-  if (!first) return corridor ? 'validation.feeTierGap' : null;
-  if (tiers.some((t) => t.direction !== first.direction)) return 'validation.feeTierDirectionMixed';
+  if (!first) return corridor ? 'fee_tier_gap' : null;
+  if (tiers.some((t) => t.direction !== first.direction)) return 'fee_tier_direction_mixed';
   const zero: ParsedDecimal = { units: 0n, scale: 0 };
   const one: ParsedDecimal = { units: 1n, scale: 0 };
   const parsed: { min: ParsedDecimal; max: ParsedDecimal | null }[] = [];
   for (const tier of tiers) {
     const percentage = decimalOrNull(tier.percentage);
     if (!percentage || compareDecimal(percentage, zero) <= 0 || compareDecimal(percentage, one) >= 0) {
-      return 'validation.feePercentageRange';
+      return 'fee_percentage_range';
     }
     const min = decimalOrNull(tier.min_amount);
     const max = decimalOrNull(tier.max_amount);
-    if (!min || (tier.max_amount != null && !max)) return 'validation.feeAmountInvalid';
-    if (max && compareDecimal(min, max) >= 0) return 'validation.feeMinMax';
+    if (!min || (tier.max_amount != null && !max)) return 'fee_amount_invalid';
+    if (max && compareDecimal(min, max) >= 0) return 'fee_min_max';
     // parseDecimal refuses signs, so an unparsable min_fee is the negative (or garbage) case.
-    if (tier.min_fee != null && !decimalOrNull(tier.min_fee)) return 'validation.feeMinFeeInvalid';
+    if (tier.min_fee != null && !decimalOrNull(tier.min_fee)) return 'fee_min_fee_invalid';
     parsed.push({ min, max });
   }
   parsed.sort((a, b) => compareDecimal(a.min, b.min));
   for (let i = 1; i < parsed.length; i += 1) {
     const previous = parsed[i - 1]!;
     const current = parsed[i]!;
-    if (previous.max === null || compareDecimal(current.min, previous.max) < 0) return 'validation.feeTierOverlap';
+    if (previous.max === null || compareDecimal(current.min, previous.max) < 0) return 'fee_tier_overlap';
   }
-  if (corridor && firstUncoveredAmount(tiers, corridor) !== null) return 'validation.feeTierGap';
+  if (corridor && firstUncoveredAmount(tiers, corridor) !== null) return 'fee_tier_gap';
   return null;
 }
 

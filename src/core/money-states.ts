@@ -1,7 +1,7 @@
 // What may happen to a transfer's money, by its status, payment and payout states
-// (docs/rules/money-states.md). The server refuses with these keys (409); the screens hide the
+// (docs/rules/money-states.md). The server refuses with these codes (409); the screens hide the
 // buttons the server would refuse.
-import type { ErrorKey } from './errors.js';
+import type { ErrorCode } from './errors.js';
 import { isFinalStatus, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
 
 export interface MoneyState {
@@ -12,34 +12,34 @@ export interface MoneyState {
 
 export type MoneyAction = 'payment' | 'payout' | 'refund' | 'complete';
 
-/** Why staff cannot record this now, as a message key; null when they can. */
-export function moneyActionError(state: MoneyState, action: MoneyAction): ErrorKey | null {
+/** Why staff cannot record this now, as an error code; null when they can. */
+export function moneyActionError(state: MoneyState, action: MoneyAction): ErrorCode | null {
   switch (action) {
     case 'payment':
       // Money that arrives for a cancelled or rejected transfer is recorded too: it is owed back.
-      if (state.payment_status !== 'awaiting') return 'transfer.money.paymentAlreadyRecorded';
-      if (state.status === 'completed') return 'transfer.money.transferClosed';
+      if (state.payment_status !== 'awaiting') return 'payment_already_recorded';
+      if (state.status === 'completed') return 'transfer_closed';
       return null;
     case 'payout':
-      if (isFinalStatus(state.status)) return 'transfer.money.transferClosed';
-      if (state.payout_status === 'sent') return 'transfer.money.payoutAlreadySent';
-      if (state.payment_status !== 'received') return 'transfer.money.payoutNeedsPayment';
+      if (isFinalStatus(state.status)) return 'transfer_closed';
+      if (state.payout_status === 'sent') return 'payout_already_sent';
+      if (state.payment_status !== 'received') return 'payout_needs_payment';
       return null;
     case 'refund':
-      if (state.payment_status === 'refunded') return 'transfer.money.refundAlreadyMade';
-      if (state.payment_status !== 'refund_due') return 'transfer.money.refundNotDue';
+      if (state.payment_status === 'refunded') return 'refund_already_made';
+      if (state.payment_status !== 'refund_due') return 'refund_not_due';
       return null;
     case 'complete':
-      if (state.payment_status !== 'received' && state.payout_status !== 'sent') return 'transfer.money.completeNeedsBoth';
-      if (state.payment_status !== 'received') return 'transfer.money.completeNeedsPayment';
-      if (state.payout_status !== 'sent') return 'transfer.money.completeNeedsPayout';
+      if (state.payment_status !== 'received' && state.payout_status !== 'sent') return 'complete_needs_both';
+      if (state.payment_status !== 'received') return 'complete_needs_payment';
+      if (state.payout_status !== 'sent') return 'complete_needs_payout';
       return null;
   }
 }
 
 /** Staff cannot reject a transfer whose money has gone out to the recipient. */
-export function rejectError(state: Pick<MoneyState, 'payout_status'>): ErrorKey | null {
-  return state.payout_status === 'sent' ? 'transfer.money.rejectAfterPayout' : null;
+export function rejectError(state: Pick<MoneyState, 'payout_status'>): ErrorCode | null {
+  return state.payout_status === 'sent' ? 'reject_after_payout' : null;
 }
 
 /**

@@ -1,16 +1,14 @@
 import type { ApprovalThreshold } from '@core/api/approvals.js';
-import { needsApproval, type FourEyesRefusal } from '@core/approval.js';
+import { needsApproval } from '@core/approval.js';
 import { isCurrency, parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { AppError, codeOfKey } from '@core/errors.js';
+import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { listThresholds, lockThreshold, thresholdOf, writeThreshold, type ThresholdRow } from './repo.js';
 
 // Four-eyes (docs/rules/back-office.md#four-eyes): the admin's thresholds per source
 // currency, which say when a transfer needs a second staff member's approval before it is
 // completed (the approval itself: transfers/approve-transfer.ts).
-
-export const refused = (r: FourEyesRefusal) => new AppError(codeOfKey(r.key));
 
 function thresholdToJson(row: ThresholdRow): ApprovalThreshold {
   return { currency: row.currency, amount: toDecimal(parseAmount(row.amount, row.currency)!, row.currency), updated_at: row.updated_at.toISOString() };

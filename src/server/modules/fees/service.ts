@@ -7,7 +7,7 @@ import type { RateSet } from '@core/rates.js';
 import { FeeTierInputSchema, type FeeTierInput, type FeeTierPatch } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { AppError, codeOfKey } from '@core/errors.js';
+import { AppError } from '@core/errors.js';
 import type { PriceCache } from '@server/lib/price-cache.js';
 import { refusal } from '@server/lib/zod-refusal.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -144,13 +144,13 @@ async function editTierSet(tx: Tx, actor: Actor, direction: string, before: Tier
   // A neighbour the moved edge would leave with min ≥ max is one the edit overlaps.
   if (neighbours.some((o) => validateTierSet([o]) !== null)) throw new AppError('fee_tier_overlap');
   const refusal = validateTierSet(after ? [...moved, after] : moved, corridor);
-  if (refusal === 'validation.feeTierGap' && corridor) {
+  if (refusal === 'fee_tier_gap' && corridor) {
     const amount = (value: string) => normalizeDecimal(value) ?? value;
     throw new AppError('fee_tier_gap', { vars: {
       min: amount(corridor.min_amount), max: amount(corridor.max_amount), currency: directionById(corridor.direction)?.from ?? '',
     } });
   }
-  if (refusal) throw new AppError(codeOfKey(refusal));
+  if (refusal) throw new AppError(refusal);
   for (const neighbour of neighbours) {
     const previous = others.find((o) => o.id === neighbour.id)!;
     const row = await replaceTier(tx, neighbour.id, feeTierFromInput(neighbour), actor.profile_id);

@@ -2,7 +2,7 @@ import type { StaffRequestJson } from '@core/api/transfers.js';
 import { approvalError } from '@core/approval.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { assertNotHeld } from '../holds/holds.js';
 import { lockRequest, writeApproval } from './repo.js';
@@ -17,7 +17,7 @@ export async function approveTransfer(ctx: AppContext, actor: Actor, id: string)
     const current = await lockRequest(tx, id);
     if (!current) throw new AppError('not_found');
     const refusal = approvalError(current, actor.profile_id, await approvalRequiredFor(tx, current));
-    if (refusal) throw refused(refusal);
+    if (refusal) throw new AppError(refusal);
     await assertNotHeld(tx, id);
     const approval = await writeApproval(tx, id, actor.profile_id);
     await recordAudit(tx, actor, {

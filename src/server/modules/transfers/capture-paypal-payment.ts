@@ -4,7 +4,7 @@ import { parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
-import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { approvalRequiredFor } from '../approvals/service.js';
 import { PayPalError, captureAuthorization } from '../payments/paypal.js';
 import { moneyStep, usesPayPal, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
@@ -28,7 +28,7 @@ export async function captureForProcessing(ctx: AppContext, tx: Tx, row: Transfe
   if (row.payment_status !== 'authorized' || !row.provider_authorization_id) return row;
   // Capturing takes the sender's money: at or above its threshold, only once a second staff member approved.
   const unapproved = unapprovedError(row, await approvalRequiredFor(tx, row), 'capture');
-  if (unapproved) throw refused(unapproved);
+  if (unapproved) throw new AppError(unapproved);
   let capture;
   try {
     capture = await captureAuthorization(ctx.config, row.provider_authorization_id);

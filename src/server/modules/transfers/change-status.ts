@@ -6,11 +6,11 @@ import { transitionError, type StatusActor, type TransferStatus } from '@core/st
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { AppError, Message } from '@core/errors.js';
-import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
 import { assertNotHeld } from '../holds/holds.js';
 import { postTransferEntry } from '../ledger/service.js';
-import { auditSnapshot, ledgerView, moneyRefused, type StaffActor } from './money-step.js';
+import { auditSnapshot, ledgerView, type StaffActor } from './money-step.js';
 import { notifyStatusChange } from './notifications.js';
 import { captureForProcessing } from './capture-paypal-payment.js';
 import { queueVoid } from './void-paypal-authorization.js';
@@ -46,7 +46,7 @@ async function checkFourEyes(tx: Tx, current: TransferRequestRow, change: Status
   const refusal = ownTransferError(current, change.actor.profile_id)
     ?? (change.to === 'processing' ? sameStaffError(current, change.actor.profile_id) : null)
     ?? (change.to === 'completed' ? unapprovedError(current, await approvalRequiredFor(tx, current), 'complete') : null);
-  if (refusal) throw refused(refusal);
+  if (refusal) throw new AppError(refusal);
 }
 
 /**
@@ -71,7 +71,7 @@ async function changeStatus(ctx: AppContext, change: StatusChange): Promise<Tran
     // Money first (docs/rules/money-states.md): complete only once paid in and out; never reject what was paid out.
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
       : change.to === 'rejected' ? rejectError(current) : null;
-    if (moneyRefusal) throw moneyRefused(moneyRefusal);
+    if (moneyRefusal) throw new AppError(moneyRefusal);
     // A PayPal payment is captured as staff take the transfer into processing: refused, the move fails.
     const paid = change.to === 'processing' ? await captureForProcessing(ctx, tx, current, change.actor) : current;
     const closing = change.to === 'rejected' || change.to === 'cancelled';

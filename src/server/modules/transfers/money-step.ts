@@ -6,7 +6,7 @@ import type { Currency } from '@core/money.js';
 import type { HistoryEvent, Role } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
-import { AppError, codeOfKey, type ErrorKey } from '@core/errors.js';
+import { AppError, type ErrorCode } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { paypalConfigured } from '../payments/paypal.js';
@@ -56,9 +56,6 @@ export function ledgerView(row: TransferRequestRow) {
   };
 }
 
-/** The refusal money-states.ts names by its message key (docs/rules/money-states.md). */
-export const moneyRefused = (key: ErrorKey) => new AppError(codeOfKey(key));
-
 export interface Step {
   set: MoneyFields;
   events: HistoryEvent[];
@@ -81,7 +78,7 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
     if (!current) throw new AppError('not_found');
     // No staff member records the money of a transfer they sent themselves (docs/rules/back-office.md).
     const own = actor && ownTransferError(current, actor.profile_id);
-    if (own) throw new AppError(codeOfKey(own.key));
+    if (own) throw new AppError(own);
     const step = await decide(current, db);
     const written = await writeMoney(db, { from: current, set: step.set, events: step.events, actor, note: null });
     for (const kind of step.entries) {
@@ -99,6 +96,6 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
 }
 
 /** Throws the refusal money-states.ts names, when it names one. */
-export function refuseIf(key: ErrorKey | null): void {
-  if (key) throw moneyRefused(key);
+export function refuseIf(code: ErrorCode | null): void {
+  if (code) throw new AppError(code);
 }

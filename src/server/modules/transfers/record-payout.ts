@@ -2,7 +2,8 @@ import { sameStaffError, unapprovedError } from '@core/approval.js';
 import { moneyActionError } from '@core/money-states.js';
 import type { PayoutRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
-import { approvalRequiredFor, refused } from '../approvals/service.js';
+import { AppError } from '@core/errors.js';
+import { approvalRequiredFor } from '../approvals/service.js';
 import { assertNotHeld } from '../holds/holds.js';
 import { moneyStep, refuseIf, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
@@ -15,7 +16,7 @@ export function recordPayout(ctx: AppContext, actor: StaffActor, id: string, bod
   return moneyStep(ctx, actor, id, async (row, tx) => {
     refuseIf(moneyActionError(row, 'payout'));
     const fourEyes = unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ?? sameStaffError(row, actor.profile_id);
-    if (fourEyes) throw refused(fourEyes);
+    if (fourEyes) throw new AppError(fourEyes);
     await assertNotHeld(tx, row.id);
     return {
       set: { payout_status: 'sent', payout_reference: body.reference, payout_sent_by: actor.profile_id, payout_sent_at: new Date() },

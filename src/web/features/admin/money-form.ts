@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StaffRequestJson } from '@core/api/transfers';
 import { approvalError } from '@core/approval';
+import { ERRORS, type ErrorCode } from '@core/errors';
 import { moneyActionError, rejectError, type MoneyState } from '@core/money-states';
 import { readAmount } from '@core/amount-input';
 import { isCurrency, localizeDecimal, parseAmount, toDecimal } from '@core/money';
@@ -46,6 +47,9 @@ export function refundFormSchema(throughPayPal: boolean) {
     parseInto(RefundRecordSchema, throughPayPal && !v.reference.trim() ? {} : v, ctx));
 }
 
+/** The message key of the server's refusal, as the dialog says it. */
+const messageOf = (code: ErrorCode | null): string | null => (code ? ERRORS[code].key : null);
+
 /**
  * What staff may do with a transfer now, with why Complete, Reject, Process and the payout are
  * refused (message keys). A transfer whose amount needs a second staff member's approval waits
@@ -55,9 +59,9 @@ export function refundFormSchema(throughPayPal: boolean) {
 export function staffActions(state: MoneyState & { paypal_checkout?: boolean; needs_approval?: boolean }) {
   const waits = Boolean(state.needs_approval);
   const completeBlocked = canComplete(state.status)
-    ? moneyActionError(state, 'complete') ?? (waits ? 'admin.approval.completeNeedsApproval' : null)
+    ? messageOf(moneyActionError(state, 'complete')) ?? (waits ? 'admin.approval.completeNeedsApproval' : null)
     : null;
-  const rejectBlocked = canReject(state.status) ? rejectError(state) : null;
+  const rejectBlocked = canReject(state.status) ? messageOf(rejectError(state)) : null;
   const payoutOpen = moneyActionError(state, 'payout') === null;
   // Only a PayPal payment is ever authorized: processing it captures the money.
   const processBlocked = canProcess(state.status) && waits && state.payment_status === 'authorized' ? 'admin.approval.captureNeedsApproval' : null;
@@ -88,9 +92,9 @@ type FourEyesRow = Pick<StaffRequestJson, 'profile_id' | 'status' | 'approval_re
 export function approveBlocked(row: FourEyesRow, staffId: string): string | null {
   const refusal = approvalError(row, staffId, row.approval_required);
   if (!refusal) return null;
-  if (refusal.key === 'transfer.approval.ownTransfer') return 'admin.approval.blockedOwn';
-  if (refusal.key === 'transfer.approval.approvalSameStaff') {
+  if (refusal === 'own_transfer') return 'admin.approval.blockedOwn';
+  if (refusal === 'approval_same_staff') {
     return row.processed_by === staffId ? 'admin.approval.blockedProcessed' : 'admin.approval.blockedPaidOut';
   }
-  return refusal.key;
+  return ERRORS[refusal].key;
 }
