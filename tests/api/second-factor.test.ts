@@ -14,6 +14,8 @@ let t: TestApp;
 let admin: TestUser;
 let sender: TestUser;
 let transferId: string;
+let transferReference: string;
+let trackingToken: string;
 let proofId: string;
 
 const post = (url: string, payload: object, token?: string) =>
@@ -48,6 +50,8 @@ beforeAll(async () => {
   }, sender.token);
   expect(created.statusCode).toBe(201);
   transferId = created.json().data.id;
+  transferReference = created.json().data.reference;
+  trackingToken = (await t.database.pool.query<{ tracking_token: string }>('select tracking_token from transfer_requests where id = $1', [transferId])).rows[0]!.tracking_token;
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000970485973000003e8000003e801b57b526b0000000d4944415408d763f8ffffff7f0009fb03fdd1838cf00000000049454e44ae426082', 'hex');
   const boundary = '----proof';
   const uploaded = await t.request({
@@ -100,16 +104,27 @@ async function everyOperation(): Promise<Operation[]> {
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      // Another sender's transfer and proof where the path names them: the very thing to keep from staff without the factor.
-      const url = path.replace('{id}', transferId).replace('{proofId}', proofId).replace(/\{[^}]+\}/g, randomUUID());
+      // Another sender's transfer, proof and tracking link where the path names them: the very thing to keep from staff without the factor.
+      const url = path.replace('{id}', transferId).replace('{proofId}', proofId).replace('{token}', trackingToken).replace(/\{[^}]+\}/g, randomUUID());
       ops.push({ method: method.toUpperCase(), path, url, access: op['x-access'] ?? 'undeclared' });
     }
   }
   return ops;
 }
 
-const call = (op: Operation, token: string) =>
-  t.request({ method: op.method as 'GET', url: op.url, token, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: {} }) });
+const call = (op: Operation, token?: string, address = '127.0.0.1') =>
+  t.request({ method: op.method as 'GET', url: op.url, token, remoteAddress: address, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: {} }) });
+
+/** The field names of a JSON answer, at every depth (values aside: ids and times differ from call to call). */
+function fieldsOf(body: string): string[] {
+  const names = new Set<string>();
+  const walk = (value: unknown, at: string) => {
+    if (Array.isArray(value)) value.forEach((item) => walk(item, `${at}[]`));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) { names.add(`${at}.${k}`); walk(v, `${at}.${k}`); }
+  };
+  try { walk(JSON.parse(body), ''); } catch { return []; }
+  return [...names].sort();
+}
 
 describe('a staff session without its second factor', () => {
   it('is refused by every operation but its own account\'s, whatever the operation\'s declared access', async () => {
@@ -139,6 +154,29 @@ describe('a staff session without its second factor', () => {
         const res = await call(op, session.token);
         expect(res.statusCode, name).toBeLessThan(500);
         expect(res.statusCode === 403 ? String(res.json().code) : '', name).not.toMatch(/^mfa_/);
+      }
+    }
+  });
+
+  it('is answered by every public operation exactly as anyone is: the same status and fields, and none of another sender\'s data', async () => {
+    const ops = (await everyOperation()).filter((op) => op.access === 'public');
+    expect(ops.map((op) => `${op.method} ${op.path}`)).toEqual(expect.arrayContaining([
+      'GET /api/track/{token}', 'GET /api/fees', 'GET /api/rates', 'POST /api/quotes', 'GET /api/dev/outbox', 'GET /api/health/ready',
+    ]));
+    // What the sender's transfer holds that only its sender and staff with the factor may read (the
+    // tracking link shows the recipient's first name and the number's last 3 digits, no more).
+    const staffOnly = [sender.email, 'Alice Sender', transferId, transferReference, proofId, '77123456', 'Ndong'];
+    const elsewhere = '203.0.113.90';
+    // The link is live: the sweep reads the sender's transfer through it.
+    expect((await call(ops.find((op) => op.path === '/api/track/{token}')!, undefined, elsewhere)).statusCode).toBe(200);
+    for (const session of await sessionsWithoutSecondFactor()) {
+      for (const op of ops) {
+        const name = `${op.method} ${op.path} as ${session.kind}`;
+        // From another machine, as staff work: the development outbox answers only a browser on the server's own.
+        const [anyone, staff] = [await call(op, undefined, elsewhere), await call(op, session.token, elsewhere)];
+        expect(staff.statusCode, name).toBe(anyone.statusCode);
+        expect(fieldsOf(staff.body), name).toEqual(fieldsOf(anyone.body));
+        for (const text of staffOnly) expect(staff.body, name).not.toContain(text);
       }
     }
   });
