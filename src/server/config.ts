@@ -84,6 +84,27 @@ const EnvSchema = z.object({
   SCREENING_UN_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   /** The UK sanctions list (CSV), fetched every 6 hours as a job; unset: the admin uploads it. */
   SCREENING_UK_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** Airtel Africa's Open API (Airtel Money Gabon and Rwanda); with the client id and secret, the PIN and its key, the admin can switch the Airtel rails on. */
+  AIRTEL_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://openapi.airtel.africa')),
+  AIRTEL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  AIRTEL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The disbursement wallet's PIN, sent encrypted with AIRTEL_PUBLIC_KEY. */
+  AIRTEL_PIN: z.preprocess(emptyToUndefined, z.string().regex(/^\d{4,6}$/, 'must be the wallet PIN\'s 4 to 6 digits').optional()),
+  /** Airtel's RSA public key (PEM, or its base64 body) that encrypts the PIN. */
+  AIRTEL_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Verifies Airtel's callback signature when Airtel is set to sign them; unset: callbacks only trigger a status enquiry. */
+  AIRTEL_CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** MTN MoMo's Open API (MTN Rwanda); with the API user, key and product keys, the admin can switch the MTN rail on. */
+  MTN_MOMO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://proxy.momoapi.mtn.com')),
+  MTN_MOMO_TARGET_ENVIRONMENT: z.preprocess(emptyToUndefined, z.string().default('mtnrwanda')),
+  MTN_MOMO_API_USER: z.preprocess(emptyToUndefined, z.string().optional()),
+  MTN_MOMO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The Disbursement product's subscription key (Ocp-Apim-Subscription-Key). */
+  MTN_MOMO_DISBURSEMENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The Collection product's subscription key: with it, senders paying from MoMo can approve on their phone. */
+  MTN_MOMO_COLLECTION_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** How long a payout whose outcome is unknown is asked about before it goes to staff's "needs attention": 90s, 30m, 2h. */
+  PAYOUT_UNKNOWN_AFTER: z.preprocess(emptyToUndefined, z.string().regex(/^\d+(s|m|h)$/, 'must be a duration such as 90s, 30m or 2h').default('30m')),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +123,8 @@ export interface Config extends Env {
   /** Where browsers reach the app: PUBLIC_URL, else http://localhost:PORT. */
   publicUrl: string;
   isProduction: boolean;
+  /** PAYOUT_UNKNOWN_AFTER in milliseconds. */
+  payoutUnknownAfterMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -118,7 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  DOCUMENT_KEY: required in production (32 bytes: openssl rand -base64 32)');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
-  return { ...e, publicUrl, isProduction: e.NODE_ENV === 'production' };
+  const payoutUnknownAfterMs = Number(e.PAYOUT_UNKNOWN_AFTER.slice(0, -1)) * { s: 1_000, m: 60_000, h: 3_600_000 }[e.PAYOUT_UNKNOWN_AFTER.slice(-1) as 's' | 'm' | 'h'];
+  return { ...e, publicUrl, isProduction: e.NODE_ENV === 'production', payoutUnknownAfterMs };
 }
 
 /** For entry points: the configuration, or the process ends with the message naming every bad variable. */

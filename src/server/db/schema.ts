@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { MrzResult } from '@core/mrz.js';
 import {
   type AnyPgColumn, bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, numeric, pgTable,
-  primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
+  primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 import { LIST_SOURCES } from '@core/api/screening.js';
 import { CHANNEL_IDS } from '@core/channels.js';
@@ -13,6 +13,7 @@ import { CURRENCIES } from '@core/money.js';
 import { CASE_OUTCOMES, CASE_STATUSES } from '@core/monitoring/cases.js';
 import { MONITORING_RULES } from '@core/monitoring/rules.js';
 import { ALERT_STATUSES, ALERT_SUBJECTS, HOLD_REASONS, SCREENING_TRIGGERS } from '@core/holds.js';
+import { ATTEMPT_STATES, NAME_CHECK_OUTCOMES, RAIL_IDS } from '@core/rails.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
 // Amounts are exact `numeric`; drizzle hands them over as strings, never as floats.
@@ -884,4 +885,101 @@ export const screeningRescreens = pgTable('screening_rescreens', {
 }, (t) => [
   check('screening_rescreens_phase_check', sql`${t.phase} in ('senders', 'recipients', 'stale')`),
   index('screening_rescreens_started_idx').on(t.started_at.desc()),
+]);
+
+/** Each operator rail's switch and what was last read of it (docs/rules/payout-rails.md). */
+export const payoutRails = pgTable('payout_rails', {
+  id: text('id', { enum: RAIL_IDS }).primaryKey(),
+  enabled: boolean('enabled').notNull().default(false),
+  changed_by: uuid('changed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  changed_at: timestamp('changed_at', { withTimezone: true }),
+  last_ok_at: timestamp('last_ok_at', { withTimezone: true }),
+  balance: money('balance'),
+  balance_currency: text('balance_currency'),
+  balance_read_at: timestamp('balance_read_at', { withTimezone: true }),
+}, (t) => [check('payout_rails_id_check', sql`${t.id} in (${oneOf(RAIL_IDS)})`)]);
+
+/** What an operator said of a mobile number's owner, before any money leaves for it. */
+export interface NameCheck {
+  outcome: (typeof NAME_CHECK_OUTCOMES)[number];
+  recipient_name: string;
+  registered_name: string | null;
+  score: number | null;
+  checked_at: string;
+}
+
+/** One call to an operator as an attempt keeps it: never a token, a PIN or a secret. */
+export interface AttemptStep {
+  at: string;
+  call: string;
+  http_status: number | null;
+  operator_code: string | null;
+  message: string | null;
+  /** The attempt's state after this step. */
+  state: (typeof ATTEMPT_STATES)[number];
+}
+
+/**
+ * A payout's attempts through an operator (D28). The reference is written before the request
+ * leaves; at most one attempt of a transfer is open or succeeded, so a new one starts only after
+ * a confirmed failure.
+ */
+export const payoutAttempts = pgTable('payout_attempts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_id: uuid('transfer_id').notNull().references(() => transferRequests.id),
+  seq: integer('seq').notNull(),
+  rail: text('rail', { enum: RAIL_IDS }).notNull(),
+  /** Airtel's transaction.id, MTN's X-Reference-Id: the operator's idempotency key. */
+  reference: text('reference').notNull().unique(),
+  state: text('state', { enum: ATTEMPT_STATES }).notNull().default('submitting'),
+  /** The operator's own transaction id, once it gave one. */
+  operator_id: text('operator_id'),
+  amount: money('amount').notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  msisdn: text('msisdn').notNull(),
+  name_check: jsonb('name_check').$type<NameCheck>().notNull(),
+  steps: jsonb('steps').$type<AttemptStep[]>().notNull().default(sql`'[]'::jsonb`),
+  enquiries: integer('enquiries').notNull().default(0),
+  /** Set when an unknown attempt outlived PAYOUT_UNKNOWN_AFTER: it waits in staff's "needs attention". */
+  needs_attention_at: timestamp('needs_attention_at', { withTimezone: true }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  settled_at: timestamp('settled_at', { withTimezone: true }),
+}, (t) => [
+  check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
+  check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
+  unique('payout_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
+  uniqueIndex('payout_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
+  index('payout_attempts_open_idx').on(t.rail, t.created_at).where(sql`${t.state} in ('submitting', 'pending', 'unknown')`),
+]);
+
+/**
+ * A transfer whose name check stopped its payout, until staff pay anyway or the sender corrects
+ * the recipient (then the check runs again).
+ */
+export const payoutNameHolds = pgTable('payout_name_holds', {
+  transfer_id: uuid('transfer_id').primaryKey().references(() => transferRequests.id),
+  rail: text('rail', { enum: RAIL_IDS }).notNull(),
+  name_check: jsonb('name_check').$type<NameCheck>().notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Staff's decision: pay anyway (with a reason) or ask the sender to correct the recipient. */
+  decision: text('decision', { enum: ['pay_anyway', 'ask_sender'] }),
+  decided_by: uuid('decided_by').references(() => profiles.id, { onDelete: 'set null' }),
+  decided_at: timestamp('decided_at', { withTimezone: true }),
+  reason: text('reason'),
+}, (t) => [check('payout_name_holds_decision_check', sql`${t.decision} is null or ${t.decision} in ('pay_anyway', 'ask_sender')`)]);
+
+/** Operators' callbacks as they arrived: a signal to ask the operator, never a truth. */
+export const railCallbacks = pgTable('rail_callbacks', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  operator: text('operator', { enum: ['airtel', 'mtn'] }).notNull(),
+  received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Our reference as the callback names it; null when it names none we can read. */
+  reference: text('reference'),
+  /** Airtel's signature checked with AIRTEL_CALLBACK_SECRET: true or false; null when unsigned (MTN) or no secret is set. */
+  signature_ok: boolean('signature_ok'),
+  body: jsonb('body').notNull(),
+}, (t) => [
+  check('rail_callbacks_operator_check', sql`${t.operator} in ('airtel', 'mtn')`),
+  index('rail_callbacks_reference_idx').on(t.reference),
 ]);
