@@ -1,9 +1,12 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { InitiatedResponse } from '@core/api/payments';
 import type { RecipientListResponse } from '@core/api/recipients';
 import type {
   DestinationDetails, TransactionJson, TransactionPage, TransferDetail, TransferDetailResponse, TransferSummaryResponse,
 } from '@core/api/transfers';
+import type { PaymentInitiateSchema } from '@core/schemas';
 import { api, queryString } from './api';
 
 export type { DestinationDetails, TransferDetail };
@@ -58,6 +61,14 @@ export function useSavedRecipients() {
     queryFn: async ({ signal }) => (await api<RecipientListResponse>('/api/recipients', { signal })).data,
     staleTime: 30_000,
   });
+}
+
+/**
+ * POST /api/payments/initiate: the transfer at a held quote's price. The same `idempotencyKey`
+ * sent again answers the same transfer, never a second one.
+ */
+export function initiateTransfer(body: z.input<typeof PaymentInitiateSchema>, idempotencyKey: string, onResponse?: (res: Response) => void) {
+  return api<InitiatedResponse>('/api/payments/initiate', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey }, onResponse });
 }
 
 /** The name a row shows for its recipient, or null when none is known ("unknown recipient"). */
