@@ -1,4 +1,5 @@
-// Writes the matcher's labelled set (src/core/screening/testdata/*.json, docs/rules/screening.md#the-labelled-set):
+// Writes the matcher's tuning set, the labelled set it was tuned on (src/core/screening/testdata/*.json,
+// docs/rules/screening.md#the-labelled-sets):
 // fictional listed entries in the lists' style plus filler for realistic rarity weights, spelling
 // variants each labelled with the entry it must hit, and ordinary names that must not alert.
 // Deterministic: `npx tsx scripts/screening/generate-labelled-set.ts` rewrites the same files.
