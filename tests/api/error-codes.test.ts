@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, wireCode, type ErrorCode } from '@core/errors.js';
+import { z } from 'zod';
+import { AppError, ERRORS, wireCode, type ErrorCode } from '@core/errors.js';
 import { t as translate } from '@server/i18n.js';
+import { replies } from '@server/lib/contract.js';
+import { errorHandler } from '@server/plugins/error-handler.js';
+import { routeDeclarations } from '@server/plugins/route-declarations.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -61,5 +68,47 @@ describe('refusals answer listed codes in the caller\'s language', () => {
     const body = res.json();
     expect(body.code).toBe('validation_failed');
     expect(Object.values(body.fields)[0]).toBe(body.error);
+  });
+});
+
+describe('each route answers only the codes it declares', () => {
+  // The app's own plugins around one route declaring one refusal of its own.
+  async function appWithOneRoute(logs: string[]) {
+    const logger = pino({ level: 'error' }, { write: (line: string) => { logs.push(line); } });
+    const app = Fastify({ loggerInstance: logger }).withTypeProvider<ZodTypeProvider>();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.decorateRequest('lang', { getter: () => 'en' as const });
+    await app.register(routeDeclarations);
+    await app.register(errorHandler);
+    app.get('/api/tiers', {
+      config: { access: 'public' },
+      schema: { summary: 'A route for this test', querystring: z.object({ refuse: z.string() }), response: replies({ 200: z.object({}) }, ['fee_tier_overlap']) },
+    }, async (request) => { throw new AppError(request.query.refuse as ErrorCode); });
+    return app;
+  }
+
+  it('answers a declared code, and fails with a logged 500 on one it did not declare', async () => {
+    const logs: string[] = [];
+    const app = await appWithOneRoute(logs);
+    const declared = await app.inject({ method: 'GET', url: '/api/tiers?refuse=fee_tier_overlap' });
+    expect(declared.statusCode).toBe(400);
+    expect(declared.json()).toMatchObject({ code: 'fee_tier_overlap' });
+    // Implied by its input's schema: a query refused is validation_failed.
+    expect((await app.inject({ method: 'GET', url: '/api/tiers' })).json()).toMatchObject({ code: 'validation_failed' });
+    expect(logs).toEqual([]);
+
+    const undeclared = await app.inject({ method: 'GET', url: '/api/tiers?refuse=fee_tier_gap' });
+    expect(undeclared.statusCode).toBe(500);
+    expect(undeclared.json().code).not.toBe('fee_tier_gap');
+    expect(logs.join('\n')).toContain('fee_tier_gap');
+    await app.close();
+  });
+
+  it('stops the server at start when a route declares its responses without replies()', async () => {
+    const app = Fastify();
+    await app.register(routeDeclarations);
+    expect(() => app.get('/api/bare', { config: { access: 'public' }, schema: { summary: 'Bare', response: { 200: {} } } }, async () => ({})))
+      .toThrow(/GET \/api\/bare declares its responses without replies/);
   });
 });

@@ -5,12 +5,13 @@ import { z } from 'zod';
 // them) and the web client (its types are inferred from them).
 
 /**
- * Every 4xx/5xx answer: the message in the caller's language, a stable machine code, per-field
- * messages, and on a 5xx the request's id, for the caller to quote to support.
+ * A 4xx/5xx answer naming one of `codes`, those its operation declares: the message in the
+ * caller's language, the stable machine code, per-field messages, and on a 5xx the request's id,
+ * for the caller to quote to support.
  */
-export const ErrorBodySchema = z.looseObject({
+export const errorBodyOf = (codes: readonly [string, ...string[]]) => z.looseObject({
   error: z.string(),
-  code: z.string(),
+  code: z.enum(codes),
   fields: z.record(z.string(), z.string()).optional(),
   request_id: z.string().optional().describe('On a 5xx: this request\'s id, as in the X-Request-Id header, to quote to support'),
 });

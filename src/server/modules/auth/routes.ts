@@ -36,7 +36,7 @@ const client = (request: FastifyRequest): ClientInfo => ({ ip: clientAddress(req
 const routes: ApiModule = async (app, { ctx }) => {
   app.post('/auth/register', {
     config: { access: 'public' },
-    schema: { summary: 'Creates an account and e-mails a 6-digit code to confirm its address', body: RegisterSchema, response: replies({ 200: RegisteredResponseSchema }) },
+    schema: { summary: 'Creates an account and e-mails a 6-digit code to confirm its address', body: RegisterSchema, response: replies({ 200: RegisteredResponseSchema }, ['country_unknown', 'email_already_registered', 'password_common', 'password_contains_email_name', 'phone_invalid', 'rate_limited']) },
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await enforceLimits(ctx, reply, [[LIMITS.registerAccount, request.body.email], [LIMITS.registerAddress, ip]]);
@@ -45,7 +45,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/verify-otp', {
     config: { access: 'public' },
-    schema: { summary: 'Confirms a new account\'s address with the e-mailed code and signs it in', body: VerifyOtpSchema, response: replies({ 200: SessionWithMessageResponseSchema }) },
+    schema: { summary: 'Confirms a new account\'s address with the e-mailed code and signs it in', body: VerifyOtpSchema, response: replies({ 200: SessionWithMessageResponseSchema }, ['code_exhausted', 'otp_invalid', 'rate_limited']) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.verifyAccount, request.body.email], [LIMITS.verifyAddress, clientAddress(request)]]);
     return verifyEmail(ctx, request.body, client(request), request.lang);
@@ -53,7 +53,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/resend-otp', {
     config: { access: 'public' },
-    schema: { summary: 'E-mails a new confirmation code to an account not yet confirmed', body: ResendOtpSchema, response: replies({ 200: MessageSchema }) },
+    schema: { summary: 'E-mails a new confirmation code to an account not yet confirmed', body: ResendOtpSchema, response: replies({ 200: MessageSchema }, ['rate_limited']) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resendAccount, request.body.email], [LIMITS.resendAddress, clientAddress(request)]]);
     return resendCode(forRequest(ctx, request), request.body.email, request.lang);
@@ -61,7 +61,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/login', {
     config: { access: 'public' },
-    schema: { summary: 'Signs in with e-mail and password; a staff account with two-step sign-in is then asked for its code', body: LoginSchema, response: replies({ 200: LoginResponseSchema }) },
+    schema: { summary: 'Signs in with e-mail and password; a staff account with two-step sign-in is then asked for its code', body: LoginSchema, response: replies({ 200: LoginResponseSchema }, ['invalid_credentials', 'rate_limited', 'unverified']) },
   }, async (request, reply) => {
     const ip = clientAddress(request);
     await assertLoginAllowed(ctx, reply, request.body.email, ip);
@@ -95,7 +95,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/reset-password', {
     config: { access: 'public' },
-    schema: { summary: 'E-mails a password reset link, if the address has an account', body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }) },
+    schema: { summary: 'E-mails a password reset link, if the address has an account', body: ResetPasswordRequestSchema, response: replies({ 200: MessageSchema }, ['rate_limited']) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.resetAccount, request.body.email], [LIMITS.resetAddress, clientAddress(request)]]);
     return requestPasswordReset(forRequest(ctx, request), request.body.email, request.lang);
@@ -103,7 +103,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/reset-password/confirm', {
     config: { access: 'public' },
-    schema: { summary: 'Sets a new password with the reset link\'s token', body: ResetPasswordConfirmSchema, response: replies({ 200: ResetConfirmedResponseSchema }) },
+    schema: { summary: 'Sets a new password with the reset link\'s token', body: ResetPasswordConfirmSchema, response: replies({ 200: ResetConfirmedResponseSchema }, ['password_common', 'password_contains_email_name', 'rate_limited', 'reset_link_invalid']) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return confirmPasswordReset(ctx, request.body, client(request), request.lang);
@@ -111,7 +111,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/auth/exchange', {
     config: { access: 'public' },
-    schema: { summary: 'Trades the single-use ticket of a Google or Facebook sign-in for a session', body: TicketExchangeSchema, response: replies({ 200: ExchangeResponseSchema }) },
+    schema: { summary: 'Trades the single-use ticket of a Google or Facebook sign-in for a session', body: TicketExchangeSchema, response: replies({ 200: ExchangeResponseSchema }, ['rate_limited', 'ticket_required']) },
   }, async (request, reply) => {
     await enforceLimits(ctx, reply, [[LIMITS.secretAddress, clientAddress(request)]]);
     return exchangeTicket(ctx, request.body.ticket, client(request));

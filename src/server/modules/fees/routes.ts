@@ -21,19 +21,19 @@ const routes: ApiModule = async (app, { ctx }) => {
   // published prices everywhere.
   app.post('/fees', {
     config: { access: 'admin' },
-    schema: { summary: 'Adds a fee tier (admin)', body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }) },
+    schema: { summary: 'Adds a fee tier (admin)', body: FeeTierInputSchema, response: replies({ 201: AdminFeeTierResponseSchema }, ['fee_amount_invalid', 'fee_min_fee_invalid', 'fee_min_max', 'fee_percentage_range', 'fee_tier_direction_mixed', 'fee_tier_gap', 'fee_tier_overlap']) },
   }, async (request, reply) => reply.status(201).send({ data: await createTier(ctx.db, ctx.prices, actorOf(request), request.body) }));
 
   app.patch('/fees/:id', {
     config: { access: 'admin' },
-    schema: { summary: 'Changes a fee tier (admin)', params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }) },
+    schema: { summary: 'Changes a fee tier (admin)', params: IdParamsSchema, body: FeeTierPatchSchema, response: replies({ 200: AdminFeeTierResponseSchema }, ['fee_amount_invalid', 'fee_min_fee_invalid', 'fee_min_max', 'fee_percentage_range', 'fee_tier_direction_mixed', 'fee_tier_gap', 'fee_tier_overlap']) },
   }, async (request) => ({
     data: await updateTier(ctx.db, ctx.prices, actorOf(request), request.params.id, request.body),
   }));
 
   app.delete('/fees/:id', {
     config: { access: 'admin' },
-    schema: { summary: 'Deletes a fee tier (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+    schema: { summary: 'Deletes a fee tier (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }, ['fee_amount_invalid', 'fee_min_fee_invalid', 'fee_min_max', 'fee_percentage_range', 'fee_tier_direction_mixed', 'fee_tier_gap', 'fee_tier_overlap']) },
   }, async (request) => {
     await deleteTier(ctx.db, ctx.prices, actorOf(request), request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };

@@ -18,7 +18,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/admin/jobs/:id/retry', {
     config: { access: 'admin' },
-    schema: { summary: 'Runs a parked background job again (admin)', params: JobParamsSchema, response: replies({ 200: JobResponseSchema }) },
+    schema: { summary: 'Runs a parked background job again (admin)', params: JobParamsSchema, response: replies({ 200: JobResponseSchema }, ['not_parked']) },
   }, async (request) => ({ data: await retryParked(ctx.db, actorOf(request), request.params.id) }));
 };
 export default routes;

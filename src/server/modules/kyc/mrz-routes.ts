@@ -13,7 +13,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: {
       summary: 'Types the machine-readable zone of an identity document (2 or 3 lines), checked and compared with the profile; audited (staff)',
-      params: IdParamsSchema, body: MrzTypedSchema, response: replies({ 200: dataOf(MrzResultSchema) }),
+      params: IdParamsSchema, body: MrzTypedSchema, response: replies({ 200: dataOf(MrzResultSchema) }, ['own_case']),
     },
   }, async (request) => ({ data: await typeMrz(ctx, actorOf(request), request.params.id, request.body.lines) }));
 };

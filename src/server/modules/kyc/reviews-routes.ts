@@ -18,7 +18,7 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
     config: { access: 'user' },
     schema: {
       summary: 'Asks staff to review the sender\'s uploaded documents for level 2 or 3 (one open review at a time)',
-      body: KycReviewSubmitSchema, response: replies({ 201: KycOpenReviewResponseSchema }),
+      body: KycReviewSubmitSchema, response: replies({ 201: KycOpenReviewResponseSchema }, ['kyc_review_documents_missing', 'kyc_review_level_held', 'kyc_review_open', 'not_found']),
     },
   }, async (request, reply) => reply.status(201).send({ data: await submitReview(ctx, requireUser(request).profile_id, request.body.level) }));
 
@@ -26,7 +26,7 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
     config: { access: 'staff' },
     schema: {
       summary: 'Identity reviews of one status, open ones oldest first with the time waiting (staff)',
-      querystring: KycReviewQuerySchema, response: replies({ 200: KycReviewListSchema }),
+      querystring: KycReviewQuerySchema, response: replies({ 200: KycReviewListSchema }, ['not_found']),
     },
   }, async (request) => ({ data: await reviewQueue(ctx, request.query.status) }));
 
@@ -42,7 +42,7 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
     config: { access: 'staff' },
     schema: {
       summary: 'Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed); e-mailed to the sender, audited (staff)',
-      params: IdParamsSchema, body: KycReviewDecisionSchema, response: replies({ 200: KycReviewDetailResponseSchema }),
+      params: IdParamsSchema, body: KycReviewDecisionSchema, response: replies({ 200: KycReviewDetailResponseSchema }, ['kyc_review_decided', 'kyc_review_level_over', 'kyc_review_note_required', 'own_case']),
     },
   }, async (request) => ({ data: await decideReview(ctx, actorOf(request), request.params.id, request.body) }));
 }

@@ -47,7 +47,7 @@ async function readUpload(request: FastifyRequest): Promise<{ fields: { kind?: s
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/kyc', {
     config: { access: 'user' },
-    schema: { summary: 'The signed-in sender\'s level, what is used and left of each limit, and what raises it', response: replies({ 200: KycStatusResponseSchema }) },
+    schema: { summary: 'The signed-in sender\'s level, what is used and left of each limit, and what raises it', response: replies({ 200: KycStatusResponseSchema }, ['not_found']) },
   }, async (request) => {
     const me = requireUser(request).profile_id;
     const [status, review] = await Promise.all([kycStatus(ctx, me), openReview(ctx.db, me)]);
@@ -61,7 +61,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.put('/kyc/limits/:level', {
     config: { access: 'admin' },
-    schema: { summary: 'Sets an identity level\'s limits (admin)', params: KycLevelParamsSchema, body: KycLimitsUpdateSchema, response: replies({ 200: KycLimitsResponseSchema }) },
+    schema: { summary: 'Sets an identity level\'s limits (admin)', params: KycLevelParamsSchema, body: KycLimitsUpdateSchema, response: replies({ 200: KycLimitsResponseSchema }, ['kyc_limits_order']) },
   }, async (request) => ({ data: await setLimits(ctx.db, actorOf(request), request.params.level, request.body) }));
 
   app.post('/kyc/documents', {
@@ -69,7 +69,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: {
       summary: 'Uploads one of the sender\'s identity documents (multipart: kind, side for a card, file: JPEG, PNG, WebP or PDF up to 10 MB)',
       consumes: ['multipart/form-data'],
-      response: replies({ 201: KycDocumentResponseSchema }),
+      response: replies({ 201: KycDocumentResponseSchema }, ['document_heic', 'document_kind', 'document_limit_daily', 'document_missing', 'document_needs_image', 'document_side_not_applicable', 'document_side_required', 'document_too_large', 'document_type', 'document_unreadable', 'upload_incomplete']),
     },
   }, async (request, reply) => {
     const me = requireUser(request).profile_id;

@@ -22,7 +22,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     onRequest: async (request) => {
       if (!outboxReadable(ctx.config, request)) throw new AppError('not_found');
     },
-    schema: { summary: 'The e-mails the server would have sent, newest first (development, on this machine only)', querystring: OutboxQuery, response: replies({ 200: OutboxResponseSchema }) },
+    schema: { summary: 'The e-mails the server would have sent, newest first (development, on this machine only)', querystring: OutboxQuery, response: replies({ 200: OutboxResponseSchema }, ['not_found']) },
   }, async (request) => ({ data: await readOutbox(ctx.db, request.query) }));
 };
 export default routes;

@@ -38,12 +38,12 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/monitoring/cases/:id/transition', {
     config: { access: 'staff' },
-    schema: { summary: 'Moves a monitoring case to investigating, or closes it with an outcome; closing releases its holds (staff, audited)', params: IdParamsSchema, body: CaseTransitionSchema, response: replies({ 200: MonitoringCaseResponseSchema }) },
+    schema: { summary: 'Moves a monitoring case to investigating, or closes it with an outcome; closing releases its holds (staff, audited)', params: IdParamsSchema, body: CaseTransitionSchema, response: replies({ 200: MonitoringCaseResponseSchema }, ['case_closed', 'case_outcome_required', 'case_transition_invalid', 'own_case']) },
   }, async (request) => ({ data: await transitionCase(ctx.db, actorOf(request), request.params.id, request.body) }));
 
   app.get('/monitoring/cases/:id/report.json', {
     config: { access: 'staff' },
-    schema: { summary: 'The suspicious-transaction report of a case closed as reported, as JSON (docs/rules/str-report.schema.json; staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('The report, valid against docs/rules/str-report.schema.json') }) },
+    schema: { summary: 'The suspicious-transaction report of a case closed as reported, as JSON (docs/rules/str-report.schema.json; staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('The report, valid against docs/rules/str-report.schema.json') }, ['report_unavailable']) },
   }, async (request, reply) => {
     const report = await caseReport(ctx, actorOf(request), request.params.id, 'json');
     return reply.header('Content-Type', 'application/json; charset=utf-8')
@@ -53,7 +53,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/monitoring/cases/:id/report.pdf', {
     config: { access: 'staff' },
-    schema: { summary: 'The suspicious-transaction report of a case closed as reported, as a readable PDF (staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('PDF') }) },
+    schema: { summary: 'The suspicious-transaction report of a case closed as reported, as a readable PDF (staff, audited)', params: IdParamsSchema, response: replies({ 200: z.any().describe('PDF') }, ['report_unavailable']) },
   }, async (request, reply) => {
     const report = await caseReport(ctx, actorOf(request), request.params.id, 'pdf');
     return reply.header('Content-Type', 'application/pdf')

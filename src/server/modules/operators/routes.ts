@@ -28,17 +28,17 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/admin/operator-prefixes', {
     config: { access: 'admin' },
-    schema: { summary: 'Adds an operator number range (admin)', body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }) },
+    schema: { summary: 'Adds an operator number range (admin)', body: OperatorPrefixInputSchema, response: replies({ 201: AdminOperatorPrefixResponseSchema }, ['operator_prefix_overlap']) },
   }, async (request, reply) => reply.status(201).send({ data: await createPrefix(ctx, actorOf(request), request.body) }));
 
   app.put('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },
-    schema: { summary: 'Changes an operator number range (admin)', params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }) },
+    schema: { summary: 'Changes an operator number range (admin)', params: IdParamsSchema, body: OperatorPrefixUpdateSchema, response: replies({ 200: AdminOperatorPrefixResponseSchema }, ['operator_prefix_overlap']) },
   }, async (request) => ({ data: await updatePrefix(ctx, actorOf(request), request.params.id, request.body) }));
 
   app.delete('/admin/operator-prefixes/:id', {
     config: { access: 'admin' },
-    schema: { summary: 'Deletes an operator number range (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }) },
+    schema: { summary: 'Deletes an operator number range (admin)', params: IdParamsSchema, response: replies({ 200: DeletedResponseSchema }, ['operator_last_prefix']) },
   }, async (request) => {
     await deletePrefix(ctx, actorOf(request), request.params.id);
     return { data: { id: request.params.id, deleted: true as const } };

@@ -16,7 +16,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Back to PayPal's approval page for a PayPal transfer not paid yet (the owner only).
   app.post('/payments/:id/paypal', {
     config: { access: 'user' },
-    schema: { summary: 'Back to PayPal\'s approval page, for the caller\'s PayPal transfer not paid yet', params: IdParamsSchema, response: replies({ 200: CheckoutResponseSchema }) },
+    schema: { summary: 'Back to PayPal\'s approval page, for the caller\'s PayPal transfer not paid yet', params: IdParamsSchema, response: replies({ 200: CheckoutResponseSchema }, ['paypal_not_payable', 'paypal_unavailable']) },
   }, async (request) => ({ data: { payment_url: await paypalCheckout(forRequest(ctx, request), requireUser(request), request.params.id) } }));
 
   // PayPal sends the payer's browser back here; no session header comes along, so the order id

@@ -12,7 +12,7 @@ import { closeMyAccount, exportMyData } from './service.js';
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/profiles/me/export', {
     config: { access: 'user' },
-    schema: { summary: 'Everything held about the caller, as a JSON file to download (audited)', response: replies({ 200: MyDataExportSchema }) },
+    schema: { summary: 'Everything held about the caller, as a JSON file to download (audited)', response: replies({ 200: MyDataExportSchema }, ['not_found']) },
   }, async (request, reply) => {
     const data = await exportMyData(ctx.db, requireUser(request), actorOf(request));
     reply.header('content-disposition', `attachment; filename="my-data-${data.exported_at.slice(0, 10)}.json"`);
@@ -24,7 +24,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'user' },
     schema: {
       summary: 'Closes the caller\'s account with the owner\'s proof: sessions end, what no law requires is erased (409 while a transfer is unfinished or money is owed)',
-      body: AccountCloseSchema, response: replies({ 200: AccountClosedResponseSchema }),
+      body: AccountCloseSchema, response: replies({ 200: AccountClosedResponseSchema }, ['close_money_owed', 'close_open_transfers', 'close_staff_account', 'current_password_required', 'current_password_wrong', 'not_found', 'rate_limited', 'reauth_code_exhausted', 'reauth_code_sent', 'reauth_otp_invalid']),
     },
   }, async (request, reply) => closeMyAccount(ctx, reply, requireUser(request), request.body, actorOf(request), request.lang));
 };

@@ -24,7 +24,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public', rateLimit: PUBLIC_WORK_LIMIT },
     schema: {
       summary: 'A firm price with an id and an expiry, from what the sender pays (amount) or what the recipient gets (payout): fee, total, rate, payout, the reference rate and our margin, and the corridor\'s limits; for a signed-in sender, refused over their own limits',
-      body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }),
+      body: QuoteRequestSchema, response: replies({ 200: QuoteResponseSchema }, ['amount_invalid', 'kyc_required', 'limit_exceeded', 'pair_unsupported', 'rate_stale']),
     },
   }, async (request, reply) => {
     try {
@@ -42,7 +42,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'public', rateLimit: TYPING_PRICE_LIMIT },
     schema: {
       summary: 'The price of what is being typed, as a quote gives it but stored nowhere and promised to no one (no id, no expiry): what the screens show while the sender types; the review asks a quote',
-      body: QuoteRequestSchema, response: replies({ 200: PricePreviewResponseSchema }),
+      body: QuoteRequestSchema, response: replies({ 200: PricePreviewResponseSchema }, ['amount_invalid', 'kyc_required', 'limit_exceeded', 'pair_unsupported', 'rate_stale']),
     },
   }, async (request) => {
     return { data: await previewPrice(ctx, request.body as QuoteAsk, admitFor(request.auth ?? null)) };
@@ -55,7 +55,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.put('/quotes/validity', {
     config: { access: 'admin' },
-    schema: { summary: 'Sets how long a corridor\'s quotes hold, for the quotes made after (admin, audited)', body: QuoteValidityInputSchema, response: replies({ 200: QuoteValidityResponseSchema }) },
+    schema: { summary: 'Sets how long a corridor\'s quotes hold, for the quotes made after (admin, audited)', body: QuoteValidityInputSchema, response: replies({ 200: QuoteValidityResponseSchema }, ['not_found']) },
   }, async (request) => ({ data: await setQuoteValidity(ctx.db, ctx.prices, actorOf(request), request.body) }));
 };
 export default routes;

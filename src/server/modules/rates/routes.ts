@@ -40,7 +40,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: {
       summary: 'Imports the ECB\'s euro reference rates (eurofxref-daily.xml or eurofxref-hist-90d.xml, multipart part "file"): the latest day\'s USD rate becomes EUR→USD\'s reference (admin)',
       consumes: ['multipart/form-data'],
-      response: replies({ 200: RateSourcesResponseSchema }),
+      response: replies({ 200: RateSourcesResponseSchema }, ['ecb_file_invalid', 'upload_incomplete']),
     },
   }, async (request) => {
     if (!request.isMultipart()) throw new AppError('ecb_file_invalid');

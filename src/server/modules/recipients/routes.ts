@@ -15,7 +15,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/recipients', {
     config: { access: 'user' },
-    schema: { summary: 'Saves a recipient for later transfers', body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }) },
+    schema: { summary: 'Saves a recipient for later transfers', body: RecipientSchema, response: replies({ 201: RecipientResponseSchema }, ['recipient_phone_operator']) },
   }, async (request, reply) => {
     const data = await saveRecipient(ctx, requireUser(request).profile_id, request.body);
     return reply.status(201).send({ data });

@@ -61,7 +61,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       params: ReconciliationParamsSchema,
       querystring: StatementImportQuerySchema,
       consumes: ['multipart/form-data', 'text/csv'],
-      response: replies({ 201: StatementResultResponseSchema }),
+      response: replies({ 201: StatementResultResponseSchema }, ['csv_invalid', 'file_missing', 'upload_incomplete', 'upload_too_large']),
     },
   }, async (request, reply) => {
     const actor = actorOf(request);

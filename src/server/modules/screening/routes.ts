@@ -26,7 +26,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: {
       summary: `Uploads a sanctions list's official file(s) to import as its new version (admin; multipart: source, files; at most ${MAX_LIST_FILE_MB} MB a file): answers at once with the import, done as a durable job`,
       consumes: ['multipart/form-data'],
-      response: replies({ 202: ListImportJobResponseSchema }),
+      response: replies({ 202: ListImportJobResponseSchema }, ['list_file_too_large', 'list_files_invalid', 'upload_incomplete', 'validation_failed']),
     },
   }, async (request, reply) => {
     const upload = await receiveListUpload(request);
@@ -69,7 +69,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: {
       summary: 'Decides a screening alert: false_positive releases its holds and is remembered for that person and unchanged entry; confirmed is an admin\'s proposal, then a second staff member\'s agreement (a second POST), and keeps the transfer frozen (staff, audited)',
-      params: IdParamsSchema, body: AlertDecisionSchema, response: replies({ 200: AlertResponseSchema }),
+      params: IdParamsSchema, body: AlertDecisionSchema, response: replies({ 200: AlertResponseSchema }, ['alert_confirmation_pending', 'alert_decided', 'own_case', 'second_staff_required']),
     },
   }, async (request) => ({ data: await decideAlert(ctx.db, actorOf(request), request.params.id, request.body) }));
 

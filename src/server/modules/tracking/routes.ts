@@ -12,7 +12,7 @@ export const TRACKING_LIMIT = { max: 60, timeWindow: 60_000 };
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/track/:token', {
     config: { access: 'public', rateLimit: TRACKING_LIMIT },
-    schema: { summary: 'A transfer\'s progress, for whoever holds its tracking link', params: TrackingParamsSchema, response: replies({ 200: TrackingResponseSchema }) },
+    schema: { summary: 'A transfer\'s progress, for whoever holds its tracking link', params: TrackingParamsSchema, response: replies({ 200: TrackingResponseSchema }, ['tracking_link_not_found']) },
   }, async (request) => {
     // Kept by no cache (the API's default Cache-Control): the link may be revoked, the status move.
     return { data: await trackTransfer(ctx, request.params.token) };

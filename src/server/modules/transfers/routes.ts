@@ -82,7 +82,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   app.post('/payments/initiate', {
     // Signed out, the sender is told to sign in before any field is looked at.
     config: { access: 'user', signInCode: 'sign_in_required' },
-    schema: { summary: 'Starts a transfer at the quoted price and says where to pay it; a repeated Idempotency-Key answers the first transfer again', body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }) },
+    schema: { summary: 'Starts a transfer at the quoted price and says where to pay it; a repeated Idempotency-Key answers the first transfer again', body: PaymentInitiateSchema, headers: IdempotencyHeaders, response: replies({ 201: InitiatedResponseSchema }, ['amount_above_max', 'amount_below_min', 'amount_invalid', 'idempotency_mismatch', 'kyc_required', 'limit_exceeded', 'pair_unsupported', 'paypal_unavailable', 'quote_expired', 'quote_mismatch', 'quote_not_found', 'quote_used', 'rate_stale', 'recipient_phone_operator', 'unauthenticated']) },
   }, async (request, reply) => {
     const result = await initiateTransfer(forRequest(ctx, request), requireUser(request), request.body, request.headers['idempotency-key']);
     return reply.status(201).send(result);
@@ -90,7 +90,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.get('/transactions', {
     config: { access: 'user' },
-    schema: { summary: 'The caller\'s own transfers as history, newest first, a page at a time', querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }) },
+    schema: { summary: 'The caller\'s own transfers as history, newest first, a page at a time', querystring: OwnListQuerySchema, response: replies({ 200: TransactionPageSchema }, ['cursor_invalid']) },
   }, async (request) => listOwnTransactions(ctx, requireUser(request), { ...request.query, open: request.query.open === 'true' }));
 
   app.get('/transactions/summary', {
@@ -101,7 +101,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Staff get the back office's list with its own filters; a sender gets their own requests.
   app.get('/transfer-requests', {
     config: { access: 'user' },
-    schema: { summary: 'A sender\'s own transfer requests, or the staff queue', querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }) },
+    schema: { summary: 'A sender\'s own transfer requests, or the staff queue', querystring: RequestListParamsSchema, response: replies({ 200: TransferRequestListSchema }, ['cursor_invalid']) },
   }, async (request) => {
     const user = requireUser(request);
     if (isStaff(user.role)) return listStaffRequests(ctx, parseOr400(StaffListQuerySchema, request.query));
@@ -121,13 +121,13 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/cancel', {
     config: { access: 'user' },
-    schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }, ['status_update_failed']) },
   }, async (request) => ({ data: await cancelOwn(ctx, requireUser(request), request.params.id) }));
 
   // The transfer's thread (docs/rules/back-office.md#notes-and-action-needed): staff notes, and the sender's answers.
   app.post('/transfer-requests/:id/notes', {
     config: { access: 'staff' },
-    schema: { summary: 'Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff)', params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }) },
+    schema: { summary: 'Adds a staff note to a transfer: internal, or to the sender, who may be asked to act (staff)', params: IdParamsSchema, body: NoteInputSchema, response: replies({ 201: StaffNoteResponseSchema }, ['action_on_closed']) },
   }, async (request, reply) => {
     const user = requireUser(request);
     return reply.status(201).send({ data: await postNote(ctx, { ...actorOf(request), full_name: user.full_name }, request.params.id, request.body) });
@@ -135,7 +135,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/messages', {
     config: { access: 'user' },
-    schema: { summary: 'The sender answers on their transfer\'s thread', params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }) },
+    schema: { summary: 'The sender answers on their transfer\'s thread', params: IdParamsSchema, body: MessageInputSchema, response: replies({ 201: SenderMessageResponseSchema }, ['message_limit']) },
   }, async (request, reply) => reply.status(201).send({ data: await replyToThread(ctx, requireUser(request), request.params.id, request.body) }));
 
   app.post('/transfer-requests/:id/proof', {
@@ -144,7 +144,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       summary: 'Uploads a proof of payment (PNG, JPEG, WebP or PDF) for the caller\'s open transfer',
       params: IdParamsSchema,
       consumes: ['multipart/form-data'],
-      response: replies({ 201: ProofResponseSchema }),
+      response: replies({ 201: ProofResponseSchema }, ['file_too_large', 'proof_closed', 'proof_limit_daily', 'proof_limit_transfer', 'proof_missing', 'proof_type', 'upload_incomplete']),
     },
   }, async (request, reply) => {
     const user = requireUser(request);
@@ -174,23 +174,23 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Staff move a transfer and record its money.
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
-    schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'capture_needs_approval', 'complete_needs_approval', 'complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'compliance_hold', 'own_transfer', 'paypal_capture_refused', 'paypal_capture_unavailable', 'processing_needs_approval', 'reject_after_payout', 'status_update_failed']) },
   }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
 
   // The money of a transfer (docs/rules/money-states.md): each answers 409 with the reason when its state refuses it.
   app.post('/transfer-requests/:id/payment', {
     config: { access: 'staff' },
-    schema: { summary: 'Records the money received for a transfer (staff)', params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Records the money received for a transfer (staff)', params: IdParamsSchema, body: PaymentRecordSchema, response: replies({ 200: TransferRequestResponseSchema }, ['own_transfer', 'payment_already_recorded', 'payment_through_pay_pal', 'transfer_closed']) },
   }, async (request) => ({ data: transferRequestToJson(await recordPayment(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
-    schema: { summary: 'Records the payout made to the recipient (staff)', params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }) },
+    schema: { summary: 'Records the payout made to the recipient (staff)', params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'compliance_hold', 'own_transfer', 'payout_already_sent', 'payout_needs_approval', 'payout_needs_payment', 'transfer_closed']) },
   }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/refund', {
     config: { access: 'staff' },
-    schema: { summary: 'Records the refund owed to the sender, or asks PayPal to make it (staff)', params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }) },
+    schema: { summary: 'Records the refund owed to the sender, or asks PayPal to make it (staff)', params: IdParamsSchema, body: RefundRecordSchema, response: replies({ 200: TransferRefundResponseSchema }, ['compliance_hold', 'own_transfer', 'refund_already_made', 'refund_already_requested', 'refund_not_due']) },
   }, async (request) => ({ data: await refundTransfer(ctx, actorOf(request), request.params.id, request.body) }));
 
   app.get('/transfer-requests/export.csv', {
@@ -211,7 +211,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       summary: 'Approves a transfer at or above its currency\'s threshold, by a second staff member (staff)',
       params: IdParamsSchema,
       body: z.object({}).optional().describe('Nothing: the approval is the caller\'s'),
-      response: replies({ 200: StaffRequestResponseSchema }),
+      response: replies({ 200: StaffRequestResponseSchema }, ['already_approved', 'approval_not_needed', 'approval_same_staff', 'compliance_hold', 'own_transfer', 'status_final']),
     },
   }, async (request) => ({ data: await approveTransfer(ctx, actorOf(request), request.params.id) }));
 
