@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@core/errors.js';
-import { MAX_ECB_FILE_BYTES, latestUsd, parseEcbFile } from './ecb.js';
+import { latestUsd, parseEcbFile } from './ecb.js';
 
 // The ECB's reference-rate file read with a streaming XML parser (docs/rules/fees-and-rates.md#rate-sources).
 
@@ -36,8 +36,11 @@ const ECB_THREE_DAYS = ecbRatesFile([
   { day: '2026-11-23', rates: { USD: '1.0455', JPY: '159.98', GBP: '0.83020', CHF: '0.9298' } },
 ]);
 
+/** The documented bound, 2 MB (docs/rules/fees-and-rates.md), in MiB as ecb.ts counts it. */
+const TWO_MB = 2 * 1024 * 1024;
+
 /** Just under 2 MB: `unit` repeated between `head` and `tail`. */
-function repeated(head: string, unit: string, tail: string, bytes = MAX_ECB_FILE_BYTES - 1024): string {
+function repeated(head: string, unit: string, tail: string, bytes = TWO_MB - 1024): string {
   return head + unit.repeat(Math.floor((bytes - head.length - tail.length) / unit.length)) + tail;
 }
 
@@ -73,8 +76,8 @@ describe('the ECB reference-rate file', () => {
   });
 
   it('refuses a file over its size before reading it', () => {
-    const big = repeated(`${HEAD}<Cube time="2026-11-25"><Cube currency="USD" rate="1.05"/>`, '<Cube currency="JPY" rate="160.5"/>', `</Cube>${TAIL}`, MAX_ECB_FILE_BYTES + 100);
-    expect(Buffer.byteLength(big)).toBeGreaterThan(MAX_ECB_FILE_BYTES);
+    const big = repeated(`${HEAD}<Cube time="2026-11-25"><Cube currency="USD" rate="1.05"/>`, '<Cube currency="JPY" rate="160.5"/>', `</Cube>${TAIL}`, TWO_MB + 100);
+    expect(Buffer.byteLength(big)).toBeGreaterThan(TWO_MB);
     expect(refused(big)).toBe('ecb_file_invalid');
   });
 
