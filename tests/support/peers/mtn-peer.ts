@@ -64,7 +64,7 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
   private readonly tokens = new Map<string, Product>();
   private callbacksToLose = 0;
   private held: MtnTransaction[] | null = null;
-  private sending: Promise<unknown>[] = [];
+  private readonly sending = new Set<Promise<unknown>>();
 
   constructor(options: { targetEnvironment?: string; currency?: Currency; float?: string } = {}) {
     super();
@@ -160,7 +160,7 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
 
   /** Resolves when every callback sent so far has been answered (or refused). */
   async callbacksDelivered(): Promise<void> {
-    while (this.sending.length) await Promise.all(this.sending.splice(0));
+    while (this.sending.size) await Promise.all(this.sending);
   }
 
   // --- the API --------------------------------------------------------------------------------
@@ -289,7 +289,8 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
       this.callbacks.push({ url, reference, body, answered, forged });
       return answered;
     });
-    this.sending.push(sent);
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
     return sent;
   }
 
