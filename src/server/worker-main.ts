@@ -2,14 +2,14 @@ import { loadConfigOrExit } from './config.js';
 import { connect } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createLogger } from './logger.js';
-import { WORKER_PROCESS_JOBS, startWorker } from './modules/jobs/worker.js';
+import { WORKER_PROCESS_JOBS, startWorker } from './worker.js';
 import { configuredMailer } from './modules/mail/mailer.js';
 
 // `npm run worker`: the background-job worker alone, for deployments that start their servers
 // with RUN_WORKER=false (docs/decisions/014-durable-jobs.md). It needs the servers' DATABASE_URL:
 // the embedded database belongs to the one process that started it.
 
-/** Running jobs get 5 s to end at a stop (modules/jobs/worker.ts), the pool a few more. */
+/** Running jobs get 5 s to end at a stop (worker.ts), the pool a few more. */
 const STOP_WITHIN_MS = 10_000;
 
 async function main() {

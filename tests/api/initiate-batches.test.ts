@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions, transferRequests, transferStatusHistory } from '@server/db/schema.js';
-import { insertTransfer } from '@server/modules/transfers/repo.js';
+import { insertTransfer } from '@server/modules/transfers/initiation-statement.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import type { SmtpListener } from '../support/smtp-listener.js';
 import { createMailedTestApp, type TestApp } from '../support/test-app.js';
 
-// Initiations arriving together are written by one statement (transfers/repo.ts insertTransfer,
+// Initiations arriving together are written by one statement (transfers/initiation-statement.ts insertTransfer,
 // lib/batches.ts): each sender must still get exactly their own transfer, its transaction, its
 // first step and its e-mail, and one bad initiation must not fail the others.
 

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobRowInsert } from '@server/modules/jobs/repo.js';
+import { jobRowInsert } from '@server/db/shared-sql/job-rows.js';
 import { JOB_KINDS } from '@server/modules/jobs/service.js';
 import { jobWaker } from '@server/modules/jobs/waker.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// The initiation writes its e-mail's job row itself (jobs/repo.ts jobRowInsert) into a table
+// The initiation writes its e-mail's job row itself (db/shared-sql/job-rows.ts) into a table
 // graphile-worker calls private, and wakes the workers with its own NOTIFY (jobs/waker.ts). These
 // check both against the installed graphile-worker: an upgrade that changes either fails here.
 

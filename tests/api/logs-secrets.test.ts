@@ -3,7 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '@server/db/schema.js';
 import { createLogger } from '@server/logger.js';
-import { workerLogger } from '@server/modules/jobs/worker.js';
+import { workerLogger } from '@server/worker.js';
 import { OidcProvider } from '../support/oidc-provider.js';
 import type { TestApp } from '../support/test-app.js';
 import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';

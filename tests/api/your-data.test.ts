@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, profiles, savedRecipients, transferRequests } from '@server/db/schema.js';
 import { eraseExpiredAccounts } from '@server/modules/privacy/service.js';
-import { insertTransfer } from '@server/modules/transfers/repo.js';
+import { insertTransfer } from '@server/modules/transfers/initiation-statement.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';

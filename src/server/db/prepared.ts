@@ -1,6 +1,6 @@
 import { Column, SQL, is, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 
 /**
  * A query built once per database handle, for statements run on most requests: `build` ends in
@@ -9,8 +9,8 @@ import type { Db } from './client.js';
  * already ran it. Values go in as `sql.placeholder(...)`. (`build` may also make a holder of several
  * such statements, one per shape of a query, filled as the shapes are first asked for.)
  */
-export function preparedPerDatabase<T extends object>(build: (db: Db) => T): (db: Db) => T {
-  const built = new WeakMap<Db, T>();
+export function preparedPerDatabase<T extends object, D extends Db | Tx = Db>(build: (db: D) => T): (db: D) => T {
+  const built = new WeakMap<D, T>();
   return (db) => {
     let statement = built.get(db);
     if (!statement) built.set(db, (statement = build(db)));
@@ -48,8 +48,11 @@ export function rowsOf<R>(fields: FlatFields) {
     }
     return row as R;
   };
-  /** `query`, a select of `fields`, prepared as `name` (once per connection), or unnamed (parsed on each run). */
-  return (db: Db, query: SQLWrapper, name?: string): RowsStatement<R> => {
+  /**
+   * `query`, a select of `fields`, prepared as `name` (once per connection), or unnamed (parsed on
+   * each run); on a transaction's handle it runs on that transaction's connection.
+   */
+  return (db: Db | Tx, query: SQLWrapper, name?: string): RowsStatement<R> => {
     const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: R[] }>(
       dialect.sqlToQuery(query.getSQL()), undefined, name, true, (rows) => rows.map(toRow));
     return { execute: (values) => statement.execute(values) };

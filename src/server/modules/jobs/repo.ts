@@ -1,9 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '@server/db/client.js';
 
 // The queue's tables belong to graphile-worker (schema graphile_worker); we add jobs through its
 // SQL function, so a job commits or rolls back with the caller's transaction, and read its view.
-// One statement, the initiation's, writes its job's row itself (jobRowInsert): see there why.
+// One statement, the initiation's, writes its job's row itself (db/shared-sql/job-rows.ts): see there why.
 
 export interface JobRow {
   id: string;
@@ -29,26 +29,8 @@ export async function waitingPayload(tx: Tx, key: string): Promise<unknown> {
 }
 
 /**
- * The insert of a job without a key for each row of `forEachRowOf` (CTEs of the bigger statement
- * this is part of; task, payload and attempts are expressions over them): the row graphile-worker's
- * `add_job` writes for such a job (every other column its default), without the
- * function's work for keys and new tasks and without its NOTIFY, whose commit-time lock serializes
- * every committing transaction. Measured, `add_job` and its NOTIFY were two thirds of the
- * initiation's statement (docs/decisions/022-initiation-throughput.md). The caller wakes the
- * workers itself once the statement has committed (JobWaker). The task's row must exist
- * (registerJobKinds, at migration); without it `task_id` is null and the statement fails whole.
- * graphile-worker names this table private: tests/api/jobs-queue-table.test.ts checks such a row
- * is the one `add_job` writes, against the installed version.
- */
-export function jobRowInsert(task: SQL, payloadJson: SQL, maxAttempts: SQL, forEachRowOf: SQL): SQL {
-  return sql`insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
-    select (select id from graphile_worker._private_tasks where identifier = ${task}), ${payloadJson}, ${maxAttempts}
-    from ${forEachRowOf}`;
-}
-
-/**
  * The jobs locked by a worker, found without reading the whole queue: the liveness sweep looks
- * for them every few seconds (jobs/liveness.ts), and read every job to find them (190 ms at
+ * for them every few seconds (src/server/worker-liveness.ts), and read every job to find them (190 ms at
  * 100,000 queued e-mails). Only locked jobs are in it, so adding a job costs it nothing.
  */
 export async function indexLockedJobs(db: Db): Promise<void> {

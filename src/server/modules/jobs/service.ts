@@ -30,12 +30,9 @@ export const waitingPayload = (tx: Tx, key: string): Promise<unknown> => repo.wa
 
 /**
  * A job to add in the very statement of the change that causes it (one round trip instead of a
- * transaction's several): the statement writes its row with {@link repo.jobRowInsert}.
+ * transaction's several): the statement writes its row with db/shared-sql/job-rows.ts.
  */
 export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
-
-/** The SQL writing a {@link NewJob}'s row inside another module's statement (the initiation's). */
-export const jobRowInsert = repo.jobRowInsert;
 
 /** The job of this key not done yet (waiting, running or parked), or null. */
 export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null> => repo.findJobByKey(db, key);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
-// Jobs written without graphile-worker's NOTIFY (jobs/repo.ts jobRowInsert) still start at once:
+// Jobs written without graphile-worker's NOTIFY (db/shared-sql/job-rows.ts) still start at once:
 // the process that wrote them sends the NOTIFY the workers listen for, after the write committed,
 // one for all the jobs written within a few milliseconds. A NOTIFY lost (the process stopped, the
 // database was unreachable) only delays the job until a worker next polls (about a second).

@@ -4,11 +4,11 @@ import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { kycLimits, profiles } from '@server/db/schema.js';
 
 // Know your sender's SQL: the limits per level (three rows), and what a sender's level is read
-// from. What their transfers add up to is the transfers' (transfers/repo.ts countedUsage).
+// from. What their transfers add up to is the transfers' (transfers/sender-usage.ts).
 
 export type LimitsRow = typeof kycLimits.$inferSelect;
 
-/** The admin's list of every level's limits (an initiation reads them with the senders' totals, transfers/repo.ts). */
+/** The admin's list of every level's limits (an initiation reads them with the senders' totals, transfers/initiation-statement.ts). */
 const limitsStatement = preparedPerDatabase((db) => db.select().from(kycLimits).orderBy(asc(kycLimits.level)).prepare('kyc_limits'));
 
 export function listLimits(db: Db): Promise<LimitsRow[]> {

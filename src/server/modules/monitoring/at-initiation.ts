@@ -4,7 +4,7 @@ import { judgeTransfer, type MonitorableTransfer } from './monitor.js';
 import { ruleSettings } from './settings.js';
 
 // Monitoring at initiation (docs/rules/monitoring.md#when-the-rules-run), called once by the
-// initiation's compliance step (holds/at-initiation.ts) after the transfer row exists: one read of
+// initiation's compliance step (transfers/checks-at-initiation.ts) after the transfer row exists: one read of
 // the sender's newest transfers and the recipient account's newest payments (two index ranges, one
 // round trip, only as many rows as the rules can count), the settings from memory; writes only on a hit.
 

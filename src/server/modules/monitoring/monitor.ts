@@ -3,11 +3,8 @@ import { accountLookbackDays, lookbackDays, type RuleSettings } from '@core/moni
 import type { Currency } from '@core/money.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { placeHold } from '../holds/holds.js';
-import { insertAlert, openCaseOf, readFacts, rulesRaised, type FactsWindows, type RawFacts } from './repo.js';
-
-// The facts' read, for the initiation's batch to judge its transfers before the write, read with its other reads (transfers/repo.ts).
-export { factsJson, factsOfJson, factsValues, type FactsOf } from './repo.js';
-export type { FactsWindows, RawFacts };
+import { readFacts, type FactsWindows, type RawFacts } from '@server/db/shared-sql/monitoring-facts.js';
+import { insertAlert, openCaseOf, rulesRaised } from './repo.js';
 
 // One transfer judged by the rules (docs/rules/monitoring.md): its facts read in one round trip,
 // and, for each hit, an alert with its evidence in the sender's one open case, and a hold when the
@@ -59,7 +56,7 @@ function dueHits(transfer: MonitoredTransfer, facts: RawFacts, settings: RuleSet
 /**
  * A transfer about to be written, judged on facts read under its sender's lock: true when no rule
  * raises anything and no hold names its sender, so it is written free; otherwise it is written
- * held for checking and judged again once written (holds/at-initiation.ts).
+ * held for checking and judged again once written (transfers/checks-at-initiation.ts).
  */
 export function clearedByRules(transfer: Omit<MonitorableTransfer, 'id'>, facts: RawFacts, settings: RuleSettings): boolean {
   // No id yet: the evidence of this judgement is not kept (the checks after the write make their own).

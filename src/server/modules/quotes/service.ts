@@ -15,8 +15,7 @@ import { priceTransfer, publishedRates, quoteMinutes, quoteToJson, type PricedQu
 import { editPrices } from '../rates/service.js';
 import { deleteExpiredQuotes, deleteQuotesExpiredDaysAgo, findQuote, insertQuote, listValidity, lockValidity, writeValidity, type QuoteRow } from './repo.js';
 
-/** A quote's use, claimed in the initiation's transaction (transfers/repo.ts). */
-export { claimRefusals, quoteClaimCtes, quoteClaimsJson, releaseQuotes } from './repo.js';
+/** A quote's use, claimed in the initiation's transaction (transfers/initiation-statement.ts). */
 
 // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): priced as every
 // transfer is, stored with its expiry, and kept for the initiation that names it.
@@ -111,7 +110,7 @@ export async function makeQuote(
  * The quote an initiation names, checked before its transaction: another sender's is not found
  * (a quote made signed out is anyone's, once); one for another amount or channels is a mismatch;
  * a used one is refused; an expired one is refused with a fresh quote for the same transfer. Its
- * use is claimed in the initiation's transaction (quoteClaimCtes), which settles two at once.
+ * use is claimed in the initiation's transaction (db/shared-sql/quote-claims.ts), which settles two at once.
  */
 export async function promisedPrice(
   ctx: Pick<AppContext, 'db' | 'prices'>, profileId: string, quoteId: string,
@@ -164,7 +163,7 @@ export const QUOTE_KEEP_DAYS = 7;
 const DELETE_BATCH = 5_000;
 
 /**
- * The clean-up, every 10 minutes (jobs/worker.ts): expired quotes no transfer used or names, once
+ * The clean-up, every 10 minutes (src/server/worker.ts): expired quotes no transfer used or names, once
  * an hour old (so within the hour after they expire, docs/rules/fees-and-rates.md#a-quote-is-a-promise),
  * and used ones a week after they expired; in batches so no statement runs long.
  */

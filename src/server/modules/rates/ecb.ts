@@ -139,7 +139,7 @@ export async function importEcbRates(db: Db, prices: Pick<PriceCache, 'invalidat
 }
 
 /**
- * The scheduled fetch (durable work, jobs/worker.ts): the file at `url` imported as an upload
+ * The scheduled fetch (durable work, src/server/worker.ts): the file at `url` imported as an upload
  * would be. A failure (network, HTTP status, not an ECB file) fails the job, retried later.
  * Its size is checked before it is read: a `Content-Length` over {@link MAX_ECB_FILE_BYTES}
  * is refused unread, and the body is parsed as it arrives, the download stopped as soon as it

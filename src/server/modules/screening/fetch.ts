@@ -82,7 +82,7 @@ interface FetchDeps {
 }
 
 /**
- * The job (jobs/worker.ts): every configured list fetched and imported; a new version queues the
+ * The job (src/server/worker.ts): every configured list fetched and imported; a new version queues the
  * re-screening as an upload does. A list that fails (network, HTTP status, size, format) leaves
  * its current version and is logged; the job then fails and graphile-worker retries it.
  */

@@ -8,16 +8,17 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
-import { checksBeforeWrite, complianceAtInitiation } from '../holds/at-initiation.js';
 import { interruptedChecks } from '../holds/holds.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { assertRateFresh, expiredWithFresh, promisedPrice } from '../quotes/service.js';
 import { saveRecipient } from '../recipients/service.js';
+import { checksBeforeWrite, complianceAtInitiation } from './checks-at-initiation.js';
+import { insertTransfer, type WrittenTransfer } from './initiation-statement.js';
 import { usesPayPal } from './money-step.js';
 import { createdMailJob } from './notifications.js';
 import { paypalApproval } from './paypal-checkout.js';
-import { findByIdempotencyKey, findRequest, insertTransfer, type TransferRequestRow, type WrittenTransfer } from './repo.js';
+import { findByIdempotencyKey, findRequest, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
 // A transfer's creation (POST /api/payments/initiate): priced server-side, stored with its
@@ -119,7 +120,7 @@ export async function initiateTransfer(ctx: AppContext, user: AuthUser, body: Pa
       recipient_email: destination_details.recipient_email ?? null, recipient_phone: destination_details.recipient_phone ?? null,
     },
   };
-  // Screening and the monitoring rules judge it before the write (holds/at-initiation.ts).
+  // Screening and the monitoring rules judge it before the write (checks-at-initiation.ts).
   const checks = await checksBeforeWrite(ctx.db, request);
   // The creation e-mail is queued with the transfer, in its statement: both or neither.
   let written: WrittenTransfer | null;

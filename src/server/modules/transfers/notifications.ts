@@ -157,7 +157,7 @@ export async function runTransferMailJob(deps: { config: Config; db: Db; mailer:
 
 /**
  * The job of the sender's "transfer created" e-mail, for the statement that inserts the transfer
- * (repo.ts insertTransfer, which adds the transfer's id to the payload): written when it is sent,
+ * (initiation-statement.ts insertTransfer, which adds the transfer's id to the payload): written when it is sent,
  * like the transfer's other e-mails. Written here, it was a tenth of an initiation's server time.
  */
 export function createdMailJob(ctx: Pick<AppContext, 'config'>): NewJob {

@@ -8,10 +8,11 @@ import { AppError } from '@core/errors.js';
 import { activeHolds } from '../holds/holds.js';
 import { refundRequestedAt } from './refund-paypal-payment.js';
 import {
-  countOwnByStatus, lockSenders, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
+  countOwnByStatus, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { proofToJson } from './payment-proofs.js';
+import { lockSenders } from './sender-usage.js';
 import { staffDetailExtras } from './staff-view.js';
 import { senderMessages } from './thread-json.js';
 import { type Caller, visibleRequest } from './visible-transfer.js';
@@ -23,8 +24,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
-export type { ChecksBeforeWrite, TransferRequestRow } from './repo.js';
-export { senderUsage } from './repo.js';
+export type { TransferRequestRow } from './repo.js';
+export { senderUsage } from './sender-usage.js';
 
 // ---- the sender's lists ----
 

@@ -3,21 +3,21 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '@server/config.js';
 import type { Db } from '@server/db/client.js';
-import { deliverMail } from '../mail/service.js';
-import type { Mailer } from '../mail/mailer.js';
-import { workerLiveness } from './liveness.js';
-import { eraseExpiredAccounts } from '../privacy/service.js';
-import { runMonitoringSweep } from '../monitoring/sweep.js';
-import { configuredLists, runScreeningFetch } from '../screening/fetch.js';
-import { runListImport } from '../screening/list-imports.js';
-import { runRescreen } from '../screening/rescreen.js';
-import { runMrzReadJob } from '../kyc/mrz.js';
-import { deleteOldQuotes } from '../quotes/service.js';
-import { fetchEcbRates } from '../rates/ecb.js';
-import { finishInterruptedChecks } from '../transfers/initiate-transfer.js';
-import { runRefundJob } from '../transfers/refund-paypal-payment.js';
-import { runTransferMailJob } from '../transfers/notifications.js';
-import { runVoidJob } from '../transfers/void-paypal-authorization.js';
+import { deliverMail } from './modules/mail/service.js';
+import type { Mailer } from './modules/mail/mailer.js';
+import { workerLiveness } from './worker-liveness.js';
+import { eraseExpiredAccounts } from './modules/privacy/service.js';
+import { runMonitoringSweep } from './modules/monitoring/sweep.js';
+import { configuredLists, runScreeningFetch } from './modules/screening/fetch.js';
+import { runListImport } from './modules/screening/list-imports.js';
+import { runRescreen } from './modules/screening/rescreen.js';
+import { runMrzReadJob } from './modules/kyc/mrz.js';
+import { deleteOldQuotes } from './modules/quotes/service.js';
+import { fetchEcbRates } from './modules/rates/ecb.js';
+import { finishInterruptedChecks } from './modules/transfers/initiate-transfer.js';
+import { runRefundJob } from './modules/transfers/refund-paypal-payment.js';
+import { runTransferMailJob } from './modules/transfers/notifications.js';
+import { runVoidJob } from './modules/transfers/void-paypal-authorization.js';
 
 // The worker that does queued jobs: in the server process by default (RUN_WORKER), or alone as
 // `npm run worker`. See docs/decisions/014-durable-jobs.md.
@@ -98,7 +98,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     mail: (payload, helpers) => deliverMail(deps, payload, helpers.abortSignal),
     // A sender's e-mail gathering the steps of one transfer done close together (transfers/notifications.ts).
     transfer_mail: (payload, helpers) => runTransferMailJob(deps, payload, helpers.abortSignal),
-    // PayPal's side of a closed or refunded transfer (transfers/paypal-money.ts).
+    // PayPal's side of a closed or refunded transfer (transfers/void-paypal-authorization.ts, refund-paypal-payment.ts).
     paypal_void: (payload) => runVoidJob(deps, payload),
     paypal_refund: (payload) => runRefundJob(deps, payload),
     privacy_erasure: async () => { await eraseExpiredAccounts(deps); },
@@ -117,7 +117,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
   };
-  // A worker process killed outright has its jobs taken over within seconds (liveness.ts): each
+  // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.
   const log = deps.log.child({ component: 'jobs' });
   const liveness = workerLiveness({ pool: deps.pool, log, sweepEveryMs: LIVENESS_SWEEP_MS });

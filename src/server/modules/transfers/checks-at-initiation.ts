@@ -5,20 +5,20 @@ import { initiationRows } from '@core/monitoring/rules.js';
 import { monitorAtInitiation } from '../monitoring/at-initiation.js';
 import { clearedByRules, factsWindows, type MonitorableTransfer } from '../monitoring/monitor.js';
 import { ruleSettings } from '../monitoring/settings.js';
-import type { ChecksBeforeWrite } from '../transfers/service.js';
 import { screeningIndex } from '../screening/index-cache.js';
 import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
-import { endChecking, placeHold } from './holds.js';
+import { endChecking, placeHold } from '../holds/holds.js';
+import type { ChecksBeforeWrite } from './initiation-statement.js';
 
 // The initiation's compliance checks (docs/rules/screening.md#holds-and-alerts). Before the write,
 // the recipient is screened against the index in memory and the monitoring rules judge the
-// transfer under its sender's lock (transfers/repo.ts): a transfer they find nothing in is written
+// transfer under its sender's lock (initiation-statement.ts): a transfer they find nothing in is written
 // free, and nothing more runs. One they find something in (a hit, a stale required list, a rule's
 // alert, a hold on its sender) is written with a `checking` hold, and this step runs right after
 // its commit, on the same request, before the answer: the recipient screened again with alerts
 // raised, stale required lists holding it (fail closed), the monitoring rules with their alerts
 // and holds, then the `checking` hold ended. A crash in between leaves the transfer held until the
-// scheduled job finishes its checks (transfers/initiate-transfer.ts;
+// scheduled job finishes its checks (initiate-transfer.ts;
 // docs/decisions/035-compliance-holds.md). The answer tells the sender only that it is being
 // checked. A step that fails holds the transfer rather than letting it through unscreened.
 
@@ -62,7 +62,7 @@ function recipientOf(transfer: Pick<NewTransfer, 'destination_details' | 'destin
 /**
  * The checks before the write of `transfer` (not written yet: no id): the recipient screened
  * against the index in memory (no query), and the monitoring rules' judgement, which the insert
- * runs on the facts it reads under the sender's lock (transfers/repo.ts).
+ * runs on the facts it reads under the sender's lock (initiation-statement.ts).
  */
 export async function checksBeforeWrite(db: Db, transfer: Omit<NewTransfer, 'id'>): Promise<ChecksBeforeWrite> {
   const [state, settings] = await Promise.all([screeningIndex(db).state(), ruleSettings(db)]);
