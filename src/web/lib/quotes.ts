@@ -1,42 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PricePreview, PromisedQuote } from '@core/api/pricing';
+import type { FeesResponse, PricePreview, RatesResponse } from '@core/api/pricing';
 import type { DirectionId } from '@core/channels';
 import type { Decimal } from '@core/money';
 import { api, isApiError, type ApiError } from './api';
+import { useJson } from './use-json';
 
 // A quote is a promise (docs/rules/fees-and-rates.md#a-quote-is-a-promise): the screens ask the
-// server for it, from what the sender pays or from what the recipient gets.
+// server for it, from what the sender pays or from what the recipient gets. The price of what is
+// typed here; the firm quote the review holds in ./held-quote.ts, which the home page never loads.
 
 /** What a price is asked for: exactly one of what the sender pays (before the fee) and what the recipient gets. */
 export type QuoteAsk = { direction: DirectionId } & ({ amount: Decimal; payout?: undefined } | { payout: Decimal; amount?: undefined });
 
-/**
- * A quote as the page holds it: with `held_until`, its expiry on this device's clock. The server's
- * clock decides expiry; a phone's clock may be minutes off, so the time left is what the server
- * gave (expires_at − its Date header) counted from the answer's arrival.
- */
-export type HeldQuote = PromisedQuote & { held_until: number };
+// The published fee tiers and rates a price is computed from, read with the light useJson (not
+// TanStack Query): the home page and /fees stay light. `interval`: refreshed every so many ms.
 
-/** The server's clock at an answer, from its Date header (to the second), or this device's when absent. */
-export function serverClock(): { onResponse: (res: Response) => void; hold: (quote: PromisedQuote) => HeldQuote } {
-  let date = NaN;
-  return {
-    onResponse: (res) => {
-      date = Date.parse(res.headers.get('date') ?? '');
-    },
-    hold: (quote) => {
-      const now = Date.now();
-      const left = Date.parse(quote.expires_at) - (Number.isNaN(date) ? now : date);
-      return { ...quote, held_until: now + left };
-    },
-  };
-}
+/** GET /api/fees: the fee tiers and corridors. */
+export const usePublishedFees = (interval?: number) => useJson<FeesResponse>('/api/fees', interval);
 
-/** POST /api/quotes: a firm price with its id and expiry. */
-export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<HeldQuote> {
-  const clock = serverClock();
-  return clock.hold((await api<{ data: PromisedQuote }>('/api/quotes', { method: 'POST', body: ask, signal, onResponse: clock.onResponse })).data);
-}
+/** GET /api/rates: the stored rates and when they were updated. */
+export const usePublishedRates = (interval?: number) => useJson<RatesResponse>('/api/rates', interval);
 
 /**
  * POST /api/quotes/preview: the price of what is typed, stored nowhere (no id, no expiry). Typing
@@ -97,18 +80,6 @@ export function useLiveQuote(ask: QuoteAsk | null, version: string, delay = 400)
     key: state.key,
     pending: !!ask && (!current || state.version !== version),
   };
-}
-
-/** Whole seconds left until `heldUntil` (ms on this device's clock), never below 0. */
-export function secondsLeft(heldUntil: number, now: number): number {
-  return Math.max(0, Math.floor((heldUntil - now) / 1000));
-}
-
-/** Time left as a countdown: "29:41" under an hour, else hours and minutes. */
-export function countdownParts(seconds: number): { clock: string } | { hours: number; minutes: number } {
-  if (seconds >= 3600) return { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) };
-  const two = (n: number) => String(n).padStart(2, '0');
-  return { clock: `${two(Math.floor(seconds / 60))}:${two(seconds % 60)}` };
 }
 
 /** The value an amount field is filled with: the decimal as the language writes it, grouped ("91,500", "150,00"). */

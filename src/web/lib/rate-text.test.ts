@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DirectionId } from '@core/channels';
 import { computeQuote } from '@core/fees';
 import { referenceAndMargin } from '@core/quotes';
-import { countdownParts, secondsLeft, serverClock } from './quotes';
+import { countdownParts, secondsLeft, serverClock } from './held-quote';
 import { marginGivesMore, marginIsZero, marginPercent, rateFigure, readableRate } from './rate-text';
 
 const quote = (currency: string, payout_currency: string, rate: string, reference_rate: string, margin: string) =>

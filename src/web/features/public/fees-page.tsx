@@ -15,8 +15,7 @@ import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { channelLabel, formatDecimalText, money } from '@web/lib/format';
-import type { FeesResponse } from '@web/lib/queries';
-import { useJson } from '@web/lib/use-json';
+import { usePublishedFees } from '@web/lib/quotes';
 
 function amount(value: string | null, currency: Currency, lng: string): string {
   if (value == null) return '';
@@ -108,7 +107,7 @@ function Fact({ label, testId, children }: { label: string; testId: string; chil
 export default function FeesPage() {
   const { t } = useTranslation(['public', 'common']);
   // The light fetch hook, as on home: this public page stays free of the query client.
-  const fees = useJson<FeesResponse>('/api/fees');
+  const fees = usePublishedFees();
   const data = fees.data;
   const [tab, setTab] = useState<string>(DEFAULT_DIRECTION);
 

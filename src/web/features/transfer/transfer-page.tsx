@@ -10,7 +10,7 @@ import { Form, useErrorText, useLazyCheckedForm } from '@web/components/ui/form'
 import { isApiError } from '@web/lib/api';
 import { formatDecimalText } from '@web/lib/format';
 import { KycTransferNotice } from '@web/components/kyc-limits';
-import { askQuote } from '@web/lib/quotes';
+import { askQuote } from '@web/lib/held-quote';
 import { withPrefill } from '@web/lib/send-again';
 import { TransferFields } from './transfer-form';
 import { TransferReview } from './transfer-review';

@@ -9,7 +9,7 @@ import { FormError } from '@web/components/ui/form';
 import { isMobileChannel, readMobileNumber, type OperatorPrefix } from '@core/operators';
 import { formatPhone } from '@core/phone';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
-import { countdownParts, secondsLeft, type HeldQuote } from '@web/lib/quotes';
+import { countdownParts, secondsLeft, type HeldQuote } from '@web/lib/held-quote';
 import type { RateTable } from '@web/lib/rate-text';
 import { useOperators } from '@web/lib/operators';
 import { PriceLines } from './transfer-summary';

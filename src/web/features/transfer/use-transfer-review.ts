@@ -8,7 +8,7 @@ import type { DirectionId } from '@core/channels';
 import { showServerError } from '@web/components/ui/form';
 import { toast, type ToastInput } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
-import { askQuote, serverClock, type HeldQuote } from '@web/lib/quotes';
+import { askQuote, serverClock, type HeldQuote } from '@web/lib/held-quote';
 import { initiateTransfer, transferKeys } from '@web/lib/transfers';
 import type { ReviewPrice } from './transfer-review';
 import { FIELD_ALIASES, toPayload, type TransferValues } from './transfer-values';
