@@ -232,7 +232,7 @@ describe('tokens', () => {
   });
 
   it('a token is renewed shortly before it expires', async () => {
-    peer.tokenLifetime = 1;
+    peer.tokenLifetimeSeconds = 1;
     try {
       const shortLived = client();
       const before = peer.tokensIssued.length;
@@ -243,7 +243,7 @@ describe('tokens', () => {
       await kept(shortLived.balance('RWF', 'RW'));
       expect(peer.tokensIssued.length).toBe(before + 2);
     } finally {
-      peer.tokenLifetime = 3600;
+      peer.tokenLifetimeSeconds = 3600;
     }
   });
 

@@ -55,13 +55,13 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
   readonly payments: MtnPayment[] = [];
   readonly callbacks: MtnCallbackSent[] = [];
   readonly tokensIssued: { product: Product; token: string }[] = [];
-  /** Seconds each token lives (MTN: 3600). */
-  tokenLifetime = 3600;
+  /** Seconds each token lives (MTN: 3600); past it the token answers 401. */
+  tokenLifetimeSeconds = 3600;
   private float: number;
   private readonly transactions = { disbursement: new Map<string, MtnTransaction>(), collection: new Map<string, MtnTransaction>() };
   private readonly holders = new Map<string, MtnHolder>();
   private readonly scripts = new Map<string, MtnScript>();
-  private readonly tokens = new Map<string, Product>();
+  private readonly tokens = new Map<string, { product: Product; expiresAt: number }>();
   private callbacksToLose = 0;
   private held: MtnTransaction[] | null = null;
   private readonly sending = new Set<Promise<unknown>>();
@@ -186,16 +186,17 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
     const basic = `Basic ${Buffer.from(`${this.apiUser}:${this.apiKey}`).toString('base64')}`;
     if (req.headers.authorization !== basic) return { status: 401, body: { error: 'login_failed' } };
     const token = randomBytes(24).toString('base64url');
-    this.tokens.set(token, product);
+    this.tokens.set(token, { product, expiresAt: Date.now() + this.tokenLifetimeSeconds * 1000 });
     this.tokensIssued.push({ product, token });
-    return { status: 200, body: { access_token: token, token_type: 'access_token', expires_in: this.tokenLifetime } };
+    return { status: 200, body: { access_token: token, token_type: 'access_token', expires_in: this.tokenLifetimeSeconds } };
   }
 
   /** Token, subscription key and target environment, as MTN's gateway checks them; an answer when refused. */
   private refused(req: PeerRequest, product: Product, fault: Fault | undefined): PeerAnswer | undefined {
     if (req.headers['ocp-apim-subscription-key'] !== this.key(product)) return subscriptionDenied();
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!bearer || this.tokens.get(bearer) !== product) return { status: 401, body: { statusCode: 401, message: 'Access denied due to invalid or expired token.' } };
+    const live = bearer ? this.tokens.get(bearer) : undefined;
+    if (live?.product !== product || live.expiresAt <= Date.now()) return { status: 401, body: { statusCode: 401, message: 'Access denied due to invalid or expired token.' } };
     if (req.headers['x-target-environment'] !== this.targetEnvironment) return mtnError('NOT_ALLOWED_TARGET_ENVIRONMENT', 500);
     if (fault?.kind === 'error') return mtnError(fault.code, fault.status ?? 500);
     return undefined;
