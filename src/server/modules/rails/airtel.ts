@@ -194,14 +194,9 @@ export class AirtelOperator implements MobileMoneyOperator {
     const status = text(record(record(answer.body.data)?.transaction)?.status);
     if (!status && answer.status < 500 && code && NOT_FOUND_CODES.has(code)) return { state: 'not_found', step };
     const refusal = code ? codes[code] : undefined;
-    const verdict: Verdict =
-      status === 'TS' ? { state: 'succeeded' }
-        : status === 'TIP' ? { state: 'pending' }
-          : status === 'TF' ? failed(refusal?.state === 'failed' ? refusal.reason : 'failed')
-            : status === 'TA' ? unknown('ambiguous')
-              // An expired USSD push took nothing; an expired payout is not documented as undone.
-              : status === 'TE' ? (call === 'collection' ? failed('expired') : unknown('expired'))
-                : unknown(status ? `status_${status}` : answer.status >= 500 ? `http_${answer.status}` : code ?? 'unreadable_answer');
+    const verdict = status
+      ? statusVerdict(status, call, refusal?.state === 'failed' ? refusal.reason : 'failed')
+      : unknown(answer.status >= 500 ? `http_${answer.status}` : code ?? 'unreadable_answer');
     return this.outcome(verdict, answer, step);
   }
 
@@ -312,6 +307,19 @@ export function airtelCallbackReference(body: unknown, _headers: Record<string, 
   const expected = createHmac('sha256', secret).update(JSON.stringify({ transaction })).digest();
   const given = Buffer.from(hash, 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected) ? reference : null;
+}
+
+/** A transaction's status in an enquiry: TS success, TF failed, TIP in progress, TA ambiguous, TE expired. */
+function statusVerdict(status: string, call: Call, failureReason: string): Verdict {
+  switch (status) {
+    case 'TS': return { state: 'succeeded' };
+    case 'TIP': return { state: 'pending' };
+    case 'TF': return failed(failureReason);
+    case 'TA': return unknown('ambiguous');
+    // An expired USSD push took nothing; an expired payout is not documented as undone.
+    case 'TE': return call === 'collection' ? failed('expired') : unknown('expired');
+    default: return unknown(`status_${status}`);
+  }
 }
 
 /** Airtel's `reference` (shown to the customer): 4 to 64 letters and digits. */
