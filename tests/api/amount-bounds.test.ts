@@ -52,8 +52,8 @@ describe('a megabyte amount is refused at once by every endpoint that reads one'
     const elapsed = performance.now() - started;
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual(expect.any(String));
-    // Generous for a loaded CI machine; the defect this guards against held the loop for minutes.
-    expect(elapsed).toBeLessThan(2000);
+    // It did not hang (the defect held the loop for minutes); how long it takes: npm run bench -- amount-bounds.
+    expect(elapsed).toBeLessThan(5_000);
     expect((await t.request({ method: 'GET', url: '/api/fees' })).body).toBe(fees);
     expect((await t.request({ method: 'GET', url: '/api/rates' })).json().data).toEqual(rates);
   });

@@ -3,15 +3,12 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
-import { RedisServer } from '../support/redis-apps.js';
+import { RedisServer } from '../support/redis-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-// Redis down never slows a sign-in or a quote: the limits are counted in each process at once, the outage is
-// logged once, and once Redis is back the processes share their counts in it again (README
-// "Deploying past one machine").
-
-/** A bound far above a sign-in's normal time on a busy machine, far below the seconds it took while Redis was down. */
-const NORMAL_MS = 1_000;
+// Redis down never stops a sign-in or a quote: the limits are counted in each process at once, the
+// outage is logged once, and once Redis is back the processes share their counts in it again (README
+// "Deploying past one machine"). How long they take meanwhile: npm run bench -- redis-outage.
 
 const redis = new RedisServer();
 const prefix = `mt-test:${randomBytes(6).toString('hex')}:`;
@@ -31,48 +28,33 @@ afterAll(async () => {
   await redis.kill();
 });
 
-const signIn = async (t: TestApp, user: TestUser, password = user.password, address = '203.0.113.50') => {
-  const started = performance.now();
-  const res = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password }, headers: { 'x-forwarded-for': address } });
-  return { status: res.statusCode, ms: performance.now() - started };
-};
+const signIn = async (t: TestApp, user: TestUser, password = user.password, address = '203.0.113.50') =>
+  (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password }, headers: { 'x-forwarded-for': address } })).statusCode;
 
 const said = (lines: string[], text: string) => lines.filter((l) => l.includes(text)).length;
 
 describe('Redis killed during sign-ins, then back', () => {
-  it('sign-ins and quotes answer in normal time through the outage, both limited per process, with one log line; once back, the limits are shared again', async () => {
+  it('sign-ins and quotes answer through the outage, both limited per process, with one log line; once back, the limits are shared again', async () => {
     const user = await createUser(a);
     // Twenty sign-ins one after another; Redis is killed outright after the fifth.
-    const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       if (i === 5) await redis.kill();
-      const { status, ms } = await signIn(a, user);
-      expect(status).toBe(200);
-      times.push(ms);
+      expect(await signIn(a, user)).toBe(200);
     }
-    expect(Math.max(...times)).toBeLessThan(NORMAL_MS);
-    // Quotes, whose per-address ceiling is counted in Redis too, pass at once, counted in each
+    // Quotes, whose per-address ceiling is counted in Redis too, pass, counted in each
     // process meanwhile: 300 a minute per address (docs/rules/fees-and-rates.md), then refused on
     // this process only.
     const quote = (t: TestApp) => t.request({ method: 'POST', url: '/api/quotes', payload: { direction: 'USD_XAF', amount: '100' }, headers: { 'x-forwarded-for': '203.0.113.51' } });
-    const quoteTimes: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const started = performance.now();
-      expect((await quote(a)).statusCode).toBe(200);
-      quoteTimes.push(performance.now() - started);
-    }
-    expect(Math.max(...quoteTimes)).toBeLessThan(NORMAL_MS);
+    for (let i = 0; i < 300; i++) expect((await quote(a)).statusCode).toBe(200);
     expect((await quote(a)).statusCode).toBe(429);
     expect((await quote(b)).statusCode).toBe(200);
 
     // Still limited meanwhile, by each process's own counters: ten wrong passwords a quarter-hour
     // per account and address (docs/rules/accounts.md), then refused on this process only.
     const guessed = await createUser(a);
-    for (let i = 0; i < 10; i++) expect((await signIn(a, guessed, 'wrong-password', '198.51.100.60')).status).toBe(401);
-    const refused = await signIn(a, guessed, 'wrong-password', '198.51.100.60');
-    expect(refused.status).toBe(429);
-    expect(refused.ms).toBeLessThan(NORMAL_MS);
-    expect((await signIn(b, guessed, 'wrong-password', '198.51.100.60')).status).toBe(401);
+    for (let i = 0; i < 10; i++) expect(await signIn(a, guessed, 'wrong-password', '198.51.100.60')).toBe(401);
+    expect(await signIn(a, guessed, 'wrong-password', '198.51.100.60')).toBe(429);
+    expect(await signIn(b, guessed, 'wrong-password', '198.51.100.60')).toBe(401);
     // One line for the whole outage, however many sign-ins it met.
     expect(said(logs.a, 'redis unreachable')).toBe(1);
 
@@ -80,9 +62,9 @@ describe('Redis killed during sign-ins, then back', () => {
     await redis.start();
     await expect.poll(() => said(logs.a, 'redis reachable again') + said(logs.b, 'redis reachable again'), { timeout: 10_000 }).toBe(2);
     const other = await createUser(a);
-    for (let i = 0; i < 10; i++) expect((await signIn(i % 2 ? b : a, other, 'wrong-password', '198.51.100.61')).status).toBe(401);
-    expect((await signIn(a, other, 'wrong-password', '198.51.100.61')).status).toBe(429);
-    expect((await signIn(b, other, 'wrong-password', '198.51.100.61')).status).toBe(429);
+    for (let i = 0; i < 10; i++) expect(await signIn(i % 2 ? b : a, other, 'wrong-password', '198.51.100.61')).toBe(401);
+    expect(await signIn(a, other, 'wrong-password', '198.51.100.61')).toBe(429);
+    expect(await signIn(b, other, 'wrong-password', '198.51.100.61')).toBe(429);
     const client = new Redis(redis.url);
     try {
       expect((await client.keys(`${prefix}login:*`)).length).toBeGreaterThan(0);
@@ -91,9 +73,9 @@ describe('Redis killed during sign-ins, then back', () => {
     }
   }, 60_000);
 
-  it('Redis stops answering on open connections: after the first wait (half a second at most) sign-ins answer in normal time; shared again once it answers', async () => {
+  it('Redis stops answering on open connections: sign-ins still answer, the connection dropped once; shared again once it answers', async () => {
     const user = await createUser(a);
-    expect((await signIn(a, user)).status).toBe(200);
+    expect(await signIn(a, user)).toBe(200);
     const before = said(logs.a, 'redis unreachable');
     const backBefore = said(logs.a, 'redis reachable again');
     // The commands in flight time out together: the connection is dropped once, not once for each.
@@ -102,15 +84,8 @@ describe('Redis killed during sign-ins, then back', () => {
     process.on('warning', onWarning);
     redis.pause();
     try {
-      const times: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        const { status, ms } = await signIn(a, user);
-        expect(status).toBe(200);
-        times.push(ms);
-      }
+      for (let i = 0; i < 10; i++) expect(await signIn(a, user)).toBe(200);
       // The first sign-in meets the command timeout; the connection is then dropped, not waited on again.
-      expect(Math.max(...times.slice(1))).toBeLessThan(NORMAL_MS);
-      expect(times[0]).toBeLessThan(2 * NORMAL_MS);
       expect(said(logs.a, 'redis unreachable')).toBe(before + 1);
     } finally {
       redis.resume();
@@ -119,7 +94,7 @@ describe('Redis killed during sign-ins, then back', () => {
     expect(warnings).not.toContain('MaxListenersExceededWarning');
     await expect.poll(() => said(logs.a, 'redis reachable again'), { timeout: 10_000 }).toBe(backBefore + 1);
     const other = await createUser(a);
-    for (let i = 0; i < 10; i++) expect((await signIn(a, other, 'wrong-password', '198.51.100.62')).status).toBe(401);
-    expect((await signIn(b, other, 'wrong-password', '198.51.100.62')).status).toBe(429);
+    for (let i = 0; i < 10; i++) expect(await signIn(a, other, 'wrong-password', '198.51.100.62')).toBe(401);
+    expect(await signIn(b, other, 'wrong-password', '198.51.100.62')).toBe(429);
   }, 60_000);
 });

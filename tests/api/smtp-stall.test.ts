@@ -7,6 +7,7 @@ import { registration, uniqueAddress, uniqueEmail } from './auth-fixtures.js';
 
 // A stalled mail server delays only the e-mail it stalls on: every wait on it is bounded by
 // SMTP_TIMEOUT_MS, the e-mail fails and is retried later, and the worker goes on to the next one.
+// How long each wait takes: npm run bench -- smtp-stall.
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -39,16 +40,14 @@ describe('a stalled mail server', () => {
     const other = uniqueEmail('other');
     smtp.stallMailTo(stuck);
 
-    const queued = Date.now();
     expect((await register(t, stuck)).statusCode).toBe(200);
     expect((await register(t, other)).statusCode).toBe(200);
 
-    // The other code arrives within the 1 s timeout and a few seconds more, not after 10 minutes.
+    // The other code arrives while the stalled one is still unsent (a guard of 5 s: it did not wait for the stall to end).
     await smtp.waitFor(other, /verification code/, 5_000);
-    expect(Date.now() - queued).toBeLessThan(5_000);
+    expect(smtp.messages.filter((m) => m.to.includes(stuck))).toHaveLength(0);
     // The stalled one failed on a timeout meanwhile and waits for its next try (of 10): not parked, not lost.
     await expect.poll(async () => (await mailJob(t, stuck))?.last_error, { timeout: 5_000 }).toMatch(/timeout/i);
-    expect(Date.now() - queued).toBeLessThan(6_000);
     const failed = await mailJob(t, stuck);
     expect(failed?.max_attempts).toBe(10);
     expect(failed!.attempts).toBeLessThan(10);
@@ -71,10 +70,8 @@ describe('a stalled mail server', () => {
     const t = await app({ SMTP_URL: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, SMTP_TIMEOUT_MS: '1000' });
     const email = uniqueEmail('greeted');
 
-    const queued = Date.now();
     expect((await register(t, email)).statusCode).toBe(200);
     await expect.poll(async () => (await mailJob(t, email))?.last_error, { timeout: 5_000 }).toMatch(/timeout/i);
-    expect(Date.now() - queued).toBeLessThan(5_000);
     const job = await mailJob(t, email);
     expect(job!.attempts).toBeLessThan(job!.max_attempts);
   }, 30_000);
