@@ -5,8 +5,8 @@ import { canCancel } from '@core/status';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { useToast } from '@web/components/ui/toast';
-import { api, isApiError } from '@web/lib/api';
-import { transferKeys, type TransactionItem } from '@web/lib/transfers';
+import { isApiError } from '@web/lib/api';
+import { cancelTransfer, transferKeys, type TransactionItem } from '@web/lib/transfers';
 
 /**
  * "Cancel" for a transfer the sender may still cancel (pending, not paid out), confirmed in the
@@ -23,7 +23,7 @@ export function CancelTransferButton({ item }: { item: Pick<TransactionItem, 'tr
   const cancel = async () => {
     setCancelling(true);
     try {
-      await api(`/api/transfer-requests/${item.transfer_request_id}/cancel`, { method: 'POST' });
+      await cancelTransfer(item.transfer_request_id);
       setConfirming(false);
       toast({ variant: 'success', title: t('history.cancelled') });
       await queryClient.invalidateQueries({ queryKey: transferKeys.all });

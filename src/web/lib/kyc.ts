@@ -9,6 +9,9 @@ export type { KycStatus, KycWindowState };
 
 export const kycKeys = { me: ['kyc'] as const };
 
+/** POST /api/kyc/reviews: the documents sent are to be reviewed for `level`. */
+export const requestKycReview = (level: number) => api('/api/kyc/reviews', { method: 'POST', body: { level } });
+
 export function useKyc(enabled = true) {
   return useQuery({
     queryKey: kycKeys.me,

@@ -1,8 +1,9 @@
 // The sending-money API as the transfer, payment, dashboard and history screens use it.
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { InitiatedResponse } from '@core/api/payments';
+import type { CheckoutResponse, InitiatedResponse } from '@core/api/payments';
 import type { RecipientListResponse } from '@core/api/recipients';
+import type { TrackingLinkResponse } from '@core/api/tracking';
 import type {
   DestinationDetails, TransactionJson, TransactionPage, TransferDetail, TransferDetailResponse, TransferSummaryResponse,
 } from '@core/api/transfers';
@@ -70,6 +71,20 @@ export function useSavedRecipients() {
 export function initiateTransfer(body: z.input<typeof PaymentInitiateSchema>, idempotencyKey: string, onResponse?: (res: Response) => void) {
   return api<InitiatedResponse>('/api/payments/initiate', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey }, onResponse });
 }
+
+/** POST …/cancel: the sender cancels a transfer not yet paid out. */
+export const cancelTransfer = (requestId: string) => api(`/api/transfer-requests/${requestId}/cancel`, { method: 'POST' });
+
+/** POST …/messages: the sender's reply in the transfer's conversation with the staff. */
+export const sendTransferMessage = (requestId: string, body: { body: string }) =>
+  api(`/api/transfer-requests/${requestId}/messages`, { method: 'POST', body });
+
+/** The transfer's public tracking link: POST renews it, DELETE revokes it. */
+export const changeTrackingLink = (requestId: string, method: 'DELETE' | 'POST') =>
+  api<TrackingLinkResponse | undefined>(`/api/transfer-requests/${requestId}/tracking`, { method });
+
+/** POST /api/payments/:id/paypal: the PayPal checkout the sender is sent to, to pay. */
+export const startPaypalCheckout = (requestId: string) => api<CheckoutResponse>(`/api/payments/${requestId}/paypal`, { method: 'POST' });
 
 /** The name a row shows for its recipient, or null when none is known ("unknown recipient"). */
 export function recipientName(item: { destination_details?: DestinationDetails; metadata?: Record<string, unknown> }): string | null {

@@ -1,5 +1,4 @@
 import { Fragment } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Mail, RefreshCw } from 'lucide-react';
 import { PageHeader, PageShell } from '@web/components/page';
@@ -8,9 +7,9 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
-import type { OutboxResponse } from '@core/api/mail';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
+import { useDevOutbox } from './use-dev-outbox';
 
 /** Links in a mail's text, clickable (reset links lead back into this app). */
 function Linkified({ text }: { text: string }) {
@@ -37,12 +36,7 @@ function Linkified({ text }: { text: string }) {
  */
 export default function OutboxPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
-  const outbox = useQuery({
-    queryKey: ['dev', 'outbox'],
-    queryFn: async ({ signal }) => (await api<OutboxResponse>('/api/dev/outbox', { signal, token: null })).data,
-    refetchInterval: 5000,
-    retry: false,
-  });
+  const outbox = useDevOutbox();
   const unavailable = isApiError(outbox.error) && outbox.error.status === 404;
   return (
     <PageShell>

@@ -8,9 +8,8 @@ import { Field, Form, FormError, SubmitButton } from '@web/components/ui/form';
 import { useZodForm } from '@web/components/ui/zod-form';
 import { Textarea } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
-import { api } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
-import { transferKeys } from '@web/lib/transfers';
+import { sendTransferMessage, transferKeys } from '@web/lib/transfers';
 
 /**
  * The transfer's thread with our team (docs/rules/back-office.md#notes-and-action-needed): what staff asked, the messages both ways,
@@ -48,7 +47,7 @@ export function TransferThread({ transferId, messages, actionMessage, focusReply
   }, [focusReply]);
 
   const send = async (values: { body: string }) => {
-    await api(`/api/transfer-requests/${transferId}/messages`, { method: 'POST', body: values });
+    await sendTransferMessage(transferId, values);
     form.reset({ body: '' });
     toast({ variant: 'success', title: t('conversation.sent') });
     await queryClient.invalidateQueries({ queryKey: transferKeys.all });

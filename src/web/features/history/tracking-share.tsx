@@ -2,13 +2,12 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Copy, Link2Off, Mail, MessageCircle, MessageSquare, RefreshCw, Share2 } from 'lucide-react';
-import type { TrackingLinkResponse } from '@core/api/tracking';
 import { Button } from '@web/components/ui/button';
 import { ConfirmDialog } from '@web/components/ui/confirm-dialog';
 import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
-import { api, isApiError } from '@web/lib/api';
-import { transferKeys } from '@web/lib/transfers';
+import { isApiError } from '@web/lib/api';
+import { changeTrackingLink, transferKeys } from '@web/lib/transfers';
 
 /**
  * The transfer's tracking link for its recipient (docs/rules/transfers.md#tracking-link) in the sender's details: copy, share
@@ -26,7 +25,7 @@ export function TrackingShare({ transferId, trackingUrl }: { transferId: string;
   const change = async (method: 'DELETE' | 'POST') => {
     setBusy(true);
     try {
-      await api<TrackingLinkResponse | undefined>(`/api/transfer-requests/${transferId}/tracking`, { method });
+      await changeTrackingLink(transferId, method);
       setConfirming(false);
       toast({ variant: 'success', title: t(method === 'DELETE' ? 'tracking.share.revoked' : 'tracking.share.renewed') });
       await queryClient.invalidateQueries({ queryKey: transferKeys.all });

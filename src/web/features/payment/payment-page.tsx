@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2, CircleSlash } from 'lucide-react';
-import type { CheckoutResponse } from '@core/api/payments';
 import { awaitsPayment } from '@core/money-states';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
@@ -10,10 +9,10 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
 import { SenderStateLine } from '@web/components/sender-state';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
 import { useRates } from '@web/lib/queries';
-import { useTransfer, type TransferDetail } from '@web/lib/transfers';
+import { startPaypalCheckout, useTransfer, type TransferDetail } from '@web/lib/transfers';
 import { rateText } from '@web/lib/rate-text';
 import { CopyButton } from './copy-button';
 import { ProofCard } from './proof-card';
@@ -80,7 +79,7 @@ export default function PaymentPage() {
   const toPayPal = async () => {
     setLeaving(true);
     try {
-      const res = await api<CheckoutResponse>(`/api/payments/${tr.id}/paypal`, { method: 'POST' });
+      const res = await startPaypalCheckout(tr.id);
       window.location.assign(res.data.payment_url);
     } catch (err) {
       setPaypalError(isApiError(err) ? err.message : t('common:errors.generic'));

@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { CountriesResponse } from '@core/api/geo';
 import { ProfileUpdateSchema } from '@core/schemas';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Field, Form, SubmitButton } from '@web/components/ui/form';
@@ -10,9 +9,8 @@ import { parseInto, useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { useToast } from '@web/components/ui/toast';
-import { api } from '@web/lib/api';
 import { errorText } from '@web/lib/translate';
-import { useStates } from '@web/lib/geo-api';
+import { useCountries, useStates } from '@web/lib/geo-api';
 import { profileApi, profileKeys, type MyProfile } from './profile-api';
 
 // What sending money needs besides name and phone (docs/rules/know-your-sender.md#levels): the
@@ -25,20 +23,12 @@ const identitySchema = Values.transform((v, ctx) => parseInto(ProfileUpdateSchem
   date_of_birth: v.date_of_birth, address: v.address, city: v.city, state: v.state, country: v.country,
 }, ctx));
 
-function useCountryList() {
-  return useQuery({
-    queryKey: ['geo', 'countries'],
-    queryFn: async ({ signal }) => (await api<CountriesResponse>('/api/geo/countries', { signal, token: null })).data,
-    staleTime: Infinity,
-  });
-}
-
 export function IdentityCard({ profile }: { profile: MyProfile }) {
   const { t } = useTranslation(['auth', 'common']);
   const { toast } = useToast();
   const queryClient = useQueryClient();
   const titleId = useId();
-  const countries = useCountryList();
+  const countries = useCountries();
   const initial: IdentityValues = {
     date_of_birth: profile.date_of_birth ?? '', address: profile.address ?? '', city: profile.city ?? '',
     state: profile.state ?? '', country: profile.country ?? '',

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionsEndedResponse } from '@core/api/auth';
+import type { AccountClosedResponse, MyDataExport } from '@core/api/privacy';
 import type { MyProfileResponse, ProfileSavedResponse } from '@core/api/profiles';
 import type { RecipientDeletedResponse, RecipientListResponse } from '@core/api/recipients';
-import type { PasswordChange, ProfileUpdate } from '@core/schemas';
+import type { AccountClose, PasswordChange, ProfileUpdate } from '@core/schemas';
 import type { SavedRecipient } from '@web/lib/saved-recipient';
 import { api, isApiError } from '@web/lib/api';
 
@@ -40,6 +41,10 @@ export const profileApi = {
   confirmEmail: (email: string, otp: string) =>
     api<ProfileSaveAnswer>('/api/profiles/me/email/confirm', { method: 'POST', body: { email, otp } }),
   logoutEverywhere: () => api<SessionsEndedResponse>('/api/auth/logout-all', { method: 'POST' }),
+  /** Everything the service holds on the account, as one JSON document. */
+  exportMyData: () => api<MyDataExport>('/api/profiles/me/export'),
+  /** Closes the account; the server ends every session. */
+  closeAccount: (body: AccountClose) => api<AccountClosedResponse>('/api/profiles/me/close', { method: 'POST', body }),
 };
 
 export function useSavedRecipients() {

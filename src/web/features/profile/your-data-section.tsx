@@ -3,18 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { Download, UserX } from 'lucide-react';
-import type { AccountClosedResponse, MyDataExport } from '@core/api/privacy';
+import type { MyDataExport } from '@core/api/privacy';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog';
 import { Form, FormError, SubmitButton } from '@web/components/ui/form';
 import { useZodForm } from '@web/components/ui/zod-form';
 import { useToast } from '@web/components/ui/toast';
-import { api } from '@web/lib/api';
 import { useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
 import { OwnerProofFields } from './owner-proof-fields';
-import { isReauthCodeSent, type MyProfile } from './profile-api';
+import { isReauthCodeSent, profileApi, type MyProfile } from './profile-api';
 
 // A sender's own data (docs/rules/your-data.md): the download of everything held about them, and
 // the closure of their account, confirmed with the owner's proof.
@@ -51,7 +50,7 @@ export function YourDataSection({ profile }: { profile: MyProfile }) {
   const download = async () => {
     setDownloading(true);
     try {
-      saveAsFile(await api<MyDataExport>('/api/profiles/me/export'));
+      saveAsFile(await profileApi.exportMyData());
     } catch (err) {
       toast({ variant: 'destructive', title: t('yourData.downloadFailed'), description: errorText(err, t('common:errors.generic')) });
     } finally {
@@ -103,7 +102,7 @@ function CloseAccountDialog({ open, onClose, hasPassword }: { open: boolean; onC
           form={form}
           onSubmit={async (body) => {
             try {
-              const { message } = await api<AccountClosedResponse>('/api/profiles/me/close', { method: 'POST', body });
+              const { message } = await profileApi.closeAccount(body);
               toast({ variant: 'success', title: t('yourData.closedTitle'), description: message });
               // The server ended every session already: forget this one and leave.
               await logout('/');

@@ -1,15 +1,15 @@
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Clock, Send, Unlink } from 'lucide-react';
-import type { TrackingJson, TrackingResponse } from '@core/api/tracking';
+import type { TrackingJson } from '@core/api/tracking';
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Card, CardContent } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { formatDateTime, moneyFromDecimal } from '@web/lib/format';
+import { useTracking } from './use-tracking';
 
 /**
  * The recipient's tracking page (/t/{token}, docs/rules/transfers.md#tracking-link): no sign-in, what GET /api/track/{token} allows
@@ -18,12 +18,7 @@ import { formatDateTime, moneyFromDecimal } from '@web/lib/format';
 export default function TrackingPage() {
   const { token = '' } = useParams();
   const { t, i18n } = useTranslation(['transfer', 'common']);
-  const tracked = useQuery({
-    queryKey: ['track', token, i18n.resolvedLanguage],
-    queryFn: async ({ signal }) => (await api<TrackingResponse>(`/api/track/${encodeURIComponent(token)}`, { signal, token: null })).data,
-    // A 404 is an answer, not a hiccup: no retries for it.
-    retry: (count, err) => !(isApiError(err) && err.status === 404) && count < 2,
-  });
+  const tracked = useTracking(token, i18n.resolvedLanguage);
 
   return (
     <PageShell width="narrow" className="max-w-xl">

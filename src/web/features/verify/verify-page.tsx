@@ -10,8 +10,7 @@ import { Card } from '@web/components/ui/card';
 import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
-import { api } from '@web/lib/api';
-import { kycKeys, useKyc } from '@web/lib/kyc';
+import { kycKeys, requestKycReview, useKyc } from '@web/lib/kyc';
 import { errorText } from '@web/lib/translate';
 import { DocumentInput, slotKey, type SlotState } from './document-input';
 import type { DocumentSlot } from './upload-document';
@@ -54,7 +53,7 @@ export default function VerifyPage() {
     setSubmitting(true);
     setError(null);
     try {
-      await api('/api/kyc/reviews', { method: 'POST', body: { level: chosenLevel } });
+      await requestKycReview(chosenLevel);
       setStates({});
       await queryClient.invalidateQueries({ queryKey: kycKeys.me });
     } catch (err) {
