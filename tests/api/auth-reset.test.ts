@@ -39,6 +39,7 @@ describe('forgot password', () => {
     expect(unknown.json()).toEqual({ message: NEUTRAL });
     const { link } = await resetLink(user);
     expect(link).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=/);
+    await t.jobsDone();
     expect(smtp.messages.some((m, i) => i >= before && m.to.includes('no-account@example.test'))).toBe(false);
     const mail = await smtp.waitFor(user.email, /reset-password/);
     expect(mail.raw).toContain('Content-Type: text/html');

@@ -79,6 +79,7 @@ describe('the e-mails of a closed transfer', () => {
     // The creation e-mail asks for the payment: the closed one must not.
     expect(bodyOf((await smtp.waitFor(alice.email, new RegExp(`Transfer ${created.reference} created`))).raw)).toMatch(/Pay \$104\.50/);
     expect((await cancel(created.id)).statusCode).toBe(200);
+    await t.jobsDone();
     const body = bodyOf((await smtp.waitFor(alice.email, new RegExp(`Transfer ${created.reference}: Cancelled`))).raw);
     expect(body).toContain(`The status of your transfer ${created.reference} is now: Cancelled.`);
     expect(body).toContain('No payment was received for this transfer, so nothing is owed to you and nothing will be charged.');
@@ -89,6 +90,7 @@ describe('the e-mails of a closed transfer', () => {
   it('rejected after the payment was received: gives the reason and says the refund comes within 5-7 business days', async () => {
     const paid = await insertTransfer(t, alice.id, { paid: true });
     expect((await reject(paid.id)).statusCode).toBe(200);
+    await t.jobsDone();
     const body = bodyOf((await smtp.waitFor(alice.email, new RegExp(`Transfer ${paid.reference}: Rejected`))).raw);
     expect(body).toContain('Message from our team: The recipient number is not registered.');
     expect(body).toContain('Your payment was received, so it will be refunded within 5-7 business days.');
@@ -100,6 +102,7 @@ describe('the e-mails of a closed transfer', () => {
     const pierre = await createUser(t, { full_name: 'Pierre', language: 'fr' });
     const paid = await insertTransfer(t, pierre.id, { paid: true });
     expect((await reject(paid.id)).statusCode).toBe(200);
+    await t.jobsDone();
     // The listener keeps the quoted-printable bytes one character each: read them back as UTF-8.
     const mail = await smtp.waitFor(pierre.email, new RegExp(`Bonjour Pierre,[\\s\\S]*${paid.reference}`));
     const body = Buffer.from(bodyOf(mail.raw), 'latin1').toString('utf8');

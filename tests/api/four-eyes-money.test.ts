@@ -84,6 +84,7 @@ describe('the payout of a transfer at or above its threshold', () => {
     expect(recorded.statusCode, recorded.body).toBe(200);
     expect(recorded.json().data).toMatchObject({ payout_status: 'sent' });
     expect(await ledgerKinds(transfer.id)).toContain('payout');
+    await t.jobsDone();
     await smtp.waitFor(sender.email, /paid out/);
     expect((await move(mia.token, transfer.id, 'completed')).statusCode).toBe(200);
   });

@@ -103,6 +103,7 @@ describe('recording a payment received by hand', () => {
       expect.objectContaining({ account: 'paypal_usd', currency: 'USD', amount: '104.50' }),
       expect.objectContaining({ account: 'customer_funds', currency: 'USD', amount: '-104.50' }),
     ]);
+    await t.jobsDone();
     const mail = await smtp.waitFor(sender.email, new RegExp(`Payment received for transfer ${transfer.reference}`));
     expect(mail.raw).toContain(`We received your payment of $104.50 for transfer ${transfer.reference}.`);
   });

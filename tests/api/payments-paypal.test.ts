@@ -185,6 +185,7 @@ describe('PayPal: capture at processing, void on close, refund through PayPal (d
     expect(tx).toMatchObject({ provider_txn_id: capture!.id, status: 'processing' });
     expect(await ledgerKinds(id)).toEqual(['payment']);
     expect(await events(id)).toEqual(['pending', 'payment_authorized', 'payment_received', 'processing']);
+    await t.jobsDone();
     await smtp.waitFor(sender.email, new RegExp(`Transfer ${reference}: Processing`));
 
     // The sender finds the transfer by the PayPal capture id.

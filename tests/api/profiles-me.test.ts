@@ -122,10 +122,12 @@ describe('changing the e-mail: only once the new address confirms a code', () =>
 
   it('keeps the same e-mail without sending anything', async () => {
     const user = await createUser(t);
+    await t.jobsDone();
     const before = smtp.messages.length;
     const res = await patchMe(user.token, { email: user.email, full_name: 'Same' });
     expect(res.statusCode).toBe(200);
     expect(res.json().pending_email).toBeUndefined();
+    await t.jobsDone();
     expect(smtp.messages.length).toBe(before);
   });
 });

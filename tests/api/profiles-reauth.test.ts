@@ -44,6 +44,7 @@ describe('changing the e-mail asks for the current password', () => {
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json()).toMatchObject({ error: WRONG, fields: { current_password: WRONG } });
     expect((await me(user.token)).json().data).toMatchObject({ email: user.email, full_name: 'Kept Name' });
+    await t.jobsDone();
     expect(mailsTo(newEmail)).toBe(0);
     // Name and phone alone still change with the session only.
     expect((await patchMe(user.token, { full_name: 'New Name' })).statusCode).toBe(200);
@@ -78,12 +79,14 @@ describe('an account with only Google/Facebook confirms with a code mailed to it
       code: 'reauth_code_sent',
       error: `To confirm it is you, we sent a 6-digit code to ${user.email}. Enter it to make this change.`,
     });
+    await t.jobsDone();
     expect(mailsTo(newEmail)).toBe(0);
     const code = await smtp.codeFor(user.email);
 
     const wrong = await patchMe(user.token, { email: newEmail, current_code: code === '000000' ? '111111' : '000000' });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json().fields.current_code).toBe('Invalid or expired OTP code');
+    await t.jobsDone();
     expect(mailsTo(newEmail)).toBe(0);
 
     const ok = await patchMe(user.token, { email: newEmail, current_code: code });

@@ -56,7 +56,8 @@ it('does every job queued at backup time exactly once from the restored database
   await paypal.start();
   const payPalEnv = { PAYPAL_CLIENT_ID: paypal.clientId, PAYPAL_CLIENT_SECRET: paypal.clientSecret, PAYPAL_API_BASE: paypal.url };
   // Nothing listens at this port: every delivery fails and the e-mails stay queued for a retry.
-  before = await createTestApp({ env: { ...payPalEnv, SMTP_URL: `smtp://127.0.0.1:${await freePort()}` } });
+  // Grouping off: every job must have been tried before the backup, and a grouped e-mail waits 60 s untried.
+  before = await createTestApp({ env: { ...payPalEnv, SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, MAIL_GROUP_SECONDS: '0' } });
   const senders = [registration(), registration(), registration()];
   for (const body of senders) {
     const res = await before.request({ method: 'POST', url: '/api/auth/register', payload: body, headers: { 'x-forwarded-for': uniqueAddress() } });

@@ -222,10 +222,12 @@ describe('e-mails to the sender', () => {
   it('a message to the sender is e-mailed in their language; one that asks says what and links to the transfer', async () => {
     const transfer = await createTransfer(t, sender.id);
     await note(manager.token, transfer.id, { body: 'We received your proof, thank you', visibility: 'sender' });
+    await t.jobsDone();
     const plain = await smtp.waitFor(sender.email, /We received your proof, thank you/);
     expect(plain.raw).toContain(`A message about your transfer ${transfer.reference}`);
 
     await note(manager.token, transfer.id, { body: 'The screenshot is cut, please send the whole page', visibility: 'sender', action_needed: true });
+    await t.jobsDone();
     const asked = await smtp.waitFor(sender.email, /please send the whole page/);
     expect(asked.raw).toContain(`Action needed on your transfer ${transfer.reference}`);
     expect(asked.raw).toContain(`http://localhost:3000/pay/${transfer.id}`);
@@ -235,6 +237,7 @@ describe('e-mails to the sender', () => {
     await t.database.db.update(profiles).set({ language: 'fr' }).where(eq(profiles.id, other.id));
     const theirs = await createTransfer(t, other.id);
     await note(admin.token, theirs.id, { body: 'Merci de renvoyer la preuve', visibility: 'sender', action_needed: true });
+    await t.jobsDone();
     const fr = await smtp.waitFor(other.email, /Merci de renvoyer la preuve/);
     expect(fr.raw).toContain('Action requise sur votre transfert');
     expect(fr.raw).toContain('Message de notre'); // (the listener shows UTF-8 bytes one by one: no accents here)
@@ -244,22 +247,28 @@ describe('e-mails to the sender', () => {
     const paid = await createTransfer(t, sender.id, { paid: true });
     await note(manager.token, paid.id, { body: 'SECRET-STAFF-REMARK', visibility: 'internal' });
     await call(manager.token, 'PATCH', `/api/transfer-requests/${paid.id}`, { status: 'processing', note: 'We are sending it now' });
+    await t.jobsDone();
     const processing = await smtp.waitFor(sender.email, /We are sending it now/);
     expect(processing.raw).toContain('Message from our team: We are sending it now');
     await call(manager.token, 'POST', `/api/transfer-requests/${paid.id}/payout`, { reference: 'AIRTEL-PAYOUT-77' });
     await call(manager.token, 'PATCH', `/api/transfer-requests/${paid.id}`, { status: 'completed' });
-    const completed = await smtp.waitFor(sender.email, new RegExp(`Transfer ${paid.reference}: Completed`));
+    await t.jobsDone();
+    // Paid out and completed together: one e-mail telling both, as the grouping window gathers them.
+    const completed = await smtp.waitFor(sender.email, new RegExp(`Updates on your transfer ${paid.reference}`));
+    expect(completed.raw).toContain(`The status of your transfer ${paid.reference} is now: Completed.`);
     expect(completed.raw).toContain('Payout reference: AIRTEL-PAYOUT-77.');
 
     // Rejected after the money arrived: it will be refunded; before any money: nothing is owed.
     const received = await createTransfer(t, sender.id, { paid: true });
     await call(manager.token, 'PATCH', `/api/transfer-requests/${received.id}`, { status: 'rejected', note: 'The recipient number is closed' });
+    await t.jobsDone();
     const refundDue = await smtp.waitFor(sender.email, new RegExp(`Transfer ${received.reference}: Rejected`));
     expect(refundDue.raw).toContain('Message from our team: The recipient number is closed');
     expect(refundDue.raw).toContain('it will be refunded within 5-7 business days');
 
     const unpaid = await createTransfer(t, sender.id);
     await call(manager.token, 'PATCH', `/api/transfer-requests/${unpaid.id}`, { status: 'rejected', note: 'No payment arrived' });
+    await t.jobsDone();
     const nothing = await smtp.waitFor(sender.email, new RegExp(`Transfer ${unpaid.reference}: Rejected`));
     expect(nothing.raw).toContain('nothing is owed to you');
 

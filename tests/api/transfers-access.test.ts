@@ -115,6 +115,7 @@ describe('details, timeline and cancel', () => {
     const created = await createTransfer(alice, '120', 'Timeline Person');
     const moved = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${created.id}`, token: manager.token, payload: { status: 'processing', note: 'Checking payment' } });
     expect(moved.statusCode).toBe(200);
+    await t.jobsDone();
     await smtp.waitFor(alice.email, new RegExp(`Transfer ${created.reference}: Processing`));
     const res = await t.request({ method: 'GET', url: `/api/transfer-requests/${created.id}`, token: alice.token });
     expect(res.statusCode).toBe(200);
@@ -132,6 +133,7 @@ describe('details, timeline and cancel', () => {
     const res = await t.request({ method: 'POST', url: `/api/transfer-requests/${created.id}/cancel`, token: alice.token });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('cancelled');
+    await t.jobsDone();
     await smtp.waitFor(alice.email, new RegExp(`Transfer ${created.reference}: Cancelled`));
     const again = await t.request({ method: 'POST', url: `/api/transfer-requests/${created.id}/cancel`, token: alice.token });
     expect(again.statusCode).toBe(409);
