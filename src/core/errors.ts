@@ -72,6 +72,7 @@ export const ERRORS = {
   recipient_phone_operator: { status: 400, key: 'validation.recipientPhoneOperator' },
   operator_prefix_overlap: { status: 409, key: 'admin.validation.operatorPrefixOverlap' },
   operator_last_prefix: { status: 409, key: 'admin.validation.operatorLastPrefix' },
+  rail_not_configured: { status: 409, key: 'admin.validation.railNotConfigured' },
   csv_invalid: { status: 400, key: 'admin.reconciliation.csvInvalid' },
   file_missing: { status: 400, key: 'admin.reconciliation.fileMissing' },
   not_parked: { status: 409, key: 'admin.jobs.notParked' },

@@ -19,6 +19,7 @@ import privacyRoutes from './privacy/routes.js';
 import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
 import quotesRoutes from './quotes/routes.js';
+import railsRoutes from './rails/routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
@@ -30,5 +31,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
-  monitoringRoutes, kycMrzRoutes,
+  monitoringRoutes, kycMrzRoutes, railsRoutes,
 ];

@@ -4,7 +4,7 @@ import {
   acceptedOperators, isMobileChannel, readMobileNumber, type MobileChannelId, type OperatorPrefix,
 } from '@core/operators.js';
 import type { AppContext } from '@server/context.js';
-import type { Tx } from '@server/db/client.js';
+import type { Db, Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import * as repo from './repo.js';
@@ -46,6 +46,12 @@ export async function payoutNumber(ctx: Ctx, destination: ChannelId, phone: stri
     operators: (lang) => acceptedOperators(table, destination, lang).operators,
     numbers: (lang) => acceptedOperators(table, destination, lang).numbers,
   });
+}
+
+/** The operator whose range holds a stored payout number (E.164), or null when none does now (read from the table, for jobs). */
+export async function numberOperator(db: Db, channel: MobileChannelId, e164: string): Promise<string | null> {
+  const reading = readMobileNumber((await repo.listPrefixes(db)).map(toPublic), channel, e164);
+  return reading.status === 'valid' ? reading.operator : null;
 }
 
 // ---- the admin's edits ----

@@ -5,14 +5,14 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { type Cursor, decodeCursor, encodeCursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
-import { activeHolds } from '../holds/holds.js';
+import { lockSenders } from '@server/db/shared-sql/sender-usage.js';
+import { activeHolds } from '../holds/service.js';
 import { refundRequestedAt } from './refund-paypal-payment.js';
 import {
   countOwnByStatus, historyOf, listProofs, ownRequestRows, ownTransactionRows, transactionIdOf, type TransferRequestRow,
 } from './repo.js';
 import { historyToJson, transactionToJson, transferRequestToJson } from './serialize.js';
 import { proofToJson } from './payment-proofs.js';
-import { lockSenders } from './sender-usage.js';
 import { staffDetailExtras } from './staff-view.js';
 import { senderMessages } from './thread-json.js';
 import { type Caller, visibleRequest } from './visible-transfer.js';
@@ -24,8 +24,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
+export { lockForRailPayout, recordRailPayout } from './rail-payout.js';
 export type { TransferRequestRow } from './repo.js';
-export { senderUsage } from './sender-usage.js';
 
 // ---- the sender's lists ----
 

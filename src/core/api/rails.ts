@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ATTEMPT_STATES, NAME_CHECK_OUTCOMES, RAIL_IDS } from '../rails.js';
+import { dataOf, decimalText, isoDateTime } from './common.js';
+
+// Payout rails (docs/rules/payout-rails.md): each operator rail's state for staff, the admin's
+// switch, and a transfer's payout attempts.
+
+const RailSchema = z.object({
+  id: z.enum(RAIL_IDS),
+  /** The business set this operator's credentials. */
+  configured: z.boolean(),
+  /** An admin switched it on: payouts of its channel leave through the operator's API. */
+  enabled: z.boolean(),
+  last_ok_at: isoDateTime().nullable(),
+  /** The operator's balance as last read, or null before the first reading. */
+  balance: z.object({ amount: decimalText(), currency: z.string(), read_at: isoDateTime() }).nullable(),
+  /** Payouts of this rail under way: attempts open (sent or being asked about). */
+  waiting: z.number().int(),
+});
+export type RailJson = z.infer<typeof RailSchema>;
+export const RailListSchema = dataOf(z.array(RailSchema));
+export const RailResponseSchema = dataOf(RailSchema);
+
+export const RailParamsSchema = z.object({ id: z.enum(RAIL_IDS, { error: 'errors.notFound' }) });
+
+/** PUT /api/rails/{id} (admin). */
+export const RailUpdateSchema = z.object({ enabled: z.boolean({ error: 'validation.checkInput' }) });
+export type RailUpdate = z.infer<typeof RailUpdateSchema>;
+
+const NameCheckSchema = z.object({
+  outcome: z.enum(NAME_CHECK_OUTCOMES),
+  recipient_name: z.string(),
+  registered_name: z.string().nullable(),
+  score: z.number().nullable(),
+  checked_at: isoDateTime(),
+});
+
+const AttemptStepSchema = z.object({
+  at: isoDateTime(),
+  call: z.string(),
+  http_status: z.number().int().nullable(),
+  operator_code: z.string().nullable(),
+  message: z.string().nullable(),
+  state: z.enum(ATTEMPT_STATES),
+});
+
+const PayoutAttemptSchema = z.object({
+  id: z.uuid(),
+  seq: z.number().int(),
+  rail: z.enum(RAIL_IDS),
+  state: z.enum(ATTEMPT_STATES),
+  /** Our reference, the operator's idempotency key (Airtel transaction.id, MTN X-Reference-Id). */
+  reference: z.string(),
+  /** The operator's own transaction id, once it gave one. */
+  operator_id: z.string().nullable(),
+  amount: decimalText(),
+  currency: z.string(),
+  msisdn: z.string(),
+  name_check: NameCheckSchema,
+  steps: z.array(AttemptStepSchema),
+  created_at: isoDateTime(),
+  updated_at: isoDateTime(),
+  settled_at: isoDateTime().nullable(),
+  /** When an attempt still unknown went to staff's "needs attention". */
+  needs_attention_at: isoDateTime().nullable(),
+});
+export type PayoutAttemptJson = z.infer<typeof PayoutAttemptSchema>;
+export const PayoutAttemptListSchema = dataOf(z.array(PayoutAttemptSchema));

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { parseAmount, toDecimal } from '@core/money.js';
+import { enquiryDelayMs, type AttemptState, type RailId } from '@core/rails.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { payoutAttempts, type AttemptStep, type NameCheck } from '@server/db/schema.js';
+import type { MobileMoneyOperator, MoneyOutcome, OperatorStep } from './operator.js';
+
+// A payout's attempts through an operator (docs/rules/payout-rails.md): each attempt's reference
+// is written before its request leaves; only the operator's answer moves it; an unknown outcome
+// is asked about again, never sent again.
+
+export type AttemptRow = typeof payoutAttempts.$inferSelect;
+
+/** What a new attempt pays, and to whom. */
+export interface AttemptOrder {
+  transferId: string;
+  rail: RailId;
+  msisdn: string;
+  amount: string;
+  currency: 'XAF' | 'RWF';
+  nameCheck: NameCheck;
+}
+
+/**
+ * An enquiry that finds no transaction of that reference is trusted only after this long: the
+ * operator may not show a transaction it is still creating.
+ */
+export const NEVER_CREATED_AFTER_MS = 120_000;
+
+/** What the caller does once an outcome is written: schedule the next enquiry, settle, or hand over to staff. */
+export interface Written {
+  attempt: AttemptRow;
+  /** The state changed to succeeded by this answer: the payout's books are to be posted. */
+  succeeded: boolean;
+  /** The attempt stays open: ask the operator again at this time. */
+  askAgainAt: Date | null;
+}
+
+/**
+ * Writes a new attempt in `submitting` with a fresh reference. Refused (null) when the transfer
+ * already has an attempt that is open or succeeded: the unique index is the last word, so two
+ * processes racing cannot both start one.
+ */
+export async function openAttempt(tx: Tx, order: AttemptOrder): Promise<AttemptRow | null> {
+  const [row] = await tx.insert(payoutAttempts).values({
+    transfer_id: order.transferId,
+    seq: sql`(select coalesce(max(seq), 0) + 1 from payout_attempts where transfer_id = ${order.transferId})`,
+    rail: order.rail,
+    reference: randomUUID(),
+    msisdn: order.msisdn,
+    amount: order.amount,
+    currency: order.currency,
+    name_check: order.nameCheck,
+  }).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** The state an operator's answer leaves an attempt in, or null when the answer changes nothing. */
+export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: number): AttemptState | null {
+  if (current === 'succeeded' || current === 'failed' || current === 'reversed') return null;
+  switch (outcome.state) {
+    case 'succeeded':
+    case 'failed':
+    case 'pending':
+      return outcome.state;
+    case 'unknown':
+      // An enquiry that failed says nothing new about a pending attempt.
+      return current === 'pending' ? null : 'unknown';
+    case 'not_found':
+      // Never created: only after the grace period, and only for an attempt that was never accepted.
+      if (current === 'pending') return null;
+      return ageMs >= NEVER_CREATED_AFTER_MS ? 'failed' : 'unknown';
+  }
+}
+
+/** The step an attempt keeps of an answer: the operator's words, the time, and the state it left. */
+function stepOf(step: OperatorStep, state: AttemptState): AttemptStep {
+  return { at: step.at, call: step.call, http_status: step.http_status, operator_code: step.operator_code, message: step.message, state };
+}
+
+/**
+ * Writes what the operator answered about an attempt (to the send or to an enquiry), under the
+ * attempt's lock: its state, operator id and step; the next enquiry's time while it stays open;
+ * and, for an attempt unknown past `unknownAfterMs`, the time it went to staff.
+ */
+export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutcome, unknownAfterMs: number, now = new Date()): Promise<Written | null> {
+  const [current] = await tx.select().from(payoutAttempts).where(eq(payoutAttempts.id, attemptId)).for('update');
+  if (!current) return null;
+  const ageMs = now.getTime() - current.created_at.getTime();
+  const state = nextState(current.state, outcome, ageMs) ?? current.state;
+  const open = state === 'submitting' || state === 'pending' || state === 'unknown';
+  const enquiries = current.enquiries + (outcome.step.call === 'disbursement' ? 1 : 0);
+  const operatorId = 'operator_id' in outcome && outcome.operator_id ? outcome.operator_id : current.operator_id;
+  const overdue = open && state !== 'pending' && ageMs >= unknownAfterMs;
+  const [attempt] = await tx.update(payoutAttempts).set({
+    state,
+    operator_id: operatorId,
+    steps: sql`${payoutAttempts.steps} || ${JSON.stringify([stepOf(outcome.step, state)])}::jsonb`,
+    enquiries,
+    needs_attention_at: overdue ? current.needs_attention_at ?? now : open ? current.needs_attention_at : null,
+    updated_at: now,
+    settled_at: open ? null : current.settled_at ?? now,
+  }).where(eq(payoutAttempts.id, attemptId)).returning();
+  return {
+    attempt: attempt!,
+    succeeded: state === 'succeeded' && current.state !== 'succeeded',
+    askAgainAt: open ? new Date(now.getTime() + enquiryDelayMs(enquiries)) : null,
+  };
+}
+
+/** Sends an open attempt's money, once: the one call that can pay. */
+export function send(operator: MobileMoneyOperator, attempt: AttemptRow, country: 'GA' | 'RW', note: string): Promise<MoneyOutcome> {
+  const currency = attempt.currency as 'XAF' | 'RWF';
+  // The column keeps two decimals ("52345.00"); the operator is sent the currency's own ("52345").
+  const amount = toDecimal(parseAmount(attempt.amount, currency)!, currency);
+  return operator.disburse({ reference: attempt.reference, msisdn: attempt.msisdn, amount, currency, country, note });
+}
+
+export function attemptById(db: Db | Tx, id: string): Promise<AttemptRow | undefined> {
+  return db.select().from(payoutAttempts).where(eq(payoutAttempts.id, id)).then((rows) => rows[0]);
+}
+
+export function attemptByReference(db: Db | Tx, reference: string): Promise<AttemptRow | undefined> {
+  return db.select().from(payoutAttempts).where(eq(payoutAttempts.reference, reference)).then((rows) => rows[0]);
+}
+
+/** A transfer's attempts, newest first. */
+export function attemptsOf(db: Db | Tx, transferId: string): Promise<AttemptRow[]> {
+  return db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transferId)).orderBy(desc(payoutAttempts.seq));
+}
+
+/** The transfer's attempt that is open or succeeded, if any. */
+export function liveAttempt(db: Db | Tx, transferId: string): Promise<AttemptRow | undefined> {
+  return db.select().from(payoutAttempts)
+    .where(and(eq(payoutAttempts.transfer_id, transferId), sql`${payoutAttempts.state} in ('submitting', 'pending', 'unknown', 'succeeded')`))
+    .then((rows) => rows[0]);
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { IdParamsSchema } from '@core/api/common.js';
+import { PayoutAttemptListSchema, RailListSchema, RailParamsSchema, RailResponseSchema, RailUpdateSchema } from '@core/api/rails.js';
+import { AppError } from '@core/errors.js';
+import { replies } from '@server/lib/contract.js';
+import { actorOf } from '@server/lib/guards.js';
+import type { ApiModule } from '../module.js';
+import { listRails, payoutsOf, receiveCallback, setRailEnabled } from './service.js';
+
+// Payout rails (docs/rules/payout-rails.md): their state for staff, the admin's switch, a
+// transfer's attempts, and the operators' callbacks.
+
+/** What an operator's callback is answered: its receipt, whatever it said. */
+const ReceivedSchema = z.object({ received: z.literal(true) });
+
+const routes: ApiModule = async (app, { ctx }) => {
+  app.get('/rails', {
+    config: { access: 'staff' },
+    schema: { summary: 'Each payout rail: configured, switched on, last successful call, balance, payouts under way (staff)', response: replies({ 200: RailListSchema }) },
+  }, async () => ({ data: await listRails(ctx) }));
+
+  app.put('/rails/:id', {
+    config: { access: 'admin' },
+    schema: {
+      summary: 'Switches a payout rail on or off; payouts under way finish as they are (admin, audited)',
+      params: RailParamsSchema, body: RailUpdateSchema, response: replies({ 200: RailResponseSchema }, ['rail_not_configured']),
+    },
+  }, async (request) => {
+    const rail = await setRailEnabled(ctx, actorOf(request), request.params.id, request.body.enabled);
+    if (rail === 'not_configured') throw new AppError('rail_not_configured');
+    return { data: rail };
+  });
+
+  app.get('/transfer-requests/:id/payouts', {
+    config: { access: 'staff' },
+    schema: { summary: "A transfer's payout attempts through its rail, newest first (staff)", params: IdParamsSchema, response: replies({ 200: PayoutAttemptListSchema }) },
+  }, async (request) => ({ data: await payoutsOf(ctx, request.params.id) }));
+
+  // The operators call these, unauthenticated and without a rate limit (an operator sends a
+  // hundred a second from a few addresses): what arrives is stored and only makes us ask the
+  // operator sooner about an attempt it names. MTN calls back with PUT as well as POST.
+  for (const operator of ['airtel', 'mtn'] as const) {
+    app.route({
+      method: operator === 'mtn' ? ['POST', 'PUT'] : 'POST',
+      url: `/rails/${operator}/callback`,
+      config: { access: 'public' },
+      schema: { summary: `${operator === 'airtel' ? 'Airtel Money' : 'MTN MoMo'}'s callback: stored, then the operator is asked (operator)`, response: replies({ 200: ReceivedSchema }) },
+      handler: async (request) => {
+        await receiveCallback(ctx, operator, request.body, request.headers);
+        return { received: true as const };
+      },
+    });
+  }
+};
+export default routes;

@@ -1,0 +1,91 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { PayoutAttemptJson, RailJson } from '@core/api/rails.js';
+import type { RailId } from '@core/rails.js';
+import type { AppContext } from '@server/context.js';
+import type { Db } from '@server/db/client.js';
+import { payoutAttempts, payoutRails, railCallbacks } from '@server/db/schema.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { attemptByReference, attemptsOf, type AttemptRow } from './attempts.js';
+import { airtelCallbackReference } from './airtel.js';
+import { mtnCallbackReference } from './mtn.js';
+import { enquireSoon } from './payouts.js';
+import { railConfigured } from './registry.js';
+
+// Payout rails as staff and operators reach them (docs/rules/payout-rails.md): each rail's
+// state, the admin's switch, a transfer's attempts, and the operators' callbacks.
+
+export { enquire, queuePayoutStart, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
+
+type Ctx = Pick<AppContext, 'config' | 'db'>;
+
+async function railRows(db: Db, rail?: RailId) {
+  const waiting = db.$with('waiting').as(db.select({ rail: payoutAttempts.rail, count: sql<number>`count(*)::int`.as('count') })
+    .from(payoutAttempts).where(sql`${payoutAttempts.state} in ('submitting', 'pending', 'unknown')`).groupBy(payoutAttempts.rail));
+  return db.with(waiting).select({ rail: payoutRails, waiting: sql<number>`coalesce(${waiting.count}, 0)` })
+    .from(payoutRails).leftJoin(waiting, eq(waiting.rail, payoutRails.id))
+    .where(rail ? eq(payoutRails.id, rail) : undefined).orderBy(asc(payoutRails.id));
+}
+
+function railJson(config: Ctx['config'], row: Awaited<ReturnType<typeof railRows>>[number]): RailJson {
+  const r = row.rail;
+  return {
+    id: r.id,
+    configured: railConfigured(config, r.id),
+    enabled: r.enabled,
+    last_ok_at: r.last_ok_at?.toISOString() ?? null,
+    balance: r.balance !== null && r.balance_currency && r.balance_read_at
+      ? { amount: r.balance, currency: r.balance_currency, read_at: r.balance_read_at.toISOString() } : null,
+    waiting: Number(row.waiting),
+  };
+}
+
+/** GET /api/rails: every rail, in a fixed order. */
+export async function listRails(ctx: Ctx): Promise<RailJson[]> {
+  return (await railRows(ctx.db)).map((row) => railJson(ctx.config, row));
+}
+
+/**
+ * PUT /api/rails/{id}: the admin switches a rail on (only once its operator's credentials are
+ * set) or off (payouts under way finish as they are). Audited.
+ */
+export async function setRailEnabled(ctx: Ctx, actor: Actor, id: RailId, enabled: boolean): Promise<RailJson | 'not_configured'> {
+  if (enabled && !railConfigured(ctx.config, id)) return 'not_configured';
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select({ enabled: payoutRails.enabled }).from(payoutRails).where(eq(payoutRails.id, id)).for('update');
+    await tx.update(payoutRails).set({ enabled, changed_by: actor.profile_id, changed_at: new Date() }).where(eq(payoutRails.id, id));
+    await recordAudit(tx, actor, { action: 'payout_rail.update', target: 'payout_rail', id, before: { enabled: before?.enabled ?? false }, after: { enabled } });
+  });
+  return railJson(ctx.config, (await railRows(ctx.db, id))[0]!);
+}
+
+function attemptJson(a: AttemptRow): PayoutAttemptJson {
+  return {
+    id: a.id, seq: a.seq, rail: a.rail, state: a.state, reference: a.reference, operator_id: a.operator_id,
+    amount: a.amount, currency: a.currency, msisdn: a.msisdn, name_check: a.name_check, steps: a.steps,
+    created_at: a.created_at.toISOString(), updated_at: a.updated_at.toISOString(),
+    settled_at: a.settled_at?.toISOString() ?? null, needs_attention_at: a.needs_attention_at?.toISOString() ?? null,
+  };
+}
+
+/** GET /api/transfer-requests/{id}/payouts (staff): the transfer's attempts, newest first. */
+export async function payoutsOf(ctx: Ctx, transferId: string): Promise<PayoutAttemptJson[]> {
+  return (await attemptsOf(ctx.db, transferId)).map(attemptJson);
+}
+
+/**
+ * An operator's callback: stored as it arrived, then, when it names an attempt of ours, that
+ * attempt is asked about at once. Nothing else: only the operator's answer to the enquiry moves
+ * an attempt, so a forged, repeated or out-of-order callback changes nothing.
+ */
+export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
+  const reference = operator === 'airtel'
+    ? airtelCallbackReference(body, headers, ctx.config.AIRTEL_CALLBACK_SECRET)
+    : mtnCallbackReference(body, headers);
+  const signed = operator === 'airtel' && ctx.config.AIRTEL_CALLBACK_SECRET ? reference !== null : null;
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(railCallbacks).values({ operator, reference, signature_ok: signed, body: body ?? {} });
+    const attempt = reference ? await attemptByReference(tx, reference) : undefined;
+    if (attempt) await enquireSoon(tx, attempt.id);
+  });
+}
+

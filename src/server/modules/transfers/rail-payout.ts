@@ -1,0 +1,42 @@
+import { unapprovedError } from '@core/approval.js';
+import { moneyActionError } from '@core/money-states.js';
+import type { AppContext } from '@server/context.js';
+import type { Tx } from '@server/db/client.js';
+import { approvalRequiredFor } from '../approvals/service.js';
+import { activeHolds } from '../holds/service.js';
+import { moneyStep } from './money-step.js';
+import { lockRequest, type TransferRequestRow } from './repo.js';
+
+// The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
+// starts only once every control has cleared, and a succeeded attempt posts what a manual
+// payout posts.
+
+/** Why a transfer's payout cannot start by itself now; null when every control has cleared. */
+export type PayoutWait = 'closed' | 'not_paid' | 'already_sent' | 'held' | 'needs_approval';
+
+/**
+ * Locks the transfer and says whether its payout may start now: open, paid, not yet paid out,
+ * no compliance hold, and approved by a second staff member when its amount needs it.
+ */
+export async function lockForRailPayout(tx: Tx, transferId: string): Promise<{ row: TransferRequestRow; wait: PayoutWait | null } | null> {
+  const row = await lockRequest(tx, transferId);
+  if (!row) return null;
+  const refusal = moneyActionError(row, 'payout');
+  const wait: PayoutWait | null = refusal === 'transfer_closed' ? 'closed'
+    : refusal === 'payout_already_sent' ? 'already_sent'
+      : refusal ? 'not_paid'
+        : (await activeHolds(tx, [row.id])).get(row.id)?.length ? 'held'
+          : unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ? 'needs_approval' : null;
+  return { row, wait };
+}
+
+/** A succeeded attempt: the payout is recorded as staff record one (state, timeline, books, e-mail), by no one. */
+export function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, tx: Tx, transferId: string, reference: string): Promise<TransferRequestRow> {
+  return moneyStep(ctx, null, transferId, () => ({
+    set: { payout_status: 'sent', payout_reference: reference, payout_sent_at: new Date() },
+    events: ['payout_sent'],
+    entries: ['payout'],
+    reference,
+    mail: 'payout',
+  }), tx);
+}

@@ -1,0 +1,231 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, ledgerEntries, payoutAttempts, payoutNameHolds, railCallbacks, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { enquire, startPayout } from '@server/modules/rails/service.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { AirtelPeer } from '../support/peers/airtel-peer.js';
+import { MtnPeer } from '../support/peers/mtn-peer.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+// Payouts through the operators' rails (docs/rules/payout-rails.md), against loopback peers
+// speaking Airtel's and MTN's published APIs: every fault ends with the recipient paid exactly
+// once or not at all, and the transfer where staff can see it.
+
+let t: TestApp;
+let unconfigured: TestApp;
+let airtel: AirtelPeer;
+let mtn: MtnPeer;
+let sender: TestUser;
+let staff: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  airtel = await new AirtelPeer().start();
+  mtn = await new MtnPeer({ currency: 'RWF' }).start();
+  t = await createTestApp({
+    env: {
+      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
+      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+      MTN_MOMO_BASE_URL: mtn.url, MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment, MTN_MOMO_API_USER: mtn.apiUser,
+      MTN_MOMO_API_KEY: mtn.apiKey, MTN_MOMO_DISBURSEMENT_KEY: mtn.disbursementKey, MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
+    },
+  });
+  unconfigured = await createTestApp();
+  [sender, staff, admin] = await Promise.all([
+    createUser(t, { full_name: 'Awa Sender' }), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' }),
+  ]);
+  airtel.register('+24177123456', { first: 'Marie', last: 'Nguema' });
+  airtel.register('+24177654321', { first: 'Paul', last: 'Obame' });
+  mtn.register('+250781234567', { given_name: 'Jean', family_name: 'Habimana' });
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await unconfigured.close();
+  await airtel.stop();
+  await mtn.stop();
+});
+
+/** What the payout jobs run with: the app's configuration and database. */
+const ctx = () => ({ config: t.config, db: t.database.db });
+const railsOn = (enabled: boolean, token = admin.token) => Promise.all(['airtel_gabon', 'mtn_rwanda'].map((id) =>
+  t.request({ method: 'PUT', url: `/api/rails/${id}`, token, payload: { enabled } })));
+beforeEach(async () => { await railsOn(true); });
+
+/** A paid USD → XAF transfer to Marie Nguema's Airtel number (or the recipient given), every control cleared. */
+const paidTransfer = (recipient = { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' }, direction: 'USD_XAF' | 'USD_RWF' = 'USD_XAF') =>
+  createTransfer(t, sender.id, { paid: true, recipient, direction });
+const transfer = async (id: string) => (await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, id)))[0]!;
+const attempts = (id: string) => t.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, id)).orderBy(asc(payoutAttempts.seq));
+const payoutEntries = (id: string) => t.database.db.select().from(ledgerEntries)
+  .where(sql`${ledgerEntries.transfer_request_id} = ${id} and ${ledgerEntries.kind} = 'payout'`);
+const disbursements = () => airtel.calls('POST', '/standard/v2/disbursements').length;
+
+describe('the rails as staff see them and the admin switches them', () => {
+  it('lists the three rails with their state; only an admin switches one, audited; unset credentials refuse it', async () => {
+    const list = await t.request({ method: 'GET', url: '/api/rails', token: staff.token });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((r: { id: string; configured: boolean }) => [r.id, r.configured]))
+      .toEqual([['airtel_gabon', true], ['airtel_rwanda', true], ['mtn_rwanda', true]]);
+
+    expect((await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: staff.token, payload: { enabled: false } })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/rails', token: sender.token })).statusCode).toBe(403);
+    const off = await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } });
+    expect(off.json().data).toMatchObject({ id: 'airtel_gabon', configured: true, enabled: false });
+    const audited = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'payout_rail.update'));
+    expect(audited.at(-1)).toMatchObject({ target_type: 'payout_rail', target_id: 'airtel_gabon', actor_profile_id: admin.id, before: { enabled: true }, after: { enabled: false } });
+    expect((await t.request({ method: 'PUT', url: '/api/rails/nowhere', token: admin.token, payload: { enabled: true } })).statusCode).toBe(404);
+
+    const otherAdmin = await createUser(unconfigured, { role: 'admin' });
+    const refused = await unconfigured.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: otherAdmin.token, payload: { enabled: true } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('rail_not_configured');
+    expect((await unconfigured.request({ method: 'GET', url: '/api/rails', token: otherAdmin.token })).json().data[0])
+      .toMatchObject({ id: 'airtel_gabon', configured: false, enabled: false });
+  });
+
+  it('leaves a payout by hand while its rail is off', async () => {
+    await railsOn(false);
+    const paid = await paidTransfer();
+    expect(await startPayout(ctx(), paid.id)).toBe('by_hand');
+    expect(await attempts(paid.id)).toEqual([]);
+  });
+});
+
+describe('a payout through Airtel Money Gabon', () => {
+  it('pays a matching name once, posts the books as a manual payout does, and shows the attempt to staff', async () => {
+    const paid = await paidTransfer();
+    const before = disbursements();
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    expect(disbursements()).toBe(before + 1);
+
+    const [attempt] = await attempts(paid.id);
+    expect(attempt).toMatchObject({ state: 'succeeded', rail: 'airtel_gabon', msisdn: '+24177123456', name_check: { outcome: 'match', registered_name: 'Marie Nguema' } });
+    expect(airtel.paidCount(attempt!.reference)).toBe(1);
+    expect(await transfer(paid.id)).toMatchObject({ payout_status: 'sent', payout_reference: attempt!.operator_id });
+    expect(await payoutEntries(paid.id)).toHaveLength(1);
+    const steps = await t.database.db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, paid.id));
+    expect(steps.map((s) => s.event)).toContain('payout_sent');
+
+    const shown = await t.request({ method: 'GET', url: `/api/transfer-requests/${paid.id}/payouts`, token: staff.token });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json().data).toEqual([expect.objectContaining({ state: 'succeeded', reference: attempt!.reference, operator_id: attempt!.operator_id, name_check: expect.objectContaining({ outcome: 'match' }) })]);
+    expect(JSON.stringify(shown.json())).not.toContain(airtel.pin);
+    expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${paid.id}/payouts`, token: sender.token })).statusCode).toBe(403);
+
+    // Started again (a second job, a retry): nothing more leaves.
+    expect(await startPayout(ctx(), paid.id)).toBe('waiting');
+    expect(disbursements()).toBe(before + 1);
+  });
+
+  it('pays nothing to a number registered to someone else: the transfer waits for staff with both names', async () => {
+    const paid = await paidTransfer({ recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' });
+    const before = disbursements();
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    expect(disbursements()).toBe(before);
+    expect(await attempts(paid.id)).toEqual([]);
+    const [hold] = await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, paid.id));
+    expect(hold!.name_check).toMatchObject({ outcome: 'mismatch', recipient_name: 'Marie Nguema', registered_name: 'Paul Obame' });
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    expect((await transfer(paid.id)).payout_status).toBe('not_sent');
+  });
+
+  it('pays nothing to a number Airtel does not know', async () => {
+    const paid = await paidTransfer({ recipient_name: 'Marie Nguema', recipient_phone: '+24174000000' });
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    const [hold] = await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, paid.id));
+    expect(hold!.name_check.outcome).toBe('unknown_number');
+  });
+
+  it('the answer lost after Airtel paid: the attempt is unknown, the enquiry finds it paid, and it is never sent again', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('disburse', { kind: 'lost' });
+    const before = disbursements();
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    const [unknown] = await attempts(paid.id);
+    expect(unknown!.state).toBe('unknown');
+    expect((await transfer(paid.id)).payout_status).toBe('not_sent');
+
+    expect(await startPayout(ctx(), paid.id)).toBe('already_live');
+    await enquire(ctx(), unknown!.id);
+    const [settled] = await attempts(paid.id);
+    expect(settled!.state).toBe('succeeded');
+    expect(airtel.paidCount(settled!.reference)).toBe(1);
+    expect(disbursements()).toBe(before + 1);
+    expect(await payoutEntries(paid.id)).toHaveLength(1);
+  });
+
+  it('a 5xx before anything happened: unknown, then failed once Airtel still knows nothing of it 2 minutes later; nothing paid', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('disburse', { kind: 'down' });
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    expect(attempt!.state).toBe('unknown');
+
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('unknown');
+    await t.database.db.update(payoutAttempts).set({ created_at: new Date(Date.now() - 2 * 60_000) }).where(eq(payoutAttempts.id, attempt!.id));
+    await enquire(ctx(), attempt!.id);
+    const [failed] = await attempts(paid.id);
+    expect(failed!.state).toBe('failed');
+    expect(airtel.paidCount(failed!.reference)).toBe(0);
+    expect((await transfer(paid.id)).payout_status).toBe('not_sent');
+  });
+
+  it('stopped between writing the attempt and sending it: the enquiry asks Airtel and never sends', async () => {
+    const paid = await paidTransfer();
+    // What a process killed right after the attempt's commit leaves: the attempt, no request.
+    const [written] = await t.database.db.insert(payoutAttempts).values({
+      transfer_id: paid.id, seq: 1, rail: 'airtel_gabon', reference: crypto.randomUUID(), msisdn: '+24177123456', amount: paid.payout_amount, currency: 'XAF',
+      name_check: { outcome: 'match', recipient_name: 'Marie Nguema', registered_name: 'Marie Nguema', score: 1, checked_at: new Date().toISOString() },
+    }).returning();
+    const before = disbursements();
+    expect(await startPayout(ctx(), paid.id)).toBe('already_live');
+    await enquire(ctx(), written!.id);
+    expect(disbursements()).toBe(before);
+    expect((await attempts(paid.id))[0]!.state).toBe('unknown');
+  });
+
+  it('a forged or repeated callback changes nothing; one naming an attempt makes the app ask Airtel', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('disburse', { kind: 'lost' });
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+
+    const forged = await t.request({ method: 'POST', url: '/api/rails/airtel/callback', payload: { transaction: { id: crypto.randomUUID(), status_code: 'TS', message: 'paid' } } });
+    expect(forged.statusCode).toBe(200);
+    const lying = await t.request({ method: 'POST', url: '/api/rails/airtel/callback', payload: { transaction: { id: attempt!.reference, status_code: 'TF', message: 'failed' } } });
+    expect(lying.statusCode).toBe(200);
+    // The callback said failed; Airtel's answer to the enquiry it triggers says paid, and that is what counts.
+    await expect.poll(async () => (await attempts(paid.id))[0]!.state, { timeout: 10_000 }).toBe('succeeded');
+    const [asked] = await attempts(paid.id);
+    expect(airtel.paidCount(asked!.reference)).toBe(1);
+    const stored = await t.database.db.select().from(railCallbacks).where(eq(railCallbacks.operator, 'airtel'));
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    expect(await payoutEntries(paid.id)).toHaveLength(1);
+  });
+
+  it('switched off mid-flight: the payout under way finishes as it is', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('disburse', { kind: 'lost' });
+    await startPayout(ctx(), paid.id);
+    await railsOn(false);
+    const [attempt] = await attempts(paid.id);
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
+    expect((await transfer(paid.id)).payout_status).toBe('sent');
+  });
+});
+
+describe('a payout through MTN MoMo Rwanda', () => {
+  it('takes the MTN rail for an MTN number and pays it once', async () => {
+    const paid = await paidTransfer({ recipient_name: 'Jean Habimana', recipient_phone: '+250781234567' }, 'USD_RWF');
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    const [attempt] = await attempts(paid.id);
+    expect(attempt).toMatchObject({ rail: 'mtn_rwanda', name_check: { outcome: 'match' } });
+    if (attempt!.state !== 'succeeded') await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
+    expect(mtn.paidCount(attempt!.reference)).toBe(1);
+    expect((await transfer(paid.id)).payout_status).toBe('sent');
+  });
+});
