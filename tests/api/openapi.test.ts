@@ -77,6 +77,26 @@ describe('GET /api/openapi.json', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 
+  it('lists the codes each operation can answer, its own and those its access and input imply', () => {
+    const codesOf = (route: string, status: '4XX' | '5XX') => {
+      const op = operations().find((o) => o.route === route)?.op;
+      const schema = (op?.responses?.[status] ?? op?.responses?.[status.toLowerCase()])?.content?.['application/json']?.schema as
+        { properties?: { code?: { enum?: string[] } } } | undefined;
+      return schema?.properties?.code?.enum;
+    };
+    // Every operation names its codes: none answers a code it does not list.
+    expect(operations().filter(({ route }) => !codesOf(route, '4XX')?.length || !codesOf(route, '5XX')?.length).map((o) => o.route)).toEqual([]);
+    expect(codesOf('POST /api/transfer-requests/{id}/approve', '4XX')).toEqual(expect.arrayContaining([
+      'already_approved', 'approval_not_needed', 'own_transfer', 'compliance_hold', 'unauthenticated', 'forbidden', 'mfa_required', 'not_found', 'bad_request',
+    ]));
+    expect(codesOf('POST /api/transfer-requests/{id}/approve', '4XX')).not.toContain('quote_expired');
+    expect(codesOf('POST /api/payments/initiate', '4XX')).toEqual(expect.arrayContaining(['sign_in_required', 'quote_expired', 'validation_failed']));
+    expect(codesOf('POST /api/payments/initiate', '5XX')).toEqual(['internal_error', 'paypal_unavailable']);
+    // A public operation with no input answers none of the refusals of access or input.
+    expect(codesOf('GET /api/health/live', '4XX')).toEqual(['bad_request']);
+    expect(codesOf('GET /api/track/{token}', '4XX')).toEqual(['bad_request', 'not_found', 'rate_limited']);
+  });
+
   it('passes Redocly CLI\'s recommended ruleset without an error', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'openapi-'));
     try {

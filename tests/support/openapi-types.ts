@@ -1943,7 +1943,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -1962,7 +1963,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2004,7 +2006,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2023,7 +2026,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2079,7 +2083,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2098,7 +2103,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2147,7 +2153,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2166,7 +2173,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2224,7 +2232,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2243,7 +2252,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2306,7 +2316,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "fee_amount_invalid" | "fee_min_fee_invalid" | "fee_min_max" | "fee_percentage_range" | "fee_tier_direction_mixed" | "fee_tier_gap" | "fee_tier_overlap" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2325,7 +2336,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2373,7 +2385,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "fee_amount_invalid" | "fee_min_fee_invalid" | "fee_min_max" | "fee_percentage_range" | "fee_tier_direction_mixed" | "fee_tier_gap" | "fee_tier_overlap" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2392,7 +2405,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2457,7 +2471,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "fee_amount_invalid" | "fee_min_fee_invalid" | "fee_min_max" | "fee_percentage_range" | "fee_tier_direction_mixed" | "fee_tier_gap" | "fee_tier_overlap" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2476,7 +2491,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2566,7 +2582,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "amount_invalid" | "bad_request" | "kyc_required" | "limit_exceeded" | "pair_unsupported" | "rate_limited" | "rate_stale" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2585,7 +2602,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2672,7 +2690,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "amount_invalid" | "bad_request" | "kyc_required" | "limit_exceeded" | "pair_unsupported" | "rate_limited" | "rate_stale" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2691,7 +2710,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2736,7 +2756,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2755,7 +2776,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2808,7 +2830,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2827,7 +2850,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2880,7 +2904,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2899,7 +2924,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2961,7 +2987,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -2980,7 +3007,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3034,7 +3062,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3053,7 +3082,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3107,7 +3137,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "ecb_file_invalid" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "upload_incomplete";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3126,7 +3157,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3186,7 +3218,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3205,7 +3238,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3261,7 +3295,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "country_unknown" | "email_already_registered" | "password_common" | "password_contains_email_name" | "phone_invalid" | "rate_limited" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3280,7 +3315,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3330,7 +3366,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "code_exhausted" | "otp_invalid" | "rate_limited" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3349,7 +3386,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3396,7 +3434,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "rate_limited" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3415,7 +3454,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3469,7 +3509,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "invalid_credentials" | "rate_limited" | "unverified" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3488,7 +3529,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3529,7 +3571,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3548,7 +3591,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3590,7 +3634,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3609,7 +3654,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3656,7 +3702,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "rate_limited" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3675,7 +3722,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3730,7 +3778,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "password_common" | "password_contains_email_name" | "rate_limited" | "reset_link_invalid" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3749,7 +3798,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3800,7 +3850,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "rate_limited" | "ticket_required" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3819,7 +3870,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3856,7 +3908,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3875,7 +3928,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3916,7 +3970,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3935,7 +3990,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3974,7 +4030,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -3993,7 +4050,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4030,7 +4088,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4049,7 +4108,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4090,7 +4150,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4109,7 +4170,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4148,7 +4210,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4167,7 +4230,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4216,7 +4280,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_code_invalid" | "mfa_token_exhausted" | "mfa_token_invalid" | "rate_limited" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4235,7 +4300,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4284,7 +4350,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "code_exhausted" | "current_password_required" | "current_password_wrong" | "mfa_already_on" | "not_found" | "otp_invalid" | "rate_limited" | "reauth_code_sent" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4303,7 +4370,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4351,7 +4419,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_already_on" | "mfa_code_invalid" | "mfa_setup_first" | "not_found" | "rate_limited" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4370,7 +4439,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4417,7 +4487,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_code_invalid" | "mfa_enrollment_required" | "mfa_not_on" | "mfa_required" | "mfa_staff_keeps_it" | "not_found" | "rate_limited" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4436,7 +4507,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4479,7 +4551,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "mfa_reset_self" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4498,7 +4571,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4566,7 +4640,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4585,7 +4660,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4662,7 +4738,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "code_exhausted" | "country_unknown" | "current_password_required" | "current_password_wrong" | "email_already_registered" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "otp_invalid" | "phone_invalid" | "rate_limited" | "reauth_code_sent" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4681,7 +4758,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4731,7 +4809,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "code_exhausted" | "current_password_required" | "current_password_wrong" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "otp_invalid" | "password_common" | "password_contains_email_name" | "rate_limited" | "reauth_code_sent" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4750,7 +4829,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4819,7 +4899,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "code_exhausted" | "email_already_registered" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "otp_invalid" | "rate_limited" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4838,7 +4919,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4905,7 +4987,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4924,7 +5007,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -4989,7 +5073,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "cursor_invalid" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5008,7 +5093,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5077,7 +5163,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "last_admin" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5096,7 +5183,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5142,7 +5230,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5161,7 +5250,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5208,7 +5298,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5227,7 +5318,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5274,7 +5366,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5293,7 +5386,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5339,7 +5433,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "paypal_not_payable" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5358,7 +5453,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error" | "paypal_unavailable";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5397,7 +5493,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5416,7 +5513,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5455,7 +5553,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5474,7 +5573,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5608,7 +5708,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "amount_above_max" | "amount_below_min" | "amount_invalid" | "bad_request" | "idempotency_mismatch" | "kyc_required" | "limit_exceeded" | "mfa_enrollment_required" | "mfa_required" | "pair_unsupported" | "quote_expired" | "quote_mismatch" | "quote_not_found" | "quote_used" | "rate_stale" | "recipient_phone_operator" | "sign_in_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5627,7 +5728,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error" | "paypal_unavailable";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5727,7 +5829,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "cursor_invalid" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5746,7 +5849,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5794,7 +5898,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -5813,7 +5918,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6024,7 +6130,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "cursor_invalid" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6043,7 +6150,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6357,7 +6465,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6376,7 +6485,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6490,7 +6600,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "approval_same_staff" | "bad_request" | "capture_needs_approval" | "complete_needs_approval" | "complete_needs_both" | "complete_needs_payment" | "complete_needs_payout" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "paypal_capture_refused" | "processing_needs_approval" | "reject_after_payout" | "status_update_failed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6509,7 +6620,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error" | "paypal_capture_unavailable";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6613,7 +6725,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "status_update_failed" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6632,7 +6745,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6699,7 +6813,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "action_on_closed" | "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6718,7 +6833,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6775,7 +6891,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "message_limit" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6794,7 +6911,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6835,7 +6953,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6854,7 +6973,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6904,7 +7024,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "file_too_large" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "proof_closed" | "proof_limit_daily" | "proof_limit_transfer" | "proof_missing" | "proof_type" | "unauthenticated" | "upload_incomplete";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6923,7 +7044,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6965,7 +7087,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -6984,7 +7107,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7095,7 +7219,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payment_already_recorded" | "payment_through_pay_pal" | "transfer_closed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7114,7 +7239,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7224,7 +7350,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "approval_same_staff" | "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_already_sent" | "payout_needs_approval" | "payout_needs_payment" | "transfer_closed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7243,7 +7370,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7354,7 +7482,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "refund_already_made" | "refund_already_requested" | "refund_not_due" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7373,7 +7502,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7424,7 +7554,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7443,7 +7574,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7567,7 +7699,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "already_approved" | "approval_not_needed" | "approval_same_staff" | "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "status_final" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7586,7 +7719,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7631,7 +7765,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7650,7 +7785,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7689,7 +7825,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7708,7 +7845,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7762,7 +7900,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7781,7 +7920,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7850,7 +7990,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "recipient_phone_operator" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7869,7 +8010,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7915,7 +8057,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7934,7 +8077,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7993,7 +8137,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8012,7 +8157,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8069,7 +8215,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8088,7 +8235,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8140,7 +8288,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8159,7 +8308,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8210,7 +8360,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "not_parked" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8229,7 +8380,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8280,7 +8432,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8299,7 +8452,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8355,7 +8509,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8374,7 +8529,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8433,7 +8589,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8452,7 +8609,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8469,8 +8627,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -8522,7 +8680,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8541,7 +8700,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8558,8 +8718,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -8587,7 +8747,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8606,7 +8767,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8671,7 +8833,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8690,7 +8853,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8831,7 +8995,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8850,7 +9015,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8915,7 +9081,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8934,7 +9101,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8996,7 +9164,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "csv_invalid" | "file_missing" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "upload_incomplete" | "upload_too_large" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9015,7 +9184,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9060,7 +9230,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9079,7 +9250,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9125,7 +9297,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9144,7 +9317,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9194,7 +9368,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9213,7 +9388,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9272,7 +9448,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "operator_prefix_overlap" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9291,7 +9468,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9350,7 +9528,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "operator_prefix_overlap" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9369,7 +9548,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9417,7 +9597,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "operator_last_prefix" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9436,7 +9617,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9493,7 +9675,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "not_found" | "rate_limited";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9512,7 +9695,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9558,7 +9742,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9577,7 +9762,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9631,7 +9817,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9650,7 +9837,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9715,7 +9903,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9734,7 +9923,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9783,7 +9973,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9802,7 +9993,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9861,7 +10053,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "kyc_limits_order" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9880,7 +10073,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9933,7 +10127,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -9952,7 +10147,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10005,7 +10201,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "document_heic" | "document_kind" | "document_limit_daily" | "document_missing" | "document_needs_image" | "document_side_not_applicable" | "document_side_required" | "document_too_large" | "document_type" | "document_unreadable" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "upload_incomplete";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10024,7 +10221,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10065,7 +10263,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10084,7 +10283,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10143,7 +10343,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10162,7 +10363,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10217,7 +10419,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "kyc_review_documents_missing" | "kyc_review_level_held" | "kyc_review_open" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10236,7 +10439,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10348,7 +10552,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10367,7 +10572,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10489,7 +10695,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "kyc_review_decided" | "kyc_review_level_over" | "kyc_review_note_required" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10508,7 +10715,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10578,7 +10786,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10597,7 +10806,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10646,7 +10856,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "close_money_owed" | "close_open_transfers" | "close_staff_account" | "code_exhausted" | "current_password_required" | "current_password_wrong" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "otp_invalid" | "rate_limited" | "reauth_code_sent" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10665,7 +10876,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10728,7 +10940,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10747,7 +10960,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10809,7 +11023,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "list_file_too_large" | "list_files_invalid" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "upload_incomplete" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10828,7 +11043,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10892,7 +11108,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10911,7 +11128,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10979,7 +11197,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -10998,7 +11217,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11093,7 +11313,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11112,7 +11333,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11234,7 +11456,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11253,7 +11476,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11383,7 +11607,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "alert_confirmation_pending" | "alert_decided" | "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "second_staff_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11402,7 +11627,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11446,7 +11672,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11465,7 +11692,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11515,7 +11743,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11534,7 +11763,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11583,7 +11813,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11602,7 +11833,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11668,7 +11900,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11687,7 +11920,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11765,7 +11999,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11784,7 +12019,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11844,7 +12080,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -11863,7 +12100,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12008,7 +12246,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12027,7 +12266,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12182,7 +12422,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "case_closed" | "case_outcome_required" | "case_transition_invalid" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12201,7 +12442,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12242,7 +12484,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "report_unavailable" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12261,7 +12504,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12302,7 +12546,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "report_unavailable" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12321,7 +12566,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12394,7 +12640,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12413,7 +12660,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "internal_error";
                         fields?: {
                             [key: string]: string;
                         };
