@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
@@ -13,34 +12,17 @@ import { useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
-import { api } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
 import { amountText } from './admin-format';
+import { useKycLimits, useSetKycLimits } from './kyc-limits-api';
 
 // The limits of each identity level (docs/rules/know-your-sender.md#limits): one transfer, 30 and
 // 365 days, in EUR. The admin edits them here; each change is audited by the server and applies
 // to the next transfer.
 
-const LIMITS_KEY = ['admin', 'kyc-limits'] as const;
 const CURRENCY = 'EUR';
 const FIELDS = ['transfer', 'd30', 'd365'] as const;
 type LimitField = (typeof FIELDS)[number];
-
-function useKycLimits() {
-  return useQuery({
-    queryKey: LIMITS_KEY,
-    queryFn: async ({ signal }) => (await api<{ data: KycLimits[] }>('/api/kyc/limits', { signal })).data,
-  });
-}
-
-function useSetKycLimits() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ level, body }: { level: number; body: KycLimitsUpdate }) =>
-      api<{ data: KycLimits }>(`/api/kyc/limits/${level}`, { method: 'PUT', body }),
-    onSettled: () => client.invalidateQueries({ queryKey: LIMITS_KEY }),
-  });
-}
 
 /** Each amount as typed in the admin's language, read by the one amount reader; one transfer's may be left empty. */
 function limitsFormSchema(lng: string, t: TFunction) {

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { RateSource, RateSources } from '@core/api/rates';
+import type { RateSource } from '@core/api/rates';
 import { type RateKey } from '@core/rates';
 import { RateUpdateSchema } from '@core/schemas';
 import { Alert } from '@web/components/ui/alert';
@@ -12,44 +11,17 @@ import { parseInto, useZodForm } from '@web/components/ui/zod-form';
 import { Input } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { Button } from '@web/components/ui/button';
 import { formatDateTime } from '@web/lib/format';
 import { useAudit } from './admin-api';
+import { useEcbUpload, useRateSources, useSaveRates } from './rates-api';
 import { AuditList } from './audit-list';
 
 // The admin's rates (docs/rules/fees-and-rates.md#rate-sources): each rate's reference, ours, the
 // margin between them and its age; a rate older than the maximum age is flagged (quotes on it are
 // refused until it is set again). References entered by staff are edited here; EUR↔XAF's is the
 // legal parity.
-
-const SOURCES_KEY = ['admin', 'rate-sources'] as const;
-
-function useRateSources() {
-  return useQuery({
-    queryKey: SOURCES_KEY,
-    queryFn: async ({ signal }) => (await api<{ data: RateSources }>('/api/rates/sources', { signal })).data,
-  });
-}
-
-function useSaveRates() {
-  const client = useQueryClient();
-  const settled = () => Promise.all([
-    client.invalidateQueries({ queryKey: SOURCES_KEY }), client.invalidateQueries({ queryKey: ['rates'] }),
-    client.invalidateQueries({ queryKey: ['admin'] }),
-  ]);
-  return {
-    rate: useMutation({
-      mutationFn: ({ key, value, reference }: { key: string; value: string; reference?: string | null }) =>
-        api(`/api/rates/${key}`, { method: 'PATCH', body: reference === undefined ? { value } : { value, reference } }),
-      onSettled: settled,
-    }),
-    maxAge: useMutation({
-      mutationFn: (hours: number) => api('/api/rates/max-age', { method: 'PUT', body: { hours } }),
-      onSettled: settled,
-    }),
-  };
-}
 
 const rateFormSchema = (key: RateKey, editsReference: boolean) =>
   z.object({ value: z.string(), reference: z.string() }).transform((v, ctx) => {
@@ -167,18 +139,10 @@ function MaxAgeForm({ hours }: { hours: number }) {
 /** The ECB's reference-rate file (eurofxref-daily.xml or eurofxref-hist-90d.xml): its latest day's USD rate becomes EUR→USD's reference. */
 function EcbUpload() {
   const { t } = useTranslation(['admin', 'common']);
-  const client = useQueryClient();
   const { toast } = useToast();
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      const body = new FormData();
-      body.append('file', file);
-      return api('/api/rates/ecb', { method: 'POST', body });
-    },
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: SOURCES_KEY }), client.invalidateQueries({ queryKey: ['rates'] })]),
-  });
+  const upload = useEcbUpload();
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor="ecb-file" className="text-sm font-medium text-slate-900">{t('rates.ecbFile')}</label>
