@@ -41,8 +41,8 @@ function impliedCodes(route: RouteOptions): ErrorCode[] {
     // A staff session without its second factor is refused on every route but a few (lib/access.ts).
     if (!beforeSecondFactor) codes.push('mfa_required', 'mfa_enrollment_required');
   }
-  if (route.schema?.body || route.schema?.querystring) codes.push('validation_failed');
-  // A path parameter its schema refuses names no resource (app.ts's error handler).
+  if (route.schema?.body || route.schema?.querystring || route.schema?.headers) codes.push('validation_failed');
+  // A path parameter its schema refuses names no resource (plugins/error-handler.ts).
   if (route.schema?.params) codes.push('not_found');
   if (rateLimit) codes.push('rate_limited');
   return codes;

@@ -1,7 +1,7 @@
 import { AppError, ERRORS, Message, wireCode, type MessageVars } from '@core/errors.js';
 import { t, type Lang } from '../i18n.js';
 
-/** A refusal's answer in the caller's language: the one place a thrown code becomes text (app.ts's error handler). */
+/** A refusal's answer in the caller's language: the one place a thrown code becomes text (plugins/error-handler.ts). */
 export function errorAnswer(error: AppError, lang: Lang): { status: number; body: Record<string, unknown> } {
   const { fields, vars = {}, extra = {} } = error.details;
   const translate = (value: unknown): unknown => {

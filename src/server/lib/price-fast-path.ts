@@ -13,7 +13,7 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  * weights) goes on to Fastify. These answers are not access-logged.
  */
 const PATHS: Record<string, string> = { '/api/fees': 'fees', '/api/rates': 'rates' };
-/** As @fastify/compress in app.ts: smaller answers go as they are. */
+/** As @fastify/compress in plugins/transport.ts: smaller answers go as they are. */
 const COMPRESS_FROM = 1024;
 
 type Encoding = 'identity' | 'br' | 'gzip';
