@@ -38,7 +38,7 @@ describe('prerendered public pages', () => {
 
 describe('the web app\'s files and pages', () => {
   // A build's output: the app shell, a hashed asset (and its gzip), a favicon, a prerendered page;
-  // served as app.ts serves them (@fastify/static, pages through its sendFile).
+  // served as plugins/web-pages.ts serves them (@fastify/static, pages through its sendFile).
   const root = mkdtempSync(path.join(tmpdir(), 'web-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const web = path.join(root, 'web');

@@ -5,7 +5,7 @@ import { baseLanguage, browserLanguageCandidates, LANGUAGE_COOKIE, LANGUAGE_STOR
  * i18next's language detector, on the detection shared with the boot script and the server
  * (src/core/language-detection.ts). The chosen language is cached in local storage `i18nextLng`,
  * and in the cookie `i18next` too, so that the server serves the public pages prerendered in that
- * language (src/server/app.ts). (Same names and order as i18next-browser-languagedetector, which
+ * language (src/server/plugins/web-pages.ts). (Same names and order as i18next-browser-languagedetector, which
  * costs 2.3 KB gzip on the home page; this is a few hundred bytes.)
  */
 
