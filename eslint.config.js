@@ -31,13 +31,22 @@ const LAYER_ZONES = [
 ];
 
 /**
- * A server module uses another through its service, never its SQL (repo) or its HTTP (routes):
- * docs/decisions/028-the-transfer-in-one-home.md.
+ * A server module uses another only through that module's public file, its `service.ts`: an
+ * allow-list, so a new file of a module is private until its service exports it. SQL that must
+ * stay in another module's statement lives in src/server/db/shared-sql/, not in a service.
+ * scripts/module-imports-lint.test.ts also proves the modules import each other without a cycle.
  */
-const MODULE_INSIDES = {
-  regex: '^(\\.\\./|@server/modules/)[^/]+/([a-z-]+-)?(repo|routes)(\\.js)?$',
-  message: 'A module uses another module through its service, never its repo or routes (docs/decisions/028-the-transfer-in-one-home.md).',
-};
+const OTHER_MODULE_PRIVATE = (except = '') => ({
+  regex: `^(\\.\\./|@server/modules/)${except}[^/]+/(?!service(\\.js)?$)`,
+  message: 'A module uses another module only through its service.ts (export what it needs there).',
+});
+
+/**
+ * Left to undo (issue 42): mfa, profiles and privacy still share auth's insides (its codes, limits
+ * and passwords) and profiles' re-authentication; auth's login calls mfa back, so they form the one
+ * cycle the module test still lists.
+ */
+const AUTH_FAMILY = ['src/server/modules/{mfa,profiles,privacy}/**/*.ts'];
 
 /** Across layers, imports use the path aliases rather than climbing folders. */
 const UP_TWO = { group: ['../../*'], message: 'Use the path aliases (@core/*, @server/*, @web/*) instead of ../../.' };
@@ -80,7 +89,11 @@ export default tseslint.config(
   },
   {
     files: ['src/server/modules/*/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, MODULE_INSIDES] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, OTHER_MODULE_PRIVATE()] }] },
+  },
+  {
+    files: AUTH_FAMILY,
+    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, OTHER_MODULE_PRIVATE('(?!auth/|profiles/)')] }] },
   },
   {
     files: ['src/core/**/*.ts'],

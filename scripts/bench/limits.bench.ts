@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { connect, startEmbeddedPostgres, type Database } from '@server/db/client.js';
 import { runMigrations } from '@server/db/migrate.js';
 import { seedReferenceData } from '@server/db/seed.js';
-import { countedUsage, lockSenders } from '@server/modules/transfers/sender-usage.js';
+import { countedUsage, lockSenders } from '@server/db/shared-sql/sender-usage.js';
 
 const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const HEAVY = 10_000;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transferRequests } from '@server/db/schema.js';
-import { placeHold, releaseHolds } from '@server/modules/holds/holds.js';
+import { placeHold, releaseHolds } from '@server/modules/holds/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { PayPalServer } from '../support/paypal-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -16,6 +16,7 @@ import {
 // Sign-up, e-mail verification, password sign-in and reset (docs/rules/accounts.md).
 
 export { findAccountByEmail, findAccountById, type ProfileRow } from './accounts.js';
+export type { AuthUser } from './tokens.js';
 
 /** Where a session is opened from, kept on its row. */
 export interface ClientInfo {

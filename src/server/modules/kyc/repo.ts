@@ -4,7 +4,7 @@ import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { kycLimits, profiles } from '@server/db/schema.js';
 
 // Know your sender's SQL: the limits per level (three rows), and what a sender's level is read
-// from. What their transfers add up to is the transfers' (transfers/sender-usage.ts).
+// from. What their transfers add up to is the transfers' (db/shared-sql/sender-usage.ts).
 
 export type LimitsRow = typeof kycLimits.$inferSelect;
 
@@ -37,8 +37,6 @@ const levelFields = {
 };
 export type LevelRow = { [K in keyof typeof levelFields]: (typeof profiles.$inferSelect)[K] };
 
-/** A level's limits as amounts in EUR text, as they are read with a sender. */
-export type LevelLimitsRow = Pick<LimitsRow, 'level' | 'transfer' | 'd30' | 'd365'>;
 
 // Read by GET /api/kyc: prepared once (db/prepared.ts).
 const levelRows = rowsOf<LevelRow>(levelFields);

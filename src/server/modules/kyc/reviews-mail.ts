@@ -1,7 +1,7 @@
 import type { ReviewDecision } from '@core/kyc-reviews.js';
 import type { AppContext } from '@server/context.js';
 import { t, type Lang } from '@server/i18n.js';
-import type { MailMessage } from '../mail/mailer.js';
+import type { MailMessage } from '../mail/service.js';
 
 // The e-mail telling a sender staff's decision on their review, in their profile's language
 // (texts: src/locales/{lang}/transfer.json, "verify.email").

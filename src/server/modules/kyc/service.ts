@@ -12,11 +12,10 @@ import type { Db } from '@server/db/client.js';
 import { t } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { publishedRates } from '../fees/service.js';
-import { senderUsage } from '../transfers/service.js';
-import type { AuthUser } from '../auth/tokens.js';
-import { countryCode } from '../screening/country-code.js';
-import { screenPerson, senderKey } from '../screening/screen-people.js';
-import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type LevelLimitsRow, type LevelRow, type LimitsRow } from './repo.js';
+import { senderUsage, type LevelLimitsRow } from '@server/db/shared-sql/sender-usage.js';
+import type { AuthUser } from '../auth/service.js';
+import { countryCode, screenPerson, senderKey } from '../screening/service.js';
+import { levelRow, listLimits, lockLimits, markScreened, writeLimits, type LevelRow, type LimitsRow } from './repo.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and limits, checked
 // before a quote is shown to them and, under the sender's lock, when a transfer is made
@@ -38,7 +37,7 @@ function limitsToJson(row: LimitsRow): KycLimits {
   };
 }
 
-export type { LevelLimitsRow, LevelRow };
+export type { LevelRow };
 
 type SenderProfile = LevelRow & ProfileForLevel;
 

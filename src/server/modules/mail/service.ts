@@ -10,6 +10,9 @@ import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './repo.js';
 import { type AccountMail, accountMail } from './templates.js';
 
+export type { Mailer, MailMessage } from './mailer.js';
+export { outboxReadable } from './outbox-access.js';
+
 // E-mails are durable work (docs/decisions/014-durable-jobs.md): queued, in the transaction of
 // the change they report when there is one, and sent by the worker. No request waits on SMTP.
 

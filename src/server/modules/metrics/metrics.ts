@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Config } from '@server/config.js';
 import type { Database } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
-import { heldTransferCount } from '../holds/holds.js';
+import { heldTransferCount } from '../holds/service.js';
 import { queueStats } from '../jobs/service.js';
 
 // Prometheus metrics (README "Monitoring"; docs/grafana-dashboard.json reads them). Counted as

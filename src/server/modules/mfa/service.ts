@@ -8,7 +8,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 import { MAX_CODE_ATTEMPTS, consumeTokenRow, countTokenTry, findLiveToken, issueToken } from '../auth/codes.js';
 import { type ProfileRow, findAccountById } from '../auth/accounts.js';
 import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { type ReauthProof, assertOwner } from '../profiles/reauth.js';
 import * as repo from './repo.js';
 import { matchStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash } from './totp.js';

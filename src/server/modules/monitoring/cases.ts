@@ -4,7 +4,7 @@ import { caseTransitionRefusal, type CaseStatus } from '@core/monitoring/cases.j
 import { isOwnCase } from '@core/own-case.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { activeHolds, releaseHolds } from '../holds/holds.js';
+import { activeHolds, releaseHolds } from '../holds/service.js';
 import {
   alertRows, alertSenders, caseRow, caseRows, caseTransferRows, personRow, writeTransition, type CaseRow, type CaseTransferRow,
 } from './repo.js';

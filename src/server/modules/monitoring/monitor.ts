@@ -2,7 +2,7 @@ import { accountKey, evaluateRules, type MonitoredTransfer, type RuleHit } from 
 import { accountLookbackDays, lookbackDays, type RuleSettings } from '@core/monitoring/rules.js';
 import type { Currency } from '@core/money.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { placeHold } from '../holds/holds.js';
+import { placeHold } from '../holds/service.js';
 import { readFacts, type FactsWindows, type RawFacts } from '@server/db/shared-sql/monitoring-facts.js';
 import { insertAlert, openCaseOf, rulesRaised } from './repo.js';
 

@@ -9,7 +9,7 @@ import type { Db } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { findAccountById } from '../auth/service.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { assertOwner } from '../profiles/reauth.js';
 import { holdInitiations } from '../transfers/service.js';
 import * as repo from './repo.js';

@@ -1,6 +1,6 @@
 import { PublicConfigResponseSchema } from '@core/api/system.js';
 import { replies } from '@server/lib/contract.js';
-import { outboxReadable } from '../mail/outbox-access.js';
+import { outboxReadable } from '../mail/service.js';
 import type { ApiModule } from '../module.js';
 
 /** What the browser may know about this deployment: never a secret, only what is switched on. */

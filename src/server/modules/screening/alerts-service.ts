@@ -7,7 +7,7 @@ import { HOLD_THRESHOLD } from '@core/screening/index.js';
 import { readQualifier } from '@core/screening/qualifiers.js';
 import type { Db } from '@server/db/client.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { releaseHolds } from '../holds/holds.js';
+import { releaseHolds } from '../holds/service.js';
 import { screeningIndex } from './index-cache.js';
 import { THRESHOLD_SETTING } from './repo.js';
 

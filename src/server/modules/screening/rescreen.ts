@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Rescreen } from '@core/api/screening-alerts.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { releaseHolds } from '../holds/holds.js';
+import { releaseHolds } from '../holds/service.js';
 import { enqueue } from '../jobs/service.js';
 import { countryCode } from './country-code.js';
 import { screeningIndex, type ScreeningState } from './index-cache.js';

@@ -5,7 +5,7 @@ import { accountKey } from '@core/monitoring/evaluate.js';
 import { screen, type Match } from '@core/screening/index.js';
 import { normaliseName } from '@core/screening/normalise.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { placeHold } from '../holds/holds.js';
+import { placeHold } from '../holds/service.js';
 import { screeningIndex, type ScreeningState } from './index-cache.js';
 
 // Who is screened, and what a hit does (docs/rules/screening.md#holds-and-alerts): a name with

@@ -4,7 +4,7 @@ import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { assertNotHeld } from '../holds/holds.js';
+import { assertNotHeld } from '../holds/service.js';
 import { lockRequest, writeApproval } from './repo.js';
 import { staffRequest } from './staff-view.js';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
-import { PayPalError, captureAuthorization } from '../payments/paypal.js';
+import { PayPalError, captureAuthorization } from './paypal-client.js';
 import { moneyStep, usesPayPal, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
 

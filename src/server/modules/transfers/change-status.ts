@@ -8,7 +8,7 @@ import type { Tx } from '@server/db/client.js';
 import { AppError, Message } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
-import { assertNotHeld } from '../holds/holds.js';
+import { assertNotHeld } from '../holds/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { auditSnapshot, ledgerView, type StaffActor } from './money-step.js';
 import { notifyStatusChange } from './notifications.js';

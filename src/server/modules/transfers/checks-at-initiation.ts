@@ -2,12 +2,9 @@ import { CHANNELS } from '@core/channels.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { accountKey } from '@core/monitoring/evaluate.js';
 import { initiationRows } from '@core/monitoring/rules.js';
-import { monitorAtInitiation } from '../monitoring/at-initiation.js';
-import { clearedByRules, factsWindows, type MonitorableTransfer } from '../monitoring/monitor.js';
-import { ruleSettings } from '../monitoring/settings.js';
-import { screeningIndex } from '../screening/index-cache.js';
-import { hitsOf, raiseAlerts, recipientKey } from '../screening/screen-people.js';
-import { endChecking, placeHold } from '../holds/holds.js';
+import { clearedByRules, factsWindows, monitorAtInitiation, ruleSettings, type MonitorableTransfer } from '../monitoring/service.js';
+import { hitsOf, raiseAlerts, recipientKey, screeningIndex } from '../screening/service.js';
+import { endChecking, placeHold } from '../holds/service.js';
 import type { ChecksBeforeWrite } from './initiation-statement.js';
 
 // The initiation's compliance checks (docs/rules/screening.md#holds-and-alerts). Before the write,

@@ -6,9 +6,9 @@ import { formatMoney, normalizeDecimal, parseAmount, toDecimal, type Currency } 
 import type { PaymentInitiate } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { priceTransfer, publishedRates, tierStillExists } from '../fees/service.js';
-import { interruptedChecks } from '../holds/holds.js';
+import { interruptedChecks } from '../holds/service.js';
 import { senderLimits, type SenderLimits } from '../kyc/service.js';
 import { payoutNumber } from '../operators/service.js';
 import { assertRateFresh, expiredWithFresh, promisedPrice } from '../quotes/service.js';

@@ -7,11 +7,12 @@ import { complianceHolds, transactions, transferRequests, transferStatusHistory 
 import { jobRowInsert } from '@server/db/shared-sql/job-rows.js';
 import { factsJson, factsOfJson, factsValues, type FactsOf, type FactsWindows, type RawFacts } from '@server/db/shared-sql/monitoring-facts.js';
 import { claimRefusals, quoteClaimCtes, quoteClaimsJson, releaseQuotes, type ClaimRefusal } from '@server/db/shared-sql/quote-claims.js';
+import {
+  USAGE_KEYS, lockSenders, usageOf, usageRows, type CountedUsage, type LevelLimitsRow, type UsageRow,
+} from '@server/db/shared-sql/sender-usage.js';
 import { batched } from '@server/lib/batches.js';
 import type { NewJob } from '../jobs/service.js';
-import type { LevelLimitsRow } from '../kyc/service.js';
 import type { TransferRequestRow } from './repo.js';
-import { USAGE_KEYS, lockSenders, usageOf, usageRows, type CountedUsage, type UsageRow } from './sender-usage.js';
 
 // A transfer's initiation written (docs/rules/transfers.md; measured in
 // docs/decisions/022-initiation-throughput.md). Initiations arriving together are written as one
@@ -99,7 +100,7 @@ interface ReadsUnderLock extends CountedUsage {
 
 /**
  * The batch's reads once its senders are locked, prepared once per connection: their counted usage
- * (sender-usage.ts), the quotes named claimed, and the facts of the initiations the rules judge
+ * (db/shared-sql/sender-usage.ts), the quotes named claimed, and the facts of the initiations the rules judge
  * before the write, read within the longest windows any of them asks (the rules look only within
  * their own). Its own statement, after the lock's: its snapshot must be taken once the lock is held,
  * to see what the sender's previous initiation committed meanwhile.

@@ -9,7 +9,7 @@ import type { Tx } from '@server/db/client.js';
 import { AppError, type ErrorCode } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
-import { paypalConfigured } from '../payments/paypal.js';
+import { paypalConfigured } from './paypal-client.js';
 import { notifyMoneyStep } from './notifications.js';
 import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } from './repo.js';
 

@@ -6,7 +6,7 @@ import type { Config } from '@server/config.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
-import type { Mailer, MailMessage } from '../mail/mailer.js';
+import type { Mailer, MailMessage } from '../mail/service.js';
 import { enqueue, waitingPayload, type NewJob } from '../jobs/service.js';
 import { deliverMail, queueMail } from '../mail/service.js';
 import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';

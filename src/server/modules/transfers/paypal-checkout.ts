@@ -1,8 +1,8 @@
 import { parseAmount, type Currency } from '@core/money.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/tokens.js';
-import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from '../payments/paypal.js';
+import type { AuthUser } from '../auth/service.js';
+import { PayPalError, approvalLink, authorizeOrder, createOrder, getOrder, orderAuthorization, type PayPalOrder, type PayPalPayment } from './paypal-client.js';
 import { usesPayPal } from './money-step.js';
 import { recordAuthorization } from './record-paypal-authorization.js';
 import { findByOrder, findRequest, setOrderId, type TransferRequestRow } from './repo.js';

@@ -4,7 +4,7 @@ import type { PayoutRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
-import { assertNotHeld } from '../holds/holds.js';
+import { assertNotHeld } from '../holds/service.js';
 import { moneyStep, refuseIf, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
 

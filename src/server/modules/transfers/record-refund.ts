@@ -2,7 +2,7 @@ import { moneyActionError } from '@core/money-states.js';
 import type { RefundRecord } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import { assertNotHeld } from '../holds/holds.js';
+import { assertNotHeld } from '../holds/service.js';
 import { moneyStep, refuseIf, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
 

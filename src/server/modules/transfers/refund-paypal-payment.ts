@@ -4,9 +4,9 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit } from '../audit/service.js';
-import { assertNotHeld } from '../holds/holds.js';
+import { assertNotHeld } from '../holds/service.js';
 import { enqueue, pendingJob } from '../jobs/service.js';
-import { refundCapture } from '../payments/paypal.js';
+import { refundCapture } from './paypal-client.js';
 import { auditSnapshot, moneyStep, usesPayPal, type MoneyContext, type StaffActor } from './money-step.js';
 import { lockRequest, type TransferRequestRow } from './repo.js';
 

@@ -1,7 +1,7 @@
 import type { MessageInput, SenderMessageJson } from '@core/api/transfers.js';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { clearActionNeeded, countSenderMessages, insertNote, lockRequest } from './repo.js';
 import { MAX_SENDER_MESSAGES, senderMessage } from './thread-json.js';
 

@@ -4,7 +4,7 @@ import { deliveryStart, deliveryWindow, isLate } from '@core/delivery.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { profiles, transferRequests } from '@server/db/schema.js';
-import { activeHolds } from '../holds/holds.js';
+import { activeHolds } from '../holds/service.js';
 import { approvalRequired, needsApprovalNow, staffSelection, threadOf, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 

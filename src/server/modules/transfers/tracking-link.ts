@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '@server/context.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { setTrackingToken } from './repo.js';
 import { trackingUrl } from './serialize.js';
 

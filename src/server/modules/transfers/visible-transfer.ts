@@ -1,7 +1,7 @@
 import { isStaff } from '@core/status.js';
 import type { Db } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/service.js';
 import { findRequest, type TransferRequestRow } from './repo.js';
 
 // Who sees a transfer: its sender, and staff where the operation allows.

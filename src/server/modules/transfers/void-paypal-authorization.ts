@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { enqueue } from '../jobs/service.js';
-import { PayPalError, voidAuthorization } from '../payments/paypal.js';
+import { PayPalError, voidAuthorization } from './paypal-client.js';
 import type { MoneyContext } from './money-step.js';
 import { lockRequest, writeMoney, type TransferRequestRow } from './repo.js';
 

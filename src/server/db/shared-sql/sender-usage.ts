@@ -1,12 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { CurrencyUsage } from '@core/kyc.js';
-import type { Db, Tx } from '@server/db/client.js';
-import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
 import { batched } from '@server/lib/batches.js';
-import type { LevelLimitsRow } from '../kyc/service.js';
+import type { Db, Tx } from '../client.js';
+import { preparedPerDatabase, rowsOf } from '../prepared.js';
+import type { kycLimits } from '../schema.js';
 
 // What a sender's transfers add up to against the limits (docs/rules/know-your-sender.md#limits),
-// and the sender's lock under which an initiation reads it (initiation-statement.ts).
+// and the sender's lock under which an initiation reads it: read by kyc alone, and inside the
+// initiation's transaction and its reads' one statement (transfers/initiation-statement.ts), so
+// it lives here, beside neither module.
+
+/** A level's limits as amounts in EUR text, as they are read with a sender. */
+export type LevelLimitsRow = Pick<typeof kycLimits.$inferSelect, 'level' | 'transfer' | 'd30' | 'd365'>;
 
 /** The advisory locks' first key, so a sender's lock shares no key with another kind of lock. */
 const SENDER_LOCK_CLASS = 26;
