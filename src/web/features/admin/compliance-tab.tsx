@@ -1,8 +1,7 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListImportJob, ListsOverview } from '@core/api/screening';
-import type { Rescreen, ScreeningAlert } from '@core/api/screening-alerts';
+import type { ListImportJob } from '@core/api/screening';
+import type { ScreeningAlert } from '@core/api/screening-alerts';
 import { LIST_SOURCES } from '@core/api/screening';
 import { isOwnCase } from '@core/own-case';
 import { Alert } from '@web/components/ui/alert';
@@ -12,28 +11,24 @@ import { Card } from '@web/components/ui/card';
 import { Input, Textarea } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
 import { scoreText } from './admin-format';
 import { useSession } from '@web/lib/session';
 import { CasesSection } from './cases-section';
 import { AlertExplanation, AlertFacts } from './screening-alert-facts';
 import { MonitoringRulesSection } from './monitoring-rules-section';
+import { useAlertDecision, useListImport, useRescreen, useScreeningAlerts, useScreeningLists } from './screening-api';
 
 // The Compliance tab (docs/rules/screening.md#holds-and-alerts, docs/rules/monitoring.md): the
 // sanctions lists (versions, age, stale, "nobody is screened", upload), the screening alerts with
 // their explanation and the decision form, the re-screening's progress, then monitoring's cases and
 // (admin) rules.
 
-const keys = { lists: ['admin', 'screening', 'lists'] as const, rescreen: ['admin', 'screening', 'rescreen'] as const, alerts: (s: string) => ['admin', 'screening', 'alerts', s] as const };
-
 function ListsSection({ isAdmin }: { isAdmin: boolean }) {
   const { t, i18n } = useTranslation('admin');
-  const lists = useQuery({ queryKey: keys.lists, queryFn: async ({ signal }) => (await api<{ data: ListsOverview }>('/api/screening/lists', { signal })).data });
-  const rescreen = useQuery({
-    queryKey: keys.rescreen, queryFn: async ({ signal }) => (await api<{ data: Rescreen | null }>('/api/screening/rescreen', { signal })).data,
-    refetchInterval: (q) => (q.state.data && !q.state.data.finished_at ? 2_000 : false),
-  });
+  const lists = useScreeningLists();
+  const rescreen = useRescreen();
   const d = lists.data;
   const r = rescreen.data;
   return (
@@ -77,34 +72,11 @@ function ListsSection({ isAdmin }: { isAdmin: boolean }) {
 
 function UploadForm() {
   const { t } = useTranslation('admin');
-  const client = useQueryClient();
   const id = useId();
   const [source, setSource] = useState<string>('ofac_sdn');
   const [files, setFiles] = useState<FileList | null>(null);
-  const upload = useMutation({
-    mutationFn: async () => {
-      const body = new FormData();
-      body.append('source', source);
-      for (const f of Array.from(files ?? [])) body.append('files', f, f.name);
-      return (await api<{ data: ListImportJob }>('/api/screening/lists', { method: 'POST', body })).data;
-    },
-  });
-  // The import is a job of the server's: followed until it is done or failed.
-  const importId = upload.data?.id;
-  const job = useQuery({
-    queryKey: ['admin', 'screening', 'import', importId],
-    enabled: !!importId,
-    queryFn: async ({ signal }) => (await api<{ data: ListImportJob }>(`/api/screening/lists/imports/${importId}`, { signal })).data,
-    refetchInterval: (q) => (q.state.data?.state === 'done' || q.state.data?.state === 'failed' ? false : 1_000),
-  });
-  const state = job.data ?? upload.data;
-  const finished = state?.state === 'done' || state?.state === 'failed';
-  useEffect(() => {
-    if (!finished) return;
-    void client.invalidateQueries({ queryKey: keys.lists });
-    void client.invalidateQueries({ queryKey: keys.rescreen });
-  }, [finished, client]);
-  const submit = (e: FormEvent) => { e.preventDefault(); if (files?.length) upload.mutate(); };
+  const { upload, state, finished } = useListImport();
+  const submit = (e: FormEvent) => { e.preventDefault(); if (files?.length) upload.mutate({ source, files: Array.from(files) }); };
   return (
     <Card className="p-4">
       <form className="flex flex-col gap-3" onSubmit={submit} aria-labelledby={`${id}-title`}>
@@ -138,18 +110,13 @@ function ImportState({ job }: { job: ListImportJob }) {
 
 function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: boolean }) {
   const { t } = useTranslation('admin');
-  const client = useQueryClient();
   const id = useId();
   const [decision, setDecision] = useState<'false_positive' | 'confirmed'>(alert.confirmation_proposed ? 'confirmed' : 'false_positive');
   const [note, setNote] = useState('');
-  const decide = useMutation({
-    mutationFn: () => api<{ data: ScreeningAlert }>(`/api/screening/alerts/${alert.id}/decision`, { method: 'POST', body: { decision, note } }),
-    // A decision releases holds: the queue's transfers change too.
-    onSuccess: () => client.invalidateQueries({ queryKey: ['admin'] }),
-  });
+  const decide = useAlertDecision(alert.id);
   const canConfirm = isAdmin || alert.confirmation_proposed;
   return (
-    <form className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); decide.mutate(); }} aria-label={t('compliance.alerts.decide')}>
+    <form className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); decide.mutate({ decision, note }); }} aria-label={t('compliance.alerts.decide')}>
       <div className="flex flex-col gap-1 text-sm">
         <label htmlFor={`${id}-decision`}>{t('compliance.alerts.decision')}</label>
         <Select id={`${id}-decision`} value={decision} onChange={(e) => setDecision(e.target.value as typeof decision)}>
@@ -206,10 +173,7 @@ function AlertsSection({ isAdmin, staffId }: { isAdmin: boolean; staffId: string
   const { t } = useTranslation('admin');
   const id = useId();
   const [status, setStatus] = useState<'open' | 'false_positive' | 'confirmed' | ''>('open');
-  const alerts = useQuery({
-    queryKey: keys.alerts(status),
-    queryFn: async ({ signal }) => (await api<{ data: ScreeningAlert[] }>(`/api/screening/alerts${status ? `?status=${status}` : ''}`, { signal })).data,
-  });
+  const alerts = useScreeningAlerts(status);
   return (
     <section aria-labelledby="c-alerts" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-2">
