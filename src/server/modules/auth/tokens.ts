@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { IdParamsSchema } from '@core/api/common.js';
 import type { Db } from '@server/db/client.js';
 import type { Role } from '@core/status.js';
-import type { LevelRow } from '../kyc/service.js';
+import type { profiles } from '@server/db/schema.js';
 import * as repo from './repo.js';
 
 /** The signed-in caller as every route sees it. */
@@ -23,8 +23,12 @@ export interface AuthUser {
    * The profile's level fields as this request's session lookup read them: what a sender's level
    * is read from and what a new transfer keeps of its originator (kyc/service.ts).
    */
-  sender: LevelRow;
+  sender: SessionSender;
 }
+
+/** The profile's fields a session carries for kyc: named here, so auth depends on no module that takes its user. */
+type SessionSender = Pick<typeof profiles.$inferSelect, 'user_id' | 'email' | 'full_name' | 'date_of_birth' | 'phone' | 'address' | 'city'
+  | 'state' | 'country' | 'kyc_level' | 'screened_for'>;
 
 const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, default: 12 * 3600_000 } as const;
 
