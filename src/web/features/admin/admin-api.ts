@@ -13,7 +13,7 @@ import type {
 import type { FeeTierInput, PaymentRecord, PayoutRecord, RefundRecord, StatusUpdate } from '@core/schemas';
 import type { TransferStatus } from '@core/status';
 import type { Role } from '@web/lib/session';
-import { api, queryString } from '@web/lib/api';
+import { api, fetchBlob, queryString } from '@web/lib/api';
 
 export type { AuditEntry, VolumePoint };
 export type StaffRequest = StaffRequestJson;
@@ -131,6 +131,19 @@ export function useAddNote() {
 }
 
 /** Hands a fetched file to the browser as a download named `filename`. */
+/** GET /api/audit/export.csv: the audit log the filter selects, as CSV. */
+export const exportAuditCsv = (filter: AuditFilter) => fetchBlob(`/api/audit/export.csv${queryString(filter)}`);
+
+/** GET /api/transfer-requests/export.csv: the transfers the filters select, as CSV. */
+export const exportRequestsCsv = (filters: StaffFilters) => fetchBlob(`/api/transfer-requests/export.csv${queryString(filters)}`);
+
+/** A proof of payment's file, as staff open it. */
+export const fetchProof = (requestId: string, proofId: string, signal?: AbortSignal) =>
+  fetchBlob(`/api/transfer-requests/${requestId}/proofs/${proofId}`, signal);
+
+/** POST /api/admin/users/:id/mfa/reset: an account's two-step sign-in reset (audited; the account is signed out). */
+export const resetAccountTwoStep = (userId: string) => api<{ message: string }>(`/api/admin/users/${userId}/mfa/reset`, { method: 'POST' });
+
 export function saveFile(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -12,8 +12,7 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
-import { fetchBlob, queryString } from '@web/lib/api';
-import { saveFile, useAuditLog } from './admin-api';
+import { exportAuditCsv, saveFile, useAuditLog } from './admin-api';
 import { AuditItem, useAuditActionLabel } from './audit-list';
 
 /** The filter as chosen on screen; the actor's name is kept to show who is filtered on. */
@@ -42,7 +41,7 @@ export function AuditTab() {
   async function exportCsv() {
     setExporting(true);
     try {
-      saveFile(await fetchBlob(`/api/audit/export.csv${queryString(filter)}`), `audit-${new Date().toISOString().slice(0, 10)}.csv`);
+      saveFile(await exportAuditCsv(filter), `audit-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (e) {
       toast({ variant: 'destructive', title: t('audit.exportFailed'), description: isApiError(e) ? e.message : undefined });
     } finally {

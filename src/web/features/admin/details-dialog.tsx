@@ -10,13 +10,13 @@ import { Field, Form, FormError, useErrorText } from '@web/components/ui/form';
 import { useZodForm } from '@web/components/ui/zod-form';
 import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
-import { fetchBlob, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { rateText } from '@web/lib/rate-text';
 import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';
 import { HoldsSection } from './holds-section';
-import { useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
+import { fetchProof, useRequestDetails, type ProofFile, type StaffDetail, type StaffRequest } from './admin-api';
 import { addressText, amountText, requesterName } from './admin-format';
 import { approveBlocked, staffActions } from './money-form';
 import { MoneySection } from './money-section';
@@ -45,7 +45,7 @@ function Proof({ requestId, proof }: { requestId: string; proof: ProofFile }) {
   useEffect(() => {
     const controller = new AbortController();
     let url: string | null = null;
-    fetchBlob(`/api/transfer-requests/${requestId}/proofs/${proof.id}`, controller.signal)
+    fetchProof(requestId, proof.id, controller.signal)
       .then((blob) => { url = URL.createObjectURL(blob); setFile({ url, type: blob.type }); })
       .catch((e: unknown) => { if (!controller.signal.aborted) setError(isApiError(e) ? e.message : t('details.proofFailed')); });
     return () => { controller.abort(); if (url) URL.revokeObjectURL(url); };

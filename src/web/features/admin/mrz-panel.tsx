@@ -5,8 +5,9 @@ import type { MrzCheckField, MrzResult } from '@core/mrz';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
-import { apiData, ApiError } from '@web/lib/api';
+import { ApiError } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
+import { readTypedMrz } from './verification-api';
 
 // The machine-readable zone of one identity document for the reviewer (docs/rules/know-your-sender.md#documents): read or not yet,
 // each check digit, the name and date of birth against the profile, the expiry; and a form to
@@ -23,7 +24,7 @@ function TypeZoneForm({ documentId, onTyped }: { documentId: string; onTyped: (r
   const { t } = useTranslation(['admin', 'common']);
   const [text, setText] = useState('');
   const type = useMutation({
-    mutationFn: (lines: string[]) => apiData<MrzResult>(`/api/kyc/documents/${documentId}/mrz`, { method: 'POST', body: { lines } }),
+    mutationFn: (lines: string[]) => readTypedMrz(documentId, lines),
     onSuccess: (r) => { setText(''); onTyped(r); },
   });
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);

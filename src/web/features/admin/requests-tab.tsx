@@ -15,13 +15,13 @@ import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
-import { fetchBlob, isApiError, queryString } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { useSession } from '@web/lib/session';
 import { cn } from '@web/lib/utils';
 import { directionLabel, formatDateTime } from '@web/lib/format';
 import { amountText, requesterName } from './admin-format';
 import {
-  EMPTY_FILTERS, saveFile, useStaffRequests, type StaffFilters, type StaffRequest,
+  EMPTY_FILTERS, exportRequestsCsv, saveFile, useStaffRequests, type StaffFilters, type StaffRequest,
 } from './admin-api';
 import { DetailsDialog } from './details-dialog';
 import { RejectDialog } from './reject-dialog';
@@ -104,7 +104,7 @@ export function RequestsTab() {
   async function exportCsv() {
     setExporting(true);
     try {
-      const blob = await fetchBlob(`/api/transfer-requests/export.csv${queryString(filters)}`);
+      const blob = await exportRequestsCsv(filters);
       saveFile(blob, `transfer-requests-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (e) {
       toast({ variant: 'destructive', title: t('requests.exportFailed'), description: isApiError(e) ? e.message : undefined });

@@ -13,9 +13,9 @@ import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { useSession } from '@web/lib/session';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { formatDate } from '@web/lib/format';
-import { useAudit, useProfiles, useSetRole } from './admin-api';
+import { resetAccountTwoStep, useAudit, useProfiles, useSetRole } from './admin-api';
 import { AuditList } from './audit-list';
 
 export function UsersTab() {
@@ -53,7 +53,7 @@ export function UsersTab() {
     if (!window.confirm(t('mfa.adminResetConfirm', { ns: 'auth', email }))) return;
     setResetting(id);
     try {
-      const { message } = await api<{ message: string }>(`/api/admin/users/${id}/mfa/reset`, { method: 'POST' });
+      const { message } = await resetAccountTwoStep(id);
       toast({ variant: 'success', title: message });
       void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
     } catch (e) {

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { KycReviewDecision, KycReviewDetail, KycReviewSummary } from '@core/api/kyc-reviews';
 import type { ReviewStatus } from '@core/kyc-reviews';
-import { api } from '@web/lib/api';
+import type { MrzResult } from '@core/mrz';
+import { api, apiData } from '@web/lib/api';
 
 // Identity reviews for staff (docs/rules/know-your-sender.md#reviews): the queue, one review, a decision.
 
@@ -10,6 +11,10 @@ const keys = {
   list: (status: ReviewStatus) => ['kyc-reviews', 'list', status] as const,
   one: (id: string) => ['kyc-reviews', 'one', id] as const,
 };
+
+/** POST /api/kyc/documents/:id/mrz: a document's machine-readable zone as staff typed it, read and checked. */
+export const readTypedMrz = (documentId: string, lines: string[]) =>
+  apiData<MrzResult>(`/api/kyc/documents/${documentId}/mrz`, { method: 'POST', body: { lines } });
 
 export function useReviewQueue(status: ReviewStatus) {
   return useQuery({
