@@ -1,10 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FeesResponse } from '@core/api/pricing';
-import type { RatesResponse } from '@core/api/pricing';
+import type { FeesResponse, RatesResponse } from '@core/api/pricing';
 import type { PublicConfigResponse } from '@core/api/system';
 import { api } from './api';
-
-export type { FeesResponse } from '@core/api/pricing';
 
 const queryKeys = {
   fees: ['fees'] as const,

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Trash2 } from 'lucide-react';
 import {
   OperatorPrefixInputSchema, type AdminOperatorPrefix, type OperatorPrefixInput,
@@ -17,36 +16,14 @@ import { Input } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
-import { api, isApiError } from '@web/lib/api';
+import { isApiError } from '@web/lib/api';
 import { channelLabel } from '@web/lib/format';
-import { operatorsKey } from '@web/lib/operators';
-import { adminKeys, useAudit } from './admin-api';
+import { useAudit } from './admin-api';
 import { AuditList } from './audit-list';
+import { operatorRangesApi, useRangeMutation, useRanges } from './operator-ranges-api';
 
 // The operators' number ranges a mobile payout number must fall in
 // (docs/rules/corridors.md#phone-country-rules): the admin adds, edits and deletes them.
-
-const URL = '/api/admin/operator-prefixes';
-const rangesKey = ['admin', 'operator-prefixes'] as const;
-
-function useRanges() {
-  return useQuery({
-    queryKey: rangesKey,
-    queryFn: async ({ signal }) => (await api<{ data: AdminOperatorPrefix[] }>(URL, { signal })).data,
-  });
-}
-
-/** After an edit: the admin's list and audit rows, and the table the transfer form checks with. */
-function useRangeMutation<T>(call: (value: T) => Promise<unknown>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSettled: () => Promise.all([
-      client.invalidateQueries({ queryKey: adminKeys.all }),
-      client.invalidateQueries({ queryKey: operatorsKey }),
-    ]),
-  });
-}
 
 /** "+241 77…": the numbers a range holds. */
 const numbersOf = (r: { channel: MobileChannelId; prefix: string }) => `+${MOBILE_NUMBERING[r.channel].countryCode} ${r.prefix}…`;
@@ -61,8 +38,8 @@ function RangeForm({ editing, onDone }: { editing: AdminOperatorPrefix | null; o
   const { t } = useTranslation(['admin', 'common', 'validation']);
   const { toast } = useToast();
   const save = useRangeMutation((range: OperatorPrefixInput) => (editing
-    ? api(`${URL}/${editing.id}`, { method: 'PUT', body: { operator: range.operator, prefix: range.prefix } })
-    : api(URL, { method: 'POST', body: range })));
+    ? operatorRangesApi.update(editing.id, { operator: range.operator, prefix: range.prefix })
+    : operatorRangesApi.create(range)));
   const form = useZodForm(rangeFormSchema(editing), {
     channel: editing?.channel ?? MOBILE_CHANNEL_IDS[0], operator: editing?.operator ?? '', prefix: editing?.prefix ?? '',
   });
@@ -112,7 +89,7 @@ export function OperatorsTab() {
   const { toast } = useToast();
   const ranges = useRanges();
   const audit = useAudit('operator_prefix');
-  const remove = useRangeMutation((id: string) => api(`${URL}/${id}`, { method: 'DELETE' }));
+  const remove = useRangeMutation(operatorRangesApi.remove);
   const [editing, setEditing] = useState<AdminOperatorPrefix | null>(null);
   const [deleting, setDeleting] = useState<AdminOperatorPrefix | null>(null);
 
