@@ -22,6 +22,7 @@ const TAGS: Record<string, string> = {
   transactions: 'A sender\'s transfers as history, and their counts by status.',
   'transfer-requests': 'Transfers: a sender\'s own or the staff queue; status, money recorded, approval, notes and messages, proofs, the tracking link, the CSV export.',
   recipients: 'A sender\'s saved recipients.',
+  rails: 'Payout rails: their state for staff, the admin\'s switch, and the operators\' callbacks.',
   'approval-thresholds': 'The amount per currency from which a transfer waits for a second staff member\'s approval.',
   kyc: 'Know your sender: the sender\'s identity level and what is used and left of its limits; the limits per level.',
   track: 'A transfer\'s progress, for whoever holds its tracking link.',
