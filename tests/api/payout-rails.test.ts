@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, ledgerEntries, payoutAttempts, payoutNameHolds, railCallbacks, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { placeHold, releaseHolds } from '@server/modules/holds/service.js';
 import { enquire, startPayout } from '@server/modules/rails/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
@@ -227,5 +228,28 @@ describe('a payout through MTN MoMo Rwanda', () => {
     expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
     expect(mtn.paidCount(attempt!.reference)).toBe(1);
     expect((await transfer(paid.id)).payout_status).toBe('sent');
+  });
+});
+
+describe('a payout that starts by itself once its last control clears', () => {
+  const sentOf = async (id: string) => (await transfer(id)).payout_status;
+
+  it('staff record the payment: the payout leaves through the rail with no one else', async () => {
+    const created = await createTransfer(t, sender.id, { recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    const recorded = await t.request({ method: 'POST', url: `/api/transfer-requests/${created.id}/payment`, token: staff.token, payload: { amount: created.total, reference: 'STMT-7701' } });
+    expect(recorded.statusCode).toBe(200);
+    await expect.poll(() => sentOf(created.id), { timeout: 10_000 }).toBe('sent');
+    const [attempt] = await attempts(created.id);
+    expect(attempt!.state).toBe('succeeded');
+    expect(airtel.paidCount(attempt!.reference)).toBe(1);
+  });
+
+  it('a held transfer waits; once staff release the hold, it leaves', async () => {
+    const paid = await paidTransfer();
+    await placeHold(t.database.db, { transferId: paid.id, reason: 'screening', detail: { listed_name: 'Test Listed Name', score: 0.93 } });
+    expect(await startPayout(ctx(), paid.id)).toBe('waiting');
+    expect(await attempts(paid.id)).toEqual([]);
+    await releaseHolds(t.database.db, { transferId: paid.id, by: admin.id, note: 'cleared in the test' });
+    await expect.poll(() => sentOf(paid.id), { timeout: 10_000 }).toBe('sent');
   });
 });

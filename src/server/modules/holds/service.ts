@@ -3,6 +3,7 @@ import { AppError } from '@core/errors.js';
 import type { HoldReason } from '@core/holds.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { preparedPerDatabase, rowsOf } from '@server/db/prepared.js';
+import { enqueue } from '../jobs/service.js';
 
 // One compliance hold (docs/rules/screening.md#holds-and-alerts): screening, monitoring and stale
 // lists all hold a transfer, or every transfer of a sender, through these four functions. A held
@@ -42,15 +43,25 @@ export interface HoldRelease {
   note: string;
 }
 
-/** Releases the unreleased holds matching every given filter; answers how many. */
+/** A payout start's tries before it is parked for the admin (the job only checks and starts). */
+const PAYOUT_START_ATTEMPTS = 10;
+
+/**
+ * Releases the unreleased holds matching every given filter; answers how many. A released
+ * transfer's payout may now leave by itself: its start is queued (docs/rules/payout-rails.md).
+ */
 export async function releaseHolds(tx: Db | Tx, release: HoldRelease): Promise<number> {
   if (!release.sourceId && !release.transferId) throw new Error('releaseHolds needs a source or a transfer');
-  const result = await tx.execute(sql`update compliance_holds
+  const result = await tx.execute<{ transfer_request_id: string | null }>(sql`update compliance_holds
     set released_at = now(), released_by = ${release.by}::uuid, release_note = ${release.note}
     where released_at is null
       ${release.sourceId ? sql`and source_id = ${release.sourceId}::uuid` : sql``}
       ${release.transferId ? sql`and transfer_request_id = ${release.transferId}::uuid` : sql``}
-      ${release.reason ? sql`and reason = ${release.reason}` : sql``}`);
+      ${release.reason ? sql`and reason = ${release.reason}` : sql``}
+    returning transfer_request_id`);
+  for (const id of new Set(result.rows.map((r) => r.transfer_request_id).filter((id): id is string => id !== null))) {
+    await enqueue(tx, 'payout_start', { transfer_id: id }, PAYOUT_START_ATTEMPTS, `payout-start:${id}`);
+  }
   return result.rowCount ?? 0;
 }
 

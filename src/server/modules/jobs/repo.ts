@@ -22,6 +22,11 @@ export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAtt
   await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text, run_at => ${runAt?.toISOString() ?? null}::timestamptz)`);
 }
 
+/** Removes the waiting job of this key (graphile-worker's remove_job); a running one finishes and is not retried. */
+export async function removeJob(db: Db | Tx, key: string): Promise<void> {
+  await db.execute(sql`select graphile_worker.remove_job(${key}::text)`);
+}
+
 /** The payload of the job of this key that no worker holds, its row locked (a worker skips it) until the transaction ends. */
 export async function waitingPayload(tx: Tx, key: string): Promise<unknown> {
   const rows = await tx.execute(sql`select payload from graphile_worker._private_jobs where key = ${key} and locked_at is null for update`);

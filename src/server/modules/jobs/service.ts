@@ -22,6 +22,9 @@ export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempt
   return repo.addJob(db, kind, payload, maxAttempts, key ?? null, runAt ?? null);
 }
 
+/** Removes the job of this key that waits (one running finishes, not retried): work no longer needed. */
+export const removeJob = (db: Db | Tx, key: string): Promise<void> => repo.removeJob(db, key);
+
 /**
  * The payload of the job of this key still waiting (not taken by a worker), locked until the
  * caller's transaction ends so no worker takes it meanwhile: to add to it before re-adding it.

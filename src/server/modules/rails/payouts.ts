@@ -4,7 +4,7 @@ import { compareNames, nameCheckPays, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { payoutNameHolds, payoutRails, type NameCheck } from '@server/db/schema.js';
-import { enqueue } from '../jobs/service.js';
+import { enqueue, removeJob } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, recordRailPayout } from '../transfers/service.js';
 import { attemptById, openAttempt, send, writeOutcome } from './attempts.js';
@@ -105,7 +105,9 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     if (!written) return;
     const { attempt } = written;
     if (written.succeeded) await recordRailPayout(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference);
+    // While open, the next enquiry replaces the waiting one; once final, none is left waiting.
     if (written.askAgainAt) await scheduleEnquiry(tx, attempt.id, written.askAgainAt);
+    else await removeJob(tx, enquiryKey(attempt.id));
     if (outcome.step.http_status !== null && outcome.step.http_status < 500) {
       await tx.update(payoutRails).set({ last_ok_at: new Date() }).where(eq(payoutRails.id, attempt.rail));
     }
@@ -113,8 +115,10 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
 }
 
 /** One enquiry job per attempt: a later schedule replaces the waiting one. */
+const enquiryKey = (attemptId: string) => `payout-enquire:${attemptId}`;
+
 function scheduleEnquiry(tx: Tx, attemptId: string, at: Date): Promise<void> {
-  return enqueue(tx, 'payout_enquire', { attempt_id: attemptId }, ENQUIRY_JOB_ATTEMPTS, `payout-enquire:${attemptId}`, at);
+  return enqueue(tx, 'payout_enquire', { attempt_id: attemptId }, ENQUIRY_JOB_ATTEMPTS, enquiryKey(attemptId), at);
 }
 
 /** Asks about an attempt now (an operator's callback named it): its waiting enquiry moves up. */
@@ -133,9 +137,4 @@ export async function runPayoutStartJob(ctx: Ctx, payload: unknown): Promise<voi
 /** The payout_enquire job: an open attempt asked about. */
 export async function runPayoutEnquireJob(ctx: Ctx, payload: unknown): Promise<void> {
   await enquire(ctx, AttemptJobSchema.parse(payload).attempt_id);
-}
-
-/** Queues a transfer's payout start in the transaction that cleared one of its controls. */
-export function queuePayoutStart(tx: Tx, transferId: string, maxAttempts: number): Promise<void> {
-  return enqueue(tx, 'payout_start', { transfer_id: transferId }, maxAttempts, `payout-start:${transferId}`);
 }

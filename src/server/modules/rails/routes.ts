@@ -39,12 +39,13 @@ const routes: ApiModule = async (app, { ctx }) => {
   // The operators call these, unauthenticated and without a rate limit (an operator sends a
   // hundred a second from a few addresses): what arrives is stored and only makes us ask the
   // operator sooner about an attempt it names. MTN calls back with PUT as well as POST.
-  for (const operator of ['airtel', 'mtn'] as const) {
+  const callbacks = [['airtel', 'POST'], ['mtn', 'POST'], ['mtn', 'PUT']] as const;
+  for (const [operator, method] of callbacks) {
     app.route({
-      method: operator === 'mtn' ? ['POST', 'PUT'] : 'POST',
+      method,
       url: `/rails/${operator}/callback`,
       config: { access: 'public' },
-      schema: { summary: `${operator === 'airtel' ? 'Airtel Money' : 'MTN MoMo'}'s callback: stored, then the operator is asked (operator)`, response: replies({ 200: ReceivedSchema }) },
+      schema: { summary: `${operator === 'airtel' ? 'Airtel Money' : 'MTN MoMo'}'s callback (${method}): stored, then the operator is asked (operator)`, response: replies({ 200: ReceivedSchema }) },
       handler: async (request) => {
         await receiveCallback(ctx, operator, request.body, request.headers);
         return { received: true as const };

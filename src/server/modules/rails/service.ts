@@ -14,7 +14,7 @@ import { railConfigured } from './registry.js';
 // Payout rails as staff and operators reach them (docs/rules/payout-rails.md): each rail's
 // state, the admin's switch, a transfer's attempts, and the operators' callbacks.
 
-export { enquire, queuePayoutStart, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
+export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 

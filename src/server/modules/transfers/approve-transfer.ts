@@ -5,6 +5,7 @@ import { AppError } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { assertNotHeld } from '../holds/service.js';
+import { queueRailPayout } from './queue-rail-payout.js';
 import { lockRequest, writeApproval } from './repo.js';
 import { staffRequest } from './staff-view.js';
 
@@ -25,6 +26,8 @@ export async function approveTransfer(ctx: AppContext, actor: Actor, id: string)
       before: { status: current.status, approved_by: null, approved_at: null },
       after: { status: current.status, approved_by: approval.approved_by, approved_at: approval.approved_at?.toISOString() ?? null },
     });
+    // The approval may clear the payout's last control.
+    await queueRailPayout(tx, current, ctx.config.JOB_MAX_ATTEMPTS);
   });
   const row = await staffRequest(ctx, id);
   if (!row) throw new AppError('not_found');

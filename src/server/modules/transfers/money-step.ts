@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { paypalConfigured } from './paypal-client.js';
 import { notifyMoneyStep } from './notifications.js';
+import { queueRailPayout } from './queue-rail-payout.js';
 import { lockRequest, writeMoney, type MoneyFields, type TransferRequestRow } from './repo.js';
 
 // Staff record the money of a transfer (docs/rules/money-states.md): the payment received
@@ -85,6 +86,8 @@ export async function moneyStep(ctx: Pick<AppContext, 'config' | 'db'>, actor: S
       await postTransferEntry(db, kind, ledgerView(written), { actorId: actor?.profile_id ?? null, reference: step.reference });
     }
     if (step.mail) await notifyMoneyStep(ctx, db, step.mail, written);
+    // Money in may clear the payout's last control: through a rail that is on, it leaves by itself.
+    if (step.set.payment_status === 'received') await queueRailPayout(db, written, ctx.config.JOB_MAX_ATTEMPTS);
     if (actor && step.audit) {
       await recordAudit(db, { ...actor, ip: actor.ip ?? null }, {
         action: step.audit, target: 'transfer', id, before: auditSnapshot(current), after: auditSnapshot(written),

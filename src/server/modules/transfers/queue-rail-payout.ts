@@ -1,0 +1,14 @@
+import { isMobileChannel } from '@core/operators.js';
+import type { Tx } from '@server/db/client.js';
+import { enqueue } from '../jobs/service.js';
+import type { TransferRequestRow } from './repo.js';
+
+/**
+ * Queues the payout's start in the transaction that may have cleared its last control (payment
+ * received, hold released, approval given): a mobile-money payout whose rail is on then leaves
+ * by itself (docs/rules/payout-rails.md). The job checks everything again, so queuing it early
+ * or twice is harmless.
+ */
+export async function queueRailPayout(tx: Tx, row: Pick<TransferRequestRow, 'id' | 'destination_provider'>, maxAttempts: number): Promise<void> {
+  if (isMobileChannel(row.destination_provider)) await enqueue(tx, 'payout_start', { transfer_id: row.id }, maxAttempts, `payout-start:${row.id}`);
+}
