@@ -1886,6 +1886,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each payout rail: configured, switched on, last successful call, balance, payouts under way (staff) */
+        get: operations["getRails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Switches a payout rail on or off; payouts under way finish as they are (admin, audited) */
+        put: operations["putRailsById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A transfer's payout attempts through its rail, newest first (staff) */
+        get: operations["getTransferRequestsByIdPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/airtel/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Airtel Money's callback (POST): stored, then the operator is asked (operator) */
+        post: operations["postRailsAirtelCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/mtn/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** MTN MoMo's callback (PUT): stored, then the operator is asked (operator) */
+        put: operations["putRailsMtnCallback"];
+        /** MTN MoMo's callback (POST): stored, then the operator is asked (operator) */
+        post: operations["postRailsMtnCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12642,6 +12728,449 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getRails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            configured: boolean;
+                            enabled: boolean;
+                            last_ok_at: string | null;
+                            balance: {
+                                amount: string;
+                                currency: string;
+                                read_at: string;
+                            } | null;
+                            waiting: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putRailsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            configured: boolean;
+                            enabled: boolean;
+                            last_ok_at: string | null;
+                            balance: {
+                                amount: string;
+                                currency: string;
+                                read_at: string;
+                            } | null;
+                            waiting: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "rail_not_configured" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTransferRequestsByIdPayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postRailsAirtelCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putRailsMtnCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postRailsMtnCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request";
                         fields?: {
                             [key: string]: string;
                         };
