@@ -39,8 +39,11 @@ export type BalanceAnswer =
   | { state: 'ok'; amount: string; currency: string; step: OperatorStep }
   | { state: 'unavailable'; reason: string; step: OperatorStep };
 
-/** Money sent to a recipient's wallet. `reference` is the idempotency key, written before the call. */
-export interface Disbursement {
+/**
+ * Money sent to a recipient's wallet (a disbursement) or asked from a sender's (a collection: USSD
+ * push, request-to-pay). `reference` is the idempotency key, written before the call.
+ */
+export interface MoneyOrder {
   reference: string;
   /** E.164, e.g. +24177123456. */
   msisdn: string;
@@ -48,19 +51,11 @@ export interface Disbursement {
   amount: string;
   currency: 'XAF' | 'RWF';
   country: 'GA' | 'RW';
-  /** Shown to the recipient where the operator allows it. */
+  /** Shown to the other side where the operator allows it. */
   note: string;
 }
-
-/** Money asked from a sender's wallet (USSD push / request-to-pay). */
-export interface Collection {
-  reference: string;
-  msisdn: string;
-  amount: string;
-  currency: 'XAF' | 'RWF';
-  country: 'GA' | 'RW';
-  note: string;
-}
+export type Disbursement = MoneyOrder;
+export type Collection = MoneyOrder;
 
 export interface MobileMoneyOperator {
   readonly operator: 'airtel' | 'mtn';
