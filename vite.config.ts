@@ -185,12 +185,12 @@ export default defineConfig(({ isSsrBuild }) => ({
               includeDependenciesRecursively: false,
             },
             { name: 'lucide', test: /node_modules[\\/]lucide-react[\\/]/ },
-            // What the sender's own pages share (their transfers, limits, states and delivery, the
+            // What the sender's own pages share (their transfers, limits, states and delivery, a rate written out, the
             // cancel button, the e-mail language kept in step), in one file: the dashboard asked for sixteen files, a dozen of them
             // under 1.5 KB, and on a phone's connection each costs a round trip.
             {
               name: 'sender',
-              test: /src[\\/](core[\\/](status|phone|sender-state|kyc|delivery|operators)\.ts|web[\\/]lib[\\/](transfers|kyc|send-again|operators)\.ts|web[\\/](app[\\/]email-language-sync|components[\\/](sender-state|kyc-limits|kyc-review-notice|cancel-transfer|delivery-note|ui[\\/](badge|once-opened|confirm-dialog)))\.tsx)$/,
+              test: /src[\\/](core[\\/](status|phone|sender-state|kyc|delivery|operators)\.ts|web[\\/]lib[\\/](transfers|kyc|send-again|operators|rate-lines)\.ts|web[\\/](app[\\/]email-language-sync|components[\\/](sender-state|kyc-limits|kyc-review-notice|cancel-transfer|delivery-note|ui[\\/](badge|once-opened|confirm-dialog)))\.tsx)$/,
               // What they import beside (the API client, buttons…) stays where the app shell has it.
               includeDependenciesRecursively: false,
             },

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Check, Globe } from '../components/icons';
+import { Check, Globe } from './icons';
 import { SUPPORTED_LANGUAGES, normalizeLanguage, type Language } from '../lib/i18n';
 import { cn } from '../lib/utils';
 

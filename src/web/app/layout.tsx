@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LogOut, Menu, UserRound, X } from '../components/icons';
+import { X } from '../components/icons';
+import { LogOut, Menu, UserRound } from './icons';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
 import { Toaster } from '../components/ui/toaster';

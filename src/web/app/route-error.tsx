@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TriangleAlert as AlertTriangle } from '../components/icons';
+import { TriangleAlert as AlertTriangle } from './icons';
 import { Button } from '../components/ui/button';
 
 /** A failed dynamic import usually means a new version was deployed while the page was open. */

@@ -3,7 +3,8 @@ import type { DirectionId } from '@core/channels';
 import { computeQuote } from '@core/fees';
 import { referenceAndMargin } from '@core/quotes';
 import { countdownParts, secondsLeft, serverClock } from './held-quote';
-import { marginGivesMore, marginIsZero, marginPercent, rateFigure, readableRate } from './rate-text';
+import { marginGivesMore, marginIsZero, marginPercent } from './rate-lines';
+import { rateFigure, readableRate } from './rate-text';
 
 const quote = (currency: string, payout_currency: string, rate: string, reference_rate: string, margin: string) =>
   ({ currency, payout_currency, rate, reference_rate, margin }) as Parameters<typeof readableRate>[0];

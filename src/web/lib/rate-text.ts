@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next';
 import { formatDecimal, localizeDecimal, parseDecimal, pow10, ratioToDecimal, roundDiv, type Currency, type Decimal } from '@core/money';
 import { STORED_RATE_DECIMALS } from '@core/rates';
 
@@ -92,27 +91,4 @@ export function rateFigure(value: Decimal, lng: string): string {
   if (!r) return localizeDecimal(value, lng);
   const digits = r.units >= 10n * pow10(r.scale) ? 2 : 4;
   return localizeDecimal(ratioToDecimal(r.units, pow10(r.scale), digits), lng);
-}
-
-/** A margin as a percent with 2 decimals, unsigned ("0.15"); whether ours gives more is `marginGivesMore`. */
-export function marginPercent(margin: Decimal, lng: string): string {
-  const m = parseDecimal(margin.replace(/^-/, ''));
-  if (!m) return localizeDecimal('0', lng);
-  return localizeDecimal(ratioToDecimal(m.units * 100n, pow10(m.scale), 2), lng);
-}
-
-/** Whether our rate gives the sender more than the reference (a negative margin). */
-export const marginGivesMore = (margin: Decimal) => /^-/.test(margin) && !/^-0*\.?0*$/.test(margin);
-
-/** Whether the margin is nothing at all (a rate that is its own reference). */
-export const marginIsZero = (margin: Decimal) => /^-?0*\.?0*$/.test(margin);
-
-/** The rate as people read it ("1 EUR = 655 XAF"), or that there is no exchange; null before the price is known. */
-export function rateText(
-  t: TFunction, quote: QuotedRate | null, lng: string, rates?: RateTable,
-): string | null {
-  if (!quote) return null;
-  const readable = readableRate(quote, rates);
-  if (!readable) return t('common:rates.sameCurrency', { currency: quote.currency });
-  return t('common:rates.line', { base: readable.base, counter: readable.counter, rate: rateFigure(readable.ours, lng) });
 }

@@ -46,3 +46,11 @@ export function afterSignIn(user: SessionUser | null, returnTo: string): [string
   if (user && isStaff(user) && !user.totp_enabled) return ['/two-step', { state: { from: returnTo === '/' ? '/admin' : returnTo } }];
   return [returnTo, {}];
 }
+
+/**
+ * A signed-in sender's limits' arithmetic (@core/kyc), loaded only when asked (the home page's
+ * calculator, signed in). Asked from here, in the app shell, which already names the file it is
+ * in and what that file needs: the home page's code does not carry that list again
+ * (docs/decisions/005-web-shell-budget.md).
+ */
+export const loadLimits = () => import('@core/kyc');

@@ -11,7 +11,7 @@ import { useZodForm } from '@web/components/ui/zod-form';
 import { Textarea } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
-import { rateText } from '@web/lib/rate-text';
+import { rateText } from '@web/lib/rate-lines';
 import { useSession } from '@web/lib/session';
 import { channelLabel, formatDateTime } from '@web/lib/format';
 import { eventKey } from '@web/lib/money-labels';

@@ -11,7 +11,7 @@ import { SenderStateLine } from '@web/components/sender-state';
 import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { eventKey, eventVariant } from '@web/lib/money-labels';
 import { useRates } from '@web/lib/queries';
-import { rateText } from '@web/lib/rate-text';
+import { rateText } from '@web/lib/rate-lines';
 import { recipientName, useTransfer, type TransferDetail } from '@web/lib/transfers';
 import { TransferThread } from './thread';
 import { TrackingShare } from './tracking-share';

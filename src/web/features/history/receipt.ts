@@ -12,7 +12,7 @@ import { apiData } from '@web/lib/api';
 import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { paymentWasReceived } from '@web/lib/money-labels';
 import { senderState } from '@core/sender-state';
-import { rateText } from '@web/lib/rate-text';
+import { rateText } from '@web/lib/rate-lines';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** Who sent the transfer and where to ask about it: read from the session and the app's config. */

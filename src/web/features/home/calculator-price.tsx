@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { RefreshCw } from '@web/components/icons';
+import { RefreshCw } from './icons';
 import type { KycWindowState } from '@core/api/kyc';
 import { parseAmount } from '@core/money';
 import { Alert } from '@web/components/ui/alert';

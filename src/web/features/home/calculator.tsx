@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowRight } from '@web/components/icons';
+import { ArrowRight } from './icons';
 import { DEFAULT_AMOUNT, DEFAULT_DIRECTION, DIRECTIONS, type DirectionId } from '@core/channels';
 import { amountExample } from '@core/amount-input';
 import { Button } from '@web/components/ui/button';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Clock, Eye, Headset, Lock, ShieldCheck, Zap } from '@web/components/icons';
+import { Clock, Eye, Headset, Lock, ShieldCheck, Zap } from './icons';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Calculator } from './calculator';

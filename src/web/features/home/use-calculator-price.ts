@@ -50,8 +50,7 @@ export function useCalculatorPrice(initialDirection: DirectionId, initialAmount:
   const refused = !!live.error && !ownLimit;
   const server = live.quote;
   const quote = refused ? null : server
-    ? { amount: server.amount, fee: server.fee, total: server.total, payout: server.payout, limit_error: server.limit_error }
-    : local && { amount: toDecimal(local.amount, currency), fee: toDecimal(local.fee, currency), total: toDecimal(local.total, currency), payout: toDecimal(local.payout, info.to), limit_error: local.limit_error };
+    ?? (local && { amount: toDecimal(local.amount, currency), fee: toDecimal(local.fee, currency), total: toDecimal(local.total, currency), payout: toDecimal(local.payout, info.to), limit_error: local.limit_error });
   const minor = quote ? parseAmount(quote.amount, currency) ?? 0 : 0;
   const readable = server ? readableRate(server, rates.data) : local
     ? readableRate({ currency, payout_currency: info.to, rate: local.rate, reference_rate: local.rate, margin: '0' }, rates.data) : null;
@@ -76,7 +75,7 @@ export function useCalculatorPrice(initialDirection: DirectionId, initialAmount:
   };
 
   // The form reads the same text by the same rules: a refused amount is refused there too.
-  const sendHref = `/transfer?${new URLSearchParams({ direction, amount: reading.error && typed === 'amount' ? amountText : toDecimal(minor, currency) }).toString()}`;
+  const sendHref = `/transfer?${new URLSearchParams({ direction, amount: reading.error && typed === 'amount' ? amountText : toDecimal(minor, currency) })}`;
 
   return {
     direction, info, typed, amountError, amountShown, payoutShown, onDirection, onAmount, onPayout,

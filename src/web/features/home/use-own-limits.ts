@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { KycStatus } from '@core/api/kyc';
+import { loadLimits } from '@web/lib/session';
 import { readToken } from '@web/lib/token-store';
 import { useJson } from '@web/lib/use-json';
 
@@ -16,7 +17,7 @@ export function useOwnLimits(): { kyc: KycStatus | undefined; limits: typeof imp
   // JavaScript stays within its budget (docs/decisions/005-web-shell-budget.md).
   const [limits, setLimits] = useState<typeof import('@core/kyc') | null>(null);
   useEffect(() => {
-    if (kyc) void import('@core/kyc').then(setLimits);
+    if (kyc) void loadLimits().then(setLimits);
   }, [kyc]);
   return { kyc, limits };
 }

@@ -13,7 +13,7 @@ import { isApiError } from '@web/lib/api';
 import { channelLabel, moneyFromDecimal } from '@web/lib/format';
 import { useRates } from '@web/lib/queries';
 import { startPaypalCheckout, useTransfer, type TransferDetail } from '@web/lib/transfers';
-import { rateText } from '@web/lib/rate-text';
+import { rateText } from '@web/lib/rate-lines';
 import { CopyButton } from './copy-button';
 import { ProofCard } from './proof-card';
 

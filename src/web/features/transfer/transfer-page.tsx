@@ -14,7 +14,7 @@ import { askQuote } from '@web/lib/held-quote';
 import { withPrefill } from '@web/lib/send-again';
 import { TransferFields } from './transfer-form';
 import { TransferReview } from './transfer-review';
-import { rateText } from '@web/lib/rate-text';
+import { rateText } from '@web/lib/rate-lines';
 import { TransferSummary } from './transfer-summary';
 import { initialValues, phoneRefusal, readTransferAmount, type ScreenRules } from './transfer-values';
 import { useErrorToast } from './use-error-toast';

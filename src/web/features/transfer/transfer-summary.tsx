@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import type { PricePreview } from '@core/api/pricing';
 import { Card } from '@web/components/ui/card';
 import { moneyFromDecimal } from '@web/lib/format';
-import { marginGivesMore, marginIsZero, marginPercent, rateFigure, rateText, readableRate, type RateTable } from '@web/lib/rate-text';
+import { marginGivesMore, marginIsZero, marginPercent, rateText } from '@web/lib/rate-lines';
+import { rateFigure, readableRate, type RateTable } from '@web/lib/rate-text';
 import { cn } from '@web/lib/utils';
 
 /** The price in words: amount, fee, total, payout ("—" until the quote is known). */
