@@ -105,8 +105,14 @@ describe('a payout through Airtel Money Gabon', () => {
     expect(airtel.paidCount(attempt!.reference)).toBe(1);
     expect(await transfer(paid.id)).toMatchObject({ payout_status: 'sent', payout_reference: attempt!.operator_id });
     expect(await payoutEntries(paid.id)).toHaveLength(1);
-    const steps = await t.database.db.select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, paid.id));
-    expect(steps.map((s) => s.event)).toContain('payout_sent');
+    // Processing as the attempt opened, paid out, completed: each step in the timeline, by no one.
+    const steps = await t.database.db.select().from(transferStatusHistory)
+      .where(eq(transferStatusHistory.transfer_request_id, paid.id)).orderBy(asc(transferStatusHistory.id));
+    expect(steps.map((s) => s.event ?? `${s.from_status}→${s.to_status}`)).toEqual(['pending→processing', 'payout_sent', 'processing→completed']);
+    expect(steps.every((s) => s.actor_profile_id === null)).toBe(true);
+    expect((await transfer(paid.id)).status).toBe('completed');
+    const fee = await t.database.db.select().from(ledgerEntries).where(sql`${ledgerEntries.transfer_request_id} = ${paid.id} and ${ledgerEntries.kind} = 'fee'`);
+    expect(fee).toHaveLength(1);
 
     const shown = await t.request({ method: 'GET', url: `/api/transfer-requests/${paid.id}/payouts`, token: staff.token });
     expect(shown.statusCode).toBe(200);
@@ -128,7 +134,7 @@ describe('a payout through Airtel Money Gabon', () => {
     const [hold] = await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, paid.id));
     expect(hold!.name_check).toMatchObject({ outcome: 'mismatch', recipient_name: 'Marie Nguema', registered_name: 'Paul Obame' });
     expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
-    expect((await transfer(paid.id)).payout_status).toBe('not_sent');
+    expect(await transfer(paid.id)).toMatchObject({ status: 'pending', payout_status: 'not_sent' });
   });
 
   it('pays nothing to a number Airtel does not know', async () => {

@@ -6,7 +6,7 @@ import type { Db, Tx } from '@server/db/client.js';
 import { payoutNameHolds, payoutRails, type NameCheck } from '@server/db/schema.js';
 import { enqueue, removeJob } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
-import { lockForRailPayout, recordRailPayout } from '../transfers/service.js';
+import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
 import { attemptById, openAttempt, send, writeOutcome } from './attempts.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { railOperator } from './registry.js';
@@ -80,7 +80,10 @@ export async function startPayout(ctx: Ctx, transferId: string): Promise<StartRe
     const opened = await openAttempt(tx, {
       transferId, rail, msisdn, amount: again.row.payout_amount, currency: again.row.payout_currency as 'XAF' | 'RWF', nameCheck,
     });
-    if (opened) await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+    if (opened) {
+      await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+      await markRailProcessing(ctx, tx, again.row);
+    }
     return opened;
   });
   if (!attempt) return 'already_live';

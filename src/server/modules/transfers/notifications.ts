@@ -174,7 +174,7 @@ export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: '
 }
 
 /** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */
-export function notifyStatusChange(ctx: AppContext, tx: Tx, request: TransferRequestRow, note: string | null): Promise<void> {
+export function notifyStatusChange(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, note: string | null): Promise<void> {
   return send(ctx, tx, request, { event: 'status', status: request.status, message: note });
 }
 

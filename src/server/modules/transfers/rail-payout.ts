@@ -4,8 +4,10 @@ import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { activeHolds } from '../holds/service.js';
-import { moneyStep } from './money-step.js';
-import { lockRequest, type TransferRequestRow } from './repo.js';
+import { postTransferEntry } from '../ledger/service.js';
+import { ledgerView, moneyStep } from './money-step.js';
+import { notifyStatusChange } from './notifications.js';
+import { lockRequest, writeStatus, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
 // starts only once every control has cleared, and a succeeded attempt posts what a manual
@@ -30,13 +32,29 @@ export async function lockForRailPayout(tx: Tx, transferId: string): Promise<{ r
   return { row, wait };
 }
 
-/** A succeeded attempt: the payout is recorded as staff record one (state, timeline, books, e-mail), by no one. */
-export function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, tx: Tx, transferId: string, reference: string): Promise<TransferRequestRow> {
-  return moneyStep(ctx, null, transferId, () => ({
+/** The transfer whose payout leaves through a rail is processing (a system move, in its timeline and the sender's e-mail). */
+export async function markRailProcessing(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow): Promise<void> {
+  if (row.status === 'pending') await moveBySystem(ctx, tx, row, 'processing');
+}
+
+/**
+ * A succeeded attempt: the payout is recorded as staff record one (state, timeline, books,
+ * e-mail), by no one, and the transfer, paid in and out, is completed (its fee earned).
+ */
+export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, tx: Tx, transferId: string, reference: string): Promise<TransferRequestRow> {
+  const paidOut = await moneyStep(ctx, null, transferId, () => ({
     set: { payout_status: 'sent', payout_reference: reference, payout_sent_at: new Date() },
     events: ['payout_sent'],
     entries: ['payout'],
     reference,
     mail: 'payout',
   }), tx);
+  return moneyActionError(paidOut, 'complete') || paidOut.status === 'completed' ? paidOut : moveBySystem(ctx, tx, paidOut, 'completed');
+}
+
+async function moveBySystem(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow, to: 'processing' | 'completed'): Promise<TransferRequestRow> {
+  const written = await writeStatus(tx, { from: row, to, actor: null, note: null, paymentStatus: row.payment_status });
+  if (to === 'completed') await postTransferEntry(tx, 'fee', ledgerView(written), { actorId: null, reference: null });
+  await notifyStatusChange(ctx, tx, written, null);
+  return written;
 }

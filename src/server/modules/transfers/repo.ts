@@ -448,7 +448,8 @@ export async function lockRequest(tx: Tx, id: string): Promise<TransferRequestRo
 export interface StatusWrite {
   from: TransferRequestRow;
   to: TransferStatus;
-  actor: { profile_id: string; role: Role };
+  /** Null for the system's own move (a payout through a rail: docs/rules/payout-rails.md). */
+  actor: { profile_id: string; role: Role } | null;
   note: string | null;
   /** The payment state the move leaves (docs/rules/money-states.md: received money becomes owed back on closing). */
   paymentStatus: PaymentStatus;
@@ -464,13 +465,13 @@ export async function writeStatus(tx: Tx, change: StatusWrite): Promise<Transfer
     status: to,
     version: sql`${transferRequests.version} + 1`,
     payment_status: change.paymentStatus,
-    ...(to === 'processing' ? { processed_by: change.actor.profile_id, processed_at: new Date() } : {}),
+    ...(to === 'processing' ? { processed_by: change.actor?.profile_id ?? null, processed_at: new Date() } : {}),
     ...(isFinalStatus(to) ? { action_needed: false } : {}),
   }).where(eq(transferRequests.id, current.id)).returning(requestColumns);
   await tx.update(transactions).set({ status: to }).where(eq(transactions.transfer_request_id, current.id));
   await tx.insert(transferStatusHistory).values({
     transfer_request_id: current.id, from_status: current.status, to_status: to,
-    actor_profile_id: change.actor.profile_id, actor_role: change.actor.role, note: change.note,
+    actor_profile_id: change.actor?.profile_id ?? null, actor_role: change.actor?.role ?? null, note: change.note,
   });
   return row!;
 }

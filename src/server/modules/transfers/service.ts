@@ -24,7 +24,7 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
-export { lockForRailPayout, recordRailPayout } from './rail-payout.js';
+export { lockForRailPayout, markRailProcessing, recordRailPayout } from './rail-payout.js';
 export type { TransferRequestRow } from './repo.js';
 
 // ---- the sender's lists ----
