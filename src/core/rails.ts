@@ -8,17 +8,12 @@ import { prepareName } from './screening/tokens.js';
 export const RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
 
-export const RAIL_OPERATOR: Record<RailId, 'airtel' | 'mtn'> = { airtel_gabon: 'airtel', airtel_rwanda: 'airtel', mtn_rwanda: 'mtn' };
-
 /**
  * An attempt's states: submitting → pending → succeeded | failed; unknown when the answer was
  * lost, late, a 5xx or ambiguous; succeeded → reversed when the operator sends it back.
  */
 export const ATTEMPT_STATES = ['submitting', 'pending', 'succeeded', 'failed', 'unknown', 'reversed'] as const;
 export type AttemptState = (typeof ATTEMPT_STATES)[number];
-
-/** An attempt in these may still pay the recipient: no other attempt may start beside it. */
-export const OPEN_ATTEMPT_STATES = ['submitting', 'pending', 'unknown'] as const satisfies readonly AttemptState[];
 
 export const NAME_CHECK_OUTCOMES = ['match', 'close', 'mismatch', 'unknown_number', 'barred', 'inactive', 'unavailable'] as const;
 export type NameCheckOutcome = (typeof NAME_CHECK_OUTCOMES)[number];

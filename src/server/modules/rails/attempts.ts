@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { parseAmount, toDecimal } from '@core/money.js';
 import { enquiryDelayMs, type AttemptState, type RailId } from '@core/rails.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -26,7 +26,7 @@ export interface AttemptOrder {
  * An enquiry that finds no transaction of that reference is trusted only after this long: the
  * operator may not show a transaction it is still creating.
  */
-export const NEVER_CREATED_AFTER_MS = 120_000;
+const NEVER_CREATED_AFTER_MS = 120_000;
 
 /** What the caller does once an outcome is written: schedule the next enquiry, settle, or hand over to staff. */
 export interface Written {
@@ -128,11 +128,4 @@ export function attemptByReference(db: Db | Tx, reference: string): Promise<Atte
 /** A transfer's attempts, newest first. */
 export function attemptsOf(db: Db | Tx, transferId: string): Promise<AttemptRow[]> {
   return db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transferId)).orderBy(desc(payoutAttempts.seq));
-}
-
-/** The transfer's attempt that is open or succeeded, if any. */
-export function liveAttempt(db: Db | Tx, transferId: string): Promise<AttemptRow | undefined> {
-  return db.select().from(payoutAttempts)
-    .where(and(eq(payoutAttempts.transfer_id, transferId), sql`${payoutAttempts.state} in ('submitting', 'pending', 'unknown', 'succeeded')`))
-    .then((rows) => rows[0]);
 }
