@@ -42,7 +42,7 @@ const OTHER_MODULE_PRIVATE = (except = '') => ({
 });
 
 /**
- * Left to undo (issue 42): mfa, profiles and privacy still share auth's insides (its codes, limits
+ * Left to undo: mfa, profiles and privacy still share auth's insides (its codes, limits
  * and passwords) and profiles' re-authentication; auth's login calls mfa back, so they form the one
  * cycle the module test still lists.
  */

@@ -95,7 +95,7 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 }
 
 /**
- * Left to undo (issue 42): auth's login calls mfa, which uses auth's codes and limits and profiles'
+ * Left to undo: auth's login calls mfa, which uses auth's codes and limits and profiles'
  * re-authentication, which uses auth's.
  */
 const KNOWN_CYCLE = ['auth', 'mfa', 'profiles'];

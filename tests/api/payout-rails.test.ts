@@ -144,6 +144,15 @@ describe('a payout through Airtel Money Gabon', () => {
     expect(hold!.name_check.outcome).toBe('unknown_number');
   });
 
+  it('Airtel down when its name is asked: nothing paid, no hold written, the job tries again later', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('user', { kind: 'down' });
+    await expect(startPayout(ctx(), paid.id)).rejects.toThrow(/registered name/);
+    expect(await attempts(paid.id)).toEqual([]);
+    expect(await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, paid.id))).toEqual([]);
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+  });
+
   it('the answer lost after Airtel paid: the attempt is unknown, the enquiry finds it paid, and it is never sent again', async () => {
     const paid = await paidTransfer();
     airtel.failNext('disburse', { kind: 'lost' });

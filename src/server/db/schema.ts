@@ -920,7 +920,7 @@ export interface AttemptStep {
 }
 
 /**
- * A payout's attempts through an operator (D28). The reference is written before the request
+ * A payout's attempts through an operator (docs/rules/payout-rails.md). The reference is written before the request
  * leaves; at most one attempt of a transfer is open or succeeded, so a new one starts only after
  * a confirmed failure.
  */

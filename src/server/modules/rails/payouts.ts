@@ -69,6 +69,8 @@ export async function startPayout(ctx: Ctx, transferId: string): Promise<StartRe
   const [hold] = await ctx.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, transferId));
   if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
   const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, details.recipient_name ?? '', country);
+  // The operator could not be asked: not a verdict on the recipient, so the job tries again later.
+  if (nameCheck.outcome === 'unavailable') throw new Error(`${rail}: the registered name could not be read`);
   if (!hold && !nameCheckPays(nameCheck.outcome)) {
     await ctx.db.insert(payoutNameHolds).values({ transfer_id: transferId, rail, name_check: nameCheck }).onConflictDoNothing();
     return 'name_hold';
