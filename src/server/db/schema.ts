@@ -983,3 +983,39 @@ export const railCallbacks = pgTable('rail_callbacks', {
   check('rail_callbacks_operator_check', sql`${t.operator} in ('airtel', 'mtn')`),
   index('rail_callbacks_reference_idx').on(t.reference),
 ]);
+
+/**
+ * A sender's payment asked from their own wallet through an operator (a USSD push, a
+ * request-to-pay: docs/rules/payout-rails.md#collections). Like a payout attempt: the reference is
+ * written before the request leaves, only the operator's status answer moves it, and at most one
+ * attempt of a transfer is open or succeeded, so a new one starts only after a confirmed failure.
+ */
+export const collectionAttempts = pgTable('collection_attempts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_id: uuid('transfer_id').notNull().references(() => transferRequests.id),
+  seq: integer('seq').notNull(),
+  rail: text('rail', { enum: RAIL_IDS }).notNull(),
+  /** Airtel's transaction.id, MTN's X-Reference-Id: the operator's idempotency key. */
+  reference: text('reference').notNull().unique(),
+  state: text('state', { enum: ATTEMPT_STATES }).notNull().default('submitting'),
+  /** Why the operator says it failed (expired, refused, APPROVAL_REJECTED…), once it did. */
+  reason: text('reason'),
+  /** The operator's own transaction id, once it gave one. */
+  operator_id: text('operator_id'),
+  amount: money('amount').notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  /** The wallet asked to pay, E.164. */
+  msisdn: text('msisdn').notNull(),
+  steps: jsonb('steps').$type<AttemptStep[]>().notNull().default(sql`'[]'::jsonb`),
+  enquiries: integer('enquiries').notNull().default(0),
+  /** Set when an unknown attempt outlived PAYOUT_UNKNOWN_AFTER, or money came in for a transfer already paid: staff look. */
+  needs_attention_at: timestamp('needs_attention_at', { withTimezone: true }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  settled_at: timestamp('settled_at', { withTimezone: true }),
+}, (t) => [
+  check('collection_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
+  check('collection_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
+  unique('collection_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
+  uniqueIndex('collection_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
+]);
