@@ -13,6 +13,7 @@ import { CURRENCIES } from '@core/money.js';
 import { CASE_OUTCOMES, CASE_STATUSES } from '@core/monitoring/cases.js';
 import { MONITORING_RULES } from '@core/monitoring/rules.js';
 import { ALERT_STATUSES, ALERT_SUBJECTS, HOLD_REASONS, SCREENING_TRIGGERS } from '@core/holds.js';
+import { STATEMENT_STATES } from '@core/operator-statements.js';
 import { ATTEMPT_STATES, NAME_CHECK_OUTCOMES, RAIL_IDS } from '@core/rails.js';
 import { HISTORY_EVENTS, NOTE_VISIBILITIES, PAYMENT_STATUSES, PAYOUT_STATUSES, ROLES, TRANSFER_STATUSES } from '@core/status.js';
 
@@ -897,6 +898,8 @@ export const payoutRails = pgTable('payout_rails', {
   balance: money('balance'),
   balance_currency: text('balance_currency'),
   balance_read_at: timestamp('balance_read_at', { withTimezone: true }),
+  /** Below this balance the admin's rails screen warns (set by an admin, audited). */
+  balance_warning: money('balance_warning'),
 }, (t) => [check('payout_rails_id_check', sql`${t.id} in (${oneOf(RAIL_IDS)})`)]);
 
 /** What an operator said of a mobile number's owner, before any money leaves for it. */
@@ -982,6 +985,58 @@ export const railCallbacks = pgTable('rail_callbacks', {
 }, (t) => [
   check('rail_callbacks_operator_check', sql`${t.operator} in ('airtel', 'mtn')`),
   index('rail_callbacks_reference_idx').on(t.reference),
+]);
+
+/**
+ * Payouts waiting for the operator's float (docs/rules/payout-rails.md#float): every control
+ * cleared, but the rail's balance as last read would not cover them. They leave in the order their
+ * controls cleared, once a newer reading covers them.
+ */
+export const payoutFloatWaits = pgTable('payout_float_waits', {
+  transfer_id: uuid('transfer_id').primaryKey().references(() => transferRequests.id),
+  rail: text('rail', { enum: RAIL_IDS }).notNull(),
+  amount: money('amount').notNull(),
+  currency: text('currency', { enum: CURRENCIES }).notNull(),
+  /** When its controls had all cleared and the float did not cover it: its place in the queue. */
+  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  check('payout_float_waits_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
+  index('payout_float_waits_queue_idx').on(t.rail, t.since),
+]);
+
+/** An operator's transaction export imported by staff: one file once per rail (by its SHA-256). */
+export const operatorStatements = pgTable('operator_statements', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  rail: text('rail', { enum: RAIL_IDS }).notNull(),
+  sha256: text('sha256').notNull(),
+  filename: text('filename'),
+  /** The first and last transaction's time: the period the statement covers. */
+  period_from: timestamp('period_from', { withTimezone: true }).notNull(),
+  period_to: timestamp('period_to', { withTimezone: true }).notNull(),
+  imported_by: uuid('imported_by').references(() => profiles.id, { onDelete: 'set null' }),
+  imported_at: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  check('operator_statements_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
+  uniqueIndex('operator_statements_file_key').on(t.rail, t.sha256),
+]);
+
+/** One transaction of an operator's statement, as the operator wrote it. */
+export const operatorStatementRows = pgTable('operator_statement_rows', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  statement_id: uuid('statement_id').notNull().references(() => operatorStatements.id, { onDelete: 'cascade' }),
+  /** The file's line the row starts on. */
+  line: integer('line').notNull(),
+  /** The operator's own transaction id. */
+  transaction_id: text('transaction_id'),
+  /** Our reference as the operator keeps it (Airtel's transaction.id, MTN's external id / X-Reference-Id). */
+  reference: text('reference'),
+  amount: money('amount').notNull(),
+  currency: text('currency').notNull(),
+  state: text('state', { enum: STATEMENT_STATES }).notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+}, (t) => [
+  check('operator_statement_rows_state_check', sql`${t.state} in (${oneOf(STATEMENT_STATES)})`),
+  index('operator_statement_rows_statement_idx').on(t.statement_id),
 ]);
 
 /**
