@@ -948,7 +948,12 @@ export const payoutAttempts = pgTable('payout_attempts', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   settled_at: timestamp('settled_at', { withTimezone: true }),
+  /** Staff's word on a failed attempt: retried through the rail (a new attempt) or sent by hand. */
+  resolution: text('resolution', { enum: ['retried', 'by_hand'] }),
+  resolved_by: uuid('resolved_by').references(() => profiles.id, { onDelete: 'set null' }),
+  resolved_at: timestamp('resolved_at', { withTimezone: true }),
 }, (t) => [
+  check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} = 'failed' and ${t.resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
   unique('payout_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
@@ -957,11 +962,13 @@ export const payoutAttempts = pgTable('payout_attempts', {
 ]);
 
 /**
- * A transfer whose name check stopped its payout, until staff pay anyway or the sender corrects
- * the recipient (then the check runs again).
+ * A name check that stopped a transfer's payout, until staff pay anyway or the sender corrects
+ * the recipient (docs/rules/payout-rails.md#name-check). A corrected recipient closes the hold
+ * and is checked again: a transfer has at most one open hold.
  */
 export const payoutNameHolds = pgTable('payout_name_holds', {
-  transfer_id: uuid('transfer_id').primaryKey().references(() => transferRequests.id),
+  id: uuid('id').primaryKey().defaultRandom(),
+  transfer_id: uuid('transfer_id').notNull().references(() => transferRequests.id),
   rail: text('rail', { enum: RAIL_IDS }).notNull(),
   name_check: jsonb('name_check').$type<NameCheck>().notNull(),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -970,7 +977,15 @@ export const payoutNameHolds = pgTable('payout_name_holds', {
   decided_by: uuid('decided_by').references(() => profiles.id, { onDelete: 'set null' }),
   decided_at: timestamp('decided_at', { withTimezone: true }),
   reason: text('reason'),
-}, (t) => [check('payout_name_holds_decision_check', sql`${t.decision} is null or ${t.decision} in ('pay_anyway', 'ask_sender')`)]);
+  /** At or above the approval threshold, paying anyway is proposed (with the reason) by one staff member and confirmed by another. */
+  proposed_by: uuid('proposed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  proposed_at: timestamp('proposed_at', { withTimezone: true }),
+  /** The sender corrected the recipient: this check no longer stands. */
+  closed_at: timestamp('closed_at', { withTimezone: true }),
+}, (t) => [
+  check('payout_name_holds_decision_check', sql`${t.decision} is null or ${t.decision} in ('pay_anyway', 'ask_sender')`),
+  uniqueIndex('payout_name_holds_open_idx').on(t.transfer_id).where(sql`${t.closed_at} is null`),
+]);
 
 /** Operators' callbacks as they arrived: a signal to ask the operator, never a truth. */
 export const railCallbacks = pgTable('rail_callbacks', {
