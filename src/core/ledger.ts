@@ -11,7 +11,7 @@ type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 /** The accounts a provider's statement is reconciled against, each in its channel's currency. */
 export const PROVIDER_ACCOUNTS: readonly ChannelId[] = CHANNEL_IDS;
 
-export const ENTRY_KINDS = ['payment', 'payout', 'fee', 'refund_due', 'refund'] as const;
+export const ENTRY_KINDS = ['payment', 'payout', 'fee', 'refund_due', 'refund', 'payout_reversal', 'fee_reversal'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface LedgerLine {
@@ -61,7 +61,9 @@ function received(t: TransferMoney): number {
  *   out of the destination channel;
  * - fee: the fee leaves customer funds and becomes revenue (on completion);
  * - refund_due: what was received is owed back to the sender;
- * - refund: it leaves the source channel.
+ * - refund: it leaves the source channel;
+ * - payout_reversal, fee_reversal: a payout the bank sent back, the exact reverse of the payout
+ *   (and of the fee earned when the transfer was completed).
  */
 export function entryLines(kind: EntryKind, t: TransferMoney): LedgerLine[] {
   const source = t.source_provider;
@@ -79,6 +81,13 @@ export function entryLines(kind: EntryKind, t: TransferMoney): LedgerLine[] {
       return move('customer_funds', 'refunds_payable', t.currency, received(t));
     case 'refund':
       return move('refunds_payable', source, t.currency, received(t));
+    case 'payout_reversal':
+      return [
+        ...move(t.destination_provider, 'fx', t.payout_currency, minor(t.payout_amount, t.payout_currency)),
+        ...move('fx', 'customer_funds', t.currency, minor(t.amount, t.currency)),
+      ];
+    case 'fee_reversal':
+      return move('fee_revenue', 'customer_funds', t.currency, minor(t.fee, t.currency));
   }
 }
 

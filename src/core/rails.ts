@@ -4,9 +4,14 @@ import { prepareName } from './screening/tokens.js';
 // Payout rails (docs/rules/payout-rails.md): how a transfer's money reaches the recipient through
 // an operator's API, one attempt at a time, never twice.
 
-/** The operator rails a business can connect; every other payout (and these, switched off) is sent by hand. */
-export const RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda'] as const;
+/**
+ * The rails a business can connect: mobile-money operators' APIs, and SEPA credit-transfer files
+ * to its bank (docs/rules/bank-rail.md); every other payout (and these, switched off) is sent by hand.
+ */
+export const RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda', 'sepa_france'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
+/** The rails paid through an operator's API, one call per attempt. */
+export type MobileRailId = Exclude<RailId, 'sepa_france'>;
 
 /**
  * An attempt's states: submitting → pending → succeeded | failed; unknown when the answer was

@@ -26,7 +26,7 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** Steps of a transfer's timeline that move its money, not its status. */
 export const HISTORY_EVENTS = [
-  'payment_authorized', 'payment_received', 'payment_voided', 'payout_sent', 'refund_due', 'refunded',
+  'payment_authorized', 'payment_received', 'payment_voided', 'payout_sent', 'refund_due', 'refunded', 'payout_returned',
 ] as const;
 export type HistoryEvent = (typeof HISTORY_EVENTS)[number];
 

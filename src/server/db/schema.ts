@@ -939,8 +939,14 @@ export const payoutAttempts = pgTable('payout_attempts', {
   operator_id: text('operator_id'),
   amount: money('amount').notNull(),
   currency: text('currency', { enum: CURRENCIES }).notNull(),
-  msisdn: text('msisdn').notNull(),
-  name_check: jsonb('name_check').$type<NameCheck>().notNull(),
+  /** The wallet paid (a mobile rail's attempt); null for a bank payout. */
+  msisdn: text('msisdn'),
+  /** The operator's name for the wallet (a mobile rail's attempt); null for a bank payout. */
+  name_check: jsonb('name_check').$type<NameCheck>(),
+  /** The account paid by a SEPA credit transfer (sepa_france); its reference is the file's EndToEndId. */
+  iban: text('iban'),
+  /** The bank file the transfer left in (sepa_france). */
+  bank_file_id: uuid('bank_file_id').references((): AnyPgColumn => bankFiles.id),
   steps: jsonb('steps').$type<AttemptStep[]>().notNull().default(sql`'[]'::jsonb`),
   enquiries: integer('enquiries').notNull().default(0),
   /** Set when an unknown attempt outlived PAYOUT_UNKNOWN_AFTER: it waits in staff's "needs attention". */
@@ -956,6 +962,9 @@ export const payoutAttempts = pgTable('payout_attempts', {
   check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} = 'failed' and ${t.resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
+  // A bank payout names its IBAN and file; a mobile one its number and name check.
+  check('payout_attempts_account_check', sql`case when ${t.rail} = 'sepa_france' then ${t.iban} is not null and ${t.bank_file_id} is not null else ${t.msisdn} is not null and ${t.name_check} is not null end`),
+  index('payout_attempts_bank_file_idx').on(t.bank_file_id).where(sql`${t.bank_file_id} is not null`),
   unique('payout_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
   uniqueIndex('payout_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
   index('payout_attempts_open_idx').on(t.rail, t.created_at).where(sql`${t.state} in ('submitting', 'pending', 'unknown')`),
@@ -1088,4 +1097,71 @@ export const collectionAttempts = pgTable('collection_attempts', {
   check('collection_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
   unique('collection_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
   uniqueIndex('collection_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
+]);
+
+// ---- the bank rail (docs/rules/bank-rail.md) ----
+
+/**
+ * A SEPA credit-transfer file (pain.001.001.09) for the business's bank: the payouts gathered
+ * into it, as written, kept as the admin downloads it. Cancelled by staff with a reason before it
+ * is settled, its transfers go into the next file.
+ */
+export const bankFiles = pgTable('bank_files', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** GrpHdr/MsgId: the bank refuses a second file with the same. */
+  msg_id: text('msg_id').notNull().unique(),
+  count: integer('count').notNull(),
+  control_sum: numeric('control_sum', { precision: 20, scale: 2 }).notNull(),
+  xml: text('xml').notNull(),
+  created_by: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+  created_at: createdAt(),
+  cancelled_by: uuid('cancelled_by').references(() => profiles.id, { onDelete: 'set null' }),
+  cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
+  cancel_reason: text('cancel_reason'),
+}, (t) => [
+  check('bank_files_cancel_check', sql`(${t.cancelled_at} is null) = (${t.cancel_reason} is null)`),
+  index('bank_files_created_idx').on(t.created_at.desc()),
+]);
+
+/** A bank statement imported (camt.053 or camt.054), once per message id. */
+export const bankStatements = pgTable('bank_statements', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** GrpHdr/MsgId. */
+  msg_id: text('msg_id').notNull().unique(),
+  kind: text('kind', { enum: ['camt.053', 'camt.054'] }).notNull(),
+  filename: text('filename'),
+  imported_by: uuid('imported_by').references(() => profiles.id, { onDelete: 'set null' }),
+  imported_at: createdAt(),
+}, (t) => [
+  check('bank_statements_kind_check', sql`${t.kind} in ('camt.053', 'camt.054')`),
+  index('bank_statements_imported_idx').on(t.imported_at.desc()),
+]);
+
+/**
+ * A booked entry (or one transaction of a batch entry) of a bank statement and what it did: a
+ * payout settled or returned, a sender's payment recorded, or nothing matched. Its key (the
+ * bank's own reference) makes a second reading of it, in the same statement or a later one,
+ * change nothing.
+ */
+export const bankStatementEntries = pgTable('bank_statement_entries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  statement_id: uuid('statement_id').notNull().references(() => bankStatements.id),
+  entry_key: text('entry_key').notNull().unique(),
+  outcome: text('outcome', { enum: ['settled', 'returned', 'payment', 'unmatched'] }).notNull(),
+  credit: boolean('credit').notNull(),
+  amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
+  currency: text('currency').notNull(),
+  booked_on: date('booked_on'),
+  end_to_end_id: text('end_to_end_id'),
+  remittance: text('remittance'),
+  /** The return's reason code (AC01, AC04, AC06, MS03…). */
+  return_reason: text('return_reason'),
+  transfer_id: uuid('transfer_id').references(() => transferRequests.id),
+  /** A payment of another amount than due, or a line that needs staff. */
+  flagged: boolean('flagged').notNull().default(false),
+  /** Why a line matched nothing, for staff. */
+  note: text('note'),
+}, (t) => [
+  check('bank_statement_entries_outcome_check', sql`${t.outcome} in ('settled', 'returned', 'payment', 'unmatched')`),
+  index('bank_statement_entries_statement_idx').on(t.statement_id, t.id),
 ]);
