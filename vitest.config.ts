@@ -35,7 +35,6 @@ export default defineConfig({
           // A page's first paint with its data takes about 1.1 s on the 2-core machine, more while
           // it is busy: expect.poll's default of 1 s judged the machine's load, not the page.
           expect: { poll: { timeout: 5_000 } },
-          fileParallelism: false,
         },
       },
     ],
