@@ -867,6 +867,25 @@ export const screeningAlerts = pgTable('screening_alerts', {
   index('screening_alerts_transfer_idx').on(t.transfer_request_id),
 ]);
 
+/**
+ * A transfer closed out after a confirmed screening match (docs/rules/screening.md#closing-out-a-confirmed-match):
+ * one staff member proposes it with a reason kept internal, a second one confirms it, and the
+ * transfer is then rejected with its money frozen.
+ */
+export const complianceCloseOuts = pgTable('compliance_close_outs', {
+  transfer_request_id: uuid('transfer_request_id').primaryKey().references(() => transferRequests.id),
+  /** The confirmed alert behind it. */
+  alert_id: uuid('alert_id').notNull().references(() => screeningAlerts.id),
+  /** Staff-only: never shown to the sender. */
+  reason: text('reason').notNull(),
+  proposed_by: uuid('proposed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  proposed_at: timestamp('proposed_at', { withTimezone: true }).notNull().defaultNow(),
+  confirmed_by: uuid('confirmed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  confirmed_at: timestamp('confirmed_at', { withTimezone: true }),
+}, (t) => [
+  check('compliance_close_outs_second_check', sql`${t.confirmed_by} is null or ${t.confirmed_by} <> ${t.proposed_by}`),
+]);
+
 /** A re-screening of every sender and saved recipient after a list version changed (durable job): its progress for staff. */
 export const screeningRescreens = pgTable('screening_rescreens', {
   id: uuid('id').primaryKey().defaultRandom(),
