@@ -36,17 +36,10 @@ const LAYER_ZONES = [
  * stay in another module's statement lives in src/server/db/shared-sql/, not in a service.
  * scripts/module-imports-lint.test.ts also proves the modules import each other without a cycle.
  */
-const OTHER_MODULE_PRIVATE = (except = '') => ({
-  regex: `^(\\.\\./|@server/modules/)${except}[^/]+/(?!service(\\.js)?$)`,
+const OTHER_MODULE_PRIVATE = {
+  regex: '^(\\.\\./|@server/modules/)[^/]+/(?!service(\\.js)?$)',
   message: 'A module uses another module only through its service.ts (export what it needs there).',
-});
-
-/**
- * Left to undo: mfa, profiles and privacy still share auth's insides (its codes, limits
- * and passwords) and profiles' re-authentication; auth's login calls mfa back, so they form the one
- * cycle the module test still lists.
- */
-const AUTH_FAMILY = ['src/server/modules/{mfa,profiles,privacy}/**/*.ts'];
+};
 
 /** Across layers, imports use the path aliases rather than climbing folders. */
 const UP_TWO = { group: ['../../*'], message: 'Use the path aliases (@core/*, @server/*, @web/*) instead of ../../.' };
@@ -89,11 +82,7 @@ export default tseslint.config(
   },
   {
     files: ['src/server/modules/*/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, OTHER_MODULE_PRIVATE()] }] },
-  },
-  {
-    files: AUTH_FAMILY,
-    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, OTHER_MODULE_PRIVATE('(?!auth/|profiles/)')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [UP_TWO, OTHER_MODULE_PRIVATE] }] },
   },
   {
     files: ['src/core/**/*.ts'],

@@ -36,7 +36,7 @@ export const ERRORS = {
   password_common: { status: 400, key: 'auth.errors.passwordCommon' },
   password_contains_email_name: { status: 400, key: 'auth.errors.passwordContainsEmailName' },
   last_admin: { status: 409, key: 'auth.errors.lastAdmin' },
-  // Proving to be the account's owner again (profiles/reauth.ts): a wrong proof is a 403.
+  // Proving to be the account's owner again (auth/reauth.ts): a wrong proof is a 403.
   current_password_required: { status: 400, key: 'auth.errors.currentPasswordRequired' },
   current_password_wrong: { status: 403, key: 'auth.errors.currentPasswordWrong' },
   reauth_code_sent: { status: 403, key: 'auth.errors.reauthCodeSent' },

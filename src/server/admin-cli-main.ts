@@ -9,7 +9,7 @@ import { createAdmin } from './modules/auth/bootstrap-admin.js';
 import { passwordProblem } from './modules/auth/password-policy.js';
 import { findProfileByEmail } from './modules/auth/repo.js';
 import { TokenService } from './modules/auth/tokens.js';
-import { resetSecondFactor } from './modules/mfa/service.js';
+import { resetSecondFactor } from './modules/auth/service.js';
 import { resolveSessionSecret } from './session-secret.js';
 
 // `npm run admin -- <command>`: what an operator does on the server's machine when no admin can

@@ -1,6 +1,7 @@
 import adminRoutes from './admin/routes.js';
 import approvalsRoutes from './approvals/routes.js';
 import auditRoutes from './audit/routes.js';
+import mfaRoutes from './auth/mfa-routes.js';
 import authRoutes from './auth/routes.js';
 import feesRoutes from './fees/routes.js';
 import geoRoutes from './geo/routes.js';
@@ -10,7 +11,6 @@ import kycMrzRoutes from './kyc/mrz-routes.js';
 import kycRoutes from './kyc/routes.js';
 import ledgerRoutes from './ledger/routes.js';
 import mailRoutes from './mail/routes.js';
-import mfaRoutes from './mfa/routes.js';
 import monitoringRoutes from './monitoring/routes.js';
 import type { ApiModule } from './module.js';
 import operatorsRoutes from './operators/routes.js';

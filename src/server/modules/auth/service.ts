@@ -5,7 +5,7 @@ import { type Lang, t } from '@server/i18n.js';
 import { AppError } from '@core/errors.js';
 import { isKnownCountry } from '../geo/service.js';
 import { sendAccountMail } from '../mail/service.js';
-import { sessionOrChallenge } from '../mfa/service.js';
+import { sessionOrChallenge } from './mfa.js';
 import { CODE_TTL_MS, RESET_TTL_MS, TICKET_TTL_MS, checkCode, consumeToken, findLiveToken, issueCode, issueToken, revokeTokens } from './codes.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { assertAcceptablePassword } from './password-policy.js';
@@ -17,6 +17,14 @@ import {
 
 export { findAccountByEmail, findAccountById, type ProfileRow } from './accounts.js';
 export type { AuthUser } from './tokens.js';
+// What the profiles and privacy modules change of an account goes through these: the mailed codes,
+// the attempt limits, passwords and their policy, and the owner's proof (reauth.ts).
+export { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from './codes.js';
+export { LIMITS, enforceLimits } from './limits.js';
+export { hashPassword } from './password.js';
+export { assertAcceptablePassword } from './password-policy.js';
+export { type ReauthProof, assertOwner } from './reauth.js';
+export { resetSecondFactor } from './mfa.js';
 
 /** Where a session is opened from, kept on its row. */
 export interface ClientInfo {

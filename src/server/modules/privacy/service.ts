@@ -10,7 +10,7 @@ import { t, type Lang } from '@server/i18n.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { findAccountById } from '../auth/service.js';
 import type { AuthUser } from '../auth/service.js';
-import { assertOwner } from '../profiles/reauth.js';
+import { assertOwner } from '../auth/service.js';
 import { holdInitiations } from '../transfers/service.js';
 import * as repo from './repo.js';
 

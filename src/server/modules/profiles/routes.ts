@@ -10,7 +10,7 @@ import {
 } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
-import { LIMITS, enforceLimits } from '../auth/limits.js';
+import { LIMITS, enforceLimits } from '../auth/service.js';
 import type { ApiModule } from '../module.js';
 import { changeMyPassword, changeRole, confirmEmailChange, getMyProfile, listProfiles, setMyLanguage, updateMyProfile } from './service.js';
 

@@ -5,15 +5,13 @@ import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
 import { decodeCursor } from '@server/lib/cursor.js';
 import { AppError } from '@core/errors.js';
-import type { AuthUser } from '../auth/service.js';
-import { CODE_TTL_MS, checkCode, issueCode, revokeTokens } from '../auth/codes.js';
-import { hashPassword } from '../auth/password.js';
-import { assertAcceptablePassword } from '../auth/password-policy.js';
-import { findAccountByEmail, findAccountById, normalizePhone } from '../auth/service.js';
+import {
+  type AuthUser, CODE_TTL_MS, assertAcceptablePassword, assertOwner, checkCode, findAccountByEmail, findAccountById, hashPassword,
+  issueCode, normalizePhone, revokeTokens,
+} from '../auth/service.js';
 import { sendAccountMail } from '../mail/service.js';
 import { screenSenderOnChange } from '../screening/service.js';
 import { isKnownCountry } from '../geo/service.js';
-import { assertOwner } from './reauth.js';
 import * as repo from './repo.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { sha256 } from '../auth/tokens.js';
+import { sha256 } from './tokens.js';
 
 // RFC 6238 codes (docs/rules/accounts.md#two-step-sign-in): SHA-1, 6 digits, 30-second steps, the
 // defaults every authenticator app reads from an otpauth:// address; one step of drift either way.

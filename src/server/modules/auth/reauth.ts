@@ -1,17 +1,18 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '@server/context.js';
 import { AppError, type ErrorCode, type MessageVars } from '@core/errors.js';
-import { CODE_TTL_MS, checkCode, issueCode } from '../auth/codes.js';
-import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
-import { verifyPassword } from '../auth/password.js';
 import { sendAccountMail } from '../mail/service.js';
+import { CODE_TTL_MS, checkCode, issueCode } from './codes.js';
+import { LIMITS, enforceLimits, refuseAttempt } from './limits.js';
+import { verifyPassword } from './password.js';
 import type { ProfileRow } from './repo.js';
 
-// A session alone does not change the e-mail or the password, nor set up two-step sign-in, or a
-// stolen session would become the account for good (docs/rules/accounts.md, decisions 008 and
-// 019). The caller proves to be the owner: with the current password, or, for an account signed
-// in only through Google/Facebook, with a code mailed to its current address. The one check of
-// its kind: the profiles and mfa modules both call assertOwner.
+// A session alone does not change the e-mail or the password, nor set up two-step sign-in, nor
+// close the account, or a stolen session would become the account for good
+// (docs/rules/accounts.md). The caller proves to be the owner: with the current password, or, for
+// an account signed in only through Google/Facebook, with a code mailed to its current address.
+// The one check of its kind: two-step sign-in (mfa.ts) calls assertOwner, and the profiles and
+// privacy modules through auth's service.
 
 export interface ReauthProof {
   current_password?: string | undefined;

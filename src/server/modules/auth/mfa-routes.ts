@@ -3,9 +3,9 @@ import { IdParamsSchema, MessageSchema } from '@core/api/common.js';
 import { MfaDisableSchema, MfaEnableSchema, MfaSetupSchema, MfaVerifySchema } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
-import { clientAddress } from '../auth/limits.js';
 import type { ApiModule } from '../module.js';
-import { disable, enable, resetFor, setUp, verifySignIn } from './service.js';
+import { clientAddress } from './limits.js';
+import { disable, enable, resetFor, setUp, verifySignIn } from './mfa.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in). Setup, enable and disable are open
 // to any signed-in account; a staff session without the second factor reaches setup and enable

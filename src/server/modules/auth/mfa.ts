@@ -5,12 +5,12 @@ import type { AppContext } from '@server/context.js';
 import { type Lang, t } from '@server/i18n.js';
 import { AppError } from '@core/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { MAX_CODE_ATTEMPTS, consumeTokenRow, countTokenTry, findLiveToken, issueToken } from '../auth/codes.js';
-import { type ProfileRow, findAccountById } from '../auth/accounts.js';
-import { LIMITS, enforceLimits, refuseAttempt } from '../auth/limits.js';
-import type { AuthUser } from '../auth/service.js';
-import { type ReauthProof, assertOwner } from '../profiles/reauth.js';
-import * as repo from './repo.js';
+import { type ProfileRow, findAccountById } from './accounts.js';
+import { MAX_CODE_ATTEMPTS, consumeTokenRow, countTokenTry, findLiveToken, issueToken } from './codes.js';
+import { LIMITS, enforceLimits, refuseAttempt } from './limits.js';
+import * as repo from './mfa-repo.js';
+import { type ReauthProof, assertOwner } from './reauth.js';
+import type { AuthUser } from './tokens.js';
 import { matchStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash } from './totp.js';
 
 // Two-step sign-in (docs/rules/accounts.md#two-step-sign-in): TOTP codes from an
@@ -112,7 +112,7 @@ async function myProfile(ctx: AppContext, me: AuthUser): Promise<ProfileRow> {
 
 /**
  * Enrolment, first half: a new secret (shown this once, as text and QR code), not yet in use.
- * The caller first proves to be the owner as for an e-mail or password change (decision 008: the
+ * The caller first proves to be the owner as for an e-mail or password change (reauth.ts: the
  * current password, or a code mailed to the current address): a session alone, stolen, would
  * otherwise bind the account to the thief's authenticator. Nothing is made or stored before the
  * proof holds; enable then needs a code of this secret, which only the proven caller was shown.
