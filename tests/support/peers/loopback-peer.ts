@@ -11,10 +11,13 @@ import type { AddressInfo } from 'node:net';
  * - `lost`: the work is done, then the connection is dropped (the answer lost on the way);
  * - `late`: the work is done and the answer sent after `ms` (past the client's timeout);
  * - `error`: the operator's own refusal or ambiguity, as it really answers it (for Airtel often
- *   inside an HTTP 200): the peer subclass reads `code`.
+ *   inside an HTTP 200): the peer subclass reads `code`;
+ * - `held`: the request is stuck on its way (a proxy, the network) before the operator sees it,
+ *   until `releaseHeld`; if the caller goes away meanwhile, it never arrives and nothing is done.
  */
 export type Fault =
   | { kind: 'down'; status?: number }
+  | { kind: 'held' }
   | { kind: 'lost' }
   | { kind: 'late'; ms: number }
   | { kind: 'error'; code: string; status?: number };
@@ -40,6 +43,7 @@ export abstract class LoopbackPeer<Operation extends string> {
   private faults = new Map<Operation, Fault[]>();
   private server = http.createServer((req, res) => void this.serve(req, res));
   private sockets = new Set<import('node:net').Socket>();
+  private stuck = new Set<() => void>();
 
   /** Which operation a request is (for faults), and its handler; undefined answers 404. */
   protected abstract route(method: string, path: string): { operation: Operation; handle: Handler } | undefined;
@@ -47,6 +51,16 @@ export abstract class LoopbackPeer<Operation extends string> {
   /** The next `times` calls of `operation` meet `fault`. */
   failNext(operation: Operation, fault: Fault, times = 1): void {
     this.faults.set(operation, [...(this.faults.get(operation) ?? []), ...Array.from({ length: times }, () => fault)]);
+  }
+
+  /** How many requests are stuck on their way (`held`) now. */
+  heldCount(): number {
+    return this.stuck.size;
+  }
+
+  /** Lets every stuck request reach the operator. */
+  releaseHeld(): void {
+    for (const release of this.stuck) release();
   }
 
   /** Requests whose path starts with `prefix` (e.g. '/standard/v2/disbursements'). */
@@ -80,6 +94,23 @@ export abstract class LoopbackPeer<Operation extends string> {
     }
   }
 
+  /** A held request: true once released, false when its caller went away first (it never arrived). */
+  private arrives(req: http.IncomingMessage): Promise<boolean> {
+    return new Promise((resolve) => {
+      const release = () => {
+        this.stuck.delete(release);
+        req.socket.off('close', gone);
+        resolve(true);
+      };
+      const gone = () => {
+        this.stuck.delete(release);
+        resolve(false);
+      };
+      this.stuck.add(release);
+      req.socket.once('close', gone);
+    });
+  }
+
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -102,6 +133,7 @@ export abstract class LoopbackPeer<Operation extends string> {
       return;
     }
     const fault = this.faults.get(found.operation)?.shift();
+    if (fault?.kind === 'held' && !(await this.arrives(req))) return;
     if (fault?.kind === 'down') {
       res.writeHead(fault.status ?? 503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'service unavailable' }));
       return;
