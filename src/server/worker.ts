@@ -12,7 +12,7 @@ import { configuredLists, runScreeningFetch } from './modules/screening/fetch.js
 import { runListImport } from './modules/screening/list-imports.js';
 import { runRescreen } from './modules/screening/rescreen.js';
 import { runMrzReadJob } from './modules/kyc/mrz.js';
-import { runPayoutEnquireJob, runPayoutStartJob } from './modules/rails/service.js';
+import { runCollectionEnquireJob, runPayoutEnquireJob, runPayoutStartJob } from './modules/rails/service.js';
 import { deleteOldQuotes } from './modules/quotes/service.js';
 import { fetchEcbRates } from './modules/rates/ecb.js';
 import { finishInterruptedChecks } from './modules/transfers/initiate-transfer.js';
@@ -120,6 +120,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     // A payout through an operator's rail, and the enquiries that follow it (rails/payouts.ts).
     payout_start: (payload) => runPayoutStartJob(deps, payload),
     payout_enquire: (payload) => runPayoutEnquireJob(deps, payload),
+    // A sender's payment asked from their wallet, asked about until the operator says (rails/collections.ts).
+    collection_enquire: (payload) => runCollectionEnquireJob(deps, payload),
   };
   // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.

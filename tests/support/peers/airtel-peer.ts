@@ -32,10 +32,17 @@ interface Transaction {
   /** The DP code that says how it stands. */
   code: string;
   airtelMoneyId: string;
-  /** Enquiries left before a pending disbursement settles by itself; null: until told. */
+  /** Enquiries left before a pending transaction settles by itself; null: until told. */
   enquiriesLeft: number | null;
-  settlesTo: 'TS' | 'TF';
+  settlesTo: 'TS' | 'TF' | 'TE';
 }
+
+/**
+ * How the payers answer every USSD push from now on (unscripted: the push waits, TIP, until
+ * `approve`, `refuse` or `expire`): approved (TS), refused (TF) or left to expire (TE), settled
+ * at the `enquiries`-th status enquiry.
+ */
+export interface PushScript { answer: 'TS' | 'TF' | 'TE'; enquiries: number }
 
 interface Subscriber { first: string; last: string; state: 'active' | 'barred' | 'inactive' }
 export interface Payment { reference: string; msisdn: string; amount: string; currency: string }
@@ -91,6 +98,8 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
   private scripts = new Map<string, DisbursementScript>();
   /** Each credit to a recipient's wallet, in order. */
   readonly payments: Payment[] = [];
+  /** How payers answer the USSD pushes; null: each waits until the test settles it. */
+  pushScript: PushScript | null = null;
   /** Where Airtel posts callbacks (set in the application's settings); null: none sent. */
   callbackUrl: string | null = null;
   /** Airtel's callback authentication key; null: callbacks carry no hash. */
@@ -117,6 +126,17 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
 
   script(reference: string, script: DisbursementScript): void {
     this.scripts.set(reference, script);
+  }
+
+  /** The references of the USSD pushes received, oldest first. */
+  pushes(): string[] {
+    return [...this.transactions.values()].filter((t) => t.kind === 'collection').map((t) => t.id);
+  }
+
+  /** Each payment taken from a payer's wallet by an approved USSD push. */
+  collected(reference: string): boolean {
+    const transaction = this.transactions.get(reference);
+    return transaction?.kind === 'collection' && transaction.status === 'TS';
   }
 
   /** Ends a pending disbursement, or answers a collection's USSD push. */
@@ -270,6 +290,10 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
     if (this.transactions.has(id)) return envelope('ESB000041', false);
     if (!/^[1-9]\d*$/.test(amount)) return envelope('DP00800001004', false);
     const transaction = this.create('collection', id, `+${COUNTRIES[req.country].dialCode}${national}`, BigInt(amount), COUNTRIES[req.country].currency);
+    if (this.pushScript) {
+      transaction.enquiriesLeft = this.pushScript.enquiries;
+      transaction.settlesTo = this.pushScript.answer;
+    }
     if (fault?.kind === 'error') return envelope(fault.code, false, undefined, fault.status ?? 200);
     return envelope(transaction.code, true, { transaction: { id, status: 'SUCCESS' } });
   }

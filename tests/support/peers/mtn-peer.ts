@@ -62,6 +62,8 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
   private readonly holders = new Map<string, MtnHolder>();
   private readonly scripts = new Map<string, MtnScript>();
   private readonly tokens = new Map<string, { product: Product; expiresAt: number }>();
+  /** How every request-to-pay ends unless scripted by its reference (default: PENDING until the test settles it). */
+  requestToPayScript: MtnScript = { status: 'PENDING' };
   private callbacksToLose = 0;
   private held: MtnTransaction[] | null = null;
   private readonly sending = new Set<Promise<unknown>>();
@@ -119,6 +121,11 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
 
   transaction(reference: string): MtnTransaction | undefined {
     return this.transactions.disbursement.get(reference) ?? this.transactions.collection.get(reference);
+  }
+
+  /** The references of the requests-to-pay received, oldest first. */
+  requestsToPay(): string[] {
+    return [...this.transactions.collection.keys()];
   }
 
   /** How many times money moved under `reference`: 0 or 1, never more. */
@@ -218,7 +225,7 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
       return { status: 400, body: { message: 'Request does not follow the specification.' } };
     }
     if (body.currency !== this.currency) return mtnError('INVALID_CURRENCY', 500);
-    const script: MtnScript = this.scripts.get(reference) ?? (product === 'disbursement' ? { status: 'SUCCESSFUL' } : { status: 'PENDING' });
+    const script: MtnScript = this.scripts.get(reference) ?? (product === 'disbursement' ? { status: 'SUCCESSFUL' } : this.requestToPayScript);
     const tx: MtnTransaction = {
       product, reference, amount, currency: this.currency, msisdn: party.partyId,
       externalId: String(body.externalId ?? ''), payerMessage: String(body.payerMessage ?? ''), payeeNote: String(body.payeeNote ?? ''),

@@ -79,42 +79,74 @@ function stepOf(step: OperatorStep, state: AttemptState): AttemptStep {
   return { at: step.at, call: step.call, http_status: step.http_status, operator_code: step.operator_code, message: step.message, state };
 }
 
+/** What an answer moves on any attempt, a payout's or a collection's. */
+export type AnsweredAttempt = Pick<AttemptRow, 'state' | 'created_at' | 'enquiries' | 'operator_id' | 'needs_attention_at' | 'settled_at'>;
+
+/** What an answer leaves an attempt as: the columns to write, the step to append, and what follows. */
+export interface Answered {
+  set: Pick<AttemptRow, 'state' | 'operator_id' | 'enquiries' | 'needs_attention_at' | 'updated_at' | 'settled_at'>;
+  /** The step to append to the attempt's steps, as JSON. */
+  step: string;
+  /** Why the operator says it failed, when this answer failed it. */
+  reason: string | null;
+  /** The state changed to succeeded by this answer. */
+  succeeded: boolean;
+  /** The attempt stays open: ask the operator again at this time. */
+  askAgainAt: Date | null;
+}
+
 /**
- * Writes what the operator answered about an attempt (to the send or to an enquiry), under the
- * attempt's lock: its state, operator id and step; the next enquiry's time while it stays open;
- * and, for an attempt unknown past `unknownAfterMs`, the time it went to staff.
+ * The operator's answer (to the send or to an enquiry) applied to an attempt: its state, operator
+ * id and step; the next enquiry's time while it stays open; and, for an attempt unknown past
+ * `unknownAfterMs`, the time it went to staff.
  */
-export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutcome, unknownAfterMs: number, now = new Date()): Promise<Written | null> {
-  const [current] = await tx.select().from(payoutAttempts).where(eq(payoutAttempts.id, attemptId)).for('update');
-  if (!current) return null;
+export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknownAfterMs: number, now: Date): Answered {
   const ageMs = now.getTime() - current.created_at.getTime();
   const state = nextState(current.state, outcome, ageMs) ?? current.state;
   const open = state === 'submitting' || state === 'pending' || state === 'unknown';
-  const enquiries = current.enquiries + (outcome.step.call === 'disbursement' ? 1 : 0);
+  const enquiry = outcome.step.call === 'disbursement' || outcome.step.call === 'collection';
+  const enquiries = current.enquiries + (enquiry ? 1 : 0);
   const operatorId = 'operator_id' in outcome && outcome.operator_id ? outcome.operator_id : current.operator_id;
   const overdue = open && state !== 'pending' && ageMs >= unknownAfterMs;
-  const [attempt] = await tx.update(payoutAttempts).set({
-    state,
-    operator_id: operatorId,
-    steps: sql`${payoutAttempts.steps} || ${JSON.stringify([stepOf(outcome.step, state)])}::jsonb`,
-    enquiries,
-    needs_attention_at: overdue ? current.needs_attention_at ?? now : open ? current.needs_attention_at : null,
-    updated_at: now,
-    settled_at: open ? null : current.settled_at ?? now,
-  }).where(eq(payoutAttempts.id, attemptId)).returning();
+  const failedNow = state === 'failed' && current.state !== 'failed';
   return {
-    attempt: attempt!,
+    set: {
+      state,
+      operator_id: operatorId,
+      enquiries,
+      needs_attention_at: overdue ? current.needs_attention_at ?? now : open ? current.needs_attention_at : null,
+      updated_at: now,
+      settled_at: open ? null : current.settled_at ?? now,
+    },
+    step: JSON.stringify([stepOf(outcome.step, state)]),
+    reason: failedNow ? (outcome.state === 'failed' ? outcome.reason : 'never_created') : null,
     succeeded: state === 'succeeded' && current.state !== 'succeeded',
     askAgainAt: open ? new Date(now.getTime() + enquiryDelayMs(enquiries)) : null,
   };
 }
 
+/** Writes what the operator answered about a payout attempt, under the attempt's lock. */
+export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutcome, unknownAfterMs: number, now = new Date()): Promise<Written | null> {
+  const [current] = await tx.select().from(payoutAttempts).where(eq(payoutAttempts.id, attemptId)).for('update');
+  if (!current) return null;
+  const answer = answered(current, outcome, unknownAfterMs, now);
+  const [attempt] = await tx.update(payoutAttempts).set({
+    ...answer.set,
+    steps: sql`${payoutAttempts.steps} || ${answer.step}::jsonb`,
+  }).where(eq(payoutAttempts.id, attemptId)).returning();
+  return { attempt: attempt!, succeeded: answer.succeeded, askAgainAt: answer.askAgainAt };
+}
+
+/** The amount as the operator is sent it: the column keeps two decimals ("52345.00"), the operator gets the currency's own ("52345"). */
+export function operatorAmount(amount: string, currency: 'XAF' | 'RWF'): string {
+  return toDecimal(parseAmount(amount, currency)!, currency);
+}
+
 /** Sends an open attempt's money, once: the one call that can pay. */
 export function send(operator: MobileMoneyOperator, attempt: AttemptRow, country: 'GA' | 'RW', note: string): Promise<MoneyOutcome> {
   const currency = attempt.currency as 'XAF' | 'RWF';
-  // The column keeps two decimals ("52345.00"); the operator is sent the currency's own ("52345").
-  const amount = toDecimal(parseAmount(attempt.amount, currency)!, currency);
-  return operator.disburse({ reference: attempt.reference, msisdn: attempt.msisdn, amount, currency, country, note });
+  // A mobile rail's attempt always names its number (payout_attempts_account_check).
+  return operator.disburse({ reference: attempt.reference, msisdn: attempt.msisdn!, amount: operatorAmount(attempt.amount, currency), currency, country, note });
 }
 
 export function attemptById(db: Db | Tx, id: string): Promise<AttemptRow | undefined> {

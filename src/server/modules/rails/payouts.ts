@@ -18,14 +18,14 @@ import { railOperator } from './registry.js';
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
 /** Enquiry jobs retry this often before they are parked for the admin. */
-const ENQUIRY_JOB_ATTEMPTS = 25;
+export const ENQUIRY_JOB_ATTEMPTS = 25;
 /** If the process stops between writing an attempt and writing its answer, this enquiry asks the operator then. */
-const AFTER_A_LOST_ANSWER_MS = 30_000;
+export const AFTER_A_LOST_ANSWER_MS = 30_000;
 
 const COUNTRY: Record<RailId, 'GA' | 'RW'> = { airtel_gabon: 'GA', airtel_rwanda: 'RW', mtn_rwanda: 'RW' };
 
-/** The rail a transfer's payout would take, by its channel and the number's operator; null: by hand. */
-async function railOf(ctx: Ctx, destination: string, msisdn: string): Promise<RailId | null> {
+/** The rail a mobile-money channel's number is served by, by the channel and the number's operator; null: by hand. */
+export async function railOf(ctx: Ctx, destination: string, msisdn: string): Promise<RailId | null> {
   if (destination === 'airtel_gabon') return 'airtel_gabon';
   if (destination !== 'mobile_rwanda') return null;
   const operator = await numberOperator(ctx.db, 'mobile_rwanda', msisdn);
@@ -33,7 +33,7 @@ async function railOf(ctx: Ctx, destination: string, msisdn: string): Promise<Ra
 }
 
 /** The rail is switched on by an admin and its operator's credentials are set. */
-async function railOn(db: Db | Tx, ctx: Ctx, rail: RailId): Promise<MobileMoneyOperator | null> {
+export async function railOn(db: Db | Tx, ctx: Ctx, rail: RailId): Promise<MobileMoneyOperator | null> {
   const operator = railOperator(ctx.config, rail);
   if (!operator) return null;
   const [row] = await db.select({ enabled: payoutRails.enabled }).from(payoutRails).where(eq(payoutRails.id, rail));

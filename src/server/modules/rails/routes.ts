@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { CollectRequestSchema, CollectionResponseSchema, CollectionStatusSchema } from '@core/api/collections.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import { PayoutAttemptListSchema, RailListSchema, RailParamsSchema, RailResponseSchema, RailUpdateSchema } from '@core/api/rails.js';
 import { AppError } from '@core/errors.js';
 import { replies } from '@server/lib/contract.js';
-import { actorOf } from '@server/lib/guards.js';
+import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { listRails, payoutsOf, receiveCallback, setRailEnabled } from './service.js';
+import { collectionStatus, listRails, payoutsOf, receiveCallback, setRailEnabled, startCollection } from './service.js';
 
 // Payout rails (docs/rules/payout-rails.md): their state for staff, the admin's switch, a
-// transfer's attempts, and the operators' callbacks.
+// transfer's attempts, a sender's payment approved on their phone, and the operators' callbacks.
 
 /** What an operator's callback is answered: its receipt, whatever it said. */
 const ReceivedSchema = z.object({ received: z.literal(true) });
@@ -35,6 +36,27 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: { summary: "A transfer's payout attempts through its rail, newest first (staff)", params: IdParamsSchema, response: replies({ 200: PayoutAttemptListSchema }) },
   }, async (request) => ({ data: await payoutsOf(ctx, request.params.id) }));
+
+  // "Approve on my phone": the sender's payment asked from their own wallet (docs/rules/payout-rails.md#collections).
+  app.post('/transfer-requests/:id/collect', {
+    config: { access: 'user' },
+    schema: {
+      summary: "Asks the operator to take the caller's transfer's total from their mobile-money wallet: they approve it on their phone, then the payment is received",
+      params: IdParamsSchema, body: CollectRequestSchema,
+      response: replies({ 202: CollectionResponseSchema }, ['collection_unavailable', 'collection_in_progress', 'recipient_phone_operator', 'payment_already_recorded', 'transfer_closed']),
+    },
+  }, async (request, reply) => {
+    const collection = await startCollection(ctx, requireUser(request), request.params.id, request.body.msisdn);
+    return reply.code(202).send({ data: collection });
+  });
+
+  app.get('/transfer-requests/:id/collection', {
+    config: { access: 'user' },
+    schema: {
+      summary: "Whether the caller may approve their transfer's payment on their phone, and where their latest request stands",
+      params: IdParamsSchema, response: replies({ 200: CollectionStatusSchema }),
+    },
+  }, async (request) => ({ data: await collectionStatus(ctx, requireUser(request), request.params.id) }));
 
   // The operators call these, unauthenticated and without a rate limit (an operator sends a
   // hundred a second from a few addresses): what arrives is stored and only makes us ask the

@@ -6,6 +6,7 @@ import type { Db } from '@server/db/client.js';
 import { payoutAttempts, payoutRails, railCallbacks } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { attemptByReference, attemptsOf, type AttemptRow } from './attempts.js';
+import { enquireCollectionSoon } from './collections.js';
 import { airtelCallbackReference } from './airtel.js';
 import { mtnCallbackReference } from './mtn.js';
 import { enquireSoon } from './payouts.js';
@@ -15,6 +16,7 @@ import { railConfigured } from './registry.js';
 // state, the admin's switch, a transfer's attempts, and the operators' callbacks.
 
 export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
+export { collectionStatus, enquireCollection, runCollectionEnquireJob, startCollection } from './collections.js';
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
@@ -73,8 +75,8 @@ export async function payoutsOf(ctx: Ctx, transferId: string): Promise<PayoutAtt
 }
 
 /**
- * An operator's callback: stored as it arrived, then, when it names an attempt of ours, that
- * attempt is asked about at once. Nothing else: only the operator's answer to the enquiry moves
+ * An operator's callback: stored as it arrived, then, when it names an attempt of ours (a payout
+ * or a collection), that attempt is asked about at once. Nothing else: only the operator's answer to the enquiry moves
  * an attempt, so a forged, repeated or out-of-order callback changes nothing.
  */
 export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
@@ -86,6 +88,7 @@ export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn', body
     await tx.insert(railCallbacks).values({ operator, reference, signature_ok: signed, body: body ?? {} });
     const attempt = reference ? await attemptByReference(tx, reference) : undefined;
     if (attempt) await enquireSoon(tx, attempt.id);
+    else if (reference) await enquireCollectionSoon(tx, reference);
   });
 }
 

@@ -3,6 +3,7 @@ import { parseAmount, toDecimal, type Currency } from '@core/money.js';
 import type { PaymentRecord } from '@core/schemas.js';
 import { isFinalStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
+import type { Tx } from '@server/db/client.js';
 import { AppError } from '@core/errors.js';
 import { moneyStep, refuseIf, usesPayPal, type StaffActor } from './money-step.js';
 import type { TransferRequestRow } from './repo.js';
@@ -10,9 +11,11 @@ import type { TransferRequestRow } from './repo.js';
 /**
  * Money paid by hand, checked against the statement: recorded as received (the amount as it
  * is, flagged when it differs from the total due). Money that arrives for a transfer already
- * cancelled or rejected is recorded too, and owed back at once.
+ * cancelled or rejected is recorded too, and owed back at once. With no staff member (`actor`
+ * null), the operator confirmed a collection from the sender's wallet: the same step, by no one
+ * (docs/rules/payout-rails.md#collections), in the caller's transaction.
  */
-export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, body: PaymentRecord): Promise<TransferRequestRow> {
+export function recordPayment(ctx: Pick<AppContext, 'config' | 'db'>, actor: StaffActor | null, id: string, body: PaymentRecord, tx?: Tx): Promise<TransferRequestRow> {
   return moneyStep(ctx, actor, id, (row) => {
     refuseIf(moneyActionError(row, 'payment'));
     if (usesPayPal(ctx, row)) throw new AppError('payment_through_pay_pal');
@@ -28,7 +31,7 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
         payment_amount: toDecimal(received, currency),
         payment_reference: body.reference,
         payment_flagged: paymentMismatch(received, parseAmount(row.total, currency) ?? 0),
-        payment_recorded_by: actor.profile_id,
+        payment_recorded_by: actor?.profile_id ?? null,
         payment_recorded_at: new Date(),
       },
       events: owedBack ? ['payment_received', 'refund_due'] : ['payment_received'],
@@ -37,5 +40,5 @@ export function recordPayment(ctx: AppContext, actor: StaffActor, id: string, bo
       mail: 'paid',
       audit: 'transfer_request.payment',
     };
-  });
+  }, tx);
 }

@@ -25,6 +25,7 @@ export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
 export { lockForRailPayout, markRailProcessing, recordRailPayout } from './rail-payout.js';
+export { awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer } from './collected-payment.js';
 export type { TransferRequestRow } from './repo.js';
 
 // ---- the sender's lists ----

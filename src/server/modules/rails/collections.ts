@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { CollectionJson, CollectionStatus } from '@core/api/collections.js';
+import { collectionReason, collectionState } from '@core/collections.js';
+import { AppError } from '@core/errors.js';
+import { awaitsPayment } from '@core/money-states.js';
+import { isMobileChannel, type MobileChannelId } from '@core/operators.js';
+import type { RailId } from '@core/rails.js';
+import type { AppContext } from '@server/context.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { collectionAttempts, payoutRails } from '@server/db/schema.js';
+import { enqueue, removeJob } from '../jobs/service.js';
+import { payoutNumber } from '../operators/service.js';
+import {
+  awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer, type TransferRequestRow,
+} from '../transfers/service.js';
+import { answered, operatorAmount } from './attempts.js';
+import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
+import { AFTER_A_LOST_ANSWER_MS, ENQUIRY_JOB_ATTEMPTS, railOf, railOn } from './payouts.js';
+import { railOperator } from './registry.js';
+
+// "Approve on my phone" (docs/rules/payout-rails.md#collections): the sender's payment asked from
+// their own wallet through the operator (Airtel's USSD push, MTN's request-to-pay). The attempt is
+// written with its reference before the request leaves, asked about until the operator says, and
+// the operator's confirmation records the payment received as staff record one.
+
+type Ctx = Pick<AppContext, 'config' | 'db'>;
+type SenderCtx = Pick<AppContext, 'config' | 'db' | 'prices'>;
+type CollectionRow = typeof collectionAttempts.$inferSelect;
+
+/** The rails that may collect from each mobile-money channel's numbers. */
+const SOURCE_RAILS: Record<MobileChannelId, RailId[]> = { airtel_gabon: ['airtel_gabon'], mobile_rwanda: ['airtel_rwanda', 'mtn_rwanda'] };
+const SOURCE_COUNTRY: Record<MobileChannelId, 'GA' | 'RW'> = { airtel_gabon: 'GA', mobile_rwanda: 'RW' };
+
+/** The rail takes collections: switched on, its credentials set and, for MTN, its collection subscription key. */
+async function collectingOperator(ctx: Ctx, rail: RailId): Promise<MobileMoneyOperator | null> {
+  if (rail === 'mtn_rwanda' && !ctx.config.MTN_MOMO_COLLECTION_KEY) return null;
+  return railOn(ctx.db, ctx, rail);
+}
+
+async function collectsFrom(ctx: Ctx, row: TransferRequestRow): Promise<boolean> {
+  if (!awaitsPayment(row) || !isMobileChannel(row.source_provider)) return false;
+  for (const rail of SOURCE_RAILS[row.source_provider]) if (await collectingOperator(ctx, rail)) return true;
+  return false;
+}
+
+function collectionJson(row: CollectionRow): CollectionJson {
+  const reason = row.state === 'failed' ? collectionReason(row.reason) : null;
+  return {
+    id: row.id, state: collectionState(row.state, reason), reason, msisdn: row.msisdn, amount: row.amount, currency: row.currency,
+    created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function latestCollection(db: Db | Tx, transferId: string): Promise<CollectionRow | undefined> {
+  return db.select().from(collectionAttempts).where(eq(collectionAttempts.transfer_id, transferId))
+    .orderBy(desc(collectionAttempts.seq)).limit(1).then((rows) => rows[0]);
+}
+
+/** GET /api/transfer-requests/{id}/collection (its sender): whether they may approve on their phone now, and the latest request. */
+export async function collectionStatus(ctx: Ctx, caller: Parameters<typeof sendersTransfer>[1], transferId: string): Promise<CollectionStatus> {
+  const row = await sendersTransfer(ctx.db, caller, transferId);
+  const [available, latest] = await Promise.all([collectsFrom(ctx, row), latestCollection(ctx.db, row.id)]);
+  return { available, collection: latest ? collectionJson(latest) : null };
+}
+
+/**
+ * POST /api/transfer-requests/{id}/collect (its sender): asks the operator to take the transfer's
+ * total from the wallet `typed`, once no earlier request is still open. The attempt and its
+ * reference are committed first; the operator's answer is written as it comes.
+ */
+export async function startCollection(ctx: SenderCtx, caller: Parameters<typeof sendersTransfer>[1], transferId: string, typed: string): Promise<CollectionJson> {
+  const row = await awaitingSendersPayment(ctx.db, caller, transferId);
+  if (!isMobileChannel(row.source_provider)) throw new AppError('collection_unavailable');
+  const channel = row.source_provider;
+  const msisdn = await payoutNumber(ctx, channel, typed, 'msisdn');
+  const rail = await railOf(ctx, channel, msisdn);
+  const operator = rail && await collectingOperator(ctx, rail);
+  if (!rail || !operator) throw new AppError('collection_unavailable');
+
+  const attempt = await ctx.db.transaction(async (tx) => {
+    const locked = await lockAwaitingPayment(tx, transferId);
+    const [opened] = await tx.insert(collectionAttempts).values({
+      transfer_id: transferId,
+      seq: sql`(select coalesce(max(seq), 0) + 1 from collection_attempts where transfer_id = ${transferId})`,
+      rail, reference: randomUUID(), msisdn, amount: locked.total, currency: locked.currency as 'XAF' | 'RWF',
+    }).onConflictDoNothing().returning();
+    // The unique index keeps one open (or succeeded) request per transfer, whoever races.
+    if (!opened) throw new AppError('collection_in_progress');
+    await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+    return opened;
+  });
+  const currency = attempt.currency as 'XAF' | 'RWF';
+  const outcome = await operator.collect({
+    reference: attempt.reference, msisdn, amount: operatorAmount(attempt.amount, currency), currency,
+    country: SOURCE_COUNTRY[channel], note: `Transfer ${row.reference}`,
+  });
+  return collectionJson(await applyOutcome(ctx, attempt.id, outcome) ?? attempt);
+}
+
+/** Asks the operator where an open collection stands, and writes the answer. */
+export async function enquireCollection(ctx: Ctx, attemptId: string): Promise<void> {
+  const [attempt] = await ctx.db.select().from(collectionAttempts).where(eq(collectionAttempts.id, attemptId));
+  if (!attempt || !['submitting', 'pending', 'unknown'].includes(attempt.state)) return;
+  const operator = railOperator(ctx.config, attempt.rail);
+  if (!operator) return;
+  await applyOutcome(ctx, attemptId, await operator.collection(attempt.reference));
+}
+
+/**
+ * Writes an answer in one transaction: the attempt; when it succeeded, the payment recorded
+ * received (or, for a transfer whose payment was recorded otherwise meanwhile, the attempt put
+ * before staff: the money came twice); the next enquiry while it is open.
+ */
+async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome): Promise<CollectionRow | null> {
+  return ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(collectionAttempts).where(eq(collectionAttempts.id, attemptId)).for('update');
+    if (!current) return null;
+    const now = new Date();
+    const answer = answered(current, outcome, ctx.config.payoutUnknownAfterMs, now);
+    const recorded = answer.succeeded
+      ? await recordCollectedPayment(ctx, tx, current.transfer_id, current.amount, answer.set.operator_id ?? current.reference)
+      : true;
+    const [written] = await tx.update(collectionAttempts).set({
+      ...answer.set,
+      needs_attention_at: recorded ? answer.set.needs_attention_at : now,
+      reason: answer.reason ?? current.reason,
+      steps: sql`${collectionAttempts.steps} || ${answer.step}::jsonb`,
+    }).where(eq(collectionAttempts.id, attemptId)).returning();
+    if (answer.askAgainAt) await scheduleEnquiry(tx, attemptId, answer.askAgainAt);
+    else await removeJob(tx, enquiryKey(attemptId));
+    if (outcome.step.http_status !== null && outcome.step.http_status < 500) {
+      await tx.update(payoutRails).set({ last_ok_at: now }).where(eq(payoutRails.id, current.rail));
+    }
+    return written!;
+  });
+}
+
+/** One enquiry job per collection: a later schedule replaces the waiting one. */
+const enquiryKey = (attemptId: string) => `collection-enquire:${attemptId}`;
+
+function scheduleEnquiry(tx: Tx, attemptId: string, at: Date): Promise<void> {
+  return enqueue(tx, 'collection_enquire', { attempt_id: attemptId }, ENQUIRY_JOB_ATTEMPTS, enquiryKey(attemptId), at);
+}
+
+/** An operator's callback named this reference: when it is a collection of ours, it is asked about now. */
+export async function enquireCollectionSoon(tx: Tx, reference: string): Promise<boolean> {
+  const [attempt] = await tx.select({ id: collectionAttempts.id }).from(collectionAttempts).where(eq(collectionAttempts.reference, reference));
+  if (attempt) await scheduleEnquiry(tx, attempt.id, new Date());
+  return !!attempt;
+}
+
+const AttemptJobSchema = z.object({ attempt_id: z.uuid() });
+
+/** The collection_enquire job: an open collection asked about. */
+export async function runCollectionEnquireJob(ctx: Ctx, payload: unknown): Promise<void> {
+  await enquireCollection(ctx, AttemptJobSchema.parse(payload).attempt_id);
+}
