@@ -96,6 +96,7 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
   private subscribers = new Map<string, Subscriber>();
   private transactions = new Map<string, Transaction>();
   private scripts = new Map<string, DisbursementScript>();
+  private nextScripts: DisbursementScript[] = [];
   /** Each credit to a recipient's wallet, in order. */
   readonly payments: Payment[] = [];
   /** How payers answer the USSD pushes; null: each waits until the test settles it. */
@@ -126,6 +127,11 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
 
   script(reference: string, script: DisbursementScript): void {
     this.scripts.set(reference, script);
+  }
+
+  /** The next `times` disbursements created without a script of their own follow this one. */
+  scriptNext(script: DisbursementScript, times = 1): void {
+    for (let i = 0; i < times; i++) this.nextScripts.push(script);
   }
 
   /** The references of the USSD pushes received, oldest first. */
@@ -263,7 +269,7 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
     const msisdn = `+${COUNTRIES[req.country].dialCode}${national}`;
     const transaction = this.create('disbursement', id, msisdn, BigInt(amount), COUNTRIES[req.country].currency);
     const subscriber = this.subscribers.get(msisdn);
-    const script = this.scripts.get(id);
+    const script = this.scripts.get(id) ?? this.nextScripts.shift();
     if (!subscriber) this.finish(transaction, 'TF', 'DP00900001012');
     else if (subscriber.state !== 'active') this.finish(transaction, 'TF', 'DP00900001013');
     else if (script?.outcome === 'fail') this.finish(transaction, 'TF', script.code);

@@ -61,6 +61,7 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
   private readonly transactions = { disbursement: new Map<string, MtnTransaction>(), collection: new Map<string, MtnTransaction>() };
   private readonly holders = new Map<string, MtnHolder>();
   private readonly scripts = new Map<string, MtnScript>();
+  private readonly nextScripts: MtnScript[] = [];
   private readonly tokens = new Map<string, { product: Product; expiresAt: number }>();
   /** How every request-to-pay ends unless scripted by its reference (default: PENDING until the test settles it). */
   requestToPayScript: MtnScript = { status: 'PENDING' };
@@ -85,6 +86,11 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
   /** How the transaction under `reference` ends (default: a transfer succeeds, a request-to-pay waits for the payer). */
   script(reference: string, script: MtnScript): void {
     this.scripts.set(reference, script);
+  }
+
+  /** The next `times` transfers created without a script of their own follow this one. */
+  scriptNext(script: MtnScript, times = 1): void {
+    for (let i = 0; i < times; i++) this.nextScripts.push(script);
   }
 
   /** A PENDING transaction becomes final now (the payer approved, MTN finished). */
@@ -225,7 +231,8 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
       return { status: 400, body: { message: 'Request does not follow the specification.' } };
     }
     if (body.currency !== this.currency) return mtnError('INVALID_CURRENCY', 500);
-    const script: MtnScript = this.scripts.get(reference) ?? (product === 'disbursement' ? { status: 'SUCCESSFUL' } : this.requestToPayScript);
+    const script: MtnScript = this.scripts.get(reference)
+      ?? (product === 'disbursement' ? this.nextScripts.shift() ?? { status: 'SUCCESSFUL' } : this.requestToPayScript);
     const tx: MtnTransaction = {
       product, reference, amount, currency: this.currency, msisdn: party.partyId,
       externalId: String(body.externalId ?? ''), payerMessage: String(body.payerMessage ?? ''), payeeNote: String(body.payeeNote ?? ''),
