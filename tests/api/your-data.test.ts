@@ -234,6 +234,42 @@ describe('the retention job', () => {
     expect(await auditOf('profile.erase', old.id)).toHaveLength(1);
   });
 
+  it('erases the numbers and names of the payouts through an operator with the recipient\'s details, the money facts kept', async () => {
+    const old = await createUser(t, { full_name: 'Payout Closed' });
+    const paid = await createTransfer(t, old.id, { status: 'completed', paid: true, paidOut: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    const reference = crypto.randomUUID();
+    const nameCheck = { outcome: 'close', recipient_name: 'Marie Nguema', registered_name: 'Marie Ngema', score: 0.93, checked_at: new Date().toISOString() };
+    await t.database.pool.query(`insert into payout_attempts (transfer_id, seq, rail, reference, state, operator_id, amount, currency, msisdn, name_check, steps)
+      values ($1, 1, 'airtel_gabon', $2, 'succeeded', 'MP000001', $3, 'XAF', '+24177123456', $4, $5)`, [paid.id, reference, paid.payout_amount, nameCheck,
+      JSON.stringify([{ at: new Date().toISOString(), call: 'disburse', http_status: 200, operator_code: 'DP00900001001', message: 'Paid XAF to +24177123456 Marie Ngema', state: 'succeeded' }])]);
+    await t.database.pool.query(`insert into payout_name_holds (transfer_id, rail, name_check, decision, reason) values ($1, 'airtel_gabon', $2, 'pay_anyway', 'Same person, checked by phone')`, [paid.id, nameCheck]);
+    await t.database.pool.query(`insert into rail_callbacks (operator, reference, body) values ('airtel', $1, $2)`,
+      [reference, { transaction: { id: reference, message: 'Paid XAF 61000 to +24177123456', status_code: 'TS' } }]);
+
+    // The sender's download shows the payout: the number paid and the names compared, no call log.
+    const exported = (await request('GET', '/api/profiles/me/export', old.token)).json();
+    expect(exported.transfers[0].payouts).toEqual([expect.objectContaining({
+      rail: 'airtel_gabon', state: 'succeeded', reference, operator_id: 'MP000001', amount: paid.payout_amount, currency: 'XAF',
+      msisdn: '+24177123456', name_check: expect.objectContaining({ recipient_name: 'Marie Nguema', registered_name: 'Marie Ngema' }),
+    })]);
+    expect(exported.transfers[0].payouts[0]).not.toHaveProperty('steps');
+
+    expect((await close(old)).statusCode).toBe(200);
+    await t.database.db.execute(sql`update profiles set closed_at = now() - interval '5 years 1 day' where id = ${old.id}`);
+    await eraseExpiredAccounts({ db: t.database.db, log: pino({ level: 'silent' }) });
+
+    const [attempt] = (await t.database.pool.query('select * from payout_attempts where reference = $1', [reference])).rows;
+    expect(attempt).toMatchObject({ msisdn: '', state: 'succeeded', operator_id: 'MP000001', amount: paid.payout_amount, currency: 'XAF',
+      name_check: { outcome: 'close', recipient_name: '', registered_name: null, score: 0.93 } });
+    expect(attempt.steps).toEqual([expect.objectContaining({ call: 'disburse', operator_code: 'DP00900001001', message: null, state: 'succeeded' })]);
+    const [hold] = (await t.database.pool.query('select * from payout_name_holds where transfer_id = $1', [paid.id])).rows;
+    expect(hold.name_check).toMatchObject({ outcome: 'close', recipient_name: '', registered_name: null });
+    const [callback] = (await t.database.pool.query('select * from rail_callbacks where reference = $1', [reference])).rows;
+    expect(callback.body).toEqual({});
+    const everything = JSON.stringify([attempt, hold, callback]);
+    expect(everything).not.toMatch(/77123456|Nguema|Ngema/);
+  });
+
   it('is scheduled with the job queue', async () => {
     const { rows } = await t.database.pool.query('select identifier from graphile_worker._private_known_crontabs');
     expect(rows.map((r: { identifier: string }) => r.identifier)).toContain('privacy_erasure');

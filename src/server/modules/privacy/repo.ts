@@ -31,7 +31,13 @@ export async function exportSections(db: Db, profileId: string) {
             from transfer_notes n where n.transfer_request_id = t.id and n.visibility = 'sender'),
           'proofs', (select coalesce(jsonb_agg(jsonb_build_object('id', pp.id, 'filename', pp.filename, 'type', pp.mime_type,
               'size', pp.size, 'sha256', pp.sha256, 'uploaded_at', pp.created_at) order by pp.created_at), '[]')
-            from payment_proofs pp where pp.transfer_request_id = t.id)
+            from payment_proofs pp where pp.transfer_request_id = t.id),
+          -- Each payout through an operator: the number paid and the names compared, not the
+          -- operator's call log or staff's follow-up.
+          'payouts', (select coalesce(jsonb_agg(jsonb_build_object('rail', pa.rail, 'state', pa.state, 'reference', pa.reference,
+              'operator_id', pa.operator_id, 'amount', pa.amount::text, 'currency', pa.currency, 'msisdn', pa.msisdn,
+              'name_check', pa.name_check, 'created_at', pa.created_at, 'settled_at', pa.settled_at) order by pa.seq), '[]')
+            from payout_attempts pa where pa.transfer_id = t.id)
         ) as row
       from transfer_requests t where t.profile_id = ${profileId} order by t.created_at, t.id`),
     rowsOf(db, sql`select to_jsonb(r) - 'profile_id' as row from saved_recipients r where r.profile_id = ${profileId} order by r.created_at`),
@@ -114,7 +120,8 @@ export async function lockExpired(tx: Tx, years: number, limit: number, now: Dat
 
 /**
  * The end of retention: identity, the transfers' personal fields, the proofs' bytes, the
- * identity documents' sealed bytes and the zone read from them (name, number, dates), and the
+ * identity documents' sealed bytes and the zone read from them (name, number, dates), the
+ * payouts' numbers and names (and the operators' messages and callbacks about them), and the
  * notes staff wrote to the sender in identity reviews, erased. The documents' and reviews'
  * metadata stay (kind, side, type, size, level, status, dates: nothing of the person), as the
  * audit log names them. The money facts stay (amounts, currencies, rates, fees, statuses, dates, references) and the
@@ -127,6 +134,18 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
     where profile_id = ${profileId}`);
   await tx.execute(sql`update transactions set destination_details = '{}', metadata = jsonb_build_object('reference', metadata -> 'reference'), updated_at = now() where profile_id = ${profileId}`);
   await tx.execute(sql`update payment_proofs set data = ''::bytea, filename = 'erased' where profile_id = ${profileId}`);
+  // The payouts through an operator: the number paid, the names compared before paying (the
+  // recipient's as written, the operator's registered one) and the operator's messages, which can
+  // repeat the number; the callbacks naming those payouts, as they arrived.
+  const payouts = sql`select id from transfer_requests where profile_id = ${profileId}`;
+  await tx.execute(sql`update rail_callbacks set body = '{}' where reference in (select reference from payout_attempts where transfer_id in (${payouts}))`);
+  await tx.execute(sql`update payout_attempts set msisdn = '',
+      name_check = name_check || '{"recipient_name": "", "registered_name": null}',
+      steps = (select coalesce(jsonb_agg(s || '{"message": null}' order by n), '[]') from jsonb_array_elements(steps) with ordinality as e(s, n)),
+      updated_at = now()
+    where transfer_id in (${payouts})`);
+  await tx.execute(sql`update payout_name_holds set name_check = name_check || '{"recipient_name": "", "registered_name": null}'
+    where transfer_id in (${payouts})`);
   await tx.execute(sql`update kyc_documents set sealed = null, mrz = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
   await tx.execute(sql`update kyc_reviews set note = null where profile_id = ${profileId} and note is not null`);
   await tx.execute(sql`update profiles set full_name = null, date_of_birth = null, address = null, state = null, city = null,
