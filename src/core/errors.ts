@@ -77,6 +77,13 @@ export const ERRORS = {
   collection_unavailable: { status: 409, key: 'transfer.collect.unavailable' },
   /** The transfer's previous request to the sender's phone is still waiting for its answer. */
   collection_in_progress: { status: 409, key: 'transfer.collect.inProgress' },
+  /** No payout to a French account has every control cleared (docs/rules/bank-rail.md). */
+  bank_nothing_ready: { status: 409, key: 'admin.bank.nothingReady' },
+  /** The sepa_france rail is not switched on: no bank file is made. */
+  bank_rail_off: { status: 409, key: 'admin.bank.railOff' },
+  /** A bank file already cancelled, or some of whose payouts the bank already paid or returned. */
+  bank_file_closed: { status: 409, key: 'admin.bank.fileClosed' },
+  bank_statement_invalid: { status: 400, key: 'admin.bank.statementInvalid' },
   csv_invalid: { status: 400, key: 'admin.reconciliation.csvInvalid' },
   file_missing: { status: 400, key: 'admin.reconciliation.fileMissing' },
   not_parked: { status: 409, key: 'admin.jobs.notParked' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidBic, isValidIban, normalizeBic, normalizeIban } from '@core/iban.js';
 
 // The only reader of process.env. Every variable is validated once at start; a bad value stops
 // the process with a message naming each bad variable.
@@ -103,6 +104,11 @@ const EnvSchema = z.object({
   MTN_MOMO_DISBURSEMENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** The Collection product's subscription key: with it, senders paying from MoMo can approve on their phone. */
   MTN_MOMO_COLLECTION_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The business's bank account the SEPA payout files are debited from (docs/rules/bank-rail.md); with BANK_BIC and BANK_ACCOUNT_NAME the admin can switch the sepa_france rail on. */
+  BANK_IBAN: z.preprocess(emptyToUndefined, z.string().transform(normalizeIban).refine(isValidIban, 'must be a valid IBAN').optional()),
+  BANK_BIC: z.preprocess(emptyToUndefined, z.string().transform(normalizeBic).refine(isValidBic, 'must be a valid BIC (8 or 11 characters)').optional()),
+  /** The account holder's name as the bank knows it (70 characters at most, the file's limit). */
+  BANK_ACCOUNT_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(70, 'must be 70 characters at most').optional()),
   /** How long a payout whose outcome is unknown is asked about before it goes to staff's "needs attention": 90s, 30m, 2h. */
   PAYOUT_UNKNOWN_AFTER: z.preprocess(emptyToUndefined, z.string().regex(/^\d+(s|m|h)$/, 'must be a duration such as 90s, 30m or 2h').default('30m')),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */

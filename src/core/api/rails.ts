@@ -55,8 +55,12 @@ const PayoutAttemptSchema = z.object({
   operator_id: z.string().nullable(),
   amount: decimalText(),
   currency: z.string(),
-  msisdn: z.string(),
-  name_check: NameCheckSchema,
+  /** The wallet paid and the operator's name for it (mobile rails); null for a bank payout. */
+  msisdn: z.string().nullable(),
+  name_check: NameCheckSchema.nullable(),
+  /** The account paid by a bank payout (sepa_france), and the file it left in; null for a mobile one. */
+  iban: z.string().nullable(),
+  bank_file_id: z.uuid().nullable(),
   steps: z.array(AttemptStepSchema),
   created_at: isoDateTime(),
   updated_at: isoDateTime(),

@@ -1,6 +1,7 @@
 import adminRoutes from './admin/routes.js';
 import approvalsRoutes from './approvals/routes.js';
 import auditRoutes from './audit/routes.js';
+import bankRoutes from './bank/routes.js';
 import mfaRoutes from './auth/mfa-routes.js';
 import authRoutes from './auth/routes.js';
 import feesRoutes from './fees/routes.js';
@@ -31,5 +32,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
-  monitoringRoutes, kycMrzRoutes, railsRoutes,
+  monitoringRoutes, kycMrzRoutes, railsRoutes, bankRoutes,
 ];

@@ -29,6 +29,7 @@ function eventState(event: HistoryEvent): { kind: 'payment'; state: PaymentStatu
     case 'refund_due': return { kind: 'payment', state: 'refund_due' };
     case 'refunded': return { kind: 'payment', state: 'refunded' };
     case 'payout_sent': return { kind: 'payout', state: 'sent' };
+    case 'payout_returned': return { kind: 'payout', state: 'not_sent' };
   }
 }
 

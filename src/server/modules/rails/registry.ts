@@ -18,12 +18,18 @@ export function mtnConfigured(config: Config): boolean {
   return !!(config.MTN_MOMO_API_USER && config.MTN_MOMO_API_KEY && config.MTN_MOMO_DISBURSEMENT_KEY);
 }
 
+/** The business's bank account the SEPA files debit (docs/rules/bank-rail.md). */
+export function bankConfigured(config: Config): boolean {
+  return !!(config.BANK_IBAN && config.BANK_BIC && config.BANK_ACCOUNT_NAME);
+}
+
 export function railConfigured(config: Config, rail: RailId): boolean {
-  return rail === 'mtn_rwanda' ? mtnConfigured(config) : airtelConfigured(config);
+  return rail === 'sepa_france' ? bankConfigured(config) : rail === 'mtn_rwanda' ? mtnConfigured(config) : airtelConfigured(config);
 }
 
 function build(config: Config, rail: RailId): MobileMoneyOperator | null {
-  if (!railConfigured(config, rail)) return null;
+  // The bank rail has no operator to call: its payouts leave in files (bank module).
+  if (rail === 'sepa_france' || !railConfigured(config, rail)) return null;
   if (rail === 'mtn_rwanda') {
     return new MtnOperator({
       baseUrl: config.MTN_MOMO_BASE_URL, targetEnvironment: config.MTN_MOMO_TARGET_ENVIRONMENT,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
+import { returnReasonKey } from '@core/bank.js';
 import type { Config } from '@server/config.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -15,7 +16,7 @@ import { findRequest, senderContact, type NoteRow, type TransferRequestRow } fro
 // their profile. Queued in the transaction of the change they report, written as the change
 // left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
-type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action';
+type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action' | 'returned';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -70,14 +71,18 @@ function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], reques
     message: '',
     support: ctx.config.SUPPORT_EMAIL,
   };
-  const stepVars = (step: MailStep) => ({ ...vars, status: t(lang, `transfer.status.${step.status}`), message: step.message ?? '' });
+  // A returned payout's message is the bank's reason code, said in the sender's language.
+  const stepVars = (step: MailStep) => ({
+    ...vars, status: t(lang, `transfer.status.${step.status}`),
+    message: step.event === 'returned' ? t(lang, returnReasonKey(step.message ?? null), { code: step.message ?? '' }) : step.message ?? '',
+  });
   const single = steps.length === 1 ? steps[0]! : null;
   // A status step is the last word on whether the money comes back.
   const lastEvent = steps.some((s) => s.event === 'status') ? 'status' : steps[steps.length - 1]!.event;
   const refund = refundLine(lastEvent, request);
   const stepLines = (step: MailStep, bullet: string) => [
     bullet + t(lang, `transfer.email.${step.event}.body`, stepVars(step)),
-    ...(step.message ? [t(lang, 'transfer.email.message', stepVars(step))] : []),
+    ...(step.message && step.event !== 'returned' ? [t(lang, 'transfer.email.message', stepVars(step))] : []),
   ];
   const lines = [
     t(lang, 'transfer.email.greeting', vars),
@@ -115,7 +120,7 @@ const GroupSchema = z.object({
   transfer_id: z.uuid(),
   /** When the first step of this e-mail happened: the e-mail never waits past five windows from it. */
   first_at: z.string(),
-  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action']), status: z.string(), message: z.string().nullish() })).min(1),
+  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned']), status: z.string(), message: z.string().nullish() })).min(1),
 });
 
 /**
@@ -171,6 +176,11 @@ export function createdMailJob(ctx: Pick<AppContext, 'config'>): NewJob {
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
 export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
   return send(ctx, tx, request, { event: step, status: request.status });
+}
+
+/** Queues the sender's e-mail about a payout the bank sent back: why (the bank's reason code) and what happens next. */
+export function notifyReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, reason: string | null): Promise<void> {
+  return send(ctx, tx, request, { event: 'returned', status: request.status, message: reason });
 }
 
 /** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */

@@ -6,8 +6,8 @@ import { approvalRequiredFor } from '../approvals/service.js';
 import { activeHolds } from '../holds/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { ledgerView, moneyStep } from './money-step.js';
-import { notifyStatusChange } from './notifications.js';
-import { lockRequest, writeStatus, type TransferRequestRow } from './repo.js';
+import { notifyReturn, notifyStatusChange } from './notifications.js';
+import { lockRequest, writeMoney, writeStatus, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
 // starts only once every control has cleared, and a succeeded attempt posts what a manual
@@ -32,9 +32,12 @@ export async function lockForRailPayout(tx: Tx, transferId: string): Promise<{ r
   return { row, wait };
 }
 
-/** The transfer whose payout leaves through a rail is processing (a system move, in its timeline and the sender's e-mail). */
-export async function markRailProcessing(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow): Promise<void> {
-  if (row.status === 'pending') await moveBySystem(ctx, tx, row, 'processing');
+/**
+ * The transfer whose payout leaves through a rail is processing (a system move, in its timeline
+ * and the sender's e-mail); `note` names where it went (a bank file's name).
+ */
+export async function markRailProcessing(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow, note: string | null = null): Promise<void> {
+  if (row.status === 'pending') await moveBySystem(ctx, tx, row, 'processing', note);
 }
 
 /**
@@ -52,9 +55,32 @@ export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, t
   return moneyActionError(paidOut, 'complete') || paidOut.status === 'completed' ? paidOut : moveBySystem(ctx, tx, paidOut, 'completed');
 }
 
-async function moveBySystem(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow, to: 'processing' | 'completed'): Promise<TransferRequestRow> {
-  const written = await writeStatus(tx, { from: row, to, actor: null, note: null, paymentStatus: row.payment_status });
+async function moveBySystem(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow, to: 'processing' | 'completed', note: string | null = null): Promise<TransferRequestRow> {
+  const written = await writeStatus(tx, { from: row, to, actor: null, note, paymentStatus: row.payment_status });
   if (to === 'completed') await postTransferEntry(tx, 'fee', ledgerView(written), { actorId: null, reference: null });
   await notifyStatusChange(ctx, tx, written, null);
   return written;
+}
+
+/**
+ * A paid payout the bank sent back (docs/rules/bank-rail.md#returns): the payout is no longer
+ * sent, its entries (and the fee earned on completion) are reversed, a completed transfer is
+ * open again (processing) for staff to pay again or refund, and the sender is told why and what
+ * happens next. `reason` is the bank's return code (AC04…). Null when the payout was not sent.
+ */
+export async function recordRailReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, transferId: string, reference: string, reason: string | null): Promise<TransferRequestRow | null> {
+  const row = await lockRequest(tx, transferId);
+  if (!row || row.payout_status !== 'sent') return null;
+  const feeEarned = row.status === 'completed';
+  const returned = await writeMoney(tx, {
+    from: row, set: { payout_status: 'not_sent', payout_reference: null, payout_sent_by: null, payout_sent_at: null },
+    events: ['payout_returned'], actor: null, note: reason,
+  });
+  await postTransferEntry(tx, 'payout_reversal', ledgerView(returned), { actorId: null, reference });
+  if (feeEarned) await postTransferEntry(tx, 'fee_reversal', ledgerView(returned), { actorId: null, reference });
+  const reopened = returned.status === 'completed'
+    ? await writeStatus(tx, { from: returned, to: 'processing', actor: null, note: reason, paymentStatus: returned.payment_status })
+    : returned;
+  await notifyReturn(ctx, tx, reopened, reason);
+  return reopened;
 }

@@ -24,7 +24,8 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
-export { lockForRailPayout, markRailProcessing, recordRailPayout } from './rail-payout.js';
+export { recordPayment } from './record-payment.js';
+export { lockForRailPayout, markRailProcessing, recordRailPayout, recordRailReturn } from './rail-payout.js';
 export { awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer } from './collected-payment.js';
 export type { TransferRequestRow } from './repo.js';
 
