@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../lib/api';
 import { normalizeLanguage } from '../lib/i18n';
 import { useSession } from '../lib/session';
+import { saveMyLanguage } from '../lib/session-api';
 
 /**
  * Keeps the signed-in user's e-mail language (stored on the profile) in step with the EN/FR
@@ -16,7 +16,7 @@ export function EmailLanguageSync() {
   const stored = typeof user?.language === 'string' ? user.language : null;
   useEffect(() => {
     if (!user || !stored || stored === current) return;
-    api('/api/profiles/me/language', { method: 'PUT', body: { language: current } }).then(() => refresh(), () => { /* retried on the next switch or visit */ });
+    saveMyLanguage(current).then(() => refresh(), () => { /* retried on the next switch or visit */ });
   }, [user, stored, current, refresh]);
   return null;
 }

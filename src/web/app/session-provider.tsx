@@ -1,8 +1,8 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { MyProfileResponse } from '@core/api/profiles';
-import { api, isApiError } from '../lib/api';
+import { isApiError } from '../lib/api';
 import { SessionContext, type Session, type SessionUser } from '../lib/session';
+import { endSession, fetchMyProfile } from '../lib/session-api';
 import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
 
 /** Where the OAuth callback lands with its ticket; /reset-password?token= is a reset link, not a ticket. */
@@ -44,8 +44,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     try {
       // The first check takes the boot script's answer (src/web/lib/early-reads.ts).
-      const body = await api<MyProfileResponse>('/api/profiles/me', { token: tok });
-      const me = body?.data ?? null;
+      const me = await fetchMyProfile({ token: tok });
       if (gen === generation.current) apply(() => setUser(me));
       return me;
     } catch (e) {
@@ -120,7 +119,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const tok = readToken();
     if (tok) {
       try {
-        await api('/api/auth/logout', { method: 'POST', token: tok });
+        await endSession(tok);
       } catch {
         /* ignored: the session is cleared here anyway */
       }

@@ -1,6 +1,4 @@
-import type { ExchangeResponse } from '@core/api/auth';
-import { api } from '../lib/api';
-import { isMfaChallenge } from '../lib/auth-api';
+import { authApi, isMfaChallenge } from '../lib/auth-api';
 
 /**
  * The session a sign-in ticket opens (the OAuth landing, docs/rules/accounts.md#codes); or, with
@@ -8,7 +6,7 @@ import { isMfaChallenge } from '../lib/auth-api';
  */
 export async function exchangeTicket(ticket: string): Promise<{ token: string } | { mfa: string } | null> {
   try {
-    const answer = await api<ExchangeResponse>('/api/auth/exchange', { method: 'POST', body: { ticket }, token: null });
+    const answer = await authApi.exchangeTicket(ticket);
     return isMfaChallenge(answer) ? { mfa: answer.mfa_token } : { token: answer.token };
   } catch {
     return null;

@@ -1,5 +1,5 @@
 import type {
-  LoginResponse, MfaChallenge, MfaEnabledResponse, MfaSetupResponse, RegisteredResponse, ResetConfirmedResponse, SessionWithMessageResponse,
+  ExchangeResponse, LoginResponse, MfaChallenge, MfaEnabledResponse, MfaSetupResponse, RegisteredResponse, ResetConfirmedResponse, SessionWithMessageResponse,
   SignedInResponse,
 } from '@core/api/auth';
 import type { MessageBody } from '@core/api/common';
@@ -23,6 +23,8 @@ export const authApi = {
   verifyMfa: (mfaToken: string, code: string) => post<SignedInResponse>('/api/auth/mfa/verify', { mfa_token: mfaToken, code }),
   requestReset: (email: string) => post<MessageBody>('/api/auth/reset-password', { email }),
   confirmReset: (token: string, password: string) => post<ResetConfirmedResponse>('/api/auth/reset-password/confirm', { token, password }),
+  /** The single-use ticket of an OAuth landing, for a session (or the code step of two-step sign-in). */
+  exchangeTicket: (ticket: string) => post<ExchangeResponse>('/api/auth/exchange', { ticket }),
 };
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FeesResponse, RatesResponse } from '@core/api/pricing';
-import type { PublicConfigResponse } from '@core/api/system';
+import type { PublicConfig, PublicConfigResponse } from '@core/api/system';
 import { api } from './api';
 
 const queryKeys = {
@@ -32,10 +32,15 @@ export function useRates(refetchInterval: number | false = 15_000) {
   });
 }
 
+/** GET /api/config: what the server tells every page (support address, switches, limits). */
+export async function fetchAppConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  return (await api<PublicConfigResponse>('/api/config', { signal })).data;
+}
+
 export function useAppConfig() {
   return useQuery({
     queryKey: queryKeys.config,
-    queryFn: async ({ signal }) => (await api<PublicConfigResponse>('/api/config', { signal })).data,
+    queryFn: ({ signal }) => fetchAppConfig(signal),
     staleTime: Infinity,
     gcTime: Infinity,
   });

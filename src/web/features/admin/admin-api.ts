@@ -192,15 +192,6 @@ export function useDeleteTier() {
   });
 }
 
-export function useSetRate() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ key, value }: { key: string; value: string }) => api(`/api/rates/${key}`, { method: 'PATCH', body: { value } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['rates'] }),
-    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
-
 export function useAudit(targetType: string) {
   return useQuery({
     queryKey: adminKeys.audit(targetType),

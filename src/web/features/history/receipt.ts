@@ -4,15 +4,15 @@ import { jsPDF } from 'jspdf';
 import { encode } from 'uqr';
 import type { TFunction } from 'i18next';
 import type { MyProfile } from '@core/api/profiles';
-import type { PublicConfig } from '@core/api/system';
 import { CHANNELS } from '@core/channels';
 import { isCurrency } from '@core/money';
 import { formatPhone } from '@core/phone';
-import { apiData } from '@web/lib/api';
 import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { paymentWasReceived } from '@web/lib/money-labels';
+import { fetchAppConfig } from '@web/lib/queries';
 import { senderState } from '@core/sender-state';
 import { rateText } from '@web/lib/rate-lines';
+import { fetchMyProfile } from '@web/lib/session-api';
 import { recipientName, type TransactionItem } from '@web/lib/transfers';
 
 /** Who sent the transfer and where to ask about it: read from the session and the app's config. */
@@ -235,8 +235,8 @@ function qrCode(doc: jsPDF, text: string, x: number, y: number, size: number) {
 /** The sender's name and contact and the support address, for the receipt's blocks; missing ones are left out. */
 async function receiptContext(): Promise<ReceiptContext> {
   const [profile, config] = await Promise.all([
-    apiData<MyProfile>('/api/profiles/me').catch(() => null),
-    apiData<PublicConfig>('/api/config').catch(() => null),
+    fetchMyProfile().catch(() => null),
+    fetchAppConfig().catch(() => null),
   ]);
   return { sender: profile, supportEmail: config?.support_email ?? null };
 }

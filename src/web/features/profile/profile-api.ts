@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionsEndedResponse } from '@core/api/auth';
 import type { AccountClosedResponse, MyDataExport } from '@core/api/privacy';
-import type { MyProfileResponse, ProfileSavedResponse } from '@core/api/profiles';
-import type { RecipientDeletedResponse, RecipientListResponse } from '@core/api/recipients';
+import type { ProfileSavedResponse } from '@core/api/profiles';
+import type { RecipientDeletedResponse } from '@core/api/recipients';
 import type { AccountClose, PasswordChange, ProfileUpdate } from '@core/schemas';
 import type { SavedRecipient } from '@web/lib/saved-recipient';
 import { api, isApiError } from '@web/lib/api';
+import { fetchMyProfile } from '@web/lib/session-api';
+import { transferKeys } from '@web/lib/transfers';
 
 export type { MyProfile } from '@core/api/profiles';
 
@@ -14,14 +16,12 @@ export type OwnerProof = Pick<PasswordChange, 'current_password' | 'current_code
 
 export const profileKeys = {
   me: ['profile', 'me'] as const,
-  /** The same key the transfer form reads saved recipients with: one cache. */
-  recipients: ['recipients'] as const,
 };
 
 export function useMyProfile() {
   return useQuery({
     queryKey: profileKeys.me,
-    queryFn: async ({ signal }) => (await api<MyProfileResponse>('/api/profiles/me', { signal })).data,
+    queryFn: ({ signal }) => fetchMyProfile({ signal }),
     staleTime: 0,
   });
 }
@@ -47,18 +47,11 @@ export const profileApi = {
   closeAccount: (body: AccountClose) => api<AccountClosedResponse>('/api/profiles/me/close', { method: 'POST', body }),
 };
 
-export function useSavedRecipients() {
-  return useQuery({
-    queryKey: profileKeys.recipients,
-    queryFn: async ({ signal }) => (await api<RecipientListResponse>('/api/recipients', { signal })).data,
-  });
-}
-
 export function useDeleteRecipient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<RecipientDeletedResponse>(`/api/recipients/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.recipients }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: transferKeys.recipients }),
   });
 }
 

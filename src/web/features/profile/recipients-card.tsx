@@ -12,8 +12,9 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { channelLabel } from '@web/lib/format';
 import { sendToSaved } from '@web/lib/send-again';
+import { useSavedRecipients } from '@web/lib/transfers';
 import { errorText } from '@web/lib/translate';
-import { useDeleteRecipient, useSavedRecipients, type SavedRecipient } from './profile-api';
+import { useDeleteRecipient, type SavedRecipient } from './profile-api';
 
 /** "FR76 •••• 0189": enough of an IBAN to recognise it, not to copy it. */
 const maskIban = (iban: string) => (iban.length > 8 ? `${iban.slice(0, 4)} •••• ${iban.slice(-4)}` : iban);
