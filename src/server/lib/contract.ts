@@ -4,7 +4,7 @@ import { errorBodyOf } from '@core/api/common.js';
 import { ERRORS, wireCode, type ErrorCode } from '@core/errors.js';
 
 /** What every route may answer: a request Fastify cannot read (bad JSON, too large), and a failure of ours. */
-const EVERY_ROUTE: readonly ErrorCode[] = ['bad_request', 'internal_error'];
+export const EVERY_ROUTE: readonly ErrorCode[] = ['bad_request', 'internal_error'];
 
 /** The codes each route's `replies` names, read back by `declareErrorCodes` once the route's access is known. */
 const OWN_CODES = new WeakMap<object, readonly ErrorCode[]>();
@@ -32,7 +32,7 @@ function errorBodies(codes: readonly ErrorCode[]) {
 }
 
 /** The refusals a route's declaration answers before its handler runs: its access, its input's schemas, its rate limit. */
-function impliedCodes(route: RouteOptions): ErrorCode[] {
+export function impliedCodes(route: RouteOptions): ErrorCode[] {
   const { access, signInCode, beforeSecondFactor, rateLimit } = route.config ?? {};
   const codes: ErrorCode[] = [];
   if (access && access !== 'public') {
