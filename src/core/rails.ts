@@ -13,6 +13,12 @@ export type RailId = (typeof RAIL_IDS)[number];
 /** The rails paid through an operator's API, one call per attempt. */
 export type MobileRailId = Exclude<RailId, 'sepa_france'>;
 
+/** Each operator rail's country (Airtel's `X-Country`) and the currency its wallet holds. */
+export const RAIL_COUNTRY: Record<MobileRailId, 'GA' | 'RW'> = { airtel_gabon: 'GA', airtel_rwanda: 'RW', mtn_rwanda: 'RW' };
+export const RAIL_CURRENCY: Record<MobileRailId, 'XAF' | 'RWF'> = { airtel_gabon: 'XAF', airtel_rwanda: 'RWF', mtn_rwanda: 'RWF' };
+export const MOBILE_RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda'] as const satisfies readonly MobileRailId[];
+export const isMobileRail = (rail: RailId): rail is MobileRailId => rail !== 'sepa_france';
+
 /**
  * An attempt's states: submitting → pending → succeeded | failed; unknown when the answer was
  * lost, late, a 5xx or ambiguous; succeeded → reversed when the operator sends it back.

@@ -60,7 +60,7 @@ export type StatementParse =
   | { ok: false; errors: StatementLineError[]; count: number };
 
 /** RFC 4180 records with their starting line numbers: quoted fields may hold separators, quotes ("") and line breaks. */
-function records(text: string, separator: string): { line: number; fields: string[] }[] | null {
+function csvRecords(text: string, separator: string): { line: number; fields: string[] }[] | null {
   const out: { line: number; fields: string[] }[] = [];
   let fields: string[] = [];
   let field = '';
@@ -97,6 +97,17 @@ function records(text: string, separator: string): { line: number; fields: strin
 }
 
 /**
+ * A CSV file's records (null when a quoted field is never closed): its byte-order mark dropped,
+ * its separator the one of comma, semicolon and tab its first line holds most of.
+ */
+export function readCsv(input: string): { line: number; fields: string[] }[] | null {
+  const text = input.replace(/^\uFEFF/, '');
+  const firstLine = text.slice(0, text.search(/\r|\n|$/));
+  const separator = [',', ';', '\t'].map((s) => [s, firstLine.split(s).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
+  return csvRecords(text, separator);
+}
+
+/**
  * A statement file: a header naming date, reference, description and amount (comma, semicolon or
  * tab separated), then one line per movement: the day (YYYY-MM-DD), the provider's reference,
  * a description, and the signed amount in the account's currency (money in positive, out
@@ -104,10 +115,7 @@ function records(text: string, separator: string): { line: number; fields: strin
  * error refuses the whole file, each error naming its line.
  */
 export function parseStatementCsv(input: string, currency: Currency): StatementParse {
-  const text = input.replace(/^\uFEFF/, '');
-  const firstLine = text.slice(0, text.search(/\r|\n|$/));
-  const separator = [',', ';', '\t'].map((s) => [s, firstLine.split(s).length] as const).sort((a, b) => b[1] - a[1])[0]![0];
-  const rows = records(text, separator);
+  const rows = readCsv(input);
   if (!rows) return { ok: false, errors: [{ line: 1, column: 'file', key: 'reconciliation.csv.unclosedQuote' }], count: 1 };
   const [header, ...data] = rows;
   if (!header) return { ok: false, errors: [{ line: 1, column: 'file', key: 'reconciliation.csv.empty' }], count: 1 };

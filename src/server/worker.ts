@@ -12,7 +12,7 @@ import { configuredLists, runScreeningFetch } from './modules/screening/fetch.js
 import { runListImport } from './modules/screening/list-imports.js';
 import { runRescreen } from './modules/screening/rescreen.js';
 import { runMrzReadJob } from './modules/kyc/mrz.js';
-import { runCollectionEnquireJob, runPayoutEnquireJob, runPayoutStartJob } from './modules/rails/service.js';
+import { anyOperatorConfigured, runCollectionEnquireJob, runPayoutEnquireJob, runPayoutStartJob, runRailBalanceJob, runRailBalancesJob } from './modules/rails/service.js';
 import { deleteOldQuotes } from './modules/quotes/service.js';
 import { fetchEcbRates } from './modules/rates/ecb.js';
 import { finishInterruptedChecks } from './modules/transfers/initiate-transfer.js';
@@ -80,7 +80,7 @@ export function workerLogger(log: Logger): WorkerLogger {
  * quotes' clean-up, every 10 minutes, deletes expired ones within the hour after they expire
  * (those a transfer used a week after) (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
  */
-const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean) => parseCronItems([
+const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean, rails: boolean) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
   { task: 'quote_cleanup', match: '*/10 * * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 0, maxAttempts, jobKey: 'quote_cleanup' } },
   // The ECB's reference rates, published on weekdays around 16:00 CET, when ECB_RATES_URL is set (rates/ecb.ts).
@@ -91,6 +91,8 @@ const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetc
   // the transfer stays held meanwhile. Not every minute: each run writes a job row, for a rare event.
   { task: 'compliance_checks', match: '*/10 * * * *', identifier: 'compliance_checks', options: { backfillPeriod: 0, maxAttempts, jobKey: 'compliance_checks' } },
   // The sanctions lists from their configured URLs every 6 hours, when any is set (screening/fetch.ts).
+  // Every 5 minutes, when an operator's credentials are set: each rail's float balance (rails/balance.ts).
+  ...(rails ? [{ task: 'rail_balances', match: '*/5 * * * *', identifier: 'rail_balances', options: { backfillPeriod: 0, maxAttempts, jobKey: 'rail_balances' } }] : []),
   ...(screeningFetch ? [{ task: 'screening_fetch', match: '23 */6 * * *', identifier: 'screening_fetch', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'screening_fetch' } }] : []),
 ]);
 
@@ -122,6 +124,9 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     payout_enquire: (payload) => runPayoutEnquireJob(deps, payload),
     // A sender's payment asked from their wallet, asked about until the operator says (rails/collections.ts).
     collection_enquire: (payload) => runCollectionEnquireJob(deps, payload),
+    // The operators' float balances, read on schedule and after each payout ends (rails/balance.ts).
+    rail_balance: (payload) => runRailBalanceJob(deps, payload),
+    rail_balances: () => runRailBalancesJob(deps),
   };
   // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.
@@ -137,7 +142,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     },
     taskList,
     // Scheduled work, given here so it never looks for a crontab file in the working directory.
-    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL, configuredLists(deps.config).length > 0),
+    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL, configuredLists(deps.config).length > 0, anyOperatorConfigured(deps.config)),
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,

@@ -12,12 +12,12 @@ export const AUDIT_ACTIONS = [
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'quote_validity.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
   'screening_list.import', 'screening_list.update', 'screening_alert.decide', 'screening_settings.update',
-  'monitoring_rule.update', 'monitoring_case.transition', 'monitoring_report.download', 'payout_rail.update',
+  'monitoring_rule.update', 'monitoring_case.transition', 'monitoring_report.download', 'payout_rail.update', 'payout_rail.balance_warning', 'operator_statement.import',
   'bank_file.create', 'bank_file.download', 'bank_file.cancel', 'bank_statement.import',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'kyc_review', 'screening_list', 'screening_alert', 'screening_settings', 'corridor', 'monitoring_rule', 'monitoring_case', 'payout_rail', 'bank_file', 'bank_statement'] as const;
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'kyc_review', 'screening_list', 'screening_alert', 'screening_settings', 'corridor', 'monitoring_rule', 'monitoring_case', 'payout_rail', 'bank_file', 'bank_statement', 'operator_statement'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */

@@ -1,31 +1,60 @@
 import { z } from 'zod';
-import { ATTEMPT_STATES, NAME_CHECK_OUTCOMES, RAIL_IDS } from '../rails.js';
+import { ATTEMPT_STATES, MOBILE_RAIL_IDS, NAME_CHECK_OUTCOMES, RAIL_IDS } from '../rails.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
 // Payout rails (docs/rules/payout-rails.md): each operator rail's state for staff, the admin's
 // switch, and a transfer's payout attempts.
 
+/** A payout waiting for the operator's float, in the queue's order. */
+const FloatWaitSchema = z.object({
+  transfer_id: z.uuid(),
+  reference: z.string(),
+  amount: decimalText(),
+  /** When its controls had all cleared and the float did not cover it: its place in the queue. */
+  since: isoDateTime(),
+});
+
 const RailSchema = z.object({
   id: z.enum(RAIL_IDS),
   /** The business set this operator's credentials. */
   configured: z.boolean(),
+  /** The variables still to set before it can be switched on: their names, never a value. */
+  missing: z.array(z.string()),
   /** An admin switched it on: payouts of its channel leave through the operator's API. */
   enabled: z.boolean(),
   last_ok_at: isoDateTime().nullable(),
   /** The operator's balance as last read, or null before the first reading. */
   balance: z.object({ amount: decimalText(), currency: z.string(), read_at: isoDateTime() }).nullable(),
+  /** Below this balance the rail is shown with a warning (admin-set); null: no warning. */
+  balance_warning: decimalText().nullable(),
+  /** The balance last read is below the warning level. */
+  below_warning: z.boolean(),
   /** Payouts of this rail under way: attempts open (sent or being asked about). */
+  in_flight: z.number().int(),
+  /** Payouts waiting for float: the balance last read does not cover them. */
   waiting: z.number().int(),
+  /** Those payouts, first to leave first. */
+  queue: z.array(FloatWaitSchema),
+  /** What the float lacks for every waiting payout ("0" when it covers them); null before a first reading. */
+  shortfall: decimalText().nullable(),
 });
 export type RailJson = z.infer<typeof RailSchema>;
 export const RailListSchema = dataOf(z.array(RailSchema));
 export const RailResponseSchema = dataOf(RailSchema);
 
 export const RailParamsSchema = z.object({ id: z.enum(RAIL_IDS, { error: 'errors.notFound' }) });
+/** An operator's rail: one with a float balance. */
+export const MobileRailParamsSchema = z.object({ id: z.enum(MOBILE_RAIL_IDS, { error: 'errors.notFound' }) });
 
 /** PUT /api/rails/{id} (admin). */
 export const RailUpdateSchema = z.object({ enabled: z.boolean({ error: 'validation.checkInput' }) });
 export type RailUpdate = z.infer<typeof RailUpdateSchema>;
+
+/** PUT /api/rails/{id}/balance-warning (admin): the level in the rail's currency, or null for none. */
+export const BalanceWarningSchema = z.object({
+  amount: z.string({ error: 'validation.checkInput' }).max(24, { error: 'validation.checkInput' }).nullable(),
+});
+export type BalanceWarning = z.infer<typeof BalanceWarningSchema>;
 
 const NameCheckSchema = z.object({
   outcome: z.enum(NAME_CHECK_OUTCOMES),

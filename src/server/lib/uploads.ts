@@ -2,6 +2,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { AppError } from '@core/errors.js';
+import { hasControlCharacter } from '@core/schemas.js';
 
 // What every upload route (proofs, identity documents, statements, the ECB's file, sanctions
 // lists) does with a multipart body before judging the file: a usable boundary, each file part
@@ -81,4 +82,24 @@ export async function decodesAsImage(data: Buffer): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A statement's file as a route takes it: a multipart file part (browsers) or the request body
+ * itself as text/csv (scripts, named by the query's `filename`), read to its end and refused past
+ * `maxBytes`, never cut. The route parses its text/csv body as bytes.
+ */
+export async function readStatementFile(request: FastifyRequest, maxBytes: number, tooLarge: () => AppError, queryFilename?: string): Promise<{ bytes: Buffer; filename: string | null }> {
+  if (request.isMultipart()) {
+    requireBoundary(request);
+    const part = await request.file({ limits: { fileSize: maxBytes } }).catch((error: unknown) => { throw uploadFailure(error, tooLarge); });
+    if (!part) throw new AppError('file_missing');
+    // Read to its end, then judged: a file cut at the limit is refused, never imported cut.
+    const bytes = await readFilePart(part, tooLarge);
+    // The file's name is text the route takes too (the schemas never see it).
+    if (hasControlCharacter(part.filename)) throw new AppError('validation_failed', { fields: { filename: 'validation.controlCharacters' } });
+    return { bytes, filename: part.filename || null };
+  }
+  if (Buffer.isBuffer(request.body)) return { bytes: request.body, filename: queryFilename ?? null };
+  throw new AppError('file_missing');
 }

@@ -1,6 +1,6 @@
 /**
  * Windows-1252, the one decoder (and encoder) the service has for it: sanctions list files
- * (screening/lists/decode.ts) and reconciliation statements (reconciliation/routes.ts) read it here.
+ * (screening/lists/decode.ts), reconciliation and operator statements (decodeSpreadsheetText) read it here.
  *
  * By hand, from the standard's table, not with `TextDecoder('windows-1252')`: Node 20 decodes that
  * label as Latin-1 (0x8A gives U+008A, not "Š"), and what it gives differs between Node versions.
@@ -65,6 +65,19 @@ export function decodeWindows1252(bytes: Uint8Array): string {
   let text = '';
   for (let i = 0; i < codes.length; i += SLICE) text += String.fromCharCode(...codes.subarray(i, i + SLICE));
   return text;
+}
+
+/**
+ * A spreadsheet's text file from its bytes (statements' CSV): UTF-8, with or without a byte-order
+ * mark; bytes that are not valid UTF-8 are read as Windows-1252, what spreadsheets on Windows save
+ * as CSV (Latin-1's letters included), so "é" stays "é" and "Š" is "Š".
+ */
+export function decodeSpreadsheetText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return decodeWindows1252(bytes);
+  }
 }
 
 /** Text as Windows-1252 bytes; a character the encoding does not have is a RangeError. */

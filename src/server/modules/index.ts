@@ -21,6 +21,7 @@ import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
 import quotesRoutes from './quotes/routes.js';
 import railsRoutes from './rails/routes.js';
+import operatorStatementRoutes from './rails/statement-routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
 import recipientsRoutes from './recipients/routes.js';
@@ -32,5 +33,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
-  monitoringRoutes, kycMrzRoutes, railsRoutes, bankRoutes,
+  monitoringRoutes, kycMrzRoutes, railsRoutes, operatorStatementRoutes, bankRoutes,
 ];

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { compareNames, nameCheckPays, type RailId } from '@core/rails.js';
+import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { payoutNameHolds, payoutRails, type NameCheck } from '@server/db/schema.js';
@@ -8,6 +8,7 @@ import { enqueue, removeJob } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
 import { attemptById, openAttempt, send, writeOutcome } from './attempts.js';
+import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { railOperator } from './registry.js';
 
@@ -22,10 +23,8 @@ export const ENQUIRY_JOB_ATTEMPTS = 25;
 /** If the process stops between writing an attempt and writing its answer, this enquiry asks the operator then. */
 export const AFTER_A_LOST_ANSWER_MS = 30_000;
 
-const COUNTRY: Record<RailId, 'GA' | 'RW'> = { airtel_gabon: 'GA', airtel_rwanda: 'RW', mtn_rwanda: 'RW' };
-
 /** The rail a mobile-money channel's number is served by, by the channel and the number's operator; null: by hand. */
-export async function railOf(ctx: Ctx, destination: string, msisdn: string): Promise<RailId | null> {
+export async function railOf(ctx: Ctx, destination: string, msisdn: string): Promise<MobileRailId | null> {
   if (destination === 'airtel_gabon') return 'airtel_gabon';
   if (destination !== 'mobile_rwanda') return null;
   const operator = await numberOperator(ctx.db, 'mobile_rwanda', msisdn);
@@ -49,13 +48,21 @@ async function checkName(operator: MobileMoneyOperator, msisdn: string, recipien
   return { outcome, recipient_name: recipientName, registered_name: answer.name, score, checked_at };
 }
 
-export type StartResult = 'sent' | 'waiting' | 'by_hand' | 'name_hold' | 'already_live';
+export type StartResult = 'sent' | 'waiting' | 'by_hand' | 'name_hold' | 'already_live' | 'float_wait';
 
 /**
- * Starts a transfer's payout through its rail when every control has cleared. Safe to call at
- * any time and more than once: whatever is not ready, by hand, or already under way is left.
+ * Starts a transfer's payout through its rail when every control has cleared and the float
+ * covers it (else it waits for float: float.ts). Safe to call at any time and more than once:
+ * whatever is not ready, by hand, or already under way is left.
  */
 export async function startPayout(ctx: Ctx, transferId: string): Promise<StartResult> {
+  const result = await startIfCleared(ctx, transferId);
+  // Not the rail's to send now (not ready, by hand, stopped by its name, under way): it no longer waits for float.
+  if (result !== 'float_wait') await leaveFloatQueue(ctx.db, transferId);
+  return result;
+}
+
+async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult> {
   const first = await ctx.db.transaction((tx) => lockForRailPayout(tx, transferId));
   if (!first || first.wait) return 'waiting';
   const { row } = first;
@@ -64,7 +71,7 @@ export async function startPayout(ctx: Ctx, transferId: string): Promise<StartRe
   const rail = await railOf(ctx, row.destination_provider, msisdn);
   const operator = rail && await railOn(ctx.db, ctx, rail);
   if (!rail || !operator) return 'by_hand';
-  const country = COUNTRY[rail];
+  const country = RAIL_COUNTRY[rail];
 
   const [hold] = await ctx.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, transferId));
   if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
@@ -79,6 +86,7 @@ export async function startPayout(ctx: Ctx, transferId: string): Promise<StartRe
   const attempt = await ctx.db.transaction(async (tx) => {
     const again = await lockForRailPayout(tx, transferId);
     if (!again || again.wait) return null;
+    if (await takeFloat(tx, rail, transferId, again.row.payout_amount) === 'wait') return 'float_wait' as const;
     const opened = await openAttempt(tx, {
       transferId, rail, msisdn, amount: again.row.payout_amount, currency: again.row.payout_currency as 'XAF' | 'RWF', nameCheck,
     });
@@ -89,6 +97,7 @@ export async function startPayout(ctx: Ctx, transferId: string): Promise<StartRe
     return opened;
   });
   if (!attempt) return 'already_live';
+  if (attempt === 'float_wait') return 'float_wait';
   const outcome = await send(operator, attempt, country, `Transfer ${row.reference}`);
   await applyOutcome(ctx, attempt.id, outcome);
   return 'sent';
@@ -113,6 +122,8 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     // While open, the next enquiry replaces the waiting one; once final, none is left waiting.
     if (written.askAgainAt) await scheduleEnquiry(tx, attempt.id, written.askAgainAt);
     else await removeJob(tx, enquiryKey(attempt.id));
+    // Once a payout ends, the float it took (or did not) is read again.
+    if (!written.askAgainAt && isMobileRail(attempt.rail)) await queueBalanceRead(tx, attempt.rail);
     if (outcome.step.http_status !== null && outcome.step.http_status < 500) {
       await tx.update(payoutRails).set({ last_ok_at: new Date() }).where(eq(payoutRails.id, attempt.rail));
     }

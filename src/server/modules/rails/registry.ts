@@ -1,4 +1,4 @@
-import type { RailId } from '@core/rails.js';
+import { MOBILE_RAIL_IDS, type RailId } from '@core/rails.js';
 import type { Config } from '@server/config.js';
 import { AirtelOperator } from './airtel.js';
 import { MtnOperator } from './mtn.js';
@@ -10,21 +10,25 @@ import type { MobileMoneyOperator } from './operator.js';
 /** The longest wait on an operator's answer: past it a payout's outcome is unknown and asked about. */
 const OPERATOR_TIMEOUT_MS = 15_000;
 
-export function airtelConfigured(config: Config): boolean {
-  return !!(config.AIRTEL_CLIENT_ID && config.AIRTEL_CLIENT_SECRET && config.AIRTEL_PIN && config.AIRTEL_PUBLIC_KEY);
-}
-
-export function mtnConfigured(config: Config): boolean {
-  return !!(config.MTN_MOMO_API_USER && config.MTN_MOMO_API_KEY && config.MTN_MOMO_DISBURSEMENT_KEY);
-}
-
+/** The variables each operator needs set before its rails can be switched on. */
+const AIRTEL_VARIABLES = ['AIRTEL_CLIENT_ID', 'AIRTEL_CLIENT_SECRET', 'AIRTEL_PIN', 'AIRTEL_PUBLIC_KEY'] as const;
+const MTN_VARIABLES = ['MTN_MOMO_API_USER', 'MTN_MOMO_API_KEY', 'MTN_MOMO_DISBURSEMENT_KEY'] as const;
 /** The business's bank account the SEPA files debit (docs/rules/bank-rail.md). */
-export function bankConfigured(config: Config): boolean {
-  return !!(config.BANK_IBAN && config.BANK_BIC && config.BANK_ACCOUNT_NAME);
+const BANK_VARIABLES = ['BANK_IBAN', 'BANK_BIC', 'BANK_ACCOUNT_NAME'] as const;
+
+/** The names (never the values) of the rail's variables that are not set. */
+export function missingVariables(config: Config, rail: RailId): string[] {
+  const names = rail === 'sepa_france' ? BANK_VARIABLES : rail === 'mtn_rwanda' ? MTN_VARIABLES : AIRTEL_VARIABLES;
+  return names.filter((name) => !config[name]);
 }
 
 export function railConfigured(config: Config, rail: RailId): boolean {
-  return rail === 'sepa_france' ? bankConfigured(config) : rail === 'mtn_rwanda' ? mtnConfigured(config) : airtelConfigured(config);
+  return missingVariables(config, rail).length === 0;
+}
+
+/** Some operator's credentials are set: the float balances are worth reading. */
+export function anyOperatorConfigured(config: Config): boolean {
+  return MOBILE_RAIL_IDS.some((rail) => railConfigured(config, rail));
 }
 
 function build(config: Config, rail: RailId): MobileMoneyOperator | null {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CollectRequestSchema, CollectionResponseSchema, CollectionStatusSchema } from '@core/api/collections.js';
 import { IdParamsSchema } from '@core/api/common.js';
-import { PayoutAttemptListSchema, RailListSchema, RailParamsSchema, RailResponseSchema, RailUpdateSchema } from '@core/api/rails.js';
+import { BalanceWarningSchema, MobileRailParamsSchema, PayoutAttemptListSchema, RailListSchema, RailParamsSchema, RailResponseSchema, RailUpdateSchema } from '@core/api/rails.js';
 import { AppError } from '@core/errors.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { collectionStatus, listRails, payoutsOf, receiveCallback, setRailEnabled, startCollection } from './service.js';
+import { collectionStatus, listRails, payoutsOf, receiveCallback, setBalanceWarning, setRailEnabled, startCollection } from './service.js';
 
 // Payout rails (docs/rules/payout-rails.md): their state for staff, the admin's switch, a
 // transfer's attempts, a sender's payment approved on their phone, and the operators' callbacks.
@@ -17,7 +17,7 @@ const ReceivedSchema = z.object({ received: z.literal(true) });
 const routes: ApiModule = async (app, { ctx }) => {
   app.get('/rails', {
     config: { access: 'staff' },
-    schema: { summary: 'Each payout rail: configured, switched on, last successful call, balance, payouts under way (staff)', response: replies({ 200: RailListSchema }) },
+    schema: { summary: 'Each payout rail: configured (or the variables missing), switched on, last successful call, balance and its warning level, payouts under way and waiting for float (staff)', response: replies({ 200: RailListSchema }) },
   }, async () => ({ data: await listRails(ctx) }));
 
   app.put('/rails/:id', {
@@ -31,6 +31,14 @@ const routes: ApiModule = async (app, { ctx }) => {
     if (rail === 'not_configured') throw new AppError('rail_not_configured');
     return { data: rail };
   });
+
+  app.put('/rails/:id/balance-warning', {
+    config: { access: 'admin' },
+    schema: {
+      summary: "Sets the balance below which a rail is shown with a warning, in the rail's currency, or none (admin, audited)",
+      params: MobileRailParamsSchema, body: BalanceWarningSchema, response: replies({ 200: RailResponseSchema }),
+    },
+  }, async (request) => ({ data: await setBalanceWarning(ctx, actorOf(request), request.params.id, request.body.amount) }));
 
   app.get('/transfer-requests/:id/payouts', {
     config: { access: 'staff' },

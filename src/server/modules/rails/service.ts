@@ -1,6 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { PayoutAttemptJson, RailJson } from '@core/api/rails.js';
-import type { RailId } from '@core/rails.js';
+import { AppError } from '@core/errors.js';
+import { parseAmount, toDecimal } from '@core/money.js';
+import { isMobileRail, RAIL_CURRENCY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { payoutAttempts, payoutRails, railCallbacks } from '@server/db/schema.js';
@@ -10,40 +12,65 @@ import { enquireCollectionSoon } from './collections.js';
 import { airtelCallbackReference } from './airtel.js';
 import { mtnCallbackReference } from './mtn.js';
 import { enquireSoon } from './payouts.js';
-import { railConfigured } from './registry.js';
+import { missingVariables, railConfigured } from './registry.js';
+import { floatQueue, queueBalanceRead } from './float.js';
 
 // Payout rails as staff and operators reach them (docs/rules/payout-rails.md): each rail's
 // state, the admin's switch, a transfer's attempts, and the operators' callbacks.
 
 export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
+export { readBalance, runRailBalanceJob, runRailBalancesJob } from './balance.js';
+export { anyOperatorConfigured } from './registry.js';
 export { collectionStatus, enquireCollection, runCollectionEnquireJob, startCollection } from './collections.js';
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
 async function railRows(db: Db, rail?: RailId) {
-  const waiting = db.$with('waiting').as(db.select({ rail: payoutAttempts.rail, count: sql<number>`count(*)::int`.as('count') })
+  const inFlight = db.$with('in_flight').as(db.select({ rail: payoutAttempts.rail, count: sql<number>`count(*)::int`.as('count') })
     .from(payoutAttempts).where(sql`${payoutAttempts.state} in ('submitting', 'pending', 'unknown')`).groupBy(payoutAttempts.rail));
-  return db.with(waiting).select({ rail: payoutRails, waiting: sql<number>`coalesce(${waiting.count}, 0)` })
-    .from(payoutRails).leftJoin(waiting, eq(waiting.rail, payoutRails.id))
+  return db.with(inFlight).select({ rail: payoutRails, in_flight: sql<number>`coalesce(${inFlight.count}, 0)` })
+    .from(payoutRails).leftJoin(inFlight, eq(inFlight.rail, payoutRails.id))
     .where(rail ? eq(payoutRails.id, rail) : undefined).orderBy(asc(payoutRails.id));
 }
 
-function railJson(config: Ctx['config'], row: Awaited<ReturnType<typeof railRows>>[number]): RailJson {
+async function railJson(ctx: Ctx, row: Awaited<ReturnType<typeof railRows>>[number]): Promise<RailJson> {
   const r = row.rail;
+  const float = await floatOf(ctx, r);
   return {
     id: r.id,
-    configured: railConfigured(config, r.id),
+    configured: railConfigured(ctx.config, r.id),
+    missing: missingVariables(ctx.config, r.id),
     enabled: r.enabled,
     last_ok_at: r.last_ok_at?.toISOString() ?? null,
-    balance: r.balance !== null && r.balance_currency && r.balance_read_at
-      ? { amount: r.balance, currency: r.balance_currency, read_at: r.balance_read_at.toISOString() } : null,
-    waiting: Number(row.waiting),
+    ...float,
+    in_flight: Number(row.in_flight),
+  };
+}
+
+type FloatJson = Pick<RailJson, 'balance' | 'balance_warning' | 'below_warning' | 'waiting' | 'queue' | 'shortfall'>;
+
+/** An operator rail's float: its balance as last read, the warning level, and the payouts waiting for it. The bank's has none. */
+async function floatOf(ctx: Ctx, r: typeof payoutRails.$inferSelect): Promise<FloatJson> {
+  if (!isMobileRail(r.id)) return { balance: null, balance_warning: null, below_warning: false, waiting: 0, queue: [], shortfall: null };
+  const currency = RAIL_CURRENCY[r.id];
+  const amount = (value: string) => toDecimal(parseAmount(value, currency)!, currency);
+  const balance = r.balance !== null && r.balance_currency && r.balance_read_at
+    ? { amount: amount(r.balance), currency: r.balance_currency, read_at: r.balance_read_at.toISOString() } : null;
+  const { waiting, shortfall } = await floatQueue(ctx.db, r.id, { amount: r.balance, currency: r.balance_currency, read_at: r.balance_read_at });
+  return {
+    balance,
+    balance_warning: r.balance_warning === null ? null : amount(r.balance_warning),
+    below_warning: balance !== null && r.balance_warning !== null && balance.currency === currency
+      && parseAmount(r.balance!, currency)! < parseAmount(r.balance_warning, currency)!,
+    waiting: waiting.length,
+    queue: waiting,
+    shortfall,
   };
 }
 
 /** GET /api/rails: every rail, in a fixed order. */
 export async function listRails(ctx: Ctx): Promise<RailJson[]> {
-  return (await railRows(ctx.db)).map((row) => railJson(ctx.config, row));
+  return Promise.all((await railRows(ctx.db)).map((row) => railJson(ctx, row)));
 }
 
 /**
@@ -56,8 +83,30 @@ export async function setRailEnabled(ctx: Ctx, actor: Actor, id: RailId, enabled
     const [before] = await tx.select({ enabled: payoutRails.enabled }).from(payoutRails).where(eq(payoutRails.id, id)).for('update');
     await tx.update(payoutRails).set({ enabled, changed_by: actor.profile_id, changed_at: new Date() }).where(eq(payoutRails.id, id));
     await recordAudit(tx, actor, { action: 'payout_rail.update', target: 'payout_rail', id, before: { enabled: before?.enabled ?? false }, after: { enabled } });
+    // A rail switched on has its float read at once.
+    if (enabled && isMobileRail(id)) await queueBalanceRead(tx, id);
   });
-  return railJson(ctx.config, (await railRows(ctx.db, id))[0]!);
+  return railJson(ctx, (await railRows(ctx.db, id))[0]!);
+}
+
+/**
+ * PUT /api/rails/{id}/balance-warning: the admin sets the balance below which the rail is shown
+ * with a warning, an exact amount in the rail's currency (or none). Audited.
+ */
+export async function setBalanceWarning(ctx: Ctx, actor: Actor, id: MobileRailId, text: string | null): Promise<RailJson> {
+  const currency = RAIL_CURRENCY[id];
+  const minor = text === null ? null : parseAmount(text.trim(), currency);
+  if (text !== null && minor === null) throw new AppError('validation_failed', { fields: { amount: 'validation.feeAmountInvalid' } });
+  const level = minor === null ? null : toDecimal(minor, currency);
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select({ level: payoutRails.balance_warning }).from(payoutRails).where(eq(payoutRails.id, id)).for('update');
+    await tx.update(payoutRails).set({ balance_warning: level }).where(eq(payoutRails.id, id));
+    await recordAudit(tx, actor, {
+      action: 'payout_rail.balance_warning', target: 'payout_rail', id,
+      before: { balance_warning: before?.level == null ? null : toDecimal(parseAmount(before.level, currency)!, currency) }, after: { balance_warning: level, currency },
+    });
+  });
+  return railJson(ctx, (await railRows(ctx.db, id))[0]!);
 }
 
 function attemptJson(a: AttemptRow): PayoutAttemptJson {

@@ -2,11 +2,10 @@ import {
   MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
-import { hasControlCharacter } from '@core/schemas.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
-import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
-import { decodeWindows1252 } from '@server/lib/windows-1252.js';
+import { readStatementFile } from '@server/lib/uploads.js';
+import { decodeSpreadsheetText } from '@server/lib/windows-1252.js';
 import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
 import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
@@ -18,23 +17,9 @@ import { accountView, importStatement, rematch, recordStatementBalance, summarie
 const MAX_STATEMENT_BYTES = 2_000_000;
 const tooLarge = () => new AppError('upload_too_large', { vars: { max: MAX_STATEMENT_BYTES / 1_000_000 } });
 
-/**
- * A statement file's text from its bytes: UTF-8, with or without a byte-order mark; bytes that
- * are not valid UTF-8 are read as Windows-1252, what spreadsheets on Windows save as CSV (Latin-1's
- * letters included), so "é" stays "é" and "Š" is "Š" (docs/rules/money-states.md#reconciliation).
- * Windows-1252 is the service's one decoder for it (lib/windows-1252.ts, the standard's table).
- */
-function decodeStatement(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return decodeWindows1252(bytes);
-  }
-}
-
 const routes: ApiModule = async (app, { ctx }) => {
   // A statement sent as the request body itself (scripts, curl); browsers send a multipart file.
-  // Bytes, not text: the file's encoding is read from them (decodeStatement).
+  // Bytes, not text: the file's encoding is read from them (decodeSpreadsheetText).
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'buffer', bodyLimit: MAX_STATEMENT_BYTES }, (_request, body, done) => done(null, body));
 
   app.get('/reconciliation', {
@@ -65,23 +50,8 @@ const routes: ApiModule = async (app, { ctx }) => {
     },
   }, async (request, reply) => {
     const actor = actorOf(request);
-    let file: { text: string; filename: string | null };
-    if (request.isMultipart()) {
-      requireBoundary(request);
-      const part = await request.file({ limits: { fileSize: MAX_STATEMENT_BYTES } }).catch((error: unknown) => { throw uploadFailure(error, tooLarge); });
-      if (!part) throw new AppError('file_missing');
-      // Read to its end, then judged: a file cut at the limit is refused, never imported cut.
-      const data = await readFilePart(part, tooLarge);
-      // The file's name is text the route takes too (the schemas never see it).
-      if (hasControlCharacter(part.filename)) {
-        throw new AppError('validation_failed', { fields: { filename: 'validation.controlCharacters' } });
-      }
-      file = { text: decodeStatement(data), filename: part.filename || null };
-    } else if (Buffer.isBuffer(request.body)) {
-      file = { text: decodeStatement(request.body), filename: request.query.filename ?? null };
-    } else {
-      throw new AppError('file_missing');
-    }
+    const { bytes, filename } = await readStatementFile(request, MAX_STATEMENT_BYTES, tooLarge, request.query.filename);
+    const file = { text: decodeSpreadsheetText(bytes), filename };
     return reply.status(201).send({ data: await importStatement(ctx.db, actor, request.params.account, file, request.query) });
   });
 

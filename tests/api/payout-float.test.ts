@@ -1,0 +1,178 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, payoutAttempts, transferRequests } from '@server/db/schema.js';
+import { readBalance, startPayout } from '@server/modules/rails/service.js';
+import { createUser, type TestUser } from '../support/factories.js';
+import { AirtelPeer } from '../support/peers/airtel-peer.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTransfer } from './admin-fixtures.js';
+
+// The operator's float (docs/rules/payout-rails.md#float), against the loopback Airtel peer: the
+// balance is read from the operator, a payout it would not cover waits in order instead of
+// failing at the operator, and leaves by itself, once, when a reading covers it.
+
+let t: TestApp;
+let airtel: AirtelPeer;
+let sender: TestUser;
+let staff: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  airtel = await new AirtelPeer().start();
+  t = await createTestApp({
+    env: {
+      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
+      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+    },
+  });
+  [sender, staff, admin] = await Promise.all([
+    createUser(t, { full_name: 'Awa Sender' }), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' }),
+  ]);
+  airtel.register('+24177123456', { first: 'Marie', last: 'Nguema' });
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await airtel.stop();
+});
+
+const ctx = () => ({ config: t.config, db: t.database.db });
+type Rail = { id: string; balance: { amount: string; currency: string; read_at: string } | null; balance_warning: string | null; below_warning: boolean; waiting: number; queue: { transfer_id: string; reference: string; amount: string }[]; shortfall: string | null };
+const gabon = async (token = staff.token): Promise<Rail> => {
+  const list = await t.request({ method: 'GET', url: '/api/rails', token });
+  expect(list.statusCode).toBe(200);
+  return (list.json().data as Rail[]).find((r) => r.id === 'airtel_gabon')!;
+};
+/** A paid USD → XAF transfer to Marie Nguema's Airtel number, every control cleared. */
+const paidTransfer = (amount: string) => createTransfer(t, sender.id, { paid: true, amount, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+const attemptsOf = (id: string) => t.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, id)).orderBy(asc(payoutAttempts.seq));
+const paidTo = (id: string) => attemptsOf(id).then((rows) => rows.reduce((n, a) => n + airtel.paidCount(a.reference), 0));
+const disbursements = () => airtel.calls('POST', '/standard/v2/disbursements').length;
+/** Whole francs (XAF has no minor unit in use). */
+const xaf = (amount: string) => BigInt(amount.replace(/\.00$/, ''));
+
+describe('the float balance', () => {
+  it('is read from the operator once the admin switches the rail on, and again after a payout ends', async () => {
+    airtel.setFloat('XAF', '2500000');
+    const on = await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+    expect(on.statusCode).toBe(200);
+    await expect.poll(async () => (await gabon()).balance?.amount, { timeout: 10_000 }).toBe('2500000');
+    expect((await gabon()).balance).toMatchObject({ currency: 'XAF' });
+
+    const paid = await paidTransfer('100');
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    const after = (xaf('2500000') - xaf(paid.payout_amount)).toString();
+    expect(airtel.floatOf('XAF')).toBe(after);
+    await expect.poll(async () => (await gabon()).balance?.amount, { timeout: 10_000 }).toBe(after);
+  });
+
+  it('is read on schedule by the rail_balances job', async () => {
+    airtel.setFloat('XAF', '3100000');
+    await t.database.pool.query(`select graphile_worker.add_job('rail_balances')`);
+    await expect.poll(async () => (await gabon()).balance?.amount, { timeout: 10_000 }).toBe('3100000');
+  });
+});
+
+describe('a payout the float does not cover', () => {
+  it('waits in the order its controls cleared, leaves by itself once a reading covers it, and is paid once', async () => {
+    airtel.setFloat('XAF', '1000');
+    await readBalance(ctx(), 'airtel_gabon');
+    const before = disbursements();
+
+    // A large payout the float cannot cover, then a small one it could: first in, first out, both wait.
+    const large = await paidTransfer('300');
+    const small = await paidTransfer('20');
+    expect(await startPayout(ctx(), large.id)).toBe('float_wait');
+    airtel.setFloat('XAF', String(xaf(small.payout_amount) + 1000n));
+    await readBalance(ctx(), 'airtel_gabon');
+    expect(await startPayout(ctx(), small.id)).toBe('float_wait');
+    expect(disbursements()).toBe(before);
+    expect(await attemptsOf(large.id)).toEqual([]);
+    expect((await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, large.id)))[0]).toMatchObject({ status: 'pending', payout_status: 'not_sent' });
+
+    const rail = await gabon();
+    expect(rail.waiting).toBe(2);
+    expect(rail.queue.map((w) => w.reference)).toEqual([large.reference, small.reference]);
+    expect(rail.queue[0]!.amount).toBe(xaf(large.payout_amount).toString());
+    // Shortfall: what both need less the balance last read.
+    const balance = xaf(small.payout_amount) + 1000n;
+    expect(rail.shortfall).toBe((xaf(large.payout_amount) + xaf(small.payout_amount) - balance).toString());
+
+    // Enough for the large one alone: it leaves, the small one keeps waiting (nothing left for it).
+    airtel.setFloat('XAF', large.payout_amount.replace(/\.00$/, ''));
+    await readBalance(ctx(), 'airtel_gabon');
+    expect(await paidTo(large.id)).toBe(1);
+    expect(await paidTo(small.id)).toBe(0);
+    expect((await gabon()).queue.map((w) => w.reference)).toEqual([small.reference]);
+
+    // Topped up: the small one leaves by itself on the next reading.
+    airtel.setFloat('XAF', '5000000');
+    await readBalance(ctx(), 'airtel_gabon');
+    expect(await paidTo(small.id)).toBe(1);
+    expect(await gabon()).toMatchObject({ waiting: 0, queue: [], shortfall: '0' });
+    expect(disbursements()).toBe(before + 2);
+
+    // Started again (a retried job, another reading): nothing more leaves; no attempt failed at the operator.
+    expect(await startPayout(ctx(), large.id)).toBe('waiting');
+    await readBalance(ctx(), 'airtel_gabon');
+    expect(disbursements()).toBe(before + 2);
+    const attempts = [...await attemptsOf(large.id), ...await attemptsOf(small.id)];
+    expect(attempts.map((a) => a.state)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('counts payouts still under way against the float: two that fit only one after the other do not both leave', async () => {
+    const first = await paidTransfer('100');
+    const second = await paidTransfer('100');
+    airtel.setFloat('XAF', String(xaf(first.payout_amount) + xaf(second.payout_amount) - 1n));
+    await readBalance(ctx(), 'airtel_gabon');
+    airtel.scriptNext({ outcome: 'pending', enquiries: 1000 });
+    expect(await startPayout(ctx(), first.id)).toBe('sent');
+    expect((await attemptsOf(first.id))[0]!.state).toBe('pending');
+    // The first is pending at the operator (its money not yet taken): the second waits for it.
+    expect(await startPayout(ctx(), second.id)).toBe('float_wait');
+    expect(await paidTo(second.id)).toBe(0);
+  });
+
+  it('leaves the queue for staff to send by hand when the rail is switched off', async () => {
+    airtel.setFloat('XAF', '10');
+    await readBalance(ctx(), 'airtel_gabon');
+    const paid = await paidTransfer('100');
+    expect(await startPayout(ctx(), paid.id)).toBe('float_wait');
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } });
+    expect(await startPayout(ctx(), paid.id)).toBe('by_hand');
+    expect((await gabon()).queue.map((w) => w.reference)).not.toContain(paid.reference);
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+  });
+});
+
+describe('the balance warning level', () => {
+  it('is set by an admin alone, as an exact amount, audited; below it the rail says so', async () => {
+    airtel.setFloat('XAF', '400000');
+    await readBalance(ctx(), 'airtel_gabon');
+    const url = '/api/rails/airtel_gabon/balance-warning';
+    expect((await t.request({ method: 'PUT', url, token: staff.token, payload: { amount: '500000' } })).statusCode).toBe(403);
+    expect((await t.request({ method: 'PUT', url, token: sender.token, payload: { amount: '500000' } })).statusCode).toBe(403);
+    const invalid = await t.request({ method: 'PUT', url, token: admin.token, payload: { amount: '500000.5' } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().code).toBe('validation_failed');
+
+    const set = await t.request({ method: 'PUT', url, token: admin.token, payload: { amount: '500000' } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json().data).toMatchObject({ id: 'airtel_gabon', balance_warning: '500000', below_warning: true, balance: { amount: '400000' } });
+    const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'payout_rail.balance_warning'));
+    expect(audit).toMatchObject({ target_type: 'payout_rail', target_id: 'airtel_gabon', actor_profile_id: admin.id, before: { balance_warning: null }, after: { balance_warning: '500000', currency: 'XAF' } });
+
+    airtel.setFloat('XAF', '500000');
+    await readBalance(ctx(), 'airtel_gabon');
+    expect(await gabon()).toMatchObject({ balance_warning: '500000', below_warning: false });
+    const cleared = await t.request({ method: 'PUT', url, token: admin.token, payload: { amount: null } });
+    expect(cleared.json().data).toMatchObject({ balance_warning: null, below_warning: false });
+    expect((await t.request({ method: 'PUT', url: '/api/rails/sepa_france/balance-warning', token: admin.token, payload: { amount: '1' } })).statusCode).toBe(404);
+  });
+
+  it('names the variables a rail still lacks, never a value', async () => {
+    const rails = (await t.request({ method: 'GET', url: '/api/rails', token: staff.token })).json().data as { id: string; configured: boolean; missing: string[] }[];
+    expect(rails.find((r) => r.id === 'airtel_gabon')).toMatchObject({ configured: true, missing: [] });
+    expect(rails.find((r) => r.id === 'mtn_rwanda')).toMatchObject({ configured: false, missing: ['MTN_MOMO_API_USER', 'MTN_MOMO_API_KEY', 'MTN_MOMO_DISBURSEMENT_KEY'] });
+    expect(JSON.stringify(rails)).not.toContain(airtel.clientSecret);
+  });
+});
