@@ -147,6 +147,7 @@ export const ERRORS = {
   kyc_review_decided: { status: 409, key: 'errors.kyc.review.decided' },
   kyc_review_note_required: { status: 422, key: 'errors.kyc.review.noteRequired' },
   kyc_review_level_over: { status: 422, key: 'errors.kyc.review.levelOver' },
+  kyc_review_resend_required: { status: 422, key: 'errors.kyc.review.resendRequired' },
   // Sanctions lists (docs/rules/screening.md#lists-in-the-product)
   list_format_invalid: { status: 400, key: 'errors.screening.listFormatInvalid' },
   list_too_large: { status: 400, key: 'errors.screening.listTooLarge' },

@@ -1,13 +1,11 @@
 import { parse } from 'mrz';
+import { droppedInsertions, fitLine, MRZ_FORMATS, STRAYS } from './mrz-layout.js';
 import type { MrzCheckField, MrzResult } from './mrz.js';
 
 // Reading a machine-readable zone's text (ICAO 9303): cleaning what OCR or a reviewer gave, fixing
 // the usual OCR confusions where a field's type says what a character must be, verifying every
 // check digit with the `mrz` package, and comparing the name and date of birth with the profile.
 // Pure: the OCR (sharp + tesseract.js) is in server/modules/kyc/mrz-ocr.ts.
-
-/** Lengths of a zone's lines per format: TD1 (ID card) 3 × 30, TD2 2 × 36, TD3 (passport) 2 × 44. */
-const FORMATS = [{ name: 'TD1', lines: 3, length: 30 }, { name: 'TD2', lines: 2, length: 36 }, { name: 'TD3', lines: 2, length: 44 }] as const;
 
 /** A zone's text normalised: upper case, spaces dropped, look-alikes of `<` made `<`. */
 export function cleanLine(line: string): string {
@@ -67,32 +65,30 @@ export function fixConfusions(input: string[]): string[] {
 }
 
 function formatOf(lines: string[]) {
-  return FORMATS.find((f) => f.lines === lines.length && lines.every((l) => l.length === f.length)) ?? null;
+  return MRZ_FORMATS.find((f) => f.lines === lines.length && lines.every((l) => l.length === f.length)) ?? null;
 }
 
 /**
- * Picks a zone out of OCR text: the last run of 2 or 3 consecutive lines of one format's length
- * (after cleaning; a line a character short or long is padded or trimmed at its filler end).
+ * Picks a zone out of OCR text: the last run of 2 or 3 consecutive lines that fit one format's
+ * layout, their fillers put back where the layout has them (core/mrz-layout.ts); with, for each
+ * line, whether it was read longer than its layout (a character inserted somewhere).
  */
-export function findZone(text: string): string[] | null {
+function locateZone(text: string): { lines: string[]; longer: boolean[] } | null {
   const raw = text.split(/\r?\n/).map(cleanLine).filter((l) => l.length >= 25 && /<</.test(l) || /^[A-Z0-9<]{28,46}$/.test(l) && l.includes('<'));
-  for (const f of [...FORMATS].sort((x, y) => y.length - x.length)) {
-    const fitted = raw.map((l) => (Math.abs(l.length - f.length) <= 2 ? fit(l, f.length) : null));
-    for (let end = fitted.length; end >= f.lines; end--) {
-      const run = fitted.slice(end - f.lines, end);
-      if (run.every((l): l is string => l !== null)) return run;
+  for (const stray of STRAYS) {
+    for (const f of MRZ_FORMATS) {
+      for (let end = raw.length; end >= f.lines; end--) {
+        const read = raw.slice(end - f.lines, end);
+        const run = read.map((l, i) => fitLine(l, f, i, stray));
+        if (run.every((l): l is string => l !== null)) return { lines: run, longer: read.map((l) => l.length > f.length) };
+      }
     }
   }
   return null;
 }
 
-function fit(line: string, length: number): string {
-  if (line.length === length) return line;
-  if (line.length < length) return line + '<'.repeat(length - line.length);
-  // Extra characters are taken from a run of fillers where there is one, else from the end.
-  const over = line.length - length;
-  const at = line.lastIndexOf('<'.repeat(over + 1));
-  return at >= 0 ? line.slice(0, at) + line.slice(at + over) : line.slice(0, length);
+export function findZone(text: string): string[] | null {
+  return locateZone(text)?.lines ?? null;
 }
 
 /** Letters only, without accents, case, hyphens or spaces' order mattering: `Élodie-Anne` = `ELODIE ANNE`. */
@@ -130,7 +126,7 @@ const CHECKS: Record<string, MrzCheckField> = {
   personalNumberCheckDigit: 'personal_number', compositeCheckDigit: 'composite',
 };
 
-/** An unreadable result: no zone found in the photo. */
+/** An unreadable result: no zone found in the photo, or none whose check digits hold ("could not be read reliably"). */
 export function unreadable(now: Date): MrzResult {
   return {
     status: 'unreadable', lines: [], format: null, valid: false, checks: {}, document_code: null, issuing_state: null,
@@ -195,4 +191,24 @@ function rawField(parsed: ReturnType<typeof parse>, lines: string[], field: stri
   if (d.value) return d.value;
   const r = d.ranges[0];
   return r ? (lines[r.line]?.slice(r.start, r.end).replace(/<+$/, '') ?? null) : null;
+}
+
+/**
+ * What one OCR reading gives: the zone found in it when every check digit holds after cleaning,
+ * else null. A zone read from a photo that still fails a check digit is as likely misread as wrong:
+ * nothing of it is kept, so no reviewer reads "check digits wrong" or a name that "differs" from a
+ * misreading (the photo is said unreadable and the reviewer types the zone).
+ */
+export function readZone(text: string, profile: ProfileFacts, now: Date): MrzResult | null {
+  const zone = locateZone(text);
+  if (!zone) return null;
+  const result = checkZone(zone.lines, 'read', profile, now);
+  if (result?.valid) return result;
+  // A passport's data line read a character long whose personal number fails: OCR inserted one.
+  if (result?.format !== 'TD3' || !zone.longer[1] || result.checks.personal_number !== false) return null;
+  for (const lines of droppedInsertions(zone.lines)) {
+    const other = checkZone(lines, 'read', profile, now);
+    if (other?.valid) return other;
+  }
+  return null;
 }

@@ -47,9 +47,12 @@ async function sendDocuments(page: Page, words: { uploaded: string; submit: stri
   };
   for (const [slot, file] of Object.entries(files)) {
     const box = page.getByTestId(`verify-slot-${slot}`);
-    const input = box.locator('input[type=file]');
-    expect(await input.getAttribute('capture')).toBe(slot === 'selfie' ? 'user' : 'environment');
-    await input.setInputFiles(file);
+    // The camera, and beside it the files (no capture), which take a PDF but for a selfie.
+    expect(await box.getByTestId(`verify-camera-${slot}`).getAttribute('capture')).toBe(slot === 'selfie' ? 'user' : 'environment');
+    const files = box.getByTestId(`verify-file-${slot}`);
+    expect(await files.getAttribute('capture')).toBeNull();
+    expect(await files.getAttribute('accept')).toBe(slot === 'selfie' ? 'image/*' : 'image/*,application/pdf');
+    await files.setInputFiles(file);
     await box.getByText(words.uploaded, { exact: true }).waitFor();
     await box.getByTestId('verify-preview').waitFor();
   }
@@ -86,11 +89,16 @@ async function managerApproves(name: string, tag: string, more?: string) {
   expect(await mrzPanels('selfie').count()).toBe(0);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
   await shot(page, `kyc-review-detail-${tag}-390`);
+  // No decision is chosen before the reviewer chooses one.
+  expect(await detail.getByRole('radio', { checked: true }).count()).toBe(0);
+  expect(await detail.getByTestId('decide-submit').isDisabled()).toBe(true);
   if (more) {
     await detail.getByRole('radio', { name: 'Ask for more' }).check();
+    await detail.getByRole('checkbox', { name: 'ID card, back' }).check();
     await detail.getByLabel('What the sender must send (shown as “action needed”)').fill(more);
     await detail.getByRole('button', { name: 'Ask the sender' }).click();
   } else {
+    await detail.getByRole('radio', { name: 'Approve' }).check();
     await detail.getByRole('button', { name: 'Approve' }).click();
   }
   await expect.poll(() => page.getByRole('button', { name: new RegExp(name) }).count()).toBe(0);

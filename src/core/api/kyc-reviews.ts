@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
 import { MrzResultSchema } from '../mrz.js';
-import { REVIEW_DECISIONS, REVIEW_LEVELS, REVIEW_STATUSES } from '../kyc-reviews.js';
+import { REVIEW_DECISIONS, REVIEW_LEVELS, REVIEW_NEEDS, REVIEW_STATUSES } from '../kyc-reviews.js';
 import { dataOf, isoDateTime } from './common.js';
 
 // Staff reviews of a sender's documents (docs/rules/know-your-sender.md#reviews).
@@ -20,6 +20,11 @@ export const KycOpenReviewSchema = z.object({
   submitted_at: isoDateTime(),
   /** Staff's words to the sender: the reason of a rejection, or what more is needed ("action needed"). */
   note: z.string().nullable(),
+  /**
+   * What the sender must still upload before submitting again (rejected or more asked: the
+   * documents staff asked for again; what was accepted is kept); empty while open.
+   */
+  missing: z.array(z.enum(REVIEW_NEEDS)),
 }).nullable();
 export type KycOpenReview = z.infer<typeof KycOpenReviewSchema>;
 export const KycOpenReviewResponseSchema = dataOf(KycOpenReviewSchema.unwrap());
@@ -55,6 +60,15 @@ export const KycReviewDocumentSchema = z.object({
   href: z.string(),
   /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read, and for a kind or side that carries none (a card's front: see carriesMrz). */
   mrz: MrzResultSchema.nullable(),
+  /**
+   * The newest of its kind and side the sender sent up to this review: the one to judge. An older
+   * one (sent for an earlier review, or replaced since) is shown superseded beside it.
+   */
+  current: z.boolean(),
+  /** Part of this review (a superseded document from an earlier review is not). */
+  in_review: z.boolean(),
+  /** Other accounts whose approved review holds a document with the same number (from its zone, same issuing state). */
+  approved_elsewhere: z.array(z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string() })),
 });
 export type KycReviewDocument = z.infer<typeof KycReviewDocumentSchema>;
 
@@ -78,5 +92,10 @@ export const KycReviewDecisionSchema = z.object({
   /** Approve a lower level than asked (level 3 asked, only level 2's documents good). */
   level: reviewLevel.optional(),
   note: z.string().trim().max(2000, { error: 'errors.kyc.review.noteTooLong' }).default(''),
+  /**
+   * request_more: the review's documents the sender must send again (at least one); the others
+   * are accepted and kept for the next submission.
+   */
+  resend: z.array(z.uuid({ error: 'errors.kyc.review.resendRequired' })).max(20).default([]),
 });
 export type KycReviewDecision = z.infer<typeof KycReviewDecisionSchema>;

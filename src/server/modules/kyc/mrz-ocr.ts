@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { readZone, unreadable, type ProfileFacts } from '@core/mrz-check.js';
+import type { MrzResult } from '@core/mrz.js';
 
 // OCR of a document photo's machine-readable zone: sharp prepares the bottom band (grey, upscaled,
 // thresholded), tesseract.js reads it with only the zone's characters allowed. The engine
@@ -95,4 +97,14 @@ export async function ocrBottomBands(image: Buffer, take: (text: string) => bool
     idleTimer.unref();
   });
   return run;
+}
+
+/**
+ * A photo's zone: the first band whose reading holds every check digit after cleaning, compared
+ * with the profile; `unreadable` when none does (core/mrz-check.ts readZone).
+ */
+export async function readMrzPhoto(image: Buffer, profile: ProfileFacts, now: Date): Promise<MrzResult> {
+  let found: MrzResult | null = null;
+  await ocrBottomBands(image, (text) => (found = readZone(text, profile, now)) !== null);
+  return found ?? unreadable(now);
 }

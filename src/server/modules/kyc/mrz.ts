@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '@core/errors.js';
 import { isOwnCase } from '@core/own-case.js';
-import { checkZone, findZone, unreadable, type ProfileFacts } from '@core/mrz-check.js';
+import { checkZone, type ProfileFacts } from '@core/mrz-check.js';
 import { carriesMrz, type MrzResult } from '@core/mrz.js';
 import type { Config } from '@server/config.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -12,7 +12,7 @@ import { resolveSessionSecret } from '@server/session-secret.js';
 import type { AppContext } from '@server/context.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { enqueue } from '../jobs/service.js';
-import { ocrBottomBands } from './mrz-ocr.js';
+import { readMrzPhoto } from './mrz-ocr.js';
 
 // The machine-readable zone of a passport, ID card or residence permit (docs/rules/know-your-sender.md#documents, core/mrz.ts): read
 // from the photo by the durable job `kyc_mrz_read` after upload, or typed by staff when the photo
@@ -36,7 +36,9 @@ async function profileFacts(db: Db | Tx, profileId: string): Promise<ProfileFact
 
 /**
  * The job: opens the photo, OCRs its bottom band, keeps the first zone whose check digits hold
- * (else the last zone found, flagged; else `unreadable`). A zone a reviewer typed is never replaced.
+ * after cleaning. A zone that still fails them is a misread as far as anyone can tell: it is stored
+ * `unreadable` ("could not be read reliably"), never as wrong check digits or a name that differs.
+ * A zone a reviewer typed is never replaced.
  */
 export async function runMrzReadJob(deps: { db: Db; config: Config }, payload: unknown): Promise<void> {
   const parsed = MrzJobSchema.safeParse(payload);
@@ -49,20 +51,14 @@ export async function runMrzReadJob(deps: { db: Db; config: Config }, payload: u
   const image = box.open(doc.sealed, doc.id);
   if (!image) throw new Error('kyc_mrz_read: the document does not open with DOCUMENT_KEY');
   const facts = await profileFacts(deps.db, doc.profile_id);
-  const now = new Date();
-  let found: MrzResult | null = null;
+  let mrz: MrzResult;
   try {
-    await ocrBottomBands(image, (text) => {
-      const zone = findZone(text);
-      const result = zone ? checkZone(zone, 'read', facts, now) : null;
-      if (result && (!found || result.valid)) found = result;
-      return result?.valid === true;
-    });
+    mrz = await readMrzPhoto(image, facts, new Date());
   } catch {
     // An error's text could quote the photo's decoder or OCR output: only that it failed is said.
     throw new Error('kyc_mrz_read: the photo could not be read');
   }
-  await deps.db.update(kycDocuments).set({ mrz: found ?? unreadable(now) }).where(eq(kycDocuments.id, id));
+  await deps.db.update(kycDocuments).set({ mrz }).where(eq(kycDocuments.id, id));
 }
 
 /** Staff type the zone of a document whose photo is unreadable (or misread): checked the same way, audited. */

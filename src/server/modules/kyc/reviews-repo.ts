@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { ReviewStatus } from '@core/kyc-reviews.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { kycDocuments, kycReviews, profiles } from '@server/db/schema.js';
@@ -71,10 +71,36 @@ export async function senderProfile(db: Db | Tx, profileId: string) {
   return row ?? null;
 }
 
-/** The review's documents with their machine-readable zone (null until read, and for other kinds). */
-export async function reviewDocuments(db: Db, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.select({ ...document, mrz: kycDocuments.mrz }).from(kycDocuments).where(inArray(kycDocuments.id, ids)).orderBy(asc(kycDocuments.created_at));
+/**
+ * The review's documents with their machine-readable zone (null until read, and for other kinds),
+ * and the sender's earlier documents of the same kinds sent up to the review (not erased), oldest first.
+ */
+export async function reviewDocuments(db: Db, review: Pick<ReviewRow, 'profile_id' | 'document_ids' | 'created_at'>) {
+  if (review.document_ids.length === 0) return [];
+  const columns = { ...document, mrz: kycDocuments.mrz };
+  const held = await db.select(columns).from(kycDocuments).where(inArray(kycDocuments.id, review.document_ids));
+  const earlier = await db.select(columns).from(kycDocuments).where(and(
+    eq(kycDocuments.profile_id, review.profile_id), isNull(kycDocuments.erased_at), lte(kycDocuments.created_at, review.created_at),
+    inArray(kycDocuments.kind, [...new Set(held.map((d) => d.kind))]), notInArray(kycDocuments.id, review.document_ids),
+  ));
+  return [...held, ...earlier].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+}
+
+/**
+ * Documents of other accounts, part of an approved review, whose zone gives one of these document
+ * numbers: who holds them, and the number and issuing state as their zone gives them.
+ */
+export async function approvedElsewhere(db: Db, profileId: string, numbers: string[]) {
+  if (numbers.length === 0) return [];
+  return db.selectDistinct({
+    profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email,
+    number: sql<string>`${kycDocuments.mrz}->>'document_number'`, state: sql<string | null>`${kycDocuments.mrz}->>'issuing_state'`,
+  }).from(kycDocuments).innerJoin(profiles, eq(profiles.id, kycDocuments.profile_id))
+    .where(and(
+      ne(kycDocuments.profile_id, profileId),
+      inArray(sql`${kycDocuments.mrz}->>'document_number'`, numbers),
+      sql`exists (select 1 from kyc_reviews r where r.status = 'approved' and ${kycDocuments.id} = any(r.document_ids))`,
+    ));
 }
 
 export async function closeReview(tx: Tx, id: string, values: { status: ReviewStatus; note: string | null; decided_by: string }): Promise<ReviewRow> {

@@ -41,8 +41,8 @@ export async function reviewRoutes(api: App, ctx: AppContext): Promise<void> {
   api.post('/kyc/reviews/:id/decision', {
     config: { access: 'staff' },
     schema: {
-      summary: 'Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed); e-mailed to the sender, audited (staff)',
-      params: IdParamsSchema, body: KycReviewDecisionSchema, response: replies({ 200: KycReviewDetailResponseSchema }, ['kyc_review_decided', 'kyc_review_level_over', 'kyc_review_note_required', 'own_case']),
+      summary: 'Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed and which documents to send again, the others kept); e-mailed to the sender, audited (staff)',
+      params: IdParamsSchema, body: KycReviewDecisionSchema, response: replies({ 200: KycReviewDetailResponseSchema }, ['kyc_review_decided', 'kyc_review_level_over', 'kyc_review_note_required', 'kyc_review_resend_required', 'own_case']),
     },
   }, async (request) => ({ data: await decideReview(ctx, actorOf(request), request.params.id, request.body) }));
 }

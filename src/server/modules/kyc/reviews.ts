@@ -49,7 +49,7 @@ export async function submitReview(ctx: AppContext, profileId: string, level: Re
     }
     return repo.insertReview(tx, { profile_id: profileId, level, document_ids: documents.map((d) => d.id) });
   });
-  return { id: review.id, level, status: review.status, submitted_at: review.created_at.toISOString(), note: null };
+  return { id: review.id, level, status: review.status, submitted_at: review.created_at.toISOString(), note: null, missing: [] };
 }
 
 /**
@@ -59,7 +59,9 @@ export async function submitReview(ctx: AppContext, profileId: string, level: Re
 export async function openReview(db: Db, profileId: string): Promise<KycOpenReview> {
   const review = await repo.latestReview(db, profileId);
   if (!review || review.status === 'approved') return null;
-  return { id: review.id, level: review.level as ReviewLevel, status: review.status, submitted_at: review.created_at.toISOString(), note: review.note };
+  const level = review.level as ReviewLevel;
+  const missing = review.status === 'open' ? [] : missingForLevel(level, await repo.usableDocuments(db, profileId));
+  return { id: review.id, level, status: review.status, submitted_at: review.created_at.toISOString(), note: review.note, missing };
 }
 
 /**
@@ -77,27 +79,47 @@ export async function reviewDetail(ctx: Ctx, id: string): Promise<KycReviewDetai
   const { db } = ctx;
   const row = await repo.findReview(db, id);
   if (!row) throw new AppError('not_found');
-  const [profile, documents] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review.document_ids)]);
+  const [profile, documents] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review)]);
   if (!profile) throw new AppError('not_found');
   const { kyc_level: _level, ...shown } = profile;
+  const inReview = new Set(row.review.document_ids);
+  // The newest of each kind and side is the one to judge (documents come oldest first).
+  const newest = new Map(documents.map((d) => [`${d.kind}:${d.side ?? ''}`, d.id]));
+  const zones = documents.map((d) => (carriesMrz(d.kind, d.side) ? (d.mrz ?? null) as KycReviewDocument['mrz'] : null));
+  const elsewhere = await repo.approvedElsewhere(db, row.review.profile_id, [...new Set(zones.map(trustedNumber).filter((n) => n !== null))]);
   return {
     ...await summaryOf(ctx, row, new Date()),
     note: row.review.note,
     decided_by: row.review.decided_by,
     profile: shown,
-    documents: documents.map((d) => ({
-      id: d.id, kind: d.kind, side: d.side ?? null, content_type: d.content_type, size: d.size, uploaded_at: d.created_at.toISOString(),
-      status: d.status, href: `/api/kyc/documents/${d.id}`,
-      // A card's front read before only backs were: its result says nothing of a zone.
-      mrz: carriesMrz(d.kind, d.side) ? (d.mrz ?? null) as KycReviewDocument['mrz'] : null,
-    })),
+    documents: documents.map((d, i) => {
+      const mrz = zones[i] ?? null;
+      const number = trustedNumber(mrz);
+      return {
+        id: d.id, kind: d.kind, side: d.side ?? null, content_type: d.content_type, size: d.size, uploaded_at: d.created_at.toISOString(),
+        status: d.status, href: `/api/kyc/documents/${d.id}`,
+        // A card's front read before only backs were: its result says nothing of a zone.
+        mrz,
+        current: newest.get(`${d.kind}:${d.side ?? ''}`) === d.id,
+        in_review: inReview.has(d.id),
+        approved_elsewhere: number === null ? [] : elsewhere
+          .filter((e) => e.number === number && (!e.state || !mrz?.issuing_state || e.state === mrz.issuing_state))
+          .map(({ profile_id, full_name, email }) => ({ profile_id, full_name, email })),
+      };
+    }),
   };
+}
+
+/** A zone's document number when its check digit holds (as read after cleaning, or as typed), else null. */
+function trustedNumber(mrz: KycReviewDocument['mrz']): string | null {
+  return mrz && mrz.status !== 'unreadable' && mrz.checks.document_number === true ? mrz.document_number : null;
 }
 
 /**
  * Staff decide an open review: approve sets the sender's level (the asked one, or a lower one
  * given) and accepts its documents; reject closes it with the reason the sender reads and rejects
- * its documents; request_more closes it with what is needed, its documents kept for the next one.
+ * its documents; request_more closes it with what is needed: the documents staff ask again for are
+ * rejected (the sender sends only those), the others accepted and kept for the next submission.
  * The e-mail is queued in the same transaction, in the sender's language; the decision is audited.
  * A staff member never decides their own review (`403 own_case`, nothing changed).
  */
@@ -113,12 +135,20 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
     if (review.status !== 'open') throw new AppError('kyc_review_decided');
     const level = input.decision === 'approve' ? (input.level ?? review.level as ReviewLevel) : null;
     if (level !== null && level > review.level) throw new AppError('kyc_review_level_over', { vars: { level: review.level } });
+    const resend = [...new Set(input.resend)];
+    if (input.decision === 'request_more' && (resend.length === 0 || resend.some((d) => !review.document_ids.includes(d)))) {
+      throw AppError.onField('kyc_review_resend_required', 'resend');
+    }
     const closed = await repo.closeReview(tx, id, { status: DECISION_STATUS[input.decision], note: note || null, decided_by: actor.profile_id });
     if (level !== null) {
       await repo.setLevel(tx, review.profile_id, level);
       await repo.setDocumentsStatus(tx, review.document_ids, 'accepted');
     } else if (input.decision === 'reject') {
       await repo.setDocumentsStatus(tx, review.document_ids, 'rejected');
+    } else {
+      // What was not asked again is accepted and kept; what was asked again no longer counts.
+      await repo.setDocumentsStatus(tx, review.document_ids.filter((d) => !resend.includes(d)), 'accepted');
+      await repo.setDocumentsStatus(tx, resend, 'rejected');
     }
     const profile = await repo.senderProfile(tx, review.profile_id);
     if (profile) {
@@ -130,7 +160,10 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
       before: { status: review.status, level: review.level, kyc_level: row.sender.kyc_level },
       // Whether a note was written, not its words: the audit log is never erased, the note is
       // erased with the review's other personal data after retention (docs/rules/your-data.md).
-      after: { status: closed.status, decision: input.decision, level, note_written: closed.note !== null, profile_id: review.profile_id },
+      after: {
+        status: closed.status, decision: input.decision, level, note_written: closed.note !== null, profile_id: review.profile_id,
+        ...(input.decision === 'request_more' ? { resend } : {}),
+      },
     });
   });
   return reviewDetail(ctx, id);

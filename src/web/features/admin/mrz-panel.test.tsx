@@ -25,8 +25,8 @@ async function render(lng: 'en' | 'fr', mrz: MrzResult | null): Promise<string> 
   );
 }
 
-const READ: MrzResult = {
-  status: 'read', format: 'TD3', valid: false, lines: ['P<FRADUPONT<<MARIE<<<<<<<<<<<<<<<<<<<<<<<<<<', '12AB345670FRA9002155F2401015<<<<<<<<<<<<<<00'],
+const TYPED: MrzResult = {
+  status: 'typed', format: 'TD3', valid: false, lines: ['P<FRADUPONT<<MARIE<<<<<<<<<<<<<<<<<<<<<<<<<<', '12AB345670FRA9002155F2401015<<<<<<<<<<<<<<00'],
   checks: { document_number: false, birth_date: true, expiry_date: true, personal_number: true, composite: true },
   document_code: 'P', issuing_state: 'FRA', document_number: '12AB34567', surname: 'DUPONT', given_names: 'MARIE', nationality: 'FRA',
   birth_date: '1990-02-15', expiry_date: '2024-01-01', expired: true, name_matches_profile: false, birth_date_matches_profile: true,
@@ -36,24 +36,36 @@ const READ: MrzResult = {
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('the MRZ panel', () => {
-  it('shows each check digit, the profile comparisons and that the document expired, with the form to type the zone', async () => {
-    const en = text(await render('en', READ));
-    expect(en).toContain('Read from the photo');
+  it('shows each check digit of a typed zone, the profile comparisons and that the document expired, with the form to type it again', async () => {
+    const en = text(await render('en', TYPED));
+    expect(en).toContain('Typed by staff');
     expect(en).toContain('Check digits wrong');
     expect(en).toMatch(/Document number wrong/);
     expect(en).toMatch(/Date of birth valid/);
     expect(en).toMatch(/DUPONT, MARIE differs from the profile/);
     expect(en).toContain('Expired');
     expect(en).toContain('Type the zone');
-    const fr = text(await render('fr', READ));
+    const fr = text(await render('fr', TYPED));
     expect(fr).toContain('Clés de contrôle erronées');
     expect(fr).toMatch(/DUPONT, MARIE différent du profil/);
     expect(fr).toContain('Expiré');
   });
 
-  it('says when the zone is not read yet or unreadable', async () => {
+  it('says when the zone is not read yet or could not be read reliably', async () => {
     expect(text(await render('en', null))).toContain('Not read yet');
-    const unreadable: MrzResult = { ...READ, status: 'unreadable', lines: [], checks: {}, valid: false };
-    expect(text(await render('fr', unreadable))).toContain('La zone n’a pas pu être lue sur la photo.');
+    const unreadable: MrzResult = { ...TYPED, status: 'unreadable', lines: [], checks: {}, valid: false };
+    expect(text(await render('fr', unreadable))).toContain('La zone n’a pas pu être lue de façon fiable sur la photo');
+    expect(text(await render('en', unreadable))).toContain('The zone could not be read reliably from the photo');
+  });
+
+  it('says a zone read from the photo whose check digits fail could not be read reliably, never "wrong" nor that the name differs', async () => {
+    const misread: MrzResult = { ...TYPED, status: 'read' };
+    const en = text(await render('en', misread));
+    expect(en).toContain('Not read reliably');
+    expect(en).toContain('The zone could not be read reliably from the photo');
+    expect(en).not.toMatch(/wrong|differs/);
+    const fr = text(await render('fr', misread));
+    expect(fr).toContain('Pas lue de façon fiable');
+    expect(fr).not.toMatch(/erron|différent/);
   });
 });

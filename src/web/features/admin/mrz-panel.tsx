@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MrzCheckField, MrzResult } from '@core/mrz';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
-import { Button } from '@web/components/ui/button';
-import { ApiError } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
-import { readTypedMrz } from './verification-api';
+import { TypeZoneForm } from './mrz-type-form';
 
 // The machine-readable zone of one identity document for the reviewer (docs/rules/know-your-sender.md#documents): read or not yet,
 // each check digit, the name and date of birth against the profile, the expiry; and a form to
-// type the zone when the photo could not be read (POST /api/kyc/documents/{id}/mrz, audited).
+// type the zone when the photo could not be read reliably (mrz-type-form.tsx).
 
 const CHECK_ORDER: readonly MrzCheckField[] = ['document_number', 'birth_date', 'expiry_date', 'personal_number', 'composite'];
 
@@ -20,48 +18,16 @@ function Verdict({ ok, yes, no, unknown }: { ok: boolean | null; yes: string; no
   return <Badge variant={ok ? 'green' : 'red'}>{ok ? yes : no}</Badge>;
 }
 
-function TypeZoneForm({ documentId, onTyped }: { documentId: string; onTyped: (r: MrzResult) => void }) {
-  const { t } = useTranslation(['admin', 'common']);
-  const [text, setText] = useState('');
-  const type = useMutation({
-    mutationFn: (lines: string[]) => readTypedMrz(documentId, lines),
-    onSuccess: (r) => { setText(''); onTyped(r); },
-  });
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const fieldId = `mrz-lines-${documentId}`;
-  return (
-    <form
-      className="flex flex-col gap-2"
-      onSubmit={(e) => { e.preventDefault(); type.mutate(lines); }}
-      aria-label={t('mrz.typeTitle')}
-    >
-      <label htmlFor={fieldId} className="text-sm font-medium text-slate-900">{t('mrz.typeTitle')}</label>
-      <p className="text-xs text-muted-foreground">{t('mrz.typeHint')}</p>
-      <textarea
-        id={fieldId}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        rows={3}
-        spellCheck={false}
-        autoCapitalize="characters"
-        autoComplete="off"
-        className="w-full rounded-md border border-input bg-white px-3 py-2 font-mono text-xs uppercase leading-relaxed"
-      />
-      {type.error && (
-        <Alert variant="destructive">{type.error instanceof ApiError && type.error.status === 400 ? t('mrz.typeInvalid') : type.error.message}</Alert>
-      )}
-      <Button type="submit" size="sm" className="self-start" disabled={lines.length < 2 || type.isPending}>{t('mrz.typeSubmit')}</Button>
-    </form>
-  );
-}
-
 /** One document's machine-readable zone as the reviewer sees it; `mrz` null while the job has not read it. */
 export function MrzPanel({ documentId, mrz }: { documentId: string; mrz: MrzResult | null }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   const [typed, setTyped] = useState<MrzResult | null>(null);
   const client = useQueryClient();
-  const result = typed ?? mrz;
+  const stored = typed ?? mrz;
+  // A zone read from the photo that fails its check digits (stored so before such readings were
+  // kept as unreadable) is a misreading as far as anyone can tell: said unreadable, never wrong.
+  const result = stored?.status === 'read' && !stored.valid ? { ...stored, status: 'unreadable' as const } : stored;
   const yes = t('mrz.valid');
   const no = t('mrz.invalid');
   const unknown = t('mrz.unknown');

@@ -1,27 +1,24 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { KycReviewDetail, KycReviewDocument } from '@core/api/kyc-reviews';
-import { REVIEW_STATUSES, type ReviewDecision, type ReviewLevel, type ReviewStatus } from '@core/kyc-reviews';
-import { carriesMrz } from '@core/mrz';
+import { REVIEW_STATUSES, type ReviewStatus } from '@core/kyc-reviews';
 import { isOwnCase } from '@core/own-case';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
-import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
-import { fetchBlob } from '@web/lib/api';
 import { formatDate, formatDateTime } from '@web/lib/format';
 import { useSession } from '@web/lib/session';
 import { errorText } from '@web/lib/translate';
 import { addressText } from './admin-format';
-import { MrzPanel } from './mrz-panel';
-import { useDecideReview, useReview, useReviewQueue } from './verification-api';
+import { DecisionForm } from './review-decision';
+import { ReviewDocument } from './review-document';
+import { useReview, useReviewQueue } from './verification-api';
 
 // The "Verification" tab (docs/rules/know-your-sender.md#reviews): identity reviews oldest first
-// with the time waiting; a review's profile beside its documents (photos inline, a PDF as a link),
-// the machine-readable zone when read, and the decision.
+// with the time waiting; a review's profile beside its documents (review-document.tsx: current or
+// superseded, the zone when read), and the decision (review-decision.tsx).
 
 /** "3 h 12 min", "2 d 4 h", "5 min" */
 function waited(seconds: number, t: (key: string, vars: Record<string, number>) => string): string {
@@ -31,77 +28,6 @@ function waited(seconds: number, t: (key: string, vars: Record<string, number>) 
   if (days > 0) return t('verification.waitDays', { days, hours: hours % 24 });
   if (hours > 0) return t('verification.waitHours', { hours, minutes: minutes % 60 });
   return t('verification.waitMinutes', { minutes });
-}
-
-function DocumentView({ doc }: { doc: KycReviewDocument }) {
-  const { t } = useTranslation('admin');
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    let objectUrl: string | null = null;
-    fetchBlob(doc.href, controller.signal)
-      .then((blob) => { objectUrl = URL.createObjectURL(blob); setUrl(objectUrl); })
-      .catch(() => { if (!controller.signal.aborted) setFailed(true); });
-    return () => { controller.abort(); if (objectUrl) URL.revokeObjectURL(objectUrl); };
-  }, [doc.href]);
-  const name = t(`verification.kind.${doc.side ? `${doc.kind}_${doc.side}` : doc.kind}`);
-  return (
-    <figure className="rounded-lg border border-border p-2" data-testid={`review-doc-${doc.side ? `${doc.kind}_${doc.side}` : doc.kind}`}>
-      <figcaption className="mb-2 text-sm font-medium">{name}</figcaption>
-      {failed ? <p className="text-sm text-red-800">{t('verification.docFailed')}</p> : !url ? <LoadingState /> : doc.content_type === 'application/pdf' ? (
-        <a href={url} target="_blank" rel="noreferrer" className="text-sm font-medium text-brand-700 underline">{t('verification.openPdf')}</a>
-      ) : doc.content_type === 'image/heic' ? (
-        <a href={url} download={`${doc.kind}.heic`} className="text-sm font-medium text-brand-700 underline">{t('verification.download')}</a>
-      ) : (
-        <a href={url} target="_blank" rel="noreferrer"><img src={url} alt={name} className="max-h-72 w-full rounded-md object-contain" /></a>
-      )}
-      {carriesMrz(doc.kind, doc.side) ? <MrzPanel documentId={doc.id} mrz={doc.mrz} /> : null}
-    </figure>
-  );
-}
-
-function DecisionForm({ review }: { review: KycReviewDetail }) {
-  const { t } = useTranslation('admin');
-  const noteId = useId();
-  const levelId = useId();
-  const [decision, setDecision] = useState<ReviewDecision>('approve');
-  const [level, setLevel] = useState<ReviewLevel>(review.level);
-  const [note, setNote] = useState('');
-  const decide = useDecideReview(review.id);
-  return (
-    <form
-      className="mt-4 flex flex-col gap-3 border-t border-border pt-4"
-      onSubmit={(e) => { e.preventDefault(); decide.mutate({ decision, note, ...(decision === 'approve' ? { level } : {}) }); }}
-    >
-      <fieldset>
-        <legend className="text-sm font-medium">{t('verification.decision')}</legend>
-        {(['approve', 'reject', 'request_more'] as const).map((d) => (
-          <label key={d} className="mt-2 flex items-center gap-2 text-sm">
-            <input type="radio" name={`decision-${review.id}`} value={d} checked={decision === d} onChange={() => setDecision(d)} />
-            {t(`verification.decisions.${d}`)}
-          </label>
-        ))}
-      </fieldset>
-      {decision === 'approve' && review.level === 3 ? (
-        <div>
-          <Label htmlFor={levelId}>{t('verification.level')}</Label>
-          <Select id={levelId} className="mt-1" value={level} onChange={(e) => setLevel(Number(e.target.value) as ReviewLevel)}>
-            <option value={3}>3</option>
-            <option value={2}>2</option>
-          </Select>
-        </div>
-      ) : null}
-      <div>
-        <Label htmlFor={noteId}>{decision === 'approve' ? t('verification.noteOptional') : decision === 'reject' ? t('verification.noteReason') : t('verification.noteMore')}</Label>
-        <textarea id={noteId} className="mt-1 min-h-20 w-full rounded-md border border-input p-2 text-sm" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} />
-      </div>
-      {decide.isError ? <Alert variant="destructive">{errorText(decide.error, t('verification.decideFailed'))}</Alert> : null}
-      <Button type="submit" loading={decide.isPending} variant={decision === 'reject' ? 'destructive' : 'default'} className="w-full sm:w-auto">
-        {t(`verification.submit.${decision}`)}
-      </Button>
-    </form>
-  );
 }
 
 function ReviewDetail({ id }: { id: string }) {
@@ -125,7 +51,7 @@ function ReviewDetail({ id }: { id: string }) {
         {rows.map(([k, v]) => <div key={k} className="contents"><dt className="text-slate-700">{k}</dt><dd className="break-words">{v || '—'}</dd></div>)}
       </dl>
       <div className="mt-4 grid gap-3 sm:grid-cols-2">
-        {r.documents.map((doc) => <DocumentView key={doc.id} doc={doc} />)}
+        {r.documents.map((doc) => <ReviewDocument key={doc.id} doc={doc} />)}
       </div>
       {r.status === 'open' ? (isOwnCase([r.sender.profile_id], user?.id)
         // Their own identity: another staff member decides it (server: 403 own_case).
