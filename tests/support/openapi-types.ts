@@ -1937,6 +1937,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transfer-requests/{id}/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the operator to take the caller's transfer's total from their mobile-money wallet: they approve it on their phone, then the payment is received */
+        post: operations["postTransferRequestsByIdCollect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the caller may approve their transfer's payment on their phone, and where their latest request stands */
+        get: operations["getTransferRequestsByIdCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rails/airtel/callback": {
         parameters: {
             query?: never;
@@ -6333,7 +6367,7 @@ export interface operations {
                                 from_status: ("pending" | "processing" | "completed" | "rejected" | "cancelled") | null;
                                 /** @enum {string} */
                                 to_status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                                event: ("payment_authorized" | "payment_received" | "payment_voided" | "payout_sent" | "refund_due" | "refunded") | null;
+                                event: ("payment_authorized" | "payment_received" | "payment_voided" | "payout_sent" | "refund_due" | "refunded" | "payout_returned") | null;
                                 note: string | null;
                                 actor_role: string | null;
                                 created_at: string;
@@ -6512,7 +6546,7 @@ export interface operations {
                                 from_status: ("pending" | "processing" | "completed" | "rejected" | "cancelled") | null;
                                 /** @enum {string} */
                                 to_status: "pending" | "processing" | "completed" | "rejected" | "cancelled";
-                                event: ("payment_authorized" | "payment_received" | "payment_voided" | "payout_sent" | "refund_due" | "refunded") | null;
+                                event: ("payment_authorized" | "payment_received" | "payment_voided" | "payout_sent" | "refund_due" | "refunded" | "payout_returned") | null;
                                 note: string | null;
                                 actor_role: string | null;
                                 created_at: string;
@@ -8651,7 +8685,7 @@ export interface operations {
                             id: number;
                             transfer_request_id: string | null;
                             /** @enum {string} */
-                            kind: "payment" | "payout" | "fee" | "refund_due" | "refund";
+                            kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
                             reference: string | null;
                             actor_profile_id: string | null;
                             created_at: string;
@@ -9005,7 +9039,7 @@ export interface operations {
                                 id: number;
                                 entry_id: number;
                                 /** @enum {string} */
-                                kind: "payment" | "payout" | "fee" | "refund_due" | "refund";
+                                kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
                                 reference: string | null;
                                 amount: string;
                                 created_at: string;
@@ -9048,7 +9082,7 @@ export interface operations {
                                     id: number;
                                     entry_id: number;
                                     /** @enum {string} */
-                                    kind: "payment" | "payout" | "fee" | "refund_due" | "refund";
+                                    kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
                                     reference: string | null;
                                     amount: string;
                                     created_at: string;
@@ -12778,7 +12812,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
                             configured: boolean;
                             enabled: boolean;
                             last_ok_at: string | null;
@@ -12839,7 +12873,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
             };
             cookie?: never;
         };
@@ -12860,7 +12894,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
                             configured: boolean;
                             enabled: boolean;
                             last_ok_at: string | null;
@@ -12939,7 +12973,7 @@ export interface operations {
                             id: string;
                             seq: number;
                             /** @enum {string} */
-                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
                             /** @enum {string} */
                             state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
                             reference: string;
@@ -12982,6 +13016,167 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdCollect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    msisdn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            state: "approve_on_phone" | "received" | "failed" | "expired";
+                            reason: ("refused" | "expired" | "insufficient_funds" | "incorrect_pin" | "limit_reached" | "payer_not_found" | "not_allowed" | "failed") | null;
+                            msisdn: string;
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "collection_in_progress" | "collection_unavailable" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "payment_already_recorded" | "recipient_phone_operator" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTransferRequestsByIdCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            available: boolean;
+                            collection: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                state: "approve_on_phone" | "received" | "failed" | "expired";
+                                reason: ("refused" | "expired" | "insufficient_funds" | "incorrect_pin" | "limit_reached" | "payer_not_found" | "not_allowed" | "failed") | null;
+                                msisdn: string;
+                                amount: string;
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "XAF" | "RWF";
+                                created_at: string;
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };

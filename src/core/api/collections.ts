@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COLLECTION_REASONS, COLLECTION_STATES } from '../collections.js';
+import { CURRENCIES } from '../money.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
 
 // "Approve on my phone" (docs/rules/payout-rails.md#collections): the sender asks the operator to
@@ -20,7 +21,7 @@ const CollectionSchema = z.object({
   /** The wallet asked, E.164. */
   msisdn: z.string(),
   amount: decimalText(),
-  currency: z.string(),
+  currency: z.enum(CURRENCIES),
   created_at: isoDateTime(),
   updated_at: isoDateTime(),
 });
