@@ -48,5 +48,8 @@ export const ProfileSavedResponseSchema = dataOf(ProfileSchema).extend({
 });
 export type ProfileSavedResponse = z.infer<typeof ProfileSavedResponseSchema>;
 
-export const ProfilePageResponseSchema = pageOf(ProfileSchema);
+/** An account in the admin's list: with whether it signs in with two steps (docs/rules/accounts.md#two-step-sign-in). */
+const ListedProfileSchema = ProfileSchema.extend({ totp_enabled: z.boolean() });
+export type ListedProfile = z.infer<typeof ListedProfileSchema>;
+export const ProfilePageResponseSchema = pageOf(ListedProfileSchema);
 export type ProfilePageResponse = z.infer<typeof ProfilePageResponseSchema>;

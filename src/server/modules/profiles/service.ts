@@ -114,7 +114,7 @@ export async function listProfiles(ctx: AppContext, query: { q?: string | undefi
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !cursor) throw new AppError('cursor_invalid');
   const page = await repo.listProfiles(ctx.db, { q: query.q || undefined, cursor, limit: query.limit });
-  return { data: page.data.map(toProfile), next_cursor: page.next_cursor };
+  return { data: page.data.map((p) => ({ ...toProfile(p), totp_enabled: p.totp_enabled_at !== null })), next_cursor: page.next_cursor };
 }
 
 /**

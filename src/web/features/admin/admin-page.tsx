@@ -15,6 +15,7 @@ import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
 import { KycLimitsTab } from './kyc-limits-tab';
 import { OperatorsTab } from './operators-tab';
+import { QuoteValidityTab } from './quote-validity-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
 import { RequestsTab } from './requests-tab';
@@ -25,7 +26,7 @@ import { VerificationTab } from './verification-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
 /** Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews). */
 const STAFF_TABS = ['verification', 'compliance'] as const;
 
@@ -123,6 +124,7 @@ export default function AdminPage() {
               <TabsTrigger value="users">{t('tabs.users')}</TabsTrigger>
               <TabsTrigger value="fees">{t('tabs.fees')}</TabsTrigger>
               <TabsTrigger value="rates">{t('tabs.rates')}</TabsTrigger>
+              <TabsTrigger value="quotes">{t('tabs.quotes')}</TabsTrigger>
               <TabsTrigger value="limits">{t('tabs.limits')}</TabsTrigger>
               <TabsTrigger value="operators">{t('tabs.operators')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
@@ -136,6 +138,7 @@ export default function AdminPage() {
             <TabsContent value="users"><UsersTab /></TabsContent>
             <TabsContent value="fees"><FeesTab /></TabsContent>
             <TabsContent value="rates"><RatesTab /></TabsContent>
+            <TabsContent value="quotes"><QuoteValidityTab /></TabsContent>
             <TabsContent value="limits"><KycLimitsTab /></TabsContent>
             <TabsContent value="operators"><OperatorsTab /></TabsContent>
             <TabsContent value="volume">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Search } from 'lucide-react';
 import { ROLES, type Role } from '@core/status';
@@ -15,17 +15,19 @@ import { useToast } from '@web/components/ui/toast';
 import { useSession } from '@web/lib/session';
 import { isApiError } from '@web/lib/api';
 import { formatDate } from '@web/lib/format';
-import { resetAccountTwoStep, useAudit, useProfiles, useSetRole } from './admin-api';
+import { useAudit, useProfiles, useSetRole } from './admin-api';
 import { AuditList } from './audit-list';
+import { TwoStepCell, useTwoStepReset } from './users-two-step';
 
 export function UsersTab() {
   const { t, i18n } = useTranslation(['admin', 'common', 'auth']);
-  const queryClient = useQueryClient();
-  const [resetting, setResetting] = useState<string | null>(null);
+  const twoStep = useTwoStepReset();
   const lng = i18n.resolvedLanguage ?? 'en';
   const { user: me } = useSession();
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
+  // A link from elsewhere in the back office (an identity review's warning) opens on its search.
+  const asked = useSearchParams()[0].get('q') ?? '';
+  const [search, setSearch] = useState(asked);
+  const [q, setQ] = useState(asked);
   // A role change waits for a confirmation naming the person, the role before and after.
   const [pending, setPending] = useState<{ id: string; name: string; from: Role; to: Role } | null>(null);
   const query = useProfiles(q);
@@ -47,21 +49,6 @@ export function UsersTab() {
     }
   }
   const roleName = (r: Role) => t(`roles.${r}`, { ns: 'common' });
-
-  /** An admin resets another account's two-step sign-in (lost phone): audited, the account signed out. */
-  async function resetTwoStep(id: string, email: string) {
-    if (!window.confirm(t('mfa.adminResetConfirm', { ns: 'auth', email }))) return;
-    setResetting(id);
-    try {
-      const { message } = await resetAccountTwoStep(id);
-      toast({ variant: 'success', title: message });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
-    } catch (e) {
-      toast({ variant: 'destructive', title: t('mfa.adminResetFailed', { ns: 'auth' }), description: isApiError(e) ? e.message : undefined });
-    } finally {
-      setResetting(null);
-    }
-  }
 
   return (
     <section aria-labelledby="users-heading" className="flex flex-col gap-4">
@@ -91,14 +78,7 @@ export function UsersTab() {
                       {ROLES.map((r) => <option key={r} value={r}>{t(`roles.${r}`, { ns: 'common' })}</option>)}
                     </Select>
                   </td>
-                  <td className="p-3">
-                    {p.id === me?.id ? null : (
-                      <Button variant="outline" size="sm" loading={resetting === p.id} onClick={() => void resetTwoStep(p.id, p.email)}
-                        aria-label={`${t('mfa.adminReset', { ns: 'auth' })}: ${p.full_name || p.email}`}>
-                        {t('mfa.adminReset', { ns: 'auth' })}
-                      </Button>
-                    )}
-                  </td>
+                  <td className="p-3"><TwoStepCell profile={p} isMe={p.id === me?.id} onReset={twoStep.ask} /></td>
                 </tr>
               ))}
             </tbody>
@@ -113,6 +93,7 @@ export function UsersTab() {
         title={t('users.confirmRoleTitle')}
         description={pending ? t('users.confirmRoleText', { name: pending.name, from: roleName(pending.from), to: roleName(pending.to) }) : ''}
         keepLabel={t('users.keepRole')} confirmLabel={pending ? t('users.confirmRole', { role: roleName(pending.to) }) : ''} />
+      {twoStep.dialog}
       <AuditList title={t('users.history')} query={audit} />
     </section>
   );
