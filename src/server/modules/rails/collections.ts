@@ -16,7 +16,7 @@ import {
   awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer, type TransferRequestRow,
 } from '../transfers/service.js';
 import { answered, operatorAmount } from './attempts.js';
-import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
+import type { MobileMoneyCollector, MoneyOutcome } from './operator.js';
 import { AFTER_A_LOST_ANSWER_MS, ENQUIRY_JOB_ATTEMPTS, railOf, railOn } from './payouts.js';
 import { railOperator } from './registry.js';
 
@@ -34,7 +34,7 @@ const SOURCE_RAILS: Record<MobileChannelId, RailId[]> = { airtel_gabon: ['airtel
 const SOURCE_COUNTRY: Record<MobileChannelId, 'GA' | 'RW'> = { airtel_gabon: 'GA', mobile_rwanda: 'RW' };
 
 /** The rail takes collections: switched on, its credentials set and, for MTN, its collection subscription key. */
-async function collectingOperator(ctx: Ctx, rail: RailId): Promise<MobileMoneyOperator | null> {
+async function collectingOperator(ctx: Ctx, rail: RailId): Promise<MobileMoneyCollector | null> {
   if (rail === 'mtn_rwanda' && !ctx.config.MTN_MOMO_COLLECTION_KEY) return null;
   return railOn(ctx.db, ctx, rail);
 }

@@ -57,13 +57,21 @@ export interface MoneyOrder {
 export type Disbursement = MoneyOrder;
 export type Collection = MoneyOrder;
 
-export interface MobileMoneyOperator {
+/**
+ * Money asked from a payer's own wallet (docs/rules/payout-rails.md#collections): Airtel's USSD
+ * push, MTN's request-to-pay. The payer approves it on their phone; only the status enquiry's
+ * answer moves the collection.
+ */
+export interface MobileMoneyCollector {
+  collect(order: Collection): Promise<MoneyOutcome>;
+  collection(reference: string): Promise<MoneyOutcome>;
+}
+
+export interface MobileMoneyOperator extends MobileMoneyCollector {
   readonly operator: 'airtel' | 'mtn';
   disburse(order: Disbursement): Promise<MoneyOutcome>;
   /** The status enquiry: the only answer that moves an attempt. */
   disbursement(reference: string): Promise<MoneyOutcome>;
   registeredName(msisdn: string, country: 'GA' | 'RW'): Promise<NameAnswer>;
   balance(currency: 'XAF' | 'RWF', country: 'GA' | 'RW'): Promise<BalanceAnswer>;
-  collect(order: Collection): Promise<MoneyOutcome>;
-  collection(reference: string): Promise<MoneyOutcome>;
 }
