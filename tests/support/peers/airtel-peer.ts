@@ -99,6 +99,8 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
   private nextScripts: DisbursementScript[] = [];
   /** Each credit to a recipient's wallet, in order. */
   readonly payments: Payment[] = [];
+  /** Each paid disbursement Airtel took back from the recipient's wallet, in order. */
+  readonly reversals: Payment[] = [];
   /** How payers answer the USSD pushes; null: each waits until the test settles it. */
   pushScript: PushScript | null = null;
   /** Where Airtel posts callbacks (set in the application's settings); null: none sent. */
@@ -158,6 +160,21 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
 
   statusOf(reference: string): AirtelStatus | undefined {
     return this.transactions.get(reference)?.status;
+  }
+
+  /**
+   * Airtel takes a paid disbursement back (its operations team reverses it: a wrong number
+   * reported, a wallet closed): the money returns to the float, and the transaction, asked
+   * about, answers failed from then on. Airtel posts its callback as for any final state.
+   */
+  reverse(reference: string): void {
+    const transaction = this.transactions.get(reference);
+    if (transaction?.kind !== 'disbursement' || transaction.status !== 'TS') throw new Error(`no paid disbursement ${reference}`);
+    this.float.set(transaction.currency, (this.float.get(transaction.currency) ?? 0n) + transaction.amount);
+    this.reversals.push({ reference, msisdn: transaction.msisdn, amount: String(transaction.amount), currency: transaction.currency });
+    transaction.status = 'TF';
+    transaction.code = 'DP00900001005';
+    if (this.callbackUrl) void this.callback(reference);
   }
 
   /** How many times the recipient was paid under this reference: never more than once. */

@@ -33,6 +33,8 @@ export interface Written {
   attempt: AttemptRow;
   /** The state changed to succeeded by this answer: the payout's books are to be posted. */
   succeeded: boolean;
+  /** The operator took a paid payout back: its books are to be reversed. */
+  reversed: boolean;
   /** The attempt stays open: ask the operator again at this time. */
   askAgainAt: Date | null;
 }
@@ -58,7 +60,9 @@ export async function openAttempt(tx: Tx, order: AttemptOrder): Promise<AttemptR
 
 /** The state an operator's answer leaves an attempt in, or null when the answer changes nothing. */
 export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: number): AttemptState | null {
-  if (current === 'succeeded' || current === 'failed' || current === 'reversed') return null;
+  // A paid payout the operator, asked again, now says failed: it took the money back (reversals.ts).
+  if (current === 'succeeded') return outcome.state === 'failed' && outcome.step.call === 'disbursement' ? 'reversed' : null;
+  if (current === 'failed' || current === 'reversed') return null;
   switch (outcome.state) {
     case 'succeeded':
     case 'failed':
@@ -91,6 +95,8 @@ export interface Answered {
   reason: string | null;
   /** The state changed to succeeded by this answer. */
   succeeded: boolean;
+  /** The state changed from succeeded to reversed by this answer: the payout's books are to be reversed. */
+  reversed: boolean;
   /** The attempt stays open: ask the operator again at this time. */
   askAgainAt: Date | null;
 }
@@ -121,6 +127,7 @@ export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknow
     step: JSON.stringify([stepOf(outcome.step, state)]),
     reason: failedNow ? (outcome.state === 'failed' ? outcome.reason : 'never_created') : null,
     succeeded: state === 'succeeded' && current.state !== 'succeeded',
+    reversed: state === 'reversed' && current.state === 'succeeded',
     askAgainAt: open ? new Date(now.getTime() + enquiryDelayMs(enquiries)) : null,
   };
 }
@@ -134,7 +141,7 @@ export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutc
     ...answer.set,
     steps: sql`${payoutAttempts.steps} || ${answer.step}::jsonb`,
   }).where(eq(payoutAttempts.id, attemptId)).returning();
-  return { attempt: attempt!, succeeded: answer.succeeded, askAgainAt: answer.askAgainAt };
+  return { attempt: attempt!, succeeded: answer.succeeded, reversed: answer.reversed, askAgainAt: answer.askAgainAt };
 }
 
 /** The amount as the operator is sent it: the column keeps two decimals ("52345.00"), the operator gets the currency's own ("52345"). */

@@ -7,10 +7,11 @@ import { payoutNameHolds, payoutRails, type NameCheck } from '@server/db/schema.
 import { enqueue, removeJob } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
-import { attemptById, openAttempt, send, writeOutcome } from './attempts.js';
+import { attemptById, attemptsOf, openAttempt, send, writeOutcome } from './attempts.js';
 import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { railOperator } from './registry.js';
+import { recordReversal } from './reversals.js';
 
 // A transfer's payout through its rail (docs/rules/payout-rails.md): once every control has
 // cleared, the operator's name for the number is checked, an attempt is written, its money sent
@@ -66,6 +67,8 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   const first = await ctx.db.transaction((tx) => lockForRailPayout(tx, transferId));
   if (!first || first.wait) return 'waiting';
   const { row } = first;
+  // A payout the operator took back waits for staff: pay again, or refund.
+  if ((await attemptsOf(ctx.db, transferId))[0]?.state === 'reversed') return 'waiting';
   const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
   const msisdn = details.recipient_phone ?? '';
   const rail = await railOf(ctx, row.destination_provider, msisdn);
@@ -103,10 +106,13 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   return 'sent';
 }
 
-/** Asks the operator where an open attempt stands, and writes the answer. */
+/**
+ * Asks the operator where an attempt stands, and writes the answer: an open one, or a paid one a
+ * callback named (the operator may have taken the money back: reversals.ts).
+ */
 export async function enquire(ctx: Ctx, attemptId: string): Promise<void> {
   const attempt = await attemptById(ctx.db, attemptId);
-  if (!attempt || !['submitting', 'pending', 'unknown'].includes(attempt.state)) return;
+  if (!attempt || !['submitting', 'pending', 'unknown', 'succeeded'].includes(attempt.state)) return;
   const operator = railOperator(ctx.config, attempt.rail);
   if (!operator) return;
   await applyOutcome(ctx, attemptId, await operator.disbursement(attempt.reference));
@@ -119,6 +125,7 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     if (!written) return;
     const { attempt } = written;
     if (written.succeeded) await recordRailPayout(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference);
+    if (written.reversed) await recordReversal(ctx, tx, attempt);
     // While open, the next enquiry replaces the waiting one; once final, none is left waiting.
     if (written.askAgainAt) await scheduleEnquiry(tx, attempt.id, written.askAgainAt);
     else await removeJob(tx, enquiryKey(attempt.id));

@@ -16,7 +16,7 @@ import { findRequest, senderContact, type NoteRow, type TransferRequestRow } fro
 // their profile. Queued in the transaction of the change they report, written as the change
 // left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
-type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action' | 'returned';
+type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action' | 'returned' | 'reversed';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -71,7 +71,8 @@ function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], reques
     message: '',
     support: ctx.config.SUPPORT_EMAIL,
   };
-  // A returned payout's message is the bank's reason code, said in the sender's language.
+  // A returned payout's message is the bank's reason code, said in the sender's language; a
+  // reversed one's is the operator's name.
   const stepVars = (step: MailStep) => ({
     ...vars, status: t(lang, `transfer.status.${step.status}`),
     message: step.event === 'returned' ? t(lang, returnReasonKey(step.message ?? null), { code: step.message ?? '' }) : step.message ?? '',
@@ -82,7 +83,7 @@ function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], reques
   const refund = refundLine(lastEvent, request);
   const stepLines = (step: MailStep, bullet: string) => [
     bullet + t(lang, `transfer.email.${step.event}.body`, stepVars(step)),
-    ...(step.message && step.event !== 'returned' ? [t(lang, 'transfer.email.message', stepVars(step))] : []),
+    ...(step.message && step.event !== 'returned' && step.event !== 'reversed' ? [t(lang, 'transfer.email.message', stepVars(step))] : []),
   ];
   const lines = [
     t(lang, 'transfer.email.greeting', vars),
@@ -120,7 +121,7 @@ const GroupSchema = z.object({
   transfer_id: z.uuid(),
   /** When the first step of this e-mail happened: the e-mail never waits past five windows from it. */
   first_at: z.string(),
-  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned']), status: z.string(), message: z.string().nullish() })).min(1),
+  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned', 'reversed']), status: z.string(), message: z.string().nullish() })).min(1),
 });
 
 /**
@@ -181,6 +182,11 @@ export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: '
 /** Queues the sender's e-mail about a payout the bank sent back: why (the bank's reason code) and what happens next. */
 export function notifyReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, reason: string | null): Promise<void> {
   return send(ctx, tx, request, { event: 'returned', status: request.status, message: reason });
+}
+
+/** Queues the sender's e-mail about a payout the mobile-money operator (`operator`, its name) took back. */
+export function notifyReversal(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, operator: string): Promise<void> {
+  return send(ctx, tx, request, { event: 'reversed', status: request.status, message: operator });
 }
 
 /** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */

@@ -6,7 +6,7 @@ import { approvalRequiredFor } from '../approvals/service.js';
 import { activeHolds } from '../holds/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { ledgerView, moneyStep } from './money-step.js';
-import { notifyReturn, notifyStatusChange } from './notifications.js';
+import { notifyReturn, notifyReversal, notifyStatusChange } from './notifications.js';
 import { lockRequest, writeMoney, writeStatus, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
@@ -63,12 +63,16 @@ async function moveBySystem(ctx: Pick<AppContext, 'config'>, tx: Tx, row: Transf
 }
 
 /**
- * A paid payout the bank sent back (docs/rules/bank-rail.md#returns): the payout is no longer
+ * A paid payout sent back, by the bank (docs/rules/bank-rail.md#returns) or by the mobile-money
+ * operator (`operator`, its name: docs/rules/payout-rails.md#reversals): the payout is no longer
  * sent, its entries (and the fee earned on completion) are reversed, a completed transfer is
  * open again (processing) for staff to pay again or refund, and the sender is told why and what
- * happens next. `reason` is the bank's return code (AC04…). Null when the payout was not sent.
+ * happens next. `reason` is the bank's return code (AC04…) or the operator's. Null when the
+ * payout was not sent.
  */
-export async function recordRailReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, transferId: string, reference: string, reason: string | null): Promise<TransferRequestRow | null> {
+export async function recordRailReturn(
+  ctx: Pick<AppContext, 'config'>, tx: Tx, transferId: string, reference: string, reason: string | null, operator: string | null = null,
+): Promise<TransferRequestRow | null> {
   const row = await lockRequest(tx, transferId);
   if (!row || row.payout_status !== 'sent') return null;
   const feeEarned = row.status === 'completed';
@@ -81,6 +85,6 @@ export async function recordRailReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, 
   const reopened = returned.status === 'completed'
     ? await writeStatus(tx, { from: returned, to: 'processing', actor: null, note: reason, paymentStatus: returned.payment_status })
     : returned;
-  await notifyReturn(ctx, tx, reopened, reason);
+  await (operator ? notifyReversal(ctx, tx, reopened, operator) : notifyReturn(ctx, tx, reopened, reason));
   return reopened;
 }
