@@ -83,7 +83,7 @@ export async function recordRailReturn(
   await postTransferEntry(tx, 'payout_reversal', ledgerView(returned), { actorId: null, reference });
   if (feeEarned) await postTransferEntry(tx, 'fee_reversal', ledgerView(returned), { actorId: null, reference });
   const reopened = returned.status === 'completed'
-    ? await writeStatus(tx, { from: returned, to: 'processing', actor: null, note: reason, paymentStatus: returned.payment_status })
+    ? await writeStatus(tx, { from: returned, to: 'processing', actor: null, note: null, paymentStatus: returned.payment_status })
     : returned;
   await (operator ? notifyReversal(ctx, tx, reopened, operator) : notifyReturn(ctx, tx, reopened, reason));
   return reopened;

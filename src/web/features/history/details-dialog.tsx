@@ -10,6 +10,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { SenderStateLine } from '@web/components/sender-state';
 import { channelLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
 import { eventKey, eventVariant } from '@web/lib/money-labels';
+import { ReturnedPayoutNote } from './returned-payout-note';
 import { useRates } from '@web/lib/queries';
 import { rateText } from '@web/lib/rate-lines';
 import { recipientName, useTransfer, type TransferDetail } from '@web/lib/transfers';
@@ -97,7 +98,8 @@ export function TransferDetailsDialog({ transferId, onClose, focusReply = false 
                     <p className="mt-1 text-sm text-slate-700">
                       {h.from_status ? t(h.event ? 'history.recordedBy' : 'history.byRole', { role: t(`history.roles.${h.actor_role ?? 'system'}`, { defaultValue: h.actor_role ?? '' }) }) : t('history.created')}
                     </p>
-                    {h.note ? <p className="mt-1 text-sm italic text-slate-700">“{h.note}”</p> : null}
+                    {h.event === 'payout_returned' ? <ReturnedPayoutNote code={h.note} />
+                      : h.note ? <p className="mt-1 text-sm italic text-slate-700">“{h.note}”</p> : null}
                   </li>
                 ))}
               </ol>
