@@ -35,7 +35,7 @@ export async function exportSections(db: Db, profileId: string) {
           -- Each payout through an operator: the number paid and the names compared, not the
           -- operator's call log or staff's follow-up.
           'payouts', (select coalesce(jsonb_agg(jsonb_build_object('rail', pa.rail, 'state', pa.state, 'reference', pa.reference,
-              'operator_id', pa.operator_id, 'amount', pa.amount::text, 'currency', pa.currency, 'msisdn', pa.msisdn,
+              'operator_id', pa.operator_id, 'amount', pa.amount::text, 'currency', pa.currency, 'msisdn', pa.msisdn, 'iban', pa.iban,
               'name_check', pa.name_check, 'created_at', pa.created_at, 'settled_at', pa.settled_at) order by pa.seq), '[]')
             from payout_attempts pa where pa.transfer_id = t.id)
         ) as row
@@ -134,12 +134,13 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
     where profile_id = ${profileId}`);
   await tx.execute(sql`update transactions set destination_details = '{}', metadata = jsonb_build_object('reference', metadata -> 'reference'), updated_at = now() where profile_id = ${profileId}`);
   await tx.execute(sql`update payment_proofs set data = ''::bytea, filename = 'erased' where profile_id = ${profileId}`);
-  // The payouts through an operator: the number paid, the names compared before paying (the
-  // recipient's as written, the operator's registered one) and the operator's messages, which can
-  // repeat the number; the callbacks naming those payouts, as they arrived.
+  // The payouts through an operator or a bank: the number or account paid, the names compared
+  // before paying (the recipient's as written, the operator's registered one) and the operator's
+  // messages, which can repeat the number; the callbacks naming those payouts, as they arrived.
   const payouts = sql`select id from transfer_requests where profile_id = ${profileId}`;
   await tx.execute(sql`update rail_callbacks set body = '{}' where reference in (select reference from payout_attempts where transfer_id in (${payouts}))`);
-  await tx.execute(sql`update payout_attempts set msisdn = '',
+  await tx.execute(sql`update payout_attempts set msisdn = case when msisdn is null then null else '' end,
+      iban = case when iban is null then null else '' end,
       name_check = name_check || '{"recipient_name": "", "registered_name": null}',
       steps = (select coalesce(jsonb_agg(s || '{"message": null}' order by n), '[]') from jsonb_array_elements(steps) with ordinality as e(s, n)),
       updated_at = now()
