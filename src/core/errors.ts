@@ -158,6 +158,11 @@ export const ERRORS = {
   alert_decided: { status: 409, key: 'errors.screening.alertDecided' },
   alert_confirmation_pending: { status: 409, key: 'errors.screening.confirmationPending' },
   second_staff_required: { status: 409, key: 'errors.screening.secondStaffRequired' },
+  // A confirmed match closed out (docs/rules/screening.md#closing-out-a-confirmed-match)
+  close_out_not_allowed: { status: 409, key: 'errors.screening.closeOutNotAllowed' },
+  close_out_proposed: { status: 409, key: 'errors.screening.closeOutProposed' },
+  close_out_not_proposed: { status: 409, key: 'errors.screening.closeOutNotProposed' },
+  close_out_same_staff: { status: 409, key: 'errors.screening.closeOutSameStaff' },
   // No one decides on their own case (docs/rules/back-office.md#no-one-decides-on-their-own-case): an alert, a
   // monitoring case or an identity review about the staff member themselves or a transfer they sent.
   own_case: { status: 403, key: 'errors.ownCase' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, PAYOUT_STATUSES, TRANSFER_STATUSES, type PaymentStatus, type PayoutStatus, type TransferStatus } from './status.js';
 import enTransfer from '../locales/en/transfer.json';
 import frTransfer from '../locales/fr/transfer.json';
-import { SENDER_STATES, senderMustPay, senderState, type SenderStateInput } from './sender-state.js';
+import { SENDER_STATES, recipientHeldState, senderMustPay, senderState, type SenderStateInput } from './sender-state.js';
 
 // The sender's one sentence over every status × payment × payout, with and without a proof and a
 // hold: read in English as the screens show it, so a contradiction ("Rejected" and "Awaiting
@@ -97,9 +97,37 @@ describe("the sender's sentence", () => {
         expect(s(status, payment_status, 'not_sent', { on_hold: true })).toBe("We're checking your transfer");
       }
     }
-    // A hold does not undo a closed or completed transfer's sentence.
-    expect(s('rejected', 'refund_due', 'not_sent', { on_hold: true })).toBe('Rejected — your refund of $63.00 is on its way');
+    // A hold does not undo a completed transfer's sentence, nor one closed with nothing paid.
     expect(s('completed', 'received', 'sent', { on_hold: true })).toBe('Delivered');
+    expect(s('rejected', 'awaiting', 'not_sent', { on_hold: true })).toBe('Rejected — nothing was charged');
+    // Closed with its money frozen (a confirmed match closed out): no refund is promised.
+    expect(s('rejected', 'received', 'not_sent', { on_hold: true })).toBe('Rejected — this transfer cannot go ahead');
+    expect(s('rejected', 'refund_due', 'not_sent', { on_hold: true })).toBe('Rejected — this transfer cannot go ahead');
+  });
+
+  it('says what to do while held: not to pay yet when paying would be next, else nothing; and, frozen, whom to ask', () => {
+    const advice = (input: Partial<SenderStateInput>) => {
+      const key = senderState({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', on_hold: true, ...input }).advice;
+      return key ? { en: enTransfer.senderAdvice[key], fr: frTransfer.senderAdvice[key] } : null;
+    };
+    expect(advice({})?.en).toBe('A routine check must finish before this transfer can go ahead. Please don’t pay yet: this page will tell you when you can.');
+    expect(advice({})?.fr).toBe('Une vérification de routine doit se terminer avant que ce transfert puisse avancer. Ne payez pas encore : cette page vous dira quand vous pourrez le faire.');
+    expect(advice({ has_proof: true })?.en).toBe('A routine check must finish before this transfer can go ahead. You have nothing to do.');
+    expect(advice({ payment_status: 'received' })?.en).toBe('A routine check must finish before this transfer can go ahead. You have nothing to do.');
+    expect(advice({ status: 'rejected', payment_status: 'received' })?.en).toMatch(/^We cannot carry out this transfer or return the \{\{amount\}\} you paid for now/);
+    // Nothing to do when not held, and never a word of why.
+    expect(advice({ on_hold: false })).toBeNull();
+    for (const input of every()) {
+      const key = senderState(input).advice;
+      if (key) expect(`${enTransfer.senderAdvice[key]} ${frTransfer.senderAdvice[key]}`).not.toMatch(/sanction|list|match|liste|correspond/i);
+    }
+  });
+
+  it("the recipient's tracking page reads a held transfer with the sender's own sentence and nothing to do", () => {
+    expect(recipientHeldState({ status: 'pending', on_hold: true })).toMatchObject({ key: 'checkingTransfer', advice: 'heldNothingToDo' });
+    expect(recipientHeldState({ status: 'processing', on_hold: true })?.key).toBe(senderState({ status: 'processing', payment_status: 'received', payout_status: 'not_sent', on_hold: true }).key);
+    expect(recipientHeldState({ status: 'pending', on_hold: false })).toBeNull();
+    expect(recipientHeldState({ status: 'rejected', on_hold: true })).toBeNull();
   });
 
   it('the tone: the sender acts only when they must pay; closed is stopped, completed done', () => {

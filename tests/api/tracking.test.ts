@@ -48,18 +48,18 @@ describe('the owner’s transfer JSON', () => {
 });
 
 describe('GET /api/track/{token}, signed out', () => {
-  it('answers exactly what the tracking link may show: status, delivery, first name, masked phone, amount', async () => {
+  it('answers exactly what the tracking link may show: status, whether it is held, delivery, first name, masked phone, amount', async () => {
     const row = await createTransfer(t, sender.id, { recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
     const res = await track(row.tracking_token!);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual([
-      'delivery', 'late', 'payout_amount', 'payout_currency', 'payout_reference', 'recipient_first_name', 'recipient_phone_masked', 'status',
+      'delivery', 'late', 'on_hold', 'payout_amount', 'payout_currency', 'payout_reference', 'recipient_first_name', 'recipient_phone_masked', 'status',
     ]);
     expect(data).toMatchObject({
       status: 'pending', recipient_first_name: 'Marie', recipient_phone_masked: '••••••••456',
-      payout_amount: row.payout_amount, payout_currency: 'XAF', payout_reference: null, late: false,
+      payout_amount: row.payout_amount, payout_currency: 'XAF', payout_reference: null, late: false, on_hold: false,
     });
     // Unpaid, no arrival time is promised: the clock starts with the sender's payment.
     expect(data.delivery).toBeNull();

@@ -29,6 +29,8 @@ export const StaffFilterSchema = z.object({
   action_needed: booleanFlag.optional(),
   /** "true": only open transfers past their corridor's expected delivery (docs/rules/back-office.md#staff-queue). */
   late: booleanFlag.optional(),
+  /** "true": only open transfers a compliance hold keeps from moving (docs/rules/back-office.md#held-transfers). */
+  held: booleanFlag.optional(),
   sort: z.enum(['newest', 'oldest'], { error: 'admin.validation.sortInvalid' }).default('newest'),
 });
 export type StaffFilter = z.infer<typeof StaffFilterSchema>;

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'fee_tier.update', 'fee_tier.delete', 'rate.update', 'quote_validity.update', 'job.retry', 'reconciliation.statement',
   'reconciliation.match', 'audit.export', 'operator_prefix.create', 'operator_prefix.update', 'operator_prefix.delete',
   'screening_list.import', 'screening_list.update', 'screening_alert.decide', 'screening_settings.update',
+  'transfer_request.close_out_propose', 'transfer_request.close_out',
   'monitoring_rule.update', 'monitoring_case.transition', 'monitoring_report.download', 'payout_rail.update', 'payout_rail.balance_warning', 'operator_statement.import',
   'bank_file.create', 'bank_file.download', 'bank_file.cancel', 'bank_statement.import',
 ] as const;

@@ -22,6 +22,8 @@ const TrackingSchema = z.object({
   delivery: z.object({ earliest: isoDateTime(), latest: isoDateTime() }).nullable(),
   /** Open past the latest expected delivery. */
   late: z.boolean(),
+  /** Open and held by a compliance check: it waits, never why (docs/rules/screening.md#what-the-sender-sees). */
+  on_hold: z.boolean(),
 });
 export type TrackingJson = z.infer<typeof TrackingSchema>;
 export const TrackingResponseSchema = dataOf(TrackingSchema);

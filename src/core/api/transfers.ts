@@ -61,7 +61,7 @@ export const TransferRequestSchema = z.object({
   action_needed: z.boolean(),
   /** While action_needed: what staff asked (the latest sender-visible note that asked); else null. */
   action_message: z.string().nullable(),
-  /** True while a compliance check holds the transfer (docs/rules/screening.md#holds-and-alerts): never why. */
+  /** True while a compliance check holds the transfer, or froze its money once closed (docs/rules/screening.md#holds-and-alerts): never why. */
   on_hold: z.boolean().optional(),
   /** Bumped on every status change. */
   version: z.number().int(),
@@ -179,6 +179,30 @@ const ApprovalFieldsSchema = z.object({
 /** A staff member named on a transfer. */
 const StaffActorSchema = z.object({ profile_id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).nullable();
 
+/** A staff member who took a step of a close-out; null once their profile is gone. */
+const StepActorSchema = z.object({ profile_id: z.uuid(), full_name: z.string().nullable() }).nullable();
+
+/**
+ * Closing out a transfer after a confirmed sanctions match (docs/rules/screening.md#closing-out-a-confirmed-match):
+ * whether it may be proposed now (open, not paid out, held by a confirmed match), and the proposal
+ * with its internal reason and who confirmed it, if anyone. Staff only.
+ */
+const CloseOutSchema = z.object({
+  allowed: z.boolean(),
+  proposal: z.object({
+    reason: z.string(), proposed_by: StepActorSchema, proposed_at: isoDateTime(), confirmed_by: StepActorSchema, confirmed_at: isoDateTime().nullable(),
+  }).nullable(),
+});
+export type CloseOutJson = z.infer<typeof CloseOutSchema>;
+export const CloseOutResponseSchema = dataOf(CloseOutSchema);
+
+/** POST /api/transfer-requests/{id}/close-out: why, for staff only (never shown to the sender). */
+export const CloseOutInputSchema = z.object({
+  reason: z.string({ error: 'admin.validation.closeOutReasonRequired' }).trim()
+    .min(1, { error: 'admin.validation.closeOutReasonRequired' }).max(2000, { error: 'validation.tooLong' }),
+});
+export type CloseOutInput = z.infer<typeof CloseOutInputSchema>;
+
 /** The staff detail: who did what, and the whole thread (internal notes too), oldest first. */
 const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
   ...ApprovalFieldsSchema.shape,
@@ -196,6 +220,7 @@ const StaffTransferDetailSchema = TransferDetailBaseSchema.extend({
     id: z.uuid(), reason: z.enum(HOLD_REASONS), sender_wide: z.boolean(), source_id: z.uuid().nullable(),
     detail: z.record(z.string(), z.unknown()), created_at: isoDateTime(),
   })),
+  close_out: CloseOutSchema,
 });
 export type StaffTransferDetail = z.infer<typeof StaffTransferDetailSchema>;
 export const StaffTransferDetailResponseSchema = dataOf(StaffTransferDetailSchema);
@@ -236,7 +261,7 @@ const TransactionSchema = z.object({
   reference: true, source_provider: true, destination_provider: true, fee: true, total: true, rate: true,
   payout_amount: true, payout_currency: true, payout_reference: true, payment_status: true,
   payment_amount: true, payment_reference: true, payout_status: true, refund_reference: true, tracking_url: true,
-  action_needed: true, action_message: true, payment_recorded_at: true,
+  action_needed: true, action_message: true, payment_recorded_at: true, on_hold: true,
 }).shape).extend({
   /** The sender uploaded a proof of payment for it. */
   has_proof: z.boolean(),
@@ -269,6 +294,8 @@ const StaffRequestSchema = TransferRequestSchema.extend({
   has_proof: z.boolean(),
   /** The thread's last word is the sender's: staff have not answered it yet. */
   sender_replied: z.boolean(),
+  /** Open and held by a compliance check: it cannot be processed, approved, paid out or rejected until released. */
+  on_hold: z.boolean(),
 });
 export const StaffRequestResponseSchema = dataOf(StaffRequestSchema);
 export type StaffRequestResponse = z.infer<typeof StaffRequestResponseSchema>;

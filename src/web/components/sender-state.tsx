@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { CircleCheck, CircleSlash, Clock, Hourglass } from 'lucide-react';
 import type { Currency } from '@core/money';
-import { senderState, type SenderStateInput, type SenderTone } from '@core/sender-state';
+import { senderState, type SenderState, type SenderStateInput, type SenderTone } from '@core/sender-state';
 import { cn } from '@web/lib/utils';
 import { moneyFromDecimal } from '@web/lib/format';
 
@@ -33,19 +33,30 @@ export function useSenderSentence(): (item: SenderStateItem) => string {
   };
 }
 
-/**
- * The sender's one sentence of state (src/core/sender-state.ts) in place of the status, payment and
- * payout badges, which stay for staff (StatusBadge and the admin work badges).
- */
-export function SenderStateLine({ item, className }: { item: SenderStateItem; className?: string }) {
-  const sentence = useSenderSentence();
-  const state = senderState({ ...item, on_hold: onHold(item) });
+/** A state's sentence and, while held, what to do: the one look of every screen (the tracking page's too). */
+export function StateLine({ state, sentence, advice, className }: { state: SenderState; sentence: string; advice: string | null; className?: string }) {
   const { icon: Icon, className: tone } = TONE[state.tone];
   return (
-    <p className={cn('inline-flex max-w-full items-start gap-1.5 rounded-md border px-2 py-1 text-sm font-medium', tone, className)}
-      data-testid="sender-state" data-state={state.key}>
+    <div className={cn('inline-flex max-w-full items-start gap-1.5 rounded-md border px-2 py-1 text-sm', tone, className)}
+      data-testid="sender-state" data-state={state.key} data-advice={state.advice ?? undefined}>
       <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
-      <span className="min-w-0 break-words">{sentence(item)}</span>
-    </p>
+      <div className="min-w-0 break-words">
+        <p className="font-medium">{sentence}</p>
+        {advice ? <p className="mt-0.5" data-testid="sender-advice">{advice}</p> : null}
+      </div>
+    </div>
   );
+}
+
+/**
+ * The sender's one sentence of state (src/core/sender-state.ts) in place of the status, payment and
+ * payout badges, which stay for staff (StatusBadge and the admin work badges); while a compliance
+ * check holds the transfer, what to do under it (docs/rules/screening.md#what-the-sender-sees).
+ */
+export function SenderStateLine({ item, className }: { item: SenderStateItem; className?: string }) {
+  const { t, i18n } = useTranslation('transfer');
+  const sentence = useSenderSentence();
+  const state = senderState({ ...item, on_hold: onHold(item) });
+  const paid = moneyFromDecimal(item.payment_amount ?? item.total, item.currency, i18n.resolvedLanguage ?? 'en');
+  return <StateLine state={state} sentence={sentence(item)} advice={state.advice ? t(`senderAdvice.${state.advice}`, { amount: paid }) : null} className={className} />;
 }

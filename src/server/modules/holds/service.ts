@@ -34,6 +34,14 @@ export async function placeHold(tx: Db | Tx, hold: HoldPlacement): Promise<void>
       and source_id is not distinct from ${sourceId}::uuid)`);
 }
 
+/**
+ * Read with a `transfer_requests` row: whether an unreleased hold names it or its sender. A held
+ * transfer's sender is told only that it is being checked, never why; a transfer closed out after a
+ * confirmed match keeps its holds (its money frozen).
+ */
+export const heldSql = sql<boolean>`exists (select 1 from compliance_holds hold where hold.released_at is null
+  and (hold.transfer_request_id = transfer_requests.id or (hold.transfer_request_id is null and hold.profile_id = transfer_requests.profile_id)))`;
+
 export interface HoldRelease {
   sourceId?: string;
   transferId?: string;

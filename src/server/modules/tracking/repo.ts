@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@server/db/client.js';
 import { corridors, transferRequests } from '@server/db/schema.js';
+import { heldSql } from '../holds/service.js';
 
 // The tracking page's SQL: one transfer read by its token (unique index).
 
@@ -15,6 +16,7 @@ export async function findTracked(db: Db, token: string) {
     created_at: transferRequests.created_at,
     payment_recorded_at: transferRequests.payment_recorded_at,
     processing_time: corridors.processing_time,
+    held: heldSql,
   }).from(transferRequests)
     .leftJoin(corridors, eq(corridors.direction, transferRequests.direction))
     .where(eq(transferRequests.tracking_token, token));

@@ -8,7 +8,7 @@ import { findTracked } from './repo.js';
 
 // The recipient's tracking link (docs/rules/transfers.md#tracking-link): anyone with the
 // link reads the status, the expected delivery, the recipient's first name, the amount and, once
-// completed, the payout reference. The sender turns the link off or makes a new one through the
+// completed, the payout reference; while a compliance check holds it, only that it is being checked. The sender turns the link off or makes a new one through the
 // transfer (transfers/tracking-link.ts): this module only reads a transfer by its token.
 
 /** What a token looks like (the database's and ours: 18 random bytes, base64url); anything else is unknown. */
@@ -47,5 +47,6 @@ export async function trackTransfer(ctx: AppContext, token: string, now = new Da
     payout_reference: status === 'completed' ? row.payout_reference : null,
     delivery: window,
     late: isLate(status, window, now),
+    on_hold: open && row.held,
   };
 }

@@ -12,6 +12,7 @@ import {
   corridors, paymentProofs, profiles, transactions, transferNotes, transferRequests, transferSearchText, transferStatusHistory,
 } from '@server/db/schema.js';
 import type { Cursor } from '@server/lib/cursor.js';
+import { heldSql } from '../holds/service.js';
 
 // The transfers' SQL. Lists page by (created_at, id) descending with a keyset cursor, so any page
 // of a sender with thousands of transfers is one walk down transfer_requests_profile_*_idx /
@@ -153,16 +154,19 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 // those rows; the sender's other transfers are never sorted or fetched. A page's row is flat and
 // carries its place in that order as text, for the next page's cursor.
 
+/**
+ * A transfer held (its own hold or its sender's), read with the row, for its sender: open, or
+ * closed with its money frozen (docs/rules/screening.md#closing-out-a-confirmed-match). The sender
+ * is told only that it is being checked; the holds' partial indexes answer it.
+ */
+const senderHeld = sql<boolean>`(transfer_requests.status <> 'completed' and ${heldSql})`;
+
 /** A row of a sender's page of requests. */
 export type OwnRequestRow = TransferRequestRow & { cursor_at: string; on_hold: boolean };
 const ownRequestFields = {
   ...requestColumns,
   cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
-  // An open transfer held (its own hold or its sender's), read with the row: the sender is told only
-  // that it is being checked (the holds' partial indexes answer it).
-  on_hold: sql<boolean>`(transfer_requests.status in ('pending', 'processing') and exists (select 1 from compliance_holds hold
-    where hold.released_at is null and (hold.transfer_request_id = transfer_requests.id
-      or (hold.transfer_request_id is null and hold.profile_id = transfer_requests.profile_id))))`.as('on_hold'),
+  on_hold: senderHeld.as('on_hold'),
 };
 
 function ownRequestQuery(db: Db, values: PageValues) {
@@ -186,11 +190,12 @@ const requestFields = {
   // The sender uploaded a proof (their one sentence says so rather than "waiting for your payment").
   // Qualified by hand, like actionMessage (payment_proofs_request_idx answers it).
   has_proof: sql<boolean>`exists (select 1 from payment_proofs proof where proof.transfer_request_id = transfer_requests.id)`,
+  on_hold: senderHeld,
 };
 
 /** A row of a sender's page of transactions: the transaction and its request's fields (none shares a name with a transaction column). */
-export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclude<keyof typeof requestFields, 'action_message' | 'has_proof'>>
-  & { action_message: string | null; has_proof: boolean; cursor_at: string };
+export type OwnTransactionRow = TransactionRow & Pick<TransferRequestRow, Exclude<keyof typeof requestFields, 'action_message' | 'has_proof' | 'on_hold'>>
+  & { action_message: string | null; has_proof: boolean; on_hold: boolean; cursor_at: string };
 const ownTransactionFields = {
   ...getTableColumns(transactions),
   ...requestFields,
@@ -312,6 +317,9 @@ export async function senderContact(db: Db | Tx, profileId: string) {
 
 // ---- the staff list ----
 
+/** An open transfer held for compliance (docs/rules/back-office.md#held-transfers): what staff cannot move. */
+const staffHeld = sql<boolean>`(${inArray(transferRequests.status, [...OPEN_STATUSES])} and ${heldSql})`;
+
 /** The columns of a staff row: the transfer, its sender, and whether it needs (and has) an approval. */
 export const staffSelection = {
   request: requestColumns,
@@ -322,6 +330,7 @@ export const staffSelection = {
   has_proof: sql<boolean>`exists (select 1 from ${paymentProofs} where ${paymentProofs.transfer_request_id} = ${transferRequests.id})`,
   sender_replied: sql<boolean>`coalesce((select ${transferNotes.author_role} = 'owner' from ${transferNotes}
     where ${transferNotes.transfer_request_id} = ${transferRequests.id} order by ${transferNotes.created_at} desc limit 1), false)`,
+  on_hold: staffHeld,
 };
 
 export interface StaffSelected {
@@ -333,6 +342,7 @@ export interface StaffSelected {
   processing_time: string | null;
   has_proof: boolean;
   sender_replied: boolean;
+  on_hold: boolean;
 }
 
 
@@ -374,6 +384,7 @@ function staffWhere(filter: PreparedFilter): SQL[] {
   if (filter.needs_approval) where.push(needsApprovalNow);
   if (filter.action_needed) where.push(eq(tr.action_needed, true));
   if (filter.late) where.push(lateNow);
+  if (filter.held) where.push(staffHeld);
   const q = filter.q;
   if (q) {
     const matches: (SQL | undefined)[] = [sql`${transferSearchText(tr)} like ${likeText(q.toLowerCase())}`];

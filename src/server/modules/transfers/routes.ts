@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StaffFilterSchema, StaffListQuerySchema } from '@core/api/admin.js';
 import { IdParamsSchema } from '@core/api/common.js';
 import {
-  ProofResponseSchema, TransactionPageSchema, TransferDetailAnswerSchema, TransferRequestListSchema,
+  CloseOutInputSchema, CloseOutResponseSchema, ProofResponseSchema, TransactionPageSchema, TransferDetailAnswerSchema, TransferRequestListSchema,
   StaffRequestResponseSchema, TransferRefundResponseSchema, TransferRequestResponseSchema, TransferSummaryResponseSchema,
   MessageInputSchema, NoteInputSchema, SenderMessageResponseSchema, StaffNoteResponseSchema,
 } from '@core/api/transfers.js';
@@ -23,6 +23,7 @@ import { parseOr400 } from '@server/lib/zod-refusal.js';
 import { readFilePart, requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { ApiModule } from '../module.js';
 import { approveTransfer } from './approve-transfer.js';
+import { confirmCloseOut, proposeCloseOut } from './close-out.js';
 import { cancelOwn, changeStatusAsStaff } from './change-status.js';
 import { exportStream } from './export-transfers.js';
 import { initiateTransfer } from './initiate-transfer.js';
@@ -63,6 +64,7 @@ const RequestListParamsSchema = z.object({
   needs_approval: text('Staff: "true" lists only open transfers waiting for a second staff member\'s approval'),
   action_needed: text('Staff: "true" lists only transfers waiting for their sender to answer'),
   late: text('Staff: "true" lists only open transfers past their corridor\'s expected delivery'),
+  held: text('Staff: "true" lists only open transfers a compliance hold keeps from moving'),
 });
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().trim().min(1).max(200, { error: 'transfer.idempotencyKeyTooLong' }).optional() });
 const ProofParamsSchema = IdParamsSchema.extend({ proofId: z.uuid() });
@@ -214,6 +216,25 @@ const routes: ApiModule = async (app, { ctx }) => {
       response: replies({ 200: StaffRequestResponseSchema }, ['already_approved', 'approval_not_needed', 'approval_same_staff', 'compliance_hold', 'own_transfer', 'status_final']),
     },
   }, async (request) => ({ data: await approveTransfer(ctx, actorOf(request), request.params.id) }));
+
+  // A confirmed sanctions match closed out (docs/rules/screening.md#closing-out-a-confirmed-match): proposed, then confirmed by another.
+  app.post('/transfer-requests/:id/close-out', {
+    config: { access: 'staff' },
+    schema: {
+      summary: 'Proposes to close out a transfer held by a confirmed sanctions match, with a reason kept internal (staff, audited)',
+      params: IdParamsSchema, body: CloseOutInputSchema, response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_proposed', 'own_case']),
+    },
+  }, async (request) => ({ data: await proposeCloseOut(forRequest(ctx, request), actorOf(request), request.params.id, request.body.reason) }));
+
+  app.post('/transfer-requests/:id/close-out/confirm', {
+    config: { access: 'staff' },
+    schema: {
+      summary: 'Confirms a proposed close-out, by a second staff member: the transfer is rejected, its money frozen, its sender told only that it cannot go ahead (staff, audited)',
+      params: IdParamsSchema,
+      body: z.object({}).optional().describe('Nothing: the confirmation is the caller\'s'),
+      response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_not_proposed', 'close_out_same_staff', 'own_case']),
+    },
+  }, async (request) => ({ data: await confirmCloseOut(forRequest(ctx, request), actorOf(request), request.params.id) }));
 
   // The recipient's tracking link: the sender's own transfer only; anyone else's is "not found".
   app.delete('/transfer-requests/:id/tracking', {

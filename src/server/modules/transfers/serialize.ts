@@ -109,5 +109,7 @@ export function transactionToJson(row: OwnTransactionRow, publicUrl: string): Tr
     // When the delivery clock started (src/core/delivery.ts), as the detail gives it.
     payment_recorded_at: row.payment_recorded_at?.toISOString() ?? null,
     has_proof: row.has_proof,
+    // Held: the sender is told only that it is being checked.
+    ...(row.on_hold ? { on_hold: true } : {}),
   } as TransactionJson;
 }

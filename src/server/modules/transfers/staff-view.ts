@@ -5,6 +5,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { profiles, transferRequests } from '@server/db/schema.js';
 import { activeHolds } from '../holds/service.js';
+import { closeOutOf } from './close-out.js';
 import { approvalRequired, needsApprovalNow, staffSelection, threadOf, type StaffSelected, type TransferRequestRow } from './repo.js';
 import { transferRequestToJson } from './serialize.js';
 
@@ -35,6 +36,7 @@ export function staffRowToJson(r: StaffSelected, publicUrl: string): StaffReques
     late: lateNow(r),
     has_proof: r.has_proof,
     sender_replied: r.sender_replied,
+    on_hold: r.on_hold,
   };
 }
 
@@ -49,13 +51,14 @@ const ACTOR_COLUMNS = ['processed_by', 'approved_by', 'payment_recorded_by', 'pa
 
 /** What the staff detail adds to the sender's: approval state, the staff behind each step, every note, the travel-rule data. */
 export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promise<Pick<StaffTransferDetail,
-  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes' | 'travel_rule' | 'holds'>> {
+  'approval_required' | 'needs_approval' | 'approved_at' | 'processed_by' | 'payout_sent_by' | 'approved_by' | 'actors' | 'notes' | 'travel_rule' | 'holds' | 'close_out'>> {
   const ids = [...new Set(ACTOR_COLUMNS.map((c) => row[c]).filter((id): id is string => Boolean(id)))];
-  const [[approval], people, thread, holds] = await Promise.all([
+  const [[approval], people, thread, holds, closeOut] = await Promise.all([
     db.select({ approval_required: approvalRequired, needs_approval: needsApprovalNow }).from(transferRequests).where(eq(transferRequests.id, row.id)),
     ids.length ? db.select({ profile_id: profiles.id, full_name: profiles.full_name, email: profiles.email }).from(profiles).where(inArray(profiles.id, ids)) : [],
     threadOf(db, row.id, 'staff'),
     activeHolds(db, [row.id]),
+    closeOutOf(db, row),
   ]);
   const person = (id: string | null) => people.find((p) => p.profile_id === id) ?? null;
   return {
@@ -74,5 +77,6 @@ export async function staffDetailExtras(db: Db, row: TransferRequestRow): Promis
     })),
     travel_rule: row.travel_rule as StaffTransferDetail['travel_rule'],
     holds: (holds.get(row.id) ?? []).map((h) => ({ ...h, created_at: h.created_at.toISOString() })),
+    close_out: closeOut,
   };
 }

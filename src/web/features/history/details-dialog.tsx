@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatPhone } from '@core/phone';
+import { senderMustPay } from '@core/sender-state';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -104,7 +105,8 @@ export function TransferDetailsDialog({ transferId, onClose, focusReply = false 
                 ))}
               </ol>
             </section>
-            {d.status === 'pending' && d.payment_status === 'awaiting' ? (
+            {/* Pay while paying is the next step (never while held); a proof sent, its page. */}
+            {senderMustPay(d) || (d.has_proof && !d.on_hold && d.status === 'pending' && d.payment_status === 'awaiting') ? (
               <Button asChild><Link to={`/pay/${d.id}`}>{d.has_proof ? t('history.viewPayment') : t('history.payNow')}</Link></Button>
             ) : null}
           </div>

@@ -8,6 +8,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
+import { SenderStateLine } from '@web/components/sender-state';
 import { isApiError } from '@web/lib/api';
 import { startPaypalCheckout, useTransfer } from '@web/lib/transfers';
 import { ClosedNotice, isClosed } from './closed-notice';
@@ -38,8 +39,10 @@ export default function PaymentPage() {
     );
   }
   const tr = transfer.data;
-  const payOnPayPal = tr.paypal_checkout && tr.status === 'pending' && tr.payment_status === 'awaiting';
-  const payable = awaitsPayment(tr);
+  // Held by a compliance check: nothing is to be paid until it is released (src/core/sender-state.ts).
+  const held = tr.on_hold === true;
+  const payOnPayPal = !held && tr.paypal_checkout && tr.status === 'pending' && tr.payment_status === 'awaiting';
+  const payable = !held && awaitsPayment(tr);
   const closed = isClosed(tr.status) ? tr.status : null;
 
   const toPayPal = async () => {
@@ -56,8 +59,9 @@ export default function PaymentPage() {
   return (
     <PageShell width="narrow">
       {closed ? <PageHeader title={t(`pay.closed.${closed}Title`)} />
-        : <PageHeader title={t(payable ? 'pay.title' : 'pay.followTitle')} description={t(payable ? 'pay.description' : 'pay.followDescription')} />}
-      {closed ? <ClosedNotice transfer={tr} status={closed} /> : null}
+        : <PageHeader title={t(payable ? 'pay.title' : 'pay.followTitle')} description={t(payable ? 'pay.description' : held ? 'pay.heldDescription' : 'pay.followDescription')} />}
+      {/* Closed with its money frozen (a confirmed match closed out): the sender's sentence and whom to ask, never a refund. */}
+      {closed ? held ? <SenderStateLine item={tr} className="mb-4 w-full" /> : <ClosedNotice transfer={tr} status={closed} /> : null}
       {params.get('paypal') === 'cancelled' && !closed ? <Alert variant="warning" className="mb-4">{t('pay.paypalCancelled')}</Alert> : null}
       {tr.payment_status === 'received' ? (
         <Alert variant="success" className="mb-4 flex items-center gap-2"><CheckCircle2 aria-hidden className="size-5" />{t('pay.received')}</Alert>
@@ -71,7 +75,7 @@ export default function PaymentPage() {
           {paypalError ? <Alert variant="destructive" className="mt-3">{paypalError}</Alert> : null}
           <Button className="mt-3" onClick={() => void toPayPal()} loading={leaving}>{t('pay.payWithPayPal')}</Button>
         </Card>
-      ) : tr.paypal_checkout || closed || tr.payment_status !== 'awaiting' ? null : (
+      ) : held || tr.paypal_checkout || closed || tr.payment_status !== 'awaiting' ? null : (
         // Once the money is in, no proof is asked for any more. Approving on the phone, where offered, comes first.
         <>
           <CollectCard transfer={tr} />

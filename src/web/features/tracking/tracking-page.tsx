@@ -2,6 +2,8 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CircleCheck, CircleX, Clock, Send, Unlink } from 'lucide-react';
 import type { TrackingJson } from '@core/api/tracking';
+import { recipientHeldState } from '@core/sender-state';
+import { StateLine } from '@web/components/sender-state';
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Badge, StatusBadge } from '@web/components/ui/badge';
@@ -49,6 +51,7 @@ function Tracked({ data }: { data: TrackingJson }) {
   const lng = i18n.resolvedLanguage ?? 'en';
   const Icon = STATUS_ICONS[data.status];
   const amount = moneyFromDecimal(data.payout_amount, data.payout_currency, lng);
+  const held = recipientHeldState(data);
   return (
     <div className="grid gap-6">
       <div>
@@ -61,10 +64,13 @@ function Tracked({ data }: { data: TrackingJson }) {
         <CardContent className="grid gap-5 pt-5 sm:pt-6">
           <div className="flex items-start gap-3">
             <Icon aria-hidden className="mt-0.5 size-6 shrink-0 text-brand-700" />
-            <div className="min-w-0">
-              <StatusBadge status={data.status} data-testid="tracking-status">{t(`status.${data.status}`)}</StatusBadge>
-              <p className="mt-2 text-slate-800">{t(`tracking.statusText.${data.status}`)}</p>
-            </div>
+            {/* Held: the sender's own sentence and "nothing to do", never why (src/core/sender-state.ts). */}
+            {held ? <StateLine state={held} sentence={t(`senderState.${held.key}`)} advice={t(`senderAdvice.${held.advice}`)} /> : (
+              <div className="min-w-0">
+                <StatusBadge status={data.status} data-testid="tracking-status">{t(`status.${data.status}`)}</StatusBadge>
+                <p className="mt-2 text-slate-800">{t(`tracking.statusText.${data.status}`)}</p>
+              </div>
+            )}
           </div>
           <dl className="grid gap-4 text-sm">
             <div>
