@@ -75,7 +75,7 @@ function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], reques
   // reversed one's is the operator's name.
   const stepVars = (step: MailStep) => ({
     ...vars, status: t(lang, `transfer.status.${step.status}`),
-    message: step.event === 'returned' ? t(lang, returnReasonKey(step.message ?? null), { code: step.message ?? '' }) : step.message ?? '',
+    message: step.event === 'returned' ? t(lang, `transfer.${returnReasonKey(step.message ?? null)}`, { code: step.message ?? '' }) : step.message ?? '',
   });
   const single = steps.length === 1 ? steps[0]! : null;
   // A status step is the last word on whether the money comes back.

@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tab
 import { useSession } from '@web/lib/session';
 import { useStats } from './admin-api';
 import { AuditTab } from './audit-tab';
+import { BankTab } from './bank-tab';
 import { signedMoney } from './reconciliation-api';
 import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
@@ -26,7 +27,7 @@ import { VerificationTab } from './verification-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'bank', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
 /** Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews). */
 const STAFF_TABS = ['verification', 'compliance'] as const;
 
@@ -127,6 +128,7 @@ export default function AdminPage() {
               <TabsTrigger value="quotes">{t('tabs.quotes')}</TabsTrigger>
               <TabsTrigger value="limits">{t('tabs.limits')}</TabsTrigger>
               <TabsTrigger value="operators">{t('tabs.operators')}</TabsTrigger>
+              <TabsTrigger value="bank">{t('tabs.bank')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
               <TabsTrigger value="reconciliation">{t('tabs.reconciliation')}</TabsTrigger>
@@ -141,6 +143,8 @@ export default function AdminPage() {
             <TabsContent value="quotes"><QuoteValidityTab /></TabsContent>
             <TabsContent value="limits"><KycLimitsTab /></TabsContent>
             <TabsContent value="operators"><OperatorsTab /></TabsContent>
+            {/* SEPA payout files and bank statements (docs/rules/bank-rail.md). */}
+            <TabsContent value="bank"><BankTab /></TabsContent>
             <TabsContent value="volume">
               <Suspense fallback={<LoadingState />}><VolumeTab /></Suspense>
             </TabsContent>

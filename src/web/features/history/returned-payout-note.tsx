@@ -6,7 +6,7 @@ export function ReturnedPayoutNote({ code }: { code: string | null }) {
   const { t } = useTranslation('transfer');
   return (
     <div className="mt-1 space-y-1 text-sm text-slate-700" data-testid="payout-returned">
-      <p>{t('history.payoutReturned', { reason: t(returnReasonKey(code).replace(/^transfer\./, ''), { code: code ?? '' }) })}</p>
+      <p>{t('history.payoutReturned', { reason: t(returnReasonKey(code), { code: code ?? '' }) })}</p>
       <p>{t('history.payoutReturnedNext')}</p>
     </div>
   );
