@@ -73,6 +73,19 @@ export const ERRORS = {
   operator_prefix_overlap: { status: 409, key: 'admin.validation.operatorPrefixOverlap' },
   operator_last_prefix: { status: 409, key: 'admin.validation.operatorLastPrefix' },
   rail_not_configured: { status: 409, key: 'admin.validation.railNotConfigured' },
+  // Payouts that need a person (docs/rules/payout-rails.md#needs-attention)
+  name_hold_decided: { status: 409, key: 'admin.payouts.errors.holdDecided' },
+  name_hold_proposed: { status: 409, key: 'admin.payouts.errors.holdProposed' },
+  name_hold_not_proposed: { status: 409, key: 'admin.payouts.errors.holdNotProposed' },
+  /** Paying anyway at or above the approval threshold: whoever proposed it cannot confirm it. */
+  name_hold_same_staff: { status: 409, key: 'admin.payouts.errors.holdSameStaff' },
+  /** The latest attempt may still pay (submitting, pending, unknown): no retry, no payout by hand. */
+  payout_attempt_open: { status: 409, key: 'admin.payouts.errors.attemptOpen' },
+  payout_attempt_failed: { status: 409, key: 'admin.payouts.errors.attemptFailed' },
+  payout_name_held: { status: 409, key: 'admin.payouts.errors.nameHeld' },
+  payout_not_failed: { status: 409, key: 'admin.payouts.errors.notFailed' },
+  payout_not_open: { status: 409, key: 'admin.payouts.errors.notOpen' },
+  correction_not_asked: { status: 409, key: 'transfer.correction.notAsked' },
   /** "Approve on my phone" is not offered for this transfer's channel, or not for this number's operator. */
   collection_unavailable: { status: 409, key: 'transfer.collect.unavailable' },
   /** The transfer's previous request to the sender's phone is still waiting for its answer. */

@@ -517,6 +517,18 @@ export const RecipientSchema = z
   });
 export type Recipient = z.infer<typeof RecipientSchema>;
 
+/**
+ * A mobile-money recipient the sender corrects when the operator's name check stopped the payout
+ * (docs/rules/payout-rails.md#name-check): the name and the number, both required, read as at
+ * initiation (the number is then checked against the destination's operators, on the server and
+ * the screen).
+ */
+export const RecipientCorrectionSchema = z.object({
+  recipient_name: recipientText().refine((v) => v !== '', { error: 'validation.recipientNameRequired' }),
+  recipient_phone: recipientText(40).overwrite(compactPhone).refine((v) => v !== '', { error: 'validation.recipientPhoneRequired' }),
+}, { error: 'validation.checkInput' });
+export type RecipientCorrection = z.infer<typeof RecipientCorrectionSchema>;
+
 export const CursorQuerySchema = z.object({
   cursor: z.string({ error: 'validation.cursorInvalid' }).max(500, { error: 'validation.cursorInvalid' }).optional(),
   limit: z.coerce

@@ -14,11 +14,13 @@ export const AUDIT_ACTIONS = [
   'screening_list.import', 'screening_list.update', 'screening_alert.decide', 'screening_settings.update',
   'transfer_request.close_out_propose', 'transfer_request.close_out',
   'monitoring_rule.update', 'monitoring_case.transition', 'monitoring_report.download', 'payout_rail.update', 'payout_rail.balance_warning', 'operator_statement.import',
+  'payout_name_hold.propose', 'payout_name_hold.pay_anyway', 'payout_name_hold.ask_sender', 'payout_attempt.retry', 'payout_attempt.by_hand',
+  'transfer_request.recipient_correct',
   'bank_file.create', 'bank_file.download', 'bank_file.cancel', 'bank_statement.import',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'kyc_review', 'screening_list', 'screening_alert', 'screening_settings', 'corridor', 'monitoring_rule', 'monitoring_case', 'payout_rail', 'bank_file', 'bank_statement', 'operator_statement'] as const;
+export const AUDIT_TARGETS = ['transfer', 'proof', 'profile', 'fee_tier', 'rate', 'job', 'reconciliation', 'export', 'approval_threshold', 'operator_prefix', 'kyc_limits', 'kyc_document', 'kyc_review', 'screening_list', 'screening_alert', 'screening_settings', 'corridor', 'monitoring_rule', 'monitoring_case', 'payout_rail', 'payout_name_hold', 'payout_attempt', 'bank_file', 'bank_statement', 'operator_statement'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Filters of GET /api/audit and its CSV export; the page cursor is the last id shown. */

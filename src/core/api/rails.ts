@@ -56,7 +56,7 @@ export const BalanceWarningSchema = z.object({
 });
 export type BalanceWarning = z.infer<typeof BalanceWarningSchema>;
 
-const NameCheckSchema = z.object({
+export const NameCheckSchema = z.object({
   outcome: z.enum(NAME_CHECK_OUTCOMES),
   recipient_name: z.string(),
   registered_name: z.string().nullable(),
@@ -73,7 +73,7 @@ const AttemptStepSchema = z.object({
   state: z.enum(ATTEMPT_STATES),
 });
 
-const PayoutAttemptSchema = z.object({
+export const PayoutAttemptSchema = z.object({
   id: z.uuid(),
   seq: z.number().int(),
   rail: z.enum(RAIL_IDS),
@@ -96,6 +96,9 @@ const PayoutAttemptSchema = z.object({
   settled_at: isoDateTime().nullable(),
   /** When an attempt still unknown went to staff's "needs attention". */
   needs_attention_at: isoDateTime().nullable(),
+  /** Staff's word on a failed attempt: retried through the rail, or left to be sent by hand. */
+  resolution: z.enum(['retried', 'by_hand']).nullable(),
 });
 export type PayoutAttemptJson = z.infer<typeof PayoutAttemptSchema>;
 export const PayoutAttemptListSchema = dataOf(z.array(PayoutAttemptSchema));
+export const PayoutAttemptResponseSchema = dataOf(PayoutAttemptSchema);

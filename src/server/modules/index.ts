@@ -21,6 +21,7 @@ import profilesRoutes from './profiles/routes.js';
 import publicConfigRoutes from './public-config/routes.js';
 import quotesRoutes from './quotes/routes.js';
 import railsRoutes from './rails/routes.js';
+import payoutExceptionRoutes from './rails/exception-routes.js';
 import operatorStatementRoutes from './rails/statement-routes.js';
 import ratesRoutes from './rates/routes.js';
 import reconciliationRoutes from './reconciliation/routes.js';
@@ -33,5 +34,5 @@ export const apiModules: ApiModule[] = [
   healthRoutes, publicConfigRoutes, feesRoutes, quotesRoutes, ratesRoutes, authRoutes, mfaRoutes, profilesRoutes, geoRoutes,
   paymentsRoutes, transfersRoutes, recipientsRoutes, adminRoutes, jobsRoutes, mailRoutes, ledgerRoutes, auditRoutes,
   reconciliationRoutes, operatorsRoutes, trackingRoutes, approvalsRoutes, kycRoutes, privacyRoutes, screeningRoutes,
-  monitoringRoutes, kycMrzRoutes, railsRoutes, operatorStatementRoutes, bankRoutes,
+  monitoringRoutes, kycMrzRoutes, railsRoutes, payoutExceptionRoutes, operatorStatementRoutes, bankRoutes,
 ];

@@ -9,6 +9,7 @@ import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
 import { attemptById, attemptsOf, openAttempt, send, writeOutcome } from './attempts.js';
 import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
+import { openHold } from './name-holds.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { railOperator } from './registry.js';
 import { recordReversal } from './reversals.js';
@@ -49,7 +50,7 @@ async function checkName(operator: MobileMoneyOperator, msisdn: string, recipien
   return { outcome, recipient_name: recipientName, registered_name: answer.name, score, checked_at };
 }
 
-export type StartResult = 'sent' | 'waiting' | 'by_hand' | 'name_hold' | 'already_live' | 'float_wait';
+export type StartResult = 'sent' | 'waiting' | 'by_hand' | 'name_hold' | 'already_live' | 'after_failure' | 'float_wait';
 
 /**
  * Starts a transfer's payout through its rail when every control has cleared and the float
@@ -67,8 +68,11 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   const first = await ctx.db.transaction((tx) => lockForRailPayout(tx, transferId));
   if (!first || first.wait) return 'waiting';
   const { row } = first;
+  const [last] = await attemptsOf(ctx.db, transferId);
   // A payout the operator took back waits for staff: pay again, or refund.
-  if ((await attemptsOf(ctx.db, transferId))[0]?.state === 'reversed') return 'waiting';
+  if (last?.state === 'reversed') return 'waiting';
+  // After a confirmed failure staff choose: a new attempt, or the payout by hand.
+  if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
   const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
   const msisdn = details.recipient_phone ?? '';
   const rail = await railOf(ctx, row.destination_provider, msisdn);
@@ -76,7 +80,7 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   if (!rail || !operator) return 'by_hand';
   const country = RAIL_COUNTRY[rail];
 
-  const [hold] = await ctx.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, transferId));
+  const hold = await openHold(ctx.db, transferId);
   if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
   const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, details.recipient_name ?? '', country);
   // The operator could not be asked: not a verdict on the recipient, so the job tries again later.

@@ -109,12 +109,12 @@ export async function setBalanceWarning(ctx: Ctx, actor: Actor, id: MobileRailId
   return railJson(ctx, (await railRows(ctx.db, id))[0]!);
 }
 
-function attemptJson(a: AttemptRow): PayoutAttemptJson {
+export function attemptJson(a: AttemptRow): PayoutAttemptJson {
   return {
     id: a.id, seq: a.seq, rail: a.rail, state: a.state, reference: a.reference, operator_id: a.operator_id,
     amount: a.amount, currency: a.currency, msisdn: a.msisdn, name_check: a.name_check, iban: a.iban, bank_file_id: a.bank_file_id, steps: a.steps,
     created_at: a.created_at.toISOString(), updated_at: a.updated_at.toISOString(),
-    settled_at: a.settled_at?.toISOString() ?? null, needs_attention_at: a.needs_attention_at?.toISOString() ?? null,
+    settled_at: a.settled_at?.toISOString() ?? null, needs_attention_at: a.needs_attention_at?.toISOString() ?? null, resolution: a.resolution,
   };
 }
 

@@ -73,7 +73,7 @@ export async function checksBeforeWrite(db: Db, transfer: Omit<NewTransfer, 'id'
 }
 
 /** The recipient screened; stale required lists hold. Answers whether it held. */
-async function screenRecipient(db: Db | Tx, transfer: NewTransfer): Promise<boolean> {
+export async function screenRecipient(db: Db | Tx, transfer: NewTransfer): Promise<boolean> {
   const state = await screeningIndex(db as Db).state();
   let held = false;
   const stale = state.stale();

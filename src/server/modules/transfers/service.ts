@@ -26,6 +26,10 @@ export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal
 export { transferRequestToJson } from './serialize.js';
 export { recordPayment } from './record-payment.js';
 export { lockForRailPayout, markRailProcessing, recordRailPayout, recordRailReturn } from './rail-payout.js';
+export { queueRailPayout } from './queue-rail-payout.js';
+export { askRecipientCorrection, correctRecipient } from './recipient-correction.js';
+/** A transfer's row, locked, for a change another module makes with it (its payout rail's decisions). */
+export { lockRequest as lockTransfer } from './repo.js';
 export { awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer } from './collected-payment.js';
 export type { TransferRequestRow } from './repo.js';
 
