@@ -5,19 +5,20 @@ import { prepareName } from './screening/tokens.js';
 // an operator's API, one attempt at a time, never twice.
 
 /**
- * The rails a business can connect: mobile-money operators' APIs, and SEPA credit-transfer files
- * to its bank (docs/rules/bank-rail.md); every other payout (and these, switched off) is sent by hand.
+ * The rails a business can connect: mobile-money operators' APIs, SEPA credit-transfer files
+ * to its bank (docs/rules/bank-rail.md), and PayPal Payouts to a recipient's PayPal e-mail
+ * (docs/rules/payout-rails.md#paypal-payouts); every other payout (and these, switched off) is sent by hand.
  */
-export const RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda', 'sepa_france'] as const;
+export const RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda', 'paypal_payouts', 'sepa_france'] as const;
 export type RailId = (typeof RAIL_IDS)[number];
-/** The rails paid through an operator's API, one call per attempt. */
-export type MobileRailId = Exclude<RailId, 'sepa_france'>;
+/** The rails paid through a mobile-money operator's API, one call per attempt. */
+export type MobileRailId = Exclude<RailId, 'sepa_france' | 'paypal_payouts'>;
 
 /** Each operator rail's country (Airtel's `X-Country`) and the currency its wallet holds. */
 export const RAIL_COUNTRY: Record<MobileRailId, 'GA' | 'RW'> = { airtel_gabon: 'GA', airtel_rwanda: 'RW', mtn_rwanda: 'RW' };
 export const RAIL_CURRENCY: Record<MobileRailId, 'XAF' | 'RWF'> = { airtel_gabon: 'XAF', airtel_rwanda: 'RWF', mtn_rwanda: 'RWF' };
 export const MOBILE_RAIL_IDS = ['airtel_gabon', 'airtel_rwanda', 'mtn_rwanda'] as const satisfies readonly MobileRailId[];
-export const isMobileRail = (rail: RailId): rail is MobileRailId => rail !== 'sepa_france';
+export const isMobileRail = (rail: RailId): rail is MobileRailId => (MOBILE_RAIL_IDS as readonly RailId[]).includes(rail);
 
 /**
  * An attempt's states: submitting → pending → succeeded | failed; unknown when the answer was

@@ -964,6 +964,8 @@ export const payoutAttempts = pgTable('payout_attempts', {
   name_check: jsonb('name_check').$type<NameCheck>(),
   /** The account paid by a SEPA credit transfer (sepa_france); its reference is the file's EndToEndId. */
   iban: text('iban'),
+  /** The PayPal account paid (paypal_payouts); its reference is the batch's sender_batch_id. */
+  email: text('email'),
   /** The bank file the transfer left in (sepa_france). */
   bank_file_id: uuid('bank_file_id').references((): AnyPgColumn => bankFiles.id),
   steps: jsonb('steps').$type<AttemptStep[]>().notNull().default(sql`'[]'::jsonb`),
@@ -981,8 +983,8 @@ export const payoutAttempts = pgTable('payout_attempts', {
   check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} = 'failed' and ${t.resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
-  // A bank payout names its IBAN and file; a mobile one its number and name check.
-  check('payout_attempts_account_check', sql`case when ${t.rail} = 'sepa_france' then ${t.iban} is not null and ${t.bank_file_id} is not null else ${t.msisdn} is not null and ${t.name_check} is not null end`),
+  // A bank payout names its IBAN and file; a PayPal one its e-mail; a mobile one its number and name check.
+  check('payout_attempts_account_check', sql`case when ${t.rail} = 'sepa_france' then ${t.iban} is not null and ${t.bank_file_id} is not null when ${t.rail} = 'paypal_payouts' then ${t.email} is not null else ${t.msisdn} is not null and ${t.name_check} is not null end`),
   index('payout_attempts_bank_file_idx').on(t.bank_file_id).where(sql`${t.bank_file_id} is not null`),
   unique('payout_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
   uniqueIndex('payout_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
@@ -1018,7 +1020,7 @@ export const payoutNameHolds = pgTable('payout_name_holds', {
 /** Operators' callbacks as they arrived: a signal to ask the operator, never a truth. */
 export const railCallbacks = pgTable('rail_callbacks', {
   id: uuid('id').primaryKey().defaultRandom(),
-  operator: text('operator', { enum: ['airtel', 'mtn'] }).notNull(),
+  operator: text('operator', { enum: ['airtel', 'mtn', 'paypal'] }).notNull(),
   received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   /** Our reference as the callback names it; null when it names none we can read. */
   reference: text('reference'),
@@ -1026,7 +1028,7 @@ export const railCallbacks = pgTable('rail_callbacks', {
   signature_ok: boolean('signature_ok'),
   body: jsonb('body').notNull(),
 }, (t) => [
-  check('rail_callbacks_operator_check', sql`${t.operator} in ('airtel', 'mtn')`),
+  check('rail_callbacks_operator_check', sql`${t.operator} in ('airtel', 'mtn', 'paypal')`),
   index('rail_callbacks_reference_idx').on(t.reference),
 ]);
 

@@ -1,4 +1,4 @@
-import { MOBILE_RAIL_IDS, type RailId } from '@core/rails.js';
+import { isMobileRail, MOBILE_RAIL_IDS, type RailId } from '@core/rails.js';
 import type { Config } from '@server/config.js';
 import { AirtelOperator } from './airtel.js';
 import { MtnOperator } from './mtn.js';
@@ -15,10 +15,17 @@ const AIRTEL_VARIABLES = ['AIRTEL_CLIENT_ID', 'AIRTEL_CLIENT_SECRET', 'AIRTEL_PI
 const MTN_VARIABLES = ['MTN_MOMO_API_USER', 'MTN_MOMO_API_KEY', 'MTN_MOMO_DISBURSEMENT_KEY'] as const;
 /** The business's bank account the SEPA files debit (docs/rules/bank-rail.md). */
 const BANK_VARIABLES = ['BANK_IBAN', 'BANK_BIC', 'BANK_ACCOUNT_NAME'] as const;
+/** PayPal's REST credentials, the same that take senders' PayPal payments (docs/rules/payout-rails.md#paypal-payouts). */
+const PAYPAL_VARIABLES = ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'] as const;
+
+const RAIL_VARIABLES: Record<RailId, readonly (keyof Config)[]> = {
+  airtel_gabon: AIRTEL_VARIABLES, airtel_rwanda: AIRTEL_VARIABLES, mtn_rwanda: MTN_VARIABLES,
+  paypal_payouts: PAYPAL_VARIABLES, sepa_france: BANK_VARIABLES,
+};
 
 /** The names (never the values) of the rail's variables that are not set. */
 export function missingVariables(config: Config, rail: RailId): string[] {
-  const names = rail === 'sepa_france' ? BANK_VARIABLES : rail === 'mtn_rwanda' ? MTN_VARIABLES : AIRTEL_VARIABLES;
+  const names = RAIL_VARIABLES[rail];
   return names.filter((name) => !config[name]);
 }
 
@@ -32,8 +39,8 @@ export function anyOperatorConfigured(config: Config): boolean {
 }
 
 function build(config: Config, rail: RailId): MobileMoneyOperator | null {
-  // The bank rail has no operator to call: its payouts leave in files (bank module).
-  if (rail === 'sepa_france' || !railConfigured(config, rail)) return null;
+  // The bank's payouts leave in files (bank module); PayPal's through its own client (paypal-payouts.ts).
+  if (!isMobileRail(rail) || !railConfigured(config, rail)) return null;
   if (rail === 'mtn_rwanda') {
     return new MtnOperator({
       baseUrl: config.MTN_MOMO_BASE_URL, targetEnvironment: config.MTN_MOMO_TARGET_ENVIRONMENT,
