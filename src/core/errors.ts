@@ -90,6 +90,7 @@ export const ERRORS = {
   collection_unavailable: { status: 409, key: 'transfer.collect.unavailable' },
   /** The transfer's previous request to the sender's phone is still waiting for its answer. */
   collection_in_progress: { status: 409, key: 'transfer.collect.inProgress' },
+  collection_limit: { status: 409, key: 'transfer.collect.limit' },
   /** No payout to a French account has every control cleared (docs/rules/bank-rail.md). */
   bank_nothing_ready: { status: 409, key: 'admin.bank.nothingReady' },
   /** The sepa_france rail is not switched on: no bank file is made. */

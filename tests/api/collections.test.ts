@@ -134,6 +134,23 @@ describe('approve on my phone with Airtel Money Gabon', () => {
     expect((await attemptsOf(created.id)).map((a) => [a.seq, a.state])).toEqual([[1, 'failed'], [2, 'pending']]);
   });
 
+  it('after 5 requests to phones for one transfer, no more are sent: the sender pays by hand', async () => {
+    const created = await gabonTransfer();
+    for (let i = 1; i <= 5; i++) {
+      expect((await collect(created.id)).statusCode).toBe(202);
+      airtel.refuse(await latestReference(created.id));
+      await enquireCollection(ctx(), (await attemptsOf(created.id)).at(-1)!.id);
+    }
+    expect(await status(created.id)).toMatchObject({ available: false, collection: { state: 'failed' } });
+    const sixth = await collect(created.id);
+    expect(sixth.statusCode).toBe(409);
+    expect(sixth.json()).toMatchObject({ code: 'collection_limit', error: expect.stringContaining('5 payment requests') });
+    const references = (await attemptsOf(created.id)).map((a) => a.reference);
+    expect(references).toHaveLength(5);
+    expect(airtel.calls('POST', '/merchant/v2/payments').filter((c) =>
+      references.includes((c.body as { transaction: { id: string } }).transaction.id))).toHaveLength(5);
+  });
+
   it('an expired push says it expired', async () => {
     const created = await gabonTransfer();
     await collect(created.id);

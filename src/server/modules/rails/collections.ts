@@ -32,6 +32,8 @@ type CollectionRow = typeof collectionAttempts.$inferSelect;
 /** The rails that may collect from each mobile-money channel's numbers. */
 const SOURCE_RAILS: Record<MobileChannelId, RailId[]> = { airtel_gabon: ['airtel_gabon'], mobile_rwanda: ['airtel_rwanda', 'mtn_rwanda'] };
 const SOURCE_COUNTRY: Record<MobileChannelId, 'GA' | 'RW'> = { airtel_gabon: 'GA', mobile_rwanda: 'RW' };
+/** Requests one transfer may send to phones: a sender can type any number of the channel, so pushes to someone else's phone stay few. */
+const REQUESTS_PER_TRANSFER = 5;
 
 /** The rail takes collections: switched on, its credentials set and, for MTN, its collection subscription key. */
 async function collectingOperator(ctx: Ctx, rail: RailId): Promise<MobileMoneyCollector | null> {
@@ -62,7 +64,7 @@ function latestCollection(db: Db | Tx, transferId: string): Promise<CollectionRo
 export async function collectionStatus(ctx: Ctx, caller: Parameters<typeof sendersTransfer>[1], transferId: string): Promise<CollectionStatus> {
   const row = await sendersTransfer(ctx.db, caller, transferId);
   const [available, latest] = await Promise.all([collectsFrom(ctx, row), latestCollection(ctx.db, row.id)]);
-  return { available, collection: latest ? collectionJson(latest) : null };
+  return { available: available && (latest?.seq ?? 0) < REQUESTS_PER_TRANSFER, collection: latest ? collectionJson(latest) : null };
 }
 
 /**
@@ -81,6 +83,8 @@ export async function startCollection(ctx: SenderCtx, caller: Parameters<typeof 
 
   const attempt = await ctx.db.transaction(async (tx) => {
     const locked = await lockAwaitingPayment(tx, transferId);
+    const sent = await latestCollection(tx, transferId);
+    if ((sent?.seq ?? 0) >= REQUESTS_PER_TRANSFER) throw new AppError('collection_limit', { vars: { count: REQUESTS_PER_TRANSFER } });
     const [opened] = await tx.insert(collectionAttempts).values({
       transfer_id: transferId,
       seq: sql`(select coalesce(max(seq), 0) + 1 from collection_attempts where transfer_id = ${transferId})`,

@@ -51,7 +51,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: {
       summary: "Asks the operator to take the caller's transfer's total from their mobile-money wallet: they approve it on their phone, then the payment is received",
       params: IdParamsSchema, body: CollectRequestSchema,
-      response: replies({ 202: CollectionResponseSchema }, ['collection_unavailable', 'collection_in_progress', 'recipient_phone_operator', 'payment_already_recorded', 'transfer_closed']),
+      response: replies({ 202: CollectionResponseSchema }, ['collection_unavailable', 'collection_in_progress', 'collection_limit', 'recipient_phone_operator', 'payment_already_recorded', 'transfer_closed']),
     },
   }, async (request, reply) => {
     const collection = await startCollection(ctx, requireUser(request), request.params.id, request.body.msisdn);
