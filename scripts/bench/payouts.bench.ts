@@ -1,0 +1,213 @@
+// Payouts through an operator's rail against the Airtel peer on this machine (docs/rules/payout-rails.md):
+// - from the last control clearing (the payment recorded) to the disbursement reaching the
+//   operator: p50 and p95 (budget: 2 s at p95);
+// - 100 payouts a second offered for 60 s: the rate that reached the operator, and recipients
+//   paid twice (budget: 0);
+// - the callback endpoint's latency under that load: p99 (budget: 50 ms).
+// The product as a deployment runs it: the server (RUN_WORKER=false) and `npm run worker`
+// processes (BENCH_WORKERS, 3 by default), each a process of its own, on a temporary embedded
+// PostgreSQL; this process holds the peer, records the payments and posts the callbacks.
+// BENCH_RATE and BENCH_SECONDS change the load. Figures only: nothing here fails on a budget.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '@server/config.js';
+import { connect, startEmbeddedPostgres } from '@server/db/client.js';
+import { recordPayment } from '@server/modules/transfers/record-payment.js';
+import { AirtelPeer } from '../../tests/support/peers/airtel-peer.js';
+import { spawnServer } from '../../tests/support/server-process.js';
+
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 3);
+const CALLBACKS_PER_SECOND = 50;
+
+const airtel = await new AirtelPeer().start();
+airtel.setFloat('XAF', '1000000000000');
+const railEnv = {
+  AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
+  AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem, RUN_WORKER: 'false',
+};
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-'));
+const postgres = await startEmbeddedPostgres(dataDir);
+const databaseUrl = postgres.url;
+const server = await spawnServer({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ...railEnv });
+if (!server.url) throw new Error(`the server did not start:\n${server.stderr()}`);
+const { db, pool } = connect(databaseUrl, 8);
+const ctx = { config: loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: server.url, ...railEnv }), db };
+await pool.query(`update payout_rails set enabled = true where id = 'airtel_gabon'`);
+const senderId = (await pool.query(`insert into profiles (email, full_name, email_verified_at, kyc_level)
+  values ('bench.sender@example.test', 'Bench Sender', now(), 3) returning id`)).rows[0].id as string;
+
+const workers: ChildProcess[] = [];
+async function startWorker(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
+    // The same mode as the server (spawnServer's: no secrets to set up).
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, PUBLIC_URL: server.url, ...railEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  workers.push(child);
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"msg":"job worker started"')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
+  });
+}
+for (let i = 0; i < WORKERS; i++) await startWorker();
+
+let serial = 0;
+/**
+ * `count` $100 transfers not yet paid, each to its own Airtel Gabon number registered under the
+ * recipient's name: made ahead, so that the timed part is the payment's recording alone.
+ */
+async function newTransfers(count: number): Promise<{ id: string; total: string }[]> {
+  const from = serial + 1;
+  serial += count;
+  for (let n = from; n <= serial; n++) airtel.register(`+2417${String(n).padStart(7, '0')}`, { first: 'Marie', last: `Nguema${n}` });
+  const { rows } = await db.execute(sql`with made as (
+      insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, source_details,
+        destination_details, amount, currency, fee, total, rate, payout_amount, payout_currency)
+      select ${`BENCH-${randomBytes(3).toString('hex').toUpperCase()}-`} || n, ${senderId}, 'USD_XAF', 'paypal_usd', 'airtel_gabon', '{}',
+        jsonb_build_object('recipient_name', 'Marie Nguema' || n, 'recipient_phone', '+2417' || lpad(n::text, 7, '0')),
+        100, 'USD', 4.5, 104.5, 610, 61000, 'XAF'
+      from generate_series(${from}::int, ${serial}::int) n
+      returning id, total, profile_id),
+    listed as (insert into transactions (transfer_request_id, profile_id, direction, amount, currency, status, destination_details)
+      select id, profile_id, 'USD_XAF', 100, 'USD', 'pending', '{}' from made)
+    select id, total::text from made`);
+  return rows as { id: string; total: string }[];
+}
+
+/** Records each payment as received (the last control): the moment its payout's clock starts. */
+const cleared = new Map<string, number>();
+async function clear(rows: { id: string; total: string }[]): Promise<void> {
+  await Promise.all(rows.map(async (row) => {
+    await recordPayment(ctx, null, row.id, { amount: row.total, reference: `STMT-${row.id.slice(0, 8)}` });
+    cleared.set(row.id, Date.now());
+  }));
+}
+
+/** Waits (up to 2 minutes) until each of these transfers has its attempt. */
+async function drained(ids: string[]): Promise<void> {
+  for (let waited = 0; waited < 120_000; waited += 1000) {
+    const { rows } = await pool.query(`select count(*)::int as n from payout_attempts where transfer_id = any($1)`, [ids]);
+    if ((rows[0] as { n: number }).n >= ids.length) return;
+    await sleep(1000);
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Each cleared transfer's time to its disbursement reaching the operator, in ms. */
+async function reachTimes(ids: string[]): Promise<{ times: number[]; missing: number }> {
+  const { rows } = await pool.query(`select transfer_id, reference from payout_attempts where transfer_id = any($1)`, [ids]);
+  const arrived = new Map<string, number>();
+  for (const r of airtel.calls('POST', '/standard/v2/disbursements')) {
+    const id = (r.body as { transaction?: { id?: string } }).transaction?.id;
+    if (id && !arrived.has(id)) arrived.set(id, r.at);
+  }
+  const times: number[] = [];
+  for (const r of rows as { transfer_id: string; reference: string }[]) {
+    const at = arrived.get(r.reference);
+    if (at !== undefined) times.push(at - cleared.get(r.transfer_id)!);
+  }
+  return { times, missing: ids.length - times.length };
+}
+
+// 1. One payout at a time, then in tens: the last control to the operator.
+const single: string[] = [];
+for (let i = 0; i < 40; i++) {
+  const rows = await newTransfers(i < 20 ? 1 : 10);
+  await clear(rows);
+  single.push(...rows.map((r) => r.id));
+  await sleep(250);
+}
+await drained(single);
+const first = await reachTimes(single);
+console.log(`last control cleared → request at the operator (${single.length} payouts, 1 then 10 at a time): p50 ${percentile(first.times, 50).toFixed(0)} ms, p95 ${percentile(first.times, 95).toFixed(0)} ms, not arrived ${first.missing} (budget: p95 ≤ 2000 ms)`);
+
+// 2. RATE payouts a second for SECONDS, with operator callbacks posted meanwhile.
+const sustained: string[] = [];
+const callbackTimes: number[] = [];
+let callbackErrors = 0;
+let sending = true;
+const callbacks = (async () => {
+  while (sending) {
+    const tick = Date.now();
+    const { rows } = await pool.query(`select reference from payout_attempts order by created_at desc limit ${CALLBACKS_PER_SECOND}`);
+    await Promise.all((rows as { reference: string }[]).map(async ({ reference }) => {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/api/rails/airtel/callback`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ transaction: { id: reference, message: 'Transaction is successful.', status_code: 'TS', airtel_money_id: 'MP000000' } }),
+      }).catch(() => null);
+      await res?.arrayBuffer();
+      callbackTimes.push(performance.now() - started);
+      if (res?.status !== 200) callbackErrors += 1;
+    }));
+    await sleep(Math.max(0, 1000 - (Date.now() - tick)));
+  }
+})();
+const waiting = await newTransfers(RATE * SECONDS);
+const started = Date.now();
+let behind = 0;
+const clearing: Promise<void>[] = [];
+for (let s = 0; s < SECONDS; s++) {
+  const tick = Date.now();
+  // Ten batches a second, as payments arrive.
+  for (let b = 0; b < 10; b++) {
+    const rows = waiting.splice(0, RATE / 10);
+    clearing.push(clear(rows));
+    sustained.push(...rows.map((r) => r.id));
+    await sleep(Math.max(0, tick + (b + 1) * 100 - Date.now()));
+  }
+  if (Date.now() - tick > 1100) behind += 1;
+}
+const windowEnd = Date.now();
+// Payments still being recorded finish (up to 2 minutes more): a backlog says the load was not carried.
+await Promise.race([Promise.all(clearing), sleep(120_000)]);
+const offeredFor = (windowEnd - started) / 1000;
+const recordedInWindow = [...cleared.entries()].filter(([id, at]) => at <= windowEnd && sustained.includes(id)).length;
+sending = false;
+await callbacks;
+await drained(sustained);
+const second = await reachTimes(sustained);
+const arrivals = airtel.calls('POST', '/standard/v2/disbursements').map((r) => r.at).filter((at) => at >= started);
+const span = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
+const paidPerNumber = new Map<string, number>();
+for (const p of airtel.payments) paidPerNumber.set(p.msisdn, (paidPerNumber.get(p.msisdn) ?? 0) + 1);
+const paidTwice = [...paidPerNumber.values()].filter((n) => n > 1).length;
+const requestsPerReference = new Map<string, number>();
+for (const r of airtel.calls('POST', '/standard/v2/disbursements')) {
+  const id = (r.body as { transaction?: { id?: string } }).transaction?.id ?? '';
+  requestsPerReference.set(id, (requestsPerReference.get(id) ?? 0) + 1);
+}
+console.log(`offered ${sustained.length} payments over ${offeredFor.toFixed(1)} s; recorded within that time: ${recordedInWindow} (${(recordedInWindow / offeredFor).toFixed(1)}/s), all: ${sustained.filter((id) => cleared.has(id)).length}; the generator fell behind in ${behind} of ${SECONDS} seconds`);
+console.log(`reached the operator: ${second.times.length} in ${span.toFixed(1)} s = ${(second.times.length / span).toFixed(1)}/s; not arrived after the drain: ${second.missing}; last control → operator p50 ${percentile(second.times, 50).toFixed(0)} ms, p95 ${percentile(second.times, 95).toFixed(0)} ms`);
+console.log(`paid twice: ${paidTwice} recipients (of ${paidPerNumber.size} paid); references sent more than once: ${[...requestsPerReference.values()].filter((n) => n > 1).length} (budget: 0)`);
+console.log(`callback endpoint under that load: ${callbackTimes.length} callbacks, p50 ${percentile(callbackTimes, 50).toFixed(1)} ms, p99 ${percentile(callbackTimes, 99).toFixed(1)} ms, errors ${callbackErrors} (budget: p99 ≤ 50 ms)`);
+
+for (const worker of workers) {
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  worker.kill('SIGTERM');
+  await exited;
+}
+server.child.kill('SIGTERM');
+await server.exited;
+await pool.end();
+await postgres.stop();
+rmSync(dataDir, { recursive: true, force: true });
+await airtel.stop();
+process.exit(0);
