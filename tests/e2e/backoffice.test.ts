@@ -104,7 +104,7 @@ describe('the back office in Chromium', () => {
   });
 
   it('the sender sees "completed", the timeline and the payout reference on the receipt', async () => {
-    await app.smtp.waitFor(SENDER.email, /completed/i);
+    await app.transferMail(SENDER.email, /completed/i);
     const page = await app.signedInPage(SENDER);
     await page.goto(`${app.server.url}/history`);
     // The history shows no reference column: its row is the one whose buttons name it.

@@ -176,7 +176,7 @@ describe('four-eyes, the thread and "action needed" in the back office', () => {
     await page.goto(`${app.server.url}/admin?action_needed=true`);
     await row(page, big.reference).getByText('Action needed', { exact: true }).waitFor();
     expect(await queue(page).count()).toBe(1);
-    await app.smtp.waitFor(SENDER.email, /the amount is not readable/);
+    await app.transferMail(SENDER.email, /the amount is not readable/);
     await page.context().close();
   });
 

@@ -10,6 +10,7 @@ import { connect, type Database } from '@server/db/client.js';
 import { TokenService } from '@server/modules/auth/tokens.js';
 import type { Mailer } from '@server/modules/mail/mailer.js';
 import { withDatabase } from './database-global-setup.js';
+import { passGroupingWindows } from './mail-grouping.js';
 import { SmtpListener } from './smtp-listener.js';
 
 export interface TestApp {
@@ -91,17 +92,6 @@ export async function createTestApp(opts: {
   });
 }
 
-/**
- * Brings forward the transfer e-mails waiting for their grouping window (transfers/notifications.ts
- * keys them `transfer_mail:<id>`; a retry's wait is left alone), and wakes the workers as the app
- * does for new jobs.
- */
-async function passGroupingWindows(pool: pg.Pool): Promise<void> {
-  const { rowCount } = await pool.query(`update graphile_worker._private_jobs set run_at = now()
-    where key like 'transfer\\_mail:%' and attempts = 0 and locked_at is null and run_at > now()`);
-  if (rowCount) await pool.query('select pg_notify($1, $2)', ['jobs:insert', JSON.stringify({ count: rowCount })]);
-}
-
 async function buildTestApp(
   opts: { env?: Record<string, string>; mailer?: Mailer; logger?: Logger }, database: Database, dropDatabase: () => Promise<void>,
 ): Promise<TestApp> {
@@ -120,7 +110,7 @@ async function buildTestApp(
     async jobsDone(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        await passGroupingWindows(database.pool);
+        await passGroupingWindows((text, params) => database.pool.query(text, params));
         // Parked jobs (every attempt spent, unlocked) wait for the admin, not for the worker; a job
         // on its last attempt counts its attempts already, so a locked one is still waited for.
         const { rows } = await database.pool.query('select count(*)::int as n from graphile_worker.jobs where attempts < max_attempts or locked_at is not null');

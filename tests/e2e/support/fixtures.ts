@@ -5,7 +5,8 @@ import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { OidcProvider } from '../../support/oidc-provider.js';
-import { SmtpListener } from '../../support/smtp-listener.js';
+import { passGroupingWindows } from '../../support/mail-grouping.js';
+import { type ReceivedMail, SmtpListener } from '../../support/smtp-listener.js';
 import { launchBrowser, newPage } from './browser.js';
 import { startBuiltServer, type E2eServer } from './server.js';
 
@@ -49,6 +50,11 @@ export interface E2eApp {
    * limits picks its own; 0 leaves the profile as sign-up made it); returns a session token.
    */
   senderExists(account: Account, phone?: string, opts?: { level?: 0 | 1 | 2 | 3 }): Promise<string>;
+  /**
+   * The newest e-mail to `to` matching `match` about a transfer's steps: grouped for a minute as
+   * deployed, so its grouping window is passed (as the API tests' jobsDone does) until it arrives.
+   */
+  transferMail(to: string, match: RegExp, timeoutMs?: number): Promise<ReceivedMail>;
   /** A statement on the server's own database (PostgreSQL under its DATA_DIR), for what only staff reviews change. */
   sql<R extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   /**
@@ -129,6 +135,18 @@ export function useE2eApp(opts: { smtp?: boolean; oidc?: boolean; env?: (app: E2
       return (await client.query<R>(text, params)).rows;
     } finally {
       await client.end();
+    }
+  };
+
+  app.transferMail = async (to, match, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await passGroupingWindows(async (text, params) => ({ rows: await app.sql(text, params) }));
+      try {
+        return await app.smtp.waitFor(to, match, 500);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
     }
   };
 

@@ -29,7 +29,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, opts: {
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'warn', MAIL_GROUP_SECONDS: '0', DOCUMENT_KEY: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0',
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'warn', DOCUMENT_KEY: 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0',
       PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url,
       ADMIN_EMAIL: 'admin@example.test', ADMIN_PASSWORD: 'Bootstrap-Staff-Key-1', SUPPORT_EMAIL: 'help@example.test',
       ...env,
