@@ -137,9 +137,10 @@ describe('a payout the float does not cover', () => {
     await readBalance(ctx(), 'airtel_gabon');
     const paid = await paidTransfer('100');
     expect(await startPayout(ctx(), paid.id)).toBe('float_wait');
+    expect((await gabon()).queue.map((w) => w.reference)).toContain(paid.reference);
     await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } });
+    expect(await gabon()).toMatchObject({ waiting: 0, queue: [] });
     expect(await startPayout(ctx(), paid.id)).toBe('by_hand');
-    expect((await gabon()).queue.map((w) => w.reference)).not.toContain(paid.reference);
     await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
   });
 });

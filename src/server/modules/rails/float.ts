@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { parseAmount, toDecimal } from '@core/money.js';
-import { RAIL_CURRENCY, type MobileRailId } from '@core/rails.js';
+import { RAIL_CURRENCY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { payoutAttempts, payoutFloatWaits, payoutRails, transferRequests } from '@server/db/schema.js';
 import { enqueue } from '../jobs/service.js';
@@ -59,6 +59,11 @@ export async function takeFloat(tx: Tx, rail: MobileRailId, transferId: string, 
 /** A transfer leaves the queue: its payout went, or it is no longer the rail's to send (by hand, held, closed). */
 export async function leaveFloatQueue(db: Db | Tx, transferId: string): Promise<void> {
   await db.delete(payoutFloatWaits).where(eq(payoutFloatWaits.transfer_id, transferId));
+}
+
+/** A rail switched off: the payouts waiting for its float are staff's to send by hand. */
+export async function emptyFloatQueue(tx: Tx, rail: RailId): Promise<void> {
+  await tx.delete(payoutFloatWaits).where(eq(payoutFloatWaits.rail, rail));
 }
 
 /** The rail's first waiting payout, or null when none waits. */

@@ -13,7 +13,7 @@ import { airtelCallbackReference } from './airtel.js';
 import { mtnCallbackReference } from './mtn.js';
 import { enquireSoon } from './payouts.js';
 import { missingVariables, railConfigured } from './registry.js';
-import { floatQueue, queueBalanceRead } from './float.js';
+import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
 
 // Payout rails as staff and operators reach them (docs/rules/payout-rails.md): each rail's
 // state, the admin's switch, a transfer's attempts, and the operators' callbacks.
@@ -83,8 +83,9 @@ export async function setRailEnabled(ctx: Ctx, actor: Actor, id: RailId, enabled
     const [before] = await tx.select({ enabled: payoutRails.enabled }).from(payoutRails).where(eq(payoutRails.id, id)).for('update');
     await tx.update(payoutRails).set({ enabled, changed_by: actor.profile_id, changed_at: new Date() }).where(eq(payoutRails.id, id));
     await recordAudit(tx, actor, { action: 'payout_rail.update', target: 'payout_rail', id, before: { enabled: before?.enabled ?? false }, after: { enabled } });
-    // A rail switched on has its float read at once.
+    // A rail switched on has its float read at once; one switched off leaves its waiting payouts to staff.
     if (enabled && isMobileRail(id)) await queueBalanceRead(tx, id);
+    if (!enabled) await emptyFloatQueue(tx, id);
   });
   return railJson(ctx, (await railRows(ctx.db, id))[0]!);
 }
