@@ -111,7 +111,7 @@ describe("the sender's sentence", () => {
       return key ? { en: enTransfer.senderAdvice[key], fr: frTransfer.senderAdvice[key] } : null;
     };
     expect(advice({})?.en).toBe('A routine check must finish before this transfer can go ahead. Please don’t pay yet: this page will tell you when you can.');
-    expect(advice({})?.fr).toBe('Une vérification de routine doit se terminer avant que ce transfert puisse avancer. Ne payez pas encore : cette page vous dira quand vous pourrez le faire.');
+    expect(advice({})?.fr).toBe('Une vérification de routine doit se terminer avant que ce transfert puisse avancer. Ne payez pas encore\u00a0: cette page vous dira quand vous pourrez le faire.');
     expect(advice({ has_proof: true })?.en).toBe('A routine check must finish before this transfer can go ahead. You have nothing to do.');
     expect(advice({ payment_status: 'received' })?.en).toBe('A routine check must finish before this transfer can go ahead. You have nothing to do.');
     expect(advice({ status: 'rejected', payment_status: 'received' })?.en).toMatch(/^We cannot carry out this transfer or return the \{\{amount\}\} you paid for now/);

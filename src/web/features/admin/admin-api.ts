@@ -25,11 +25,11 @@ export type StoredTier = FeeTierJson;
 
 export type StaffFilters = {
   status: string; payment: string; payout: string; direction: string; from: string; to: string; q: string; sort: 'newest' | 'oldest';
-  /** 'true' for only the transfers waiting for a second staff member's approval, or the sender's answer, or late. */
-  needs_approval: '' | 'true'; action_needed: '' | 'true'; late: '' | 'true';
+  /** 'true' for only the transfers waiting for a second staff member's approval, or the sender's answer, late, or held. */
+  needs_approval: '' | 'true'; action_needed: '' | 'true'; late: '' | 'true'; held: '' | 'true';
 };
 export const EMPTY_FILTERS: StaffFilters = {
-  status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest', needs_approval: '', action_needed: '', late: '',
+  status: '', payment: '', payout: '', direction: '', from: '', to: '', q: '', sort: 'newest', needs_approval: '', action_needed: '', late: '', held: '',
 };
 
 /** Refresh period of the queue (the list and the stats). */

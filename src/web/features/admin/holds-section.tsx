@@ -4,9 +4,11 @@ import { Alert } from '@web/components/ui/alert';
 import { formatDateTime } from '@web/lib/format';
 import type { StaffDetail } from './admin-api';
 import { scoreText } from './admin-format';
+import { CloseOutSection } from './close-out-section';
 
 // What holds a transfer, for staff (docs/rules/screening.md#holds-and-alerts): each hold's reason
-// and what raised it. The sender never sees this; their screens say only that it is being checked.
+// and what raised it, and, once a match is confirmed, how it is closed out. The sender never sees
+// this; their screens say only that it is being checked.
 
 type Hold = StaffDetail['holds'][number];
 
@@ -23,10 +25,12 @@ function holdText(t: TFunction<'admin'>, hold: Hold, lng: string): string {
 export function HoldsSection({ transfer }: { transfer: StaffDetail }) {
   const { t, i18n } = useTranslation('admin');
   if (!transfer.holds?.length) return null;
+  // A confirmed match is not released: the transfer stays frozen until it is closed out.
+  const confirmed = transfer.close_out.allowed || transfer.close_out.proposal !== null;
   return (
     <section aria-labelledby="d-holds" data-testid="holds">
       <Alert variant="destructive">
-        <h3 id="d-holds" className="mb-1 font-semibold">{t('compliance.holds.title')}</h3>
+        <h3 id="d-holds" className="mb-1 font-semibold">{t(confirmed ? 'compliance.holds.frozenTitle' : 'compliance.holds.title')}</h3>
         <ul className="flex flex-col gap-1 text-sm">
           {transfer.holds.map((hold) => (
             <li key={hold.id}>
@@ -37,7 +41,8 @@ export function HoldsSection({ transfer }: { transfer: StaffDetail }) {
             </li>
           ))}
         </ul>
-        <p className="mt-1 text-xs">{t('compliance.holds.howToRelease')}</p>
+        <p className="mt-1 text-xs">{t(confirmed ? 'compliance.holds.frozen' : 'compliance.holds.howToRelease')}</p>
+        <CloseOutSection transfer={transfer} />
       </Alert>
     </section>
   );

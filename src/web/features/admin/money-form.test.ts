@@ -55,7 +55,7 @@ describe('the money forms of the details dialog', () => {
 });
 
 describe('which staff actions the dialog offers', () => {
-  const state = (s: Partial<MoneyState & { paypal_checkout: boolean; needs_approval: boolean }>) => ({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', ...s } as const);
+  const state = (s: Partial<MoneyState & { paypal_checkout: boolean; needs_approval: boolean; on_hold: boolean }>) => ({ status: 'pending', payment_status: 'awaiting', payout_status: 'not_sent', ...s } as const);
 
   it('offers the payment first, then the payout, and Complete only with both', () => {
     expect(staffActions(state({}))).toMatchObject({ payment: true, payout: false, refund: false, complete: false, completeBlocked: 'transfer.money.completeNeedsBoth', reject: true });
@@ -95,6 +95,15 @@ describe('which staff actions the dialog offers', () => {
     expect(staffActions(state({ payment_status: 'authorized', needs_approval: false }))).toMatchObject({ process: true, processBlocked: null });
     // Paid by hand, processing moves no money: it may come before the approval.
     expect(staffActions(state({ needs_approval: true }))).toMatchObject({ process: true, processBlocked: null });
+  });
+
+  it('greys every move of a held transfer with the hold as its reason, and still takes the payment', () => {
+    const held = 'errors.screening.complianceHold';
+    expect(staffActions(state({ on_hold: true }))).toMatchObject({
+      held, payment: true, process: false, processBlocked: held, reject: false, rejectBlocked: held, complete: false, completeBlocked: held,
+    });
+    expect(staffActions(state({ status: 'processing', payment_status: 'received', on_hold: true }))).toMatchObject({ payout: false, payoutBlocked: held, refund: false });
+    expect(staffActions(state({ on_hold: false })).held).toBeNull();
   });
 });
 

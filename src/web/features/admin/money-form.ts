@@ -47,6 +47,9 @@ export function refundFormSchema(throughPayPal: boolean) {
     parseInto(RefundRecordSchema, throughPayPal && !v.reference.trim() ? {} : v, ctx));
 }
 
+/** Why a held transfer's moves are refused: the server's own 409 compliance_hold. */
+const HELD = ERRORS.compliance_hold.key;
+
 /** The message key of the server's refusal, as the dialog says it. */
 const messageOf = (code: ErrorCode | null): string | null => (code ? ERRORS[code].key : null);
 
@@ -56,24 +59,29 @@ const messageOf = (code: ErrorCode | null): string | null => (code ? ERRORS[code
  * for it before its payout, its completion, and (an authorized PayPal payment) the capture that
  * processing makes (docs/rules/back-office.md#four-eyes).
  */
-export function staffActions(state: MoneyState & { paypal_checkout?: boolean; needs_approval?: boolean }) {
+export function staffActions(state: MoneyState & { paypal_checkout?: boolean; needs_approval?: boolean; on_hold?: boolean }) {
   const waits = Boolean(state.needs_approval);
+  // A compliance hold stops every move but recording money in (docs/rules/screening.md#holds-and-alerts).
+  const held = state.on_hold ? HELD : null;
   const completeBlocked = canComplete(state.status)
-    ? messageOf(moneyActionError(state, 'complete')) ?? (waits ? 'admin.approval.completeNeedsApproval' : null)
+    ? held ?? messageOf(moneyActionError(state, 'complete')) ?? (waits ? 'admin.approval.completeNeedsApproval' : null)
     : null;
-  const rejectBlocked = canReject(state.status) ? messageOf(rejectError(state)) : null;
+  const rejectBlocked = canReject(state.status) ? held ?? messageOf(rejectError(state)) : null;
   const payoutOpen = moneyActionError(state, 'payout') === null;
   // Only a PayPal payment is ever authorized: processing it captures the money.
-  const processBlocked = canProcess(state.status) && waits && state.payment_status === 'authorized' ? 'admin.approval.captureNeedsApproval' : null;
+  const processBlocked = !canProcess(state.status) ? null
+    : held ?? (waits && state.payment_status === 'authorized' ? 'admin.approval.captureNeedsApproval' : null);
   return {
     // PayPal records its own payment when it captures it.
     payment: !state.paypal_checkout && moneyActionError(state, 'payment') === null,
-    payout: payoutOpen && !waits,
-    payoutBlocked: payoutOpen && waits ? 'admin.approval.payoutNeedsApproval' : null,
-    refund: moneyActionError(state, 'refund') === null,
+    payout: payoutOpen && !waits && !held,
+    payoutBlocked: payoutOpen ? held ?? (waits ? 'admin.approval.payoutNeedsApproval' : null) : null,
+    refund: moneyActionError(state, 'refund') === null && !held,
     process: canProcess(state.status) && processBlocked === null,
     processBlocked,
     approve: waits && !isFinalStatus(state.status),
+    /** Why nothing but the payment can be recorded now (one reason for every greyed button), or null. */
+    held,
     complete: canComplete(state.status) && completeBlocked === null,
     completeBlocked,
     reject: canReject(state.status) && rejectBlocked === null,

@@ -2,10 +2,12 @@ import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListImportJob, ListsOverview } from '@core/api/screening';
 import type { Rescreen, ScreeningAlert } from '@core/api/screening-alerts';
+import type { CloseOutInput, CloseOutJson } from '@core/api/transfers';
 import { api } from '@web/lib/api';
 
 // Screening as the Compliance tab reads and acts on it (docs/rules/screening.md#holds-and-alerts):
-// the sanctions lists and their imports, the re-screening's progress, the alerts and their decisions.
+// the sanctions lists and their imports, the re-screening's progress, the alerts and their decisions,
+// and a transfer closed out after a confirmed match.
 
 const keys = { lists: ['admin', 'screening', 'lists'] as const, rescreen: ['admin', 'screening', 'rescreen'] as const, alerts: (s: string) => ['admin', 'screening', 'alerts', s] as const };
 
@@ -67,4 +69,22 @@ export function useScreeningAlerts(status: string) {
     queryKey: keys.alerts(status),
     queryFn: async ({ signal }) => (await api<{ data: ScreeningAlert[] }>(`/api/screening/alerts${status ? `?status=${status}` : ''}`, { signal })).data,
   });
+}
+
+/**
+ * Closing out a transfer after a confirmed match (docs/rules/screening.md#closing-out-a-confirmed-match):
+ * one staff member proposes it with a reason, another confirms; the queue and the dialog are read again.
+ */
+export function useCloseOut(transferId: string) {
+  const client = useQueryClient();
+  const settled = () => client.invalidateQueries({ queryKey: ['admin'] });
+  const propose = useMutation({
+    mutationFn: (body: CloseOutInput) => api<{ data: CloseOutJson }>(`/api/transfer-requests/${transferId}/close-out`, { method: 'POST', body }),
+    onSettled: settled,
+  });
+  const confirm = useMutation({
+    mutationFn: () => api<{ data: CloseOutJson }>(`/api/transfer-requests/${transferId}/close-out/confirm`, { method: 'POST', body: {} }),
+    onSettled: settled,
+  });
+  return { propose, confirm };
 }
