@@ -12,7 +12,7 @@ import { Input, Textarea } from '@web/components/ui/input';
 import { Select } from '@web/components/ui/select';
 import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, formatHours } from '@web/lib/format';
 import { scoreText } from './admin-format';
 import { useSession } from '@web/lib/session';
 import { CasesSection } from './cases-section';
@@ -49,7 +49,7 @@ function ListsSection({ isAdmin }: { isAdmin: boolean }) {
                   {l.current ? (
                     <>
                       <span>{t('compliance.lists.version', { date: formatDateTime(l.current.imported_at, i18n.language), entries: l.current.entries, names: l.current.names })}</span>
-                      <span className="text-muted-foreground">{t('compliance.lists.age', { hours: l.age_hours, max: l.max_age_hours })}</span>
+                      <span className="text-muted-foreground">{t('compliance.lists.age', { age: formatHours(l.age_hours, i18n.language), max: formatHours(l.max_age_hours, i18n.language) })}</span>
                     </>
                   ) : <span className="text-muted-foreground">{t('compliance.lists.never')}</span>}
                 </Card>
@@ -134,6 +134,12 @@ function DecisionForm({ alert, isAdmin }: { alert: ScreeningAlert; isAdmin: bool
   );
 }
 
+/** A confirmation is proposed first and agreed second: each note says which, never "confirmed" before the second person agrees. */
+function noteStep(notes: ScreeningAlert['notes'], index: number): 'false_positive' | 'proposed' | 'agreed' {
+  if (notes[index]!.decision === 'false_positive') return 'false_positive';
+  return notes.slice(0, index).some((n) => n.decision === 'confirmed') ? 'agreed' : 'proposed';
+}
+
 function AlertCard({ alert, isAdmin, staffId }: { alert: ScreeningAlert; isAdmin: boolean; staffId: string | undefined }) {
   const { t, i18n } = useTranslation('admin');
   // About this staff member (their name screened, their transfer): another decides it (server: 403 own_case).
@@ -159,7 +165,7 @@ function AlertCard({ alert, isAdmin, staffId }: { alert: ScreeningAlert; isAdmin
       {alert.confirmation_proposed ? <Alert variant="warning">{t('compliance.alerts.proposed', { name: alert.decided_by?.full_name ?? '' })}</Alert> : null}
       {alert.notes.length ? (
         <ul className="text-xs text-muted-foreground">
-          {alert.notes.map((n, i) => <li key={i}>{formatDateTime(n.at, i18n.language)} — {t(`compliance.alerts.decisions.${n.decision}`)}: {n.note}</li>)}
+          {alert.notes.map((n, i) => <li key={i}>{formatDateTime(n.at, i18n.language)} — {t(`compliance.alerts.decisions.${noteStep(alert.notes, i)}`)}{t('audit.colon')}{n.note}</li>)}
         </ul>
       ) : null}
       {alert.status !== 'open' ? null : own
