@@ -63,11 +63,11 @@ const payoutEntries = (id: string) => t.database.db.select().from(ledgerEntries)
 const disbursements = () => airtel.calls('POST', '/standard/v2/disbursements').length;
 
 describe('the rails as staff see them and the admin switches them', () => {
-  it('lists the three rails with their state; only an admin switches one, audited; unset credentials refuse it', async () => {
+  it('lists every rail with its state (here the operators\' configured, PayPal\'s and the bank\'s not); only an admin switches one, audited; unset credentials refuse it', async () => {
     const list = await t.request({ method: 'GET', url: '/api/rails', token: staff.token });
     expect(list.statusCode).toBe(200);
     expect(list.json().data.map((r: { id: string; configured: boolean }) => [r.id, r.configured]))
-      .toEqual([['airtel_gabon', true], ['airtel_rwanda', true], ['mtn_rwanda', true]]);
+      .toEqual([['airtel_gabon', true], ['airtel_rwanda', true], ['mtn_rwanda', true], ['paypal_payouts', false], ['sepa_france', false]]);
 
     expect((await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: staff.token, payload: { enabled: false } })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: '/api/rails', token: sender.token })).statusCode).toBe(403);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PayPalPayoutsPeer } from './peers/paypal-payouts-peer.js';
 
 interface Amount { currency_code: string; value: string }
 interface Order {
@@ -18,15 +19,16 @@ export interface Capture { id: string; authorizationId: string; status: 'COMPLET
 export interface Refund { id: string; captureId: string; status: 'COMPLETED'; amount: Amount }
 
 /** The calls a test can make fail: refused by PayPal, or the answer lost after PayPal did it. */
-export type PayPalOperation = 'authorize' | 'capture' | 'void' | 'refund';
-type Failure = { kind: 'down' } | { kind: 'lost' } | { kind: 'refused'; issue: string; description: string };
+export type PayPalOperation = 'authorize' | 'capture' | 'void' | 'refund' | 'payouts';
+export type Failure = { kind: 'down' } | { kind: 'lost' } | { kind: 'refused'; issue: string; description: string };
 
 /**
  * A PayPal-compatible HTTP peer on loopback speaking the parts of the REST API the app uses:
  * client-credentials tokens, Orders v2 create / get / capture / authorize, Payments v2
  * authorization capture and void and capture refund (each with PayPal-Request-Id idempotency: the
  * same id gets the first answer again and does nothing more), and the payer's approval page,
- * which redirects to the order's return URL. `failNext` makes the next calls of one kind fail.
+ * which redirects to the order's return URL, and Payouts (peers/paypal-payouts-peer.ts). `failNext`
+ * makes the next calls of one kind fail.
  */
 export class PayPalServer {
   readonly clientId = 'test-client';
@@ -36,6 +38,8 @@ export class PayPalServer {
   readonly captures = new Map<string, Capture>();
   readonly refunds = new Map<string, Refund>();
   readonly requests: { method: string; path: string; requestId: string | null }[] = [];
+  /** PayPal Payouts: batches by sender_batch_id, their items' statuses, and PayPal's webhooks. */
+  readonly payouts = new PayPalPayoutsPeer(() => this.url);
   private tokens = new Set<string>();
   private byRequestId = new Map<string, string>();
   /** First answers of Payments v2 calls by PayPal-Request-Id, replayed as they were. */
@@ -136,6 +140,8 @@ export class PayPalServer {
       if (requestId) this.byRequestId.set(requestId, order.id);
       return send(201, this.orderJson(order));
     }
+
+    if (url.pathname.startsWith('/v1/payments/payouts')) return this.payouts.handle(req.method ?? '', url.pathname, raw, this.failures.get('payouts')?.shift(), send);
 
     const payments = /^\/v2\/payments\/(authorizations|captures)\/([^/]+)\/(capture|void|refund)$/.exec(url.pathname);
     if (req.method === 'POST' && payments) return this.payment(payments[1]!, payments[2]!, payments[3] as PayPalOperation, requestId, res, send, error);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { payoutNameHolds, payoutRails, type NameCheck } from '@server/db/schema.js';
+import { payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
 import { enqueue, removeJob } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
@@ -11,6 +11,7 @@ import { attemptById, attemptsOf, openAttempt, send, writeOutcome } from './atte
 import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
 import { openHold } from './name-holds.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
+import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal } from './paypal-payouts.js';
 import { railOperator } from './registry.js';
 import { recordReversal } from './reversals.js';
 
@@ -73,6 +74,7 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   if (last?.state === 'reversed') return 'waiting';
   // After a confirmed failure staff choose: a new attempt, or the payout by hand.
   if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
+  if (paysByPaypal(row.destination_provider)) return startThroughPaypal(ctx, transferId, row.reference);
   const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
   const msisdn = details.recipient_phone ?? '';
   const rail = await railOf(ctx, row.destination_provider, msisdn);
@@ -110,6 +112,25 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
   return 'sent';
 }
 
+/** A transfer to a PayPal account: one batch of one item through PayPal Payouts (paypal-payouts.ts). */
+async function startThroughPaypal(ctx: Ctx, transferId: string, transferReference: string): Promise<StartResult> {
+  const payouts = await paypalOn(ctx.db, ctx.config);
+  if (!payouts) return 'by_hand';
+  const attempt = await ctx.db.transaction(async (tx) => {
+    const again = await lockForRailPayout(tx, transferId);
+    if (!again || again.wait) return null;
+    const opened = await openPaypalAttempt(tx, again.row);
+    if (opened) {
+      await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+      await markRailProcessing(ctx, tx, again.row);
+    }
+    return opened;
+  });
+  if (!attempt) return 'already_live';
+  await applyOutcome(ctx, attempt.id, await payouts.send(paypalOrder(attempt, transferReference)));
+  return 'sent';
+}
+
 /**
  * Asks the operator where an attempt stands, and writes the answer: an open one, or a paid one a
  * callback named (the operator may have taken the money back: reversals.ts).
@@ -117,6 +138,12 @@ async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult
 export async function enquire(ctx: Ctx, attemptId: string): Promise<void> {
   const attempt = await attemptById(ctx.db, attemptId);
   if (!attempt || !['submitting', 'pending', 'unknown', 'succeeded'].includes(attempt.state)) return;
+  if (attempt.rail === 'paypal_payouts') {
+    const payouts = paypalPayouts(ctx.config);
+    const [transfer] = await ctx.db.select({ reference: transferRequests.reference }).from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
+    if (payouts && transfer) await applyOutcome(ctx, attemptId, await payouts.status(paypalOrder(attempt, transfer.reference), attempt.operator_id));
+    return;
+  }
   const operator = railOperator(ctx.config, attempt.rail);
   if (!operator) return;
   await applyOutcome(ctx, attemptId, await operator.disbursement(attempt.reference));

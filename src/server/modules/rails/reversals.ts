@@ -11,11 +11,11 @@ import type { AttemptRow } from './attempts.js';
 // happens next.
 
 /** The operator as the sender knows it, named in their e-mail. */
-const OPERATOR_NAME = { airtel: 'Airtel Money', mtn: 'MTN MoMo' } as const;
+const OPERATOR_NAME = { airtel: 'Airtel Money', mtn: 'MTN MoMo', paypal: 'PayPal' } as const;
 
 /** Records, in the caller's transaction, that the operator took back the payout of `attempt` (already written `reversed`). */
 export async function recordReversal(ctx: Pick<AppContext, 'config'>, tx: Tx, attempt: AttemptRow): Promise<void> {
-  const operator = OPERATOR_NAME[attempt.rail === 'mtn_rwanda' ? 'mtn' : 'airtel'];
+  const operator = OPERATOR_NAME[attempt.rail === 'mtn_rwanda' ? 'mtn' : attempt.rail === 'paypal_payouts' ? 'paypal' : 'airtel'];
   // The timeline keeps the operator's own code for it, as it keeps a bank's return code.
   const code = attempt.steps.at(-1)?.operator_code ?? null;
   await recordRailReturn(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference, code, operator);

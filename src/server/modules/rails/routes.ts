@@ -82,5 +82,15 @@ const routes: ApiModule = async (app, { ctx }) => {
       },
     });
   }
+
+  // PayPal's webhooks (PAYMENT.PAYOUTS-ITEM.*) are signals like the operators' callbacks: stored,
+  // then PayPal is asked about the payout the item names (docs/rules/payout-rails.md#paypal-payouts).
+  app.post('/rails/paypal/webhook', {
+    config: { access: 'public' },
+    schema: { summary: "PayPal's payout item webhook: stored, then PayPal is asked about the payout (operator)", response: replies({ 200: ReceivedSchema }) },
+  }, async (request) => {
+    await receiveCallback(ctx, 'paypal', request.body, request.headers);
+    return { received: true as const };
+  });
 };
 export default routes;

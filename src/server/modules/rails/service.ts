@@ -11,6 +11,7 @@ import { attemptByReference, attemptsOf, type AttemptRow } from './attempts.js';
 import { enquireCollectionSoon } from './collections.js';
 import { airtelCallbackReference } from './airtel.js';
 import { mtnCallbackReference } from './mtn.js';
+import { paypalWebhookReference } from './paypal-payouts.js';
 import { enquireSoon } from './payouts.js';
 import { missingVariables, railConfigured } from './registry.js';
 import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
@@ -125,14 +126,14 @@ export async function payoutsOf(ctx: Ctx, transferId: string): Promise<PayoutAtt
 }
 
 /**
- * An operator's callback: stored as it arrived, then, when it names an attempt of ours (a payout
+ * An operator's callback (or PayPal's webhook): stored as it arrived, then, when it names an attempt of ours (a payout
  * or a collection), that attempt is asked about at once. Nothing else: only the operator's answer to the enquiry moves
  * an attempt, so a forged, repeated or out-of-order callback changes nothing.
  */
-export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
+export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn' | 'paypal', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
   const reference = operator === 'airtel'
     ? airtelCallbackReference(body, headers, ctx.config.AIRTEL_CALLBACK_SECRET)
-    : mtnCallbackReference(body, headers);
+    : operator === 'paypal' ? paypalWebhookReference(body) : mtnCallbackReference(body, headers);
   const signed = operator === 'airtel' && ctx.config.AIRTEL_CALLBACK_SECRET ? reference !== null : null;
   await ctx.db.transaction(async (tx) => {
     await tx.insert(railCallbacks).values({ operator, reference, signature_ok: signed, body: body ?? {} });

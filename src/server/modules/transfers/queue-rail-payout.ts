@@ -1,3 +1,4 @@
+import { CHANNELS, type ChannelId } from '@core/channels.js';
 import { isMobileChannel } from '@core/operators.js';
 import type { Tx } from '@server/db/client.js';
 import { enqueue } from '../jobs/service.js';
@@ -5,10 +6,11 @@ import type { TransferRequestRow } from './repo.js';
 
 /**
  * Queues the payout's start in the transaction that may have cleared its last control (payment
- * received, hold released, approval given): a mobile-money payout whose rail is on then leaves
- * by itself (docs/rules/payout-rails.md). The job checks everything again, so queuing it early
+ * received, hold released, approval given): a mobile-money or PayPal payout whose rail is on
+ * then leaves by itself (docs/rules/payout-rails.md). The job checks everything again, so queuing it early
  * or twice is harmless.
  */
 export async function queueRailPayout(tx: Tx, row: Pick<TransferRequestRow, 'id' | 'destination_provider'>, maxAttempts: number): Promise<void> {
-  if (isMobileChannel(row.destination_provider)) await enqueue(tx, 'payout_start', { transfer_id: row.id }, maxAttempts, `payout-start:${row.id}`);
+  const byRail = isMobileChannel(row.destination_provider) || CHANNELS[row.destination_provider as ChannelId]?.kind === 'paypal';
+  if (byRail) await enqueue(tx, 'payout_start', { transfer_id: row.id }, maxAttempts, `payout-start:${row.id}`);
 }

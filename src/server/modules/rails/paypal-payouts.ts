@@ -1,0 +1,235 @@
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { CHANNELS, type ChannelId } from '@core/channels.js';
+import type { Config } from '@server/config.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { payoutAttempts, payoutRails } from '@server/db/schema.js';
+import type { AttemptRow } from './attempts.js';
+import type { MoneyOutcome, OperatorStep } from './operator.js';
+import { railConfigured } from './registry.js';
+
+// PayPal Payouts as a payout rail (docs/rules/payout-rails.md#paypal-payouts): one batch of one
+// item per attempt, to the recipient's PayPal e-mail. The batch's sender_batch_id is the attempt's
+// reference, written before the call: PayPal completes a payout only once per sender_batch_id, and
+// answers a reused one with a link to the first batch. The item's status is the truth.
+
+/** The longest wait on PayPal's answer: past it the payout's outcome is unknown and asked about. */
+const PAYPAL_TIMEOUT_MS = 15_000;
+
+/** The item statuses that leave the money on its way (UNCLAIMED: the recipient has 30 days to claim it). */
+const PENDING_ITEM = new Set(['PENDING', 'NEW', 'ONHOLD', 'UNCLAIMED']);
+/**
+ * The item statuses that say no money reached the recipient: refused (FAILED, DENIED, BLOCKED) or
+ * sent back (RETURNED after 30 days unclaimed, REFUNDED, REVERSED). Asked about a paid attempt,
+ * the latter is a reversal (attempts.ts nextState).
+ */
+const FAILED_ITEM = new Set(['FAILED', 'DENIED', 'BLOCKED', 'RETURNED', 'REFUNDED', 'REVERSED']);
+
+/** What one payout pays: the attempt's reference, the recipient's PayPal e-mail, the exact amount. */
+export interface PayPalPayoutOrder {
+  reference: string;
+  email: string;
+  /** Exact decimal with two places ("52.75"). */
+  amount: string;
+  currency: 'USD' | 'EUR';
+  /** Shown to the recipient in PayPal's e-mail. */
+  note: string;
+}
+
+const ItemSchema = z.object({
+  payout_item_id: z.string().optional(),
+  transaction_id: z.string().optional(),
+  transaction_status: z.string().optional(),
+  errors: z.object({ name: z.string().optional(), message: z.string().optional() }).optional(),
+});
+const BatchSchema = z.object({
+  batch_header: z.object({ payout_batch_id: z.string(), batch_status: z.string() }),
+  items: z.array(ItemSchema).optional(),
+});
+const ErrorSchema = z.object({
+  name: z.string().optional(),
+  message: z.string().optional(),
+  details: z.array(z.object({ issue: z.string().optional(), field: z.string().optional() })).optional(),
+  links: z.array(z.object({ href: z.string(), rel: z.string().optional() })).optional(),
+});
+
+export interface PayPalPayoutsOptions { baseUrl: string; clientId: string; clientSecret: string; timeoutMs: number }
+
+/** PayPal Payouts over `fetch`: each answer reduced to the outcome the attempt model decides on. */
+export class PayPalPayouts {
+  private token: { value: string; expiresAt: number } | null = null;
+
+  constructor(private readonly options: PayPalPayoutsOptions) {}
+
+  /** Sends the batch of one item. A 5xx or no answer is unknown: asked about, never sent under a new id. */
+  async send(order: PayPalPayoutOrder): Promise<MoneyOutcome> {
+    const body = {
+      sender_batch_header: { sender_batch_id: order.reference, recipient_type: 'EMAIL', email_subject: 'You have a payment' },
+      items: [{
+        recipient_type: 'EMAIL', receiver: order.email, sender_item_id: order.reference, note: order.note,
+        amount: { value: order.amount, currency: order.currency },
+      }],
+    };
+    const answer = await this.call('POST', '/v1/payments/payouts', body);
+    if (answer.kind === 'none') return unknown(step('disburse', null, null, answer.message), answer.message);
+    const { status, json } = answer;
+    if (status === 201 || status === 200) return batchOutcome(json, step('disburse', status, null, null));
+    const error = ErrorSchema.safeParse(json).data;
+    const code = error?.details?.[0]?.issue ?? error?.name ?? null;
+    const duplicate = firstBatchId(error);
+    // The sender_batch_id was used before: that first batch is the payout, asked about by its id.
+    if (duplicate) return this.batch(duplicate);
+    const said = step('disburse', status, code, error?.message ?? null);
+    // Refused before any batch was made (bad e-mail, currency, funds): nothing moved.
+    if (status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 429) return { state: 'failed', reason: code ?? `HTTP ${status}`, step: said };
+    return unknown(said, code ?? `HTTP ${status}`);
+  }
+
+  /**
+   * The status enquiry. With the batch's id, PayPal's batch (its one item) is read. Without it
+   * (the send's answer was lost), the same batch is asked for again under the same
+   * sender_batch_id: PayPal answers with the first batch (or makes it, if the first never
+   * arrived), never a second payout.
+   */
+  status(order: PayPalPayoutOrder, batchId: string | null): Promise<MoneyOutcome> {
+    return batchId ? this.batch(batchId) : this.send(order).then((outcome) => asEnquiry(outcome));
+  }
+
+  private async batch(batchId: string): Promise<MoneyOutcome> {
+    const answer = await this.call('GET', `/v1/payments/payouts/${encodeURIComponent(batchId)}`);
+    if (answer.kind === 'none') return unknown(step('disbursement', null, null, answer.message), answer.message);
+    if (answer.status !== 200) return unknown(step('disbursement', answer.status, ErrorSchema.safeParse(answer.json).data?.name ?? null, null), `HTTP ${answer.status}`);
+    return batchOutcome(answer.json, step('disbursement', 200, null, null));
+  }
+
+  private async accessToken(): Promise<string> {
+    if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
+    const basic = Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64');
+    const res = await fetch(new URL('/v1/oauth2/token', this.options.baseUrl), {
+      method: 'POST', headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials', signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const body = z.object({ access_token: z.string(), expires_in: z.number() }).parse(await res.json());
+    this.token = { value: body.access_token, expiresAt: Date.now() + (body.expires_in - 60) * 1000 };
+    return body.access_token;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ kind: 'answer'; status: number; json: unknown } | { kind: 'none'; message: string }> {
+    try {
+      const res = await fetch(new URL(path, this.options.baseUrl), {
+        method,
+        headers: { Authorization: `Bearer ${await this.accessToken()}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      return { kind: 'answer', status: res.status, json: await res.json().catch(() => ({})) };
+    } catch (error) {
+      return { kind: 'none', message: error instanceof Error ? error.message : 'no answer' };
+    }
+  }
+}
+
+function step(call: OperatorStep['call'], status: number | null, code: string | null, message: string | null): OperatorStep {
+  return { at: new Date().toISOString(), call, http_status: status, operator_code: code, message };
+}
+
+function unknown(s: OperatorStep, reason: string): MoneyOutcome {
+  return { state: 'unknown', reason, step: s };
+}
+
+/** The first batch's id from PayPal's answer to a reused sender_batch_id (its link to that batch). */
+function firstBatchId(error: z.infer<typeof ErrorSchema> | undefined): string | null {
+  const href = error?.links?.find((l) => /\/v1\/payments\/payouts\/[^/]+$/.test(l.href))?.href;
+  return href ? decodeURIComponent(href.split('/').at(-1)!) : null;
+}
+
+/** A batch's one item as an outcome: its status is the truth; the batch's own only while the item has none. */
+function batchOutcome(json: unknown, said: OperatorStep): MoneyOutcome {
+  const parsed = BatchSchema.safeParse(json);
+  if (!parsed.success) return unknown({ ...said, message: 'unreadable answer' }, 'unreadable answer');
+  const { payout_batch_id: batchId, batch_status: batchStatus } = parsed.data.batch_header;
+  const item = parsed.data.items?.[0];
+  const status = item?.transaction_status ?? (batchStatus === 'DENIED' ? 'DENIED' : 'PENDING');
+  const s = { ...said, operator_code: status, message: item?.errors?.name ?? item?.errors?.message ?? null };
+  if (status === 'SUCCESS') return { state: 'succeeded', operator_id: batchId, step: s };
+  if (FAILED_ITEM.has(status)) return { state: 'failed', reason: status, step: s };
+  if (PENDING_ITEM.has(status)) return { state: 'pending', operator_id: batchId, step: s };
+  return unknown(s, status);
+}
+
+/** An answer to the send asked again is an enquiry's answer (it may turn a paid payout into a reversal). */
+function asEnquiry(outcome: MoneyOutcome): MoneyOutcome {
+  return { ...outcome, step: { ...outcome.step, call: 'disbursement' } } as MoneyOutcome;
+}
+
+/** Transfers to a PayPal channel are this rail's. */
+export function paysByPaypal(destination: string): boolean {
+  return CHANNELS[destination as ChannelId]?.kind === 'paypal';
+}
+
+const clients = new WeakMap<Config, PayPalPayouts | null>();
+
+/** The Payouts client, or null when PayPal's credentials are not set. */
+export function paypalPayouts(config: Config): PayPalPayouts | null {
+  if (!clients.has(config)) {
+    clients.set(config, railConfigured(config, 'paypal_payouts') ? new PayPalPayouts({
+      baseUrl: config.PAYPAL_API_BASE, clientId: config.PAYPAL_CLIENT_ID!, clientSecret: config.PAYPAL_CLIENT_SECRET!, timeoutMs: PAYPAL_TIMEOUT_MS,
+    }) : null);
+  }
+  return clients.get(config)!;
+}
+
+/** The rail is switched on by an admin and PayPal's credentials are set. */
+export async function paypalOn(db: Db | Tx, config: Config): Promise<PayPalPayouts | null> {
+  const client = paypalPayouts(config);
+  if (!client) return null;
+  const [row] = await db.select({ enabled: payoutRails.enabled }).from(payoutRails).where(eq(payoutRails.id, 'paypal_payouts'));
+  return row?.enabled ? client : null;
+}
+
+/** What a transfer's PayPal payout pays: its amount in the payout currency, to the recipient's PayPal e-mail. */
+export interface PaypalTransfer {
+  id: string;
+  payout_amount: string;
+  payout_currency: string;
+  destination_details: unknown;
+}
+
+/**
+ * Writes a new PayPal attempt in `submitting`; its reference (a UUID) is the batch's
+ * sender_batch_id. Refused (null) when the transfer already has an attempt open or succeeded.
+ */
+export async function openPaypalAttempt(tx: Tx, row: PaypalTransfer): Promise<AttemptRow | null> {
+  const email = (row.destination_details as { recipient_email?: string }).recipient_email ?? '';
+  const [opened] = await tx.insert(payoutAttempts).values({
+    transfer_id: row.id,
+    seq: sql`(select coalesce(max(seq), 0) + 1 from payout_attempts where transfer_id = ${row.id})`,
+    rail: 'paypal_payouts',
+    reference: crypto.randomUUID(),
+    email,
+    amount: row.payout_amount,
+    currency: row.payout_currency as 'USD' | 'EUR',
+  }).onConflictDoNothing().returning();
+  return opened ?? null;
+}
+
+/** The order an attempt pays, sent once and asked about again under the same reference. */
+export function paypalOrder(attempt: AttemptRow, transferReference: string): PayPalPayoutOrder {
+  return {
+    // The amount column keeps two decimals, as PayPal takes USD and EUR.
+    reference: attempt.reference, email: attempt.email!, amount: attempt.amount, currency: attempt.currency as 'USD' | 'EUR',
+    note: `Transfer ${transferReference}`,
+  };
+}
+
+/**
+ * Our reference in a PayPal webhook (PAYMENT.PAYOUTS-ITEM.*): the item's sender_item_id, which is
+ * the attempt's reference. A signal only: it makes us ask PayPal sooner, nothing more.
+ */
+export function paypalWebhookReference(body: unknown): string | null {
+  const parsed = z.object({
+    event_type: z.string().startsWith('PAYMENT.PAYOUTS-ITEM.'),
+    resource: z.object({ payout_item: z.object({ sender_item_id: z.string().min(1).max(100) }) }),
+  }).safeParse(body);
+  return parsed.success ? parsed.data.resource.payout_item.sender_item_id : null;
+}
