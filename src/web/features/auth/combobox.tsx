@@ -19,6 +19,75 @@ const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').to
 /** How many matches are drawn at once; typing narrows the rest. */
 const MAX_SHOWN = 100;
 
+/** The options matching what is typed: those whose label starts with it first, then those containing it anywhere. */
+function matchOptions(options: ComboOption[], typed: string): ComboOption[] {
+  const q = fold(typed.trim());
+  if (!q) return options;
+  const starts: ComboOption[] = [];
+  const contains: ComboOption[] = [];
+  for (const o of options) {
+    const hay = fold(`${o.label} ${o.keywords ?? ''}`);
+    if (fold(o.label).startsWith(q)) starts.push(o);
+    else if (hay.includes(q)) contains.push(o);
+  }
+  return [...starts, ...contains];
+}
+
+interface ComboListProps {
+  id: string;
+  open: boolean;
+  shown: ComboOption[];
+  /** How many more match than are shown. */
+  hidden: number;
+  value: string;
+  active: number;
+  /** Free text the field would keep, offered when nothing matches ('' when free text is not allowed). */
+  typed: string;
+  onPick: (option: ComboOption) => void;
+  onHover: (index: number) => void;
+}
+
+/** The list under the field: the matches shown, or why there are none, and how many more there are. */
+const ComboList = forwardRef<HTMLUListElement, ComboListProps>(function ComboList({ id, open, shown, hidden, value, active, typed, onPick, onHover }, ref) {
+  const { t } = useTranslation('auth');
+  return (
+    <ul
+      ref={ref}
+      id={id}
+      role="listbox"
+      hidden={!open}
+      className="absolute z-30 mt-1 max-h-64 w-full overflow-y-auto rounded-md border border-border bg-white py-1 text-sm shadow-lg"
+    >
+      {shown.map((o, i) => (
+        <li
+          key={`${o.value}-${i}`}
+          id={`${id}-${i}`}
+          role="option"
+          aria-selected={o.value === value}
+          data-index={i}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onPick(o)}
+          onMouseMove={() => onHover(i)}
+          className={cn('flex cursor-pointer items-center gap-2 px-3 py-2', i === active && 'bg-brand-50 text-brand-900')}
+        >
+          {o.prefix ? <span aria-hidden>{o.prefix}</span> : null}
+          <span className="truncate">{o.label}</span>
+        </li>
+      ))}
+      {shown.length === 0 ? (
+        <li role="presentation" className="px-3 py-2 text-muted-foreground">
+          {typed ? t('combobox.useTyped', { value: typed }) : t('combobox.noMatch')}
+        </li>
+      ) : null}
+      {hidden > 0 ? (
+        <li role="presentation" className="px-3 py-2 text-xs text-muted-foreground">
+          {t('combobox.more', { count: hidden })}
+        </li>
+      ) : null}
+    </ul>
+  );
+});
+
 export interface ComboboxProps {
   id?: string;
   value: string;
@@ -54,18 +123,7 @@ export const Combobox = forwardRef<HTMLInputElement, ComboboxProps>(function Com
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
 
-  const matches = useMemo(() => {
-    const q = fold((query ?? '').trim());
-    if (!q) return options;
-    const starts: ComboOption[] = [];
-    const contains: ComboOption[] = [];
-    for (const o of options) {
-      const hay = fold(`${o.label} ${o.keywords ?? ''}`);
-      if (fold(o.label).startsWith(q)) starts.push(o);
-      else if (hay.includes(q)) contains.push(o);
-    }
-    return [...starts, ...contains];
-  }, [options, query]);
+  const matches = useMemo(() => matchOptions(options, query ?? ''), [options, query]);
   const shown = matches.slice(0, MAX_SHOWN);
 
   useEffect(() => {
@@ -151,40 +209,10 @@ export const Combobox = forwardRef<HTMLInputElement, ComboboxProps>(function Com
         {...aria}
       />
       <ChevronDown aria-hidden className="pointer-events-none absolute right-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-      <ul
-        ref={listRef}
-        id={listId}
-        role="listbox"
-        hidden={!open}
-        className="absolute z-30 mt-1 max-h-64 w-full overflow-y-auto rounded-md border border-border bg-white py-1 text-sm shadow-lg"
-      >
-        {shown.map((o, i) => (
-          <li
-            key={`${o.value}-${i}`}
-            id={`${listId}-${i}`}
-            role="option"
-            aria-selected={o.value === value}
-            data-index={i}
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => pick(o)}
-            onMouseMove={() => setActive(i)}
-            className={cn('flex cursor-pointer items-center gap-2 px-3 py-2', i === active && 'bg-brand-50 text-brand-900')}
-          >
-            {o.prefix ? <span aria-hidden>{o.prefix}</span> : null}
-            <span className="truncate">{o.label}</span>
-          </li>
-        ))}
-        {shown.length === 0 ? (
-          <li role="presentation" className="px-3 py-2 text-muted-foreground">
-            {allowCustom && query?.trim() ? t('combobox.useTyped', { value: query.trim() }) : t('combobox.noMatch')}
-          </li>
-        ) : null}
-        {matches.length > shown.length ? (
-          <li role="presentation" className="px-3 py-2 text-xs text-muted-foreground">
-            {t('combobox.more', { count: matches.length - shown.length })}
-          </li>
-        ) : null}
-      </ul>
+      <ComboList
+        ref={listRef} id={listId} open={open} shown={shown} hidden={matches.length - shown.length} value={value} active={active}
+        typed={allowCustom ? query?.trim() ?? '' : ''} onPick={pick} onHover={setActive}
+      />
     </div>
   );
 });

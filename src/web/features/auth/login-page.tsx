@@ -1,20 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LoginSchema } from '@core/schemas';
+import type { Login } from '@core/schemas';
 import { afterSignIn, isStaff, useSession, type SessionUser } from '@web/lib/session';
 import { PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
-import { CheckboxField, Field, Form, FormError, SubmitButton } from '@web/components/ui/form';
-import { useZodForm } from '@web/components/ui/zod-form';
-import { Input } from '@web/components/ui/input';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
-import { authApi, isMfaChallenge, looksSuccessful, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
+import { authApi, isMfaChallenge, needsVerification, REDIRECT_DELAY_MS } from '@web/lib/auth-api';
 import { OAuthButtons } from './oauth-buttons';
-import { PasswordInput } from '@web/components/password-field';
-import { errorText } from '@web/lib/translate';
+import { PasswordSignIn, useLoginForm, usePasswordReset } from './password-sign-in';
 import { VerifyEmailStep } from './verify-email-step';
 import { MfaStep } from './mfa-step';
 
@@ -38,15 +34,27 @@ function usePendingMfaToken(): string | null {
   return typeof state?.mfaToken === 'string' ? state.mfaToken : null;
 }
 
+/** Back from Google or Facebook without a sign-in: why (the server's redirect names it). */
+function OAuthFailureNotice() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const failure = params.get('error');
+  if (!(OAUTH_FAILURES as readonly string[]).includes(failure ?? '')) return null;
+  const provider = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'Google';
+  return (
+    <Alert variant={failure === 'oauth_confirm_email' ? 'default' : 'destructive'} className="mb-4" data-testid="oauth-error">
+      {t(`oauth.${failure}`, { provider })}
+    </Alert>
+  );
+}
+
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'validation', 'common']);
   const { toast } = useToast();
   const { login } = useSession();
   const navigate = useNavigate();
   const returnTo = useReturnPath();
-  const [params] = useSearchParams();
-  const form = useZodForm(LoginSchema, { email: '', password: '', remember: false });
-  const [reset, setReset] = useState<{ busy: boolean; message?: string; success?: boolean; error?: string }>({ busy: false });
+  const form = useLoginForm();
   const [verifying, setVerifying] = useState(false);
   const pendingMfaToken = usePendingMfaToken();
   const [mfaToken, setMfaToken] = useState<string | null>(pendingMfaToken);
@@ -54,26 +62,18 @@ export default function LoginPage() {
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const email = form.watch('email').trim();
+  const reset = usePasswordReset(email);
 
-  // Back from Google or Facebook without a sign-in: say why (the server's redirect names it).
-  const failure = params.get('error');
-  const provider = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'Google';
-  const oauthMessage = (OAUTH_FAILURES as readonly string[]).includes(failure ?? '') ? t(`oauth.${failure}`, { provider }) : null;
-
-  /** The reset is asked for the e-mail typed above; without one, say so. */
-  const forgot = async () => {
-    if (!email) {
-      setReset({ busy: false, error: t('validation:enterEmailToReset') });
+  const signIn = async (values: Login) => {
+    setRestartMessage('');
+    const answer = await authApi.login(values);
+    if (isMfaChallenge(answer)) {
+      setMfaToken(answer.mfa_token);
       return;
     }
-    setReset({ busy: true });
-    try {
-      const { message } = await authApi.requestReset(email);
-      const text = message || t('reset.sentFallback');
-      setReset({ busy: false, message: text, success: looksSuccessful(text) });
-    } catch (err) {
-      setReset({ busy: false, error: errorText(err, t('reset.failed')) });
-    }
+    const user = await login(answer.token);
+    const [to, opts] = afterSignIn(user, landing(user, returnTo));
+    navigate(to, { replace: true, ...opts });
   };
 
   return (
@@ -118,73 +118,15 @@ export default function LoginPage() {
             </div>
           ) : (
             <>
-              {oauthMessage ? (
-                <Alert variant={failure === 'oauth_confirm_email' ? 'default' : 'destructive'} className="mb-4" data-testid="oauth-error">
-                  {oauthMessage}
-                </Alert>
-              ) : null}
+              <OAuthFailureNotice />
               <OAuthButtons />
-              <Form
+              <PasswordSignIn
                 form={form}
-                onSubmit={async (values) => {
-                  setRestartMessage('');
-                  const answer = await authApi.login(values);
-                  if (isMfaChallenge(answer)) {
-                    setMfaToken(answer.mfa_token);
-                    return;
-                  }
-                  const user = await login(answer.token);
-                  const [to, opts] = afterSignIn(user, landing(user, returnTo));
-                  navigate(to, { replace: true, ...opts });
-                }}
+                reset={reset}
+                restartMessage={restartMessage}
+                onSubmit={signIn}
                 onFailure={(err) => setVerifying(isApiError(err) && needsVerification(err.body))}
-                fallbackError={t('login.failed')}
-                className="flex flex-col gap-4"
-                data-testid="login-form"
-              >
-                <FormError data-testid="login-error" />
-                {restartMessage ? <Alert variant="destructive">{restartMessage}</Alert> : null}
-                <Field name="email" label={t('login.email')} required onValueChange={() => reset.error && setReset({ busy: false })}>
-                  <Input type="email" inputMode="email" autoComplete="username" />
-                </Field>
-                <Field
-                  name="password"
-                  label={t('login.password')}
-                  required
-                  labelAction={
-                    <button
-                      type="button"
-                      onClick={forgot}
-                      disabled={reset.busy}
-                      className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline disabled:opacity-60"
-                      data-testid="forgot-password"
-                    >
-                      {reset.busy ? t('reset.sending') : t('login.forgot')}
-                    </button>
-                  }
-                >
-                  <PasswordInput autoComplete="current-password" />
-                </Field>
-                {reset.error ? (
-                  <Alert variant="destructive" data-testid="reset-error">
-                    {reset.error}
-                  </Alert>
-                ) : reset.message ? (
-                  <Alert variant={reset.success ? 'success' : 'default'} data-testid="reset-message">
-                    {reset.message}
-                  </Alert>
-                ) : null}
-                <CheckboxField name="remember" label={t('login.remember')} />
-                <SubmitButton size="lg" busyLabel={t('login.busy')} data-testid="login-submit">
-                  {t('login.submit')}
-                </SubmitButton>
-                <p className="text-center text-sm text-slate-700">
-                  {t('login.noAccount')}{' '}
-                  <Link to="/register" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-                    {t('login.register')}
-                  </Link>
-                </p>
-              </Form>
+              />
             </>
           )}
         </CardContent>

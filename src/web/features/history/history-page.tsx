@@ -2,10 +2,8 @@ import { lazy, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
-import { formatPhone } from '@core/phone';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
-import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
@@ -14,25 +12,17 @@ import { Label } from '@web/components/ui/label';
 import { Select } from '@web/components/ui/select';
 import { OnceOpened } from '@web/components/ui/once-opened';
 import { LoadingState } from '@web/components/ui/spinner';
-import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
-import { SenderStateLine } from '@web/components/sender-state';
-import { directionLabel, formatDateTime, moneyFromDecimal } from '@web/lib/format';
-import { recipientName, useTransactions } from '@web/lib/transfers';
-import { TransferActions } from './transfer-actions';
+import { useTransactions } from '@web/lib/transfers';
+import { HistoryTable } from './history-table';
 
 // The details, their thread and its reply form load when first opened: the list needs none of them.
 const TransferDetailsDialog = lazy(() => import('./details-dialog').then((m) => ({ default: m.TransferDetailsDialog })));
 
 const FILTERS = ['', 'pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
 
-// One table: on a phone (below md) each row is a card, recipient and amount first, then the
-// date and reference, the states, and the actions, all within the screen's width.
-const cell = 'min-w-0 md:table-cell md:px-4 md:py-3 md:align-top';
-
 /** History: search, status filter, refresh, count, and per transfer its states, details, cancel, receipt and send again. */
 export default function HistoryPage() {
-  const { t, i18n } = useTranslation(['transfer', 'common']);
-  const lng = i18n.resolvedLanguage ?? 'en';
+  const { t } = useTranslation(['transfer', 'common']);
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [status, setStatus] = useState('');
@@ -44,7 +34,6 @@ export default function HistoryPage() {
     else { next.delete('details'); next.delete('reply'); }
     return next;
   });
-  const delivery = useDelivery();
 
   // The search runs in the database; wait until typing pauses.
   useEffect(() => {
@@ -102,53 +91,7 @@ export default function HistoryPage() {
           <EmptyState icon={<HistoryIcon className="size-8" />} title={q || status ? t('history.noMatch') : t('history.empty')}
             action={<Button asChild variant="outline"><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>} />
         ) : (
-          <Card className="md:overflow-x-auto">
-            <table className="block w-full text-left text-sm md:table md:min-w-[820px]" data-testid="history-table">
-              <caption className="sr-only">{t('history.title')}</caption>
-              <thead className="sr-only border-b border-border bg-slate-50 text-xs uppercase tracking-wide text-slate-600 md:not-sr-only md:table-header-group">
-                <tr>
-                  <th scope="col" className="px-4 py-3">{t('history.recipient')}</th>
-                  <th scope="col" className="px-4 py-3 text-right">{t('history.amount')}</th>
-                  <th scope="col" className="px-4 py-3">{t('history.date')}</th>
-                  <th scope="col" className="px-4 py-3">{t('history.status')}</th>
-                  <th scope="col" className="px-4 py-3 text-right">{t('history.actions')}</th>
-                </tr>
-              </thead>
-              <tbody className="block divide-y divide-border md:table-row-group">
-                {rows.map((item) => {
-                  const name = recipientName(item);
-                  const phone = item.destination_details.recipient_phone;
-                  return (
-                    <tr key={item.id} data-testid="history-row" data-reference={item.reference}
-                      className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-2 p-4 md:table-row md:p-0">
-                      <td className={`${cell} col-start-1 row-start-1`}>
-                        <p className="break-words font-medium">{name ?? <span className="italic text-slate-600">{t('history.unknownRecipient')}</span>}</p>
-                        {phone ? <p className="whitespace-nowrap text-xs text-slate-700">{formatPhone(phone)}</p> : null}
-                        <p className="text-xs text-slate-600">{directionLabel(t, item.direction)}</p>
-                      </td>
-                      <td className={`${cell} col-start-2 row-start-1 whitespace-nowrap text-right font-semibold tabular-nums`}>
-                        {moneyFromDecimal(item.amount, item.currency, lng)}
-                      </td>
-                      <td className={`${cell} col-span-2 row-start-2 text-xs text-slate-700 md:text-sm`}>
-                        <p>{formatDateTime(item.created_at, lng)}</p>
-                        <p className="font-mono text-xs text-slate-700" data-testid="history-reference">{item.reference}</p>
-                      </td>
-                      <td className={`${cell} col-span-2 row-start-3`}>
-                        <div className="flex flex-wrap items-center gap-1.5 md:flex-col md:items-start">
-                          <SenderStateLine item={item} />
-                          {item.action_needed ? <Badge variant="yellow">{t('action.badge')}</Badge> : null}
-                          <DeliveryNote delivery={delivery(item)} />
-                        </div>
-                      </td>
-                      <td className={`${cell} col-span-2 row-start-4`}>
-                        <TransferActions item={item} onDetails={() => showDetails(item.transfer_request_id)} />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </Card>
+          <HistoryTable rows={rows} onDetails={showDetails} />
         )}
         {list.hasNextPage ? (
           <div className="mt-4 flex justify-center">

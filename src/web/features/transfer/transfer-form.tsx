@@ -44,6 +44,49 @@ function PhoneHint({ destination }: { destination: ChannelId }) {
   return <span aria-live="polite" data-testid="phone-operator" className={refusal ? 'text-destructive' : undefined}>{text}</span>;
 }
 
+/** Who receives the money, as the destination's kind asks: a PayPal address, a phone number, or a bank account. */
+function RecipientFields({ destination }: { destination: ChannelId }) {
+  const { t } = useTranslation(['transfer', 'common', 'validation']);
+  const kind = CHANNELS[destination].kind;
+  if (kind === 'paypal') {
+    return (
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field name="recipient_email" label={t('form.paypalEmail')} required>
+          <Input type="email" autoComplete="off" />
+        </Field>
+        <Field name="recipient_name" label={t('form.paypalName')} required>
+          <Input autoComplete="off" />
+        </Field>
+      </div>
+    );
+  }
+  if (kind === 'mobile') {
+    return (
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field name="recipient_phone" label={t('form.recipientPhone')} required hint={<PhoneHint destination={destination} />}>
+          <Input type="tel" autoComplete="off" />
+        </Field>
+        <Field name="recipient_name" label={t('form.recipientNameOptional')}>
+          <Input autoComplete="off" />
+        </Field>
+      </div>
+    );
+  }
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field name="recipient_name" label={t('form.accountHolder')} required className="sm:col-span-2">
+        <Input autoComplete="off" />
+      </Field>
+      <Field name="iban" label={t('form.iban')} required parse={groupIbanAsTyped}>
+        <Input autoComplete="off" spellCheck={false} />
+      </Field>
+      <Field name="bic" label={t('form.bicOptional')} parse={upper}>
+        <Input autoComplete="off" spellCheck={false} />
+      </Field>
+    </div>
+  );
+}
+
 /**
  * The transfer's fields, inside the page's <Form>: route, amount (with the rate, or why the price
  * was refused, as its hint), a saved recipient to fill in, the destination's own recipient fields,
@@ -60,7 +103,6 @@ export const TransferFields = memo(function TransferFields({ rate, rateError, sa
   const { getValues, setValue, clearErrors } = useFormContext<TransferValues>();
   const [source, destination] = useWatch<TransferValues, ['source', 'destination']>({ name: ['source', 'destination'] });
   const currency = CHANNELS[source].currency;
-  const kind = CHANNELS[destination].kind;
 
   /** A new source keeps a destination it can send to; the amount is read again in its currency. */
   const onSource = (value: unknown) => {
@@ -126,37 +168,7 @@ export const TransferFields = memo(function TransferFields({ rate, rateError, sa
         </FormField>
       ) : null}
 
-      {kind === 'paypal' ? (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="recipient_email" label={t('form.paypalEmail')} required>
-            <Input type="email" autoComplete="off" />
-          </Field>
-          <Field name="recipient_name" label={t('form.paypalName')} required>
-            <Input autoComplete="off" />
-          </Field>
-        </div>
-      ) : kind === 'mobile' ? (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="recipient_phone" label={t('form.recipientPhone')} required hint={<PhoneHint destination={destination} />}>
-            <Input type="tel" autoComplete="off" />
-          </Field>
-          <Field name="recipient_name" label={t('form.recipientNameOptional')}>
-            <Input autoComplete="off" />
-          </Field>
-        </div>
-      ) : (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="recipient_name" label={t('form.accountHolder')} required className="sm:col-span-2">
-            <Input autoComplete="off" />
-          </Field>
-          <Field name="iban" label={t('form.iban')} required parse={groupIbanAsTyped}>
-            <Input autoComplete="off" spellCheck={false} />
-          </Field>
-          <Field name="bic" label={t('form.bicOptional')} parse={upper}>
-            <Input autoComplete="off" spellCheck={false} />
-          </Field>
-        </div>
-      )}
+      <RecipientFields destination={destination} />
 
       <Field name="note" label={t('form.notesOptional')}>
         <Textarea rows={3} maxLength={500} />
