@@ -16,6 +16,7 @@ import { FeesTab } from './fees-tab';
 import { JobsTab } from './jobs-tab';
 import { KycLimitsTab } from './kyc-limits-tab';
 import { OperatorsTab } from './operators-tab';
+import { PayoutExceptionsTab } from './payout-exceptions-tab';
 import { QuoteValidityTab } from './quote-validity-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
@@ -28,8 +29,11 @@ import { VerificationTab } from './verification-tab';
 const VolumeTab = lazy(() => import('./volume-tab'));
 
 const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'bank', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
-/** Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews). */
-const STAFF_TABS = ['verification', 'compliance'] as const;
+/**
+ * Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews;
+ * payouts that need a person: docs/rules/payout-rails.md#needs-attention).
+ */
+const STAFF_TABS = ['verification', 'compliance', 'payouts'] as const;
 
 function StatCards({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -134,6 +138,7 @@ export default function AdminPage() {
               <TabsTrigger value="reconciliation">{t('tabs.reconciliation')}</TabsTrigger>
               <TabsTrigger value="audit">{t('tabs.audit')}</TabsTrigger>
               <TabsTrigger value="compliance">{t('tabs.compliance')}</TabsTrigger>
+              <TabsTrigger value="payouts">{t('tabs.payouts')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="verification"><VerificationTab /></TabsContent>
@@ -153,6 +158,7 @@ export default function AdminPage() {
             <TabsContent value="audit"><AuditTab /></TabsContent>
             {/* Sanctions screening and transaction monitoring (docs/rules/screening.md, docs/rules/monitoring.md). */}
             <TabsContent value="compliance"><ComplianceTab /></TabsContent>
+            <TabsContent value="payouts"><PayoutExceptionsTab /></TabsContent>
           </Tabs>
         ) : (
           <Tabs value={tab} onValueChange={select}>
@@ -160,10 +166,12 @@ export default function AdminPage() {
               <TabsTrigger value="requests">{t('tabs.requests')}</TabsTrigger>
               <TabsTrigger value="verification">{t('tabs.verification')}</TabsTrigger>
               <TabsTrigger value="compliance">{t('tabs.compliance')}</TabsTrigger>
+              <TabsTrigger value="payouts">{t('tabs.payouts')}</TabsTrigger>
             </TabsList>
             <TabsContent value="requests"><RequestsTab /></TabsContent>
             <TabsContent value="verification"><VerificationTab /></TabsContent>
             <TabsContent value="compliance"><ComplianceTab /></TabsContent>
+            <TabsContent value="payouts"><PayoutExceptionsTab /></TabsContent>
           </Tabs>
         )}
       </div>

@@ -14,6 +14,7 @@ import { startPaypalCheckout, useTransfer } from '@web/lib/transfers';
 import { ClosedNotice, isClosed } from './closed-notice';
 import { CollectCard } from './collect-card';
 import { ProofCard } from './proof-card';
+import { RecipientCorrectionCard } from './recipient-correction-card';
 import { TransferFacts } from './transfer-facts';
 
 /**
@@ -67,6 +68,7 @@ export default function PaymentPage() {
         <Alert variant="success" className="mb-4 flex items-center gap-2"><CheckCircle2 aria-hidden className="size-5" />{t('pay.received')}</Alert>
       ) : null}
 
+      {closed ? null : <RecipientCorrectionCard transferId={tr.id} />}
       <TransferFacts transfer={tr} payable={payable} />
 
       {payOnPayPal ? (
