@@ -17,6 +17,7 @@ import { JobsTab } from './jobs-tab';
 import { KycLimitsTab } from './kyc-limits-tab';
 import { OperatorsTab } from './operators-tab';
 import { PayoutExceptionsTab } from './payout-exceptions-tab';
+import { RailsTab } from './rails-tab';
 import { QuoteValidityTab } from './quote-validity-tab';
 import { RatesTab } from './rates-tab';
 import { ReconciliationTab } from './reconciliation-tab';
@@ -28,7 +29,7 @@ import { VerificationTab } from './verification-tab';
 // The chart is code-split: its module loads only when the volume tab is opened.
 const VolumeTab = lazy(() => import('./volume-tab'));
 
-const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'bank', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
+const ADMIN_TABS = ['users', 'fees', 'rates', 'quotes', 'limits', 'operators', 'rails', 'bank', 'volume', 'jobs', 'reconciliation', 'audit', 'compliance'] as const;
 /**
  * Tabs managers have besides the request queue (identity reviews: docs/rules/know-your-sender.md#reviews;
  * payouts that need a person: docs/rules/payout-rails.md#needs-attention).
@@ -132,6 +133,7 @@ export default function AdminPage() {
               <TabsTrigger value="quotes">{t('tabs.quotes')}</TabsTrigger>
               <TabsTrigger value="limits">{t('tabs.limits')}</TabsTrigger>
               <TabsTrigger value="operators">{t('tabs.operators')}</TabsTrigger>
+              <TabsTrigger value="rails">{t('tabs.rails')}</TabsTrigger>
               <TabsTrigger value="bank">{t('tabs.bank')}</TabsTrigger>
               <TabsTrigger value="volume">{t('tabs.volume')}</TabsTrigger>
               <TabsTrigger value="jobs">{t('tabs.jobs')}</TabsTrigger>
@@ -148,6 +150,8 @@ export default function AdminPage() {
             <TabsContent value="quotes"><QuoteValidityTab /></TabsContent>
             <TabsContent value="limits"><KycLimitsTab /></TabsContent>
             <TabsContent value="operators"><OperatorsTab /></TabsContent>
+            {/* Payout rails: their switch, float and queue (docs/rules/payout-rails.md). */}
+            <TabsContent value="rails"><RailsTab /></TabsContent>
             {/* SEPA payout files and bank statements (docs/rules/bank-rail.md). */}
             <TabsContent value="bank"><BankTab /></TabsContent>
             <TabsContent value="volume">

@@ -18,6 +18,7 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { channelLabel, formatDate, formatDateTime } from '@web/lib/format';
+import { OperatorStatementsSection } from './operator-statements-section';
 import {
   signedMoney, useImportStatement, useReconciliation, useReconciliationView, useRecordBalance, useRematch, type ReconciliationView,
 } from './reconciliation-api';
@@ -332,6 +333,7 @@ export function ReconciliationTab() {
           </div>
         </>
       )}
+      <OperatorStatementsSection />
     </section>
   );
 }
