@@ -36,7 +36,7 @@ const postgres = await startEmbeddedPostgres(dataDir);
 const databaseUrl = postgres.url;
 const server = await spawnServer({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ...railEnv });
 if (!server.url) throw new Error(`the server did not start:\n${server.stderr()}`);
-const { db, pool } = connect(databaseUrl, 8);
+const { db, pool } = connect(databaseUrl, 24);
 const ctx = { config: loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: server.url, ...railEnv }), db };
 await pool.query(`update payout_rails set enabled = true where id = 'airtel_gabon'`);
 const senderId = (await pool.query(`insert into profiles (email, full_name, email_verified_at, kyc_level)
@@ -86,13 +86,28 @@ async function newTransfers(count: number): Promise<{ id: string; total: string 
   return rows as { id: string; total: string }[];
 }
 
+/** Payments recorded at once: each holds its connections for its transaction, the rest wait their turn. */
+const RECORDING = 8;
+let recording = 0;
+const turns: (() => void)[] = [];
+async function inTurn(work: () => Promise<void>): Promise<void> {
+  if (recording >= RECORDING) await new Promise<void>((resolve) => turns.push(resolve));
+  recording += 1;
+  try {
+    await work();
+  } finally {
+    recording -= 1;
+    turns.shift()?.();
+  }
+}
+
 /** Records each payment as received (the last control): the moment its payout's clock starts. */
 const cleared = new Map<string, number>();
 async function clear(rows: { id: string; total: string }[]): Promise<void> {
-  await Promise.all(rows.map(async (row) => {
+  await Promise.all(rows.map((row) => inTurn(async () => {
     await recordPayment(ctx, null, row.id, { amount: row.total, reference: `STMT-${row.id.slice(0, 8)}` });
     cleared.set(row.id, Date.now());
-  }));
+  })));
 }
 
 /** Waits (up to 2 minutes) until each of these transfers has its attempt. */
@@ -179,7 +194,8 @@ const windowEnd = Date.now();
 // Payments still being recorded finish (up to 2 minutes more): a backlog says the load was not carried.
 await Promise.race([Promise.all(clearing), sleep(120_000)]);
 const offeredFor = (windowEnd - started) / 1000;
-const recordedInWindow = [...cleared.entries()].filter(([id, at]) => at <= windowEnd && sustained.includes(id)).length;
+const inSustained = new Set(sustained);
+const recordedInWindow = [...cleared.entries()].filter(([id, at]) => at <= windowEnd && inSustained.has(id)).length;
 sending = false;
 await callbacks;
 await drained(sustained);
