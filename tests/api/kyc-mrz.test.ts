@@ -125,6 +125,20 @@ describe('a reviewer types the zone', () => {
     expect(JSON.stringify(audit)).not.toContain('DUPONT');
   });
 
+  it('keeps a zone typed while the photo was being read: the reading ending after it replaces nothing', async () => {
+    const user = await marie();
+    const id = await uploaded(user, { kind: 'passport' }, await documentPhoto(td3Lines(MARIE), 'PASSPORT'));
+    // A reading under way (it has opened the document; OCR takes about a second), then the reviewer types.
+    const reading = runMrzReadJob({ db: t.database.db, config: t.config }, { document_id: id });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const typed = td3Lines({ ...MARIE, number: '99ZZ11111' });
+    const res = await t.request({ method: 'POST', url: `/api/kyc/documents/${id}/mrz`, token: manager.token, headers: { 'x-forwarded-for': uniqueAddress() }, payload: { lines: typed } });
+    expect(res.statusCode, res.body).toBe(200);
+    await reading;
+    await t.jobsDone(60_000);
+    expect(await mrzOf(id)).toMatchObject({ status: 'typed', document_number: '99ZZ11111', typed_by: manager.id });
+  });
+
   it('refuses lines that are no zone (400), a sender (403) and a document or side that has no zone (404)', async () => {
     const user = await marie();
     const id = await uploaded(user, { kind: 'passport' }, await documentPhoto(td3Lines(MARIE), 'PASSPORT'));

@@ -80,10 +80,10 @@ describe('ask for more: only what is asked again is sent again', () => {
     expect(second.statusCode, second.body).toBe(201);
     expect((await t.request({ method: 'GET', url: '/api/kyc', token: sender.token })).json().data.open_review).toMatchObject({ status: 'open', missing: [] });
 
-    // The reviewer sees the new front current and the one it replaces superseded, beside it.
+    // The reviewer sees the new front current and the one it replaces superseded, just before it.
     const docs = (await detail(second.json().data.id)).documents;
     expect(docs.map((d) => [d.id, d.current, d.in_review])).toEqual([
-      [front, false, false], [back, true, true], [selfie, true, true], [front2, true, true],
+      [front, false, false], [front2, true, true], [back, true, true], [selfie, true, true],
     ]);
     const audit = (await t.database.pool.query(`select after from audit_log where action = 'kyc_review.decide' and target_id = $1`, [first])).rows;
     expect(audit).toEqual([{ after: expect.objectContaining({ decision: 'request_more', resend: [front] }) }]);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '@core/errors.js';
 import { isOwnCase } from '@core/own-case.js';
@@ -58,7 +58,9 @@ export async function runMrzReadJob(deps: { db: Db; config: Config }, payload: u
     // An error's text could quote the photo's decoder or OCR output: only that it failed is said.
     throw new Error('kyc_mrz_read: the photo could not be read');
   }
-  await deps.db.update(kycDocuments).set({ mrz }).where(eq(kycDocuments.id, id));
+  // A reviewer may have typed the zone while the photo was being read: theirs stays.
+  await deps.db.update(kycDocuments).set({ mrz })
+    .where(and(eq(kycDocuments.id, id), or(isNull(kycDocuments.mrz), sql`${kycDocuments.mrz}->>'status' <> 'typed'`)));
 }
 
 /** Staff type the zone of a document whose photo is unreadable (or misread): checked the same way, audited. */

@@ -79,12 +79,16 @@ export async function reviewDetail(ctx: Ctx, id: string): Promise<KycReviewDetai
   const { db } = ctx;
   const row = await repo.findReview(db, id);
   if (!row) throw new AppError('not_found');
-  const [profile, documents] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review)]);
+  const [profile, sent] = await Promise.all([repo.senderProfile(db, row.review.profile_id), repo.reviewDocuments(db, row.review)]);
   if (!profile) throw new AppError('not_found');
   const { kyc_level: _level, ...shown } = profile;
   const inReview = new Set(row.review.document_ids);
-  // The newest of each kind and side is the one to judge (documents come oldest first).
-  const newest = new Map(documents.map((d) => [`${d.kind}:${d.side ?? ''}`, d.id]));
+  // Documents come oldest first: the newest of each kind and side is the one to judge, and each
+  // kind and side is shown together (where it first came), a superseded one just before its successor.
+  const slot = (d: (typeof sent)[number]) => `${d.kind}:${d.side ?? ''}`;
+  const newest = new Map(sent.map((d) => [slot(d), d.id]));
+  const order = [...new Set(sent.map(slot))];
+  const documents = [...sent].sort((a, b) => order.indexOf(slot(a)) - order.indexOf(slot(b)));
   const zones = documents.map((d) => (carriesMrz(d.kind, d.side) ? (d.mrz ?? null) as KycReviewDocument['mrz'] : null));
   const elsewhere = await repo.approvedElsewhere(db, row.review.profile_id, [...new Set(zones.map(trustedNumber).filter((n) => n !== null))]);
   return {
@@ -100,7 +104,7 @@ export async function reviewDetail(ctx: Ctx, id: string): Promise<KycReviewDetai
         status: d.status, href: `/api/kyc/documents/${d.id}`,
         // A card's front read before only backs were: its result says nothing of a zone.
         mrz,
-        current: newest.get(`${d.kind}:${d.side ?? ''}`) === d.id,
+        current: newest.get(slot(d)) === d.id,
         in_review: inReview.has(d.id),
         approved_elsewhere: number === null ? [] : elsewhere
           .filter((e) => e.number === number && (!e.state || !mrz?.issuing_state || e.state === mrz.issuing_state))
