@@ -44,6 +44,9 @@ const transfer = async (id: string) => (await t.database.db.select().from(transf
 const attempts = (id: string) => t.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, id)).orderBy(asc(payoutAttempts.seq));
 const entries = (id: string, kind: string) => t.database.db.select().from(ledgerEntries)
   .where(sql`${ledgerEntries.transfer_request_id} = ${id} and ${ledgerEntries.kind} = ${kind}`);
+/** Whether the sender got an e-mail about the transfer whose subject says this. */
+const senderToldOf = async (reference: string, subject: RegExp) => (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, sender.email)))
+  .some((m) => m.subject.includes(reference) && subject.test(m.subject));
 const webhook = (body: unknown) => t.request({ method: 'POST', url: '/api/rails/paypal/webhook', payload: body as object });
 
 describe('the paypal_payouts rail', () => {
@@ -114,6 +117,12 @@ describe('a payout to a PayPal account', () => {
     expect((await attempts(paid.id))[0]!.steps.at(-1)).toMatchObject({ operator_code: 'UNCLAIMED', state: 'pending' });
     expect(await transfer(paid.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
     expect(await entries(paid.id, 'payout')).toEqual([]);
+    // The sender is told, once, that the recipient must claim the money on PayPal.
+    await expect.poll(() => senderToldOf(paid.reference, /must claim the money on PayPal/), { timeout: 10_000 }).toBe(true);
+    await enquire(ctx(), attempt!.id);
+    const claimMails = (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, sender.email))).filter((m) => m.subject.includes(paid.reference) && /must claim/.test(m.subject));
+    expect(claimMails).toHaveLength(1);
+    expect(claimMails[0]!.text).toMatch(/30 days/);
 
     const batch = paypal.payouts.setItemStatus(attempt!.reference, 'SUCCESS');
     expect((await webhook(paypal.payouts.webhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch))).statusCode).toBe(200);
@@ -135,6 +144,8 @@ describe('a payout to a PayPal account', () => {
     expect(await entries(paid.id, 'payout')).toEqual([]);
     expect(await startPayout(ctx(), paid.id)).toBe('after_failure');
     expect(paypal.payouts.made.get(attempt!.reference)).toBe(1);
+    // The sender is told it came back unclaimed, and what happens next.
+    await expect.poll(() => senderToldOf(paid.reference, /not claimed on PayPal/), { timeout: 10_000 }).toBe(true);
   });
 
   it('paid, then REVERSED by PayPal: the refund path (books reversed, transfer open again for staff, the sender told)', async () => {

@@ -11,7 +11,7 @@ import { attemptById, attemptsOf, openAttempt, send, writeOutcome } from './atte
 import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
 import { openHold } from './name-holds.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
-import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal } from './paypal-payouts.js';
+import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal, tellSenderOfItem } from './paypal-payouts.js';
 import { railOperator } from './registry.js';
 import { recordReversal } from './reversals.js';
 
@@ -157,6 +157,7 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     const { attempt } = written;
     if (written.succeeded) await recordRailPayout(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference);
     if (written.reversed) await recordReversal(ctx, tx, attempt);
+    if (attempt.rail === 'paypal_payouts') await tellSenderOfItem(ctx, tx, attempt);
     // While open, the next enquiry replaces the waiting one; once final, none is left waiting.
     if (written.askAgainAt) await scheduleEnquiry(tx, attempt.id, written.askAgainAt);
     else await removeJob(tx, enquiryKey(attempt.id));

@@ -2,8 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CHANNELS, type ChannelId } from '@core/channels.js';
 import type { Config } from '@server/config.js';
+import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { payoutAttempts, payoutRails } from '@server/db/schema.js';
+import { tellSenderUnclaimed } from '../transfers/service.js';
 import type { AttemptRow } from './attempts.js';
 import type { MoneyOutcome, OperatorStep } from './operator.js';
 import { railConfigured } from './registry.js';
@@ -232,4 +234,18 @@ export function paypalWebhookReference(body: unknown): string | null {
     resource: z.object({ payout_item: z.object({ sender_item_id: z.string().min(1).max(100) }) }),
   }).safeParse(body);
   return parsed.success ? parsed.data.resource.payout_item.sender_item_id : null;
+}
+
+/**
+ * Written in the transaction that wrote PayPal's answer: the sender is told when PayPal first says
+ * the item is UNCLAIMED (the recipient must claim it), and when it comes back RETURNED.
+ */
+export async function tellSenderOfItem(ctx: Pick<AppContext, 'config'>, tx: Tx, attempt: AttemptRow): Promise<void> {
+  const earlier = attempt.steps.slice(0, -1);
+  const last = attempt.steps.at(-1);
+  if (last?.operator_code === 'UNCLAIMED' && !earlier.some((s) => s.operator_code === 'UNCLAIMED')) {
+    await tellSenderUnclaimed(ctx, tx, attempt.transfer_id, 'unclaimed');
+  } else if (last?.operator_code === 'RETURNED' && last.state === 'failed' && earlier.at(-1)?.state !== 'failed') {
+    await tellSenderUnclaimed(ctx, tx, attempt.transfer_id, 'unclaimed_returned');
+  }
 }

@@ -16,7 +16,7 @@ import { findRequest, senderContact, type NoteRow, type TransferRequestRow } fro
 // their profile. Queued in the transaction of the change they report, written as the change
 // left the transfer; the worker sends them (docs/decisions/014-durable-jobs.md).
 
-type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action' | 'returned' | 'reversed';
+type Event = 'created' | 'paid' | 'payout' | 'refunded' | 'status' | 'note' | 'action' | 'returned' | 'reversed' | 'unclaimed' | 'unclaimed_returned';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -121,7 +121,7 @@ const GroupSchema = z.object({
   transfer_id: z.uuid(),
   /** When the first step of this e-mail happened: the e-mail never waits past five windows from it. */
   first_at: z.string(),
-  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned', 'reversed']), status: z.string(), message: z.string().nullish() })).min(1),
+  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned', 'reversed', 'unclaimed', 'unclaimed_returned']), status: z.string(), message: z.string().nullish() })).min(1),
 });
 
 /**
@@ -187,6 +187,14 @@ export function notifyReturn(ctx: Pick<AppContext, 'config'>, tx: Tx, request: T
 /** Queues the sender's e-mail about a payout the mobile-money operator (`operator`, its name) took back. */
 export function notifyReversal(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, operator: string): Promise<void> {
   return send(ctx, tx, request, { event: 'reversed', status: request.status, message: operator });
+}
+
+/**
+ * Queues the sender's e-mail about a PayPal payout nobody has claimed (docs/rules/payout-rails.md#paypal-payouts):
+ * the recipient must claim it (`unclaimed`), or PayPal sent it back after 30 days (`unclaimed_returned`).
+ */
+export function notifyUnclaimed(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, event: 'unclaimed' | 'unclaimed_returned'): Promise<void> {
+  return send(ctx, tx, request, { event, status: request.status, message: null });
 }
 
 /** Queues the sender's e-mail about a status change, in their language, with the change's note to them. */

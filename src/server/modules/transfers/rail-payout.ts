@@ -6,7 +6,7 @@ import { approvalRequiredFor } from '../approvals/service.js';
 import { activeHolds } from '../holds/service.js';
 import { postTransferEntry } from '../ledger/service.js';
 import { ledgerView, moneyStep } from './money-step.js';
-import { notifyReturn, notifyReversal, notifyStatusChange } from './notifications.js';
+import { notifyReturn, notifyReversal, notifyStatusChange, notifyUnclaimed } from './notifications.js';
 import { lockRequest, writeMoney, writeStatus, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
@@ -87,4 +87,14 @@ export async function recordRailReturn(
     : returned;
   await (operator ? notifyReversal(ctx, tx, reopened, operator) : notifyReturn(ctx, tx, reopened, reason));
   return reopened;
+}
+
+/**
+ * A PayPal payout its recipient has not claimed (docs/rules/payout-rails.md#paypal-payouts): the
+ * sender is told the recipient must claim it, or that PayPal sent it back unclaimed and what
+ * happens next.
+ */
+export async function tellSenderUnclaimed(ctx: Pick<AppContext, 'config'>, tx: Tx, transferId: string, event: 'unclaimed' | 'unclaimed_returned'): Promise<void> {
+  const row = await lockRequest(tx, transferId);
+  if (row) await notifyUnclaimed(ctx, tx, row, event);
 }

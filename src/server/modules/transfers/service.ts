@@ -25,7 +25,7 @@ export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
 export { recordPayment } from './record-payment.js';
-export { lockForRailPayout, markRailProcessing, recordRailPayout, recordRailReturn } from './rail-payout.js';
+export { lockForRailPayout, markRailProcessing, recordRailPayout, recordRailReturn, tellSenderUnclaimed } from './rail-payout.js';
 export { queueRailPayout } from './queue-rail-payout.js';
 export { askRecipientCorrection, correctRecipient } from './recipient-correction.js';
 /** A transfer's row, locked, for a change another module makes with it (its payout rail's decisions). */
