@@ -989,6 +989,8 @@ export const payoutAttempts = pgTable('payout_attempts', {
   unique('payout_attempts_transfer_seq_key').on(t.transfer_id, t.seq),
   uniqueIndex('payout_attempts_one_live_idx').on(t.transfer_id).where(sql`${t.state} in ('submitting', 'pending', 'unknown', 'succeeded')`),
   index('payout_attempts_open_idx').on(t.rail, t.created_at).where(sql`${t.state} in ('submitting', 'pending', 'unknown')`),
+  // The float counts the rail's payouts that succeeded since its balance was read (rails/float.ts).
+  index('payout_attempts_succeeded_idx').on(t.rail, t.settled_at).where(sql`${t.state} = 'succeeded'`),
 ]);
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "payout_attempts_succeeded_idx" ON "payout_attempts" USING btree ("rail","settled_at") WHERE "payout_attempts"."state" = 'succeeded';
