@@ -24,6 +24,8 @@ const TAGS: Record<string, string> = {
   recipients: 'A sender\'s saved recipients.',
   rails: 'Payout rails: their state for staff, the admin\'s switch and balance warning, the operators\' statements imported per rail, and the operators\' callbacks.',
   'operator-statements': 'An operator\'s statement imported on the reconciliation board, set against our payout attempts (admin).',
+  'payout-exceptions': 'Payouts through an operator that need a person: name checks to decide, attempts still unknown, failed attempts (staff).',
+  'payout-name-holds': 'Staff\'s decisions on a name check that stopped a payout: pay anyway (four-eyes at the approval threshold) or ask the sender to correct the recipient.',
   'approval-thresholds': 'The amount per currency from which a transfer waits for a second staff member\'s approval.',
   kyc: 'Know your sender: the sender\'s identity level and what is used and left of its limits; the limits per level.',
   track: 'A transfer\'s progress, for whoever holds its tracking link.',
