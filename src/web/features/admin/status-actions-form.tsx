@@ -65,23 +65,24 @@ export function StatusActionsForm({ row, detail, onMoved }: { row: StaffRequest;
 
         {/* Why Complete or Reject is refused, named by the button it explains. */}
         {can.completeBlocked ? <p id={completeReasonId} className="text-sm text-slate-700" data-testid="complete-reason">{reason(can.completeBlocked ?? undefined)}</p> : null}
-        {can.rejectBlocked ? <p id={rejectReasonId} className="text-sm text-slate-700">{reason(can.rejectBlocked ?? undefined)}</p> : null}
-        {can.processBlocked ? <p id={processReasonId} className="text-sm text-slate-700" data-testid="process-reason">{reason(can.processBlocked)}</p> : null}
-        {can.approve && approveReason ? <p id={approveReasonId} className="text-sm text-slate-700" data-testid="approve-reason">{reason(approveReason)}</p> : null}
+        {/* Held: every move waits for the hold, said once (under Complete's id, which the other buttons point to). */}
+        {can.rejectBlocked && !can.held ? <p id={rejectReasonId} className="text-sm text-slate-700">{reason(can.rejectBlocked ?? undefined)}</p> : null}
+        {can.processBlocked && !can.held ? <p id={processReasonId} className="text-sm text-slate-700" data-testid="process-reason">{reason(can.processBlocked)}</p> : null}
+        {can.approve && approveReason && !can.held ? <p id={approveReasonId} className="text-sm text-slate-700" data-testid="approve-reason">{reason(approveReason)}</p> : null}
         {approveRefused ? <Alert variant="destructive" data-testid="approve-refused">{approveRefused}</Alert> : null}
 
         <DialogFooter className="flex-wrap">
           <Button variant="outline" disabled={!can.process} loading={action.pending && action.pendingId === row.id} onClick={move('processing')}
-            aria-describedby={can.processBlocked ? processReasonId : undefined}>
+            aria-describedby={can.held ? completeReasonId : can.processBlocked ? processReasonId : undefined}>
             {t('actions.process')}
           </Button>
           <Button variant="destructive" disabled={!can.reject || action.pending} onClick={() => setRejecting(true)}
-            aria-describedby={can.rejectBlocked ? rejectReasonId : undefined}>
+            aria-describedby={can.held ? completeReasonId : can.rejectBlocked ? rejectReasonId : undefined}>
             {t('actions.reject')}
           </Button>
           {can.approve ? (
-            <Button variant="secondary" loading={approve.pending} disabled={Boolean(approveReason)}
-              aria-describedby={approveReason ? approveReasonId : undefined}
+            <Button variant="secondary" loading={approve.pending} disabled={Boolean(approveReason || can.held)}
+              aria-describedby={can.held ? completeReasonId : approveReason ? approveReasonId : undefined}
               onClick={async () => setApproveRefused(await approve.approve(row.id))}>
               {t('actions.approve')}
             </Button>
