@@ -31,4 +31,12 @@ describe('the status enquiry', () => {
   it('asks after 5 s, 15 s, 30 s, 1, 2 and 5 minutes, then every 10 minutes', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 20].map(enquiryDelayMs)).toEqual([5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 600_000, 600_000]);
   });
+
+  it('from the 24th enquiry on, asks every hour: 30 days of an unclaimed PayPal item are about 740 enquiries, not 4,300', () => {
+    expect([23, 24, 500].map(enquiryDelayMs)).toEqual([600_000, 3_600_000, 3_600_000]);
+    let waited = 0;
+    let enquiries = 0;
+    while (waited < 30 * 24 * 3_600_000) waited += enquiryDelayMs(enquiries++);
+    expect(enquiries).toBeLessThan(750);
+  });
 });

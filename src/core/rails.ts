@@ -77,8 +77,15 @@ export function compareNames(recipient: string, registered: string): { outcome: 
   return { outcome: 'mismatch', score };
 }
 
-/** The enquiry's waits after a payout was sent: quick at first, then every 10 minutes. */
+/** Enquiries after which an attempt still open is asked about hourly: about 3 hours of asking every 10 minutes. */
+const ENQUIRIES_BEFORE_HOURLY = 24;
+
+/**
+ * The enquiry's waits after a payout was sent: quick at first, then every 10 minutes, then every
+ * hour (a PayPal item unclaimed may stay open for 30 days).
+ */
 export function enquiryDelayMs(enquiries: number): number {
+  if (enquiries >= ENQUIRIES_BEFORE_HOURLY) return 3_600_000;
   const steps = [5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000];
   return steps[Math.min(enquiries, steps.length - 1)]!;
 }
