@@ -266,7 +266,7 @@ describe('a chaos run of 1,000 payouts', () => {
     expect(counts.paid).toBeGreaterThan(PAYOUTS * 0.7);
     expect(counts.needs_attention).toBeGreaterThan(0);
     expect(counts.name_hold).toBeGreaterThan(0);
-    expect(moved).toHaveLength(counts.paid);
+    expect(moved).toHaveLength(counts.paid!);
 
     // The books: every currency's accounts sum to zero (the ledger's own check), one payout entry
     // per transfer paid out, and a completed transfer's customer funds are all spent.
