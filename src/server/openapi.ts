@@ -33,6 +33,7 @@ const TAGS: Record<string, string> = {
   admin: 'The back office: dashboard counts, daily volume, background jobs, operator number ranges, second-factor resets.',
   ledger: 'The double-entry ledger: balances per account and the entries (admin).',
   audit: 'Every staff action with its actor and before and after, and its CSV export (admin).',
+  bank: 'The bank rail: SEPA payout files (pain.001.001.09) for the business\'s bank, and its statements (camt.053, camt.054) read back (docs/rules/bank-rail.md).',
   reconciliation: 'Bank and mobile-money statements imported and matched against the ledger (admin).',
   screening: 'Sanctions screening: the lists\' imported versions and settings, and the search staff use to check a name by hand.',
   monitoring: 'Transaction monitoring: the rules\' thresholds (admin), the cases of alerts per sender, their steps and their suspicious-transaction reports.',
