@@ -3,6 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2 } from 'lucide-react';
 import { awaitsPayment } from '@core/money-states';
+import { senderState } from '@core/sender-state';
 import { PageHeader, PageShell } from '@web/components/page';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -42,6 +43,7 @@ export default function PaymentPage() {
   const tr = transfer.data;
   // Held by a compliance check: nothing is to be paid until it is released (src/core/sender-state.ts).
   const held = tr.on_hold === true;
+  const frozen = senderState(tr).advice === 'frozen';
   const payOnPayPal = !held && tr.paypal_checkout && tr.status === 'pending' && tr.payment_status === 'awaiting';
   const payable = !held && awaitsPayment(tr);
   const closed = isClosed(tr.status) ? tr.status : null;
@@ -62,7 +64,7 @@ export default function PaymentPage() {
       {closed ? <PageHeader title={t(`pay.closed.${closed}Title`)} />
         : <PageHeader title={t(payable ? 'pay.title' : 'pay.followTitle')} description={t(payable ? 'pay.description' : held ? 'pay.heldDescription' : 'pay.followDescription')} />}
       {/* Closed with its money frozen (a confirmed match closed out): the sender's sentence and whom to ask, never a refund. */}
-      {closed ? held ? <SenderStateLine item={tr} className="mb-4 w-full" /> : <ClosedNotice transfer={tr} status={closed} /> : null}
+      {closed ? frozen ? <SenderStateLine item={tr} className="mb-4 w-full" /> : <ClosedNotice transfer={tr} status={closed} /> : null}
       {params.get('paypal') === 'cancelled' && !closed ? <Alert variant="warning" className="mb-4">{t('pay.paypalCancelled')}</Alert> : null}
       {tr.payment_status === 'received' ? (
         <Alert variant="success" className="mb-4 flex items-center gap-2"><CheckCircle2 aria-hidden className="size-5" />{t('pay.received')}</Alert>
