@@ -49,7 +49,7 @@ function ListsSection({ isAdmin }: { isAdmin: boolean }) {
                   {l.current ? (
                     <>
                       <span>{t('compliance.lists.version', { date: formatDateTime(l.current.imported_at, i18n.language), entries: l.current.entries, names: l.current.names })}</span>
-                      <span className="text-muted-foreground">{t('compliance.lists.age', { age: formatHours(l.age_hours, i18n.language), max: formatHours(l.max_age_hours, i18n.language) })}</span>
+                      {l.age_hours != null && <span className="text-muted-foreground">{t('compliance.lists.age', { age: formatHours(l.age_hours, i18n.language), max: formatHours(l.max_age_hours, i18n.language) })}</span>}
                     </>
                   ) : <span className="text-muted-foreground">{t('compliance.lists.never')}</span>}
                 </Card>
