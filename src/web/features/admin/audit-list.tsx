@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ALERT_STATUSES } from '@core/holds';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { LoadingState } from '@web/components/ui/spinner';
@@ -21,7 +22,11 @@ export function useChangeWords(): ChangeWords {
     field: (key) => t(`audit.fields.${key}`, { defaultValue: key.replace(/_/g, ' ') }),
     value: (key, value) => {
       if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
+      // An identity level in words ("Level 1"), never a bare 0 or 1.
+      if ((key === 'level' || key === 'kyc_level') && typeof value === 'number') return t('kycLimits.level', { level: value });
       if (typeof value !== 'string') return null;
+      // A screening alert's status or decision ("False positive"), never the code.
+      if ((key === 'status' || key === 'decision') && (ALERT_STATUSES as readonly string[]).includes(value)) return t(`compliance.alerts.statuses.${value}`);
       const known = key === 'role' ? `roles.${value}` : key === 'status' || key === 'from_status' || key === 'to_status' ? `status.${value}` : null;
       if (known) return t(known, { ns: 'common', defaultValue: value });
       if (key === 'payment_status') return t(`payment.${value}`, { defaultValue: value });
