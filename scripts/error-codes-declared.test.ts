@@ -103,10 +103,19 @@ function impliedByDeclaration(options: ts.ObjectLiteralExpression): string[] {
   } as unknown as RouteOptions);
 }
 
-/** Every code typed ErrorCode in the code a route's handler can reach. */
+/** A catch that answers every AppError itself (`if (error instanceof AppError) return …`): no code of its try leaves it. */
+const catchesAppErrors = (statement: ts.TryStatement) => {
+  const first = statement.catchClause?.block.statements[0];
+  return first !== undefined && ts.isIfStatement(first) && /instanceof AppError\b/.test(first.expression.getText())
+    && (ts.isReturnStatement(first.thenStatement) || (ts.isBlock(first.thenStatement) && first.thenStatement.statements.some(ts.isReturnStatement)));
+};
+
+/** Every code typed ErrorCode in the code a route's handler can reach, but those a catch answers. */
 function reachableCodes(checker: ts.TypeChecker, errorCode: ts.Type, handler: ts.Node): Set<string> {
-  const codes = new Set<string>();
-  const seen = new Set<ts.Node>();
+  let codes = new Set<string>();
+  let seen = new Set<ts.Node>();
+  /** The code inside a try whose catch answers AppErrors is read apart: what it reaches is caught there. */
+  const caught = { codes: new Set<string>(), seen: new Set<ts.Node>() };
   const isErrorCode = (type: ts.Type | undefined) => {
     if (!type) return false;
     const types = type.isUnion() ? type.types : [type];
@@ -155,6 +164,15 @@ function reachableCodes(checker: ts.TypeChecker, errorCode: ts.Type, handler: ts
     if (seen.has(node)) return;
     seen.add(node);
     if (ts.isCallExpression(node) && oneCase(node)) return;
+    if (ts.isTryStatement(node) && catchesAppErrors(node) && codes !== caught.codes) {
+      const outside = { codes, seen };
+      ({ codes, seen } = caught);
+      walk(node.tryBlock);
+      ({ codes, seen } = outside);
+      node.catchClause!.block.statements.forEach(walk);
+      if (node.finallyBlock) walk(node.finallyBlock);
+      return;
+    }
     if (ts.isStringLiteralLike(node)) {
       if (isErrorCode(checker.getContextualType(node))) codes.add(node.text);
       return;
@@ -183,6 +201,13 @@ const NOT_ANSWERED: Record<string, string[]> = {
   // A collection starts only for a mobile-money source (collection_unavailable otherwise), so the
   // payment it records through staff's step is never PayPal's.
   'POST /api/transfer-requests/:id/collect': ['payment_through_pay_pal'],
+  // transfers/rail-payout.ts's lockForRailPayout reads moneyActionError's refusal as the reason a
+  // transfer waits (it is left out of the file), and never throws it.
+  'POST /api/bank/files': ['payout_already_sent', 'payout_needs_payment', 'transfer_closed'],
+  // recordRailPayout asks moneyActionError(…, 'complete') only whether the transfer completes;
+  // the payout attempt a statement line settles names its transfer by foreign key, so the money
+  // step always finds it.
+  'POST /api/bank/statements': ['complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'not_found'],
 };
 
 /** Each route's name, where it is declared, the codes it declares, and the codes its handler can reach. */

@@ -74,7 +74,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     schema: {
       summary: `Imports a bank statement (camt.053 or camt.054, multipart part "file", ${MAX_STATEMENT_MB} MB at most): settles and returns payouts, records senders' payments, lists what matched nothing (staff, audited)`,
       consumes: ['multipart/form-data'],
-      response: replies({ 201: BankStatementResultSchema }, ['bank_statement_invalid', 'file_missing', 'upload_incomplete', 'upload_too_large']),
+      response: replies({ 201: BankStatementResultSchema }, ['bank_statement_invalid', 'file_missing', 'upload_incomplete', 'upload_too_large', 'validation_failed']),
     },
   }, async (request, reply) => {
     if (!request.isMultipart()) throw new AppError('file_missing');
