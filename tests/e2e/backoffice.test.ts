@@ -39,8 +39,8 @@ describe('the back office in Chromium', () => {
     const page = await app.staffSignedIn('manager', MANAGER);
     await page.goto(`${app.server.url}/admin`);
     await row(page, reference).waitFor();
-    // A manager's tabs: the queue, identity reviews and compliance; never the admin's.
-    expect(await page.getByRole('tab').allInnerTexts()).toEqual(['Requests', 'Verification', 'Compliance']);
+    // A manager's tabs: the queue, identity reviews, compliance and the payouts that need a person; never the admin's.
+    expect(await page.getByRole('tab').allInnerTexts()).toEqual(['Requests', 'Verification', 'Compliance', 'Payouts']);
     for (const name of ['Users', 'Fees', 'Rates', 'Volume']) expect(await page.getByRole('tab', { name }).count()).toBe(0);
     const stats = page.getByRole('region', { name: 'Transfer requests by status' });
     expect(await stats.getByText('Registered users').count()).toBe(0);
