@@ -975,12 +975,12 @@ export const payoutAttempts = pgTable('payout_attempts', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   settled_at: timestamp('settled_at', { withTimezone: true }),
-  /** Staff's word on a failed attempt: retried through the rail (a new attempt) or sent by hand. */
+  /** Staff's word on a failed or reversed attempt: retried through the rail (a new attempt) or sent by hand. */
   resolution: text('resolution', { enum: ['retried', 'by_hand'] }),
   resolved_by: uuid('resolved_by').references(() => profiles.id, { onDelete: 'set null' }),
   resolved_at: timestamp('resolved_at', { withTimezone: true }),
 }, (t) => [
-  check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} = 'failed' and ${t.resolution} in ('retried', 'by_hand'))`),
+  check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} in ('failed', 'reversed') and ${t.resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
   // A bank payout names its IBAN and file; a PayPal one its e-mail; a mobile one its number and name check.

@@ -1,0 +1,2 @@
+ALTER TABLE "payout_attempts" DROP CONSTRAINT "payout_attempts_resolution_check";--> statement-breakpoint
+ALTER TABLE "payout_attempts" ADD CONSTRAINT "payout_attempts_resolution_check" CHECK ("payout_attempts"."resolution" is null or ("payout_attempts"."state" in ('failed', 'reversed') and "payout_attempts"."resolution" in ('retried', 'by_hand')));
