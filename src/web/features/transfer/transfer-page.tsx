@@ -125,7 +125,7 @@ export default function TransferPage() {
               fallbackError={t('form.initiateFailed')}
             >
               <TransferFields
-                rate={rateText(t, quote, lng, rates.data) ?? t('common:states.loading')} rateError={price.inPlaceError}
+                rate={rateText(t, quote, lng, rates.data) ?? t(price.live.pending && price.ask ? 'common:states.loading' : 'form.rateUnknown')} rateError={price.inPlaceError}
                 saved={saved} payout={price.payout}
               />
             </Form>

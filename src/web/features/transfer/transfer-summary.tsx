@@ -38,7 +38,8 @@ export function PriceLines({ quote, pending = false, rates, withReference = true
     [t('form.amountLabel'), texts.amount, 'summary-amount'],
     [t('form.fee'), texts.fee, 'summary-fee'],
     [t('form.total'), texts.total, 'summary-total', true],
-    [t('form.rate'), rateText(t, quote, lng, rates) ?? t('common:states.loading'), 'summary-rate'],
+    // Loading only while a price is being asked; with none to ask (no amount, or one refused), said plainly.
+    [t('form.rate'), rateText(t, quote, lng, rates) ?? t(pending ? 'common:states.loading' : 'form.rateUnknown'), 'summary-rate'],
     ...(withReference && readable && readable.reference !== readable.ours
       ? [[t('common:rates.reference'), t('common:rates.line', { base: readable.base, counter: readable.counter, rate: rateFigure(readable.reference, lng) }), 'summary-reference'] as [string, string, string]]
       : []),
