@@ -49,11 +49,8 @@ afterAll(async () => { await manager?.close(); });
 /** The manager, in `lang` at `width`, opens the sender's open review. */
 async function openReview(lang: Lang, width: number, name: string) {
   await manager.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-  await manager.goto(`${app.server.url}/robots.txt`);
-  // The reviewer's language is their profile's, as the language menu sets it.
-  const token = await manager.evaluate((lng) => { localStorage.setItem('i18nextLng', lng); return localStorage.getItem('auth_token'); }, lang);
-  await app.api('PUT', '/api/profiles/me/language', { language: lang }, token!);
-  await manager.goto(`${app.server.url}/admin?tab=verification`);
+  // The language as a link chooses it (`lng`), before the one the browser remembers.
+  await manager.goto(`${app.server.url}/admin?tab=verification&lng=${lang}`);
   await manager.getByTestId('review-queue').getByRole('button', { name: new RegExp(name) }).click();
   const detail = manager.getByTestId('review-detail');
   await detail.getByTestId('review-doc-selfie').locator('img').waitFor();
@@ -119,5 +116,41 @@ describe('the review after "ask for more"', () => {
     expect(await detail.getByTestId('decide-submit').isDisabled()).toBe(true);
     expect(await scrollWidth(manager)).toBeLessThanOrEqual(width);
     await shot(manager, `kyc-ask-more-review-${tag}`);
+  });
+});
+
+describe('the admin\'s Quotes and Users tabs', () => {
+  it('sets how long a corridor\'s quotes hold, refusing 0; shows the reviewer\'s two-step sign-in on and resets it through the app\'s dialog', async () => {
+    const admin = await app.staffSignedIn('admin');
+    for (const [lang, width] of [['en', 390], ['fr', 1366]] as const) {
+      await admin.setViewportSize({ width, height: 900 });
+      await admin.goto(`${app.server.url}/admin?tab=quotes&lng=${lang}`);
+      const row = admin.getByTestId('quote-validity-EUR_RWF');
+      const minutes = row.getByRole('textbox');
+      await minutes.fill('0');
+      await row.getByRole('button').click();
+      await row.getByRole('alert').getByText(lang === 'en' ? 'Enter a whole number of minutes from 1 to 10080 (a week).' : 'Indiquez un nombre entier de minutes entre 1 et 10080 (une semaine).').waitFor();
+      await minutes.fill(lang === 'en' ? '45' : '30');
+      await row.getByRole('button').click();
+      await row.getByText(lang === 'en' ? 'Now 45 minutes' : 'Actuellement 30 minutes').waitFor();
+      expect(await scrollWidth(admin)).toBeLessThanOrEqual(width);
+      await shot(admin, `admin-quote-validity-${lang}-${width}`);
+    }
+    const audit = await app.sql<{ after: { minutes: number } }>(`select after from audit_log where action = 'quote_validity.update' and target_id = 'EUR_RWF' order by created_at`);
+    expect(audit.map((a) => a.after.minutes)).toEqual([45, 30]);
+
+    await admin.setViewportSize({ width: 390, height: 900 });
+    await admin.goto(`${app.server.url}/admin?tab=users&lng=fr&q=${encodeURIComponent(MANAGER.email)}`);
+    const user = admin.getByTestId('user-row').filter({ hasText: MANAGER.email });
+    await user.getByTestId('two-step-status').getByText('Activée').waitFor();
+    await user.getByRole('button', { name: /Réinitialiser la connexion en deux étapes/ }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByText(MANAGER.email, { exact: false }).waitFor();
+    await shot(admin, 'admin-users-two-step-reset-fr-390');
+    await dialog.getByTestId('confirm-two-step-reset').click();
+    await user.getByTestId('two-step-status').getByText('Désactivée').waitFor();
+    expect((await app.sql(`select 1 from audit_log where action = 'profile.mfa_reset'`)).length).toBe(1);
+    await shot(admin, 'admin-users-two-step-off-fr-390');
+    await admin.close();
   });
 });
