@@ -13,7 +13,7 @@ import { createTransfer } from './admin-fixtures.js';
 // A paid payout Airtel takes back (docs/rules/payout-rails.md#reversals): Airtel's callback makes
 // the app ask again, Airtel's answer says the transaction failed, and the attempt is reversed: the
 // books reversed, the transfer open again for staff, the sender told what happens next, and
-// nothing paid again by itself.
+// nothing paid again by itself: it waits in staff's "needs attention" (docs/rules/payout-rails.md#needs-attention).
 
 let t: TestApp;
 let airtel: AirtelPeer;
@@ -121,5 +121,31 @@ describe('a payout Airtel takes back', () => {
     expect(mail.subject).toContain(transfer.reference);
     expect(mail.text).toMatch(/Airtel Money/);
     expect(mail.text).toMatch(/Nothing is lost/);
+  }, 60_000);
+});
+
+describe('a payout Airtel took back, in staff\'s "needs attention"', () => {
+  it('is listed as sent back, since the operator took it back, with the operator\'s code, until staff refund it', async () => {
+    const sender = await createUser(t, { language: 'en' });
+    const transfer = await paidOut(sender);
+    airtel.reverse((await attemptsOf(transfer.id))[0]!.reference);
+    await expect.poll(async () => (await attemptsOf(transfer.id))[0]!.state, { timeout: 30_000 }).toBe('reversed');
+    const [reversed] = await attemptsOf(transfer.id);
+
+    const listed = (await t.request({ method: 'GET', url: '/api/payout-exceptions', token: staff.token })).json().data
+      .filter((e: { transfer: { id: string } }) => e.transfer.id === transfer.id);
+    expect(listed).toEqual([expect.objectContaining({ kind: 'reversed', hold: null, attempt: expect.objectContaining({ id: reversed!.id, state: 'reversed', resolution: null }) })]);
+    expect(listed[0].attempt.steps.at(-1)).toMatchObject({ operator_code: 'DP00900001005', state: 'reversed' });
+    expect(listed[0].since).toBe(reversed!.steps.at(-1)!.at);
+
+    // Staff reject the transfer and refund the sender: it leaves the list, and the books stay balanced.
+    const rejected = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${transfer.id}`, token: staff.token, payload: { status: 'rejected', note: 'Airtel took the payout back' } });
+    expect(rejected.statusCode).toBe(200);
+    const refunded = await t.request({ method: 'POST', url: `/api/transfer-requests/${transfer.id}/refund`, token: staff.token, payload: { reference: `REFUND-${transfer.reference}` } });
+    expect(refunded.statusCode).toBe(200);
+    expect(await transferOf(transfer.id)).toMatchObject({ status: 'rejected', payment_status: 'refunded', payout_status: 'not_sent' });
+    const after = (await t.request({ method: 'GET', url: '/api/payout-exceptions', token: staff.token })).json().data;
+    expect(after.some((e: { transfer: { id: string } }) => e.transfer.id === transfer.id)).toBe(false);
+    expect((await balances(t.database.db)).totals.every((c) => Number(c.sum) === 0)).toBe(true);
   }, 60_000);
 });

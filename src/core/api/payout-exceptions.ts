@@ -4,8 +4,8 @@ import { dataOf, decimalText, isoDateTime } from './common.js';
 import { NameCheckSchema, PayoutAttemptSchema } from './rails.js';
 
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention): a name check that
-// stopped the payout, an attempt still unknown past PAYOUT_UNKNOWN_AFTER, a failed attempt
-// nobody acted on; staff's decisions on them, and the sender's corrected recipient.
+// stopped the payout, an attempt still unknown past PAYOUT_UNKNOWN_AFTER, a failed attempt or
+// one the operator took back that nobody acted on; staff's decisions on them, and the sender's corrected recipient.
 
 export const NAME_HOLD_DECISIONS = ['pay_anyway', 'ask_sender'] as const;
 
@@ -43,12 +43,12 @@ export type PayAnyway = z.infer<typeof PayAnywaySchema>;
 /** The body of a decision that takes nothing but the choice itself. */
 export const EmptyBodySchema = z.object({}, { error: 'validation.checkInput' });
 
-export const PAYOUT_EXCEPTION_KINDS = ['name_hold', 'unknown', 'failed'] as const;
+export const PAYOUT_EXCEPTION_KINDS = ['name_hold', 'unknown', 'failed', 'reversed'] as const;
 export type PayoutExceptionKind = (typeof PAYOUT_EXCEPTION_KINDS)[number];
 
 const PayoutExceptionSchema = z.object({
   kind: z.enum(PAYOUT_EXCEPTION_KINDS),
-  /** Since when it waits for staff: the hold's check, the attempt's move to staff, its failure. */
+  /** Since when it waits for staff: the hold's check, the attempt's move to staff, its failure or reversal. */
   since: isoDateTime(),
   transfer: z.object({
     id: z.uuid(),
@@ -64,7 +64,7 @@ const PayoutExceptionSchema = z.object({
   }),
   /** For a name hold: both names, the outcome, and any proposal or decision. */
   hold: NameHoldSchema.nullable(),
-  /** For an unknown or failed attempt: what is known (steps, the operator's id, times). */
+  /** For an unknown, failed or reversed attempt: what is known (steps, the operator's id, times). */
   attempt: PayoutAttemptSchema.nullable(),
 });
 export type PayoutExceptionJson = z.infer<typeof PayoutExceptionSchema>;

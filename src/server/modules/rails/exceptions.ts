@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { PayoutAttemptJson } from '@core/api/rails.js';
 import type { PayoutExceptionJson } from '@core/api/payout-exceptions.js';
 import { AppError } from '@core/errors.js';
@@ -16,7 +16,9 @@ import { attemptJson } from './service.js';
 
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention): what staff see, and
 // what they may do about a failed attempt (retry through the rail, or send it by hand) or one
-// still unknown (ask the operator again now; nothing else while it may still pay).
+// still unknown (ask the operator again now; nothing else while it may still pay). An attempt a
+// mobile or PayPal operator took back is listed too; a bank's return goes into the next bank file
+// by itself (docs/rules/bank-rail.md).
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
@@ -33,19 +35,23 @@ function transferJson(t: { details: unknown } & Omit<PayoutExceptionJson['transf
   return { ...rest, recipient_name: d.recipient_name ?? null, recipient_phone: d.recipient_phone ?? null };
 }
 
+/** When the operator's answer took the payout back: its step that says so. */
+const reversedAt = (attempt: AttemptRow) => attempt.steps.findLast((s) => s.state === 'reversed')?.at ?? attempt.updated_at.toISOString();
+
 /**
  * GET /api/payout-exceptions (staff): name checks no one decided yet, attempts still unknown past
- * PAYOUT_UNKNOWN_AFTER, and failed attempts with nothing after them, oldest first.
+ * PAYOUT_UNKNOWN_AFTER, and failed or reversed attempts with nothing after them, oldest first.
  */
 export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]> {
   const holds = await ctx.db.select({ hold: payoutNameHolds, transfer: TRANSFER }).from(payoutNameHolds)
     .innerJoin(transferRequests, eq(transferRequests.id, payoutNameHolds.transfer_id))
     .where(and(isNull(payoutNameHolds.closed_at), isNull(payoutNameHolds.decision), open));
+  const settledForStaff = or(eq(payoutAttempts.state, 'failed'), and(eq(payoutAttempts.state, 'reversed'), ne(payoutAttempts.rail, 'sepa_france')));
   const latest = sql`${payoutAttempts.seq} = (select max(later.seq) from payout_attempts later where later.transfer_id = ${payoutAttempts.transfer_id})`;
   const attempts = await ctx.db.select({ attempt: payoutAttempts, transfer: TRANSFER }).from(payoutAttempts)
     .innerJoin(transferRequests, eq(transferRequests.id, payoutAttempts.transfer_id))
     .where(and(open, latest, sql`(${and(inArray(payoutAttempts.state, ['submitting', 'unknown']), isNotNull(payoutAttempts.needs_attention_at))}
-      or ${and(eq(payoutAttempts.state, 'failed'), isNull(payoutAttempts.resolution), eq(transferRequests.payout_status, 'not_sent'))})`));
+      or ${and(settledForStaff, isNull(payoutAttempts.resolution), eq(transferRequests.payout_status, 'not_sent'))})`));
   const fourEyes = await ctx.db.transaction(async (tx) => new Map(await Promise.all(holds.map(async ({ transfer }) =>
     [transfer.id, await approvalRequiredFor(tx, transfer)] as const))));
   const list: PayoutExceptionJson[] = [
@@ -54,8 +60,9 @@ export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]>
       hold: holdJson(hold, fourEyes.get(transfer.id) ?? false), attempt: null,
     })),
     ...attempts.map(({ attempt, transfer }) => ({
-      kind: attempt.state === 'failed' ? 'failed' as const : 'unknown' as const,
-      since: (attempt.state === 'failed' ? attempt.settled_at ?? attempt.updated_at : attempt.needs_attention_at ?? attempt.updated_at).toISOString(),
+      kind: attempt.state === 'failed' || attempt.state === 'reversed' ? attempt.state : 'unknown' as const,
+      since: attempt.state === 'reversed' ? reversedAt(attempt) : (attempt.state === 'failed' ? attempt.settled_at ?? attempt.updated_at
+        : attempt.needs_attention_at ?? attempt.updated_at).toISOString(),
       transfer: transferJson(transfer), hold: null, attempt: attemptJson(attempt),
     })),
   ];

@@ -9,7 +9,8 @@ import { usePayoutDecision, type PayoutAttempt } from './payouts-api';
 
 // One payout attempt through an operator (docs/rules/payout-rails.md#attempts): what is known of
 // it, and what staff may do about it — after a confirmed failure a retry or the payout by hand;
-// while it is unknown only asking the operator again, since it may still pay.
+// while it is unknown only asking the operator again, since it may still pay; once the operator
+// took it back, the operator's code and what staff can do.
 
 const OPEN = ['submitting', 'pending', 'unknown'];
 
@@ -56,6 +57,13 @@ function AttemptSteps({ attempt }: { attempt: PayoutAttempt }) {
   );
 }
 
+/** A payout the operator took back: its code, and that nothing pays again by itself. */
+function ReversedWhy({ attempt }: { attempt: PayoutAttempt }) {
+  const { t } = useTranslation('admin');
+  const code = attempt.steps.findLast((s) => s.state === 'reversed')?.operator_code ?? '—';
+  return <p className="text-sm text-slate-700" data-testid="attempt-why">{t('payouts.reversedWhy', { code })}</p>;
+}
+
 /** The latest attempt's choices: failed → retry or by hand; unknown → ask again, with why nothing else. */
 function AttemptActions({ attempt, transferId, senderId }: { attempt: PayoutAttempt; transferId: string; senderId: string }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -64,6 +72,7 @@ function AttemptActions({ attempt, transferId, senderId }: { attempt: PayoutAtte
   const [refused, setRefused] = useState<string | null>(null);
   const failed = attempt.state === 'failed' && !attempt.resolution;
   const open = OPEN.includes(attempt.state);
+  if (attempt.state === 'reversed' && !attempt.resolution) return <ReversedWhy attempt={attempt} />;
   if (!failed && !open) return attempt.resolution === 'by_hand' ? <p className="text-sm">{t('payouts.byHandDone')}</p> : null;
   if (user?.id === senderId) return <p className="text-sm text-slate-700">{t('payouts.ownTransfer')}</p>;
   const run = (kind: 'retry' | 'by_hand' | 'enquire') => async () => {

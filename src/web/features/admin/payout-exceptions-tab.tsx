@@ -11,7 +11,7 @@ import { usePayoutExceptions, type PayoutException } from './payouts-api';
 
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention), oldest first: a name
 // the operator does not recognise, an attempt the operator has not settled past
-// PAYOUT_UNKNOWN_AFTER, a failed attempt nobody acted on. Each card carries its own decisions.
+// PAYOUT_UNKNOWN_AFTER, a failed attempt nobody acted on, a payout the operator took back. Each card carries its own decisions.
 
 function ExceptionCard({ item }: { item: PayoutException }) {
   const { t, i18n } = useTranslation('admin');
