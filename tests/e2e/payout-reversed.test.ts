@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AirtelPeer } from '../support/peers/airtel-peer.js';
+import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { scrollWidth } from './support/layout.js';
+import { shot } from './support/screenshots.js';
+
+// A payout Airtel paid and took back (docs/rules/payout-rails.md#needs-attention) in Chromium on a
+// 390 px phone, in English and French: the back office's Payouts tab lists it as sent back by the
+// operator, with the operator's code and what staff can do.
+
+const airtel = new AirtelPeer();
+beforeAll(async () => { await airtel.start(); });
+
+const app = useE2eApp({
+  smtp: true,
+  env: () => ({
+    AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
+    AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+  }),
+});
+
+const PHONE = 390;
+const SENDER = { email: 'reversed-sender@example.test', password: 'Sent-Back-By-Airtel-43', full_name: 'Awa Mbina' };
+const NUMBER = '+24177123456';
+const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/admin.json`), 'utf8'));
+const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+
+let senderToken: string;
+let adminToken: string;
+
+beforeAll(async () => {
+  airtel.register(NUMBER, { first: 'Marie', last: 'Nguema' });
+  airtel.callbackUrl = `${app.server.url}/api/rails/airtel/callback`;
+  adminToken = await app.tokenFor(BOOTSTRAP_ADMIN);
+  await app.api('PUT', '/api/rails/airtel_gabon', { enabled: true }, adminToken);
+  senderToken = await app.senderExists(SENDER);
+}, 120_000);
+
+/** 100 USD to Marie Nguema's Airtel number: paid in, paid out by Airtel, then taken back by Airtel. */
+async function takenBack(): Promise<{ id: string; reference: string }> {
+  const { data } = await app.api<{ data: { id: string; reference: string; total: string } }>('POST', '/api/payments/initiate', {
+    source_provider: 'paypal_usd', destination_provider: 'airtel_gabon', amount: '100', currency: 'USD',
+    destination_details: { recipient_name: 'Marie Nguema', recipient_phone: NUMBER },
+  }, senderToken);
+  await app.api('POST', `/api/transfer-requests/${data.id}/payment`, { amount: data.total, reference: `STMT-${data.reference}` }, adminToken);
+  const attempts = async () => (await app.api<{ data: { reference: string; state: string }[] }>('GET', `/api/transfer-requests/${data.id}/payouts`, undefined, adminToken)).data;
+  await expect.poll(async () => (await attempts())[0]?.state, { timeout: 20_000 }).toBe('succeeded');
+  airtel.reverse((await attempts())[0]!.reference);
+  await expect.poll(async () => (await attempts())[0]?.state, { timeout: 30_000 }).toBe('reversed');
+  return data;
+}
+
+describe('a payout Airtel took back, in the Payouts tab', () => {
+  for (const lng of ['en', 'fr'] as const) {
+    it(`is shown as sent back by the operator with its code (${lng}, ${PHONE} px)`, async () => {
+      const a = TEXT[lng];
+      const transfer = await takenBack();
+      const page = await app.signedInPage(BOOTSTRAP_ADMIN, { locale: lng === 'en' ? 'en-US' : 'fr-FR', width: PHONE });
+      await page.goto(`${app.server.url}/admin?tab=payouts`);
+      const card = page.getByTestId(`payout-exception-${transfer.reference}`);
+      await card.getByText(`${a.payouts.kind.reversed} · ${transfer.reference}`).waitFor();
+      expect(await card.getByTestId('attempt-state').textContent()).toBe(a.payouts.attempts.state.reversed);
+      expect(await card.getByTestId('attempt-why').textContent()).toBe(a.payouts.reversedWhy.replace('{{code}}', 'DP00900001005'));
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, `payout-reversed-${lng}`);
+      await page.context().close();
+    }, 90_000);
+  }
+});
