@@ -82,6 +82,7 @@ export const ERRORS = {
   /** The latest attempt may still pay (submitting, pending, unknown): no retry, no payout by hand. */
   payout_attempt_open: { status: 409, key: 'admin.payouts.errors.attemptOpen' },
   payout_attempt_failed: { status: 409, key: 'admin.payouts.errors.attemptFailed' },
+  payout_reversed: { status: 409, key: 'admin.payouts.errors.reversed' },
   payout_name_held: { status: 409, key: 'admin.payouts.errors.nameHeld' },
   payout_not_failed: { status: 409, key: 'admin.payouts.errors.notFailed' },
   payout_not_open: { status: 409, key: 'admin.payouts.errors.notOpen' },

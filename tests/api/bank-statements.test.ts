@@ -98,6 +98,12 @@ describe('a statement', () => {
     const steps = await db().select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, transfer.id));
     expect(steps.some((s) => s.event === 'payout_returned' && s.note === reason)).toBe(true);
     expect(steps.at(-1)).toMatchObject({ from_status: 'completed', to_status: 'processing', actor_profile_id: null });
+
+    // Sent back by the bank, it waits for staff: never into the next file to the same account, never paid again by hand.
+    await t.request({ method: 'POST', url: '/api/bank/files', token: admin.token });
+    expect(await db().select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id))).toHaveLength(1);
+    const byHand = await t.request({ method: 'POST', url: `/api/transfer-requests/${transfer.id}/payout`, token: admin.token, payload: { reference: 'VIR-BY-HAND-1' } });
+    expect(byHand.json()).toMatchObject({ code: 'payout_reversed' });
   });
 
   it("records a sender's payment its remittance names, flags another amount, and lists what matches nothing", async () => {

@@ -6,12 +6,13 @@ import type { Tx } from '../client.js';
 // import (the rails module imports it), so the query lives here, beside neither.
 
 /** Why staff may not record this transfer's payout by hand now; null when nothing on the rail stands in the way. */
-export type RailPayoutBlock = 'payout_attempt_open' | 'payout_attempt_failed' | 'payout_name_held';
+export type RailPayoutBlock = 'payout_attempt_open' | 'payout_attempt_failed' | 'payout_name_held' | 'payout_reversed';
 
 /**
  * The rail's word on a payout by hand: its latest attempt still open (it may yet pay), failed
- * with no staff member's choice to send it by hand, or its name check holding it undecided or
- * waiting for the sender's correction.
+ * with no staff member's choice to send it by hand, sent back by the operator or the bank (the
+ * books hold one payout per transfer: staff reject and refund it), or its name check holding it
+ * undecided or waiting for the sender's correction.
  */
 export async function railPayoutBlock(tx: Tx, transferId: string): Promise<RailPayoutBlock | null> {
   const { rows } = await tx.execute<{ state: string | null; resolution: string | null; held: boolean }>(sql`
@@ -23,5 +24,6 @@ export async function railPayoutBlock(tx: Tx, transferId: string): Promise<RailP
   if (!row) return null;
   if (row.state === 'submitting' || row.state === 'pending' || row.state === 'unknown') return 'payout_attempt_open';
   if (row.state === 'failed' && row.resolution !== 'by_hand') return 'payout_attempt_failed';
+  if (row.state === 'reversed') return 'payout_reversed';
   return row.held ? 'payout_name_held' : null;
 }

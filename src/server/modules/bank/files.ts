@@ -24,14 +24,17 @@ export function bankAccount(config: Ctx['config']): Debtor | null {
 interface DestinationDetails { iban?: string; bic?: string; account_holder?: string; recipient_name?: string | null }
 interface Originator { originator?: { full_name?: string | null } }
 
-/** Transfers to a French account paid in, open, not paid out and with no payout under way: the file's candidates, oldest first. */
+/**
+ * Transfers to a French account paid in, open, not paid out, with no payout under way and none
+ * sent back (a returned payout waits for staff): the file's candidates, oldest first.
+ */
 async function candidates(tx: Tx): Promise<string[]> {
   const rows = await tx.select({ id: transferRequests.id }).from(transferRequests).where(and(
     eq(transferRequests.destination_provider, 'bank_france'),
     eq(transferRequests.payout_status, 'not_sent'),
     eq(transferRequests.payment_status, 'received'),
     inArray(transferRequests.status, ['pending', 'processing']),
-    sql`not exists (select 1 from payout_attempts a where a.transfer_id = ${transferRequests.id} and a.state in ('submitting', 'pending', 'unknown', 'succeeded'))`,
+    sql`not exists (select 1 from payout_attempts a where a.transfer_id = ${transferRequests.id} and a.state in ('submitting', 'pending', 'unknown', 'succeeded', 'reversed'))`,
   )).orderBy(transferRequests.created_at, transferRequests.id);
   return rows.map((r) => r.id);
 }

@@ -187,7 +187,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/payout', {
     config: { access: 'staff' },
-    schema: { summary: 'Records the payout made to the recipient (staff)', params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'compliance_hold', 'own_transfer', 'payout_already_sent', 'payout_attempt_failed', 'payout_attempt_open', 'payout_name_held', 'payout_needs_approval', 'payout_needs_payment', 'transfer_closed']) },
+    schema: { summary: 'Records the payout made to the recipient (staff)', params: IdParamsSchema, body: PayoutRecordSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'compliance_hold', 'own_transfer', 'payout_already_sent', 'payout_attempt_failed', 'payout_attempt_open', 'payout_name_held', 'payout_needs_approval', 'payout_reversed', 'payout_needs_payment', 'transfer_closed']) },
   }, async (request) => ({ data: transferRequestToJson(await recordPayout(ctx, actorOf(request), request.params.id, request.body), ctx.config.publicUrl) }));
 
   app.post('/transfer-requests/:id/refund', {
