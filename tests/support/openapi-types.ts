@@ -1045,6 +1045,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transfer-requests/{id}/close-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Proposes to close out a transfer held by a confirmed sanctions match, with a reason kept internal (staff, audited) */
+        post: operations["postTransferRequestsByIdCloseOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/close-out/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms a proposed close-out, by a second staff member: the transfer is rejected, its money frozen, its sender told only that it cannot go ahead (staff, audited) */
+        post: operations["postTransferRequestsByIdCloseOutConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transfer-requests/{id}/tracking": {
         parameters: {
             query?: never;
@@ -1570,7 +1604,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed); e-mailed to the sender, audited (staff) */
+        /** Decides an open identity review: approve (sets the level), reject (the reason) or request_more (what is needed and which documents to send again, the others kept); e-mailed to the sender, audited (staff) */
         post: operations["postKycReviewsByIdDecision"];
         delete?: never;
         options?: never;
@@ -1893,7 +1927,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each payout rail: configured, switched on, last successful call, balance, payouts under way (staff) */
+        /** Each payout rail: configured (or the variables missing), switched on, last successful call, balance and its warning level, payouts under way and waiting for float (staff) */
         get: operations["getRails"];
         put?: never;
         post?: never;
@@ -1913,6 +1947,23 @@ export interface paths {
         get?: never;
         /** Switches a payout rail on or off; payouts under way finish as they are (admin, audited) */
         put: operations["putRailsById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/{id}/balance-warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets the balance below which a rail is shown with a warning, in the rail's currency, or none (admin, audited) */
+        put: operations["putRailsByIdBalanceWarning"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2000,6 +2051,315 @@ export interface paths {
         put: operations["putRailsMtnCallback"];
         /** MTN MoMo's callback (POST): stored, then the operator is asked (operator) */
         post: operations["postRailsMtnCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/paypal/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** PayPal's payout item webhook: stored, then PayPal is asked about the payout (operator) */
+        post: operations["postRailsPaypalWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payouts that need a person: name checks to decide, attempts still unknown past PAYOUT_UNKNOWN_AFTER, failed attempts nobody acted on (staff) */
+        get: operations["getPayoutExceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/name-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name checks that stopped a transfer's payout, newest first, with staff's decisions (staff) */
+        get: operations["getTransferRequestsByIdPayoutsNameHolds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-name-holds/{id}/pay-anyway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pays a transfer whose name check stopped it, with a reason; at or above the approval threshold, a proposal a second staff member confirms (staff, audited) */
+        post: operations["postPayoutNameHoldsByIdPayAnyway"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-name-holds/{id}/pay-anyway/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms another staff member's proposal to pay anyway; the payout starts (staff, audited) */
+        post: operations["postPayoutNameHoldsByIdPayAnywayConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payout-name-holds/{id}/ask-sender": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the sender to correct the recipient's name or number, by e-mail and on the transfer's page (staff, audited) */
+        post: operations["postPayoutNameHoldsByIdAskSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** After a confirmed failure, a new attempt through the rail (staff, audited) */
+        post: operations["postTransferRequestsByIdPayoutsRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/by-hand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** After a confirmed failure, leaves the payout to staff, recorded by hand (staff, audited) */
+        post: operations["postTransferRequestsByIdPayoutsByHand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/enquire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the operator now about an attempt it has not settled (staff) */
+        post: operations["postTransferRequestsByIdPayoutsEnquire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/recipient-correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What staff asked the caller to correct of their transfer's recipient, or null */
+        get: operations["getTransferRequestsByIdRecipientCorrection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/recipient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Corrects the recipient's name and number of the caller's transfer when staff asked; the name check runs again */
+        put: operations["putTransferRequestsByIdRecipient"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rails/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A rail's imported operator statements, newest first (admin) */
+        get: operations["getRailsByIdStatements"];
+        put?: never;
+        /** Imports an operator's transaction export (CSV) for a rail and lists what differs from our payouts; the same file again changes nothing (admin, audited) */
+        post: operations["postRailsByIdStatements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator-statements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An operator statement set against our payout attempts as they stand now: matched rows and every difference (admin) */
+        get: operations["getOperatorStatementsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest bank files, with their payouts settled, returned and waiting (admin) */
+        get: operations["getBankFiles"];
+        put?: never;
+        /** Gathers every payout to a French account whose controls have cleared into one SEPA credit-transfer file (pain.001.001.09): its id, count and control sum (admin, audited) */
+        post: operations["postBankFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bank file as written, to upload to the bank (application/xml; each download audited) (admin) */
+        get: operations["getBankFilesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/files/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a bank file the bank never executed, with a reason: its transfers go into the next file (admin, audited) */
+        post: operations["postBankFilesByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest bank statements imported, with what their lines did (staff) */
+        get: operations["getBankStatements"];
+        put?: never;
+        /** Imports a bank statement (camt.053 or camt.054, multipart part "file", 60 MB at most): settles and returns payouts, records senders' payments, lists what matched nothing (staff, audited) */
+        post: operations["postBankStatements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/statements/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bank statement's lines and what each did (staff) */
+        get: operations["getBankStatementsByIdEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5180,6 +5540,7 @@ export interface operations {
                             language: "en" | "fr";
                             email_verified: boolean;
                             created_at: string;
+                            totp_enabled: boolean;
                         }[];
                         next_cursor: string | null;
                     };
@@ -5935,6 +6296,7 @@ export interface operations {
                             action_needed: boolean;
                             action_message: string | null;
                             payment_recorded_at: string | null;
+                            on_hold?: boolean;
                             has_proof: boolean;
                         }[];
                         next_cursor: string | null;
@@ -6083,6 +6445,8 @@ export interface operations {
                 action_needed?: string;
                 /** @description Staff: "true" lists only open transfers past their corridor's expected delivery */
                 late?: string;
+                /** @description Staff: "true" lists only open transfers a compliance hold keeps from moving */
+                held?: string;
             };
             header?: never;
             path?: never;
@@ -6218,7 +6582,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
-                            on_hold?: boolean;
+                            on_hold: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -6481,6 +6845,24 @@ export interface operations {
                                 };
                                 created_at: string;
                             }[];
+                            close_out: {
+                                allowed: boolean;
+                                proposal: {
+                                    reason: string;
+                                    proposed_by: {
+                                        /** Format: uuid */
+                                        profile_id: string;
+                                        full_name: string | null;
+                                    } | null;
+                                    proposed_at: string;
+                                    confirmed_by: {
+                                        /** Format: uuid */
+                                        profile_id: string;
+                                        full_name: string | null;
+                                    } | null;
+                                    confirmed_at: string | null;
+                                } | null;
+                            };
                         } | {
                             /** Format: uuid */
                             id: string;
@@ -7471,7 +7853,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "approval_same_staff" | "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_already_sent" | "payout_needs_approval" | "payout_needs_payment" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        code: "approval_same_staff" | "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_already_sent" | "payout_attempt_failed" | "payout_attempt_open" | "payout_name_held" | "payout_needs_approval" | "payout_needs_payment" | "payout_reversed" | "transfer_closed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -7649,6 +8031,7 @@ export interface operations {
                 needs_approval?: "true" | "false";
                 action_needed?: "true" | "false";
                 late?: "true" | "false";
+                held?: "true" | "false";
                 sort?: "newest" | "oldest";
             };
             header?: never;
@@ -7788,7 +8171,7 @@ export interface operations {
                             tracking_url: string | null;
                             action_needed: boolean;
                             action_message: string | null;
-                            on_hold?: boolean;
+                            on_hold: boolean;
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -7821,6 +8204,179 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "already_approved" | "approval_not_needed" | "approval_same_staff" | "bad_request" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "status_final" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdCloseOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            allowed: boolean;
+                            proposal: {
+                                reason: string;
+                                proposed_by: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                } | null;
+                                proposed_at: string;
+                                confirmed_by: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                } | null;
+                                confirmed_at: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "close_out_not_allowed" | "close_out_proposed" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdCloseOutConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing: the confirmation is the caller's */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            allowed: boolean;
+                            proposal: {
+                                reason: string;
+                                proposed_by: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                } | null;
+                                proposed_at: string;
+                                confirmed_by: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                } | null;
+                                confirmed_at: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "close_out_not_allowed" | "close_out_not_proposed" | "close_out_same_staff" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8747,8 +9303,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail" | "payout_name_hold" | "payout_attempt" | "bank_file" | "bank_statement" | "operator_statement";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -8838,8 +9394,8 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update";
-                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
+                target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail" | "payout_name_hold" | "payout_attempt" | "bank_file" | "bank_statement" | "operator_statement";
                 target_id?: string;
                 from?: string;
                 to?: string;
@@ -9783,6 +10339,7 @@ export interface operations {
                                 latest: string;
                             } | null;
                             late: boolean;
+                            on_hold: boolean;
                         };
                     };
                 };
@@ -10010,6 +10567,7 @@ export interface operations {
                                 status: "open" | "approved" | "rejected" | "more_requested";
                                 submitted_at: string;
                                 note: string | null;
+                                missing: ("identity_document" | "id_card_front" | "id_card_back" | "residence_permit_front" | "residence_permit_back" | "selfie" | "proof_of_address" | "source_of_funds")[];
                             } | null;
                         };
                     };
@@ -10527,6 +11085,7 @@ export interface operations {
                             status: "open" | "approved" | "rejected" | "more_requested";
                             submitted_at: string;
                             note: string | null;
+                            missing: ("identity_document" | "id_card_front" | "id_card_back" | "residence_permit_front" | "residence_permit_back" | "selfie" | "proof_of_address" | "source_of_funds")[];
                         };
                     };
                 };
@@ -10659,6 +11218,14 @@ export interface operations {
                                     /** Format: uuid */
                                     typed_by?: string;
                                 } | null;
+                                current: boolean;
+                                in_review: boolean;
+                                approved_elsewhere: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                    email: string;
+                                }[];
                             }[];
                         };
                     };
@@ -10723,6 +11290,8 @@ export interface operations {
                     level?: 2 | 3;
                     /** @default  */
                     note?: string;
+                    /** @default [] */
+                    resend?: string[];
                 };
             };
         };
@@ -10802,6 +11371,14 @@ export interface operations {
                                     /** Format: uuid */
                                     typed_by?: string;
                                 } | null;
+                                current: boolean;
+                                in_review: boolean;
+                                approved_elsewhere: {
+                                    /** Format: uuid */
+                                    profile_id: string;
+                                    full_name: string | null;
+                                    email: string;
+                                }[];
                             }[];
                         };
                     };
@@ -10816,7 +11393,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "bad_request" | "forbidden" | "kyc_review_decided" | "kyc_review_level_over" | "kyc_review_note_required" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
+                        code: "bad_request" | "forbidden" | "kyc_review_decided" | "kyc_review_level_over" | "kyc_review_note_required" | "kyc_review_resend_required" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12812,8 +13389,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
                             configured: boolean;
+                            missing: string[];
                             enabled: boolean;
                             last_ok_at: string | null;
                             balance: {
@@ -12821,7 +13399,18 @@ export interface operations {
                                 currency: string;
                                 read_at: string;
                             } | null;
+                            balance_warning: string | null;
+                            below_warning: boolean;
+                            in_flight: number;
                             waiting: number;
+                            queue: {
+                                /** Format: uuid */
+                                transfer_id: string;
+                                reference: string;
+                                amount: string;
+                                since: string;
+                            }[];
+                            shortfall: string | null;
                         }[];
                     };
                 };
@@ -12873,7 +13462,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
             };
             cookie?: never;
         };
@@ -12894,8 +13483,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
                             configured: boolean;
+                            missing: string[];
                             enabled: boolean;
                             last_ok_at: string | null;
                             balance: {
@@ -12903,7 +13493,18 @@ export interface operations {
                                 currency: string;
                                 read_at: string;
                             } | null;
+                            balance_warning: string | null;
+                            below_warning: boolean;
+                            in_flight: number;
                             waiting: number;
+                            queue: {
+                                /** Format: uuid */
+                                transfer_id: string;
+                                reference: string;
+                                amount: string;
+                                since: string;
+                            }[];
+                            shortfall: string | null;
                         };
                     };
                 };
@@ -12918,6 +13519,100 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "rail_not_configured" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putRailsByIdBalanceWarning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            configured: boolean;
+                            missing: string[];
+                            enabled: boolean;
+                            last_ok_at: string | null;
+                            balance: {
+                                amount: string;
+                                currency: string;
+                                read_at: string;
+                            } | null;
+                            balance_warning: string | null;
+                            below_warning: boolean;
+                            in_flight: number;
+                            waiting: number;
+                            queue: {
+                                /** Format: uuid */
+                                transfer_id: string;
+                                reference: string;
+                                amount: string;
+                                since: string;
+                            }[];
+                            shortfall: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -12973,14 +13668,14 @@ export interface operations {
                             id: string;
                             seq: number;
                             /** @enum {string} */
-                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "sepa_france";
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
                             /** @enum {string} */
                             state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
                             reference: string;
                             operator_id: string | null;
                             amount: string;
                             currency: string;
-                            msisdn: string;
+                            msisdn: string | null;
                             name_check: {
                                 /** @enum {string} */
                                 outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
@@ -12988,7 +13683,9 @@ export interface operations {
                                 registered_name: string | null;
                                 score: number | null;
                                 checked_at: string;
-                            };
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
                             steps: {
                                 at: string;
                                 call: string;
@@ -13002,6 +13699,7 @@ export interface operations {
                             updated_at: string;
                             settled_at: string | null;
                             needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
                         }[];
                     };
                 };
@@ -13097,7 +13795,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "bad_request" | "collection_in_progress" | "collection_unavailable" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "payment_already_recorded" | "recipient_phone_operator" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        code: "bad_request" | "collection_in_progress" | "collection_limit" | "collection_unavailable" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "payment_already_recorded" | "recipient_phone_operator" | "transfer_closed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -13366,6 +14064,1884 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postRailsPaypalWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getPayoutExceptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            kind: "name_hold" | "unknown" | "failed" | "reversed";
+                            since: string;
+                            transfer: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                status: string;
+                                /** Format: uuid */
+                                sender_id: string;
+                                amount: string;
+                                currency: string;
+                                payout_amount: string;
+                                payout_currency: string;
+                                recipient_name: string | null;
+                                recipient_phone: string | null;
+                            };
+                            hold: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                transfer_id: string;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                                name_check: {
+                                    /** @enum {string} */
+                                    outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                    recipient_name: string;
+                                    registered_name: string | null;
+                                    score: number | null;
+                                    checked_at: string;
+                                };
+                                created_at: string;
+                                decision: ("pay_anyway" | "ask_sender") | null;
+                                decided_by: string | null;
+                                decided_at: string | null;
+                                reason: string | null;
+                                proposed_by: string | null;
+                                proposed_at: string | null;
+                                closed_at: string | null;
+                                four_eyes: boolean;
+                            } | null;
+                            attempt: {
+                                /** Format: uuid */
+                                id: string;
+                                seq: number;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                reference: string;
+                                operator_id: string | null;
+                                amount: string;
+                                currency: string;
+                                msisdn: string | null;
+                                name_check: {
+                                    /** @enum {string} */
+                                    outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                    recipient_name: string;
+                                    registered_name: string | null;
+                                    score: number | null;
+                                    checked_at: string;
+                                } | null;
+                                iban: string | null;
+                                bank_file_id: string | null;
+                                steps: {
+                                    at: string;
+                                    call: string;
+                                    http_status: number | null;
+                                    operator_code: string | null;
+                                    message: string | null;
+                                    /** @enum {string} */
+                                    state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                }[];
+                                created_at: string;
+                                updated_at: string;
+                                settled_at: string | null;
+                                needs_attention_at: string | null;
+                                resolution: ("retried" | "by_hand") | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTransferRequestsByIdPayoutsNameHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            created_at: string;
+                            decision: ("pay_anyway" | "ask_sender") | null;
+                            decided_by: string | null;
+                            decided_at: string | null;
+                            reason: string | null;
+                            proposed_by: string | null;
+                            proposed_at: string | null;
+                            closed_at: string | null;
+                            four_eyes: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postPayoutNameHoldsByIdPayAnyway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            created_at: string;
+                            decision: ("pay_anyway" | "ask_sender") | null;
+                            decided_by: string | null;
+                            decided_at: string | null;
+                            reason: string | null;
+                            proposed_by: string | null;
+                            proposed_at: string | null;
+                            closed_at: string | null;
+                            four_eyes: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "name_hold_decided" | "name_hold_proposed" | "not_found" | "own_transfer" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postPayoutNameHoldsByIdPayAnywayConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            created_at: string;
+                            decision: ("pay_anyway" | "ask_sender") | null;
+                            decided_by: string | null;
+                            decided_at: string | null;
+                            reason: string | null;
+                            proposed_by: string | null;
+                            proposed_at: string | null;
+                            closed_at: string | null;
+                            four_eyes: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "name_hold_decided" | "name_hold_not_proposed" | "name_hold_same_staff" | "not_found" | "own_transfer" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postPayoutNameHoldsByIdAskSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            created_at: string;
+                            decision: ("pay_anyway" | "ask_sender") | null;
+                            decided_by: string | null;
+                            decided_at: string | null;
+                            reason: string | null;
+                            proposed_by: string | null;
+                            proposed_at: string | null;
+                            closed_at: string | null;
+                            four_eyes: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "name_hold_decided" | "not_found" | "own_transfer" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string | null;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_not_failed" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsByHand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string | null;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_not_failed" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsEnquire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string | null;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_not_open" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTransferRequestsByIdRecipientCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            asked_at: string;
+                            recipient_name: string | null;
+                            recipient_phone: string | null;
+                            destination_provider: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putTransferRequestsByIdRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    recipient_name: string;
+                    recipient_phone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            asked_at: string;
+                            recipient_name: string | null;
+                            recipient_phone: string | null;
+                            destination_provider: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "correction_not_asked" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "recipient_phone_operator" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getRailsByIdStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                            filename: string | null;
+                            period_from: string;
+                            period_to: string;
+                            rows: number;
+                            imported_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postRailsByIdStatements: {
+        parameters: {
+            query?: {
+                filename?: string;
+            };
+            header?: never;
+            path: {
+                id: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            statement: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                                filename: string | null;
+                                period_from: string;
+                                period_to: string;
+                                rows: number;
+                                imported_at: string;
+                            };
+                            already_imported: boolean;
+                            matched: number;
+                            currency: string;
+                            differences: {
+                                /** @enum {string} */
+                                kind: "not_ours" | "not_on_statement" | "amount_differs" | "state_differs";
+                                reference: string | null;
+                                operator_id: string | null;
+                                transfer_id: string | null;
+                                transfer_reference: string | null;
+                                ours: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                    at: string;
+                                } | null;
+                                theirs: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "succeeded" | "failed" | "pending" | "reversed";
+                                    at: string;
+                                    line: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            statement: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                                filename: string | null;
+                                period_from: string;
+                                period_to: string;
+                                rows: number;
+                                imported_at: string;
+                            };
+                            already_imported: boolean;
+                            matched: number;
+                            currency: string;
+                            differences: {
+                                /** @enum {string} */
+                                kind: "not_ours" | "not_on_statement" | "amount_differs" | "state_differs";
+                                reference: string | null;
+                                operator_id: string | null;
+                                transfer_id: string | null;
+                                transfer_reference: string | null;
+                                ours: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                    at: string;
+                                } | null;
+                                theirs: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "succeeded" | "failed" | "pending" | "reversed";
+                                    at: string;
+                                    line: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "csv_invalid" | "file_missing" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "upload_incomplete" | "upload_too_large" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getOperatorStatementsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            statement: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda";
+                                filename: string | null;
+                                period_from: string;
+                                period_to: string;
+                                rows: number;
+                                imported_at: string;
+                            };
+                            already_imported: boolean;
+                            matched: number;
+                            currency: string;
+                            differences: {
+                                /** @enum {string} */
+                                kind: "not_ours" | "not_on_statement" | "amount_differs" | "state_differs";
+                                reference: string | null;
+                                operator_id: string | null;
+                                transfer_id: string | null;
+                                transfer_reference: string | null;
+                                ours: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                    at: string;
+                                } | null;
+                                theirs: {
+                                    amount: string;
+                                    /** @enum {string} */
+                                    state: "succeeded" | "failed" | "pending" | "reversed";
+                                    at: string;
+                                    line: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            msg_id: string;
+                            count: number;
+                            control_sum: string;
+                            created_at: string;
+                            cancelled_at: string | null;
+                            cancel_reason: string | null;
+                            settled: number;
+                            returned: number;
+                            waiting: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postBankFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            count: number;
+                            control_sum: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_nothing_ready" | "bank_rail_off" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "rail_not_configured" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankFilesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pain.001.001.09 XML as written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postBankFilesByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            msg_id: string;
+                            count: number;
+                            control_sum: string;
+                            created_at: string;
+                            cancelled_at: string | null;
+                            cancel_reason: string | null;
+                            settled: number;
+                            returned: number;
+                            waiting: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_file_closed" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            msg_id: string;
+                            /** @enum {string} */
+                            kind: "camt.053" | "camt.054";
+                            filename: string | null;
+                            imported_at: string;
+                            settled: number;
+                            returned: number;
+                            payments: number;
+                            unmatched: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postBankStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            msg_id: string;
+                            /** @enum {string} */
+                            kind: "camt.053" | "camt.054";
+                            settled: number;
+                            returned: number;
+                            payments: number;
+                            unmatched: number;
+                            already_imported: number;
+                            entries: {
+                                /** @enum {string} */
+                                outcome: "settled" | "returned" | "payment" | "unmatched";
+                                credit: boolean;
+                                amount: string;
+                                currency: string;
+                                booked_on: string | null;
+                                end_to_end_id: string | null;
+                                remittance: string | null;
+                                return_reason: string | null;
+                                transfer_reference: string | null;
+                                flagged: boolean;
+                                note: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_statement_invalid" | "file_missing" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "upload_incomplete" | "upload_too_large" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankStatementsByIdEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            outcome: "settled" | "returned" | "payment" | "unmatched";
+                            credit: boolean;
+                            amount: string;
+                            currency: string;
+                            booked_on: string | null;
+                            end_to_end_id: string | null;
+                            remittance: string | null;
+                            return_reason: string | null;
+                            transfer_reference: string | null;
+                            flagged: boolean;
+                            note: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };
