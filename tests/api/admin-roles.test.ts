@@ -41,7 +41,7 @@ const staffEndpoints: Record<string, () => Promise<Call>> = {
   'GET /api/kyc/reviews': async () => ({ method: 'GET', url: '/api/kyc/reviews?status=open' }),
   'GET /api/kyc/reviews/:id': async () => ({ method: 'GET', url: `/api/kyc/reviews/${await openReview()}` }),
   'POST /api/kyc/reviews/:id/decision': async () => ({
-    method: 'POST', url: `/api/kyc/reviews/${await openReview()}/decision`, payload: { decision: 'request_more', note: 'The back of the card, please.' },
+    method: 'POST', url: `/api/kyc/reviews/${await openReview()}/decision`, payload: { decision: 'reject', note: 'The photo is not of a document.' },
   }),
   'POST /api/kyc/documents/:id/mrz': async () => ({
     method: 'POST', url: `/api/kyc/documents/${await passportDocument()}/mrz`,
