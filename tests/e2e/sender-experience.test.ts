@@ -138,7 +138,7 @@ describe('one sentence of state for the sender (defect 1) and what each transfer
     expect(await sentence(row(page, t.cancelled.reference))).toBe('Annulé — rien ne vous a été débité');
     expect(await sentence(row(page, t.completed.reference))).toBe('Versé au destinataire');
     expect(await sentence(row(page, t.proofed.reference))).toBe('Justificatif reçu — nous vérifions votre paiement');
-    expect(await row(page, t.open.reference).getByRole('button', { name: /^Télécharger le relevé/ }).innerText()).toBe('Relevé');
+    expect(await row(page, t.open.reference).getByRole('button', { name: /^Télécharger le récapitulatif/ }).innerText()).toBe('Récapitulatif');
     await shot(page, 'sender-history-390-fr');
     await page.goto(`${app.server.url}/dashboard`);
     await page.getByTestId('sender-state').first().waitFor();
