@@ -1,4 +1,4 @@
-// The bank rail (docs/rules/bank-rail.md), budgets of issue 44's benchmark:
+// The bank rail (docs/rules/bank-rail.md; figures in docs/benchmarks.md#bank-rail), its budgets:
 // - a 10,000-transfer pain.001.001.09 payment file written (the sepa package, exact control sums)
 //   in under 2 s;
 // - a 50,000-line camt.053 read streaming and matched (one transaction, each line claimed by its
