@@ -28,8 +28,7 @@ const CALLBACKS_PER_SECOND = 50;
 const airtel = await new AirtelPeer().start();
 airtel.setFloat('XAF', '1000000000000');
 const railEnv = {
-  AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-  AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem, RUN_WORKER: 'false',
+  ...airtel.env(), RUN_WORKER: 'false',
 };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-'));
 const postgres = await startEmbeddedPostgres(dataDir);

@@ -21,10 +21,6 @@ let sender: TestUser;
 let other: TestUser;
 let admin: TestUser;
 
-const airtelEnv = (peer: AirtelPeer) => ({
-  AIRTEL_BASE_URL: peer.url, AIRTEL_CLIENT_ID: peer.clientId, AIRTEL_CLIENT_SECRET: peer.clientSecret,
-  AIRTEL_PIN: peer.pin, AIRTEL_PUBLIC_KEY: peer.publicKeyPem,
-});
 const mtnEnv = (peer: MtnPeer) => ({
   MTN_MOMO_BASE_URL: peer.url, MTN_MOMO_TARGET_ENVIRONMENT: peer.targetEnvironment, MTN_MOMO_API_USER: peer.apiUser,
   MTN_MOMO_API_KEY: peer.apiKey, MTN_MOMO_DISBURSEMENT_KEY: peer.disbursementKey,
@@ -33,7 +29,7 @@ const mtnEnv = (peer: MtnPeer) => ({
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();
   mtn = await new MtnPeer({ currency: 'RWF' }).start();
-  t = await createTestApp({ env: { ...airtelEnv(airtel), ...mtnEnv(mtn), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey } });
+  t = await createTestApp({ env: { ...airtel.env(), ...mtnEnv(mtn), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey } });
   noCollectionKey = await createTestApp({ env: mtnEnv(mtn) });
   [sender, other, admin] = await Promise.all([
     createUser(t, { full_name: 'Marie Nguema' }), createUser(t, { full_name: 'Someone Else' }), createUser(t, { role: 'admin' }),

@@ -22,8 +22,7 @@ beforeAll(async () => {
   airtel = await new AirtelPeer().start();
   t = await createTestApp({
     env: {
-      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+      ...airtel.env(),
     },
   });
   [sender, staff, admin] = await Promise.all([

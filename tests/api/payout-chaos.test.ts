@@ -81,8 +81,7 @@ beforeAll(async () => {
     env: {
       // The test is the job worker here: it runs the payouts' starts and enquiries itself, sooner than their schedule.
       PUBLIC_URL: publicUrl, PAYOUT_UNKNOWN_AFTER: '1s', RUN_WORKER: 'false',
-      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem, AIRTEL_CALLBACK_SECRET: CALLBACK_SECRET,
+      ...airtel.env(), AIRTEL_CALLBACK_SECRET: CALLBACK_SECRET,
       MTN_MOMO_BASE_URL: mtn.url, MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment, MTN_MOMO_API_USER: mtn.apiUser,
       MTN_MOMO_API_KEY: mtn.apiKey, MTN_MOMO_DISBURSEMENT_KEY: mtn.disbursementKey, MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
     },

@@ -28,8 +28,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: {
       SMTP_URL: smtp.url,
-      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+      ...airtel.env(),
       // An unknown attempt goes to staff one second after it was written.
       PAYOUT_UNKNOWN_AFTER: '1s',
     },

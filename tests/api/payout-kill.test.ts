@@ -17,15 +17,10 @@ let staff: TestUser;
 let sender: TestUser;
 const workers: ChildProcess[] = [];
 
-const railEnv = () => ({
-  AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-  AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
-});
-
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();
   // The servers only queue; the payouts run in `npm run worker`'s process.
-  t = await createTestApp({ env: { ...railEnv(), RUN_WORKER: 'false' } });
+  t = await createTestApp({ env: { ...airtel.env(), RUN_WORKER: 'false' } });
   const admin = await createUser(t, { role: 'admin' });
   [staff, sender] = await Promise.all([createUser(t, { role: 'manager' }), createUser(t, { full_name: 'Awa Sender' })]);
   expect((await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } })).statusCode).toBe(200);
@@ -47,7 +42,7 @@ afterAll(async () => {
 /** `npm run worker`'s entry point as a process of its own on the test's database, once it has started. */
 async function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, ...railEnv() },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, ...airtel.env() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   workers.push(child);

@@ -26,8 +26,7 @@ beforeAll(async () => {
   mtn = await new MtnPeer({ currency: 'RWF' }).start();
   t = await createTestApp({
     env: {
-      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+      ...airtel.env(),
       MTN_MOMO_BASE_URL: mtn.url, MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment, MTN_MOMO_API_USER: mtn.apiUser,
       MTN_MOMO_API_KEY: mtn.apiKey, MTN_MOMO_DISBURSEMENT_KEY: mtn.disbursementKey, MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
     },

@@ -34,8 +34,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: {
       PUBLIC_URL: `http://127.0.0.1:${port}`, MAIL_GROUP_SECONDS: '0',
-      AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-      AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+      ...airtel.env(),
     },
   });
   await t.app.listen({ port, host: '127.0.0.1' });

@@ -18,8 +18,7 @@ beforeAll(async () => { await airtel.start(); });
 const app = useE2eApp({
   smtp: true,
   env: () => ({
-    AIRTEL_BASE_URL: airtel.url, AIRTEL_CLIENT_ID: airtel.clientId, AIRTEL_CLIENT_SECRET: airtel.clientSecret,
-    AIRTEL_PIN: airtel.pin, AIRTEL_PUBLIC_KEY: airtel.publicKeyPem,
+    ...airtel.env(),
   }),
 });
 

@@ -122,6 +122,11 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
     this.privateKeyPem = keys.privateKey;
   }
 
+  /** The app's variables that point it at this peer, as a business sets them for Airtel. */
+  env(): Record<'AIRTEL_BASE_URL' | 'AIRTEL_CLIENT_ID' | 'AIRTEL_CLIENT_SECRET' | 'AIRTEL_PIN' | 'AIRTEL_PUBLIC_KEY', string> {
+    return { AIRTEL_BASE_URL: this.url, AIRTEL_CLIENT_ID: this.clientId, AIRTEL_CLIENT_SECRET: this.clientSecret, AIRTEL_PIN: this.pin, AIRTEL_PUBLIC_KEY: this.publicKeyPem };
+  }
+
   /** A wallet for this E.164 number under that name; unregistered numbers are unknown to Airtel. */
   register(msisdn: string, name: { first: string; last: string }, state: Subscriber['state'] = 'active'): void {
     this.subscribers.set(msisdn, { ...name, state });
