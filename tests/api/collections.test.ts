@@ -21,16 +21,11 @@ let sender: TestUser;
 let other: TestUser;
 let admin: TestUser;
 
-const mtnEnv = (peer: MtnPeer) => ({
-  MTN_MOMO_BASE_URL: peer.url, MTN_MOMO_TARGET_ENVIRONMENT: peer.targetEnvironment, MTN_MOMO_API_USER: peer.apiUser,
-  MTN_MOMO_API_KEY: peer.apiKey, MTN_MOMO_DISBURSEMENT_KEY: peer.disbursementKey,
-});
-
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();
   mtn = await new MtnPeer({ currency: 'RWF' }).start();
-  t = await createTestApp({ env: { ...airtel.env(), ...mtnEnv(mtn), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey } });
-  noCollectionKey = await createTestApp({ env: mtnEnv(mtn) });
+  t = await createTestApp({ env: { ...airtel.env(), ...mtn.env(), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey } });
+  noCollectionKey = await createTestApp({ env: mtn.env() });
   [sender, other, admin] = await Promise.all([
     createUser(t, { full_name: 'Marie Nguema' }), createUser(t, { full_name: 'Someone Else' }), createUser(t, { role: 'admin' }),
   ]);

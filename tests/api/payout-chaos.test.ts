@@ -82,8 +82,7 @@ beforeAll(async () => {
       // The test is the job worker here: it runs the payouts' starts and enquiries itself, sooner than their schedule.
       PUBLIC_URL: publicUrl, PAYOUT_UNKNOWN_AFTER: '1s', RUN_WORKER: 'false',
       ...airtel.env(), AIRTEL_CALLBACK_SECRET: CALLBACK_SECRET,
-      MTN_MOMO_BASE_URL: mtn.url, MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment, MTN_MOMO_API_USER: mtn.apiUser,
-      MTN_MOMO_API_KEY: mtn.apiKey, MTN_MOMO_DISBURSEMENT_KEY: mtn.disbursementKey, MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
+      ...mtn.env(), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
     },
   });
   await t.app.listen({ port, host: '127.0.0.1' });

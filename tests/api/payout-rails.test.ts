@@ -27,8 +27,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: {
       ...airtel.env(),
-      MTN_MOMO_BASE_URL: mtn.url, MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment, MTN_MOMO_API_USER: mtn.apiUser,
-      MTN_MOMO_API_KEY: mtn.apiKey, MTN_MOMO_DISBURSEMENT_KEY: mtn.disbursementKey, MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
+      ...mtn.env(), MTN_MOMO_COLLECTION_KEY: mtn.collectionKey,
     },
   });
   unconfigured = await createTestApp();

@@ -76,6 +76,14 @@ export class MtnPeer extends LoopbackPeer<MtnOperation> {
     this.float = this.minor(options.float ?? '10000000');
   }
 
+  /** The app's variables that point its disbursements at this peer (collections also need `MTN_MOMO_COLLECTION_KEY`: `collectionKey`). */
+  env(): Record<'MTN_MOMO_BASE_URL' | 'MTN_MOMO_TARGET_ENVIRONMENT' | 'MTN_MOMO_API_USER' | 'MTN_MOMO_API_KEY' | 'MTN_MOMO_DISBURSEMENT_KEY', string> {
+    return {
+      MTN_MOMO_BASE_URL: this.url, MTN_MOMO_TARGET_ENVIRONMENT: this.targetEnvironment, MTN_MOMO_API_USER: this.apiUser,
+      MTN_MOMO_API_KEY: this.apiKey, MTN_MOMO_DISBURSEMENT_KEY: this.disbursementKey,
+    };
+  }
+
   // --- scripting -------------------------------------------------------------------------------
 
   /** The wallet's holder as basicuserinfo gives it; an unregistered number is unknown to MTN. */
