@@ -140,12 +140,33 @@ function quietI18nextWarnings(): Plugin {
   };
 }
 
+/**
+ * i18next's built-in formatter (`{{amount, number}}` in a translation, through Intl) ships on every
+ * page, about 1 KB gzip, though no translation of ours formats a value (the app formats amounts and
+ * dates itself, src/web/lib/format.ts; src/web/lib/locales.test.ts keeps it so). Without it,
+ * i18next keeps its default, which gives the value as it is.
+ */
+function noI18nextFormatter(): Plugin {
+  return {
+    name: 'no-i18next-formatter',
+    apply: 'build',
+    transform: {
+      filter: { id: /node_modules[\\/]i18next[\\/]dist[\\/]esm[\\/]i18next\.js$/ },
+      handler(code) {
+        const use = 'formatter = Formatter;';
+        if (code.split(use).length !== 2) this.error(`i18next: "${use}" not found once (a new i18next version?)`);
+        return code.replace(use, 'formatter = undefined;');
+      },
+    },
+  };
+}
+
 // The web app is built to dist/web and served by the Node server (src/server) with a history
 // fallback. Translation files are NOT copied: the server serves src/locales at /locales/{lng}/{ns}.json.
 export default defineConfig(({ isSsrBuild }) => ({
   root: '.',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), pureRouterComponents(), quietI18nextWarnings(), bootPreload()],
+  plugins: [react(), tailwindcss(), pureRouterComponents(), quietI18nextWarnings(), noI18nextFormatter(), bootPreload()],
   resolve: {
     alias: [
       ...pathAliases,

@@ -198,16 +198,17 @@ const NOT_ANSWERED: Record<string, string[]> = {
     'complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'compliance_hold', 'paypal_capture_refused',
     'paypal_capture_unavailable', 'processing_needs_approval', 'reject_after_payout',
   ],
-  // A collection starts only for a mobile-money source (collection_unavailable otherwise), so the
-  // payment it records through staff's step is never PayPal's.
-  'POST /api/transfer-requests/:id/collect': ['payment_through_pay_pal'],
   // transfers/rail-payout.ts's lockForRailPayout reads moneyActionError's refusal as the reason a
   // transfer waits (it is left out of the file), and never throws it.
   'POST /api/bank/files': ['payout_already_sent', 'payout_needs_payment', 'transfer_closed'],
   // recordRailPayout asks moneyActionError(…, 'complete') only whether the transfer completes;
   // the payout attempt a statement line settles names its transfer by foreign key, so the money
-  // step always finds it.
-  'POST /api/bank/statements': ['complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'not_found'],
+  // step always finds it. A credit's transfer that recordPayment would refuse (lockForPayments) has
+  // the refusal written in its line's note, listed unmatched and flagged, never thrown.
+  'POST /api/bank/statements': [
+    'complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'not_found',
+    'payment_already_recorded', 'payment_through_pay_pal', 'transfer_closed',
+  ],
 };
 
 /** Each route's name, where it is declared, the codes it declares, and the codes its handler can reach. */

@@ -81,8 +81,9 @@ async function seedBatch(lo: number, hi: number) {
 async function seedStatements() {
   await db.execute(sql`
     insert into reconciliation_statements (account, currency, as_of, balance, filename)
-    select b.account, b.currency, now() - interval '30 days', b.debits - b.credits, 'bench.csv'
-    from ledger_balances b where b.account in ('paypal_usd', 'paypal_eur', 'airtel_gabon', 'mobile_rwanda', 'bank_france')`);
+    select b.account, b.currency, now() - interval '30 days', sum(b.debits - b.credits), 'bench.csv'
+    from ledger_balances b where b.account in ('paypal_usd', 'paypal_eur', 'airtel_gabon', 'mobile_rwanda', 'bank_france')
+    group by b.account, b.currency`);
   await db.execute(sql`
     insert into statement_lines (statement_id, account, posted_on, reference, description, amount, ledger_line_id)
     select s.id, l.account, e.created_at, e.reference, 'bench', l.amount, l.id
@@ -150,7 +151,7 @@ try {
   // The running balances equal the sum of the lines, and every currency sums to zero (not timed).
   const [check] = (await db.execute<{ drift: number; unbalanced: number }>(sql`select
     (select count(*)::int from (select account, currency, sum(amount) s from ledger_lines group by 1, 2) l
-      join ledger_balances b using (account, currency) where b.debits - b.credits <> l.s) as drift,
+      join (select account, currency, sum(debits - credits) s from ledger_balances group by 1, 2) b using (account, currency) where b.s <> l.s) as drift,
     (select count(*)::int from (select currency from ledger_balances group by 1 having sum(debits - credits) <> 0) z) as unbalanced`)).rows;
   console.log(`  books: ${check!.drift === 0 ? 'running balances equal the lines' : `${check!.drift} balances DIFFER from the lines`}, ` +
     `${check!.unbalanced === 0 ? 'every currency sums to zero' : `${check!.unbalanced} currencies DO NOT sum to zero`}`);

@@ -6,11 +6,15 @@
 // - the callback endpoint's latency under that load: p99 (budget: 50 ms).
 // The product as a deployment runs it: the server (RUN_WORKER=false) and `npm run worker`
 // processes (BENCH_WORKERS, 3 by default), each a process of its own, on a temporary embedded
-// PostgreSQL; this process holds the peer, records the payments and posts the callbacks.
-// BENCH_RATE and BENCH_SECONDS change the load. Figures only: nothing here fails on a budget.
+// PostgreSQL; this process holds the peer, records the payments and posts the callbacks (half as
+// many a second as payouts).
+// BENCH_RATE and BENCH_SECONDS change the load; BENCH_RECORDING how many payments are recorded at once. Figures only: nothing here fails on a budget.
+// Beside the wall-clock figures, what a busy machine does not change: the CPU each payout costs the
+// server, the workers and PostgreSQL (from /proc), and the statements and transactions it costs
+// (pg_stat_statements, pg_stat_database). BENCH_PROFILE=<dir> writes each worker's --cpu-prof there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -23,7 +27,10 @@ import { spawnServer } from '../../tests/support/server-process.js';
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 3);
-const CALLBACKS_PER_SECOND = 50;
+// Half the payouts get a callback while the load runs (50 a second at 100 payouts a second).
+const CALLBACKS_PER_SECOND = Math.max(1, Math.round(RATE / 2));
+/** BENCH_LATENCY=0 leaves out the first part (one payout at a time, then tens): for a short profile of the load alone. */
+const LATENCY = process.env.BENCH_LATENCY !== '0';
 
 const airtel = await new AirtelPeer().start();
 airtel.setFloat('XAF', '1000000000000');
@@ -31,19 +38,31 @@ const railEnv = {
   ...airtel.env(), RUN_WORKER: 'false',
 };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-'));
-const postgres = await startEmbeddedPostgres(dataDir);
+// pg_stat_statements is loaded at start only: set, then PostgreSQL started again on the same folder.
+let postgres = await startEmbeddedPostgres(dataDir);
+{
+  const { pool: admin } = connect(postgres.url, 1);
+  await admin.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+  await admin.end();
+  await postgres.stop();
+  postgres = await startEmbeddedPostgres(dataDir);
+}
 const databaseUrl = postgres.url;
 const server = await spawnServer({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ...railEnv });
 if (!server.url) throw new Error(`the server did not start:\n${server.stderr()}`);
 const { db, pool } = connect(databaseUrl, 24);
 const ctx = { config: loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: server.url, ...railEnv }), db };
 await pool.query(`update payout_rails set enabled = true where id = 'airtel_gabon'`);
-const senderId = (await pool.query(`insert into profiles (email, full_name, email_verified_at, kyc_level)
-  values ('bench.sender@example.test', 'Bench Sender', now(), 3) returning id`)).rows[0].id as string;
+await pool.query('create extension if not exists pg_stat_statements');
+/** Senders of the transfers, each sending a few (one sender's 6,000 transfers would share rows no real load shares: their grouped e-mails). */
+const SENDERS = 1000;
+await pool.query(`insert into profiles (email, full_name, email_verified_at, kyc_level)
+  select 'bench.sender' || n || '@example.test', 'Bench Sender ' || n, now(), 3 from generate_series(1, ${SENDERS}) n`);
 
 const workers: ChildProcess[] = [];
 async function startWorker(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/worker-main.ts'], {
     // The same mode as the server (spawnServer's: no secrets to set up).
     env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, PUBLIC_URL: server.url, ...railEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,9 +70,16 @@ async function startWorker(): Promise<void> {
   workers.push(child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
+    // Its log is read until it says it started, then only drained (kept, it cost this process a payout's CPU over again).
+    let started = false;
     const onData = (chunk: Buffer) => {
+      if (started) return;
       output += chunk.toString();
-      if (output.includes('"msg":"job worker started"')) resolve();
+      if (output.includes('"msg":"job worker started"')) {
+        started = true;
+        output = '';
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -61,6 +87,67 @@ async function startWorker(): Promise<void> {
   });
 }
 for (let i = 0; i < WORKERS; i++) await startWorker();
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux; 0 elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** This bench's PostgreSQL: its postmaster and every process it started (backends, WAL writer…), not other sessions' servers. */
+function postgresCpuMs(): number {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuMs(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes('(postgres)') && Number(stat.split(') ')[1]!.split(' ')[1]) === postmaster) total += cpuMs(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return total;
+}
+
+interface Usage { server: number; workers: number; postgres: number; bench: number; xacts: number }
+async function usage(): Promise<Usage> {
+  const { rows } = await pool.query(`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`);
+  const own = process.cpuUsage();
+  return {
+    server: cpuMs(server.child.pid), workers: workers.reduce((sum, w) => sum + cpuMs(w.pid), 0), postgres: postgresCpuMs(),
+    bench: (own.user + own.system) / 1000, xacts: Number((rows[0] as { n: string }).n),
+  };
+}
+
+/**
+ * What the payouts reached since `before` cost per payout: CPU of each process (ms), transactions,
+ * and statements (the top ones by calls and by time), the bench's own included (it records the payments).
+ */
+async function costs(label: string, before: Usage, payouts: number): Promise<void> {
+  const after = await usage();
+  const per = (ms: number) => (ms / Math.max(1, payouts)).toFixed(2);
+  const product = after.server - before.server + after.workers - before.workers + after.postgres - before.postgres;
+  console.log(`${label}: CPU per payout (${payouts}): server ${per(after.server - before.server)} ms, workers ${per(after.workers - before.workers)} ms,`
+    + ` PostgreSQL ${per(after.postgres - before.postgres)} ms; together ${per(product)} ms (budget: well under 20 ms at 100/s on 2 cores);`
+    + ` the bench (peer, payments recorded, callbacks) ${per(after.bench - before.bench)} ms`);
+  const { rows } = await pool.query(`select calls::int, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
+  const statements = rows as { calls: number; total_exec_time: number; query: string }[];
+  const calls = statements.reduce((sum, r) => sum + r.calls, 0);
+  const time = statements.reduce((sum, r) => sum + r.total_exec_time, 0);
+  console.log(`${label}: per payout ${((after.xacts - before.xacts) / Math.max(1, payouts)).toFixed(1)} transactions, ${(calls / Math.max(1, payouts)).toFixed(1)} statements, `
+    + `${(time / Math.max(1, payouts)).toFixed(2)} ms executing them`);
+  if (process.env.BENCH_STATEMENTS) {
+    for (const r of [...statements].sort((a, b) => b.total_exec_time - a.total_exec_time).slice(0, Number(process.env.BENCH_STATEMENTS))) {
+      console.log(`  ${(r.calls / Math.max(1, payouts)).toFixed(2).padStart(6)}/payout ${(r.total_exec_time / Math.max(1, payouts)).toFixed(3).padStart(7)} ms  ${r.query}`);
+    }
+  }
+}
+const resetStatements = () => pool.query('select pg_stat_statements_reset()');
 
 let serial = 0;
 /**
@@ -74,7 +161,7 @@ async function newTransfers(count: number): Promise<{ id: string; total: string 
   const { rows } = await db.execute(sql`with made as (
       insert into transfer_requests (reference, profile_id, direction, source_provider, destination_provider, source_details,
         destination_details, amount, currency, fee, total, rate, payout_amount, payout_currency)
-      select ${`BENCH-${randomBytes(3).toString('hex').toUpperCase()}-`} || n, ${senderId}, 'USD_XAF', 'paypal_usd', 'airtel_gabon', '{}',
+      select ${`BENCH-${randomBytes(3).toString('hex').toUpperCase()}-`} || n, (select id from profiles where email = 'bench.sender' || (1 + n % ${SENDERS}) || '@example.test'), 'USD_XAF', 'paypal_usd', 'airtel_gabon', '{}',
         jsonb_build_object('recipient_name', 'Marie Nguema' || n, 'recipient_phone', '+2417' || lpad(n::text, 7, '0')),
         100, 'USD', 4.5, 104.5, 610, 61000, 'XAF'
       from generate_series(${from}::int, ${serial}::int) n
@@ -85,8 +172,12 @@ async function newTransfers(count: number): Promise<{ id: string; total: string 
   return rows as { id: string; total: string }[];
 }
 
-/** Payments recorded at once: each holds its connections for its transaction, the rest wait their turn. */
-const RECORDING = 8;
+/**
+ * Payments recorded at once (BENCH_RECORDING, 8 by default): each holds its connections for its
+ * transaction, the rest wait their turn. More when the recording, not the payouts, is what keeps
+ * the load from being offered.
+ */
+const RECORDING = Number(process.env.BENCH_RECORDING ?? 8);
 let recording = 0;
 const turns: (() => void)[] = [];
 async function inTurn(work: () => Promise<void>): Promise<void> {
@@ -118,6 +209,15 @@ async function drained(ids: string[]): Promise<void> {
   }
 }
 
+/** Waits (up to 2 minutes) until none of these transfers' attempts is still open: the operator answered and the books are posted. */
+async function settled(ids: string[]): Promise<void> {
+  for (let waited = 0; waited < 120_000; waited += 500) {
+    const { rows } = await pool.query(`select count(*)::int as n from payout_attempts where transfer_id = any($1) and state in ('submitting', 'pending', 'unknown')`, [ids]);
+    if ((rows[0] as { n: number }).n === 0) return;
+    await sleep(500);
+  }
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
@@ -142,7 +242,7 @@ async function reachTimes(ids: string[]): Promise<{ times: number[]; missing: nu
 
 // 1. One payout at a time, then in tens: the last control to the operator.
 const single: string[] = [];
-for (let i = 0; i < 40; i++) {
+for (let i = 0; i < (LATENCY ? 40 : 0); i++) {
   const rows = await newTransfers(i < 20 ? 1 : 10);
   await clear(rows);
   single.push(...rows.map((r) => r.id));
@@ -150,7 +250,7 @@ for (let i = 0; i < 40; i++) {
 }
 await drained(single);
 const first = await reachTimes(single);
-console.log(`last control cleared → request at the operator (${single.length} payouts, 1 then 10 at a time): p50 ${percentile(first.times, 50).toFixed(0)} ms, p95 ${percentile(first.times, 95).toFixed(0)} ms, not arrived ${first.missing} (budget: p95 ≤ 2000 ms)`);
+if (LATENCY) console.log(`last control cleared → request at the operator (${single.length} payouts, 1 then 10 at a time): p50 ${percentile(first.times, 50).toFixed(0)} ms, p95 ${percentile(first.times, 95).toFixed(0)} ms, not arrived ${first.missing} (budget: p95 ≤ 2000 ms)`);
 
 // 2. RATE payouts a second for SECONDS, with operator callbacks posted meanwhile.
 const sustained: string[] = [];
@@ -175,6 +275,8 @@ const callbacks = (async () => {
   }
 })();
 const waiting = await newTransfers(RATE * SECONDS);
+await resetStatements();
+const before = await usage();
 const started = Date.now();
 let behind = 0;
 const clearing: Promise<void>[] = [];
@@ -199,6 +301,9 @@ sending = false;
 await callbacks;
 await drained(sustained);
 const second = await reachTimes(sustained);
+// Until the payouts reached settle (their books posted once the operator says succeeded).
+await settled(sustained);
+await costs('sustained', before, second.times.length);
 const arrivals = airtel.calls('POST', '/standard/v2/disbursements').map((r) => r.at).filter((at) => at >= started);
 const span = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
 const paidPerNumber = new Map<string, number>();

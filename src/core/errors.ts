@@ -86,12 +86,27 @@ export const ERRORS = {
   payout_name_held: { status: 409, key: 'admin.payouts.errors.nameHeld' },
   payout_not_failed: { status: 409, key: 'admin.payouts.errors.notFailed' },
   payout_not_open: { status: 409, key: 'admin.payouts.errors.notOpen' },
+  /** Paying again applies only to the latest attempt, sent back and not yet decided. */
+  payout_not_reversed: { status: 409, key: 'admin.payouts.errors.notReversed' },
+  payout_repay_proposed: { status: 409, key: 'admin.payouts.errors.repayProposed' },
+  payout_repay_not_proposed: { status: 409, key: 'admin.payouts.errors.repayNotProposed' },
+  /** Paying again at or above the approval threshold: whoever proposed it cannot confirm it. */
+  payout_repay_same_staff: { status: 409, key: 'admin.payouts.errors.repaySameStaff' },
+  /** The bank sent a payout back from this IBAN: no file pays it again until the sender corrects it. */
+  bank_account_returned: { status: 409, key: 'admin.payouts.errors.accountReturned' },
+  /** The sender corrects a mobile recipient's name and number; a returned IBAN or PayPal address is not theirs to correct here. */
+  payout_correction_unavailable: { status: 409, key: 'admin.payouts.errors.correctionUnavailable' },
   correction_not_asked: { status: 409, key: 'transfer.correction.notAsked' },
   /** "Approve on my phone" is not offered for this transfer's channel, or not for this number's operator. */
   collection_unavailable: { status: 409, key: 'transfer.collect.unavailable' },
   /** The transfer's previous request to the sender's phone is still waiting for its answer. */
   collection_in_progress: { status: 409, key: 'transfer.collect.inProgress' },
   collection_limit: { status: 409, key: 'transfer.collect.limit' },
+  /** Staff asked about a collection the operator already settled. */
+  collection_not_open: { status: 409, key: 'admin.payouts.errors.collectionNotOpen' },
+  /** A refund recorded only for money received twice, and once. */
+  collection_not_twice: { status: 409, key: 'admin.payouts.errors.collectionNotTwice' },
+  collection_refunded: { status: 409, key: 'admin.payouts.errors.collectionRefunded' },
   /** No payout to a French account has every control cleared (docs/rules/bank-rail.md). */
   bank_nothing_ready: { status: 409, key: 'admin.bank.nothingReady' },
   /** The sepa_france rail is not switched on: no bank file is made. */

@@ -11,8 +11,16 @@ type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 /** The accounts a provider's statement is reconciled against, each in its channel's currency. */
 export const PROVIDER_ACCOUNTS: readonly ChannelId[] = CHANNEL_IDS;
 
-export const ENTRY_KINDS = ['payment', 'payout', 'fee', 'refund_due', 'refund', 'payout_reversal', 'fee_reversal'] as const;
+/** Movements of a transfer's own money, built from its figures by entryLines. */
+const TRANSFER_ENTRY_KINDS = ['payment', 'payout', 'fee', 'refund_due', 'refund', 'payout_reversal', 'fee_reversal'] as const;
+/** Money a sender paid a second time for one transfer, and its refund: built from the collection's amount by duplicateLines. */
+export const DUPLICATE_ENTRY_KINDS = ['duplicate_payment', 'duplicate_refund'] as const;
+export const ENTRY_KINDS = [...TRANSFER_ENTRY_KINDS, ...DUPLICATE_ENTRY_KINDS] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
+export type TransferEntryKind = (typeof TRANSFER_ENTRY_KINDS)[number];
+export type DuplicateEntryKind = (typeof DUPLICATE_ENTRY_KINDS)[number];
+/** Kinds a transfer may hold more than once, each numbered (its `sequence`). */
+export const NUMBERED_ENTRY_KINDS: readonly EntryKind[] = ['payout', 'payout_reversal', 'fee', 'fee_reversal', ...DUPLICATE_ENTRY_KINDS];
 
 export interface LedgerLine {
   account: LedgerAccount;
@@ -65,7 +73,7 @@ function received(t: TransferMoney): number {
  * - payout_reversal, fee_reversal: a payout the bank sent back, the exact reverse of the payout
  *   (and of the fee earned when the transfer was completed).
  */
-export function entryLines(kind: EntryKind, t: TransferMoney): LedgerLine[] {
+export function entryLines(kind: TransferEntryKind, t: TransferMoney): LedgerLine[] {
   const source = t.source_provider;
   switch (kind) {
     case 'payment':
@@ -89,6 +97,18 @@ export function entryLines(kind: EntryKind, t: TransferMoney): LedgerLine[] {
     case 'fee_reversal':
       return move('fee_revenue', 'customer_funds', t.currency, minor(t.fee, t.currency));
   }
+}
+
+/**
+ * The lines of money received twice (a second payment for a transfer already paid): it arrives at
+ * the source channel and is owed back to the sender at once (duplicate_payment); giving it back
+ * takes it out of the channel again (duplicate_refund).
+ */
+export function duplicateLines(kind: DuplicateEntryKind, source: ChannelId, currency: Currency, amount: Decimal): LedgerLine[] {
+  const owed = minor(amount, currency);
+  return kind === 'duplicate_payment'
+    ? move(source, 'refunds_payable', currency, owed)
+    : move('refunds_payable', source, currency, owed);
 }
 
 /** The currency each provider account holds. */

@@ -529,6 +529,19 @@ export const RecipientCorrectionSchema = z.object({
 }, { error: 'validation.checkInput' });
 export type RecipientCorrection = z.infer<typeof RecipientCorrectionSchema>;
 
+/**
+ * A French bank account the sender corrects when the bank sent the payout back
+ * (docs/rules/payout-rails.md#paying-again): the account holder and the IBAN, read as at initiation.
+ */
+export const BankAccountCorrectionSchema = z.object({
+  account_holder: recipientText(),
+  iban: recipientText(64).overwrite(normalizeIban),
+}, { error: 'validation.checkInput' }).superRefine((r, ctx) => {
+  const failure = recipientError('bank', r);
+  if (failure) ctx.addIssue({ code: 'custom', message: failure[0], path: [failure[1]] });
+});
+export type BankAccountCorrection = z.infer<typeof BankAccountCorrectionSchema>;
+
 export const CursorQuerySchema = z.object({
   cursor: z.string({ error: 'validation.cursorInvalid' }).max(500, { error: 'validation.cursorInvalid' }).optional(),
   limit: z.coerce

@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   PAYPAL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   PAYPAL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   PAYPAL_API_BASE: z.preprocess(emptyToUndefined, z.url().default('https://api-m.sandbox.paypal.com')),
+  /** The id of the webhook registered with PayPal: webhooks are verified with PayPal under it; unset, none is trusted. */
+  PAYPAL_WEBHOOK_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[a-zA-Z0-9]+$/, 'must be the webhook id PayPal shows (letters and digits)').optional()),
   GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_ISSUER: z.preprocess(emptyToUndefined, z.url().default('https://accounts.google.com')),
@@ -109,6 +111,10 @@ const EnvSchema = z.object({
   BANK_BIC: z.preprocess(emptyToUndefined, z.string().transform(normalizeBic).refine(isValidBic, 'must be a valid BIC (8 or 11 characters)').optional()),
   /** The account holder's name as the bank knows it (70 characters at most, the file's limit). */
   BANK_ACCOUNT_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(70, 'must be 70 characters at most').optional()),
+  /** The daily cut-off (UTC time of day, "14:30"): a scheduled job gathers the payouts ready into a bank file then; unset, files are made by staff only. */
+  BANK_FILE_CUTOFF: z.preprocess(emptyToUndefined, z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a UTC time of day such as 14:30').optional()),
+  /** A folder the bank's statements (camt.053/054 XML) are dropped in: a scheduled job imports each new file every 10 minutes; unset, staff upload them. */
+  BANK_STATEMENTS_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   /** How long a payout whose outcome is unknown is asked about before it goes to staff's "needs attention": 90s, 30m, 2h. */
   PAYOUT_UNKNOWN_AFTER: z.preprocess(emptyToUndefined, z.string().regex(/^\d+(s|m|h)$/, 'must be a duration such as 90s, 30m or 2h').default('30m')),
   /** After SIGTERM, how long the server keeps answering (readiness 503) before it stops taking connections. */

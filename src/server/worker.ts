@@ -12,8 +12,9 @@ import { configuredLists, runScreeningFetch } from './modules/screening/fetch.js
 import { runListImport } from './modules/screening/list-imports.js';
 import { runRescreen } from './modules/screening/rescreen.js';
 import { runMrzReadJob } from './modules/kyc/mrz.js';
-import { anyOperatorConfigured, runCollectionEnquireJob, runPayoutEnquireJob, runPayoutStartJob, runRailBalanceJob, runRailBalancesJob } from './modules/rails/service.js';
+import { anyOperatorConfigured, runCollectionEnquireJob, runCollectionSendJob, runPayoutEnquireJob, runPayoutStartJob, runPaypalWebhookVerifyJob, runRailBalanceJob, runRailBalancesJob } from './modules/rails/service.js';
 import { deleteOldQuotes } from './modules/quotes/service.js';
+import { bankAccount, cutoffCron, runBankFileCutoff, runBankFileMailsJob, runStatementsDirImport } from './modules/bank/service.js';
 import { fetchEcbRates } from './modules/rates/ecb.js';
 import { finishInterruptedChecks } from './modules/transfers/initiate-transfer.js';
 import { runRefundJob } from './modules/transfers/refund-paypal-payment.js';
@@ -80,7 +81,7 @@ export function workerLogger(log: Logger): WorkerLogger {
  * quotes' clean-up, every 10 minutes, deletes expired ones within the hour after they expire
  * (those a transfer used a week after) (docs/rules/fees-and-rates.md#a-quote-is-a-promise).
  */
-const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean, rails: boolean) => parseCronItems([
+const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetch: boolean, rails: boolean, bankCutoff: string | null, statementsDir: boolean) => parseCronItems([
   { task: 'privacy_erasure', match: '17 3 * * *', identifier: 'privacy_erasure', options: { backfillPeriod: 24 * 3600_000, maxAttempts, jobKey: 'privacy_erasure' } },
   { task: 'quote_cleanup', match: '*/10 * * * *', identifier: 'quote_cleanup', options: { backfillPeriod: 0, maxAttempts, jobKey: 'quote_cleanup' } },
   // The ECB's reference rates, published on weekdays around 16:00 CET, when ECB_RATES_URL is set (rates/ecb.ts).
@@ -93,6 +94,10 @@ const schedule = (maxAttempts: number, ecbUrl: string | undefined, screeningFetc
   // The sanctions lists from their configured URLs every 6 hours, when any is set (screening/fetch.ts).
   // Every 5 minutes, when an operator's credentials are set: each rail's float balance (rails/balance.ts).
   ...(rails ? [{ task: 'rail_balances', match: '*/5 * * * *', identifier: 'rail_balances', options: { backfillPeriod: 0, maxAttempts, jobKey: 'rail_balances' } }] : []),
+  // The daily bank file at BANK_FILE_CUTOFF (UTC), when set with the bank's account (bank/cutoff.ts); one missed while no worker ran is made within 6 hours.
+  ...(bankCutoff ? [{ task: 'bank_file_cutoff', match: cutoffCron(bankCutoff), identifier: 'bank_file_cutoff', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'bank_file_cutoff' } }] : []),
+  // Every 10 minutes, when BANK_STATEMENTS_DIR is set: the bank's statements dropped in that folder (bank/statements-dir.ts).
+  ...(statementsDir ? [{ task: 'bank_statements_fetch', match: '*/10 * * * *', identifier: 'bank_statements_fetch', options: { backfillPeriod: 0, maxAttempts, jobKey: 'bank_statements_fetch' } }] : []),
   ...(screeningFetch ? [{ task: 'screening_fetch', match: '23 */6 * * *', identifier: 'screening_fetch', options: { backfillPeriod: 6 * 3600_000, maxAttempts, jobKey: 'screening_fetch' } }] : []),
 ]);
 
@@ -120,13 +125,19 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     // The machine-readable zone of an uploaded identity document (kyc/mrz.ts).
     kyc_mrz_read: (payload) => runMrzReadJob(deps, payload),
     // A payout through an operator's rail, and the enquiries that follow it (rails/payouts.ts).
-    payout_start: (payload) => runPayoutStartJob(deps, payload),
-    payout_enquire: (payload) => runPayoutEnquireJob(deps, payload),
+    payout_start: (payload, helpers) => runPayoutStartJob(deps, payload, helpers.job),
+    payout_enquire: (payload, helpers) => runPayoutEnquireJob(deps, payload, helpers.job),
+    // PayPal asked whether it sent a stored webhook, then its payout's enquiry brought forward (rails/paypal-webhooks.ts).
+    paypal_webhook_verify: (payload, helpers) => runPaypalWebhookVerifyJob(deps, payload, helpers.job),
     // A sender's payment asked from their wallet, asked about until the operator says (rails/collections.ts).
+    collection_send: (payload) => runCollectionSendJob(deps, payload),
     collection_enquire: (payload) => runCollectionEnquireJob(deps, payload),
     // The operators' float balances, read on schedule and after each payout ends (rails/balance.ts).
     rail_balance: (payload) => runRailBalanceJob(deps, payload),
     rail_balances: () => runRailBalancesJob(deps),
+    bank_file_cutoff: async () => { await runBankFileCutoff(deps); },
+    bank_file_mails: (payload) => runBankFileMailsJob(deps, payload),
+    bank_statements_fetch: async () => { await runStatementsDirImport(deps); },
   };
   // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each
   // worker holds its lock before asking for a job, and this process looks for dead ones.
@@ -142,7 +153,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     },
     taskList,
     // Scheduled work, given here so it never looks for a crontab file in the working directory.
-    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL, configuredLists(deps.config).length > 0, anyOperatorConfigured(deps.config)),
+    parsedCronItems: schedule(deps.config.JOB_MAX_ATTEMPTS, deps.config.ECB_RATES_URL, configuredLists(deps.config).length > 0, anyOperatorConfigured(deps.config),
+      deps.config.BANK_FILE_CUTOFF && bankAccount(deps.config) ? deps.config.BANK_FILE_CUTOFF : null, !!deps.config.BANK_STATEMENTS_DIR),
     concurrency: deps.concurrency,
     // The server handles its own signals and stops the worker on close.
     noHandleSignals: true,

@@ -127,7 +127,7 @@ describe('backup and restore', () => {
 
     await restoreBackup(target, backupFile, { force: true });
     expect(await contents(target)).toEqual(await contents(t.database.url));
-  });
+  }, 90_000);
 
   it('leaves the database untouched when the file is cut short or is not a backup', async () => {
     const target = await newDatabase();

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { auditLog, bankFiles, payoutAttempts, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { cutoffCron } from '@server/modules/bank/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
@@ -19,8 +20,12 @@ let sender: TestUser;
 let staff: TestUser;
 let admin: TestUser;
 
+/** The e-mails the app sent, as its mailer was given them. */
+const mails: { to: string; subject: string; text: string }[] = [];
+const mailer = { send: async (m: { to: string; subject: string; text: string }) => { mails.push(m); }, close: () => undefined };
+
 beforeAll(async () => {
-  t = await createTestApp({ env: BANK });
+  t = await createTestApp({ env: BANK, mailer });
   [sender, staff, admin] = await Promise.all([createUser(t, { full_name: 'Awa Diallo' }), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' })]);
 }, 60_000);
 afterAll(async () => { await t.close(); });
@@ -122,6 +127,15 @@ describe('a bank file', () => {
     const steps = await db().select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, transfer.id));
     expect(steps.at(-1)).toMatchObject({ to_status: 'processing', actor_profile_id: null, note: msg!.msg_id });
 
+    // The sender is told by e-mail that the transfer is being processed.
+    await t.jobsDone();
+    const told = mails.filter((m) => m.to === sender.email && m.text.includes(transfer.reference));
+    expect(told.at(-1)?.text).toMatch(/processing/i);
+    // The file's e-mail job run again (a worker killed after its commit, before the job ended): no second e-mail.
+    await db().execute(sql`select graphile_worker.add_job('bank_file_mails', json_build_object('file_id', ${id}::text))`);
+    await t.jobsDone();
+    expect(mails.filter((m) => m.to === sender.email && m.text.includes(transfer.reference))).toHaveLength(told.length);
+
     // Each download is audited.
     await download(id);
     const audited = await db().select().from(auditLog).where(eq(auditLog.action, 'bank_file.download'));
@@ -154,6 +168,19 @@ describe('a bank file', () => {
     expect(texts(xml, 'NbOfTxs')).toEqual(['1000', '1000']);
   }, 120_000);
 
+  it('asked twice at once: one file takes the ready transfers, the other finds nothing ready; each transfer in one live file', async () => {
+    const ready = await Promise.all([paidTransfer('31'), paidTransfer('32'), paidTransfer('33')]);
+    const answers = await Promise.all([makeFile(), makeFile()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().code).toBe('bank_nothing_ready');
+    const made = answers.find((a) => a.statusCode === 201)!.json().data;
+    expect(made.count).toBe(3);
+    for (const transfer of ready) {
+      const attempts = await attemptsOf(transfer.id);
+      expect(attempts.map((a) => [a.state, a.bank_file_id])).toEqual([['pending', made.id]]);
+    }
+  });
+
   it('cancelled by staff with a reason: its transfers go into the next file, under a new EndToEndId; audited; then closed', async () => {
     const transfer = await paidTransfer('90');
     const first = (await makeFile()).json().data;
@@ -175,4 +202,34 @@ describe('a bank file', () => {
     const list = (await t.request({ method: 'GET', url: '/api/bank/files', token: admin.token })).json().data;
     expect(list[0]).toMatchObject({ id: second.id, count: 1, waiting: 1, cancelled_at: null });
   });
+});
+
+describe('the daily cut-off (BANK_FILE_CUTOFF)', () => {
+  it('the scheduled job gathers what is ready into a file, audited as the system; nothing ready, no file and no failure', async () => {
+    expect(cutoffCron('15:05')).toBe('5 15 * * *');
+    const cut = await createTestApp({ env: { ...BANK, BANK_FILE_CUTOFF: '15:05' }, mailer });
+    try {
+      const [owner, boss] = await Promise.all([createUser(cut, { full_name: 'Awa Diallo' }), createUser(cut, { role: 'admin' })]);
+      await cut.request({ method: 'PUT', url: '/api/rails/sepa_france', token: boss.token, payload: { enabled: true } });
+      const transfer = await createTransfer(cut, owner.id, { direction: 'EUR_EUR', paid: true, amount: '70', recipient });
+      const runCutoff = async () => {
+        await cut.database.db.execute(sql`select graphile_worker.add_job('bank_file_cutoff', '{}'::json)`);
+        await cut.jobsDone();
+      };
+      await runCutoff();
+      const files = await cut.database.db.select().from(bankFiles);
+      expect(files.map((f) => [f.count, f.control_sum, f.created_by])).toEqual([[1, transfer.payout_amount, null]]);
+      const [attempt] = await cut.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id));
+      expect(attempt).toMatchObject({ state: 'pending', bank_file_id: files[0]!.id, reference: transfer.reference });
+      const audited = await cut.database.db.select().from(auditLog).where(eq(auditLog.action, 'bank_file.create'));
+      expect(audited.map((a) => [a.target_id, a.actor_profile_id])).toEqual([[files[0]!.id, null]]);
+
+      await runCutoff();
+      expect(await cut.database.db.select().from(bankFiles)).toHaveLength(1);
+      const parked = await cut.request({ method: 'GET', url: '/api/admin/jobs', token: boss.token });
+      expect(JSON.stringify(parked.json())).not.toContain('bank_file_cutoff');
+    } finally {
+      await cut.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ledgerEntries, payoutAttempts, transferRequests, transferStatusHistory } from '@server/db/schema.js';
+import { auditLog, ledgerEntries, payoutAttempts, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { CamtReader } from '@server/modules/bank/camt.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -85,6 +88,22 @@ describe('a statement', () => {
     expect(await entries(transfer.id, 'payout')).toHaveLength(1);
   });
 
+  it('settles many payouts of one statement together, each as alone: its own timeline steps, books and bank reference', async () => {
+    const first = await inAFile('120');
+    const second = await inAFile('340');
+    const res = await importStatement(camt('053', [first, second].map((p) => ({ credit: false, amount: p.payout_amount, ref: `BNK-M-${p.reference}`, e2e: p.reference }))));
+    expect(res.json().data).toMatchObject({ settled: 2, unmatched: 0 });
+    for (const transfer of [first, second]) {
+      expect(await row(transfer.id)).toMatchObject({ status: 'completed', payout_status: 'sent', payout_reference: `BNK-M-${transfer.reference}`, version: transfer.version + 2 });
+      const steps = await db().select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, transfer.id)).orderBy(transferStatusHistory.id);
+      expect(steps.slice(-2).map((s) => [s.event, s.to_status])).toEqual([['payout_sent', 'processing'], [null, 'completed']]);
+      expect((await entries(transfer.id, 'payout')).map((e) => e.reference)).toEqual([`BNK-M-${transfer.reference}`]);
+      expect(await entries(transfer.id, 'fee')).toHaveLength(1);
+      const [attempt] = await db().select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id));
+      expect(attempt).toMatchObject({ state: 'succeeded', operator_id: `BNK-M-${transfer.reference}` });
+    }
+  });
+
   it.each(['AC01', 'AC04', 'AC06', 'MS03'])('returns a paid payout (%s): reversed in the books, the transfer open again for staff, the reason kept', async (reason) => {
     const transfer = await inAFile('150');
     await importStatement(camt('053', [{ credit: false, amount: transfer.payout_amount, ref: `S-${reason}-${transfer.reference}`, e2e: transfer.reference }]));
@@ -106,6 +125,19 @@ describe('a statement', () => {
     expect(byHand.json()).toMatchObject({ code: 'payout_reversed' });
   });
 
+  it('books a payout returned before the statement that pays it, then returns it: each written once', async () => {
+    const transfer = await inAFile('95');
+    const res = await importStatement(camt('054', [{ credit: true, amount: transfer.payout_amount, ref: `RB-${transfer.reference}`, e2e: transfer.reference, reason: 'AC04' }]));
+    expect(res.json().data).toMatchObject({ returned: 1, unmatched: 0 });
+    expect(await row(transfer.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent', payout_reference: null });
+    for (const kind of ['payout', 'payout_reversal', 'fee', 'fee_reversal']) expect(await entries(transfer.id, kind)).toHaveLength(1);
+    const [attempt] = await db().select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id));
+    expect(attempt!.state).toBe('reversed');
+    expect((attempt!.steps as { call: string; state: string }[]).filter((s) => s.call === 'bank_statement').map((s) => s.state)).toEqual(['reversed']);
+    const steps = await db().select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, transfer.id)).orderBy(transferStatusHistory.id);
+    expect(steps.slice(-4).map((s) => [s.event, s.to_status])).toEqual([['payout_sent', 'processing'], [null, 'completed'], ['payout_returned', 'completed'], [null, 'processing']]);
+  });
+
   it("records a sender's payment its remittance names, flags another amount, and lists what matches nothing", async () => {
     const due = await createTransfer(t, sender.id, { direction: 'EUR_EUR', amount: '300', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}A` });
     const short = await createTransfer(t, sender.id, { direction: 'EUR_EUR', amount: '120', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}B` });
@@ -124,6 +156,87 @@ describe('a statement', () => {
     ]);
     const statements = (await t.request({ method: 'GET', url: '/api/bank/statements', token: staff.token })).json().data;
     expect(statements[0]).toMatchObject({ payments: 2, unmatched: 2 });
+  });
+
+  it("records many senders' payments together exactly as staff record one by hand; a staff member's own transfer is not recorded; the same file twice changes nothing", async () => {
+    const tag = Date.now().toString(36).toUpperCase();
+    const due = (k: string, amount: string) => createTransfer(t, sender.id, { direction: 'EUR_EUR', amount, recipient, reference: `MT-${tag}${k}` });
+    const [byHand, exact, other] = [await due('H', '80'), await due('E', '81'), await due('O', '82')];
+    const own = await createTransfer(t, staff.id, { direction: 'EUR_EUR', amount: '90', recipient, reference: `MT-${tag}S` });
+    const hand = await t.request({ method: 'POST', url: `/api/transfer-requests/${byHand.id}/payment`, token: staff.token, payload: { amount: byHand.total, reference: `IN-${byHand.reference}` } });
+    expect(hand.statusCode).toBe(200);
+    const xml = camt('053', [
+      { credit: true, amount: exact.total, ref: `IN-${exact.reference}`, remittance: `Virement ${exact.reference}` },
+      { credit: true, amount: '50.00', ref: `IN-${other.reference}`, remittance: `Virement ${other.reference}` },
+      { credit: true, amount: own.total, ref: `IN-${own.reference}`, remittance: `Virement ${own.reference}` },
+    ]);
+    const res = await importStatement(xml);
+    expect(res.json().data).toMatchObject({ payments: 2, unmatched: 1 });
+    expect(res.json().data.entries.map((e: { outcome: string; flagged: boolean; note: string | null }) => [e.outcome, e.flagged, e.note])).toEqual([
+      ['payment', false, null], ['payment', true, null], ['unmatched', true, 'not recorded: own_transfer'],
+    ]);
+    expect(await row(other.id)).toMatchObject({ payment_status: 'received', payment_amount: '50.00', payment_flagged: true });
+    expect(await row(own.id)).toMatchObject({ payment_status: 'awaiting', version: own.version });
+
+    // What the statement wrote for a transfer is what recording it by hand writes.
+    const effects = async (id: string) => {
+      const r = await row(id);
+      const steps = await db().select().from(transferStatusHistory).where(eq(transferStatusHistory.transfer_request_id, id)).orderBy(transferStatusHistory.id);
+      const books = await entries(id, 'payment');
+      const audits = await db().select().from(auditLog).where(and(eq(auditLog.target_id, id), eq(auditLog.action, 'transfer_request.payment')));
+      const { rows: mails } = await t.database.pool.query(`select payload from graphile_worker._private_jobs where key = $1`, [`transfer_mail:${id}`]);
+      return {
+        row: { status: r.status, payment_status: r.payment_status, payment_flagged: r.payment_flagged, payment_recorded_by: r.payment_recorded_by, version: r.version, reference: r.payment_reference === `IN-${r.reference}` },
+        steps: steps.map((s) => [s.from_status, s.to_status, s.event, s.actor_profile_id, s.actor_role, s.note]),
+        books: books.map((b) => [b.actor_profile_id, b.reference === `IN-${r.reference}`]),
+        audits: audits.map((a) => [a.actor_profile_id, a.target_type, (a.before as { payment_status: string }).payment_status, (a.after as { payment_status: string }).payment_status]),
+        mails: mails.map((m) => (m.payload as { steps: unknown[] }).steps),
+      };
+    };
+    const expected = await effects(byHand.id);
+    expect(expected).toMatchObject({ row: { payment_status: 'received', payment_recorded_by: staff.id, version: byHand.version + 1, reference: true }, books: [[staff.id, true]] });
+    expect(expected.audits).toHaveLength(1);
+    expect(expected.mails).toEqual([[{ event: 'paid', status: 'pending' }]]);
+    expect(await effects(exact.id)).toEqual(expected);
+
+    const again = await importStatement(xml);
+    expect(again.json().data).toMatchObject({ payments: 0, unmatched: 0, already_imported: 3 });
+    expect(await effects(exact.id)).toEqual(expected);
+    expect(await row(other.id)).toMatchObject({ version: other.version + 1 });
+  });
+
+  it('matches the lines of one statement in order: a payout settled then returned, a transfer paid by the first line naming it only', async () => {
+    const transfer = await inAFile('175');
+    const due = await createTransfer(t, sender.id, { direction: 'EUR_EUR', amount: '60', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}C` });
+    const res = await importStatement(camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `SO-${transfer.reference}`, e2e: transfer.reference },
+      { credit: true, amount: transfer.payout_amount, ref: `RO-${transfer.reference}`, e2e: transfer.reference, reason: 'AC04' },
+      { credit: true, amount: due.total, ref: `IN1-${due.reference}`, remittance: `Virement ${due.reference}` },
+      { credit: true, amount: due.total, ref: `IN2-${due.reference}`, remittance: `Virement ${due.reference} encore` },
+    ]));
+    expect(res.json().data).toMatchObject({ settled: 1, returned: 1, payments: 1, unmatched: 1 });
+    expect(res.json().data.entries.map((e: { outcome: string }) => e.outcome)).toEqual(['settled', 'returned', 'payment', 'unmatched']);
+    expect(res.json().data.entries[3]).toMatchObject({ note: 'names no transfer awaiting a payment in euros' });
+    expect(await row(transfer.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
+    expect(await row(due.id)).toMatchObject({ payment_status: 'received', payment_amount: due.total });
+  });
+
+  it('lists the lines that matched nothing for the reconciliation board, newest first, signed, with why', async () => {
+    const tag = `${Date.now()}`;
+    await importStatement(camt('053', [
+      { credit: true, amount: '42.10', ref: `UM-IN-${tag}`, remittance: `Loyer ${tag}` },
+      { credit: false, amount: '9.90', ref: `UM-OUT-${tag}`, e2e: `NOT-OURS-${tag}` },
+    ]));
+    const res = await t.request({ method: 'GET', url: '/api/bank/statements/unmatched?limit=2', token: staff.token });
+    expect(res.statusCode).toBe(200);
+    const { count, lines } = res.json().data;
+    expect(count).toBeGreaterThanOrEqual(2);
+    expect(lines.map((l: { amount: string; reference: string | null; description: string | null; note: string }) => [l.amount, l.reference, l.description, l.note])).toEqual([
+      ['-9.90', `NOT-OURS-${tag}`, null, 'no payout of ours has this EndToEndId'],
+      ['42.10', null, `Loyer ${tag}`, 'names no transfer reference'],
+    ]);
+    expect((await t.request({ method: 'GET', url: '/api/bank/statements/unmatched', token: sender.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/bank/statements/unmatched?limit=0', token: staff.token })).statusCode).toBe(400);
   });
 
   it('refuses what is not a camt.053 or camt.054, and senders', async () => {
@@ -155,4 +268,36 @@ describe('a 20 MB statement', () => {
     expect(lines).toBeGreaterThan(50_000);
     expect(peak - before).toBeLessThan(200 * 1024 * 1024);
   });
+});
+
+describe('statements from a folder (BANK_STATEMENTS_DIR)', () => {
+  it('the scheduled job imports each file dropped there once, by the system, and moves it; a copy is not imported again; a file that is no statement is set aside', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'camt-in-'));
+    const fromDir = await createTestApp({ env: { ...BANK, BANK_STATEMENTS_DIR: dir } });
+    try {
+      const owner = await createUser(fromDir, { full_name: 'Awa Diallo' });
+      const due = await createTransfer(fromDir, owner.id, { direction: 'EUR_EUR', amount: '80', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}D` });
+      const xml = camt('053', [{ credit: true, amount: due.total, ref: `DIR-${due.reference}`, remittance: `Virement ${due.reference}` }]);
+      const fetchNow = async () => {
+        await fromDir.database.db.execute(sql`select graphile_worker.add_job('bank_statements_fetch', '{}'::json)`);
+        await fromDir.jobsDone();
+      };
+      writeFileSync(path.join(dir, 'day-1.xml'), xml);
+      writeFileSync(path.join(dir, 'not-a-statement.xml'), '<Document><CstmrCdtTrfInitn/></Document>');
+      await fetchNow();
+      const paid = (await fromDir.database.db.select().from(transferRequests).where(eq(transferRequests.id, due.id)))[0]!;
+      expect(paid).toMatchObject({ payment_status: 'received', payment_amount: due.total, payment_recorded_by: null });
+      expect(readdirSync(dir).sort()).toEqual(['imported', 'refused']);
+      expect(readdirSync(path.join(dir, 'imported'))).toHaveLength(1);
+      expect(readdirSync(path.join(dir, 'refused'))).toHaveLength(1);
+
+      writeFileSync(path.join(dir, 'day-1-again.xml'), xml);
+      await fetchNow();
+      expect(readdirSync(dir).sort()).toEqual(['imported', 'refused']);
+      const imports = await fromDir.database.db.select().from(auditLog).where(eq(auditLog.action, 'bank_statement.import'));
+      expect(imports.map((a) => a.actor_profile_id)).toEqual([null]);
+    } finally {
+      await fromDir.close();
+    }
+  }, 60_000);
 });

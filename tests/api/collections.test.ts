@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collectionAttempts, ledgerEntries, railCallbacks, transferRequests, transferStatusHistory } from '@server/db/schema.js';
-import { enquireCollection } from '@server/modules/rails/service.js';
+import { enquireCollection, sendCollection } from '@server/modules/rails/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
 import { MtnPeer } from '../support/peers/mtn-peer.js';
@@ -51,8 +51,18 @@ const ctx = () => ({ config: t.config, db: t.database.db });
 const gabonTransfer = (profileId = sender.id) => createTransfer(t, profileId, {
   direction: 'XAF_USD', amount: '50000', recipient: { recipient_name: 'John Smith', recipient_email: 'john@example.test' },
 });
-const collect = (id: string, msisdn = '+24177123456', token = sender.token, app = t) =>
+/** The sender's request as it is answered: the operator is called afterwards, by the collection_send job. */
+const ask = (id: string, msisdn = '+24177123456', token = sender.token, app = t) =>
   app.request({ method: 'POST', url: `/api/transfer-requests/${id}/collect`, token, payload: { msisdn } });
+/** Every collection_send job done: each request asked has been sent (or asked about). */
+const sendsDone = (app = t) => expect.poll(async () => (await app.database.pool.query(
+  `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'collection_send'`)).rows[0].n, { timeout: 20_000 }).toBe(0);
+/** The sender's request, then its send job done. */
+const collect = async (id: string, msisdn = '+24177123456', token = sender.token, app = t) => {
+  const answer = await ask(id, msisdn, token, app);
+  await sendsDone(app);
+  return answer;
+};
 const status = async (id: string, token = sender.token) =>
   (await t.request({ method: 'GET', url: `/api/transfer-requests/${id}/collection`, token })).json().data;
 const transfer = async (id: string) => (await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, id)))[0]!;
@@ -169,11 +179,12 @@ describe('approve on my phone with Airtel Money Gabon', () => {
     expect(airtel.calls('POST', '/merchant/v2/payments').filter((c) => (c.body as { transaction: { id: string } }).transaction.id === attempt!.reference)).toHaveLength(1);
   });
 
-  it('a refusal inside HTTP 200 fails the request at once', async () => {
+  it('a refusal inside HTTP 200 fails the request as soon as it is sent', async () => {
     const created = await gabonTransfer();
     airtel.failNext('collect', { kind: 'error', code: 'DP00800001007' });
     const asked = await collect(created.id);
-    expect(asked.json().data).toMatchObject({ state: 'failed', reason: 'insufficient_funds' });
+    expect(asked.json().data).toMatchObject({ state: 'approve_on_phone', reason: null });
+    expect((await status(created.id)).collection).toMatchObject({ state: 'failed', reason: 'insufficient_funds' });
   });
 
   it('a second request while one waits on the phone is refused with a clear code', async () => {
@@ -225,6 +236,81 @@ describe('approve on my phone with Airtel Money Gabon', () => {
     const paypal = await createTransfer(t, sender.id, { direction: 'USD_XAF' });
     expect((await status(paypal.id)).available).toBe(false);
     expect((await collect(paypal.id)).json().code).toBe('collection_unavailable');
+  });
+});
+
+describe('the request sent by a durable job, once', () => {
+  const pushesOf = (reference: string) => airtel.calls('POST', '/merchant/v2/payments')
+    .filter((c) => (c.body as { transaction: { id: string } }).transaction.id === reference);
+  const enquiriesOf = (reference: string) => airtel.calls('GET', `/standard/v1/payments/${reference}`);
+
+  it('the sender is answered before Airtel is called; the push then reaches Airtel once', async () => {
+    const created = await gabonTransfer();
+    // Anything sent to Airtel now waits on its way: the sender's answer cannot depend on it.
+    airtel.failNext('collect', { kind: 'held' });
+    const asked = await ask(created.id);
+    expect(asked.statusCode).toBe(202);
+    expect(asked.json().data).toMatchObject({ state: 'approve_on_phone', reason: null, msisdn: '+24177123456' });
+    const [attempt] = await attemptsOf(created.id);
+    expect(attempt).toMatchObject({ state: 'submitting', steps: [] });
+    expect(airtel.pushes()).not.toContain(attempt!.reference);
+
+    // The job's request is the one on its way; let through, it reaches Airtel, once.
+    await expect.poll(() => airtel.heldCount(), { timeout: 10_000 }).toBe(1);
+    airtel.releaseHeld();
+    await sendsDone();
+    expect(airtel.pushes().filter((r) => r === attempt!.reference)).toHaveLength(1);
+    expect(pushesOf(attempt!.reference)).toHaveLength(1);
+    expect((await attemptsOf(created.id))[0]).toMatchObject({ state: 'pending', sent_at: expect.any(Date) });
+    expect((await status(created.id)).collection).toMatchObject({ state: 'approve_on_phone' });
+  });
+
+  it('the answer lost after Airtel pushed: the job run again asks Airtel, and the payment is recorded once', async () => {
+    const created = await gabonTransfer();
+    airtel.failNext('collect', { kind: 'lost' });
+    await collect(created.id);
+    const [attempt] = await attemptsOf(created.id);
+    expect(attempt!.state).toBe('unknown');
+    expect(airtel.pushes().filter((r) => r === attempt!.reference)).toHaveLength(1);
+
+    // The job again (a worker restarted, a retried job): it finds the request already left and asks.
+    await sendCollection(ctx(), attempt!.id);
+    expect(pushesOf(attempt!.reference)).toHaveLength(1);
+    expect(enquiriesOf(attempt!.reference).length).toBeGreaterThan(0);
+    expect((await attemptsOf(created.id))[0]!.state).toBe('pending');
+
+    airtel.approve(attempt!.reference);
+    await enquireCollection(ctx(), attempt!.id);
+    await sendCollection(ctx(), attempt!.id);
+    expect((await status(created.id)).collection.state).toBe('received');
+    expect(pushesOf(attempt!.reference)).toHaveLength(1);
+    expect(airtel.collected(attempt!.reference)).toBe(true);
+    expect(await paymentEntries(created.id)).toHaveLength(1);
+    expect(await unbalanced(created.id)).toEqual([]);
+  });
+
+  it('a 5xx before Airtel did anything: never sent again; once Airtel still does not know it, the sender may ask again', async () => {
+    const created = await gabonTransfer();
+    airtel.failNext('collect', { kind: 'down' });
+    await collect(created.id);
+    const [attempt] = await attemptsOf(created.id);
+    expect(attempt!.state).toBe('unknown');
+    expect(airtel.pushes()).not.toContain(attempt!.reference);
+    expect((await status(created.id)).collection.state).toBe('approve_on_phone');
+
+    await sendCollection(ctx(), attempt!.id);
+    expect(pushesOf(attempt!.reference)).toHaveLength(1);
+    expect((await attemptsOf(created.id))[0]!.state).toBe('unknown');
+    // Airtel may not show a transaction it is still creating: only once the grace is over is "not found" believed.
+    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '3 minutes'` }).where(eq(collectionAttempts.id, attempt!.id));
+    await enquireCollection(ctx(), attempt!.id);
+    expect((await status(created.id)).collection).toMatchObject({ state: 'failed', reason: 'failed' });
+    expect(airtel.pushes()).not.toContain(attempt!.reference);
+
+    expect((await collect(created.id)).statusCode).toBe(202);
+    const second = (await attemptsOf(created.id)).at(-1)!;
+    expect(second.reference).not.toBe(attempt!.reference);
+    expect(airtel.pushes().filter((r) => r === second.reference)).toHaveLength(1);
   });
 });
 

@@ -139,5 +139,16 @@ describe('closing out a confirmed match', () => {
     const audit = (await call(admin.token, 'GET', `/api/audit?target_type=transfer&target_id=${held.id}`)).json().data as { action: string; actor: { profile_id: string }; after: Record<string, unknown> }[];
     expect(audit.find((a) => a.action === 'transfer_request.close_out_propose')).toMatchObject({ actor: { profile_id: manager.id }, after: { reason: expect.stringContaining('Confirmed match') } });
     expect(audit.find((a) => a.action === 'transfer_request.close_out')).toMatchObject({ actor: { profile_id: admin.id }, after: { status: 'rejected', proposed_by: manager.id } });
+    // The proposer by name on that row, never only the id.
+    expect((audit.find((a) => a.action === 'transfer_request.close_out') as unknown as { names: Record<string, string> }).names[manager.id]).toBe(`Mona Manager (${manager.email})`);
+
+    // The reconciliation board explains the books' received money: frozen, with the transfer (the admin's alone).
+    const frozen = await call(admin.token, 'GET', '/api/reconciliation/frozen');
+    expect(frozen.statusCode, frozen.body).toBe(200);
+    expect(frozen.json().data.transfers).toEqual([{
+      id: held.id, reference: held.reference, account: 'paypal_eur', currency: 'EUR', amount: '100.00', sender_name: 'Awa Sender', closed_at: expect.any(String),
+    }]);
+    expect(frozen.json().data.totals).toEqual([{ currency: 'EUR', amount: '100.00', count: 1 }]);
+    expect((await call(manager.token, 'GET', '/api/reconciliation/frozen')).statusCode).toBe(403);
   });
 });

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { Logger, runOnce } from 'graphile-worker';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobRowInsert } from '@server/db/shared-sql/job-rows.js';
-import { JOB_KINDS } from '@server/modules/jobs/service.js';
+import { endTakenJobs, JOB_KINDS, takeDueJobs } from '@server/modules/jobs/service.js';
 import { jobWaker } from '@server/modules/jobs/waker.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -109,5 +110,112 @@ describe('the liveness sweep', () => {
       await client.query('reset enable_seqscan');
       client.release();
     }
+  });
+});
+
+describe('a job due later, added without waking the workers (add_job_quietly)', () => {
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  const ROW = `task_id, job_queue_id, payload::text, priority, attempts, max_attempts, last_error, locked_at, locked_by, revision, flags, is_available, run_at`;
+  const rowsOf = async (key: string) => (await t.database.pool.query(`select ${ROW} from graphile_worker._private_jobs where key = $1`, [key])).rows;
+  const byAddJob = (key: string, payload: object, runAt: string) => t.database.pool.query(
+    `select graphile_worker.add_job('payout_enquire', $1::json, max_attempts => 25, job_key => $2, run_at => $3::timestamptz)`, [JSON.stringify(payload), key, runAt]);
+  const byLater = (key: string, payload: object, runAt: string) => t.database.pool.query(
+    `select add_job_quietly('payout_enquire', $1::json, 25::smallint, $2, $3::timestamptz)`, [JSON.stringify(payload), key, runAt]);
+  /** A job of this key taken by a worker, as graphile-worker's get_job leaves it. */
+  const lock = (key: string) => t.database.pool.query(`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test-worker', attempts = attempts + 1 where key = $1`, [key]);
+
+  it('writes the row add_job writes, and replaces the waiting job of its key as add_job does', async () => {
+    await byAddJob('same-a', { n: 1 }, later);
+    await byLater('same-b', { n: 1 }, later);
+    expect(await rowsOf('same-b')).toEqual(await rowsOf('same-a'));
+    const sooner = new Date(Date.now() + 60_000).toISOString();
+    await byAddJob('same-a', { n: 2 }, sooner);
+    await byLater('same-b', { n: 2 }, sooner);
+    const replaced = await rowsOf('same-b');
+    expect(replaced).toEqual(await rowsOf('same-a'));
+    expect(replaced).toMatchObject([{ payload: '{"n":2}', revision: 1 }]);
+  });
+
+  it('leaves a running job of its key to finish and waits behind it, as add_job does', async () => {
+    for (const [family, add] of [['a', byAddJob], ['b', byLater]] as const) {
+      await add(`running-${family}`, { family, n: 1 }, later);
+      await lock(`running-${family}`);
+      await add(`running-${family}`, { family, n: 2 }, later);
+    }
+    const jobs = async (family: string) => (await t.database.pool.query(`select key is not null as keyed, payload->>'n' as n, locked_by, attempts, is_available
+      from graphile_worker._private_jobs where payload->>'family' = $1 order by id`, [family])).rows;
+    // The running one lost its key and will not be retried; the new one holds the key and waits.
+    expect(await jobs('a')).toEqual([
+      { keyed: false, n: '1', locked_by: 'test-worker', attempts: 25, is_available: false },
+      { keyed: true, n: '2', locked_by: null, attempts: 0, is_available: true },
+    ]);
+    expect(await jobs('b')).toEqual(await jobs('a'));
+  });
+
+  it('wakes no worker, and refuses a kind of job the queue does not know', async () => {
+    const listener = new pg.Client({ connectionString: t.database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('LISTEN "jobs:insert"');
+    try {
+      await byLater('quiet', { n: 1 }, later);
+      // A marker sent after it: once it arrives, a NOTIFY of the job's would have arrived before it.
+      await t.database.pool.query(`select pg_notify('jobs:insert', 'marker')`);
+      await expect.poll(() => heard.at(-1)).toBe('marker');
+      expect(heard).toEqual(['marker']);
+      await byAddJob('loud', { n: 1 }, later);
+      await expect.poll(() => heard.length).toBe(2);
+      await expect(t.database.pool.query(`select add_job_quietly('no_such_kind', '{}'::json, 1::smallint, null, $1::timestamptz)`, [later]))
+        .rejects.toThrow(/no task no_such_kind/);
+    } finally {
+      await listener.end();
+    }
+  });
+});
+
+describe('due jobs taken with a worker\'s own job (a batch)', () => {
+  const ROW = 'attempts, last_error, locked_at, locked_by, is_available';
+  const rowOf = async (id: string) => (await t.database.pool.query(`select ${ROW}, run_at from graphile_worker._private_jobs where id = $1`, [id])).rows[0];
+
+  it('are locked by the same worker and ended as graphile-worker ends its own: done removed, failed retried after its backoff', async () => {
+    const family = `batch-${Date.now()}`;
+    for (const n of [1, 2, 3]) {
+      await t.database.pool.query(`select graphile_worker.add_job('collection_enquire', $1::json, max_attempts => 5)`, [JSON.stringify({ family, n })]);
+    }
+    const seen: { own: Record<string, unknown>; taken: Record<string, unknown>[]; takenIds: string[]; ownId: string } = { own: {}, taken: [], takenIds: [], ownId: '' };
+    // A real graphile-worker runs the first job; it takes the other two, ends one as done and one
+    // as failed, and fails itself with the same error.
+    await runOnce({
+      pgPool: t.database.pool, concurrency: 1, logger: new Logger(() => () => {}),
+      taskList: {
+        collection_enquire: async (_payload, helpers) => {
+          const taken = await takeDueJobs(t.database.db, helpers.job.id, 'collection_enquire', 10);
+          seen.ownId = helpers.job.id;
+          seen.takenIds = taken.map((j) => j.jobId);
+          seen.own = await rowOf(helpers.job.id);
+          seen.taken = await Promise.all(seen.takenIds.map(rowOf));
+          await endTakenJobs(t.database.db, helpers.job.id, [{ jobId: seen.takenIds[0]!, error: null }, { jobId: seen.takenIds[1]!, error: 'boom' }]);
+          throw new Error('boom');
+        },
+      },
+    });
+    expect(seen.takenIds).toHaveLength(2);
+    const lockedAs = ({ run_at: _runAt, locked_at: lockedAt, ...row }: Record<string, unknown>) => ({ ...row, locked: lockedAt !== null });
+    expect(seen.taken.map(lockedAs)).toEqual([lockedAs(seen.own), lockedAs(seen.own)]);
+    expect(lockedAs(seen.own)).toMatchObject({ attempts: 1, locked: true, is_available: false });
+
+    // The worker may end its own job just after runOnce resolves.
+    await expect.poll(async () => (await rowOf(seen.ownId))?.locked_by).toBeNull();
+    expect(await rowOf(seen.takenIds[0]!)).toBeUndefined();
+    const failedByUs = await rowOf(seen.takenIds[1]!);
+    const failedByWorker = await rowOf(seen.ownId);
+    const { run_at: ourRetry, ...ours } = failedByUs!;
+    const { run_at: workerRetry, ...workers } = failedByWorker!;
+    expect(ours).toEqual(workers);
+    expect(workers).toMatchObject({ attempts: 1, last_error: expect.stringContaining('boom'), locked_by: null, locked_at: null, is_available: true });
+    // Both retried after the same backoff: e seconds after the first attempt.
+    expect(Math.abs((ourRetry as Date).getTime() - (workerRetry as Date).getTime())).toBeLessThan(2_000);
+    expect((ourRetry as Date).getTime()).toBeGreaterThan(Date.now());
   });
 });

@@ -177,7 +177,7 @@ describe('POST /api/kyc/reviews/{id}/decision', () => {
     const audit = await t.database.pool.query(`select actor_profile_id, action, target_type, before, after from audit_log where target_id = $1`, [id]);
     expect(audit.rows).toEqual([expect.objectContaining({
       actor_profile_id: manager.id, action: 'kyc_review.decide', target_type: 'kyc_review',
-      before: expect.objectContaining({ status: 'open', kyc_level: 0 }), after: expect.objectContaining({ status: 'approved', decision: 'approve', level: 2 }),
+      before: expect.objectContaining({ status: 'open', kyc_level: 0 }), after: expect.objectContaining({ status: 'approved', decision: 'approve', level: 2, kyc_level: 2 }),
     })]);
     // Decided once: a second decision is refused.
     const twice = await decide(admin, id, { decision: 'reject', note: 'no' });

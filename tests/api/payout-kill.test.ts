@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, payoutAttempts, transferRequests } from '@server/db/schema.js';
@@ -6,6 +5,7 @@ import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTransfer } from './admin-fixtures.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
 
 // A worker process killed outright (kill -9) in the middle of a payout (docs/rules/payout-rails.md#attempts):
 // once between writing the attempt and its request reaching Airtel, once after Airtel moved the
@@ -15,7 +15,7 @@ let t: TestApp;
 let airtel: AirtelPeer;
 let staff: TestUser;
 let sender: TestUser;
-const workers: ChildProcess[] = [];
+const workers = new WorkerProcesses(() => airtel.env());
 
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();
@@ -29,41 +29,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const worker of workers) {
-    if (worker.exitCode !== null || worker.signalCode !== null) continue;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGKILL');
-    await exited;
-  }
+  await workers.killAll();
   await t?.close();
   await airtel?.stop();
 });
-
-/** `npm run worker`'s entry point as a process of its own on the test's database, once it has started. */
-async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker-main.ts'], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: t.database.url, ...airtel.env() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  workers.push(child);
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('"msg":"job worker started"')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
-  });
-  return child;
-}
-
-async function kill(worker: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  worker.kill('SIGKILL');
-  await exited;
-}
 
 /** A transfer to `recipient`, its payment then recorded by staff: that queues its payout. */
 async function paidByStaff(recipient: { recipient_name: string; recipient_phone: string }) {
@@ -81,7 +50,7 @@ const enquiriesOf = (reference: string) => airtel.calls('GET', `/standard/v2/dis
 
 describe('a worker killed with SIGKILL in the middle of a payout', () => {
   it('restarted, asks Airtel about both attempts: the one that never arrived is not sent again, the one Airtel paid is recorded once', async () => {
-    const doomed = await startWorker();
+    const doomed = await workers.start(t.database.url);
 
     // Marie's request leaves the worker and is stuck on its way: written, not yet at Airtel.
     airtel.failNext('disburse', { kind: 'held' });
@@ -100,13 +69,13 @@ describe('a worker killed with SIGKILL in the middle of a payout', () => {
     const moneyMoved = (await attemptOf(paid.id))!;
     expect(moneyMoved.state).toBe('submitting');
 
-    await kill(doomed);
+    await workers.kill(doomed);
     // The stuck request's caller is gone: it never reaches Airtel.
     await expect.poll(() => airtel.heldCount()).toBe(0);
     expect(airtel.statusOf(neverArrived.reference)).toBeUndefined();
     expect((await attemptOf(paid.id))!.state).toBe('submitting');
 
-    await startWorker();
+    await workers.start(t.database.url);
     // Each attempt is asked about (its enquiry is due 30 seconds after it was written).
     await expect.poll(async () => (await attemptOf(paid.id))!.state, { timeout: 60_000, interval: 500 }).toBe('succeeded');
     await expect.poll(async () => (await attemptOf(stuck.id))!.state, { timeout: 30_000, interval: 500 }).toBe('unknown');

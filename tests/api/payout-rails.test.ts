@@ -257,6 +257,28 @@ describe('a payout that starts by itself once its last control clears', () => {
     expect(airtel.paidCount(attempt!.reference)).toBe(1);
   });
 
+  it('payments recorded together leave together: each paid once, one whose name differs held, no start left waiting', async () => {
+    const marie = { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' };
+    const created = await Promise.all([...Array.from({ length: 8 }, () => createTransfer(t, sender.id, { recipient: marie })),
+      createTransfer(t, sender.id, { recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' } })]);
+    const recorded = await Promise.all(created.map((c, n) => t.request({
+      method: 'POST', url: `/api/transfer-requests/${c.id}/payment`, token: staff.token, payload: { amount: c.total, reference: `STMT-78${n}` },
+    })));
+    expect(recorded.map((r) => r.statusCode)).toEqual(created.map(() => 200));
+    const [held, ...matching] = [created.at(-1)!, ...created.slice(0, -1)];
+    for (const c of matching) await expect.poll(() => sentOf(c.id), { timeout: 10_000 }).toBe('sent');
+    for (const c of matching) {
+      const [attempt] = await attempts(c.id);
+      expect(attempt!.state).toBe('succeeded');
+      expect(airtel.paidCount(attempt!.reference)).toBe(1);
+      expect(await payoutEntries(c.id)).toHaveLength(1);
+    }
+    await expect.poll(async () => (await t.database.db.execute(sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'payout_start'`)).rows[0])
+      .toEqual({ n: 0 });
+    expect(await attempts(held.id)).toEqual([]);
+    expect(await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, held.id))).toHaveLength(1);
+  });
+
   it('a held transfer waits; once staff release the hold, it leaves', async () => {
     const paid = await paidTransfer();
     await placeHold(t.database.db, { transferId: paid.id, reason: 'screening', detail: { listed_name: 'Test Listed Name', score: 0.93 } });

@@ -137,10 +137,10 @@ describe('a payout Airtel took back, in staff\'s "needs attention"', () => {
     expect(listed[0].attempt.steps.at(-1)).toMatchObject({ operator_code: 'DP00900001005', state: 'reversed' });
     expect(listed[0].since).toBe(reversed!.steps.at(-1)!.at);
 
-    // Paying it again by hand is refused in words (the books hold one payout per transfer), nothing changed.
+    // Recording it paid by hand before staff chose to pay it again is refused in words, nothing changed.
     const byHand = await t.request({ method: 'POST', url: `/api/transfer-requests/${transfer.id}/payout`, token: staff.token, payload: { reference: 'AIRTEL-BY-HAND-1' } });
     expect(byHand.statusCode).toBe(409);
-    expect(byHand.json()).toMatchObject({ code: 'payout_reversed', error: expect.stringContaining('cannot be paid again') });
+    expect(byHand.json()).toMatchObject({ code: 'payout_reversed', error: expect.stringContaining('choose first to pay it again by hand') });
     expect(await transferOf(transfer.id)).toMatchObject({ payout_status: 'not_sent' });
 
     // Staff reject the transfer and refund the sender: it leaves the list, and the books stay balanced.

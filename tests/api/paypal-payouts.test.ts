@@ -10,10 +10,14 @@ import { createTransfer } from './admin-fixtures.js';
 // Payouts to a recipient's PayPal account through PayPal Payouts (docs/rules/payout-rails.md#paypal-payouts),
 // against the loopback PayPal peer: one batch per attempt under its sender_batch_id, the item's
 // status as the truth, a lost answer asked about and never paid twice, unclaimed items waited for
-// and, when PayPal sends them back, left to staff.
+// and, when PayPal sends them back, left to staff. PayPal's webhooks are answered at once and bring
+// an enquiry forward only once PayPal, asked by a job afterwards, verified their signature for our
+// PAYPAL_WEBHOOK_ID.
 
 let t: TestApp;
 let unconfigured: TestApp;
+/** PayPal's credentials set, PAYPAL_WEBHOOK_ID not: no webhook can be verified. */
+let noWebhookId: TestApp;
 let paypal: PayPalServer;
 let sender: TestUser;
 let staff: TestUser;
@@ -21,13 +25,16 @@ let admin: TestUser;
 
 beforeAll(async () => {
   paypal = await new PayPalServer().start();
-  t = await createTestApp({ env: { PAYPAL_CLIENT_ID: paypal.clientId, PAYPAL_CLIENT_SECRET: paypal.clientSecret, PAYPAL_API_BASE: paypal.url, MAIL_GROUP_SECONDS: '0' } });
+  const credentials = { PAYPAL_CLIENT_ID: paypal.clientId, PAYPAL_CLIENT_SECRET: paypal.clientSecret, PAYPAL_API_BASE: paypal.url };
+  t = await createTestApp({ env: { ...credentials, PAYPAL_WEBHOOK_ID: paypal.payouts.webhookId, MAIL_GROUP_SECONDS: '0' } });
   unconfigured = await createTestApp();
+  noWebhookId = await createTestApp({ env: credentials });
   [sender, staff, admin] = await Promise.all([createUser(t, { full_name: 'Awa Sender' }), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' })]);
 }, 60_000);
 afterAll(async () => {
   await t.close();
   await unconfigured.close();
+  await noWebhookId.close();
   await paypal.stop();
 });
 
@@ -47,7 +54,24 @@ const entries = (id: string, kind: string) => t.database.db.select().from(ledger
 /** Whether the sender got an e-mail about the transfer whose subject says this. */
 const senderToldOf = async (reference: string, subject: RegExp) => (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, sender.email)))
   .some((m) => m.subject.includes(reference) && subject.test(m.subject));
-const webhook = (body: unknown) => t.request({ method: 'POST', url: '/api/rails/paypal/webhook', payload: body as object });
+const webhook = (body: unknown, headers: Record<string, string> = {}, app = t) => app.request({ method: 'POST', url: '/api/rails/paypal/webhook', payload: body as object, headers });
+/** PayPal's webhook as it arrives, signed for our webhook id. */
+const signed = async (eventType: string, batch: Parameters<PayPalServer['payouts']['webhook']>[1], app = t) => {
+  const { body, headers } = paypal.payouts.signedWebhook(eventType, batch);
+  return webhook(body, headers, app);
+};
+/** When the attempt's next enquiry is due (its waiting job), or undefined when none waits. */
+const nextEnquiry = async (attemptId: string, app = t) => {
+  const [job] = (await app.database.db.execute(sql`select run_at from graphile_worker.jobs where key = ${`payout-enquire:${attemptId}`}`)).rows;
+  return job ? new Date(job.run_at as string) : undefined;
+};
+/** The webhooks stored for an attempt, oldest first. */
+const stored = (reference: string, app = t) => app.database.db.select().from(railCallbacks).where(eq(railCallbacks.reference, reference)).orderBy(asc(railCallbacks.received_at));
+const verifications = () => paypal.requests.filter((r) => r.path === '/v1/notifications/verify-webhook-signature').length;
+/** The webhook verifications queued and not done yet (waiting, running or parked). */
+const verifying = async (app = t) => Number((await app.database.db.execute(sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'paypal_webhook_verify'`)).rows[0]!.n);
+/** Every queued verification done: what a webhook set off has happened. */
+const verified = () => expect.poll(() => verifying(), { timeout: 20_000 }).toBe(0);
 
 describe('the paypal_payouts rail', () => {
   it("is listed with the others, configured by PayPal's credentials; only an admin switches it, audited", async () => {
@@ -124,9 +148,11 @@ describe('a payout to a PayPal account', () => {
     expect(claimMails).toHaveLength(1);
     expect(claimMails[0]!.text).toMatch(/30 days/);
 
+    // Asked twice, the next enquiry is half a minute away: PayPal's verified webhook brings it forward.
     const batch = paypal.payouts.setItemStatus(attempt!.reference, 'SUCCESS');
-    expect((await webhook(paypal.payouts.webhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch))).statusCode).toBe(200);
-    await expect.poll(async () => (await transfer(paid.id)).status, { timeout: 15_000 }).toBe('completed');
+    expect((await signed('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch)).statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).status, { timeout: 12_000 }).toBe('completed');
+    expect((await stored(attempt!.reference)).at(-1)).toMatchObject({ operator: 'paypal', signature_ok: true });
     expect(paypal.payouts.made.get(attempt!.reference)).toBe(1);
   });
 
@@ -156,7 +182,7 @@ describe('a payout to a PayPal account', () => {
     expect(await transfer(paid.id)).toMatchObject({ status: 'completed', payout_status: 'sent' });
 
     const batch = paypal.payouts.setItemStatus(attempt!.reference, 'REVERSED');
-    await webhook(paypal.payouts.webhook('PAYMENT.PAYOUTS-ITEM.REVERSED', batch));
+    await signed('PAYMENT.PAYOUTS-ITEM.REVERSED', batch);
     await expect.poll(async () => (await attempts(paid.id))[0]!.state, { timeout: 15_000 }).toBe('reversed');
     expect(await transfer(paid.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
     expect(await entries(paid.id, 'payout_reversal')).toHaveLength(1);
@@ -185,22 +211,123 @@ describe('a payout to a PayPal account', () => {
     expect(await startPayout(ctx(), paid.id)).toBe('after_failure');
   });
 
-  it('a forged webhook is stored and changes nothing: only PayPal asked moves the attempt', async () => {
+  it('a forged webhook (PayPal answers FAILURE, or it has no signature) is stored as such and moves nothing, not even the enquiry', async () => {
     const email = 'forged.claim@example.com';
     paypal.payouts.receiverStatus(email, 'UNCLAIMED');
     const paid = await paidTransfer(email);
     await startPayout(ctx(), paid.id);
     const [attempt] = await attempts(paid.id);
-    const forged = paypal.payouts.webhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', { id: 'FORGED', item: { ...paypal.payouts.bySenderBatchId(attempt!.reference)!.item, status: 'SUCCESS' } });
-    expect((await webhook(forged)).statusCode).toBe(200);
-    const stored = await t.database.db.select().from(railCallbacks).where(eq(railCallbacks.reference, attempt!.reference));
-    expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ operator: 'paypal' });
-    // The enquiry it brought forward asks PayPal, which still says UNCLAIMED.
-    await expect.poll(async () => (await attempts(paid.id))[0]!.enquiries, { timeout: 15_000 }).toBeGreaterThan(0);
+    await enquire(ctx(), attempt!.id);
+    const due = await nextEnquiry(attempt!.id);
+    expect(due).toBeInstanceOf(Date);
+    const asked = (await attempts(paid.id))[0]!.enquiries;
+    const before = verifications();
+
+    const batch = paypal.payouts.bySenderBatchId(attempt!.reference)!;
+    const real = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.UNCLAIMED', batch);
+    // PayPal's own webhook altered on the way to say the item succeeded; one signed for another account's webhook; one with no signature.
+    const altered = { ...(real.body as object), event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: { ...(real.body as { resource: object }).resource, transaction_status: 'SUCCESS' } };
+    const elsewhere = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', { ...batch, item: { ...batch.item, status: 'SUCCESS' } }, 'OTHERACCOUNTWEBHOOK');
+    for (const [body, headers] of [[altered, real.headers], [elsewhere.body, elsewhere.headers], [altered, {}]] as const) {
+      expect((await webhook(body, headers)).statusCode).toBe(200);
+    }
+    // Each kept, marked unverified once its verification is done; PayPal was asked about the two that carried a signature.
+    await verified();
+    expect((await stored(attempt!.reference)).map((c) => c.signature_ok)).toEqual([false, false, false]);
+    expect(verifications()).toBe(before + 2);
+    // Nothing moved: the next enquiry is when it was, nobody asked PayPal about the payout.
+    expect(await nextEnquiry(attempt!.id)).toEqual(due);
+    expect((await attempts(paid.id))[0]).toMatchObject({ state: 'pending', enquiries: asked });
+    expect(await transfer(paid.id)).toMatchObject({ payout_status: 'not_sent' });
+    expect(await entries(paid.id, 'payout')).toEqual([]);
+    expect((await webhook({ event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: {} })).statusCode).toBe(200);
+  });
+
+  it('a verified webhook brings the enquiry forward; PayPal asked is what moves the attempt', async () => {
+    const email = 'verified.claim@example.com';
+    paypal.payouts.receiverStatus(email, 'UNCLAIMED');
+    const paid = await paidTransfer(email);
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    await enquire(ctx(), attempt!.id);
+    const due = (await nextEnquiry(attempt!.id))!;
+    const asked = (await attempts(paid.id))[0]!.enquiries;
+    // Signed by PayPal, yet it says SUCCESS while PayPal's item still says UNCLAIMED: asked before the enquiry was due, nothing paid.
+    const batch = paypal.payouts.bySenderBatchId(attempt!.reference)!;
+    expect((await signed('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', { ...batch, item: { ...batch.item, status: 'SUCCESS' } })).statusCode).toBe(200);
+    await expect.poll(async () => (await attempts(paid.id))[0]!.enquiries, { timeout: 10_000 }).toBeGreaterThan(asked);
+    expect((await stored(attempt!.reference)).at(-1)).toMatchObject({ signature_ok: true });
     expect((await attempts(paid.id))[0]).toMatchObject({ state: 'pending' });
     expect(await transfer(paid.id)).toMatchObject({ payout_status: 'not_sent' });
-    expect((await webhook({ event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: {} })).statusCode).toBe(200);
+    expect(due.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("PayPal's verify down: the webhook is answered before PayPal answers, verified later by its job; the same event again queues nothing more", async () => {
+    const email = 'verify.down@example.com';
+    paypal.payouts.receiverStatus(email, 'UNCLAIMED');
+    const paid = await paidTransfer(email);
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    for (let i = 0; i < 3; i++) await enquire(ctx(), attempt!.id);
+    const due = (await nextEnquiry(attempt!.id))!;
+
+    const batch = paypal.payouts.setItemStatus(attempt!.reference, 'SUCCESS');
+    const { body, headers } = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch);
+    const release = paypal.payouts.holdVerifyNext();
+    const calls = paypal.payouts.verifyCalls.length;
+    const asked = () => paypal.payouts.verifyCalls.slice(calls).filter((c) => c.transmissionId === headers['paypal-transmission-id']);
+    expect((await webhook(body, headers)).statusCode).toBe(200);
+    // Answered while PayPal's verification, held on its way, had not been answered.
+    expect(asked().filter((c) => c.status !== null)).toEqual([]);
+    expect(await stored(attempt!.reference)).toMatchObject([{ signature_ok: null }]);
+
+    // The job's call reaches PayPal; the same event delivered again meanwhile is stored, not queued again.
+    await expect.poll(() => asked().length, { timeout: 10_000 }).toBe(1);
+    expect((await webhook(body, headers)).statusCode).toBe(200);
+    const key = `paypal-webhook:${(body as { id: string }).id}`;
+    expect((await t.database.db.execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${key}`)).rows[0]!.n).toBe(1);
+
+    // PayPal answers 503: asked again later, then verified; the enquiry brought forward pays it.
+    release('down');
+    await expect.poll(async () => (await transfer(paid.id)).status, { timeout: 20_000 }).toBe('completed');
+    await verified();
+    expect(asked().map((c) => c.status)).toEqual([503, 200]);
+    expect((await stored(attempt!.reference)).map((c) => c.signature_ok)).toEqual([true, true]);
+    expect((await attempts(paid.id))[0]!.settled_at!.getTime()).toBeLessThan(due.getTime());
+    expect(paypal.payouts.made.get(attempt!.reference)).toBe(1);
+  });
+
+  it('a webhook naming no payout of ours costs no call to PayPal; one past 64 KB is refused unread', async () => {
+    const before = verifications();
+    const batch = { id: 'NOTOURS1', item: { id: 'ITEM1', senderItemId: crypto.randomUUID(), receiver: 'x@example.com', amount: { value: '1.00', currency: 'USD' }, note: '', status: 'SUCCESS' as const, transactionId: null } };
+    expect((await signed('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch)).statusCode).toBe(200);
+    expect(await stored(batch.item.senderItemId)).toMatchObject([{ operator: 'paypal', signature_ok: null }]);
+    await verified();
+    expect(verifications()).toBe(before);
+    const huge = { event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', padding: 'x'.repeat(70_000) };
+    expect((await webhook(huge)).statusCode).toBe(413);
+  });
+
+  it('without PAYPAL_WEBHOOK_ID, webhooks are kept unchecked and move nothing: the payout follows its enquiries alone', async () => {
+    const [someone, anAdmin] = await Promise.all([createUser(noWebhookId, { full_name: 'Awa Sender' }), createUser(noWebhookId, { role: 'admin' })]);
+    expect((await noWebhookId.request({ method: 'PUT', url: '/api/rails/paypal_payouts', token: anAdmin.token, payload: { enabled: true } })).statusCode).toBe(200);
+    const paid = await createTransfer(noWebhookId, someone.id, { paid: true, direction: 'XAF_USD', amount: '65000', recipient: { recipient_name: 'Marie Nguema', recipient_email: 'no.webhook.id@example.com' } });
+    const here = { config: noWebhookId.config, db: noWebhookId.database.db };
+    await startPayout(here, paid.id);
+    const [attempt] = await noWebhookId.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, paid.id));
+    expect(attempt).toMatchObject({ state: 'pending' });
+    const due = await nextEnquiry(attempt!.id, noWebhookId);
+    const before = verifications();
+
+    const batch = paypal.payouts.bySenderBatchId(attempt!.reference)!;
+    expect((await signed('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch, noWebhookId)).statusCode).toBe(200);
+    expect(await stored(attempt!.reference, noWebhookId)).toMatchObject([{ operator: 'paypal', signature_ok: null }]);
+    expect(await verifying(noWebhookId)).toBe(0);
+    expect(verifications()).toBe(before);
+    expect(await nextEnquiry(attempt!.id, noWebhookId)).toEqual(due);
+    // Its enquiry, on its own schedule, pays it.
+    await enquire(here, attempt!.id);
+    expect((await noWebhookId.database.db.select().from(transferRequests).where(eq(transferRequests.id, paid.id)))[0]).toMatchObject({ status: 'completed' });
   });
 
   it('with the rail off, a transfer to PayPal is paid by hand: no batch is made', async () => {

@@ -34,6 +34,20 @@ function returnNotice(reference: string, amount: string): string {
   </Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
 }
 
+const UNMATCHED_REMITTANCE = 'Loyer novembre atelier';
+
+/** A booked credit naming no transfer, in the same shape. */
+function unmatchedNotice(): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn>
+  <GrpHdr><MsgId>NTF-UNMATCHED-1</MsgId><CreDtTm>2026-11-28T10:00:00</CreDtTm></GrpHdr>
+  <Ntfctn><Id>N-2</Id><Acct><Id><IBAN>${BANK.BANK_IBAN}</IBAN></Id></Acct>
+    <Ntry><Amt Ccy="EUR">75.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-11-28</Dt></BookgDt>
+      <AcctSvcrRef>IN-UNMATCHED-1</AcctSvcrRef>
+      <NtryDtls><TxDtls><Amt Ccy="EUR">75.00</Amt><RmtInf><Ustrd>${UNMATCHED_REMITTANCE}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+  </Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
+}
+
 beforeAll(async () => {
   admin = await app.tokenFor(BOOTSTRAP_ADMIN);
   const sender = await app.senderExists(SENDER, '+33612345678');
@@ -68,7 +82,17 @@ describe('the bank rail', () => {
     await line.getByText(transfer.reference).waitFor();
     await line.getByText('AC04 · the account is closed').waitFor();
     await page.getByTestId('bank-file').first().getByText('Settled 0 · returned 1 · waiting 0').waitFor();
+    // Every payout of the file came back: it says so, no longer "Sent to the bank".
+    await page.getByTestId('bank-file').first().getByText(ADMIN.bankFiles.returnedAll, { exact: true }).waitFor();
+    expect(await page.getByTestId('bank-file').first().getByText(ADMIN.bankFiles.live, { exact: true }).count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/bank-statement-returned.png`, fullPage: true });
+
+    // A credit naming no transfer: listed unmatched, then on the reconciliation board (below).
+    const other = path.join(dir, 'camt054-unmatched.xml');
+    writeFileSync(other, unmatchedNotice());
+    await page.getByLabel(ADMIN.bankStatements.file).setInputFiles(other);
+    await page.getByRole('button', { name: ADMIN.bankStatements.submit }).click();
+    await page.getByText(UNMATCHED_REMITTANCE).first().waitFor();
 
     const { data: after } = await app.api<{ data: { status: string; payout_status: string } }>('GET', `/api/transfer-requests/${transfer.id}`, undefined, admin);
     expect(after).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
@@ -85,6 +109,22 @@ describe('the bank rail', () => {
       expect(await note.textContent()).toContain(text.history.payoutReturnedNext);
       expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
       await page.screenshot({ path: `${SHOTS}/bank-return-sender-${lng}.png`, fullPage: true });
+    });
+
+    it(`the reconciliation board lists the bank statement's unmatched line with its source (${lng}, 390 px)`, async () => {
+      const text = catalog(lng, 'admin');
+      const common = catalog(lng, 'common');
+      const page = await app.signedInPage(BOOTSTRAP_ADMIN, { locale: lng === 'en' ? 'en-US' : 'fr-FR', width: 390 });
+      await page.goto(`${app.server.url}/admin?tab=reconciliation${lng === 'fr' ? '&lng=fr' : ''}`);
+      await page.getByRole('button', { name: text.reconciliation.showAccount.replace('{{account}}', common.channels.bank_france) }).click();
+      const line = page.getByTestId('unmatched-statement').getByTestId('statement-line').filter({ hasText: UNMATCHED_REMITTANCE });
+      await line.waitFor();
+      expect(await line.getAttribute('data-source')).toBe('camt');
+      await line.getByText(text.reconciliation.lists.sourceCamt, { exact: true }).waitFor();
+      await line.scrollIntoViewIfNeeded();
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+      await line.screenshot({ path: `${SHOTS}/bank-unmatched-board-${lng}.png` });
+      await page.screenshot({ path: `${SHOTS}/bank-unmatched-board-page-${lng}.png`, fullPage: true });
     });
   }
 });

@@ -89,6 +89,8 @@ describe('a held transfer in Chromium', () => {
 
         await page.goto(held.tracking_url.replace(/^https?:\/\/[^/]+/, app.server.url));
         await expectHeld(page, lng, 'heldNothingToDo');
+        // One clock: the held line's own, no status icon beside it.
+        expect(await page.locator('main svg.lucide-clock').count()).toBe(1);
         await shot(page, `held-tracking-${lng}-${width}`);
         await page.context().close();
       });

@@ -86,8 +86,8 @@ describe('limits told before paying, on a phone', () => {
     await expect.poll(() => calculator.getByTestId('calc-own-limit').count()).toBe(0);
     await shot(page, 'kyc-calculator-390');
     await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
-    await page.getByText('This transfer is over your limit (Last 30 days): €100.00 left.').first().waitFor();
-    await page.getByText('To send more, verify your identity on the “Verify my identity” page').first().waitFor();
+    // The server's words, said once under the amount.
+    await page.getByText('This transfer is over your limit for the last 30 days: €100.00 is left. Send less, or verify your identity to raise your limits.').first().waitFor();
     expect(await page.getByRole('heading', { name: 'Review and confirm' }).count()).toBe(0);
     await shot(page, 'kyc-transfer-refused-en-390');
     await page.close();
@@ -96,8 +96,7 @@ describe('limits told before paying, on a phone', () => {
   it('in French: the same refusal, in French', async () => {
     const page = await app.signedInPage(FRENCH, { width: PHONE, locale: 'fr-FR' });
     await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
-    await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\)\s:\sil vous reste 100,00\s€\./).first().waitFor();
-    await page.getByText('Pour envoyer davantage, faites vérifier votre identité').first().waitFor();
+    await page.getByText(/Ce transfert dépasse votre plafond sur 30 jours\s:\sil vous reste 100,00\s€\. Envoyez moins, ou faites vérifier votre identité pour relever vos plafonds\./).first().waitFor();
     await shot(page, 'kyc-transfer-refused-fr-390');
     await page.close();
   });

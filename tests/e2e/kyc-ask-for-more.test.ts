@@ -125,6 +125,8 @@ describe('the admin\'s Quotes and Users tabs', () => {
     for (const [lang, width] of [['en', 390], ['fr', 1366]] as const) {
       await admin.setViewportSize({ width, height: 900 });
       await admin.goto(`${app.server.url}/admin?tab=quotes&lng=${lang}`);
+      // A fixed parity's day said as a day, not 1440 minutes.
+      await admin.getByTestId('quote-validity-EUR_XAF').getByText(lang === 'en' ? 'Now 1 day' : 'Actuellement 1\u00a0jour', { exact: true }).waitFor();
       const row = admin.getByTestId('quote-validity-EUR_RWF');
       const minutes = row.getByRole('textbox');
       await minutes.fill('0');

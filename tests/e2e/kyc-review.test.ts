@@ -117,8 +117,7 @@ describe('a level-1 sender raises the limit with an identity review, on a phone'
   it('in English: refused before paying, documents sent, approved by a manager, then the transfer goes through', async () => {
     const page = await app.signedInPage(ENGLISH, { width: PHONE });
     await askToSend(page, { phone: 'Recipient phone number', name: 'Recipient name (optional)', review: 'Review transfer' });
-    await page.getByText('This transfer is over your limit (Last 30 days): €100.00 left.').first().waitFor();
-    await page.getByText('To send more, verify your identity on the “Verify my identity” page').first().waitFor();
+    await page.getByText('This transfer is over your limit for the last 30 days: €100.00 is left. Send less, or verify your identity to raise your limits.').first().waitFor();
     expect(await page.getByRole('heading', { name: 'Review and confirm' }).count()).toBe(0);
     await shot(page, 'kyc-review-refused-en-390');
 
@@ -145,8 +144,7 @@ describe('a level-1 sender raises the limit with an identity review, on a phone'
   it('in French: the same steps in French', async () => {
     const page = await app.signedInPage(FRENCH, { width: PHONE, locale: 'fr-FR' });
     await askToSend(page, { phone: 'Numéro de téléphone du bénéficiaire', name: 'Nom du bénéficiaire (facultatif)', review: 'Vérifier le transfert' });
-    await page.getByText(/Ce transfert dépasse votre plafond \(30 derniers jours\)\s:\sil vous reste 100,00\s€\./).first().waitFor();
-    await page.getByText(/Pour envoyer davantage, faites vérifier votre identité sur la page «\sVérifier mon identité\s»/).first().waitFor();
+    await page.getByText(/Ce transfert dépasse votre plafond sur 30 jours\s:\sil vous reste 100,00\s€\. Envoyez moins, ou faites vérifier votre identité pour relever vos plafonds\./).first().waitFor();
     await shot(page, 'kyc-review-refused-fr-390');
 
     await page.goto(`${app.server.url}/profile`);

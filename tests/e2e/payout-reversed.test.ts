@@ -8,7 +8,8 @@ import { shot } from './support/screenshots.js';
 
 // A payout Airtel paid and took back (docs/rules/payout-rails.md#needs-attention) in Chromium on a
 // 390 px phone, in English and French: the back office's Payouts tab lists it as sent back by the
-// operator, with the operator's code and what staff can do.
+// operator, with the operator's code, and staff pay it again through the rail with a reason
+// (docs/rules/payout-rails.md#paying-again): Airtel pays once more and the transfer completes.
 
 const airtel = new AirtelPeer();
 beforeAll(async () => { await airtel.start(); });
@@ -53,7 +54,7 @@ async function takenBack(): Promise<{ id: string; reference: string }> {
 
 describe('a payout Airtel took back, in the Payouts tab', () => {
   for (const lng of ['en', 'fr'] as const) {
-    it(`is shown as sent back by the operator with its code (${lng}, ${PHONE} px)`, async () => {
+    it(`is shown as sent back by the operator with its code, and paid again through the rail (${lng}, ${PHONE} px)`, async () => {
       const a = TEXT[lng];
       const transfer = await takenBack();
       const page = await app.signedInPage(BOOTSTRAP_ADMIN, { locale: lng === 'en' ? 'en-US' : 'fr-FR', width: PHONE });
@@ -65,6 +66,18 @@ describe('a payout Airtel took back, in the Payouts tab', () => {
       expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE);
       await card.scrollIntoViewIfNeeded();
       await shot(page, `payout-reversed-${lng}`);
+
+      // Staff pay it again through Airtel, with a reason: a new attempt is paid, the transfer completes and leaves the list.
+      const disbursements = airtel.calls('POST', '/standard/v2/disbursements').length;
+      await card.getByLabel(a.payouts.payAgainReason).fill('The recipient confirmed her wallet is active again');
+      await card.getByRole('button', { name: a.payouts.payAgainRail }).click();
+      await card.waitFor({ state: 'detached', timeout: 30_000 });
+      const attempts = async () => (await app.api<{ data: { state: string; resolution: string | null }[] }>('GET', `/api/transfer-requests/${transfer.id}/payouts`, undefined, adminToken)).data
+        .map((x) => [x.state, x.resolution]);
+      await expect.poll(attempts, { timeout: 20_000 }).toEqual([['succeeded', null], ['reversed', 'retried']]);
+      expect(airtel.calls('POST', '/standard/v2/disbursements')).toHaveLength(disbursements + 1);
+      const seen = await app.api<{ data: { status: string } }>('GET', `/api/transfer-requests/${transfer.id}`, undefined, senderToken);
+      expect(seen.data.status).toBe('completed');
       await page.context().close();
     }, 90_000);
   }

@@ -275,3 +275,54 @@ describe('what the server refuses is said where it was typed', () => {
     await page.close();
   });
 });
+
+// A level-1 sender may send €1,000 at once. EUR → XAF at our 655: a cent is 6.55 FCFA, so
+// €152.68 is the least that covers 100,000 FCFA, and it gives 100,005.
+const exactly = (words: string) => new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+const LIMITED = {
+  en: {
+    account: { email: 'lena.limit@example.test', password: 'Lena-Limit-Sends-2026', full_name: 'Lena Limit' }, locale: 'en-US', typed: '100000',
+    over: exactly('This transfer is over your limit for one transfer: €1,000.00 is left. Send less, or verify your identity to raise your limits.'),
+    overWords: 'over your limit', noRate: 'Shown once the amount can be sent', phone: 'Recipient phone number', review: 'Review transfer',
+    payout: /^FCFA\s100,005$/, rounded: /^You pay in whole cents: €152\.68, the least that covers FCFA\s100,000, gives the recipient FCFA\s100,005\.$/,
+  },
+  fr: {
+    account: { email: 'louis.plafond@example.test', password: 'Louis-Plafond-Envoie-2026', full_name: 'Louis Plafond' }, locale: 'fr-FR', typed: '100 000',
+    over: /^Ce transfert dépasse votre plafond .+\u00a0: il vous reste 1\u202f000,00\s€\. Envoyez moins, ou faites vérifier votre identité pour relever vos plafonds\.$/,
+    overWords: 'dépasse votre plafond', noRate: 'Affiché dès que le montant peut être envoyé', phone: 'Numéro de téléphone du bénéficiaire', review: 'Vérifier le transfert',
+    payout: /^100\u202f005\sFCFA$/, rounded: /^Vous payez au centime près\u00a0: 152,68\s€, le plus petit montant qui couvre 100\u202f000\sFCFA, fait recevoir 100\u202f005\sFCFA au bénéficiaire\.$/,
+  },
+} as const;
+
+describe('over the limit, and a payout typed, on a phone', () => {
+  for (const lng of ['en', 'fr'] as const) {
+    it(`${lng === 'en' ? 'in English' : 'in French'}: the refusal said once in one wording, no price of another amount, and why the payout is a little more than typed`, async () => {
+      const w = LIMITED[lng];
+      await app.senderExists(w.account, lng === 'en' ? '+24177000301' : '+24177000302', { level: 1 });
+      const page = await app.signedInPage(w.account, { width: WIDTH, locale: w.locale });
+      await page.goto(`${app.server.url}/transfer?direction=EUR_XAF`, { waitUntil: 'networkidle' });
+      await page.getByTestId('transfer-amount').fill('5000');
+      await expect.poll(() => text(page, 'quote-error')).toMatch(w.over);
+      // No price of the amount typed before: the summary waits, and says why.
+      expect(await text(page, 'summary-amount')).toBe('—');
+      expect(await text(page, 'summary-rate')).toBe(w.noRate);
+
+      await page.getByLabel(w.phone).fill('077 12 34 56');
+      await page.getByRole('button', { name: w.review }).click();
+      await page.locator('[data-testid="transfer-amount"][aria-invalid="true"]').waitFor();
+      // Said once, in the server's words: under the amount, not again beside the rate nor in a toast.
+      const said = (await page.locator('body').innerText()).split('\n').filter((line) => line.includes(w.overWords));
+      expect(said).toHaveLength(1);
+      expect(said[0]!.trim()).toMatch(w.over);
+      expect(await page.getByTestId('review-price').count()).toBe(0);
+      await shot(page, `quotes-over-limit-${lng}-390`);
+
+      await page.getByTestId('transfer-amount').fill('');
+      await page.getByTestId('transfer-payout').fill(w.typed);
+      await expect.poll(() => text(page, 'summary-payout')).toMatch(w.payout);
+      await expect.poll(() => text(page, 'payout-rounded')).toMatch(w.rounded);
+      await shot(page, `quotes-payout-rounded-${lng}-390`);
+      await page.close();
+    });
+  }
+});

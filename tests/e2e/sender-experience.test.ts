@@ -287,7 +287,8 @@ describe('a bank account in France (defect 7)', () => {
     await iban.pressSequentially('de89370400440532013000');
     expect(await iban.inputValue()).toBe('DE89 3704 0044 0532 0130 00');
     await page.getByRole('button', { name: 'Review transfer' }).click();
-    await page.getByText('This IBAN is not French: “Bank account France” pays only into accounts in France (FR…) or Monaco (MC…).').waitFor();
+    // Under the field (a toast may say it too, for a field scrolled out of view).
+    await page.getByRole('alert').getByText('This IBAN is not French: “Bank account France” pays only into accounts in France (FR…) or Monaco (MC…).').waitFor();
     expect(await iban.getAttribute('aria-invalid')).toBe('true');
     await iban.fill('');
     await iban.pressSequentially('fr7630006000011234567890189');

@@ -13,6 +13,15 @@ export interface TestUser {
   token: string;
 }
 
+// argon2id is slow on purpose (about 80 ms a hash here): each password is hashed once per test
+// file and its real hash shared by the accounts that use it, which sign in with it as any would.
+const hashes = new Map<string, Promise<string>>();
+function hashOnce(password: string): Promise<string> {
+  let stored = hashes.get(password);
+  if (!stored) hashes.set(password, (stored = hashPassword(password)));
+  return stored;
+}
+
 /**
  * A verified account with a password, signed in; override any profile field. Its session counts
  * as having passed two-step sign-in (as a staff member's would after giving a code), so staff can
@@ -31,7 +40,7 @@ export async function createUser(
     // unless a test sets the level it is about (docs/rules/know-your-sender.md#levels).
     full_name: 'Test Sender', phone: '+15551234567', address: '12 rue des Palmiers', city: 'Libreville', country: 'GA',
     date_of_birth: '1990-04-12', kyc_level: 3,
-    email_verified_at: new Date(), role: 'user', ...fields, email, password_hash: await hashPassword(password),
+    email_verified_at: new Date(), role: 'user', ...fields, email, password_hash: await hashOnce(password),
   }).returning();
   if (!profile) throw new Error('profile not created');
   const { token } = await t.tokens.createSession(profile.id, { mfaVerified: mfa });

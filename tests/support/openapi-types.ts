@@ -1302,6 +1302,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliation/frozen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Money frozen by compliance close-outs: each transfer's received payment and the totals per currency (admin) */
+        get: operations["getReconciliationFrozen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reconciliation/{account}": {
         parameters: {
             query?: never;
@@ -2066,7 +2083,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** PayPal's payout item webhook: stored, then PayPal is asked about the payout (operator) */
+        /** PayPal's payout item webhook: stored; once PayPal verifies its signature (PAYPAL_WEBHOOK_ID), PayPal is asked about the payout (operator) */
         post: operations["postRailsPaypalWebhook"];
         delete?: never;
         options?: never;
@@ -2081,10 +2098,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payouts that need a person: name checks to decide, attempts still unknown past PAYOUT_UNKNOWN_AFTER, failed attempts nobody acted on (staff) */
+        /** Payouts and collections that need a person: name checks to decide, attempts still unknown past PAYOUT_UNKNOWN_AFTER, failed attempts nobody acted on, money received twice (staff) */
         get: operations["getPayoutExceptions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-attempts/{id}/enquire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the operator now about a sender's collection it has not settled (staff) */
+        post: operations["postCollectionAttemptsByIdEnquire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-attempts/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records the refund, made by hand, of money a collection received twice for one transfer (staff, audited) */
+        post: operations["postCollectionAttemptsByIdRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2187,6 +2238,74 @@ export interface paths {
         put?: never;
         /** After a confirmed failure, leaves the payout to staff, recorded by hand (staff, audited) */
         post: operations["postTransferRequestsByIdPayoutsByHand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/pay-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pays again a payout the operator or the bank sent back, through the rail or by hand, with a reason; at or above the approval threshold, a proposal a second staff member confirms (staff, audited) */
+        post: operations["postTransferRequestsByIdPayoutsPayAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/pay-again/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms another staff member's proposal to pay again a payout sent back (staff, audited) */
+        post: operations["postTransferRequestsByIdPayoutsPayAgainConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/payouts/ask-sender": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the sender to correct the recipient's name or number of a mobile payout sent back, before it is paid again (staff, audited) */
+        post: operations["postTransferRequestsByIdPayoutsAskSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-requests/{id}/recipient-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Corrects the account holder and IBAN of the caller's transfer whose bank payout was sent back, when staff asked */
+        put: operations["putTransferRequestsByIdRecipientAccount"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2343,6 +2462,23 @@ export interface paths {
         put?: never;
         /** Imports a bank statement (camt.053 or camt.054, multipart part "file", 60 MB at most): settles and returns payouts, records senders' payments, lists what matched nothing (staff, audited) */
         post: operations["postBankStatements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank/statements/unmatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest bank statement lines that matched nothing (booked lines of imported camt.053 and camt.054), for the reconciliation board (staff) */
+        get: operations["getBankStatementsUnmatched"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9241,7 +9377,7 @@ export interface operations {
                             id: number;
                             transfer_request_id: string | null;
                             /** @enum {string} */
-                            kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
+                            kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal" | "duplicate_payment" | "duplicate_refund";
                             reference: string | null;
                             actor_profile_id: string | null;
                             created_at: string;
@@ -9303,7 +9439,7 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "payout_attempt.propose_pay_again" | "payout_attempt.pay_again" | "payout_attempt.ask_sender" | "collection_attempt.refund" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
                 target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail" | "payout_name_hold" | "payout_attempt" | "bank_file" | "bank_statement" | "operator_statement";
                 target_id?: string;
                 from?: string;
@@ -9343,6 +9479,10 @@ export interface operations {
                                 email: string | null;
                             };
                             target_label: string | null;
+                            target_detail: string | null;
+                            names: {
+                                [key: string]: string;
+                            };
                         }[];
                         next_cursor: string | null;
                     };
@@ -9394,7 +9534,7 @@ export interface operations {
         parameters: {
             query?: {
                 actor?: string;
-                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
+                action?: "transfer_request.status" | "transfer_request.payment" | "transfer_request.payout" | "transfer_request.refund" | "transfer_request.refund_request" | "transfer_request.export" | "transfer_request.approve" | "transfer_request.note" | "approval_threshold.update" | "kyc_limits.update" | "proof.view" | "kyc_document.view" | "kyc_document.mrz_type" | "kyc_review.decide" | "profile.role_update" | "profile.mfa_reset" | "profile.export" | "profile.close" | "profile.erase" | "fee_tier.create" | "fee_tier.update" | "fee_tier.delete" | "rate.update" | "quote_validity.update" | "job.retry" | "reconciliation.statement" | "reconciliation.match" | "audit.export" | "operator_prefix.create" | "operator_prefix.update" | "operator_prefix.delete" | "screening_list.import" | "screening_list.update" | "screening_alert.decide" | "screening_settings.update" | "transfer_request.close_out_propose" | "transfer_request.close_out" | "monitoring_rule.update" | "monitoring_case.transition" | "monitoring_report.download" | "payout_rail.update" | "payout_rail.balance_warning" | "operator_statement.import" | "payout_name_hold.propose" | "payout_name_hold.pay_anyway" | "payout_name_hold.ask_sender" | "payout_attempt.retry" | "payout_attempt.by_hand" | "payout_attempt.propose_pay_again" | "payout_attempt.pay_again" | "payout_attempt.ask_sender" | "collection_attempt.refund" | "transfer_request.recipient_correct" | "bank_file.create" | "bank_file.download" | "bank_file.cancel" | "bank_statement.import";
                 target_type?: "transfer" | "proof" | "profile" | "fee_tier" | "rate" | "job" | "reconciliation" | "export" | "approval_threshold" | "operator_prefix" | "kyc_limits" | "kyc_document" | "kyc_review" | "screening_list" | "screening_alert" | "screening_settings" | "corridor" | "monitoring_rule" | "monitoring_case" | "payout_rail" | "payout_name_hold" | "payout_attempt" | "bank_file" | "bank_statement" | "operator_statement";
                 target_id?: string;
                 from?: string;
@@ -9543,6 +9683,87 @@ export interface operations {
             };
         };
     };
+    getReconciliationFrozen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            totals: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "XAF" | "RWF";
+                                amount: string;
+                                count: number;
+                            }[];
+                            transfers: {
+                                /** Format: uuid */
+                                id: string;
+                                reference: string;
+                                /** @enum {string} */
+                                account: "paypal_usd" | "paypal_eur" | "airtel_gabon" | "mobile_rwanda" | "bank_france";
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "XAF" | "RWF";
+                                amount: string;
+                                sender_name: string | null;
+                                closed_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getReconciliationByAccount: {
         parameters: {
             query?: {
@@ -9595,7 +9816,7 @@ export interface operations {
                                 id: number;
                                 entry_id: number;
                                 /** @enum {string} */
-                                kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
+                                kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal" | "duplicate_payment" | "duplicate_refund";
                                 reference: string | null;
                                 amount: string;
                                 created_at: string;
@@ -9638,7 +9859,7 @@ export interface operations {
                                     id: number;
                                     entry_id: number;
                                     /** @enum {string} */
-                                    kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal";
+                                    kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal" | "duplicate_payment" | "duplicate_refund";
                                     reference: string | null;
                                     amount: string;
                                     created_at: string;
@@ -13700,6 +13921,15 @@ export interface operations {
                             settled_at: string | null;
                             needs_attention_at: string | null;
                             resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
                         }[];
                     };
                 };
@@ -14177,7 +14407,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            kind: "name_hold" | "unknown" | "failed" | "reversed";
+                            kind: "name_hold" | "unknown" | "failed" | "reversed" | "collection_unknown" | "collection_twice";
                             since: string;
                             transfer: {
                                 /** Format: uuid */
@@ -14255,6 +14485,54 @@ export interface operations {
                                 settled_at: string | null;
                                 needs_attention_at: string | null;
                                 resolution: ("retried" | "by_hand") | null;
+                                resolution_reason: string | null;
+                                proposal: {
+                                    /** @enum {string} */
+                                    resolution: "retried" | "by_hand";
+                                    by: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    reason: string | null;
+                                } | null;
+                            } | null;
+                            collection: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                transfer_id: string;
+                                seq: number;
+                                /** @enum {string} */
+                                rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                reference: string;
+                                operator_id: string | null;
+                                msisdn: string;
+                                amount: string;
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "XAF" | "RWF";
+                                steps: {
+                                    at: string;
+                                    call: string;
+                                    http_status: number | null;
+                                    operator_code: string | null;
+                                    message: string | null;
+                                    /** @enum {string} */
+                                    state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                                }[];
+                                enquiries: number;
+                                created_at: string;
+                                sent_at: string | null;
+                                settled_at: string | null;
+                                needs_attention_at: string | null;
+                                recorded_payment: {
+                                    reference: string | null;
+                                    amount: string | null;
+                                    recorded_by: string | null;
+                                } | null;
+                                refund_reference: string | null;
+                                refunded_by: string | null;
+                                refunded_at: string | null;
                             } | null;
                         }[];
                     };
@@ -14270,6 +14548,220 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postCollectionAttemptsByIdEnquire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            msisdn: string;
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            enquiries: number;
+                            created_at: string;
+                            sent_at: string | null;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            recorded_payment: {
+                                reference: string | null;
+                                amount: string | null;
+                                recorded_by: string | null;
+                            } | null;
+                            refund_reference: string | null;
+                            refunded_by: string | null;
+                            refunded_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "collection_not_open" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postCollectionAttemptsByIdRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            msisdn: string;
+                            amount: string;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "XAF" | "RWF";
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            enquiries: number;
+                            created_at: string;
+                            sent_at: string | null;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            recorded_payment: {
+                                reference: string | null;
+                                amount: string | null;
+                                recorded_by: string | null;
+                            } | null;
+                            refund_reference: string | null;
+                            refunded_by: string | null;
+                            refunded_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "collection_not_twice" | "collection_refunded" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -14727,6 +15219,15 @@ export interface operations {
                             settled_at: string | null;
                             needs_attention_at: string | null;
                             resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -14832,6 +15333,15 @@ export interface operations {
                             settled_at: string | null;
                             needs_attention_at: string | null;
                             resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -14846,6 +15356,408 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_not_failed" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsPayAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    /** @enum {string} */
+                    how: "retried" | "by_hand";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string | null;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_account_returned" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_not_reversed" | "payout_repay_proposed" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsPayAgainConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            /** @enum {string} */
+                            state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            reference: string;
+                            operator_id: string | null;
+                            amount: string;
+                            currency: string;
+                            msisdn: string | null;
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            } | null;
+                            iban: string | null;
+                            bank_file_id: string | null;
+                            steps: {
+                                at: string;
+                                call: string;
+                                http_status: number | null;
+                                operator_code: string | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                state: "submitting" | "pending" | "succeeded" | "failed" | "unknown" | "reversed";
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                            settled_at: string | null;
+                            needs_attention_at: string | null;
+                            resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_account_returned" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_not_reversed" | "payout_repay_not_proposed" | "payout_repay_same_staff" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postTransferRequestsByIdPayoutsAskSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            transfer_id: string;
+                            /** @enum {string} */
+                            rail: "airtel_gabon" | "airtel_rwanda" | "mtn_rwanda" | "paypal_payouts" | "sepa_france";
+                            name_check: {
+                                /** @enum {string} */
+                                outcome: "match" | "close" | "mismatch" | "unknown_number" | "barred" | "inactive" | "unavailable";
+                                recipient_name: string;
+                                registered_name: string | null;
+                                score: number | null;
+                                checked_at: string;
+                            };
+                            created_at: string;
+                            decision: ("pay_anyway" | "ask_sender") | null;
+                            decided_by: string | null;
+                            decided_at: string | null;
+                            reason: string | null;
+                            proposed_by: string | null;
+                            proposed_at: string | null;
+                            closed_at: string | null;
+                            four_eyes: boolean;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "bank_account_returned" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "name_hold_decided" | "not_found" | "own_transfer" | "payout_attempt_open" | "payout_correction_unavailable" | "payout_not_reversed" | "transfer_closed" | "unauthenticated" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putTransferRequestsByIdRecipientAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    account_holder: string;
+                    iban: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            asked_at: string;
+                            recipient_name: string | null;
+                            recipient_phone: string | null;
+                            destination_provider: string;
+                            account_holder: string | null;
+                            iban: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "correction_not_asked" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -14937,6 +15849,15 @@ export interface operations {
                             settled_at: string | null;
                             needs_attention_at: string | null;
                             resolution: ("retried" | "by_hand") | null;
+                            resolution_reason: string | null;
+                            proposal: {
+                                /** @enum {string} */
+                                resolution: "retried" | "by_hand";
+                                by: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                reason: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -15006,6 +15927,8 @@ export interface operations {
                             recipient_name: string | null;
                             recipient_phone: string | null;
                             destination_provider: string;
+                            account_holder: string | null;
+                            iban: string | null;
                         } | null;
                     };
                 };
@@ -15082,6 +16005,8 @@ export interface operations {
                             recipient_name: string | null;
                             recipient_phone: string | null;
                             destination_provider: string;
+                            account_holder: string | null;
+                            iban: string | null;
                         } | null;
                     };
                 };
@@ -15865,6 +16790,85 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "bad_request" | "bank_statement_invalid" | "file_missing" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "upload_incomplete" | "upload_too_large" | "validation_failed";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "internal_error";
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        /** @description On a 5xx: this request's id, as in the X-Request-Id header, to quote to support */
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankStatementsUnmatched: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            count: number;
+                            lines: {
+                                id: number;
+                                /** Format: uuid */
+                                statement_id: string;
+                                msg_id: string;
+                                booked_on: string | null;
+                                reference: string | null;
+                                description: string | null;
+                                amount: string;
+                                currency: string;
+                                note: string | null;
+                                flagged: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "bad_request" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };

@@ -27,7 +27,7 @@ export type Failure = { kind: 'down' } | { kind: 'lost' } | { kind: 'refused'; i
  * client-credentials tokens, Orders v2 create / get / capture / authorize, Payments v2
  * authorization capture and void and capture refund (each with PayPal-Request-Id idempotency: the
  * same id gets the first answer again and does nothing more), and the payer's approval page,
- * which redirects to the order's return URL, and Payouts (peers/paypal-payouts-peer.ts). `failNext`
+ * which redirects to the order's return URL, and Payouts with its signed webhooks (peers/paypal-payouts-peer.ts). `failNext`
  * makes the next calls of one kind fail.
  */
 export class PayPalServer {
@@ -141,6 +141,8 @@ export class PayPalServer {
       return send(201, this.orderJson(order));
     }
 
+    // Webhook signatures are checked by the Payouts peer, which signs the webhooks (no failure of its own).
+    if (url.pathname === '/v1/notifications/verify-webhook-signature') return this.payouts.handle(req.method ?? '', url.pathname, raw, undefined, send);
     if (url.pathname.startsWith('/v1/payments/payouts')) return this.payouts.handle(req.method ?? '', url.pathname, raw, this.failures.get('payouts')?.shift(), send);
 
     const payments = /^\/v2\/payments\/(authorizations|captures)\/([^/]+)\/(capture|void|refund)$/.exec(url.pathname);

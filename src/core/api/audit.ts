@@ -14,7 +14,7 @@ export const AUDIT_ACTIONS = [
   'screening_list.import', 'screening_list.update', 'screening_alert.decide', 'screening_settings.update',
   'transfer_request.close_out_propose', 'transfer_request.close_out',
   'monitoring_rule.update', 'monitoring_case.transition', 'monitoring_report.download', 'payout_rail.update', 'payout_rail.balance_warning', 'operator_statement.import',
-  'payout_name_hold.propose', 'payout_name_hold.pay_anyway', 'payout_name_hold.ask_sender', 'payout_attempt.retry', 'payout_attempt.by_hand',
+  'payout_name_hold.propose', 'payout_name_hold.pay_anyway', 'payout_name_hold.ask_sender', 'payout_attempt.retry', 'payout_attempt.by_hand', 'payout_attempt.propose_pay_again', 'payout_attempt.pay_again', 'payout_attempt.ask_sender', 'collection_attempt.refund',
   'transfer_request.recipient_correct',
   'bank_file.create', 'bank_file.download', 'bank_file.cancel', 'bank_statement.import',
 ] as const;
@@ -55,6 +55,10 @@ const AuditEntrySchema = z.object({
   actor: z.object({ profile_id: z.uuid().nullable(), full_name: z.string().nullable(), email: z.string().nullable() }),
   /** The object as a person names it: a profile's name and e-mail, a transfer's (or its proof's) reference; null for others (read by id). */
   target_label: z.string().nullable(),
+  /** What the screen words beside the name: an identity review's level ("2"), a document's kind and side ("id_card:back"); else null. */
+  target_detail: z.string().nullable(),
+  /** The readable names of the ids among the values before and after (a person, a transfer's reference, an alert's name screened), by id. */
+  names: z.record(z.string(), z.string()),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditPageSchema = pageOf(AuditEntrySchema);

@@ -81,3 +81,30 @@ const BankStatementSchema = z.object({
 export type BankStatementJson = z.infer<typeof BankStatementSchema>;
 export const BankStatementListSchema = dataOf(z.array(BankStatementSchema));
 export const BankStatementEntriesSchema = dataOf(z.array(StatementEntrySchema));
+
+/**
+ * A booked line of an imported bank statement that matched nothing, as the reconciliation board
+ * lists it beside the lines of CSV statements (docs/rules/bank-rail.md#statements).
+ */
+const UnmatchedBankLineSchema = z.object({
+  id: z.number().int(),
+  statement_id: z.uuid(),
+  /** The statement's own id (GrpHdr/MsgId). */
+  msg_id: z.string(),
+  booked_on: z.string().nullable(),
+  /** The EndToEndId the bank gave, if any. */
+  reference: z.string().nullable(),
+  /** The remittance text. */
+  description: z.string().nullable(),
+  /** Signed: money into the business's account positive. */
+  amount: decimalText(),
+  currency: z.string(),
+  /** Why nothing matched, and whether staff must look. */
+  note: z.string().nullable(),
+  flagged: z.boolean(),
+});
+export type UnmatchedBankLine = z.infer<typeof UnmatchedBankLineSchema>;
+export const UnmatchedBankLinesSchema = dataOf(z.object({ count: z.number().int(), lines: z.array(UnmatchedBankLineSchema) }));
+export type UnmatchedBankLines = z.infer<typeof UnmatchedBankLinesSchema>['data'];
+/** How many unmatched lines to read, newest first. */
+export const UnmatchedBankLinesQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });

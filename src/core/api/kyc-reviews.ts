@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
 import { MrzResultSchema } from '../mrz.js';
 import { REVIEW_DECISIONS, REVIEW_LEVELS, REVIEW_NEEDS, REVIEW_STATUSES } from '../kyc-reviews.js';
 import { dataOf, isoDateTime } from './common.js';
+import { KycDocumentSchema } from './kyc-document.js';
 
 // Staff reviews of a sender's documents (docs/rules/know-your-sender.md#reviews).
 
@@ -48,14 +48,7 @@ export const KycReviewQuerySchema = z.object({
 });
 
 /** A review's document: metadata, where its bytes are, and its machine-readable zone once read (null until then). */
-export const KycReviewDocumentSchema = z.object({
-  id: z.uuid(),
-  kind: z.enum(DOCUMENT_KINDS),
-  side: z.enum(DOCUMENT_SIDES).nullable(),
-  content_type: z.enum(DOCUMENT_MIME_TYPES),
-  size: z.number().int(),
-  uploaded_at: isoDateTime(),
-  status: z.enum(DOCUMENT_STATUSES),
+export const KycReviewDocumentSchema = KycDocumentSchema.extend({
   /** GET this (staff, audited) for the bytes. */
   href: z.string(),
   /** The machine-readable zone as read or typed and checked (core/mrz.ts); null until read, and for a kind or side that carries none (a card's front: see carriesMrz). */

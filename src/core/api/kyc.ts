@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KYC_LEVELS, KYC_WINDOWS, PROFILE_FIELDS, SENDING_LEVELS } from '../kyc.js';
-import { DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, DOCUMENT_SIDES, DOCUMENT_STATUSES } from '../kyc-documents.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
+import { KycDocumentSchema } from './kyc-document.js';
 import { KycOpenReviewSchema } from './kyc-reviews.js';
 
 // Know your sender (docs/rules/know-your-sender.md): the sender's level and what is used and left
@@ -83,18 +83,6 @@ export const TravelRuleSchema = z.object({
   }),
 }).nullable();
 
-/** An identity document's metadata (never its bytes: GET /api/kyc/documents/{id} serves those). */
-const KycDocumentSchema = z.object({
-  id: z.uuid(),
-  kind: z.enum(DOCUMENT_KINDS),
-  /** Which side of an ID card or residence permit; null for the other kinds. */
-  side: z.enum(DOCUMENT_SIDES).nullable(),
-  content_type: z.enum(DOCUMENT_MIME_TYPES),
-  /** Bytes as stored: a large photo is smaller than uploaded. */
-  size: z.number().int(),
-  uploaded_at: isoDateTime(),
-  status: z.enum(DOCUMENT_STATUSES),
-});
 export type KycDocument = z.infer<typeof KycDocumentSchema>;
 export const KycDocumentResponseSchema = dataOf(KycDocumentSchema);
 export const KycDocumentListSchema = dataOf(z.array(KycDocumentSchema));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RAIL_IDS } from '../rails.js';
 import { dataOf, decimalText, isoDateTime } from './common.js';
+import { CollectionAttemptStaffSchema } from './collections.js';
 import { NameCheckSchema, PayoutAttemptSchema } from './rails.js';
 
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention): a name check that
@@ -31,6 +32,8 @@ const NameHoldSchema = z.object({
 });
 export type NameHoldJson = z.infer<typeof NameHoldSchema>;
 export const NameHoldResponseSchema = dataOf(NameHoldSchema);
+/** Asking the sender after a return: the hold a mobile payout now waits on, or null for a bank account (no name check). */
+export const AskSenderResponseSchema = dataOf(NameHoldSchema.nullable());
 export const NameHoldListSchema = dataOf(z.array(NameHoldSchema));
 
 /** POST /api/payout-name-holds/{id}/pay-anyway (staff): the reason is required. */
@@ -40,10 +43,17 @@ export const PayAnywaySchema = z.object({
 }, { error: 'validation.checkInput' });
 export type PayAnyway = z.infer<typeof PayAnywaySchema>;
 
+/** Paying a reversed payout again: through the rail (a new attempt) or by hand ("Record payout"), with a reason. */
+export const PayAgainSchema = PayAnywaySchema.extend({
+  how: z.enum(['retried', 'by_hand'], { error: 'validation.checkInput' }),
+});
+export type PayAgain = z.infer<typeof PayAgainSchema>;
+
 /** The body of a decision that takes nothing but the choice itself. */
 export const EmptyBodySchema = z.object({}, { error: 'validation.checkInput' });
 
-export const PAYOUT_EXCEPTION_KINDS = ['name_hold', 'unknown', 'failed', 'reversed'] as const;
+/** A payout's (a name check, an attempt unknown, failed or reversed) or a collection's (unknown, or money received twice). */
+export const PAYOUT_EXCEPTION_KINDS = ['name_hold', 'unknown', 'failed', 'reversed', 'collection_unknown', 'collection_twice'] as const;
 export type PayoutExceptionKind = (typeof PAYOUT_EXCEPTION_KINDS)[number];
 
 const PayoutExceptionSchema = z.object({
@@ -66,6 +76,8 @@ const PayoutExceptionSchema = z.object({
   hold: NameHoldSchema.nullable(),
   /** For an unknown, failed or reversed attempt: what is known (steps, the operator's id, times). */
   attempt: PayoutAttemptSchema.nullable(),
+  /** For a collection from the sender's wallet: what the operator said, and for money received twice the payment recorded first. */
+  collection: CollectionAttemptStaffSchema.nullable(),
 });
 export type PayoutExceptionJson = z.infer<typeof PayoutExceptionSchema>;
 export const PayoutExceptionListSchema = dataOf(z.array(PayoutExceptionSchema));
@@ -76,6 +88,9 @@ const RecipientCorrectionStateSchema = z.object({
   recipient_name: z.string().nullable(),
   recipient_phone: z.string().nullable(),
   destination_provider: z.string(),
+  /** A French bank account to correct (the bank sent the payout back): its holder and IBAN; else null. */
+  account_holder: z.string().nullable(),
+  iban: z.string().nullable(),
 });
 export type RecipientCorrectionState = z.infer<typeof RecipientCorrectionStateSchema>;
 export const RecipientCorrectionResponseSchema = dataOf(RecipientCorrectionStateSchema.nullable());

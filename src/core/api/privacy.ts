@@ -13,7 +13,7 @@ export const MyDataExportSchema = z.object({
   format: z.literal(1),
   exported_at: isoDateTime(),
   profile: z.record(z.string(), z.unknown()),
-  /** Each with its timeline, the notes written to the sender, its proofs' details (never their bytes), its travel-rule data and its payouts through an operator (`payouts`). */
+  /** Each with its timeline, the notes written to the sender, its proofs' details (never their bytes), its travel-rule data and its payouts through an operator (`payouts`) and the payments asked from the sender's wallet (`collections`). */
   transfers: rows,
   recipients: rows,
   /** Identity documents' details: kind, side, type, size, when, their review status and what was read of their machine-readable zone (never their bytes, which GET /api/kyc/documents/{id} serves). */

@@ -98,6 +98,10 @@ export const PayoutAttemptSchema = z.object({
   needs_attention_at: isoDateTime().nullable(),
   /** Staff's word on a failed attempt: retried through the rail, or left to be sent by hand. */
   resolution: z.enum(['retried', 'by_hand']).nullable(),
+  /** Staff's reason to pay a reversed payout again; null otherwise. */
+  resolution_reason: z.string().nullable(),
+  /** Paying a reversed payout again at or above the approval threshold: what was proposed, by whom, waiting for a second staff member. */
+  proposal: z.object({ resolution: z.enum(['retried', 'by_hand']), by: z.uuid().nullable(), at: z.iso.datetime(), reason: z.string().nullable() }).nullable(),
 });
 export type PayoutAttemptJson = z.infer<typeof PayoutAttemptSchema>;
 export const PayoutAttemptListSchema = dataOf(z.array(PayoutAttemptSchema));

@@ -147,3 +147,31 @@ export type StatementResultResponse = z.infer<typeof StatementResultResponseSche
 
 export const MatchResultResponseSchema = dataOf(z.object({ matched: z.number().int() }));
 export type MatchResultResponse = z.infer<typeof MatchResultResponseSchema>;
+
+// ---- money frozen by compliance ----
+
+/**
+ * A transfer closed out after a confirmed screening match whose received money stays frozen
+ * (docs/rules/screening.md#closing-out-a-confirmed-match): in the books as received, owed to no
+ * one until the rules release it, so the board names it.
+ */
+const FrozenTransferSchema = z.object({
+  id: z.uuid(),
+  reference: z.string(),
+  /** The provider account the money came in through. */
+  account: z.enum(CHANNEL_IDS),
+  currency: z.enum(CURRENCIES),
+  amount: decimalText(),
+  sender_name: z.string().nullable(),
+  closed_at: isoDateTime(),
+});
+export type FrozenTransfer = z.infer<typeof FrozenTransferSchema>;
+
+const FrozenMoneySchema = z.object({
+  /** Per currency: the money frozen and how many transfers hold it. */
+  totals: z.array(z.object({ currency: z.enum(CURRENCIES), amount: decimalText(), count: z.number().int() })),
+  /** Newest close-out first. */
+  transfers: z.array(FrozenTransferSchema),
+});
+export type FrozenMoney = z.infer<typeof FrozenMoneySchema>;
+export const FrozenMoneyResponseSchema = dataOf(FrozenMoneySchema);

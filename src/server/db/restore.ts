@@ -159,6 +159,9 @@ async function tablesWithRows(client: pg.Client): Promise<string[]> {
  */
 async function installJobQueue(url: string, backupRevision: number): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
+  // A connection lost while idle fails the next query with its own error: not an unhandled event that ends the restore.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await migrateJobQueue({ pgPool: pool, logger: new Logger(() => () => {}) });
     const client = await pool.connect();

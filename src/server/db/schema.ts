@@ -566,7 +566,9 @@ export const mailDeliveries = pgTable('mail_deliveries', {
 /**
  * One movement of money, append-only: its lines balance per currency (a deferred constraint
  * trigger refuses the transaction otherwise) and neither table takes UPDATE or DELETE (triggers in
- * migration 0005). A transfer has at most one entry of each kind.
+ * migration 0005). A transfer has one entry of each kind and number: a payout (or fee) is numbered
+ * again only after the one before it was reversed, which a trigger checks (migration 0046), so no
+ * transfer ever has two live payouts.
  */
 export const ledgerEntries = pgTable('ledger_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -575,9 +577,15 @@ export const ledgerEntries = pgTable('ledger_entries', {
   /** The statement, operator, bank or PayPal reference of the movement. */
   reference: text('reference'),
   actor_profile_id: uuid('actor_profile_id').references(() => profiles.id, { onDelete: 'set null' }),
+  /**
+   * The payout (or fee, or their reversal) it is of the transfer: 2 for a payout paid again after
+   * a return; the money received twice it is (a duplicate's refund has its payment's number); 1 otherwise.
+   */
+  sequence: integer('sequence').notNull().default(1),
   created_at: createdAt(),
 }, (t) => [
-  uniqueIndex('ledger_entries_transfer_kind_key').on(t.transfer_request_id, t.kind),
+  uniqueIndex('ledger_entries_transfer_kind_seq_key').on(t.transfer_request_id, t.kind, t.sequence),
+  check('ledger_entries_sequence_check', sql`${t.sequence} = 1 or (${t.sequence} > 1 and ${t.kind} in ('payout', 'payout_reversal', 'fee', 'fee_reversal', 'duplicate_payment', 'duplicate_refund'))`),
   // Reconciliation matches a statement line to the entry carrying its reference.
   index('ledger_entries_reference_idx').on(sql`lower(trim(${t.reference}))`),
   check('ledger_entries_kind_check', sql`${t.kind} in (${oneOf(ENTRY_KINDS)})`),
@@ -600,15 +608,19 @@ export const ledgerLines = pgTable('ledger_lines', {
 
 /**
  * Each account's running totals per currency, kept by a trigger on ledger_lines in the same
- * transaction, so balances read a few rows whatever the size of the journal.
+ * transaction, so balances read a few rows whatever the size of the journal. Split in shards (the
+ * writing connection's): every payout writes the same few accounts, and one row per account would
+ * queue every transaction that posts behind the one holding it until its commit. An account's
+ * balance is the sum of its shards.
  */
 export const ledgerBalances = pgTable('ledger_balances', {
   account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
   currency: text('currency', { enum: CURRENCIES }).notNull(),
+  shard: smallint('shard').notNull().default(0),
   debits: numeric('debits', { precision: 24, scale: 2 }).notNull().default('0'),
   credits: numeric('credits', { precision: 24, scale: 2 }).notNull().default('0'),
   lines: bigint('lines', { mode: 'number' }).notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.account, t.currency] })]);
+}, (t) => [primaryKey({ columns: [t.account, t.currency, t.shard] })]);
 
 /** A provider's statement for one of its accounts: a balance typed by staff, or imported lines. */
 export const reconciliationStatements = pgTable('reconciliation_statements', {
@@ -979,7 +991,16 @@ export const payoutAttempts = pgTable('payout_attempts', {
   resolution: text('resolution', { enum: ['retried', 'by_hand'] }),
   resolved_by: uuid('resolved_by').references(() => profiles.id, { onDelete: 'set null' }),
   resolved_at: timestamp('resolved_at', { withTimezone: true }),
+  /** Staff's reason to pay a reversed payout again. */
+  resolution_reason: text('resolution_reason'),
+  /** Paying a reversed payout again at or above the approval threshold: proposed by one staff member, confirmed by another. */
+  proposed_resolution: text('proposed_resolution', { enum: ['retried', 'by_hand'] }),
+  proposed_by: uuid('proposed_by').references(() => profiles.id, { onDelete: 'set null' }),
+  proposed_at: timestamp('proposed_at', { withTimezone: true }),
+  /** A bank payout sent back: staff asked the sender to correct the account holder and IBAN; cleared by their correction. */
+  correction_asked_at: timestamp('correction_asked_at', { withTimezone: true }),
 }, (t) => [
+  check('payout_attempts_proposal_check', sql`${t.proposed_resolution} is null or (${t.state} = 'reversed' and ${t.proposed_resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_resolution_check', sql`${t.resolution} is null or (${t.state} in ('failed', 'reversed') and ${t.resolution} in ('retried', 'by_hand'))`),
   check('payout_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('payout_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
@@ -1026,7 +1047,7 @@ export const railCallbacks = pgTable('rail_callbacks', {
   received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   /** Our reference as the callback names it; null when it names none we can read. */
   reference: text('reference'),
-  /** Airtel's signature checked with AIRTEL_CALLBACK_SECRET: true or false; null when unsigned (MTN) or no secret is set. */
+  /** The sender's signature: Airtel's checked with AIRTEL_CALLBACK_SECRET, PayPal's by its verify call; null when unsigned (MTN) or not checkable. */
   signature_ok: boolean('signature_ok'),
   body: jsonb('body').notNull(),
 }, (t) => [
@@ -1115,6 +1136,15 @@ export const collectionAttempts = pgTable('collection_attempts', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   settled_at: timestamp('settled_at', { withTimezone: true }),
+  /**
+   * When the request to the operator started to leave (committed before it does): a send job run
+   * again after a crash or a lost answer finds it set and asks the operator instead of sending.
+   */
+  sent_at: timestamp('sent_at', { withTimezone: true }),
+  /** Money received twice: staff gave the extra back by hand, with the reference of that refund. */
+  refund_reference: text('refund_reference'),
+  refunded_by: uuid('refunded_by').references(() => profiles.id, { onDelete: 'set null' }),
+  refunded_at: timestamp('refunded_at', { withTimezone: true }),
 }, (t) => [
   check('collection_attempts_state_check', sql`${t.state} in (${oneOf(ATTEMPT_STATES)})`),
   check('collection_attempts_rail_check', sql`${t.rail} in (${oneOf(RAIL_IDS)})`),
@@ -1141,6 +1171,8 @@ export const bankFiles = pgTable('bank_files', {
   cancelled_by: uuid('cancelled_by').references(() => profiles.id, { onDelete: 'set null' }),
   cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
   cancel_reason: text('cancel_reason'),
+  /** When the senders' e-mails about the file were queued: its job queues them once, even when run again after a crash. */
+  mails_queued_at: timestamp('mails_queued_at', { withTimezone: true }),
 }, (t) => [
   check('bank_files_cancel_check', sql`(${t.cancelled_at} is null) = (${t.cancel_reason} is null)`),
   index('bank_files_created_idx').on(t.created_at.desc()),

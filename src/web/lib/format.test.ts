@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDecimalText, formatHours, formatTime, money } from './format';
+import { formatDate, formatDateTime, formatDecimalText, formatTime, money } from './format';
 
 describe('formatTime', () => {
   it('writes the time of day as each language does', () => {
@@ -62,17 +62,5 @@ describe('formatDecimalText and money', () => {
     expect(formatDecimalText('61000', 'en')).toBe('61,000');
     expect(money(6100000, 'XAF', 'fr')).toBe('6\u202f100\u202f000\u00a0FCFA');
     expect(money(10450, 'USD', 'en')).toBe('$104.50');
-  });
-});
-
-describe('formatHours', () => {
-  it('says a duration in words: minutes under an hour, hours with the language\'s plural and decimal mark', () => {
-    expect(formatHours(0.5, 'en')).toBe('30 minutes');
-    expect(formatHours(0.5, 'fr')).toBe('30 minutes');
-    expect(formatHours(1, 'fr')).toBe('1\u00a0heure');
-    expect(formatHours(1.5, 'fr')).toBe('1,5\u00a0heure');
-    expect(formatHours(36, 'fr')).toBe('36\u00a0heures');
-    expect(formatHours(36, 'en')).toBe('36 hours');
-    expect(formatHours(2.25, 'en')).toBe('2.3 hours');
   });
 });

@@ -60,15 +60,6 @@ export function formatTime(value: string | number | Date, lng: string): string {
 }
 
 /** Minor units as localized money ("$104.50", "61 000 FCFA"). */
-/**
- * A duration in hours as words: under an hour in whole minutes ("30 minutes"), else in hours to one
- * decimal with the language's plural and decimal mark ("1.5 hours", "0,5 heure" never shown: "30 minutes").
- */
-export function formatHours(hours: number, lng: string): string {
-  const [value, unit] = hours < 1 ? [Math.max(1, Math.round(hours * 60)), 'minute'] : [Math.round(hours * 10) / 10, 'hour'];
-  return new Intl.NumberFormat(lng, { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 1 }).format(value);
-}
-
 export function money(minor: Minor, currency: Currency, lng: string): string {
   return formatMoney(minor, currency, localeFor(lng));
 }

@@ -1,11 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID, sign, verify } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { Failure } from '../paypal-server.js';
 
 // PayPal Payouts on the loopback PayPal peer (paypal-server.ts), as PayPal's reference describes
 // it: POST /v1/payments/payouts makes a batch once per sender_batch_id (a reused id is refused with
 // a link to the first batch), GET /v1/payments/payouts/{payout_batch_id} and
 // GET /v1/payments/payouts-item/{payout_item_id} read it; the test moves an item's status as PayPal
-// would (claimed, returned after 30 days, reversed) and sends PAYMENT.PAYOUTS-ITEM.* webhooks.
+// would (claimed, returned after 30 days, reversed) and sends PAYMENT.PAYOUTS-ITEM.* webhooks,
+// signed as PayPal signs them (SHA256withRSA over "transmission id|time|webhook id|CRC32 of the
+// body"), which POST /v1/notifications/verify-webhook-signature checks as PayPal does, answering
+// verification_status SUCCESS or FAILURE; it can be down (503) or hold a call on its way, and logs
+// each call it got.
 
 /** The payout item statuses PayPal reports. */
 export type ItemStatus = 'SUCCESS' | 'PENDING' | 'UNCLAIMED' | 'RETURNED' | 'ONHOLD' | 'BLOCKED' | 'REFUNDED' | 'REVERSED' | 'FAILED' | 'DENIED';
@@ -17,6 +22,8 @@ export interface PayoutBatch {
 }
 
 type Send = (status: number, body: unknown) => void;
+/** How PayPal's verify-webhook-signature fails a call: down (503), or held on its way until released. */
+type VerifyFault = { kind: 'down' } | { kind: 'held'; released: Promise<'down' | undefined> };
 
 export class PayPalPayoutsPeer {
   readonly batches = new Map<string, PayoutBatch>();
@@ -24,6 +31,11 @@ export class PayPalPayoutsPeer {
   readonly made = new Map<string, number>();
   /** The status a new item to this e-mail gets; SUCCESS otherwise (an e-mail with no PayPal account: UNCLAIMED). */
   private statusFor = new Map<string, ItemStatus>();
+
+  /** The id of the webhook the app registered with PayPal (the app's PAYPAL_WEBHOOK_ID). */
+  readonly webhookId = '8PT597110X687430LKGECATA';
+  /** PayPal's signing key; its certificate would be at the cert URL each webhook names. */
+  private readonly keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
   constructor(private readonly base: () => string) {}
 
@@ -52,7 +64,78 @@ export class PayPalPayoutsPeer {
     };
   }
 
+  /**
+   * The webhook as PayPal delivers it: its body and the transmission headers signing it for
+   * `webhookId` (ours unless told: another account's webhook id makes a signature we do not verify).
+   */
+  signedWebhook(eventType: string, batch: Pick<PayoutBatch, 'id' | 'item'>, webhookId = this.webhookId): { body: unknown; headers: Record<string, string> } {
+    const body = this.webhook(eventType, batch);
+    const id = randomUUID();
+    const time = new Date().toISOString();
+    const signature = sign('sha256', Buffer.from(this.signedText(id, time, webhookId, body)), this.keys.privateKey).toString('base64');
+    return {
+      body,
+      headers: {
+        'paypal-auth-algo': 'SHA256withRSA', 'paypal-cert-url': `${this.base()}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
+        'paypal-transmission-id': id, 'paypal-transmission-sig': signature, 'paypal-transmission-time': time,
+      },
+    };
+  }
+
+  private signedText(transmissionId: string, time: string, webhookId: string, event: unknown): string {
+    return `${transmissionId}|${time}|${webhookId}|${crc32(JSON.stringify(event))}`;
+  }
+
+  /**
+   * Each verify-webhook-signature call in the order it arrived, with the transmission it asked
+   * about and the HTTP status answered (null while it is held, unanswered).
+   */
+  readonly verifyCalls: { transmissionId: string; status: number | null }[] = [];
+  private verifyFaults: VerifyFault[] = [];
+
+  /** The next `times` verify-webhook-signature calls answer 503 with no verdict (PayPal down). */
+  failVerifyNext(times = 1): void {
+    this.verifyFaults.push(...Array.from({ length: times }, () => ({ kind: 'down' as const })));
+  }
+
+  /** The next verify-webhook-signature call is held on its way until `release`, then answered (503 when `down`). */
+  holdVerifyNext(): (answer?: 'down') => void {
+    let release!: (answer?: 'down') => void;
+    this.verifyFaults.push({ kind: 'held', released: new Promise((resolve) => { release = resolve; }) });
+    return release;
+  }
+
+  /** POST /v1/notifications/verify-webhook-signature: PayPal's answer for a webhook and the webhook id it was sent to. */
+  private verifyWebhook(raw: string, send: Send): void {
+    const body = JSON.parse(raw) as Record<string, unknown>;
+    const call = { transmissionId: String(body.transmission_id ?? ''), status: null as number | null };
+    this.verifyCalls.push(call);
+    const answer: Send = (status, json) => { call.status = status; send(status, json); };
+    const fault = this.verifyFaults.shift();
+    if (fault?.kind === 'held') {
+      void fault.released.then((then) => (then === 'down' ? answer(503, { name: 'SERVICE_UNAVAILABLE' }) : this.verdict(body, answer)));
+      return;
+    }
+    if (fault?.kind === 'down') return answer(503, { name: 'SERVICE_UNAVAILABLE' });
+    return this.verdict(body, answer);
+  }
+
+  private verdict(body: Record<string, unknown>, send: Send): void {
+    const fields = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id'] as const;
+    const missing = fields.filter((f) => typeof body[f] !== 'string' || body[f] === '');
+    if (missing.length > 0 || typeof body.webhook_event !== 'object' || body.webhook_event === null) {
+      return send(400, { name: 'VALIDATION_ERROR', message: 'Invalid request - see details', details: [...missing, ...(body.webhook_event ? [] : ['webhook_event'])].map((field) => ({ field, issue: 'MISSING_REQUIRED_PARAMETER' })) });
+    }
+    const text = this.signedText(body.transmission_id as string, body.transmission_time as string, body.webhook_id as string, body.webhook_event);
+    let ok = false;
+    try {
+      ok = body.auth_algo === 'SHA256withRSA' && verify('sha256', Buffer.from(text), this.keys.publicKey, Buffer.from(body.transmission_sig as string, 'base64'));
+    } catch { /* an unreadable signature is no signature */ }
+    return send(200, { verification_status: ok ? 'SUCCESS' : 'FAILURE' });
+  }
+
   handle(method: string, path: string, raw: string, failure: Failure | undefined, send: Send): void {
+    if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifyWebhook(raw, send);
     if (method === 'POST' && path === '/v1/payments/payouts') return this.create(raw, failure, send);
     const batch = /^\/v1\/payments\/payouts\/([^/]+)$/.exec(path);
     if (method === 'GET' && batch) {

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../client.js';
 
 // A job's row written by a bigger statement (the initiation's, transfers/initiation-statement.ts),
 // so that it commits with that statement's rows in one round trip; it lives here, beside no module.
@@ -19,4 +20,43 @@ export function jobRowInsert(task: SQL, payloadJson: SQL, maxAttempts: SQL, forE
   return sql`insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
     select (select id from graphile_worker._private_tasks where identifier = ${task}), ${payloadJson}, ${maxAttempts}
     from ${forEachRowOf}`;
+}
+
+/**
+ * A job added in a bigger statement as `add_job` adds it ('replace' mode for its key), without its
+ * NOTIFY (add_job_quietly, migration 0051): for a job due now, the caller wakes the workers once
+ * the statement has committed (JobWaker).
+ */
+export function quietJobAdd(task: string, payloadJson: SQL, maxAttempts: number, key: SQL, runAt: SQL = sql`now()`): SQL {
+  return sql`add_job_quietly(${task}, ${payloadJson}, ${maxAttempts}::smallint, ${key}, ${runAt})`;
+}
+
+/** A job to add among many in one statement (graphile-worker's job_spec). */
+export interface JobSpec {
+  identifier: string;
+  payload: unknown;
+  max_attempts: number;
+  /** graphile-worker's job key ('replace' mode: the waiting job of this key is replaced, run_at included). */
+  job_key?: string | null;
+  /** ISO time; now when absent. */
+  run_at?: string | null;
+}
+
+/**
+ * Adds many jobs in one statement through graphile-worker's `add_jobs` (one NOTIFY for all), in
+ * the caller's transaction: a job per row of a set-wise change (a bank file's transfers), where
+ * `add_job` would be a round trip each.
+ */
+export async function addJobs(tx: Tx, specs: readonly JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await tx.execute(sql`select count(*) from graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements(${JSON.stringify(specs)}::json) j))`);
+}
+
+/** The payloads of the waiting (not taken) jobs of these keys, their rows locked until the transaction ends: key → payload. */
+export async function waitingPayloads(tx: Tx, keys: readonly string[]): Promise<Map<string, unknown>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await tx.execute<{ key: string; payload: unknown }>(sql`select key, payload from graphile_worker._private_jobs
+    where key = any(${sql.param(keys)}::text[]) and locked_at is null for update`);
+  return new Map(rows.map((r) => [r.key, r.payload]));
 }

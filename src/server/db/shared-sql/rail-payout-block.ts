@@ -9,10 +9,10 @@ import type { Tx } from '../client.js';
 export type RailPayoutBlock = 'payout_attempt_open' | 'payout_attempt_failed' | 'payout_name_held' | 'payout_reversed';
 
 /**
- * The rail's word on a payout by hand: its latest attempt still open (it may yet pay), failed
- * with no staff member's choice to send it by hand, sent back by the operator or the bank (the
- * books hold one payout per transfer: staff reject and refund it), or its name check holding it
- * undecided or waiting for the sender's correction.
+ * The rail's word on a payout by hand: its latest attempt still open (it may yet pay), failed or
+ * sent back (by the operator or the bank) with no staff member's choice to send it by hand (paying
+ * a returned payout again is a four-eyes decision), or its name check holding it undecided or
+ * waiting for the sender's correction.
  */
 export async function railPayoutBlock(tx: Tx, transferId: string): Promise<RailPayoutBlock | null> {
   const { rows } = await tx.execute<{ state: string | null; resolution: string | null; held: boolean }>(sql`
@@ -24,6 +24,6 @@ export async function railPayoutBlock(tx: Tx, transferId: string): Promise<RailP
   if (!row) return null;
   if (row.state === 'submitting' || row.state === 'pending' || row.state === 'unknown') return 'payout_attempt_open';
   if (row.state === 'failed' && row.resolution !== 'by_hand') return 'payout_attempt_failed';
-  if (row.state === 'reversed') return 'payout_reversed';
+  if (row.state === 'reversed' && row.resolution !== 'by_hand') return 'payout_reversed';
   return row.held ? 'payout_name_held' : null;
 }

@@ -12,7 +12,7 @@ export function listThresholds(db: Db): Promise<ThresholdRow[]> {
 }
 
 /** The threshold of one currency, read inside the transaction that decides on a transfer. */
-export async function thresholdOf(tx: Tx, currency: string): Promise<string | null> {
+export async function thresholdOf(tx: Db | Tx, currency: string): Promise<string | null> {
   const [row] = await tx.select({ amount: approvalThresholds.amount }).from(approvalThresholds).where(eq(approvalThresholds.currency, currency as ThresholdRow['currency']));
   return row?.amount ?? null;
 }

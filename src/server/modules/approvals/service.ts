@@ -19,10 +19,21 @@ export async function thresholds(db: Db): Promise<ApprovalThreshold[]> {
 }
 
 /** Whether the transfer's amount is at or above its currency's threshold, read in the deciding transaction. */
-export async function approvalRequiredFor(tx: Tx, transfer: { amount: string; currency: string }): Promise<boolean> {
+export async function approvalRequiredFor(tx: Db | Tx, transfer: { amount: string; currency: string }): Promise<boolean> {
   if (!isCurrency(transfer.currency)) return false;
   const threshold = await thresholdOf(tx, transfer.currency);
   return needsApproval(transfer.amount, transfer.currency, threshold ? { [transfer.currency]: threshold } : {});
+}
+
+/** `approvalRequiredFor` for many transfers, each currency's threshold read once. */
+export async function approvalsRequiredFor(tx: Db | Tx, transfers: readonly { amount: string; currency: string }[]): Promise<boolean[]> {
+  const limits = new Map<string, string | null>();
+  for (const currency of new Set(transfers.map((t) => t.currency))) if (isCurrency(currency)) limits.set(currency, await thresholdOf(tx, currency));
+  return transfers.map((t) => {
+    if (!isCurrency(t.currency)) return false;
+    const threshold = limits.get(t.currency);
+    return needsApproval(t.amount, t.currency, threshold ? { [t.currency]: threshold } : {});
+  });
 }
 
 /** The admin sets a currency's threshold: a positive amount in that currency, audited with before and after. */

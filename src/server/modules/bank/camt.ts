@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { AppError } from '@core/errors.js';
+import { XmlRefusal } from '@server/lib/xml-refusal.js';
 
 // Bank statements read streaming (docs/rules/bank-rail.md#statements): ISO 20022 camt.053
 // (end-of-day statement, BkToCstmrStmt/Stmt) and camt.054 (debit/credit notification,
@@ -57,7 +57,7 @@ export class CamtReader {
   msgId: string | null = null;
   /** Lines read and not yet taken by `take()`. */
   private lines: CamtLine[] = [];
-  private failed = false;
+  private readonly refusal: XmlRefusal = new XmlRefusal('bank_statement_invalid');
 
   constructor() {
     this.parser.on('opentag', (tag) => {
@@ -155,7 +155,7 @@ export class CamtReader {
 
   /** The next piece of the message. */
   write(piece: string): this {
-    this.guard(() => this.parser.write(piece));
+    this.refusal.guard(() => this.parser.write(piece));
     return this;
   }
 
@@ -168,23 +168,8 @@ export class CamtReader {
 
   /** The end of the message: its kind and id must have been read. */
   close(): { kind: CamtKind; msgId: string } {
-    this.guard(() => this.parser.close());
-    if (!this.kind || !this.msgId) this.fail();
+    this.refusal.guard(() => this.parser.close());
+    if (!this.kind || !this.msgId) this.refusal.fail();
     return { kind: this.kind, msgId: this.msgId };
-  }
-
-  private guard(step: () => void) {
-    if (this.failed) throw new AppError('bank_statement_invalid');
-    try {
-      step();
-    } catch {
-      // saxes's own errors (not well-formed) and ours alike: the file is refused.
-      this.fail();
-    }
-  }
-
-  private fail(): never {
-    this.failed = true;
-    throw new AppError('bank_statement_invalid');
   }
 }

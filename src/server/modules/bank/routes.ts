@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParamsSchema } from '@core/api/common.js';
 import {
   BankFileCancelSchema, BankFileCreatedSchema, BankFileListSchema, BankFileResponseSchema, BankStatementEntriesSchema, BankStatementListSchema,
-  BankStatementResultSchema,
+  BankStatementResultSchema, UnmatchedBankLinesQuerySchema, UnmatchedBankLinesSchema,
 } from '@core/api/bank.js';
 import { dataOf } from '@core/api/common.js';
 import { AppError } from '@core/errors.js';
@@ -12,7 +12,7 @@ import { replies } from '@server/lib/contract.js';
 import { actorOf } from '@server/lib/guards.js';
 import { requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { ApiModule } from '../module.js';
-import { cancelBankFile, createBankFile, downloadBankFile, importBankStatement, listBankFiles, listBankStatements, statementEntries } from './service.js';
+import { cancelBankFile, createBankFile, downloadBankFile, importBankStatement, listBankFiles, listBankStatements, statementEntries, unmatchedBankLines } from './service.js';
 
 // The bank rail (docs/rules/bank-rail.md): the admin's payout files, staff's statement imports.
 
@@ -89,6 +89,14 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: { summary: 'The newest bank statements imported, with what their lines did (staff)', response: replies({ 200: BankStatementListSchema }) },
   }, async () => ({ data: await listBankStatements(ctx) }));
+
+  app.get('/bank/statements/unmatched', {
+    config: { access: 'staff' },
+    schema: {
+      summary: "The newest bank statement lines that matched nothing (booked lines of imported camt.053 and camt.054), for the reconciliation board (staff)",
+      querystring: UnmatchedBankLinesQuerySchema, response: replies({ 200: UnmatchedBankLinesSchema }),
+    },
+  }, async (request) => ({ data: await unmatchedBankLines(ctx, request.query.limit) }));
 
   app.get('/bank/statements/:id/entries', {
     config: { access: 'staff' },

@@ -1,5 +1,5 @@
 import { desc, eq, inArray, and, sql } from 'drizzle-orm';
-import type { BankStatementJson, BankStatementResult, StatementEntryJson } from '@core/api/bank.js';
+import type { BankStatementJson, BankStatementResult, StatementEntryJson, UnmatchedBankLines } from '@core/api/bank.js';
 import type { StatementOutcome } from '@core/bank.js';
 import { AppError } from '@core/errors.js';
 import { parseAmount } from '@core/money.js';
@@ -8,7 +8,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { bankStatementEntries, bankStatements, payoutAttempts, transferRequests, type AttemptStep } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { recordPayment, recordRailPayout, recordRailReturn } from '../transfers/service.js';
+import { lockForPayments, recordPayments, recordRailPayouts, recordRailReturns, type PayableTransfer } from '../transfers/service.js';
 import { CamtReader, type CamtLine } from './camt.js';
 
 // Bank statements (docs/rules/bank-rail.md#statements): each booked line of a camt.053 or
@@ -38,60 +38,148 @@ function statementStep(line: CamtLine, state: 'succeeded' | 'reversed', msgId: s
   return { at: new Date().toISOString(), call: 'bank_statement', http_status: null, operator_code: line.returnReason, message: `${msgId} ${line.bankReference ?? line.position}`, state };
 }
 
-async function lockAttempt(tx: Tx, endToEndId: string | null) {
-  if (!endToEndId) return undefined;
-  const [attempt] = await tx.select().from(payoutAttempts)
-    .where(and(eq(payoutAttempts.reference, endToEndId), eq(payoutAttempts.rail, 'sepa_france'))).for('update');
-  return attempt;
+type Attempt = typeof payoutAttempts.$inferSelect;
+type Awaiting = { id: string; total: string };
+
+/**
+ * What a batch of lines may touch, read in three queries instead of some per line: the attempts
+ * its EndToEndIds name (locked), the transfers awaiting a payment in euros its remittances name,
+ * and those transfers locked with what a payment recorded by the importer would be refused for.
+ * The lines are then matched in order against these, each outcome kept here as it is decided, so
+ * a later line of the batch sees what an earlier one did (an attempt settled, a payment recorded).
+ */
+class BatchState {
+  private constructor(private readonly attempts: Map<string, Attempt>, private readonly awaiting: Map<string, Awaiting>, private readonly payable: Map<string, PayableTransfer>) {}
+
+  static async read(ctx: Ctx, tx: Tx, actor: Actor | null, lines: CamtLine[]): Promise<BatchState> {
+    const ends = [...new Set(lines.filter((l) => (!l.credit || l.returnReason || l.reversal) && l.endToEndId).map((l) => l.endToEndId!))];
+    const names = [...new Set(lines.filter((l) => l.credit && !l.returnReason && !l.reversal).flatMap(transfersNamed))];
+    const attempts = ends.length === 0 ? [] : await tx.select().from(payoutAttempts)
+      .where(and(inArray(payoutAttempts.reference, ends), eq(payoutAttempts.rail, 'sepa_france'))).orderBy(payoutAttempts.id).for('update');
+    const awaiting = names.length === 0 ? [] : await tx.select({ id: transferRequests.id, total: transferRequests.total, reference: transferRequests.reference })
+      .from(transferRequests).where(and(inArray(transferRequests.reference, names), eq(transferRequests.payment_status, 'awaiting'), eq(transferRequests.currency, 'EUR')));
+    const payable = awaiting.length === 0 ? new Map<string, PayableTransfer>() : await lockForPayments(ctx, actor, tx, awaiting.map((r) => r.id));
+    return new BatchState(new Map(attempts.map((a) => [a.reference, a])), new Map(awaiting.map((r) => [r.reference, { id: r.id, total: r.total }])), payable);
+  }
+
+  /** The transfer locked for a payment, with what would refuse one. */
+  payableOf(id: string): PayableTransfer | undefined {
+    return this.payable.get(id);
+  }
+
+  attempt(endToEndId: string | null): Attempt | undefined {
+    return endToEndId ? this.attempts.get(endToEndId) : undefined;
+  }
+
+  moved(attempt: Attempt, state: 'succeeded' | 'reversed') {
+    this.attempts.set(attempt.reference, { ...attempt, state });
+  }
+
+  /** The first transfer named that still awaits its payment. */
+  awaitingOf(names: string[]): (Awaiting & { reference: string }) | undefined {
+    for (const reference of names) {
+      const row = this.awaiting.get(reference);
+      if (row) return { ...row, reference };
+    }
+    return undefined;
+  }
+
+  paid(reference: string) {
+    this.awaiting.delete(reference);
+  }
 }
 
-async function moveAttempt(tx: Tx, id: string, state: 'succeeded' | 'reversed', step: AttemptStep, bankReference: string | null) {
-  await tx.update(payoutAttempts).set({
-    state, operator_id: bankReference ?? undefined, steps: sql`${payoutAttempts.steps} || ${JSON.stringify([step])}::jsonb`,
-    updated_at: new Date(), settled_at: new Date(),
-  }).where(eq(payoutAttempts.id, id));
+/** The transfer references a credit names, by its EndToEndId or its remittance text. */
+const transfersNamed = (line: CamtLine) => matchKeys({ reference: line.endToEndId, description: line.remittance }).transfers;
+
+/**
+ * What the batch's matched lines write, kept until written together (writeAll): payouts settled,
+ * payouts returned, payments received. A transfer is in each at most once; a line that would
+ * touch one again has what is kept written first.
+ */
+class Writes {
+  /** Payouts booked; `step` null for a payout whose return follows at once (its attempt moves only to reversed). */
+  readonly settled: { attempt: Attempt; step: AttemptStep | null; bankReference: string | null }[] = [];
+  readonly returned: { attempt: Attempt; step: AttemptStep; bankReference: string | null; reason: string | null }[] = [];
+  readonly payments: { row: PayableTransfer['row']; body: { amount: string; reference: string } }[] = [];
+  readonly settledTransfers = new Set<string>();
+  readonly returnedTransfers = new Set<string>();
 }
 
 /** A booked debit: the bank paid one of our payouts. */
-async function settle(ctx: Ctx, tx: Tx, line: CamtLine, minor: number, msgId: string): Promise<Outcome> {
-  const attempt = await lockAttempt(tx, line.endToEndId);
+function settle(batch: BatchState, writes: Writes, line: CamtLine, minor: number, msgId: string): Outcome {
+  const attempt = batch.attempt(line.endToEndId);
   if (!attempt) return { outcome: 'unmatched', note: 'no payout of ours has this EndToEndId' };
   if (attempt.state === 'failed') return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: 'paid from a cancelled bank file: this transfer may be paid twice' };
   if (attempt.state !== 'pending') return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: `the payout is already ${attempt.state}` };
   if (parseAmount(attempt.amount, 'EUR') !== minor) return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: `the bank paid another amount than the payout's ${attempt.amount}` };
-  await moveAttempt(tx, attempt.id, 'succeeded', statementStep(line, 'succeeded', msgId), line.bankReference);
-  await recordRailPayout(ctx, tx, attempt.transfer_id, line.bankReference ?? attempt.reference);
+  batch.moved(attempt, 'succeeded');
+  writes.settled.push({ attempt, step: statementStep(line, 'succeeded', msgId), bankReference: line.bankReference });
+  writes.settledTransfers.add(attempt.transfer_id);
   return { outcome: 'settled', transfer_id: attempt.transfer_id };
 }
 
 /** A credit with a return reason: the bank sent one of our payouts back. */
-async function giveBack(ctx: Ctx, tx: Tx, line: CamtLine, msgId: string): Promise<Outcome> {
-  const attempt = await lockAttempt(tx, line.endToEndId);
+function giveBack(batch: BatchState, writes: Writes, line: CamtLine, msgId: string): Outcome {
+  const attempt = batch.attempt(line.endToEndId);
   if (!attempt) return { outcome: 'unmatched', flagged: true, note: 'a return naming no payout of ours' };
   if (attempt.state !== 'pending' && attempt.state !== 'succeeded') {
     return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: `a return of a payout that is ${attempt.state}` };
   }
   // A return read before the payment it returns: the payment happened, so it is booked first.
-  if (attempt.state === 'pending') await recordRailPayout(ctx, tx, attempt.transfer_id, line.bankReference ?? attempt.reference);
-  await moveAttempt(tx, attempt.id, 'reversed', statementStep(line, 'reversed', msgId), line.bankReference);
-  await recordRailReturn(ctx, tx, attempt.transfer_id, line.bankReference ?? attempt.reference, line.returnReason);
+  if (attempt.state === 'pending') {
+    writes.settled.push({ attempt, step: null, bankReference: line.bankReference });
+    writes.settledTransfers.add(attempt.transfer_id);
+  }
+  batch.moved(attempt, 'reversed');
+  writes.returned.push({ attempt, step: statementStep(line, 'reversed', msgId), bankReference: line.bankReference, reason: line.returnReason });
+  writes.returnedTransfers.add(attempt.transfer_id);
   return { outcome: 'returned', transfer_id: attempt.transfer_id };
 }
 
 /** A credit naming a transfer that awaits its payment: recorded received by the importing staff member, as by hand. */
-async function payment(ctx: Ctx, tx: Tx, actor: Actor, line: CamtLine, msgId: string): Promise<Outcome> {
-  const { transfers } = matchKeys({ reference: line.endToEndId, description: line.remittance });
+function payment(batch: BatchState, writes: Writes, line: CamtLine, msgId: string): Outcome {
+  const transfers = transfersNamed(line);
   if (transfers.length === 0) return { outcome: 'unmatched', note: 'names no transfer reference' };
-  const [row] = await tx.select({ id: transferRequests.id, total: transferRequests.total }).from(transferRequests)
-    .where(and(inArray(transferRequests.reference, transfers), eq(transferRequests.payment_status, 'awaiting'), eq(transferRequests.currency, 'EUR')));
+  const row = batch.awaitingOf(transfers);
   if (!row) return { outcome: 'unmatched', note: 'names no transfer awaiting a payment in euros' };
-  try {
-    await recordPayment(ctx, actor, row.id, { amount: line.amount, reference: line.bankReference ?? msgId }, tx);
-  } catch (error) {
-    if (error instanceof AppError) return { outcome: 'unmatched', transfer_id: row.id, flagged: true, note: `not recorded: ${error.code}` };
-    throw error;
-  }
+  const payable = batch.payableOf(row.id);
+  const refusal = payable ? payable.refusal : 'not_found';
+  if (refusal || !payable) return { outcome: 'unmatched', transfer_id: row.id, flagged: true, note: `not recorded: ${refusal}` };
+  writes.payments.push({ row: payable.row, body: { amount: line.amount, reference: line.bankReference ?? msgId } });
+  batch.paid(row.reference);
   return { outcome: 'payment', transfer_id: row.id, flagged: parseAmount(row.total, 'EUR') !== parseAmount(line.amount, 'EUR') };
+}
+
+/** Attempts moved by the statement, in one update: their state, the bank's reference (when it gave one) and step. */
+async function moveAttempts(tx: Tx, state: 'succeeded' | 'reversed', moves: readonly { attempt: Attempt; step: AttemptStep; bankReference: string | null }[]) {
+  if (moves.length === 0) return;
+  const values = moves.map(({ attempt, step, bankReference }) => ({ id: attempt.id, operator: bankReference, step: JSON.stringify([step]) }));
+  await tx.execute(sql`update payout_attempts a set state = ${state}, operator_id = coalesce(v.operator, a.operator_id), steps = a.steps || v.step::jsonb,
+      updated_at = now(), settled_at = now()
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(id uuid, operator text, step text) where a.id = v.id`);
+}
+
+/**
+ * Writes what the batch's lines kept, in their kinds' order: payouts settled (attempts, then their
+ * transfers as a rail's success records them), then returns (attempts, then their transfers), then
+ * payments received; each kind a few statements for all.
+ */
+async function writeAll(ctx: Ctx, tx: Tx, actor: Actor | null, writes: Writes) {
+  await moveAttempts(tx, 'succeeded', writes.settled.flatMap((s) => (s.step ? [{ ...s, step: s.step }] : [])));
+  if (writes.settled.length > 0) {
+    await recordRailPayouts(ctx, tx, writes.settled.map(({ attempt, bankReference }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference })));
+  }
+  await moveAttempts(tx, 'reversed', writes.returned);
+  if (writes.returned.length > 0) {
+    await recordRailReturns(ctx, tx, writes.returned.map(({ attempt, bankReference, reason }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference, reason })));
+  }
+  await recordPayments(ctx, actor, tx, writes.payments);
+  writes.settled.length = 0;
+  writes.returned.length = 0;
+  writes.payments.length = 0;
+  writes.settledTransfers.clear();
+  writes.returnedTransfers.clear();
 }
 
 /** What a line is without looking anything up: not in euros, or money in naming no transfer; null when it needs a lookup. */
@@ -104,27 +192,49 @@ function quickOutcome(line: CamtLine): Outcome | null {
   return null;
 }
 
-/** Inserts the lines not read before (their key free), as their quick outcome or unmatched for now: key → row id. */
+/**
+ * Inserts the lines not read before (their key free), as their quick outcome or unmatched for now:
+ * key → row id. One statement per batch, its rows one JSON parameter (a query builder's row
+ * objects cost more than the insert itself).
+ */
 async function claim(tx: Tx, statementId: string, lines: { line: CamtLine; key: string; quick: Outcome | null }[]): Promise<Map<string, number>> {
-  const claimed = new Map<string, number>();
-  for (let i = 0; i < lines.length; i += 1000) {
-    const rows = await tx.insert(bankStatementEntries).values(lines.slice(i, i + 1000).map(({ line, key, quick }) => ({
-      statement_id: statementId, entry_key: key, outcome: quick?.outcome ?? 'unmatched', flagged: quick?.flagged ?? false, note: quick?.note ?? null,
-      // An amount the bank wrote unreadably is kept as 0 (the line is flagged and its text is the bank's).
-      credit: line.credit, amount: parseAmount(line.amount, 'EUR') === null ? '0' : line.amount, currency: line.currency.slice(0, 3), booked_on: line.bookedOn, end_to_end_id: line.endToEndId,
-      remittance: line.remittance?.slice(0, 500) ?? null, return_reason: line.returnReason,
-    }))).onConflictDoNothing().returning({ id: bankStatementEntries.id, key: bankStatementEntries.entry_key });
-    for (const r of rows) claimed.set(r.key, r.id);
-  }
-  return claimed;
+  const values = lines.map(({ line, key, quick }) => ({
+    k: key, o: quick?.outcome ?? 'unmatched', f: quick?.flagged ?? false, n: quick?.note ?? null, c: line.credit,
+    // An amount the bank wrote unreadably is kept as 0 (the line is flagged and its text is the bank's).
+    a: parseAmount(line.amount, 'EUR') === null ? '0' : line.amount, cur: line.currency.slice(0, 3), b: line.bookedOn, e: line.endToEndId,
+    r: line.remittance?.slice(0, 500) ?? null, rr: line.returnReason,
+  }));
+  const result = await tx.execute<{ id: string; key: string }>(sql`
+    insert into bank_statement_entries (statement_id, entry_key, outcome, flagged, note, credit, amount, currency, booked_on, end_to_end_id, remittance, return_reason)
+    select ${statementId}::uuid, v.k, v.o, v.f, v.n, v.c, v.a::numeric, v.cur, v.b::date, v.e, v.r, v.rr
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(k text, o text, f boolean, n text, c boolean, a text, cur text, b text, e text, r text, rr text)
+    on conflict (entry_key) do nothing
+    returning id, entry_key as key`);
+  return new Map(result.rows.map((r) => [r.key, Number(r.id)]));
 }
 
-async function matchLine(ctx: Ctx, tx: Tx, actor: Actor, line: CamtLine, msgId: string): Promise<Outcome> {
+async function matchLine(ctx: Ctx, tx: Tx, batch: BatchState, writes: Writes, actor: Actor | null, line: CamtLine, msgId: string): Promise<Outcome> {
   const minor = line.currency === 'EUR' ? parseAmount(line.amount, 'EUR') : null;
   if (minor === null || minor <= 0) return { outcome: 'unmatched', flagged: true, note: 'not an amount in euros' };
-  if (!line.credit) return line.reversal ? { outcome: 'unmatched', flagged: true, note: 'a reversal of an earlier credit' } : settle(ctx, tx, line, minor, msgId);
-  if (line.returnReason || line.reversal) return giveBack(ctx, tx, line, msgId);
-  return payment(ctx, tx, actor, line, msgId);
+  if (!line.credit && line.reversal) return { outcome: 'unmatched', flagged: true, note: 'a reversal of an earlier credit' };
+  if (!line.credit || line.returnReason || line.reversal) {
+    // A transfer is settled or returned at most once per write: a line touching one again waits for what is kept.
+    const transfer = batch.attempt(line.endToEndId)?.transfer_id ?? '';
+    if (writes.returnedTransfers.has(transfer) || ((!line.credit || batch.attempt(line.endToEndId)?.state === 'pending') && writes.settledTransfers.has(transfer))) {
+      await writeAll(ctx, tx, actor, writes);
+    }
+    return line.credit ? giveBack(batch, writes, line, msgId) : settle(batch, writes, line, minor, msgId);
+  }
+  return payment(batch, writes, line, msgId);
+}
+
+/** The outcomes of the lines matched by lookup, written in one statement. */
+async function writeOutcomes(tx: Tx, rows: { id: number; outcome: Outcome }[]) {
+  if (rows.length === 0) return;
+  const values = rows.map(({ id, outcome: o }) => ({ id, outcome: o.outcome, transfer_id: o.transfer_id ?? null, flagged: o.flagged ?? false, note: o.note ?? null }));
+  await tx.execute(sql`update bank_statement_entries e set outcome = v.outcome, transfer_id = v.transfer_id, flagged = v.flagged, note = v.note
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(id int, outcome text, transfer_id uuid, flagged boolean, note text)
+    where e.id = v.id`);
 }
 
 function entryJson(e: typeof bankStatementEntries.$inferSelect & { transfer_reference: string | null }): StatementEntryJson {
@@ -140,13 +250,14 @@ const BATCH = 2000;
 /**
  * POST /api/bank/statements (staff): reads the statement as it arrives and matches each booked
  * line in one transaction with the statement; audited. Lines already read before change nothing
- * and are counted apart.
+ * and are counted apart. `actor` null: read from BANK_STATEMENTS_DIR by the system.
  */
-export async function importBankStatement(ctx: Ctx, actor: Actor, pieces: AsyncIterable<Buffer | string>, filename: string | null): Promise<BankStatementResult> {
+export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces: AsyncIterable<Buffer | string>, filename: string | null): Promise<BankStatementResult> {
   const reader = new CamtReader();
   return ctx.db.transaction(async (tx) => {
     let statementId: string | null = null;
     const counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
+    /** The first 1,000 lines this import wrote, which its answer lists. */
     const ids: number[] = [];
     const decoder = new TextDecoder('utf-8');
     const flush = async (lines: CamtLine[]) => {
@@ -156,47 +267,69 @@ export async function importBankStatement(ctx: Ctx, actor: Actor, pieces: AsyncI
         statementId = await statementOf(tx, actor, reader.msgId, reader.kind, filename);
       }
       // Each line is claimed by its key in one insert per batch; what needs no lookup is written
-      // as it ends at once, the rest is matched one by one and its outcome written after.
+      // as it ends at once. The rest is matched against what one read per batch found, and the
+      // outcomes are written in one statement.
       const prepared = lines.map((line) => ({ line, key: entryKey(reader.msgId!, line), quick: quickOutcome(line) }));
       const claimed = await claim(tx, statementId, prepared);
       counts.already_imported += lines.length - claimed.size;
+      const fresh: { line: CamtLine; quick: Outcome | null; id: number }[] = [];
       for (const { line, key, quick } of prepared) {
         const id = claimed.get(key);
         if (id === undefined) continue;
         claimed.delete(key);
-        const outcome = quick ?? await matchLine(ctx, tx, actor, line, reader.msgId!);
-        if (!quick) {
-          await tx.update(bankStatementEntries).set({
-            outcome: outcome.outcome, transfer_id: outcome.transfer_id ?? null, flagged: outcome.flagged ?? false, note: outcome.note ?? null,
-          }).where(eq(bankStatementEntries.id, id));
-        }
-        counts[outcome.outcome === 'payment' ? 'payments' : outcome.outcome]++;
-        ids.push(id);
+        fresh.push({ line, quick, id });
       }
+      const batch = await BatchState.read(ctx, tx, actor, fresh.filter((f) => !f.quick).map((f) => f.line));
+      const looked: { id: number; outcome: Outcome }[] = [];
+      const writes = new Writes();
+      for (const { line, quick, id } of fresh) {
+        const outcome = quick ?? await matchLine(ctx, tx, batch, writes, actor, line, reader.msgId!);
+        if (!quick) looked.push({ id, outcome });
+        counts[outcome.outcome === 'payment' ? 'payments' : outcome.outcome]++;
+        if (ids.length < 1000) ids.push(id);
+      }
+      await writeAll(ctx, tx, actor, writes);
+      await writeOutcomes(tx, looked);
+    };
+    // One batch is matched while the next is read: the database and the parser work side by
+    // side, and batches are still matched one after the other, in the statement's order.
+    let matching: Promise<void> = Promise.resolve();
+    const next = async (lines: CamtLine[]) => {
+      await matching;
+      matching = flush(lines);
+      matching.catch(() => undefined); // awaited at the next batch or the end
     };
     let waiting: CamtLine[] = [];
-    for await (const piece of pieces) {
-      reader.write(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
-      waiting.push(...reader.take());
-      if (waiting.length >= BATCH) {
-        await flush(waiting);
-        waiting = [];
+    let read: { kind: 'camt.053' | 'camt.054'; msgId: string };
+    try {
+      for await (const piece of pieces) {
+        reader.write(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
+        for (const line of reader.take()) waiting.push(line);
+        if (waiting.length >= BATCH) {
+          await next(waiting);
+          waiting = [];
+        }
       }
+      reader.write(decoder.decode());
+      read = reader.close();
+      await next([...waiting, ...reader.take()]);
+    } finally {
+      // A refused file or a broken upload: the batch under way ends before the transaction does.
+      await matching.catch(() => undefined);
     }
-    reader.write(decoder.decode());
-    const { kind, msgId } = reader.close();
-    await flush([...waiting, ...reader.take()]);
+    await matching;
+    const { kind, msgId } = read;
     statementId ??= await statementOf(tx, actor, msgId, kind, filename);
     await recordAudit(tx, actor, { action: 'bank_statement.import', target: 'bank_statement', id: statementId, after: { msg_id: msgId, kind, ...counts } });
     // The answer lists what this import did (settled, returned, paid, unmatched), at most 1,000 lines.
-    const entries = ids.length === 0 ? [] : await entryRows(tx, ids.slice(0, 1000));
+    const entries = ids.length === 0 ? [] : await entryRows(tx, ids);
     return { id: statementId, msg_id: msgId, kind, ...counts, entries: entries.map(entryJson) };
   });
 }
 
 /** The statement's row, made at its first reading; a statement read again keeps its first row. */
-async function statementOf(tx: Tx, actor: Actor, msgId: string, kind: 'camt.053' | 'camt.054', filename: string | null): Promise<string> {
-  const [made] = await tx.insert(bankStatements).values({ msg_id: msgId, kind, filename, imported_by: actor.profile_id }).onConflictDoNothing().returning({ id: bankStatements.id });
+async function statementOf(tx: Tx, actor: Actor | null, msgId: string, kind: 'camt.053' | 'camt.054', filename: string | null): Promise<string> {
+  const [made] = await tx.insert(bankStatements).values({ msg_id: msgId, kind, filename, imported_by: actor?.profile_id ?? null }).onConflictDoNothing().returning({ id: bankStatements.id });
   if (made) return made.id;
   const [kept] = await tx.select({ id: bankStatements.id }).from(bankStatements).where(eq(bankStatements.msg_id, msgId));
   return kept!.id;
@@ -225,4 +358,16 @@ export async function listBankStatements(ctx: Ctx): Promise<BankStatementJson[]>
 export async function statementEntries(ctx: Ctx, id: string): Promise<StatementEntryJson[]> {
   const rows = await ctx.db.select({ id: bankStatementEntries.id }).from(bankStatementEntries).where(eq(bankStatementEntries.statement_id, id)).orderBy(bankStatementEntries.id).limit(1000);
   return rows.length === 0 ? [] : (await entryRows(ctx.db, rows.map((r) => r.id))).map(entryJson);
+}
+
+/** GET /api/bank/statements/unmatched: the newest booked lines that matched nothing, and how many there are (staff). */
+export async function unmatchedBankLines(ctx: Ctx, limit: number): Promise<UnmatchedBankLines> {
+  const { rows } = await ctx.db.execute<{ id: string; statement_id: string; msg_id: string; booked_on: string | null; reference: string | null;
+    description: string | null; amount: string; currency: string; note: string | null; flagged: boolean; count: number }>(sql`
+    select e.id, e.statement_id, s.msg_id, to_char(e.booked_on, 'YYYY-MM-DD') as booked_on, e.end_to_end_id as reference, e.remittance as description,
+      (case when e.credit then e.amount else -e.amount end)::text as amount, e.currency, e.note, e.flagged, count(*) over ()::int as count
+    from bank_statement_entries e join bank_statements s on s.id = e.statement_id
+    where e.outcome = 'unmatched'
+    order by e.id desc limit ${limit}`);
+  return { count: rows[0]?.count ?? 0, lines: rows.map(({ count: _count, ...r }) => ({ ...r, id: Number(r.id) })) };
 }

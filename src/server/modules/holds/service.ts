@@ -96,13 +96,12 @@ export interface ActiveHold {
 export async function activeHolds(db: Db | Tx, transferIds: readonly string[]): Promise<Map<string, ActiveHold[]>> {
   const held = new Map<string, ActiveHold[]>();
   if (transferIds.length === 0) return held;
-  const ids = sql.join(transferIds.map((id) => sql`${id}::uuid`), sql`, `);
   const result = await db.execute<{ transfer_id: string; id: string; reason: HoldReason; sender_wide: boolean; source_id: string | null; detail: Record<string, unknown>; created_at: string }>(sql`
     select t.id as transfer_id, h.id, h.reason, h.transfer_request_id is null as sender_wide, h.source_id, h.detail, h.created_at::text
     from transfer_requests t
     join compliance_holds h on h.released_at is null
       and (h.transfer_request_id = t.id or (h.transfer_request_id is null and h.profile_id = t.profile_id))
-    where t.id in (${ids})
+    where t.id = any(${sql.param([...transferIds])}::uuid[])
     order by h.created_at, h.id`);
   for (const row of result.rows) {
     const list = held.get(row.transfer_id) ?? [];

@@ -3,7 +3,8 @@ import type { Db, Tx } from '@server/db/client.js';
 
 // The queue's tables belong to graphile-worker (schema graphile_worker); we add jobs through its
 // SQL function, so a job commits or rolls back with the caller's transaction, and read its view.
-// One statement, the initiation's, writes its job's row itself (db/shared-sql/job-rows.ts): see there why.
+// One statement, the initiation's, writes its job's row itself (db/shared-sql/job-rows.ts): see there why;
+// a job due later goes through add_job_quietly, our copy of add_job without its NOTIFY (migration 0051).
 
 export interface JobRow {
   id: string;
@@ -18,8 +19,21 @@ export interface JobRow {
 
 export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string | null = null, runAt: Date | null = null): Promise<void> {
   // A job with a key replaces the one of that key still waiting (graphile-worker's 'replace' mode),
-  // run_at included; one already running keeps going and this one waits its turn.
+  // run_at included; one already running keeps going and this one waits its turn. A job due later
+  // is added the same way without waking the workers: they find it by polling once it is due.
+  if (runAt && runAt.getTime() > Date.now()) {
+    await db.execute(sql`select add_job_quietly(${task}, ${JSON.stringify(payload)}::json, ${maxAttempts}::smallint, ${key}::text, ${runAt.toISOString()}::timestamptz)`);
+    return;
+  }
   await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text, run_at => ${runAt?.toISOString() ?? null}::timestamptz)`);
+}
+
+/**
+ * Adds a job unless one of this key is not done yet (waiting, running or parked): graphile-worker's
+ * 'unsafe_dedupe' mode, for work that the first job of the key already covers.
+ */
+export async function addJobOnce(db: Db | Tx, task: string, payload: unknown, maxAttempts: number, key: string): Promise<void> {
+  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text, job_key_mode => 'unsafe_dedupe')`);
 }
 
 /** Removes the waiting job of this key (graphile-worker's remove_job); a running one finishes and is not retried. */
@@ -31,6 +45,35 @@ export async function removeJob(db: Db | Tx, key: string): Promise<void> {
 export async function waitingPayload(tx: Tx, key: string): Promise<unknown> {
   const rows = await tx.execute(sql`select payload from graphile_worker._private_jobs where key = ${key} and locked_at is null for update`);
   return (rows.rows[0] as { payload: unknown } | undefined)?.payload ?? null;
+}
+
+/**
+ * Takes up to `count` other due jobs of the task for the worker running job `ownJobId` (a batch),
+ * as graphile-worker takes one: locked by the same worker, their attempt counted. One the worker
+ * dies holding is freed by the liveness sweep like its own (src/server/worker-liveness.ts). graphile-worker
+ * has no call for this; tests/api/jobs-queue-table.test.ts checks the rows against its own.
+ */
+export async function takeDueJobs(db: Db, ownJobId: string, task: string, count: number): Promise<{ jobId: string; payload: unknown }[]> {
+  const { rows } = await db.execute<{ id: string; payload: unknown }>(sql`with own as (select locked_by from graphile_worker._private_jobs where id = ${ownJobId}::bigint),
+    due as (select j.id from graphile_worker._private_jobs j
+      where j.is_available = true and j.run_at <= now() and j.job_queue_id is null and j.id <> ${ownJobId}::bigint
+        and j.task_id = (select id from graphile_worker._private_tasks where identifier = ${task})
+      order by j.priority, j.run_at limit ${count} for update skip locked)
+    update graphile_worker._private_jobs j set attempts = j.attempts + 1, locked_by = own.locked_by, locked_at = now()
+    from due, own where j.id = due.id and own.locked_by is not null
+    returning j.id::text, j.payload`);
+  return rows.map((r) => ({ jobId: r.id, payload: r.payload }));
+}
+
+/** Jobs taken by `takeDueJobs` ended as graphile-worker ends one: removed when done, else unlocked to run again after its backoff with their error. */
+export async function endTakenJobs(db: Db, ownJobId: string, taken: readonly { jobId: string; error: string | null }[]): Promise<void> {
+  if (taken.length === 0) return;
+  await db.execute(sql`with own as (select locked_by from graphile_worker._private_jobs where id = ${ownJobId}::bigint),
+    t as (select * from json_to_recordset(${JSON.stringify(taken)}::json) as t("jobId" bigint, error text)),
+    done as (delete from graphile_worker._private_jobs j using t, own where j.id = t."jobId" and t.error is null and j.locked_by = own.locked_by)
+    update graphile_worker._private_jobs j set last_error = t.error, run_at = greatest(now(), j.run_at) + exp(least(j.attempts, 10)) * interval '1 second',
+      locked_by = null, locked_at = null
+    from t, own where j.id = t."jobId" and t.error is not null and j.locked_by = own.locked_by`);
 }
 
 /**

@@ -11,7 +11,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
  * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
  * refund of a PayPal capture, the daily erasure of closed accounts past their retention.
  */
-export const JOB_KINDS = ['mail', 'transfer_mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup', 'ecb_rates', 'monitoring_sweep', 'screening_rescreen', 'screening_import', 'screening_fetch', 'kyc_mrz_read', 'compliance_checks', 'payout_start', 'payout_enquire', 'collection_enquire', 'rail_balance', 'rail_balances'] as const;
+export const JOB_KINDS = ['mail', 'transfer_mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup', 'ecb_rates', 'monitoring_sweep', 'screening_rescreen', 'screening_import', 'screening_fetch', 'kyc_mrz_read', 'compliance_checks', 'payout_start', 'payout_enquire', 'collection_send', 'collection_enquire', 'rail_balance', 'rail_balances', 'bank_file_cutoff', 'bank_file_mails', 'bank_statements_fetch', 'paypal_webhook_verify'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
@@ -20,6 +20,11 @@ export type JobKind = (typeof JOB_KINDS)[number];
  */
 export function enqueue(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key?: string, runAt?: Date): Promise<void> {
   return repo.addJob(db, kind, payload, maxAttempts, key ?? null, runAt ?? null);
+}
+
+/** Adds a job unless one of this key is not done yet (waiting, running or parked): that one's work covers this one's. */
+export function enqueueOnce(db: Db | Tx, kind: JobKind, payload: unknown, maxAttempts: number, key: string): Promise<void> {
+  return repo.addJobOnce(db, kind, payload, maxAttempts, key);
 }
 
 /** Removes the job of this key that waits (one running finishes, not retried): work no longer needed. */
@@ -36,6 +41,17 @@ export const waitingPayload = (tx: Tx, key: string): Promise<unknown> => repo.wa
  * transaction's several): the statement writes its row with db/shared-sql/job-rows.ts.
  */
 export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
+
+/**
+ * A batch: up to `count` other due jobs of the kind, taken for the worker running job `ownJobId`
+ * (their payloads); the caller ends each with `endTakenJobs`, done or failed with its error.
+ */
+export const takeDueJobs = (db: Db, ownJobId: string, kind: JobKind, count: number): Promise<{ jobId: string; payload: unknown }[]> =>
+  repo.takeDueJobs(db, ownJobId, kind, count);
+
+/** Ends jobs taken by `takeDueJobs`: removed when done (error null), else retried later with graphile-worker's backoff. */
+export const endTakenJobs = (db: Db, ownJobId: string, taken: readonly { jobId: string; error: string | null }[]): Promise<void> =>
+  repo.endTakenJobs(db, ownJobId, taken);
 
 /** The job of this key not done yet (waiting, running or parked), or null. */
 export const pendingJob = (db: Db | Tx, key: string): Promise<repo.JobRow | null> => repo.findJobByKey(db, key);

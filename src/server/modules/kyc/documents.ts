@@ -11,9 +11,10 @@ import { pdfProblem } from '@server/lib/pdf-check.js';
 import { isStaff } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { recordAudit, type Actor } from '../audit/service.js';
+import { recordAuditOncePer, type Actor } from '../audit/service.js';
 import * as repo from './documents-repo.js';
 import { queueMrzRead } from './mrz.js';
+import { reviewShowing } from './reviews-repo.js';
 
 // A sender's identity documents (docs/rules/know-your-sender.md#documents): checked by their
 // bytes, photos shrunk and stripped of their metadata, sealed before they reach the database,
@@ -110,6 +111,21 @@ const EXTENSIONS: Record<DocumentMimeType, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'application/pdf': 'pdf',
 };
 
+/** How long one sitting over a sender's documents lasts for the audit log. */
+export const VIEW_SITTING_MINUTES = 30;
+
+/**
+ * A staff view, audited once per staff member, review and sitting: opening a review's documents
+ * (the superseded ones too) writes one row, not one per image. A document no review shows is
+ * audited once per sitting on its own.
+ */
+async function auditView(db: Db, caller: Actor, doc: repo.DocumentInfo): Promise<void> {
+  const review = await reviewShowing(db, doc);
+  await recordAuditOncePer(db, VIEW_SITTING_MINUTES, caller, review
+    ? { action: 'kyc_document.view', target: 'kyc_review', id: review.id, after: { profile_id: doc.profile_id } }
+    : { action: 'kyc_document.view', target: 'kyc_document', id: doc.id, after: { profile_id: doc.profile_id, kind: doc.kind, side: doc.side } });
+}
+
 /**
  * A document's bytes for its sender or staff (anyone else: 404, as if it did not exist); a staff
  * view is audited. An erased document's bytes are gone: 404.
@@ -122,8 +138,6 @@ export async function documentFile(
   if (!row || (!own && !isStaff(caller.role)) || !row.sealed) throw new AppError('not_found');
   const data = ctx.documentBox.open(row.sealed, row.id);
   if (!data) throw new Error(`document ${row.id} does not open with DOCUMENT_KEY`);
-  if (!own) {
-    await recordAudit(ctx.db, caller, { action: 'kyc_document.view', target: 'kyc_document', id: row.id, after: { profile_id: row.profile_id, kind: row.kind, side: row.side } });
-  }
+  if (!own) await auditView(ctx.db, caller, row);
   return { data, content_type: row.content_type, filename: `${row.kind}${row.side ? `-${row.side}` : ''}.${EXTENSIONS[row.content_type]}` };
 }

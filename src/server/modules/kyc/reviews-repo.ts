@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { ReviewStatus } from '@core/kyc-reviews.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { kycDocuments, kycReviews, profiles } from '@server/db/schema.js';
@@ -114,4 +114,15 @@ export async function setDocumentsStatus(tx: Tx, ids: string[], status: 'accepte
 
 export async function setLevel(tx: Tx, profileId: string, level: number): Promise<void> {
   await tx.update(profiles).set({ kyc_level: sql`greatest(${profiles.kyc_level}, ${level})` }).where(eq(profiles.id, profileId));
+}
+
+/**
+ * The review a document is read in: its sender's newest review sent since it (a superseded
+ * document is shown in the later reviews of its kind); null when none is.
+ */
+export async function reviewShowing(db: Db, doc: { profile_id: string; created_at: Date }): Promise<{ id: string } | null> {
+  const [row] = await db.select({ id: kycReviews.id }).from(kycReviews)
+    .where(and(eq(kycReviews.profile_id, doc.profile_id), gte(kycReviews.created_at, doc.created_at)))
+    .orderBy(desc(kycReviews.created_at)).limit(1);
+  return row ?? null;
 }

@@ -165,7 +165,7 @@ export async function decideReview(ctx: AppContext, actor: Actor, id: string, in
       // Whether a note was written, not its words: the audit log is never erased, the note is
       // erased with the review's other personal data after retention (docs/rules/your-data.md).
       after: {
-        status: closed.status, decision: input.decision, level, note_written: closed.note !== null, profile_id: review.profile_id,
+        status: closed.status, decision: input.decision, level, kyc_level: level ?? row.sender.kyc_level, note_written: closed.note !== null, profile_id: review.profile_id,
         ...(input.decision === 'request_more' ? { resend } : {}),
       },
     });

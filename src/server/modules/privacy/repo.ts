@@ -37,7 +37,14 @@ export async function exportSections(db: Db, profileId: string) {
           'payouts', (select coalesce(jsonb_agg(jsonb_build_object('rail', pa.rail, 'state', pa.state, 'reference', pa.reference,
               'operator_id', pa.operator_id, 'amount', pa.amount::text, 'currency', pa.currency, 'msisdn', pa.msisdn, 'iban', pa.iban,
               'name_check', pa.name_check, 'created_at', pa.created_at, 'settled_at', pa.settled_at) order by pa.seq), '[]')
-            from payout_attempts pa where pa.transfer_id = t.id)
+            from payout_attempts pa where pa.transfer_id = t.id),
+          -- Each payment asked from the sender's wallet ("approve on my phone"): the wallet asked,
+          -- where it ended and why, not the operator's call log.
+          'collections', (select coalesce(jsonb_agg(jsonb_build_object('rail', ca.rail, 'state', ca.state, 'reason', ca.reason,
+              'reference', ca.reference, 'operator_id', ca.operator_id, 'amount', ca.amount::text, 'currency', ca.currency,
+              'msisdn', ca.msisdn, 'created_at', ca.created_at, 'settled_at', ca.settled_at, 'refund_reference', ca.refund_reference,
+              'refunded_at', ca.refunded_at) order by ca.seq), '[]')
+            from collection_attempts ca where ca.transfer_id = t.id)
         ) as row
       from transfer_requests t where t.profile_id = ${profileId} order by t.created_at, t.id`),
     rowsOf(db, sql`select to_jsonb(r) - 'profile_id' as row from saved_recipients r where r.profile_id = ${profileId} order by r.created_at`),
@@ -121,7 +128,7 @@ export async function lockExpired(tx: Tx, years: number, limit: number, now: Dat
 /**
  * The end of retention: identity, the transfers' personal fields, the proofs' bytes, the
  * identity documents' sealed bytes and the zone read from them (name, number, dates), the
- * payouts' numbers and names (and the operators' messages and callbacks about them), and the
+ * payouts' and the collections' numbers and names (and the operators' messages and callbacks about them), and the
  * notes staff wrote to the sender in identity reviews, erased. The documents' and reviews'
  * metadata stay (kind, side, type, size, level, status, dates: nothing of the person), as the
  * audit log names them. The money facts stay (amounts, currencies, rates, fees, statuses, dates, references) and the
@@ -147,6 +154,16 @@ export async function eraseKept(tx: Tx, profileId: string): Promise<void> {
     where transfer_id in (${payouts})`);
   await tx.execute(sql`update payout_name_holds set name_check = name_check || '{"recipient_name": "", "registered_name": null}'
     where transfer_id in (${payouts})`);
+  // The payments asked from the sender's wallet: the number asked and the operator's messages
+  // (which can repeat it), and the callbacks about them as they arrived.
+  await tx.execute(sql`update rail_callbacks set body = '{}' where reference in (select reference from collection_attempts where transfer_id in (${payouts}))`);
+  await tx.execute(sql`update collection_attempts set msisdn = '',
+      steps = (select coalesce(jsonb_agg(s || '{"message": null}' order by n), '[]') from jsonb_array_elements(steps) with ordinality as e(s, n)),
+      updated_at = now()
+    where transfer_id in (${payouts})`);
+  // The bank's statement lines matched to the sender's transfers: the remittance text, which names
+  // the sender (the amounts, references and outcomes stay for the reconciliation).
+  await tx.execute(sql`update bank_statement_entries set remittance = null where transfer_id in (${payouts}) and remittance is not null`);
   await tx.execute(sql`update kyc_documents set sealed = null, mrz = null, erased_at = now() where profile_id = ${profileId} and erased_at is null`);
   await tx.execute(sql`update kyc_reviews set note = null where profile_id = ${profileId} and note is not null`);
   await tx.execute(sql`update profiles set full_name = null, date_of_birth = null, address = null, state = null, city = null,

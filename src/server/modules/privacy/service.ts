@@ -11,6 +11,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
 import { findAccountById } from '../auth/service.js';
 import type { AuthUser } from '../auth/service.js';
 import { assertOwner } from '../auth/service.js';
+import { eraseSendersBankFiles } from '../bank/service.js';
 import { holdInitiations } from '../transfers/service.js';
 import * as repo from './repo.js';
 
@@ -81,6 +82,8 @@ export async function eraseExpiredAccounts(deps: { db: Db; log: Logger }, now: D
       const ids = await repo.lockExpired(tx, RETENTION_YEARS, ERASE_BATCH, now);
       for (const id of ids) {
         await repo.eraseKept(tx, id);
+        // The bank files already made keep the payouts' amounts and references, not the recipients' names and IBANs.
+        await eraseSendersBankFiles(tx, id);
         await recordAudit(tx, null, { action: 'profile.erase', target: 'profile', id, after: { retention_years: RETENTION_YEARS } });
       }
       return ids.length;

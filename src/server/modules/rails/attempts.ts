@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { parseAmount, toDecimal } from '@core/money.js';
 import { enquiryDelayMs, type AttemptState, type RailId } from '@core/rails.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -31,6 +31,8 @@ const NEVER_CREATED_AFTER_MS = 120_000;
 /** What the caller does once an outcome is written: schedule the next enquiry, settle, or hand over to staff. */
 export interface Written {
   attempt: AttemptRow;
+  /** Its state before this answer. */
+  before: AttemptState;
   /** The state changed to succeeded by this answer: the payout's books are to be posted. */
   succeeded: boolean;
   /** The operator took a paid payout back: its books are to be reversed. */
@@ -45,7 +47,13 @@ export interface Written {
  * processes racing cannot both start one.
  */
 export async function openAttempt(tx: Tx, order: AttemptOrder): Promise<AttemptRow | null> {
-  const [row] = await tx.insert(payoutAttempts).values({
+  return (await openAttempts(tx, [order]))[0] ?? null;
+}
+
+/** New attempts for many transfers in one insert, as `openAttempt` writes one: the attempts written, those refused left out. */
+export async function openAttempts(tx: Tx, orders: readonly AttemptOrder[]): Promise<AttemptRow[]> {
+  if (orders.length === 0) return [];
+  return tx.insert(payoutAttempts).values(orders.map((order) => ({
     transfer_id: order.transferId,
     seq: sql`(select coalesce(max(seq), 0) + 1 from payout_attempts where transfer_id = ${order.transferId})`,
     rail: order.rail,
@@ -54,8 +62,7 @@ export async function openAttempt(tx: Tx, order: AttemptOrder): Promise<AttemptR
     amount: order.amount,
     currency: order.currency,
     name_check: order.nameCheck,
-  }).onConflictDoNothing().returning();
-  return row ?? null;
+  }))).onConflictDoNothing().returning();
 }
 
 /** The state an operator's answer leaves an attempt in, or null when the answer changes nothing. */
@@ -132,16 +139,52 @@ export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknow
   };
 }
 
-/** Writes what the operator answered about a payout attempt, under the attempt's lock. */
-export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutcome, unknownAfterMs: number, now = new Date()): Promise<Written | null> {
+/**
+ * Writes what the operator answered about a payout attempt. With `seen`, the attempt as the caller
+ * last read it, one statement does it when the row is still as seen (its state and enquiry count:
+ * nothing else answered meanwhile); otherwise the attempt is locked and read again first.
+ */
+export async function writeOutcome(tx: Tx, attemptId: string, outcome: MoneyOutcome, unknownAfterMs: number, now = new Date(), seen?: AttemptRow): Promise<Written | null> {
+  if (seen) {
+    const written = await writeAnswer(tx, seen, outcome, unknownAfterMs, now, and(eq(payoutAttempts.state, seen.state), eq(payoutAttempts.enquiries, seen.enquiries)));
+    if (written) return written;
+  }
   const [current] = await tx.select().from(payoutAttempts).where(eq(payoutAttempts.id, attemptId)).for('update');
-  if (!current) return null;
+  return current ? writeAnswer(tx, current, outcome, unknownAfterMs, now) : null;
+}
+
+async function writeAnswer(tx: Tx, current: AttemptRow, outcome: MoneyOutcome, unknownAfterMs: number, now: Date, unchanged?: SQL): Promise<Written | null> {
   const answer = answered(current, outcome, unknownAfterMs, now);
   const [attempt] = await tx.update(payoutAttempts).set({
     ...answer.set,
     steps: sql`${payoutAttempts.steps} || ${answer.step}::jsonb`,
-  }).where(eq(payoutAttempts.id, attemptId)).returning();
-  return { attempt: attempt!, succeeded: answer.succeeded, reversed: answer.reversed, askAgainAt: answer.askAgainAt };
+  }).where(and(eq(payoutAttempts.id, current.id), unchanged)).returning();
+  if (!attempt) return null;
+  return { attempt, before: current.state, succeeded: answer.succeeded, reversed: answer.reversed, askAgainAt: answer.askAgainAt };
+}
+
+/**
+ * `writeOutcome` for many attempts' answers in one statement, each written only when its attempt
+ * is still as `seen` (its state and enquiry count): the answers written, by attempt id. Those left
+ * out were answered meanwhile; the caller writes them one by one.
+ */
+export async function writeOutcomes(tx: Tx, answers: readonly { seen: AttemptRow; outcome: MoneyOutcome }[], unknownAfterMs: number, now = new Date()): Promise<Map<string, Written>> {
+  if (answers.length === 0) return new Map();
+  const planned = answers.map(({ seen, outcome }) => ({ seen, answer: answered(seen, outcome, unknownAfterMs, now) }));
+  const values = planned.map(({ seen, answer }) => ({
+    id: seen.id, seen_state: seen.state, seen_enquiries: seen.enquiries, ...answer.set, step: JSON.parse(answer.step) as unknown,
+  }));
+  const { rows } = await tx.execute<{ id: string }>(sql`update ${payoutAttempts} a set state = v.state, operator_id = v.operator_id, enquiries = v.enquiries,
+      needs_attention_at = v.needs_attention_at, updated_at = v.updated_at, settled_at = v.settled_at, steps = a.steps || v.step
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(id uuid, seen_state text, seen_enquiries int, state text, operator_id text, enquiries int,
+      needs_attention_at timestamptz, updated_at timestamptz, settled_at timestamptz, step jsonb)
+    where a.id = v.id and a.state = v.seen_state and a.enquiries = v.seen_enquiries
+    returning a.id`);
+  const written = new Set(rows.map((r) => r.id));
+  return new Map(planned.filter(({ seen }) => written.has(seen.id)).map(({ seen, answer }) => [seen.id, {
+    attempt: { ...seen, ...answer.set, steps: [...seen.steps, ...(JSON.parse(answer.step) as AttemptStep[])] },
+    before: seen.state, succeeded: answer.succeeded, reversed: answer.reversed, askAgainAt: answer.askAgainAt,
+  }]));
 }
 
 /** The amount as the operator is sent it: the column keeps two decimals ("52345.00"), the operator gets the currency's own ("52345"). */
@@ -154,14 +197,6 @@ export function send(operator: MobileMoneyOperator, attempt: AttemptRow, country
   const currency = attempt.currency as 'XAF' | 'RWF';
   // A mobile rail's attempt always names its number (payout_attempts_account_check).
   return operator.disburse({ reference: attempt.reference, msisdn: attempt.msisdn!, amount: operatorAmount(attempt.amount, currency), currency, country, note });
-}
-
-export function attemptById(db: Db | Tx, id: string): Promise<AttemptRow | undefined> {
-  return db.select().from(payoutAttempts).where(eq(payoutAttempts.id, id)).then((rows) => rows[0]);
-}
-
-export function attemptByReference(db: Db | Tx, reference: string): Promise<AttemptRow | undefined> {
-  return db.select().from(payoutAttempts).where(eq(payoutAttempts.reference, reference)).then((rows) => rows[0]);
 }
 
 /** A transfer's attempts, newest first. */

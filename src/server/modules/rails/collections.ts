@@ -9,8 +9,9 @@ import { isMobileChannel, type MobileChannelId } from '@core/operators.js';
 import type { RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { collectionAttempts, payoutRails } from '@server/db/schema.js';
+import { collectionAttempts, payoutRails, transferRequests } from '@server/db/schema.js';
 import { enqueue, removeJob } from '../jobs/service.js';
+import { postDuplicatePayment } from '../ledger/service.js';
 import { payoutNumber } from '../operators/service.js';
 import {
   awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer, type TransferRequestRow,
@@ -69,17 +70,16 @@ export async function collectionStatus(ctx: Ctx, caller: Parameters<typeof sende
 
 /**
  * POST /api/transfer-requests/{id}/collect (its sender): asks the operator to take the transfer's
- * total from the wallet `typed`, once no earlier request is still open. The attempt and its
- * reference are committed first; the operator's answer is written as it comes.
+ * total from the wallet `typed`, once no earlier request is still open. The attempt, its
+ * reference and its send job are committed together and the answer is the attempt in
+ * `submitting`: the operator is called by the job, never inside the sender's request.
  */
 export async function startCollection(ctx: SenderCtx, caller: Parameters<typeof sendersTransfer>[1], transferId: string, typed: string): Promise<CollectionJson> {
   const row = await awaitingSendersPayment(ctx.db, caller, transferId);
   if (!isMobileChannel(row.source_provider)) throw new AppError('collection_unavailable');
-  const channel = row.source_provider;
-  const msisdn = await payoutNumber(ctx, channel, typed, 'msisdn');
-  const rail = await railOf(ctx, channel, msisdn);
-  const operator = rail && await collectingOperator(ctx, rail);
-  if (!rail || !operator) throw new AppError('collection_unavailable');
+  const msisdn = await payoutNumber(ctx, row.source_provider, typed, 'msisdn');
+  const rail = await railOf(ctx, row.source_provider, msisdn);
+  if (!rail || !await collectingOperator(ctx, rail)) throw new AppError('collection_unavailable');
 
   const attempt = await ctx.db.transaction(async (tx) => {
     const locked = await lockAwaitingPayment(tx, transferId);
@@ -92,15 +92,55 @@ export async function startCollection(ctx: SenderCtx, caller: Parameters<typeof 
     }).onConflictDoNothing().returning();
     // The unique index keeps one open (or succeeded) request per transfer, whoever races.
     if (!opened) throw new AppError('collection_in_progress');
+    await enqueue(tx, 'collection_send', { attempt_id: opened.id }, ENQUIRY_JOB_ATTEMPTS, `collection-send:${opened.id}`);
+    // Should the send job never run, the operator is still asked, and an attempt left unknown reaches staff.
     await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
     return opened;
   });
+  return collectionJson(attempt);
+}
+
+/**
+ * Marks the attempt as leaving, committed before the operator is called: 'send' the first time,
+ * 'ask' when an earlier run already marked it (it may have reached the operator: a crash, a lost
+ * answer, a retried job), null when there is nothing to do (settled, or never sent and failed since).
+ */
+async function markSending(ctx: Ctx, attemptId: string): Promise<{ then: 'send' | 'ask'; attempt: CollectionRow } | null> {
+  return ctx.db.transaction(async (tx) => {
+    const [attempt] = await tx.select().from(collectionAttempts).where(eq(collectionAttempts.id, attemptId)).for('update');
+    if (!attempt || !['submitting', 'pending', 'unknown'].includes(attempt.state)) return null;
+    if (attempt.sent_at) return { then: 'ask' as const, attempt };
+    const now = new Date();
+    const [marked] = await tx.update(collectionAttempts).set({ sent_at: now }).where(eq(collectionAttempts.id, attemptId)).returning();
+    // The answer to the send may never be written: the operator is asked then.
+    await scheduleEnquiry(tx, attemptId, new Date(now.getTime() + AFTER_A_LOST_ANSWER_MS));
+    return { then: 'send' as const, attempt: marked! };
+  });
+}
+
+/**
+ * The collection_send job: the one call that asks the payer's wallet, made once per attempt. Run
+ * again for the same attempt, it asks the operator about the reference instead of sending it again.
+ */
+export async function sendCollection(ctx: Ctx, attemptId: string): Promise<void> {
+  const marked = await markSending(ctx, attemptId);
+  if (!marked) return;
+  if (marked.then === 'ask') return enquireCollection(ctx, attemptId);
+  const { attempt } = marked;
+  const operator = railOperator(ctx.config, attempt.rail);
+  // The rail's credentials were removed since the sender asked: nothing left, so nothing can be asked about.
+  if (!operator) {
+    await applyOutcome(ctx, attemptId, { state: 'failed', reason: 'failed', step: { at: new Date().toISOString(), call: 'collect', http_status: null, operator_code: null, message: 'rail not configured' } });
+    return;
+  }
+  const [transfer] = await ctx.db.select({ reference: transferRequests.reference, channel: transferRequests.source_provider })
+    .from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
   const currency = attempt.currency as 'XAF' | 'RWF';
   const outcome = await operator.collect({
-    reference: attempt.reference, msisdn, amount: operatorAmount(attempt.amount, currency), currency,
-    country: SOURCE_COUNTRY[channel], note: `Transfer ${row.reference}`,
+    reference: attempt.reference, msisdn: attempt.msisdn, amount: operatorAmount(attempt.amount, currency), currency,
+    country: SOURCE_COUNTRY[transfer!.channel as MobileChannelId], note: `Transfer ${transfer!.reference}`,
   });
-  return collectionJson(await applyOutcome(ctx, attempt.id, outcome) ?? attempt);
+  await applyOutcome(ctx, attemptId, outcome);
 }
 
 /** Asks the operator where an open collection stands, and writes the answer. */
@@ -114,8 +154,8 @@ export async function enquireCollection(ctx: Ctx, attemptId: string): Promise<vo
 
 /**
  * Writes an answer in one transaction: the attempt; when it succeeded, the payment recorded
- * received (or, for a transfer whose payment was recorded otherwise meanwhile, the attempt put
- * before staff: the money came twice); the next enquiry while it is open.
+ * received (or, for a transfer whose payment was recorded otherwise meanwhile, the money came
+ * twice: booked as owed back, and the attempt put before staff); the next enquiry while it is open.
  */
 async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome): Promise<CollectionRow | null> {
   return ctx.db.transaction(async (tx) => {
@@ -123,9 +163,9 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     if (!current) return null;
     const now = new Date();
     const answer = answered(current, outcome, ctx.config.payoutUnknownAfterMs, now);
-    const recorded = answer.succeeded
-      ? await recordCollectedPayment(ctx, tx, current.transfer_id, current.amount, answer.set.operator_id ?? current.reference)
-      : true;
+    const reference = answer.set.operator_id ?? current.reference;
+    const recorded = answer.succeeded ? await recordCollectedPayment(ctx, tx, current.transfer_id, current.amount, reference) : true;
+    if (!recorded) await bookReceivedTwice(tx, current, reference);
     const [written] = await tx.update(collectionAttempts).set({
       ...answer.set,
       needs_attention_at: recorded ? answer.set.needs_attention_at : now,
@@ -139,6 +179,12 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     }
     return written!;
   });
+}
+
+/** The money came twice: the books hold it, owed back to the sender until staff record its refund. */
+async function bookReceivedTwice(tx: Tx, attempt: CollectionRow, reference: string): Promise<void> {
+  const [transfer] = await tx.select({ source: transferRequests.source_provider }).from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
+  await postDuplicatePayment(tx, { transferId: attempt.transfer_id, source: transfer!.source as MobileChannelId, currency: attempt.currency, amount: attempt.amount }, reference);
 }
 
 /** One enquiry job per collection: a later schedule replaces the waiting one. */
@@ -156,6 +202,11 @@ export async function enquireCollectionSoon(tx: Tx, reference: string): Promise<
 }
 
 const AttemptJobSchema = z.object({ attempt_id: z.uuid() });
+
+/** The collection_send job: a sender's request sent to the operator (or, sent before, asked about). */
+export async function runCollectionSendJob(ctx: Ctx, payload: unknown): Promise<void> {
+  await sendCollection(ctx, AttemptJobSchema.parse(payload).attempt_id);
+}
 
 /** The collection_enquire job: an open collection asked about. */
 export async function runCollectionEnquireJob(ctx: Ctx, payload: unknown): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
 import type { PayoutAttemptJson } from '@core/api/rails.js';
 import type { PayoutExceptionJson } from '@core/api/payout-exceptions.js';
 import { AppError } from '@core/errors.js';
@@ -17,8 +17,8 @@ import { attemptJson } from './service.js';
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention): what staff see, and
 // what they may do about a failed attempt (retry through the rail, or send it by hand) or one
 // still unknown (ask the operator again now; nothing else while it may still pay). An attempt a
-// mobile or PayPal operator took back is listed too; a bank's return goes into the next bank file
-// by itself (docs/rules/bank-rail.md).
+// mobile or PayPal operator or the bank sent back is listed too, for staff to pay again
+// (pay-again.ts) or refund.
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
@@ -46,7 +46,7 @@ export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]>
   const holds = await ctx.db.select({ hold: payoutNameHolds, transfer: TRANSFER }).from(payoutNameHolds)
     .innerJoin(transferRequests, eq(transferRequests.id, payoutNameHolds.transfer_id))
     .where(and(isNull(payoutNameHolds.closed_at), isNull(payoutNameHolds.decision), open));
-  const settledForStaff = or(eq(payoutAttempts.state, 'failed'), and(eq(payoutAttempts.state, 'reversed'), ne(payoutAttempts.rail, 'sepa_france')));
+  const settledForStaff = inArray(payoutAttempts.state, ['failed', 'reversed']);
   const latest = sql`${payoutAttempts.seq} = (select max(later.seq) from payout_attempts later where later.transfer_id = ${payoutAttempts.transfer_id})`;
   const attempts = await ctx.db.select({ attempt: payoutAttempts, transfer: TRANSFER }).from(payoutAttempts)
     .innerJoin(transferRequests, eq(transferRequests.id, payoutAttempts.transfer_id))
@@ -57,20 +57,20 @@ export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]>
   const list: PayoutExceptionJson[] = [
     ...holds.map(({ hold, transfer }) => ({
       kind: 'name_hold' as const, since: hold.created_at.toISOString(), transfer: transferJson(transfer),
-      hold: holdJson(hold, fourEyes.get(transfer.id) ?? false), attempt: null,
+      hold: holdJson(hold, fourEyes.get(transfer.id) ?? false), attempt: null, collection: null,
     })),
     ...attempts.map(({ attempt, transfer }) => ({
       kind: attempt.state === 'failed' || attempt.state === 'reversed' ? attempt.state : 'unknown' as const,
       since: attempt.state === 'reversed' ? reversedAt(attempt) : (attempt.state === 'failed' ? attempt.settled_at ?? attempt.updated_at
         : attempt.needs_attention_at ?? attempt.updated_at).toISOString(),
-      transfer: transferJson(transfer), hold: null, attempt: attemptJson(attempt),
+      transfer: transferJson(transfer), hold: null, attempt: attemptJson(attempt), collection: null,
     })),
   ];
   return list.sort((a, b) => a.since.localeCompare(b.since));
 }
 
 /** The transfer's latest attempt and the transfer, locked, for staff: never on their own transfer. */
-async function latestForStaff(tx: Tx, actor: Actor, transferId: string): Promise<{ attempt: AttemptRow | undefined; row: TransferRequestRow }> {
+export async function latestForStaff(tx: Tx, actor: Actor, transferId: string): Promise<{ attempt: AttemptRow | undefined; row: TransferRequestRow }> {
   const row = await lockTransfer(tx, transferId);
   if (!row) throw new AppError('not_found');
   if (row.profile_id === actor.profile_id) throw new AppError('own_transfer');

@@ -5,7 +5,7 @@ import { isFinalStatus } from '@core/status.js';
 import type { RecipientCorrection } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { payoutNameHolds } from '@server/db/schema.js';
+import { payoutAttempts, payoutNameHolds } from '@server/db/schema.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { payoutNumber } from '../operators/service.js';
@@ -117,6 +117,12 @@ export async function askSender(ctx: Ctx, actor: Actor, holdId: string): Promise
   });
 }
 
+/** The transfer's bank payout sent back whose account staff asked its sender to correct, or null (pay-again.ts). */
+export async function accountCorrectionAsked(tx: Tx, transferId: string) {
+  const [latest] = await tx.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transferId)).orderBy(desc(payoutAttempts.seq)).limit(1);
+  return latest?.state === 'reversed' && latest.rail === 'sepa_france' && latest.correction_asked_at ? latest : null;
+}
+
 /** The transfer if it is the caller's, else "not found" (a sender learns nothing of others' transfers). */
 async function ownTransfer(tx: Tx, profileId: string, transferId: string): Promise<TransferRequestRow> {
   const row = await lockTransfer(tx, transferId);
@@ -128,12 +134,19 @@ async function ownTransfer(tx: Tx, profileId: string, transferId: string): Promi
 export async function correctionAsked(ctx: Ctx, profileId: string, transferId: string) {
   return ctx.db.transaction(async (tx) => {
     const row = await ownTransfer(tx, profileId, transferId);
+    const details = row.destination_details as { recipient_name?: string; recipient_phone?: string; account_holder?: string; iban?: string };
+    const account = await accountCorrectionAsked(tx, transferId);
+    if (account?.correction_asked_at) {
+      return {
+        asked_at: account.correction_asked_at.toISOString(), recipient_name: details.recipient_name ?? null, recipient_phone: null,
+        destination_provider: row.destination_provider, account_holder: details.account_holder ?? details.recipient_name ?? null, iban: details.iban ?? null,
+      };
+    }
     const hold = await openHold(tx, transferId);
     if (hold?.decision !== 'ask_sender' || !hold.decided_at) return null;
-    const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
     return {
       asked_at: hold.decided_at.toISOString(), recipient_name: details.recipient_name ?? null,
-      recipient_phone: details.recipient_phone ?? null, destination_provider: row.destination_provider,
+      recipient_phone: details.recipient_phone ?? null, destination_provider: row.destination_provider, account_holder: null, iban: null,
     };
   });
 }

@@ -1,15 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type MobileRailId, type RailId } from '@core/rails.js';
+import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type AttemptState, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
-import { enqueue, removeJob } from '../jobs/service.js';
+import { quietJobAdd } from '@server/db/shared-sql/job-rows.js';
+import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
+import { endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
-import { lockForRailPayout, markRailProcessing, recordRailPayout } from '../transfers/service.js';
-import { attemptById, attemptsOf, openAttempt, send, writeOutcome } from './attempts.js';
-import { leaveFloatQueue, queueBalanceRead, takeFloat } from './float.js';
-import { openHold } from './name-holds.js';
+import { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWaits, recordRailPayout, recordRailPayouts, type TransferRequestRow } from '../transfers/service.js';
+import { openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
+import { leaveFloatQueue, readBalanceAfterPayout, takeFloat, takeFloatForAll } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal, tellSenderOfItem } from './paypal-payouts.js';
 import { railOperator } from './registry.js';
@@ -53,63 +53,188 @@ async function checkName(operator: MobileMoneyOperator, msisdn: string, recipien
 
 export type StartResult = 'sent' | 'waiting' | 'by_hand' | 'name_hold' | 'already_live' | 'after_failure' | 'float_wait';
 
+/** How many due starts a worker takes at once (its own job's and others waiting). */
+const STARTS_AT_ONCE = 50;
+/** Requests to the operator in flight at once from one batch: its name checks, then its sends. */
+const CALLS_AT_ONCE = 16;
+
 /**
  * Starts a transfer's payout through its rail when every control has cleared and the float
  * covers it (else it waits for float: float.ts). Safe to call at any time and more than once:
  * whatever is not ready, by hand, or already under way is left.
  */
 export async function startPayout(ctx: Ctx, transferId: string): Promise<StartResult> {
-  const result = await startIfCleared(ctx, transferId);
-  // Not the rail's to send now (not ready, by hand, stopped by its name, under way): it no longer waits for float.
-  if (result !== 'float_wait') await leaveFloatQueue(ctx.db, transferId);
+  const result = (await startPayouts(ctx, [transferId])).get(transferId)!;
+  if (result instanceof Error) throw result;
   return result;
 }
 
-async function startIfCleared(ctx: Ctx, transferId: string): Promise<StartResult> {
-  const first = await ctx.db.transaction((tx) => lockForRailPayout(tx, transferId));
-  if (!first || first.wait) return 'waiting';
-  const { row } = first;
-  const [last] = await attemptsOf(ctx.db, transferId);
-  // A payout the operator took back waits for staff: pay again, or refund.
-  if (last?.state === 'reversed') return 'waiting';
-  // After a confirmed failure staff choose: a new attempt, or the payout by hand.
-  if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
-  if (paysByPaypal(row.destination_provider)) return startThroughPaypal(ctx, transferId, row.reference);
-  const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
-  const msisdn = details.recipient_phone ?? '';
-  const rail = await railOf(ctx, row.destination_provider, msisdn);
-  const operator = rail && await railOn(ctx.db, ctx, rail);
-  if (!rail || !operator) return 'by_hand';
-  const country = RAIL_COUNTRY[rail];
+/**
+ * `startPayout` for many transfers at once (a worker's batch of due starts), set-wise: one look at
+ * them all, their names asked concurrently, each rail's attempts written, their enquiries
+ * scheduled and their transfers moved in one transaction committed before any request leaves,
+ * the requests sent concurrently, and their answers written in one transaction. Each transfer's
+ * result, or the error that leaves its start to be tried again (its name could not be read).
+ */
+export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Promise<Map<string, StartResult | Error>> {
+  const results = new Map<string, StartResult | Error>();
+  // A first look, unlocked: not worth asking the operator's name for a payout not ready.
+  const looked = await railPayoutWaits(ctx.db, [...new Set(transferIds)]);
+  for (const id of transferIds) results.set(id, 'waiting');
+  const ready = looked.filter((l) => !l.wait).map((l) => l.row);
+  const rails = await Promise.all(ready.map((row) => paysByPaypal(row.destination_provider) ? null : railOf(ctx, row.destination_provider, recipientOf(row).msisdn)));
+  const sides = await railSides(ctx.db, ready.map((row, i) => ({ id: row.id, rail: rails[i] ?? null })));
+  const orders: MobileOrder[] = [];
+  const byPaypal: TransferRequestRow[] = [];
+  await inParallel(ready.map((row, i) => ({ row, rail: rails[i] ?? null })), CALLS_AT_ONCE, async ({ row, rail }) => {
+    const decided = await decide(ctx, row, rail, sides.get(row.id)!).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    if (decided === 'paypal') byPaypal.push(row);
+    else if (typeof decided === 'object' && !(decided instanceof Error)) orders.push(decided);
+    else results.set(row.id, decided);
+  });
+  for (const row of byPaypal) results.set(row.id, await startThroughPaypal(ctx, row.id, row.reference));
 
-  const hold = await openHold(ctx.db, transferId);
-  if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
-  const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, details.recipient_name ?? '', country);
-  // The operator could not be asked: not a verdict on the recipient, so the job tries again later.
-  if (nameCheck.outcome === 'unavailable') throw new Error(`${rail}: the registered name could not be read`);
-  if (!hold && !nameCheckPays(nameCheck.outcome)) {
-    await ctx.db.insert(payoutNameHolds).values({ transfer_id: transferId, rail, name_check: nameCheck }).onConflictDoNothing();
-    return 'name_hold';
+  const opened: AttemptRow[] = [];
+  for (const rail of new Set(orders.map((o) => o.rail))) {
+    const ofRail = orders.filter((o) => o.rail === rail);
+    const attempts = await openMany(ctx, rail, ofRail).catch(async (err: unknown) => {
+      if (!(err instanceof FloatShort)) throw err;
+      // The float does not cover them all, or others wait ahead of them: each in turn, queued when short.
+      const one: AttemptRow[] = [];
+      for (const order of ofRail) {
+        const attempt = await openOrQueue(ctx, order);
+        if (attempt === 'float_wait') results.set(order.transferId, 'float_wait');
+        else if (attempt) one.push(attempt);
+      }
+      return one;
+    });
+    for (const order of ofRail) if (results.get(order.transferId) !== 'float_wait') results.set(order.transferId, 'already_live');
+    for (const attempt of attempts) results.set(attempt.transfer_id, 'sent');
+    opened.push(...attempts);
   }
 
-  const attempt = await ctx.db.transaction(async (tx) => {
-    const again = await lockForRailPayout(tx, transferId);
-    if (!again || again.wait) return null;
-    if (await takeFloat(tx, rail, transferId, again.row.payout_amount) === 'wait') return 'float_wait' as const;
-    const opened = await openAttempt(tx, {
-      transferId, rail, msisdn, amount: again.row.payout_amount, currency: again.row.payout_currency as 'XAF' | 'RWF', nameCheck,
-    });
-    if (opened) {
-      await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
-      await markRailProcessing(ctx, tx, again.row);
-    }
+  const reference = new Map(ready.map((row) => [row.id, row.reference]));
+  const answers: { attempt: AttemptRow; outcome: MoneyOutcome }[] = [];
+  await inParallel(opened, CALLS_AT_ONCE, async (attempt) => {
+    const rail = attempt.rail as MobileRailId;
+    const outcome = await send(railOperator(ctx.config, rail)!, attempt, RAIL_COUNTRY[rail], `Transfer ${reference.get(attempt.transfer_id)}`);
+    answers.push({ attempt, outcome });
+  });
+  await applyOutcomes(ctx, answers);
+  // Not the rail's to send now (not ready, by hand, stopped by its name, under way): it no longer
+  // waits for float. One sent left the queue as it took its float.
+  const left = [...results].filter(([, r]) => r !== 'float_wait' && r !== 'sent' && !(r instanceof Error)).map(([id]) => id);
+  await leaveFloatQueue(ctx.db, left);
+  return results;
+}
+
+const recipientOf = (row: TransferRequestRow) => {
+  const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
+  return { name: details.recipient_name ?? '', msisdn: details.recipient_phone ?? '' };
+};
+
+/** Runs `work` over the items, at most `atOnce` at a time. */
+async function inParallel<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+}
+
+/** What a payout's start reads of its rail's side: its latest attempt, its open name hold, whether the rail is on. */
+type RailSide = {
+  last: Pick<AttemptRow, 'state' | 'resolution'> | null;
+  hold: { decision: string | null; name_check: NameCheck } | null;
+  enabled: boolean | null;
+};
+
+/** Each transfer's rail side, in one statement for all. */
+async function railSides(db: Db, transfers: readonly { id: string; rail: RailId | null }[]): Promise<Map<string, RailSide>> {
+  if (transfers.length === 0) return new Map();
+  const { rows } = await db.execute<RailSide & { id: string }>(sql`select v.id,
+      (select json_build_object('state', a.state, 'resolution', a.resolution) from ${payoutAttempts} a
+        where a.transfer_id = v.id order by a.seq desc limit 1) as last,
+      (select json_build_object('decision', h.decision, 'name_check', h.name_check) from ${payoutNameHolds} h
+        where h.transfer_id = v.id and h.closed_at is null limit 1) as hold,
+      (select r.enabled from ${payoutRails} r where r.id = v.rail) as enabled
+    from json_to_recordset(${JSON.stringify(transfers)}::json) as v(id uuid, rail text)`);
+  return new Map(rows.map(({ id, ...side }) => [id, side]));
+}
+
+/**
+ * What a ready payout's start does before anything is written: a result that ends it here, PayPal's
+ * own path, or the order for its attempt once its name is checked. Throws when the operator could
+ * not be asked the name: not a verdict on the recipient, so the job tries again later.
+ */
+async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | null, side: RailSide): Promise<StartResult | 'paypal' | MobileOrder> {
+  const { last, hold, enabled } = side;
+  // A payout the operator took back waits for staff: pay again (through the rail or by hand), or refund.
+  if (last?.state === 'reversed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'waiting';
+  // After a confirmed failure staff choose: a new attempt, or the payout by hand.
+  if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
+  if (paysByPaypal(row.destination_provider)) return 'paypal';
+  const operator = rail && enabled ? railOperator(ctx.config, rail) : null;
+  if (!rail || !operator) return 'by_hand';
+  if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
+  const { name, msisdn } = recipientOf(row);
+  const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, name, RAIL_COUNTRY[rail]);
+  if (nameCheck.outcome === 'unavailable') throw new Error(`${rail}: the registered name could not be read`);
+  if (!hold && !nameCheckPays(nameCheck.outcome)) {
+    await ctx.db.insert(payoutNameHolds).values({ transfer_id: row.id, rail, name_check: nameCheck }).onConflictDoNothing();
+    return 'name_hold';
+  }
+  return { transferId: row.id, rail, msisdn, nameCheck };
+}
+
+/** The float did not cover a payout whose attempt was written: its transaction is undone. */
+class FloatShort extends Error {}
+
+type MobileOrder = { transferId: string; rail: MobileRailId; msisdn: string; nameCheck: NameCheck };
+
+/** The attempt, the enquiry that follows it up and the transfer's move to processing, in the transaction that checked it may leave. */
+async function openLocked(ctx: Ctx, tx: Tx, order: MobileOrder, row: TransferRequestRow): Promise<AttemptRow | null> {
+  const opened = await openAttempt(tx, { ...order, amount: row.payout_amount, currency: row.payout_currency as 'XAF' | 'RWF' });
+  if (opened) {
+    await scheduleEnquiry(tx, opened.id, new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+    await markRailProcessing(ctx, tx, row);
+  }
+  return opened;
+}
+
+/**
+ * A rail's payouts' attempts in one transaction, when the float covers them all: the transfers
+ * locked and checked again, the attempts written in one insert, their enquiries (should the answer
+ * be lost) in one statement, the transfers moved to processing, and the float taken last for all
+ * (the rail's row, which every payout of the rail locks, then held only for that check and the
+ * commit). Throws FloatShort (all undone) when the float does not cover them all or another payout
+ * waits for it ahead of them. Those already under way or no longer ready get no attempt.
+ */
+function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[]): Promise<AttemptRow[]> {
+  return ctx.db.transaction(async (tx) => {
+    const locked = (await lockManyForRailPayout(tx, orders.map((o) => o.transferId))).filter((l) => !l.wait).map((l) => l.row);
+    if (locked.length === 0) return [];
+    const orderOf = new Map(orders.map((o) => [o.transferId, o]));
+    const opened = await openAttempts(tx, locked.map((row) => ({
+      ...orderOf.get(row.id)!, amount: row.payout_amount, currency: row.payout_currency as 'XAF' | 'RWF',
+    })));
+    if (opened.length === 0) return [];
+    await scheduleEnquiries(tx, opened.map((a) => a.id), new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
+    const openedIds = new Set(opened.map((a) => a.transfer_id));
+    await markManyRailProcessing(ctx, tx, locked.filter((row) => openedIds.has(row.id)), null);
+    if (await takeFloatForAll(tx, rail, [...openedIds]) === 'wait') throw new FloatShort();
     return opened;
   });
-  if (!attempt) return 'already_live';
-  if (attempt === 'float_wait') return 'float_wait';
-  const outcome = await send(operator, attempt, country, `Transfer ${row.reference}`);
-  await applyOutcome(ctx, attempt.id, outcome);
-  return 'sent';
+}
+
+/** The float taken first: the payout waits in the rail's queue when it is short, else its attempt opens. */
+function openOrQueue(ctx: Ctx, order: MobileOrder): Promise<AttemptRow | 'float_wait' | null> {
+  return ctx.db.transaction(async (tx) => {
+    const again = await lockForRailPayout(tx, order.transferId);
+    if (!again || again.wait) return null;
+    if (await takeFloat(tx, order.rail, order.transferId, again.row.payout_amount) === 'wait') return 'float_wait';
+    return openLocked(ctx, tx, order, again.row);
+  });
 }
 
 /** A transfer to a PayPal account: one batch of one item through PayPal Payouts (paypal-payouts.ts). */
@@ -127,7 +252,7 @@ async function startThroughPaypal(ctx: Ctx, transferId: string, transferReferenc
     return opened;
   });
   if (!attempt) return 'already_live';
-  await applyOutcome(ctx, attempt.id, await payouts.send(paypalOrder(attempt, transferReference)));
+  await applyOutcome(ctx, attempt.id, await payouts.send(paypalOrder(attempt, transferReference)), attempt);
   return 'sent';
 }
 
@@ -136,60 +261,177 @@ async function startThroughPaypal(ctx: Ctx, transferId: string, transferReferenc
  * callback named (the operator may have taken the money back: reversals.ts).
  */
 export async function enquire(ctx: Ctx, attemptId: string): Promise<void> {
-  const attempt = await attemptById(ctx.db, attemptId);
-  if (!attempt || !['submitting', 'pending', 'unknown', 'succeeded'].includes(attempt.state)) return;
-  if (attempt.rail === 'paypal_payouts') {
-    const payouts = paypalPayouts(ctx.config);
-    const [transfer] = await ctx.db.select({ reference: transferRequests.reference }).from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
-    if (payouts && transfer) await applyOutcome(ctx, attemptId, await payouts.status(paypalOrder(attempt, transfer.reference), attempt.operator_id));
-    return;
-  }
-  const operator = railOperator(ctx.config, attempt.rail);
-  if (!operator) return;
-  await applyOutcome(ctx, attemptId, await operator.disbursement(attempt.reference));
+  await enquireMany(ctx, [attemptId]);
 }
 
-/** Writes an answer in one transaction: the attempt, the payout's books when it succeeded, the next enquiry while it is open. */
-async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const written = await writeOutcome(tx, attemptId, outcome, ctx.config.payoutUnknownAfterMs);
-    if (!written) return;
-    const { attempt } = written;
-    if (written.succeeded) await recordRailPayout(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference);
-    if (written.reversed) await recordReversal(ctx, tx, attempt);
-    if (attempt.rail === 'paypal_payouts') await tellSenderOfItem(ctx, tx, attempt);
-    // While open, the next enquiry replaces the waiting one; once final, none is left waiting.
-    if (written.askAgainAt) await scheduleEnquiry(tx, attempt.id, written.askAgainAt);
-    else await removeJob(tx, enquiryKey(attempt.id));
-    // Once a payout ends, the float it took (or did not) is read again.
-    if (!written.askAgainAt && isMobileRail(attempt.rail)) await queueBalanceRead(tx, attempt.rail);
-    if (outcome.step.http_status !== null && outcome.step.http_status < 500) {
-      await tx.update(payoutRails).set({ last_ok_at: new Date() }).where(eq(payoutRails.id, attempt.rail));
-    }
+/**
+ * `enquire` for many attempts at once (a worker's batch of due enquiries): read in one statement,
+ * the operators asked concurrently, the answers written together as a batch's sends are. PayPal's
+ * items are asked one by one.
+ */
+async function enquireMany(ctx: Ctx, attemptIds: readonly string[]): Promise<void> {
+  const attempts = (await ctx.db.select().from(payoutAttempts).where(sql`${payoutAttempts.id} = any(${sql.param([...new Set(attemptIds)])}::uuid[])`))
+    .filter((a) => ['submitting', 'pending', 'unknown', 'succeeded'].includes(a.state));
+  const answers: { attempt: AttemptRow; outcome: MoneyOutcome }[] = [];
+  await inParallel(attempts, CALLS_AT_ONCE, async (attempt) => {
+    if (attempt.rail === 'paypal_payouts') return enquirePaypal(ctx, attempt);
+    const operator = railOperator(ctx.config, attempt.rail);
+    if (operator) answers.push({ attempt, outcome: await operator.disbursement(attempt.reference) });
   });
+  await applyOutcomes(ctx, answers);
+}
+
+async function enquirePaypal(ctx: Ctx, attempt: AttemptRow): Promise<void> {
+  const payouts = paypalPayouts(ctx.config);
+  const [transfer] = await ctx.db.select({ reference: transferRequests.reference }).from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
+  if (payouts && transfer) await applyOutcome(ctx, attempt.id, await payouts.status(paypalOrder(attempt, transfer.reference), attempt.operator_id), attempt);
+}
+
+/**
+ * Writes an answer in one transaction: the attempt, the next enquiry while it is open, the
+ * payout's books when it succeeded. `seen`: the attempt as last read (one statement writes it
+ * when nothing answered meanwhile). The books come last: their running balances are rows every
+ * payout writes, held from then until the commit.
+ */
+async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome, seen?: AttemptRow): Promise<void> {
+  const written = await ctx.db.transaction(async (tx) => {
+    const answer = await writeOutcome(tx, attemptId, outcome, ctx.config.payoutUnknownAfterMs, new Date(), seen);
+    if (!answer) return null;
+    const { attempt } = answer;
+    // While open, the next enquiry replaces the waiting one; once final, none is left waiting
+    // (one already final had none: the enquiry running now is a callback's).
+    if (answer.askAgainAt) await scheduleEnquiry(tx, attempt.id, answer.askAgainAt);
+    else if (isOpen(answer.before)) await removeJob(tx, enquiryKey(attempt.id));
+    if (attempt.rail === 'paypal_payouts') await tellSenderOfItem(ctx, tx, attempt);
+    if (answer.succeeded) await recordRailPayout(ctx, tx, attempt.transfer_id, attempt.operator_id ?? attempt.reference);
+    if (answer.reversed) await recordReversal(ctx, tx, attempt);
+    return answer;
+  });
+  if (!written) return;
+  // After the commit, out of the payouts' way: neither moves money, and a reading lost to a crash
+  // here is made by the scheduled one within minutes.
+  if (outcome.step.http_status !== null && outcome.step.http_status < 500) await railAnswered(ctx.db, written.attempt.rail);
+  // Once a payout ends (or is taken back), the float it took (or did not) is read again.
+  const ended = !written.askAgainAt && (isOpen(written.before) || written.reversed);
+  if (ended && isMobileRail(written.attempt.rail)) await readBalanceAfterPayout(ctx.db, written.attempt.rail);
+}
+
+/**
+ * `applyOutcome` for the answers to a batch's sends, in one transaction: the attempts written in
+ * one statement, the next enquiries of those still open in one and the waiting ones of those
+ * ended removed in one, the succeeded payouts recorded set-wise (their books last). An attempt
+ * answered meanwhile (by a callback's enquiry) has its answer written alone, as `applyOutcome` does.
+ */
+async function applyOutcomes(ctx: Ctx, answers: readonly { attempt: AttemptRow; outcome: MoneyOutcome }[]): Promise<void> {
+  if (answers.length === 0) return;
+  const written = await ctx.db.transaction(async (tx) => {
+    const all = await writeOutcomes(tx, answers.map(({ attempt, outcome }) => ({ seen: attempt, outcome })), ctx.config.payoutUnknownAfterMs);
+    const done = [...all.values()];
+    const askAgain = done.filter((w) => w.askAgainAt);
+    await scheduleEnquiriesAt(tx, askAgain.map((w) => ({ attemptId: w.attempt.id, at: w.askAgainAt! })));
+    const ended = done.filter((w) => !w.askAgainAt && isOpen(w.before)).map((w) => enquiryKey(w.attempt.id));
+    if (ended.length > 0) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${sql.param(ended)}::text[]) k`);
+    await recordRailPayouts(ctx, tx, done.filter((w) => w.succeeded).map((w) => ({ transferId: w.attempt.transfer_id, reference: w.attempt.operator_id ?? w.attempt.reference })));
+    for (const w of done) if (w.reversed) await recordReversal(ctx, tx, w.attempt);
+    return all;
+  });
+  for (const { attempt, outcome } of answers) if (!written.has(attempt.id)) await applyOutcome(ctx, attempt.id, outcome);
+  // After the commit, out of the payouts' way (as applyOutcome does).
+  const rails = new Set(answers.filter(({ outcome }) => outcome.step.http_status !== null && outcome.step.http_status < 500).map(({ attempt }) => attempt.rail));
+  for (const rail of rails) await railAnswered(ctx.db, rail);
+  const endedOn = new Set([...written.values()].filter((w) => !w.askAgainAt && (isOpen(w.before) || w.reversed)).map((w) => w.attempt.rail));
+  for (const rail of endedOn) if (isMobileRail(rail)) await readBalanceAfterPayout(ctx.db, rail);
+}
+
+const isOpen = (state: AttemptState) => state === 'submitting' || state === 'pending' || state === 'unknown';
+
+/** When this process last wrote each rail's last successful call, per database. */
+const answeredAt = new WeakMap<Db, Map<RailId, number>>();
+
+/**
+ * The rail's last successful call, for the admin's screen: written at most once a second by each
+ * process (every payout writing the rail's one row would queue them behind each other).
+ */
+async function railAnswered(db: Db, rail: RailId): Promise<void> {
+  const now = Date.now();
+  const written = answeredAt.get(db) ?? new Map<RailId, number>();
+  if (now - (written.get(rail) ?? 0) < 1000) return;
+  answeredAt.set(db, written.set(rail, now));
+  await db.update(payoutRails).set({ last_ok_at: new Date(now) })
+    .where(and(eq(payoutRails.id, rail), sql`(${payoutRails.last_ok_at} is null or ${payoutRails.last_ok_at} < ${new Date(now).toISOString()}::timestamptz)`));
 }
 
 /** One enquiry job per attempt: a later schedule replaces the waiting one. */
-const enquiryKey = (attemptId: string) => `payout-enquire:${attemptId}`;
+const ENQUIRY_KEY = 'payout-enquire:';
+const enquiryKey = (attemptId: string) => `${ENQUIRY_KEY}${attemptId}`;
 
-function scheduleEnquiry(tx: Tx, attemptId: string, at: Date): Promise<void> {
-  return enqueue(tx, 'payout_enquire', { attempt_id: attemptId }, ENQUIRY_JOB_ATTEMPTS, enquiryKey(attemptId), at);
+function scheduleEnquiry(db: Db | Tx, attemptId: string, at: Date): Promise<void> {
+  return enqueue(db, 'payout_enquire', { attempt_id: attemptId }, ENQUIRY_JOB_ATTEMPTS, enquiryKey(attemptId), at);
 }
+
+/** Many attempts' enquiries, each due when given, in one statement (due later: no wake-up needed). */
+async function scheduleEnquiriesAt(tx: Tx, enquiries: readonly { attemptId: string; at: Date }[]): Promise<void> {
+  if (enquiries.length === 0) return;
+  await tx.execute(sql`select ${quietJobAdd('payout_enquire', sql`json_build_object('attempt_id', e.id)`, ENQUIRY_JOB_ATTEMPTS, sql`${ENQUIRY_KEY} || e.id`, sql`e.at`)}
+    from json_to_recordset(${JSON.stringify(enquiries.map((e) => ({ id: e.attemptId, at: e.at })))}::json) as e(id text, at timestamptz)`);
+}
+
+const scheduleEnquiries = (tx: Tx, attemptIds: readonly string[], at: Date) => scheduleEnquiriesAt(tx, attemptIds.map((attemptId) => ({ attemptId, at })));
 
 /** Asks about an attempt now (an operator's callback named it): its waiting enquiry moves up. */
-export function enquireSoon(tx: Tx, attemptId: string): Promise<void> {
-  return scheduleEnquiry(tx, attemptId, new Date());
+export function enquireSoon(db: Db | Tx, attemptId: string): Promise<void> {
+  return scheduleEnquiry(db, attemptId, new Date());
 }
+
+/**
+ * A callback's enquiry, as part of the statement that stores the callback and finds its attempt:
+ * the caller wakes the workers once it committed. Its key is not the scheduled enquiry's: that
+ * job's row is written by the transactions that open and answer the attempt, and a callback
+ * replacing it would wait for their commit; callbacks naming one attempt still make one enquiry.
+ */
+export const enquireSoonSql = (attemptId: SQL) =>
+  quietJobAdd('payout_enquire', sql`json_build_object('attempt_id', ${attemptId})`, ENQUIRY_JOB_ATTEMPTS, sql`${CALLBACK_ENQUIRY_KEY} || ${attemptId}`);
+const CALLBACK_ENQUIRY_KEY = 'payout-callback:';
 
 const TransferJobSchema = z.object({ transfer_id: z.uuid() });
 const AttemptJobSchema = z.object({ attempt_id: z.uuid() });
 
-/** The payout_start job: a transfer whose controls may all have cleared. */
-export async function runPayoutStartJob(ctx: Ctx, payload: unknown): Promise<void> {
-  await startPayout(ctx, TransferJobSchema.parse(payload).transfer_id);
+/**
+ * The payout_start job: a transfer whose controls may all have cleared. The worker takes the other
+ * due starts waiting with it (up to STARTS_AT_ONCE in all) and starts them together (takeDueJobs).
+ */
+export async function runPayoutStartJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
+  const own = TransferJobSchema.parse(payload).transfer_id;
+  const taken = (await takeDueJobs(ctx.db, job.id, 'payout_start', STARTS_AT_ONCE - 1))
+    .flatMap((t) => { const p = TransferJobSchema.safeParse(t.payload); return p.success ? [{ jobId: t.jobId, id: p.data.transfer_id }] : []; });
+  const results = await inBatch(ctx.db, job.id, taken, () => startPayouts(ctx, [own, ...taken.map((t) => t.id)]));
+  await endTakenJobs(ctx.db, job.id, taken.map((t) => {
+    const result = results.get(t.id);
+    return { jobId: t.jobId, error: result instanceof Error ? result.message : null };
+  }));
+  const mine = results.get(own);
+  if (mine instanceof Error) throw mine;
 }
 
-/** The payout_enquire job: an open attempt asked about. */
-export async function runPayoutEnquireJob(ctx: Ctx, payload: unknown): Promise<void> {
-  await enquire(ctx, AttemptJobSchema.parse(payload).attempt_id);
+/** The payout_enquire job: an open attempt asked about, with the other due enquiries taken with it. */
+export async function runPayoutEnquireJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
+  const own = AttemptJobSchema.parse(payload).attempt_id;
+  const taken = (await takeDueJobs(ctx.db, job.id, 'payout_enquire', ENQUIRIES_AT_ONCE - 1))
+    .flatMap((t) => { const p = AttemptJobSchema.safeParse(t.payload); return p.success ? [{ jobId: t.jobId, id: p.data.attempt_id }] : []; });
+  await inBatch(ctx.db, job.id, taken, () => enquireMany(ctx, [own, ...taken.map((t) => t.id)]));
+  await endTakenJobs(ctx.db, job.id, taken.map((t) => ({ jobId: t.jobId, error: null })));
 }
+
+/** How many due enquiries a worker takes at once (its own job's and others waiting). */
+const ENQUIRIES_AT_ONCE = 50;
+
+/** A batch's work: when it throws, the jobs it took fail with its error (retried later) and so does the worker's own. */
+async function inBatch<T>(db: Db, ownJobId: string, taken: readonly { jobId: string }[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await endTakenJobs(db, ownJobId, taken.map((t) => ({ jobId: t.jobId, error: err instanceof Error ? err.message : String(err) })));
+    throw err;
+  }
+}
+

@@ -97,6 +97,22 @@ export class PayPalPayouts {
     return batchId ? this.batch(batchId) : this.send(order).then((outcome) => asEnquiry(outcome));
   }
 
+  /**
+   * PayPal's own check of a webhook's signature (POST /v1/notifications/verify-webhook-signature),
+   * with the transmission headers it came with and our webhook's id: true when PayPal answers
+   * SUCCESS, false on FAILURE, null when PayPal gave no readable answer.
+   */
+  async verifyWebhook(webhookId: string, headers: WebhookHeaders, event: unknown): Promise<boolean | null> {
+    const answer = await this.call('POST', '/v1/notifications/verify-webhook-signature', {
+      auth_algo: headers['paypal-auth-algo'], cert_url: headers['paypal-cert-url'], transmission_id: headers['paypal-transmission-id'],
+      transmission_sig: headers['paypal-transmission-sig'], transmission_time: headers['paypal-transmission-time'],
+      webhook_id: webhookId, webhook_event: event,
+    });
+    if (answer.kind === 'none' || answer.status !== 200) return null;
+    const verdict = z.object({ verification_status: z.enum(['SUCCESS', 'FAILURE']) }).safeParse(answer.json);
+    return verdict.success ? verdict.data.verification_status === 'SUCCESS' : null;
+  }
+
   private async batch(batchId: string): Promise<MoneyOutcome> {
     const answer = await this.call('GET', `/v1/payments/payouts/${encodeURIComponent(batchId)}`);
     if (answer.kind === 'none') return unknown(step('disbursement', null, null, answer.message), answer.message);
@@ -224,17 +240,15 @@ export function paypalOrder(attempt: AttemptRow, transferReference: string): Pay
   };
 }
 
-/**
- * Our reference in a PayPal webhook (PAYMENT.PAYOUTS-ITEM.*): the item's sender_item_id, which is
- * the attempt's reference. A signal only: it makes us ask PayPal sooner, nothing more.
- */
-export function paypalWebhookReference(body: unknown): string | null {
-  const parsed = z.object({
-    event_type: z.string().startsWith('PAYMENT.PAYOUTS-ITEM.'),
-    resource: z.object({ payout_item: z.object({ sender_item_id: z.string().min(1).max(100) }) }),
-  }).safeParse(body);
-  return parsed.success ? parsed.data.resource.payout_item.sender_item_id : null;
-}
+/** The transmission headers PayPal sends each webhook with, which its signature covers. */
+export const WebhookHeadersSchema = z.object({
+  'paypal-auth-algo': z.string().regex(/^[a-zA-Z0-9]+$/).max(50),
+  'paypal-cert-url': z.url().max(500),
+  'paypal-transmission-id': z.string().min(1).max(200),
+  'paypal-transmission-sig': z.string().min(1).max(4000),
+  'paypal-transmission-time': z.string().min(1).max(100),
+});
+export type WebhookHeaders = z.infer<typeof WebhookHeadersSchema>;
 
 /**
  * Written in the transaction that wrote PayPal's answer: the sender is told when PayPal first says

@@ -6,7 +6,8 @@ import { AppError } from '@core/errors.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { collectionStatus, listRails, payoutsOf, receiveCallback, setBalanceWarning, setRailEnabled, startCollection } from './service.js';
+import { PAYPAL_WEBHOOK_MAX_BYTES } from './paypal-webhooks.js';
+import { collectionStatus, listRails, payoutsOf, receiveCallback, receivePaypalWebhook, setBalanceWarning, setRailEnabled, startCollection } from './service.js';
 
 // Payout rails (docs/rules/payout-rails.md): their state for staff, the admin's switch, a
 // transfer's attempts, a sender's payment approved on their phone, and the operators' callbacks.
@@ -83,13 +84,15 @@ const routes: ApiModule = async (app, { ctx }) => {
     });
   }
 
-  // PayPal's webhooks (PAYMENT.PAYOUTS-ITEM.*) are signals like the operators' callbacks: stored,
-  // then PayPal is asked about the payout the item names (docs/rules/payout-rails.md#paypal-payouts).
+  // PayPal's webhooks (PAYMENT.PAYOUTS-ITEM.*) are signals like the operators' callbacks: stored
+  // and answered at once; PayPal is asked afterwards, by a job, whether it sent one, and only then
+  // about the payout its item names (docs/rules/payout-rails.md#paypal-payouts).
   app.post('/rails/paypal/webhook', {
     config: { access: 'public' },
-    schema: { summary: "PayPal's payout item webhook: stored, then PayPal is asked about the payout (operator)", response: replies({ 200: ReceivedSchema }) },
+    bodyLimit: PAYPAL_WEBHOOK_MAX_BYTES,
+    schema: { summary: "PayPal's payout item webhook: stored; once PayPal verifies its signature (PAYPAL_WEBHOOK_ID), PayPal is asked about the payout (operator)", response: replies({ 200: ReceivedSchema }) },
   }, async (request) => {
-    await receiveCallback(ctx, 'paypal', request.body, request.headers);
+    await receivePaypalWebhook(ctx, request.body, request.headers);
     return { received: true as const };
   });
 };

@@ -7,12 +7,11 @@ import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
 import { payoutAttempts, payoutRails, railCallbacks } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { attemptByReference, attemptsOf, type AttemptRow } from './attempts.js';
+import { attemptsOf, type AttemptRow } from './attempts.js';
 import { enquireCollectionSoon } from './collections.js';
 import { airtelCallbackReference } from './airtel.js';
 import { mtnCallbackReference } from './mtn.js';
-import { paypalWebhookReference } from './paypal-payouts.js';
-import { enquireSoon } from './payouts.js';
+import { enquireSoonSql } from './payouts.js';
 import { missingVariables, railConfigured } from './registry.js';
 import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
 
@@ -22,7 +21,8 @@ import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
 export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
 export { readBalance, runRailBalanceJob, runRailBalancesJob } from './balance.js';
 export { anyOperatorConfigured } from './registry.js';
-export { collectionStatus, enquireCollection, runCollectionEnquireJob, startCollection } from './collections.js';
+export { receivePaypalWebhook, runPaypalWebhookVerifyJob } from './paypal-webhooks.js';
+export { collectionStatus, enquireCollection, runCollectionEnquireJob, runCollectionSendJob, sendCollection, startCollection } from './collections.js';
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
@@ -117,6 +117,9 @@ export function attemptJson(a: AttemptRow): PayoutAttemptJson {
     amount: a.amount, currency: a.currency, msisdn: a.msisdn, name_check: a.name_check, iban: a.iban, bank_file_id: a.bank_file_id, steps: a.steps,
     created_at: a.created_at.toISOString(), updated_at: a.updated_at.toISOString(),
     settled_at: a.settled_at?.toISOString() ?? null, needs_attention_at: a.needs_attention_at?.toISOString() ?? null, resolution: a.resolution,
+    resolution_reason: a.resolution_reason,
+    proposal: a.proposed_resolution && a.proposed_at && !a.resolution
+      ? { resolution: a.proposed_resolution, by: a.proposed_by, at: a.proposed_at.toISOString(), reason: a.resolution_reason } : null,
   };
 }
 
@@ -126,20 +129,21 @@ export async function payoutsOf(ctx: Ctx, transferId: string): Promise<PayoutAtt
 }
 
 /**
- * An operator's callback (or PayPal's webhook): stored as it arrived, then, when it names an attempt of ours (a payout
- * or a collection), that attempt is asked about at once. Nothing else: only the operator's answer to the enquiry moves
- * an attempt, so a forged, repeated or out-of-order callback changes nothing.
+ * An operator's callback: stored as it arrived, then, when it names an attempt of ours (a payout
+ * or a collection), that attempt is asked about at once. Nothing else: only the operator's answer
+ * to the enquiry moves an attempt, so a forged, repeated or out-of-order callback changes nothing.
+ * Two statements for a payout's. PayPal's webhooks: paypal-webhooks.ts.
  */
-export async function receiveCallback(ctx: Ctx, operator: 'airtel' | 'mtn' | 'paypal', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
-  const reference = operator === 'airtel'
-    ? airtelCallbackReference(body, headers, ctx.config.AIRTEL_CALLBACK_SECRET)
-    : operator === 'paypal' ? paypalWebhookReference(body) : mtnCallbackReference(body, headers);
+export async function receiveCallback(ctx: Pick<AppContext, 'config' | 'db' | 'jobWaker'>, operator: 'airtel' | 'mtn', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
+  const reference = operator === 'airtel' ? airtelCallbackReference(body, headers, ctx.config.AIRTEL_CALLBACK_SECRET) : mtnCallbackReference(body, headers);
   const signed = operator === 'airtel' && ctx.config.AIRTEL_CALLBACK_SECRET ? reference !== null : null;
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(railCallbacks).values({ operator, reference, signature_ok: signed, body: body ?? {} });
-    const attempt = reference ? await attemptByReference(tx, reference) : undefined;
-    if (attempt) await enquireSoon(tx, attempt.id);
-    else if (reference) await enquireCollectionSoon(tx, reference);
-  });
+  // One statement, one commit: it stores what arrived, finds the payout it names and asks about it
+  // now. What arrived is kept whatever follows; a wake-up lost only waits for the workers' next look.
+  const { rows } = await ctx.db.execute<{ id: string }>(sql`with stored as (
+      insert into ${railCallbacks} (operator, reference, signature_ok, body) values (${operator}, ${reference}, ${signed}, ${JSON.stringify(body ?? {})}::jsonb)),
+    named as (select id from ${payoutAttempts} where ${reference !== null}::boolean and reference = ${reference ?? ''})
+    select id, ${enquireSoonSql(sql`id`)} from named`);
+  if (reference === null) return;
+  if (rows[0]) ctx.jobWaker.added(1);
+  else await ctx.db.transaction((tx) => enquireCollectionSoon(tx, reference));
 }
-

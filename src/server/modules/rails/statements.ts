@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, gte, inArray, lte, or, sql } from 'drizzle-orm';
 import type { OperatorStatementJson, OperatorStatementResult, StatementDifference } from '@core/api/operator-statements.js';
-import { AppError, Message } from '@core/errors.js';
+import { AppError } from '@core/errors.js';
+import { csvInvalid } from '@server/lib/csv-refusal.js';
 import { parseAmount, toDecimal } from '@core/money.js';
 import { parseOperatorStatement, type StatementState } from '@core/operator-statements.js';
 import { RAIL_CURRENCY, type AttemptState, type MobileRailId } from '@core/rails.js';
@@ -42,12 +43,7 @@ export async function importOperatorStatement(db: Db, actor: Actor, rail: Mobile
 
   const parsed = parseOperatorStatement(file.text, currency);
   if (!parsed.ok) {
-    const messages = parsed.errors.map((e) => new Message(`admin.${e.key}`, { line: e.line, column: e.column, currency, max: 10_000 }));
-    throw new AppError('csv_invalid', {
-      vars: { count: parsed.count, first: messages[0]! },
-      fields: Object.fromEntries(parsed.errors.map((e, i) => [`lines.${e.line}.${e.column}`, messages[i]!])),
-      extra: { lines: parsed.errors.map((e, i) => ({ line: e.line, column: e.column, message: messages[i] })) },
-    });
+    throw csvInvalid(parsed, currency);
   }
   const times = parsed.rows.map((r) => r.at.getTime());
   const id = await db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { SaxesParser } from 'saxes';
+import { XmlRefusal } from '@server/lib/xml-refusal.js';
 import { ratioToDecimal, parseDecimal, pow10 } from '@core/money.js';
 import { AppError } from '@core/errors.js';
 import type { Db } from '@server/db/client.js';
@@ -37,7 +38,7 @@ export class EcbFileReader {
   private depth = 0;
   /** The day being read and the depth of its `Cube`. */
   private open: { day: EcbDay; depth: number } | null = null;
-  private failed = false;
+  private readonly refusal: XmlRefusal = new XmlRefusal('ecb_file_invalid');
 
   constructor() {
     this.parser.on('opentag', (tag) => {
@@ -69,33 +70,17 @@ export class EcbFileReader {
 
   /** The next piece of the file (`bytes`: its size in the file, when the caller counted it). */
   write(text: string, bytes = Buffer.byteLength(text, 'utf8')): this {
-    if (this.failed) throw new AppError('ecb_file_invalid');
     this.bytes += bytes;
-    if (this.bytes > MAX_ECB_FILE_BYTES) this.fail();
-    this.guard(() => this.parser.write(text));
+    if (this.bytes > MAX_ECB_FILE_BYTES) this.refusal.fail();
+    this.refusal.guard(() => this.parser.write(text));
     return this;
   }
 
   /** Every day of the file, latest first. */
   close(): EcbDay[] {
-    if (this.failed) throw new AppError('ecb_file_invalid');
-    this.guard(() => this.parser.close());
-    if (this.days.length === 0) this.fail();
+    this.refusal.guard(() => this.parser.close());
+    if (this.days.length === 0) this.refusal.fail();
     return this.days.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : 0));
-  }
-
-  private guard(step: () => void) {
-    try {
-      step();
-    } catch {
-      // saxes's own errors (not well-formed) and ours alike: the file is refused.
-      this.fail();
-    }
-  }
-
-  private fail(): never {
-    this.failed = true;
-    throw new AppError('ecb_file_invalid');
   }
 }
 

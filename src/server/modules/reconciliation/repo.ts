@@ -89,7 +89,7 @@ export async function setMatches(tx: Tx, pairs: { statement_line_id: number; led
 
 export async function bookBalances(db: Db) {
   const { rows } = await db.execute<{ account: string; currency: string; balance: string; lines: number }>(sql`
-    select account, currency, (debits - credits)::text as balance, lines::int as lines from ledger_balances`);
+    select account, currency, sum(debits - credits)::text as balance, sum(lines)::int as lines from ledger_balances group by account, currency`);
   return rows;
 }
 
@@ -202,4 +202,22 @@ export async function matchedLines(db: Db, account: ChannelId, limit: number): P
     where s.account = ${account} and s.ledger_line_id is not null
     order by s.id desc limit ${limit}`);
   return rows;
+}
+
+// ---- money frozen by compliance ----
+
+export type FrozenRow = {
+  id: string; reference: string; account: ChannelId; currency: Currency; amount: string; sender_name: string | null; closed_at: Date;
+};
+
+/** Transfers closed out (confirmed by a second person) whose received payment stays frozen, newest first. */
+export async function frozenTransfers(db: Db): Promise<FrozenRow[]> {
+  const { rows } = await db.execute<FrozenRow>(sql`
+    select t.id, t.reference, t.source_provider as account, t.currency, t.payment_amount::text as amount,
+      nullif(trim(p.full_name), '') as sender_name, c.confirmed_at as closed_at
+    from compliance_close_outs c join transfer_requests t on t.id = c.transfer_request_id
+      left join profiles p on p.id = t.profile_id
+    where c.confirmed_at is not null and t.payment_status = 'received' and t.payment_amount is not null
+    order by c.confirmed_at desc, t.id`);
+  return rows.map((r) => ({ ...r, closed_at: new Date(r.closed_at) }));
 }

@@ -1,5 +1,5 @@
 import {
-  MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
+  FrozenMoneyResponseSchema, MatchResultResponseSchema, ReconciliationParamsSchema, ReconciliationSummariesResponseSchema, ReconciliationViewQuerySchema,
   ReconciliationViewResponseSchema, StatementBalanceSchema, StatementImportQuerySchema, StatementResultResponseSchema,
 } from '@core/api/reconciliation.js';
 import { replies } from '@server/lib/contract.js';
@@ -8,7 +8,7 @@ import { readStatementFile } from '@server/lib/uploads.js';
 import { decodeSpreadsheetText } from '@server/lib/windows-1252.js';
 import { AppError } from '@core/errors.js';
 import type { ApiModule } from '../module.js';
-import { accountView, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
+import { accountView, frozenMoney, importStatement, rematch, recordStatementBalance, summaries } from './service.js';
 
 // Reconciliation, the admin's alone (docs/rules/money-states.md#reconciliation): each
 // provider account's books against its statement, a statement's balance or lines, and matching.
@@ -26,6 +26,11 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'admin' },
     schema: { summary: 'Each provider account\'s books against its latest statement balance (admin)', response: replies({ 200: ReconciliationSummariesResponseSchema }) },
   }, async () => ({ data: await summaries(ctx.db) }));
+
+  app.get('/reconciliation/frozen', {
+    config: { access: 'admin' },
+    schema: { summary: 'Money frozen by compliance close-outs: each transfer\'s received payment and the totals per currency (admin)', response: replies({ 200: FrozenMoneyResponseSchema }) },
+  }, async () => ({ data: await frozenMoney(ctx.db) }));
 
   app.get('/reconciliation/:account', {
     config: { access: 'admin' },

@@ -1,15 +1,16 @@
 import type {
-  BookLine, ReconciliationSummary, ReconciliationView, Statement, StatementBalanceInput, StatementImportQuery, StatementLine, StatementResult,
+  BookLine, FrozenMoney, ReconciliationSummary, ReconciliationView, Statement, StatementBalanceInput, StatementImportQuery, StatementLine, StatementResult,
 } from '@core/api/reconciliation.js';
 import type { ChannelId } from '@core/channels.js';
 import { PROVIDER_ACCOUNTS, providerCurrency } from '@core/ledger.js';
 import { toDecimal, type Currency } from '@core/money.js';
 import { matchKeys, matchLines, parseSignedMinor, parseStatementCsv } from '@core/reconciliation.js';
 import type { Db, Tx } from '@server/db/client.js';
-import { AppError, Message } from '@core/errors.js';
+import { AppError } from '@core/errors.js';
+import { csvInvalid } from '@server/lib/csv-refusal.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import {
-  bookBalances, candidateBookLines, insertStatement, insertStatementLines, latestStatements, lockAccount, matchedLines, setMatches,
+  bookBalances, candidateBookLines, frozenTransfers, insertStatement, insertStatementLines, latestStatements, lockAccount, matchedLines, setMatches,
   statementCounts, unmatchedBookLines, unmatchedStatement, unmatchedStatementLines,
   type BookLineRow, type LineCounts, type StatementLineRow, type StatementRow,
 } from './repo.js';
@@ -102,12 +103,7 @@ export async function importStatement(db: Db, actor: Actor, account: ChannelId, 
   const asOf = readAsOf(query.as_of);
   const parsed = parseStatementCsv(file.text, currency);
   if (!parsed.ok) {
-    const messages = parsed.errors.map((e) => new Message(`admin.${e.key}`, { line: e.line, column: e.column, currency, max: 10_000 }));
-    throw new AppError('csv_invalid', {
-      vars: { count: parsed.count, first: messages[0]! },
-      fields: Object.fromEntries(parsed.errors.map((e, i) => [`lines.${e.line}.${e.column}`, messages[i]!])),
-      extra: { lines: parsed.errors.map((e, i) => ({ line: e.line, column: e.column, message: messages[i] })) },
-    });
+    throw csvInvalid(parsed, currency);
   }
   // The last posted day when no date was given: the statement is as of its own lines.
   const lastDay = parsed.lines.reduce((max, l) => (l.posted_on > max ? l.posted_on : max), parsed.lines[0]!.posted_on);
@@ -203,5 +199,24 @@ export async function accountView(db: Db, account: ChannelId, limit: number): Pr
     unmatched_book: book.map((b) => bookLineToJson(b, currency)),
     unmatched_statement: statement.map((l) => statementLineToJson(l, currency)),
     matched_lines: matched.map((m) => ({ statement_line: statementLineToJson(m, currency), book_line: bookLineToJson(m.book, currency) })),
+  };
+}
+
+/**
+ * The money compliance close-outs froze: each transfer's received payment, and the totals per
+ * currency, so the books' received money that is owed to no one is explained on the board.
+ */
+export async function frozenMoney(db: Db): Promise<FrozenMoney> {
+  const rows = await frozenTransfers(db);
+  const totals = new Map<Currency, { minor: number; count: number }>();
+  const transfers = rows.map((r) => {
+    const minor = minorOf(r.amount, r.currency);
+    const total = totals.get(r.currency) ?? { minor: 0, count: 0 };
+    totals.set(r.currency, { minor: total.minor + minor, count: total.count + 1 });
+    return { id: r.id, reference: r.reference, account: r.account, currency: r.currency, amount: toDecimal(minor, r.currency), sender_name: r.sender_name, closed_at: r.closed_at.toISOString() };
+  });
+  return {
+    totals: [...totals].map(([currency, t]) => ({ currency, amount: toDecimal(t.minor, currency), count: t.count })).sort((a, b) => a.currency.localeCompare(b.currency)),
+    transfers,
   };
 }

@@ -1,7 +1,7 @@
 import type { AuditAction } from '@core/api/audit.js';
 import { ownTransferError } from '@core/approval.js';
 import { CHANNELS } from '@core/channels.js';
-import type { EntryKind } from '@core/ledger.js';
+import type { TransferEntryKind } from '@core/ledger.js';
 import type { Currency } from '@core/money.js';
 import type { HistoryEvent, Role } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
@@ -60,7 +60,7 @@ export function ledgerView(row: TransferRequestRow) {
 export interface Step {
   set: MoneyFields;
   events: HistoryEvent[];
-  entries: EntryKind[];
+  entries: TransferEntryKind[];
   reference: string | null;
   /** The sender's e-mail about it; null when another e-mail of the same change tells them. */
   mail: 'paid' | 'payout' | 'refunded' | null;

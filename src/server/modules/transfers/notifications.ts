@@ -10,6 +10,7 @@ import { t, type Lang } from '@server/i18n.js';
 import type { Mailer, MailMessage } from '../mail/service.js';
 import { enqueue, waitingPayload, type NewJob } from '../jobs/service.js';
 import { deliverMail, queueMail } from '../mail/service.js';
+import { addJobs, waitingPayloads, type JobSpec } from '@server/db/shared-sql/job-rows.js';
 import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
@@ -131,21 +132,57 @@ const GroupSchema = z.object({
  * row locked meanwhile); steps done together reach the sender as one e-mail. The e-mail is
  * written when it is sent, from the transfer as it then is, in the sender's profile language.
  */
-async function send(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, step: MailStep): Promise<void> {
+function send(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, step: MailStep): Promise<void> {
+  return sendSteps(ctx, tx, request, [step]);
+}
+
+/** `send` for steps of one transfer done in one transaction, in their order: they join its waiting e-mail in one go. */
+async function sendSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, steps: MailStep[]): Promise<void> {
   const windowSeconds = ctx.config.MAIL_GROUP_SECONDS;
   if (windowSeconds === 0) {
     const profile = await senderContact(tx, request.profile_id);
-    if (profile) await queueMail(ctx, tx, transferMail(ctx, [step], request, profile));
+    for (const step of steps) if (profile) await queueMail(ctx, tx, transferMail(ctx, [step], request, profile));
     return;
   }
   const key = groupKey(request.id);
   const waiting = GroupSchema.safeParse(await waitingPayload(tx, key));
   const now = Date.now();
   const group = waiting.success
-    ? { ...waiting.data, steps: [...waiting.data.steps, step] }
-    : { mail_id: randomUUID(), transfer_id: request.id, first_at: new Date(now).toISOString(), steps: [step] };
+    ? { ...waiting.data, steps: [...waiting.data.steps, ...steps] }
+    : { mail_id: randomUUID(), transfer_id: request.id, first_at: new Date(now).toISOString(), steps };
   const runAt = Math.min(now + windowSeconds * 1000, Date.parse(group.first_at) + 5 * windowSeconds * 1000);
   await enqueue(tx, 'transfer_mail', group, ctx.config.JOB_MAX_ATTEMPTS, key, new Date(Math.max(runAt, now)));
+}
+
+/**
+ * `send` for many transfers in one go (a bank file's): each step joins its transfer's e-mail
+ * waiting, as `send` does, and every job is added in one statement. Without a grouping window
+ * each e-mail is a job of its own, written when it is sent (as the "created" e-mail is), so the
+ * transaction holds no e-mail texts.
+ */
+function sendMany(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; step: MailStep }[]): Promise<void> {
+  return sendManySteps(ctx, tx, items.map(({ request, step }) => ({ request, steps: [step] })));
+}
+
+/** `sendMany` with steps of one transfer done together, in their order; without a grouping window, one e-mail per step as `sendSteps` sends. */
+async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
+  const windowSeconds = ctx.config.MAIL_GROUP_SECONDS;
+  const now = Date.now();
+  const first_at = new Date(now).toISOString();
+  const fresh = (id: string, steps: MailStep[]) => ({ mail_id: randomUUID(), transfer_id: id, first_at, steps });
+  if (windowSeconds === 0) {
+    await addJobs(tx, items.flatMap(({ request, steps }) => steps.map((step): JobSpec => ({ identifier: 'transfer_mail', payload: fresh(request.id, [step]), max_attempts: ctx.config.JOB_MAX_ATTEMPTS }))));
+    return;
+  }
+  const waiting = await waitingPayloads(tx, items.map((i) => groupKey(i.request.id)));
+  const specs = items.map(({ request, steps }): JobSpec => {
+    const key = groupKey(request.id);
+    const before = GroupSchema.safeParse(waiting.get(key));
+    const group = before.success ? { ...before.data, steps: [...before.data.steps, ...steps] } : fresh(request.id, steps);
+    const runAt = Math.min(now + windowSeconds * 1000, Date.parse(group.first_at) + 5 * windowSeconds * 1000);
+    return { identifier: 'transfer_mail', payload: group, max_attempts: ctx.config.JOB_MAX_ATTEMPTS, job_key: key, run_at: new Date(Math.max(runAt, now)).toISOString() };
+  });
+  await addJobs(tx, specs);
 }
 
 /**
@@ -174,9 +211,26 @@ export function createdMailJob(ctx: Pick<AppContext, 'config'>): NewJob {
   };
 }
 
+/** Queues the senders' e-mails about steps of many transfers done together (a bank statement's), in one statement. */
+export function notifySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
+  return sendManySteps(ctx, tx, items);
+}
+
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
 export function notifyMoneyStep(ctx: Pick<AppContext, 'config'>, tx: Tx, step: 'paid' | 'payout' | 'refunded', request: TransferRequestRow): Promise<void> {
   return send(ctx, tx, request, { event: step, status: request.status });
+}
+
+/** Queues the sender's e-mail about a payout sent through a rail and, when it completed the transfer, that move (`completed`). */
+export function notifyPayoutSent(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, statusWhenSent: string, completed: boolean): Promise<void> {
+  return sendSteps(ctx, tx, request, [{ event: 'payout', status: statusWhenSent }, ...(completed ? [{ event: 'status' as const, status: request.status, message: null }] : [])]);
+}
+
+/** `notifyPayoutSent` for many transfers at once (a bank statement's), their e-mails queued in one statement. */
+export function notifyPayoutsSent(ctx: Pick<AppContext, 'config'>, tx: Tx, sent: readonly { request: TransferRequestRow; statusWhenSent: string; completed: boolean }[]): Promise<void> {
+  return sendManySteps(ctx, tx, sent.map(({ request, statusWhenSent, completed }) => ({
+    request, steps: [{ event: 'payout', status: statusWhenSent }, ...(completed ? [{ event: 'status' as const, status: request.status, message: null }] : [])],
+  })));
 }
 
 /** Queues the sender's e-mail about a payout the bank sent back: why (the bank's reason code) and what happens next. */
@@ -209,4 +263,9 @@ export function notifyStatusChange(ctx: Pick<AppContext, 'config'>, tx: Tx, requ
 export function notifyNote(ctx: Pick<AppContext, 'config'>, tx: Tx, request: TransferRequestRow, note: Pick<NoteRow, 'visibility' | 'action_needed' | 'body'>): Promise<void> {
   if (note.visibility !== 'sender') return Promise.resolve();
   return send(ctx, tx, request, { event: note.action_needed ? 'action' : 'note', status: request.status, message: note.body });
+}
+
+/** notifyStatusChange for many transfers moved together, their e-mails queued in one statement. */
+export function notifyStatusChanges(ctx: Pick<AppContext, 'config'>, tx: Tx, requests: readonly Pick<TransferRequestRow, 'id' | 'status'>[], note: string | null): Promise<void> {
+  return sendMany(ctx, tx, requests.map((request) => ({ request, step: { event: 'status', status: request.status, message: note } })));
 }

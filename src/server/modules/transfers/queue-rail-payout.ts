@@ -1,6 +1,7 @@
 import { CHANNELS, type ChannelId } from '@core/channels.js';
 import { isMobileChannel } from '@core/operators.js';
 import type { Tx } from '@server/db/client.js';
+import { addJobs } from '@server/db/shared-sql/job-rows.js';
 import { enqueue } from '../jobs/service.js';
 import type { TransferRequestRow } from './repo.js';
 
@@ -11,6 +12,13 @@ import type { TransferRequestRow } from './repo.js';
  * or twice is harmless.
  */
 export async function queueRailPayout(tx: Tx, row: Pick<TransferRequestRow, 'id' | 'destination_provider'>, maxAttempts: number): Promise<void> {
-  const byRail = isMobileChannel(row.destination_provider) || CHANNELS[row.destination_provider as ChannelId]?.kind === 'paypal';
-  if (byRail) await enqueue(tx, 'payout_start', { transfer_id: row.id }, maxAttempts, `payout-start:${row.id}`);
+  if (byRail(row)) await enqueue(tx, 'payout_start', { transfer_id: row.id }, maxAttempts, `payout-start:${row.id}`);
 }
+
+/** `queueRailPayout` for many transfers at once (a bank statement's payments), in one statement. */
+export async function queueRailPayouts(tx: Tx, rows: readonly Pick<TransferRequestRow, 'id' | 'destination_provider'>[], maxAttempts: number): Promise<void> {
+  await addJobs(tx, rows.filter(byRail).map((row) => ({ identifier: 'payout_start', payload: { transfer_id: row.id }, max_attempts: maxAttempts, job_key: `payout-start:${row.id}` })));
+}
+
+const byRail = (row: Pick<TransferRequestRow, 'destination_provider'>) =>
+  isMobileChannel(row.destination_provider) || CHANNELS[row.destination_provider as ChannelId]?.kind === 'paypal';

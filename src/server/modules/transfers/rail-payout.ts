@@ -1,13 +1,14 @@
 import { unapprovedError } from '@core/approval.js';
+import { AppError } from '@core/errors.js';
 import { moneyActionError } from '@core/money-states.js';
 import type { AppContext } from '@server/context.js';
-import type { Tx } from '@server/db/client.js';
-import { approvalRequiredFor } from '../approvals/service.js';
+import type { Db, Tx } from '@server/db/client.js';
+import { approvalRequiredFor, approvalsRequiredFor } from '../approvals/service.js';
 import { activeHolds } from '../holds/service.js';
-import { postTransferEntry } from '../ledger/service.js';
-import { ledgerView, moneyStep } from './money-step.js';
-import { notifyReturn, notifyReversal, notifyStatusChange, notifyUnclaimed } from './notifications.js';
-import { lockRequest, writeMoney, writeStatus, type TransferRequestRow } from './repo.js';
+import { postTransferEntries, postTransferEntry } from '../ledger/service.js';
+import { ledgerView } from './money-step.js';
+import { notifyPayoutSent, notifyPayoutsSent, notifyReturn, notifyReversal, notifyStatusChange, notifyStatusChanges, notifyUnclaimed } from './notifications.js';
+import { findRequest, findRequests, lockRequest, lockRequests, writeMoney, writeRailPayoutSent, writeRailPayoutsSent, writeStatus, writeSystemStatuses, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
 // starts only once every control has cleared, and a succeeded attempt posts what a manual
@@ -23,13 +24,47 @@ export type PayoutWait = 'closed' | 'not_paid' | 'already_sent' | 'held' | 'need
 export async function lockForRailPayout(tx: Tx, transferId: string): Promise<{ row: TransferRequestRow; wait: PayoutWait | null } | null> {
   const row = await lockRequest(tx, transferId);
   if (!row) return null;
+  if (moneyActionError(row, 'payout')) return { row, wait: payoutWait(row, false, false) };
+  const held = !!(await activeHolds(tx, [row.id])).get(row.id)?.length;
+  return { row, wait: payoutWait(row, held, !held && await approvalRequiredFor(tx, row)) };
+}
+
+/**
+ * `lockForRailPayout`'s answer read without a lock or a transaction: whether the payout is worth
+ * preparing now (its name asked of the operator). Whatever it says is checked again, locked, before
+ * anything is written.
+ */
+export async function railPayoutWait(db: Db, transferId: string): Promise<{ row: TransferRequestRow; wait: PayoutWait | null } | null> {
+  const row = await findRequest(db, transferId);
+  if (!row) return null;
+  if (moneyActionError(row, 'payout')) return { row, wait: payoutWait(row, false, false) };
+  const held = !!(await activeHolds(db, [row.id])).get(row.id)?.length;
+  return { row, wait: payoutWait(row, held, !held && await approvalRequiredFor(db, row)) };
+}
+
+function payoutWait(row: TransferRequestRow, held: boolean, approvalRequired: boolean): PayoutWait | null {
   const refusal = moneyActionError(row, 'payout');
-  const wait: PayoutWait | null = refusal === 'transfer_closed' ? 'closed'
+  return refusal === 'transfer_closed' ? 'closed'
     : refusal === 'payout_already_sent' ? 'already_sent'
       : refusal ? 'not_paid'
-        : (await activeHolds(tx, [row.id])).get(row.id)?.length ? 'held'
-          : unapprovedError(row, await approvalRequiredFor(tx, row), 'payout') ? 'needs_approval' : null;
-  return { row, wait };
+        : held ? 'held'
+          : unapprovedError(row, approvalRequired, 'payout') ? 'needs_approval' : null;
+}
+
+/** `railPayoutWait` for many transfers (a worker's batch of payouts), nothing locked, each check one query for all. */
+export async function railPayoutWaits(db: Db, transferIds: readonly string[]): Promise<{ row: TransferRequestRow; wait: PayoutWait | null }[]> {
+  const rows = await findRequests(db, transferIds);
+  const held = await activeHolds(db, rows.map((r) => r.id));
+  const required = await approvalsRequiredFor(db, rows);
+  return rows.map((row, i) => ({ row, wait: payoutWait(row, !!held.get(row.id)?.length, required[i]!) }));
+}
+
+/** `lockForRailPayout` for many transfers (a bank file's), oldest first, each check one query for all. */
+export async function lockManyForRailPayout(tx: Tx, transferIds: readonly string[]): Promise<{ row: TransferRequestRow; wait: PayoutWait | null }[]> {
+  const rows = await lockRequests(tx, transferIds);
+  const held = await activeHolds(tx, rows.map((r) => r.id));
+  const required = await approvalsRequiredFor(tx, rows);
+  return rows.map((row, i) => ({ row, wait: payoutWait(row, !!held.get(row.id)?.length, required[i]!) }));
 }
 
 /**
@@ -40,19 +75,52 @@ export async function markRailProcessing(ctx: Pick<AppContext, 'config'>, tx: Tx
   if (row.status === 'pending') await moveBySystem(ctx, tx, row, 'processing', note);
 }
 
+/** `markRailProcessing` for many transfers at once (a bank file's): set-wise, their e-mails queued in one statement. */
+export async function markManyRailProcessing(ctx: Pick<AppContext, 'config'>, tx: Tx, rows: readonly TransferRequestRow[], note: string | null): Promise<void> {
+  const written = await writeSystemStatuses(tx, rows.filter((r) => r.status === 'pending'), 'processing', note);
+  await notifyStatusChanges(ctx, tx, written, null);
+}
+
 /**
  * A succeeded attempt: the payout is recorded as staff record one (state, timeline, books,
- * e-mail), by no one, and the transfer, paid in and out, is completed (its fee earned).
+ * e-mail), by no one, and the transfer, paid in and out, is completed (its fee earned). The
+ * transfer's writes are set-wise (writeRailPayoutSent) and its two e-mail steps join in one go:
+ * every payout through a rail comes here, and the books it posts hold their running balances
+ * until the commit.
  */
 export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, tx: Tx, transferId: string, reference: string): Promise<TransferRequestRow> {
-  const paidOut = await moneyStep(ctx, null, transferId, () => ({
-    set: { payout_status: 'sent', payout_reference: reference, payout_sent_at: new Date() },
-    events: ['payout_sent'],
-    entries: ['payout'],
-    reference,
-    mail: 'payout',
-  }), tx);
-  return moneyActionError(paidOut, 'complete') || paidOut.status === 'completed' ? paidOut : moveBySystem(ctx, tx, paidOut, 'completed');
+  const current = await lockRequest(tx, transferId);
+  if (!current) throw new AppError('not_found');
+  const set = { payout_status: 'sent' as const, payout_reference: reference, payout_sent_at: new Date() };
+  const completes = current.status !== 'completed' && !moneyActionError({ ...current, ...set }, 'complete');
+  const written = await writeRailPayoutSent(tx, current, set, completes);
+  await notifyPayoutSent(ctx, tx, written, current.status, completes);
+  // The books last: their running balances stay locked from here to the commit.
+  await postTransferEntry(tx, 'payout', ledgerView(written), { actorId: null, reference });
+  if (completes) await postTransferEntry(tx, 'fee', ledgerView(written), { actorId: null, reference: null });
+  return written;
+}
+
+/**
+ * `recordRailPayout` for many succeeded attempts at once (a bank statement's settled payouts),
+ * each transfer at most once: every write set-wise, the e-mails in one statement, the books last.
+ */
+export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx, payouts: readonly { transferId: string; reference: string }[]): Promise<void> {
+  const referenceOf = new Map(payouts.map((p) => [p.transferId, p.reference]));
+  const rows = await lockRequests(tx, [...referenceOf.keys()]);
+  if (rows.length !== referenceOf.size) throw new AppError('not_found');
+  const at = new Date();
+  const sent = rows.map((from) => {
+    const reference = referenceOf.get(from.id)!;
+    const set = { payout_status: 'sent' as const, payout_reference: reference, payout_sent_at: at };
+    return { from, reference, complete: from.status !== 'completed' && !moneyActionError({ ...from, ...set }, 'complete') };
+  });
+  const written = new Map((await writeRailPayoutsSent(tx, sent, at)).map((r) => [r.id, r]));
+  await notifyPayoutsSent(ctx, tx, sent.map(({ from, complete }) => ({ request: written.get(from.id)!, statusWhenSent: from.status, completed: complete })));
+  await postTransferEntries(tx, sent.flatMap(({ from, reference, complete }) => {
+    const view = ledgerView(written.get(from.id)!);
+    return [{ kind: 'payout' as const, transfer: view, reference }, ...(complete ? [{ kind: 'fee' as const, transfer: view, reference: null }] : [])];
+  }));
 }
 
 async function moveBySystem(ctx: Pick<AppContext, 'config'>, tx: Tx, row: TransferRequestRow, to: 'processing' | 'completed', note: string | null = null): Promise<TransferRequestRow> {

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { RecipientCorrection } from '@core/schemas.js';
+import type { BankAccountCorrection, RecipientCorrection } from '@core/schemas.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
 import { transactions, transferRequests } from '@server/db/schema.js';
@@ -17,9 +17,9 @@ import { clearActionNeeded, insertNote, markActionNeeded, senderContact, type Tr
  * Staff ask the sender, in the sender's language, to correct the recipient's name or number: a
  * message to the sender asking for an action (their history and dashboard say so), e-mailed to them.
  */
-export async function askRecipientCorrection(ctx: Pick<AppContext, 'config'>, tx: Tx, actor: Actor, row: TransferRequestRow): Promise<void> {
+export async function askRecipientCorrection(ctx: Pick<AppContext, 'config'>, tx: Tx, actor: Actor, row: TransferRequestRow, what: 'number' | 'account' = 'number'): Promise<void> {
   const contact = await senderContact(tx, row.profile_id);
-  const body = t(contact?.language ?? 'en', 'transfer.correction.asked');
+  const body = t(contact?.language ?? 'en', what === 'account' ? 'transfer.correction.bankAsked' : 'transfer.correction.asked');
   const note = await insertNote(tx, {
     transfer_request_id: row.id, author_profile_id: actor.profile_id, author_role: actor.role,
     visibility: 'sender', action_needed: true, body,
@@ -30,11 +30,11 @@ export async function askRecipientCorrection(ctx: Pick<AppContext, 'config'>, tx
 
 /**
  * The sender's corrected recipient, written over the transfer's name and number (the number
- * already read against the destination's operators), audited with both versions, and screened
+ * already read against the destination's operators) or account holder and IBAN, audited with both versions, and screened
  * as at initiation: a name the lists hold holds the transfer before any payout. Nothing is asked
  * of the sender any more.
  */
-export async function correctRecipient(tx: Tx, sender: Actor, row: TransferRequestRow, recipient: RecipientCorrection): Promise<void> {
+export async function correctRecipient(tx: Tx, sender: Actor, row: TransferRequestRow, recipient: RecipientCorrection | BankAccountCorrection): Promise<void> {
   const before = row.destination_details as Record<string, unknown>;
   const [written] = await tx.update(transferRequests)
     .set({ destination_details: sql`${transferRequests.destination_details} || ${JSON.stringify(recipient)}::jsonb` })
@@ -45,7 +45,7 @@ export async function correctRecipient(tx: Tx, sender: Actor, row: TransferReque
   await clearActionNeeded(tx, row.id);
   await recordAudit(tx, sender, {
     action: 'transfer_request.recipient_correct', target: 'transfer', id: row.id,
-    before: { recipient_name: before.recipient_name ?? null, recipient_phone: before.recipient_phone ?? null },
+    before: Object.fromEntries(Object.keys(recipient).map((k) => [k, before[k] ?? null])),
     after: recipient,
   });
   await screenRecipient(tx, { ...row, destination_details: written!.destination_details });

@@ -40,6 +40,26 @@ const storedColumns = getTableColumns(transferRequests);
 
 /** Every column of a transfer request and its action message: what reads and RETURNING clauses select. */
 const requestColumns = { ...storedColumns, action_message: actionMessage };
+
+/**
+ * The columns a transfer's answer shows (serialize.ts's transferRequestToJson), the sender's list
+ * reading no other: who acted, the idempotency key and the travel-rule data stay in the database.
+ */
+export const ANSWERED_REQUEST_COLUMNS = [
+  'id', 'reference', 'profile_id', 'direction', 'source_provider', 'source_details', 'destination_provider',
+  'destination_details', 'amount', 'currency', 'fee', 'total', 'rate', 'payout_amount', 'payout_currency', 'fee_tier_id',
+  'quote_id', 'status', 'payment_status', 'provider_order_id', 'provider_txn_id', 'payment_amount', 'payment_reference',
+  'payment_flagged', 'payment_recorded_at', 'payout_status', 'payout_reference', 'payout_sent_at', 'refund_reference',
+  'refunded_at', 'tracking_token', 'action_needed', 'version', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof typeof storedColumns)[];
+
+/** A transfer request as far as its answer reads it. */
+export type AnsweredRequestRow = Pick<TransferRequestRow, (typeof ANSWERED_REQUEST_COLUMNS)[number] | 'action_message'>;
+
+const answeredColumns = {
+  ...(Object.fromEntries(ANSWERED_REQUEST_COLUMNS.map((c) => [c, storedColumns[c]])) as Pick<typeof storedColumns, (typeof ANSWERED_REQUEST_COLUMNS)[number]>),
+  action_message: actionMessage,
+};
 // ---- four-eyes: whether a transfer needs a second staff member's approval (docs/rules/back-office.md#four-eyes) ----
 
 // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where
@@ -162,9 +182,9 @@ const newestFirst = (table: typeof transferRequests | typeof transactions) =>
 const senderHeld = sql<boolean>`(transfer_requests.status <> 'completed' and ${heldSql})`;
 
 /** A row of a sender's page of requests. */
-export type OwnRequestRow = TransferRequestRow & { cursor_at: string; on_hold: boolean };
+export type OwnRequestRow = AnsweredRequestRow & { cursor_at: string; on_hold: boolean };
 const ownRequestFields = {
-  ...requestColumns,
+  ...answeredColumns,
   cursor_at: sql<string>`${transferRequests.created_at}::text`.as('cursor_at'),
   on_hold: senderHeld.as('on_hold'),
 };
@@ -456,6 +476,20 @@ export async function lockRequest(tx: Tx, id: string): Promise<TransferRequestRo
   return row ?? null;
 }
 
+/** Many requests as they stand, nothing locked (a worker's batch of payouts, looked at before anything is written). */
+export function findRequests(db: Db | Tx, ids: readonly string[]): Promise<TransferRequestRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select(requestColumns).from(transferRequests).where(sql`${transferRequests.id} = any(${sql.param([...ids])}::uuid[])`);
+}
+
+/** Locks many requests, oldest first (one order for every caller, so two never wait on each other). */
+export function lockRequests(tx: Tx, ids: readonly string[]): Promise<TransferRequestRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  // One array parameter: a bank file's 10,000 ids as parameters of their own cost the query builder hundreds of milliseconds.
+  return tx.select(requestColumns).from(transferRequests).where(sql`${transferRequests.id} = any(${sql.param([...ids])}::uuid[])`)
+    .orderBy(transferRequests.created_at, transferRequests.id).for('update');
+}
+
 export interface StatusWrite {
   from: TransferRequestRow;
   to: TransferStatus;
@@ -484,6 +518,43 @@ export async function writeStatus(tx: Tx, change: StatusWrite): Promise<Transfer
     transfer_request_id: current.id, from_status: current.status, to_status: to,
     actor_profile_id: change.actor?.profile_id ?? null, actor_role: change.actor?.role ?? null, note: change.note,
   });
+  return row!;
+}
+
+/**
+ * `writeStatus` for many requests moved by the system at once (no actor; the payment state left
+ * as it is), in three statements: the requests, their transactions, their timeline steps. Answers
+ * what the sender's e-mails need (the id and the status).
+ */
+export async function writeSystemStatuses(tx: Tx, from: readonly TransferRequestRow[], to: 'processing', note: string | null): Promise<Pick<TransferRequestRow, 'id' | 'status'>[]> {
+  if (from.length === 0) return [];
+  const ids = from.map((r) => r.id);
+  const rows = await tx.update(transferRequests).set({ status: to, version: sql`${transferRequests.version} + 1`, processed_by: null, processed_at: new Date() })
+    .where(sql`${transferRequests.id} = any(${sql.param(ids)}::uuid[])`).returning({ id: transferRequests.id, status: transferRequests.status });
+  await tx.update(transactions).set({ status: to }).where(sql`${transactions.transfer_request_id} = any(${sql.param(ids)}::uuid[])`);
+  const steps = from.map((r) => ({ id: r.id, from: r.status }));
+  await tx.execute(sql`insert into transfer_status_history (transfer_request_id, from_status, to_status, note)
+    select s.id, s.from, ${to}, ${note} from json_to_recordset(${JSON.stringify(steps)}::json) as s(id uuid, "from" text)`);
+  return rows;
+}
+
+/**
+ * A payout sent through a rail, by the system, and with `complete` the transfer completed by it,
+ * in three statements at most: the request (version bumped per step), its transaction's status,
+ * and its timeline steps in order (payout sent, then the move).
+ */
+export async function writeRailPayoutSent(tx: Tx, from: TransferRequestRow, set: MoneyFields, complete: boolean): Promise<TransferRequestRow> {
+  const [row] = await tx.update(transferRequests).set({
+    ...set,
+    version: sql`${transferRequests.version} + ${complete ? 2 : 1}`,
+    ...(complete ? { status: 'completed' as const, action_needed: false } : {}),
+  }).where(eq(transferRequests.id, from.id)).returning(requestColumns);
+  if (complete) await tx.update(transactions).set({ status: 'completed' }).where(eq(transactions.transfer_request_id, from.id));
+  const step = { transfer_request_id: from.id, from_status: from.status, actor_profile_id: null, actor_role: null, note: null };
+  await tx.insert(transferStatusHistory).values([
+    { ...step, to_status: from.status, event: 'payout_sent' as const },
+    ...(complete ? [{ ...step, to_status: 'completed' as const }] : []),
+  ]);
   return row!;
 }
 
@@ -630,4 +701,29 @@ export async function findProof(db: Db, transferRequestId: string, proofId?: str
     .where(and(eq(paymentProofs.transfer_request_id, transferRequestId), proofId ? eq(paymentProofs.id, proofId) : undefined))
     .orderBy(desc(paymentProofs.created_at)).limit(1);
   return row ?? null;
+}
+
+/**
+ * `writeRailPayoutSent` for many transfers at once (a bank statement's settled payouts), in four
+ * statements whatever their number: the requests, the transactions of those it completes, their
+ * timeline steps in order (each transfer's payout sent, then its move), and the rows written.
+ */
+export async function writeRailPayoutsSent(tx: Tx, sent: readonly { from: TransferRequestRow; reference: string; complete: boolean }[], at: Date): Promise<TransferRequestRow[]> {
+  if (sent.length === 0) return [];
+  const values = sent.map(({ from, reference, complete }) => ({ id: from.id, reference, complete }));
+  await tx.execute(sql`update transfer_requests t set payout_status = 'sent', payout_reference = v.reference, payout_sent_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
+      version = t.version + case when v.complete then 2 else 1 end,
+      status = case when v.complete then 'completed' else t.status end,
+      action_needed = case when v.complete then false else t.action_needed end
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(id uuid, reference text, complete boolean) where t.id = v.id`);
+  const ids = sent.map((s) => s.from.id);
+  const completed = sent.filter((s) => s.complete).map((s) => s.from.id);
+  if (completed.length > 0) await tx.update(transactions).set({ status: 'completed' }).where(sql`${transactions.transfer_request_id} = any(${sql.param(completed)}::uuid[])`);
+  const steps = sent.flatMap(({ from, complete }) => [
+    { id: from.id, from: from.status, to: from.status, event: 'payout_sent' },
+    ...(complete ? [{ id: from.id, from: from.status, to: 'completed', event: null }] : []),
+  ]).map((step, n) => ({ ...step, n }));
+  await tx.execute(sql`insert into transfer_status_history (transfer_request_id, from_status, to_status, event)
+    select s.id, s.from, s.to, s.event from json_to_recordset(${JSON.stringify(steps)}::json) as s(id uuid, "from" text, "to" text, event text, n int) order by s.n`);
+  return tx.select(requestColumns).from(transferRequests).where(sql`${transferRequests.id} = any(${sql.param(ids)}::uuid[])`);
 }

@@ -1,6 +1,6 @@
 import type { HistoryStep, TransactionJson, TransferRequestJson } from '@core/api/transfers.js';
 import { normalizeDecimal } from '@core/money.js';
-import type { HistoryRow, OwnTransactionRow, TransferRequestRow } from './repo.js';
+import type { AnsweredRequestRow, HistoryRow, OwnTransactionRow } from './repo.js';
 
 // Rows as the API answers them. Channel, currency and direction columns are text written only
 // from validated input, so they hold the core's ids: the answer's types say so, and the response
@@ -19,7 +19,7 @@ export const trackingUrl = (publicUrl: string, token: string | null) => (token ?
  * own list: a column added to the table reaches no answer until it is named here (and spreading a
  * whole row was the list's costliest step).
  */
-export function transferRequestToJson(row: TransferRequestRow, publicUrl: string): TransferRequestJson {
+export function transferRequestToJson(row: AnsweredRequestRow, publicUrl: string): TransferRequestJson {
   return {
     id: row.id,
     reference: row.reference,

@@ -24,8 +24,10 @@ import { type Caller, visibleRequest } from './visible-transfer.js';
 export { usesPayPal } from './money-step.js';
 export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal-checkout.js';
 export { transferRequestToJson } from './serialize.js';
-export { recordPayment } from './record-payment.js';
-export { lockForRailPayout, markRailProcessing, recordRailPayout, recordRailReturn, tellSenderUnclaimed } from './rail-payout.js';
+export { lockForPayments, recordPayment, recordPayments, type PayableTransfer } from './record-payment.js';
+export { recordRailReturns } from './rail-returns.js';
+export { moveManyToProcessing, tellProcessing } from './rail-processing.js';
+export { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWait, railPayoutWaits, recordRailPayout, recordRailPayouts, recordRailReturn, tellSenderUnclaimed } from './rail-payout.js';
 export { queueRailPayout } from './queue-rail-payout.js';
 export { askRecipientCorrection, correctRecipient } from './recipient-correction.js';
 /** A transfer's row, locked, for a change another module makes with it (its payout rail's decisions). */
@@ -64,7 +66,11 @@ function page<R extends { cursor_at: string; id: string }, T>(rows: R[], limit: 
 export async function listOwnRequests(ctx: AppContext, caller: Caller, query: OwnListQuery): Promise<{ data: TransferRequestJson[]; next_cursor: string | null }> {
   const rows = await ownRequestRows(ctx.db, caller.profile_id, { ...query, open: Boolean(query.open), cursor: decodedCursor(query.cursor) });
   // Held ones say only that they are being checked.
-  return page(rows, query.limit, (r) => ({ ...transferRequestToJson(r, ctx.config.publicUrl), ...(r.on_hold ? { on_hold: true } : {}) }));
+  return page(rows, query.limit, (r) => {
+    const json = transferRequestToJson(r, ctx.config.publicUrl);
+    if (r.on_hold) json.on_hold = true;
+    return json;
+  });
 }
 
 /** The sender's own transactions with the request fields the screens and receipts show, newest first. */

@@ -47,7 +47,7 @@ describe('back-office display rules', () => {
   it('says what an audit row changed, field by field', () => {
     expect(changeSummary({ id: 't1', percentage: '0.045', min_fee: null, updated_at: 'a' }, { id: 't1', percentage: '0.044', min_fee: null, updated_at: 'b' }))
       .toEqual(['percentage: 0.045 → 0.044']);
-    expect(changeSummary({ status: 'pending' }, { status: 'processing', note: 'Checked' })).toEqual(['status: pending → processing', 'note: — → Checked']);
+    expect(changeSummary({ status: 'pending' }, { status: 'processing', note: 'Checked' })).toEqual(['status: pending → processing', 'note: Checked']);
     expect(changeSummary({ status: 'processing' }, { status: 'completed', note: null })).toEqual(['status: processing → completed']);
     expect(changeSummary(null, { currency: 'USD', amount: '1000' })).toEqual(['currency: USD', 'amount: 1000']);
     expect(changeSummary({ max_amount: null }, null)).toEqual(['max_amount: —']);

@@ -71,5 +71,6 @@ export function changeSummary(before: Record<string, unknown> | null, after: Rec
   return keys
     // A missing field and a null one both show "—": no change between them.
     .filter((k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null))
-    .map((k) => `${field(k)}${colon}${value(k, before[k])} → ${value(k, after[k])}`);
+    // A field recorded only after (a decision, a reason) is a fact of the change, not a move from "—".
+    .map((k) => (k in before ? `${field(k)}${colon}${value(k, before[k])} → ${value(k, after[k])}` : `${field(k)}${colon}${value(k, after[k])}`));
 }

@@ -15,18 +15,29 @@ export function useAuditActionLabel(): (action: string) => string {
   return (action) => t(`audit.actions.${action.replace('.', '_')}`, { defaultValue: action });
 }
 
-/** Fields and values of a change in the reader's words: "Role: User → Manager", not "role: user → manager". */
-export function useChangeWords(): ChangeWords {
+/**
+ * Fields and values of a change in the reader's words: "Role: User → Manager", not "role: user → manager";
+ * an id among the values by the name the server gave it ("Proposed by: Ada Admin"), never the raw id.
+ */
+export function useChangeWords(entry?: Pick<AuditEntry, 'action' | 'names'>): ChangeWords {
   const { t } = useTranslation(['admin', 'common']);
+  const review = entry?.action.startsWith('kyc_review.');
   return {
     field: (key) => t(`audit.fields.${key}`, { defaultValue: key.replace(/_/g, ' ') }),
     value: (key, value) => {
+      if (typeof value === 'string' && entry?.names[value]) return entry.names[value];
       if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
       // An identity level in words ("Level 1"), never a bare 0 or 1.
       if ((key === 'level' || key === 'kyc_level') && typeof value === 'number') return t('kycLimits.level', { level: value });
+      // The documents asked again, counted: their ids say nothing to a reader.
+      if (key === 'resend' && Array.isArray(value)) return t('audit.documents', { count: value.length });
       if (typeof value !== 'string') return null;
+      // An identity review's status or decision ("More asked of the sender"), never the code.
+      if (review && key === 'status') return t(`audit.reviewStatuses.${value}`, { defaultValue: value });
+      if (review && key === 'decision') return t(`audit.reviewDecisions.${value}`, { defaultValue: value });
       // A screening alert's status or decision ("False positive"), never the code.
       if ((key === 'status' || key === 'decision') && (ALERT_STATUSES as readonly string[]).includes(value)) return t(`compliance.alerts.statuses.${value}`);
+      if (key === 'kind') return t(`verification.kind.${value}`, { defaultValue: value });
       const known = key === 'role' ? `roles.${value}` : key === 'status' || key === 'from_status' || key === 'to_status' ? `status.${value}` : null;
       if (known) return t(known, { ns: 'common', defaultValue: value });
       if (key === 'payment_status') return t(`payment.${value}`, { defaultValue: value });
@@ -36,6 +47,21 @@ export function useChangeWords(): ChangeWords {
     },
     colon: t('audit.colon'),
   };
+}
+
+/**
+ * The object as a person names it: "Identity review · Level 2 · Chloé Dupont (…)", "Alert on
+ * Emil Korvath", "Transfer MT-…"; an object the server cannot name, by its id.
+ */
+function useTargetName(a: AuditEntry): { target: string; name: string | null } {
+  const { t } = useTranslation('admin');
+  const target = t(`audit.targets.${a.target_type}`, { defaultValue: a.target_type });
+  if (!a.target_label) return { target, name: a.target_id };
+  const detail = !a.target_detail ? null
+    : a.target_type === 'kyc_review' ? t('kycLimits.level', { level: a.target_detail })
+      : a.target_type === 'kyc_document' ? t(`verification.kind.${a.target_detail.replace(':', '_')}`, { defaultValue: a.target_detail }) : null;
+  if (a.target_type === 'screening_alert') return { target: t('audit.alertOn'), name: a.target_label };
+  return { target: detail ? `${target} · ${detail} ·` : target, name: a.target_label };
 }
 
 export interface AuditRowActions {
@@ -51,10 +77,8 @@ export function AuditItem({ entry: a, onActor, onTarget }: { entry: AuditEntry }
   const lng = i18n.resolvedLanguage ?? 'en';
   const actionLabel = useAuditActionLabel();
   const actor = a.actor.profile_id ? requesterName({ ...a.actor, profile_id: a.actor.profile_id }) : t('audit.system');
-  const target = t(`audit.targets.${a.target_type}`, { defaultValue: a.target_type });
-  const changes = changeSummary(a.before, a.after, useChangeWords());
-  // A person by name and e-mail, a transfer by its reference; other objects by their id.
-  const targetName = a.target_label ?? a.target_id;
+  const changes = changeSummary(a.before, a.after, useChangeWords(a));
+  const { target, name: targetName } = useTargetName(a);
   return (
     <li className="flex min-w-0 flex-col gap-1 p-3 text-sm" data-testid="audit-row">
       <p className="flex flex-wrap items-baseline gap-x-2">

@@ -1,7 +1,7 @@
 // The bank rail as the admin runs it (docs/rules/bank-rail.md): SEPA payout files and the bank's
 // statements read back.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BankFileJson, BankStatementJson, BankStatementResult } from '@core/api/bank';
+import type { BankFileJson, BankStatementJson, BankStatementResult, UnmatchedBankLines } from '@core/api/bank';
 import { api, fetchBlob } from '@web/lib/api';
 import { adminKeys, saveFile } from './admin-api';
 
@@ -12,6 +12,7 @@ export type StatementImport = BankStatementResult;
 const bankKeys = {
   files: [...adminKeys.all, 'bank', 'files'] as const,
   statements: [...adminKeys.all, 'bank', 'statements'] as const,
+  unmatched: [...adminKeys.all, 'bank', 'unmatched'] as const,
 };
 
 export function useBankFiles() {
@@ -20,6 +21,14 @@ export function useBankFiles() {
 
 export function useBankStatements() {
   return useQuery({ queryKey: bankKeys.statements, queryFn: async ({ signal }) => (await api<{ data: BankStatement[] }>('/api/bank/statements', { signal })).data });
+}
+
+/** The bank statements' lines that matched nothing (newest 50), read only when `enabled`. */
+export function useUnmatchedBankLines(enabled: boolean) {
+  return useQuery({
+    queryKey: bankKeys.unmatched, enabled,
+    queryFn: async ({ signal }) => (await api<{ data: UnmatchedBankLines }>('/api/bank/statements/unmatched?limit=50', { signal })).data,
+  });
 }
 
 /** A change to files or statements moves transfers, rails and the audit log: all of the admin's data is read again. */

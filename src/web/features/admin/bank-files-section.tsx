@@ -33,6 +33,16 @@ function CancelForm({ file, onDone }: { file: BankFile; onDone: () => void }) {
   );
 }
 
+/** What became of the file: cancelled, still at the bank, or every payout settled or returned. */
+function FileState({ file }: { file: BankFile }) {
+  const { t } = useTranslation('admin');
+  if (file.cancelled_at) return <Badge variant="red">{t('bankFiles.cancelled')}</Badge>;
+  if (file.waiting > 0) return <Badge variant="blue">{t('bankFiles.live')}</Badge>;
+  if (file.returned === 0) return <Badge variant="green">{t('bankFiles.paid')}</Badge>;
+  if (file.settled === 0) return <Badge variant="red">{t('bankFiles.returnedAll')}</Badge>;
+  return <Badge variant="yellow">{t('bankFiles.partlyReturned')}</Badge>;
+}
+
 function FileRow({ file }: { file: BankFile }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
@@ -45,7 +55,7 @@ function FileRow({ file }: { file: BankFile }) {
     <li className="flex flex-col gap-2 px-3 py-3" data-testid="bank-file">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="break-all font-mono text-sm">{file.msg_id}</span>
-        {file.cancelled_at ? <Badge variant="red">{t('bankFiles.cancelled')}</Badge> : <Badge variant="blue">{t('bankFiles.live')}</Badge>}
+        <FileState file={file} />
       </div>
       <p className="text-sm">
         {t('bankFiles.summary', { count: file.count, sum: moneyFromDecimal(file.control_sum, 'EUR', lng), when: formatDateTime(file.created_at, lng) })}

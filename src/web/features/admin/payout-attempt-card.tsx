@@ -6,11 +6,12 @@ import { isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
 import { useSession } from '@web/lib/session';
 import { usePayoutDecision, type PayoutAttempt } from './payouts-api';
+import { ReversedPayoutActions } from './reversed-payout-actions';
 
 // One payout attempt through an operator (docs/rules/payout-rails.md#attempts): what is known of
 // it, and what staff may do about it — after a confirmed failure a retry or the payout by hand;
 // while it is unknown only asking the operator again, since it may still pay; once the operator
-// took it back, the operator's code and what staff can do.
+// or the bank sent it back, paying it again (reversed-payout-actions.tsx).
 
 const OPEN = ['submitting', 'pending', 'unknown'];
 
@@ -28,6 +29,11 @@ function AttemptFacts({ attempt }: { attempt: PayoutAttempt }) {
     [t('payouts.attempts.settled'), at(attempt.settled_at)],
     ...(attempt.needs_attention_at ? [[t('payouts.attempts.attention'), at(attempt.needs_attention_at)] as [string, string]] : []),
   ];
+  return <FactRows rows={rows} />;
+}
+
+/** Labelled facts of an attempt, one a row (a payout's or a collection's). */
+export function FactRows({ rows }: { rows: [string, string][] }) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
       {rows.map(([label, value]) => (
@@ -40,7 +46,8 @@ function AttemptFacts({ attempt }: { attempt: PayoutAttempt }) {
   );
 }
 
-function AttemptSteps({ attempt }: { attempt: PayoutAttempt }) {
+/** What the operator said at each step of an attempt (a payout's or a collection's). */
+export function AttemptSteps({ attempt }: { attempt: Pick<PayoutAttempt, 'steps'> }) {
   const { t, i18n } = useTranslation('admin');
   if (!attempt.steps.length) return null;
   return (
@@ -57,13 +64,6 @@ function AttemptSteps({ attempt }: { attempt: PayoutAttempt }) {
   );
 }
 
-/** A payout the operator took back: its code, and that nothing pays again by itself. */
-function ReversedWhy({ attempt }: { attempt: PayoutAttempt }) {
-  const { t } = useTranslation('admin');
-  const code = attempt.steps.findLast((s) => s.state === 'reversed')?.operator_code ?? '—';
-  return <p className="text-sm text-slate-700" data-testid="attempt-why">{t('payouts.reversedWhy', { code })}</p>;
-}
-
 /** The latest attempt's choices: failed → retry or by hand; unknown → ask again, with why nothing else. */
 function AttemptActions({ attempt, transferId, senderId }: { attempt: PayoutAttempt; transferId: string; senderId: string }) {
   const { t } = useTranslation(['admin', 'common']);
@@ -72,8 +72,11 @@ function AttemptActions({ attempt, transferId, senderId }: { attempt: PayoutAtte
   const [refused, setRefused] = useState<string | null>(null);
   const failed = attempt.state === 'failed' && !attempt.resolution;
   const open = OPEN.includes(attempt.state);
-  if (attempt.state === 'reversed' && !attempt.resolution) return <ReversedWhy attempt={attempt} />;
-  if (!failed && !open) return attempt.resolution === 'by_hand' ? <p className="text-sm">{t('payouts.byHandDone')}</p> : null;
+  if (attempt.state === 'reversed' && !attempt.resolution) return <ReversedPayoutActions attempt={attempt} transferId={transferId} senderId={senderId} />;
+  if (!failed && !open) {
+    return attempt.resolution === 'by_hand' ? <p className="text-sm">{t('payouts.byHandDone')}</p>
+      : attempt.state === 'reversed' && attempt.resolution === 'retried' ? <p className="text-sm">{t('payouts.paidAgainByRail')}</p> : null;
+  }
   if (user?.id === senderId) return <p className="text-sm text-slate-700">{t('payouts.ownTransfer')}</p>;
   const run = (kind: 'retry' | 'by_hand' | 'enquire') => async () => {
     setRefused(null);

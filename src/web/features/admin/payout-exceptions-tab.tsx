@@ -5,13 +5,15 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { isApiError } from '@web/lib/api';
 import { formatDateTime } from '@web/lib/format';
 import { amountText } from './admin-format';
+import { CollectionExceptionCard } from './collection-exception-card';
 import { NameHoldCard } from './name-hold-card';
 import { PayoutAttemptCard } from './payout-attempt-card';
 import { usePayoutExceptions, type PayoutException } from './payouts-api';
 
 // Payouts that need a person (docs/rules/payout-rails.md#needs-attention), oldest first: a name
 // the operator does not recognise, an attempt the operator has not settled past
-// PAYOUT_UNKNOWN_AFTER, a failed attempt nobody acted on, a payout the operator took back. Each card carries its own decisions.
+// PAYOUT_UNKNOWN_AFTER, a failed attempt nobody acted on, a payout the operator took back; and a
+// payment asked from a sender's wallet left unanswered or received twice. Each card carries its own decisions.
 
 function ExceptionCard({ item }: { item: PayoutException }) {
   const { t, i18n } = useTranslation('admin');
@@ -28,6 +30,7 @@ function ExceptionCard({ item }: { item: PayoutException }) {
       </p>
       {item.hold ? <NameHoldCard hold={item.hold} senderId={tr.sender_id} /> : null}
       {item.attempt ? <PayoutAttemptCard attempt={item.attempt} transferId={tr.id} senderId={tr.sender_id} latest /> : null}
+      {item.collection ? <CollectionExceptionCard collection={item.collection} senderId={tr.sender_id} /> : null}
     </Card>
   );
 }
@@ -45,7 +48,7 @@ export function PayoutExceptionsTab() {
       {list.isError ? <Alert variant="destructive">{isApiError(list.error) ? list.error.message : t('states.error', { ns: 'common' })}</Alert> : null}
       {list.data?.length === 0 ? <p className="text-sm text-muted-foreground">{t('payouts.empty')}</p> : null}
       <ul className="flex flex-col gap-3">
-        {list.data?.map((item) => <li key={`${item.kind}-${item.hold?.id ?? item.attempt?.id}`}><ExceptionCard item={item} /></li>)}
+        {list.data?.map((item) => <li key={`${item.kind}-${item.hold?.id ?? item.attempt?.id ?? item.collection?.id}`}><ExceptionCard item={item} /></li>)}
       </ul>
     </section>
   );

@@ -46,7 +46,8 @@ export type PayoutDecision =
   | { kind: 'pay_anyway'; holdId: string; reason: string }
   | { kind: 'confirm'; holdId: string }
   | { kind: 'ask_sender'; holdId: string }
-  | { kind: 'retry' | 'by_hand' | 'enquire'; transferId: string };
+  | { kind: 'retry' | 'by_hand' | 'enquire' | 'confirm_pay_again' | 'ask_sender_after_return'; transferId: string }
+  | { kind: 'pay_again'; transferId: string; how: 'retried' | 'by_hand'; reason: string };
 
 function decisionCall(d: PayoutDecision): [string, object] {
   switch (d.kind) {
@@ -56,6 +57,9 @@ function decisionCall(d: PayoutDecision): [string, object] {
     case 'retry': return [`/api/transfer-requests/${d.transferId}/payouts/retry`, {}];
     case 'by_hand': return [`/api/transfer-requests/${d.transferId}/payouts/by-hand`, {}];
     case 'enquire': return [`/api/transfer-requests/${d.transferId}/payouts/enquire`, {}];
+    case 'pay_again': return [`/api/transfer-requests/${d.transferId}/payouts/pay-again`, { how: d.how, reason: d.reason }];
+    case 'confirm_pay_again': return [`/api/transfer-requests/${d.transferId}/payouts/pay-again/confirm`, {}];
+    case 'ask_sender_after_return': return [`/api/transfer-requests/${d.transferId}/payouts/ask-sender`, {}];
   }
 }
 

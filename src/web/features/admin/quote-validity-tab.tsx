@@ -7,6 +7,7 @@ import { Card } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
 import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
+import { formatMinutes } from '@web/lib/durations';
 import { directionLabel } from '@web/lib/format';
 import { errorText } from '@web/lib/translate';
 import { useQuoteValidity, useSetQuoteValidity, type CorridorValidity } from './quote-validity-api';
@@ -16,7 +17,8 @@ import { useQuoteValidity, useSetQuoteValidity, type CorridorValidity } from './
 // corridor's next quote (quotes already given keep their expiry).
 
 function CorridorRow({ row }: { row: CorridorValidity }) {
-  const { t } = useTranslation(['admin', 'common', 'validation']);
+  const { t, i18n } = useTranslation(['admin', 'common', 'validation']);
+  const lng = i18n.resolvedLanguage ?? 'en';
   const id = useId();
   const [typed, setTyped] = useState(String(row.minutes));
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +32,7 @@ function CorridorRow({ row }: { row: CorridorValidity }) {
     if (!input.success) { setError(t('quoteMinutesInvalid', { ns: 'validation' })); return; }
     setError(null);
     save.mutate(input.data, {
-      onSuccess: () => toast({ variant: 'success', title: t('quoteValidity.saved', { corridor: name, count: input.data.minutes }) }),
+      onSuccess: () => toast({ variant: 'success', title: t('quoteValidity.saved', { corridor: name, duration: formatMinutes(input.data.minutes, lng) }) }),
       onError: (err) => setError(errorText(err, t('states.error', { ns: 'common' }))),
     });
   };
@@ -40,7 +42,7 @@ function CorridorRow({ row }: { row: CorridorValidity }) {
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label={name}>
         <div className="min-w-0 flex-1 basis-48">
           <label htmlFor={id} className="block text-sm font-medium">{name}</label>
-          <p className="text-xs text-slate-700">{t('quoteValidity.now', { count: row.minutes })}</p>
+          <p className="text-xs text-slate-700">{t('quoteValidity.now', { duration: formatMinutes(row.minutes, lng) })}</p>
         </div>
         <div className="flex items-center gap-2">
           <Input id={id} inputMode="numeric" className="w-28" value={typed} onChange={(e) => setTyped(e.target.value)}

@@ -1,7 +1,7 @@
 // Reconciliation's calls and hooks (docs/rules/money-states.md): the accounts' books against their statements.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  MatchResultResponse, ReconciliationSummariesResponse, ReconciliationView, ReconciliationViewResponse, StatementResultResponse,
+  FrozenMoney, MatchResultResponse, ReconciliationSummariesResponse, ReconciliationView, ReconciliationViewResponse, StatementResultResponse,
 } from '@core/api/reconciliation';
 import type { ChannelId } from '@core/channels';
 import type { Currency } from '@core/money';
@@ -24,6 +24,14 @@ const keys = {
 export function signedMoney(value: string, currency: Currency, lng: string): string {
   const minor = parseSignedMinor(value, currency);
   return minor === null ? value : money(minor, currency, lng);
+}
+
+/** Money compliance close-outs froze, per currency and transfer (GET /api/reconciliation/frozen). */
+export function useFrozenMoney() {
+  return useQuery({
+    queryKey: [...keys.all, 'frozen'] as const,
+    queryFn: async ({ signal }) => (await api<{ data: FrozenMoney }>('/api/reconciliation/frozen', { signal })).data,
+  });
 }
 
 export function useReconciliation() {

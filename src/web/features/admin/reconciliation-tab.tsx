@@ -8,6 +8,7 @@ import { PROVIDER_ACCOUNTS } from '@core/ledger';
 import type { Currency } from '@core/money';
 import { isCalendarDay, parseSignedMinor } from '@core/reconciliation';
 import { Alert } from '@web/components/ui/alert';
+import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
@@ -18,6 +19,8 @@ import { LoadingState } from '@web/components/ui/spinner';
 import { useToast } from '@web/components/ui/toast';
 import { isApiError } from '@web/lib/api';
 import { channelLabel, formatDate, formatDateTime } from '@web/lib/format';
+import { useUnmatchedBankLines } from './bank-api';
+import { FrozenMoneySection } from './frozen-money-section';
 import { OperatorStatementsSection } from './operator-statements-section';
 import {
   signedMoney, useImportStatement, useReconciliation, useReconciliationView, useRecordBalance, useRematch, type ReconciliationView,
@@ -181,19 +184,46 @@ function BookLineItem({ line, currency }: { line: BookLine; currency: Currency }
   );
 }
 
-function StatementLineItem({ line, currency }: { line: StatementLine; currency: Currency }) {
+/** A statement line the books lack: from a CSV import, or a bank statement's (camt) line the bank rail matched to nothing. */
+type BoardLine = StatementLine & { source: 'csv' | 'camt' };
+
+function StatementLineItem({ line, currency }: { line: BoardLine; currency: Currency }) {
   const { t, i18n } = useTranslation(['admin', 'common']);
   const lng = i18n.resolvedLanguage ?? 'en';
   return (
-    <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-border py-2 last:border-0" data-testid="statement-line">
+    <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-border py-2 last:border-0" data-testid="statement-line" data-source={line.source}>
       <div className="flex min-w-0 flex-col">
         <span className="font-medium break-words">{line.reference ?? t('reconciliation.lists.noReference')}</span>
         <span className="text-xs text-muted-foreground break-words">
           {[line.description, line.posted_on ? t('reconciliation.lists.posted', { day: formatDate(`${line.posted_on}T12:00:00Z`, lng) }) : null].filter(Boolean).join(' · ')}
         </span>
       </div>
-      <span className="font-semibold tabular-nums">{signedMoney(line.amount, currency, lng)}</span>
+      <div className="flex items-baseline gap-2">
+        <Badge variant={line.source === 'camt' ? 'blue' : 'secondary'}>{t(line.source === 'camt' ? 'reconciliation.lists.sourceCamt' : 'reconciliation.lists.sourceCsv')}</Badge>
+        <span className="font-semibold tabular-nums">{signedMoney(line.amount, currency, lng)}</span>
+      </div>
     </li>
+  );
+}
+
+/**
+ * The statement lines the books lack, in one list: the account's CSV lines and, on the French
+ * bank account's board (the business's bank account), the bank statements' lines that matched
+ * nothing; newest first, each with its source.
+ */
+function UnmatchedStatementList({ view }: { view: ReconciliationView }) {
+  const { t } = useTranslation('admin');
+  const bank = useUnmatchedBankLines(view.account === 'bank_france');
+  const camt: BoardLine[] = (bank.data?.lines ?? []).map((l) => ({
+    id: l.id, statement_id: l.statement_id, posted_on: l.booked_on, reference: l.reference, description: l.description, amount: l.amount, source: 'camt',
+  }));
+  const items = [...view.unmatched_statement.map((l): BoardLine => ({ ...l, source: 'csv' })), ...camt]
+    .sort((a, b) => (b.posted_on ?? '').localeCompare(a.posted_on ?? ''));
+  const count = view.unmatched_statement_lines + (bank.data?.count ?? 0);
+  return (
+    <LineList title={t('reconciliation.lists.statement', { count })}
+      count={count} items={items} empty={t('reconciliation.lists.emptyStatement')} testId="unmatched-statement"
+      render={(l) => <StatementLineItem key={`${l.source}-${l.id}`} line={l} currency={view.currency} />} />
   );
 }
 
@@ -250,9 +280,7 @@ function AccountDetail({ view }: { view: ReconciliationView }) {
       <LineList title={t('reconciliation.lists.book', { count: view.unmatched_book_lines })} hint={t('reconciliation.lists.bookHint')}
         count={view.unmatched_book_lines} items={view.unmatched_book} empty={t('reconciliation.lists.emptyBook')} testId="unmatched-book"
         render={(l) => <BookLineItem key={l.id} line={l} currency={currency} />} />
-      <LineList title={t('reconciliation.lists.statement', { count: view.unmatched_statement_lines })}
-        count={view.unmatched_statement_lines} items={view.unmatched_statement} empty={t('reconciliation.lists.emptyStatement')} testId="unmatched-statement"
-        render={(l) => <StatementLineItem key={l.id} line={l} currency={currency} />} />
+      <UnmatchedStatementList view={view} />
       <LineList title={t('reconciliation.lists.matched', { count: view.matched })}
         count={view.matched} items={view.matched_lines} empty={t('reconciliation.lists.emptyMatched')} testId="matched"
         render={(m) => <BookLineItem key={m.book_line.id} line={m.book_line} currency={currency} />} />
@@ -333,6 +361,7 @@ export function ReconciliationTab() {
           </div>
         </>
       )}
+      <FrozenMoneySection />
       <OperatorStatementsSection />
     </section>
   );

@@ -1,7 +1,7 @@
 // The sender's corrected recipient when staff asked for it (docs/rules/payout-rails.md#name-check).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecipientCorrectionState } from '@core/api/payout-exceptions';
-import type { RecipientCorrection } from '@core/schemas';
+import type { BankAccountCorrection, RecipientCorrection } from '@core/schemas';
 import { api } from '@web/lib/api';
 import { transferKeys } from '@web/lib/transfers';
 
@@ -22,6 +22,19 @@ export function useCorrectRecipient(transferId: string) {
   return useMutation({
     mutationFn: (body: RecipientCorrection) =>
       api<{ data: RecipientCorrectionState | null }>(`/api/transfer-requests/${transferId}/recipient`, { method: 'PUT', body }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: correctionKey(transferId) });
+      await client.invalidateQueries({ queryKey: transferKeys.detail(transferId) });
+    },
+  });
+}
+
+/** PUT …/recipient-account: the corrected account holder and IBAN of a bank payout sent back; the transfer and the request reload. */
+export function useCorrectAccount(transferId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BankAccountCorrection) =>
+      api<{ data: RecipientCorrectionState | null }>(`/api/transfer-requests/${transferId}/recipient-account`, { method: 'PUT', body }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: correctionKey(transferId) });
       await client.invalidateQueries({ queryKey: transferKeys.detail(transferId) });

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Clock, RefreshCw } from 'lucide-react';
 import { DEFAULT_DIRECTION, DIRECTIONS, directionById, type DirectionId } from '@core/channels';
 import { feeSchedule } from '@core/fee-schedule';
 import { DEFAULT_FEE_PERCENTAGE, type Corridor, type FeeTier } from '@core/fees';
@@ -13,9 +12,10 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { EmptyState } from '@web/components/ui/empty-state';
 import { LoadingState } from '@web/components/ui/spinner';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { channelLabel, formatDecimalText, money } from '@web/lib/format';
 import { usePublishedFees } from '@web/lib/quotes';
+import { CorridorTabs } from './corridor-tabs';
+import { Clock, RefreshCw } from './fees-icons';
 
 function amount(value: string | null, currency: Currency, lng: string): string {
   if (value == null) return '';
@@ -109,7 +109,7 @@ export default function FeesPage() {
   // The light fetch hook, as on home: this public page stays free of the query client.
   const fees = usePublishedFees();
   const data = fees.data;
-  const [tab, setTab] = useState<string>(DEFAULT_DIRECTION);
+  const [tab, setTab] = useState<DirectionId>(DEFAULT_DIRECTION);
 
   return (
     <PageShell width="wide">
@@ -125,27 +125,30 @@ export default function FeesPage() {
           </Button>
         </Alert>
       ) : (
-        <Tabs value={tab} onValueChange={setTab} className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_1fr] lg:items-start" orientation="vertical">
-          <TabsList aria-label={t('fees.corridors')} className="grid grid-cols-1 gap-1 sm:grid-cols-2 lg:grid-cols-1" data-testid="fees-tabs">
-            {DIRECTIONS.map((d) => (
-              <TabsTrigger key={d.id} value={d.id} className="h-auto justify-start py-2 text-left whitespace-normal" data-testid={`fees-tab-${d.id}`}>
-                <span>
-                  {channelLabel(t, d.source)} <span aria-hidden>→</span>
-                  <span className="sr-only">{t('fees.to')}</span> {channelLabel(t, d.destination)}
-                </span>
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          {DIRECTIONS.map((d) => (
-            <TabsContent key={d.id} value={d.id} className="mt-0">
-              <CorridorPanel
-                direction={d.id}
-                tiers={data.data.filter((x) => x.direction === d.id)}
-                corridor={data.corridors?.find((c) => c.direction === d.id)}
-              />
-            </TabsContent>
-          ))}
-        </Tabs>
+        <CorridorTabs
+          label={t('fees.corridors')}
+          tabs={DIRECTIONS.map((d) => ({
+            id: d.id,
+            testId: `fees-tab-${d.id}`,
+            label: (
+              <span>
+                {channelLabel(t, d.source)} <span aria-hidden>→</span>
+                <span className="sr-only">{t('fees.to')}</span> {channelLabel(t, d.destination)}
+              </span>
+            ),
+          }))}
+          value={tab}
+          onChange={(id) => setTab(id as DirectionId)}
+          className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_1fr] lg:items-start"
+          listClassName="grid grid-cols-1 gap-1 sm:grid-cols-2 lg:grid-cols-1"
+          testId="fees-tabs"
+        >
+          <CorridorPanel
+            direction={tab}
+            tiers={data.data.filter((x) => x.direction === tab)}
+            corridor={data.corridors?.find((c) => c.direction === tab)}
+          />
+        </CorridorTabs>
       )}
       <div className="mt-10 grid gap-4 rounded-xl bg-slate-50 p-5 text-sm text-slate-700 sm:p-6">
         <p className="font-medium text-slate-900" data-testid="fees-rule">{t('fees.notes.neverLess')}</p>

@@ -62,16 +62,16 @@ function Tracked({ data }: { data: TrackingJson }) {
       </div>
       <Card>
         <CardContent className="grid gap-5 pt-5 sm:pt-6">
-          <div className="flex items-start gap-3">
-            <Icon aria-hidden className="mt-0.5 size-6 shrink-0 text-brand-700" />
-            {/* Held: the sender's own sentence and "nothing to do", never why (src/core/sender-state.ts). */}
-            {held ? <StateLine state={held} sentence={t(`senderState.${held.key}`)} advice={t(`senderAdvice.${held.advice}`)} /> : (
+          {/* Held: the sender's own sentence and "nothing to do", never why (src/core/sender-state.ts), with its own one icon. */}
+          {held ? <StateLine state={held} sentence={t(`senderState.${held.key}`)} advice={t(`senderAdvice.${held.advice}`)} /> : (
+            <div className="flex items-start gap-3">
+              <Icon aria-hidden className="mt-0.5 size-6 shrink-0 text-brand-700" />
               <div className="min-w-0">
                 <StatusBadge status={data.status} data-testid="tracking-status">{t(`status.${data.status}`)}</StatusBadge>
                 <p className="mt-2 text-slate-800">{t(`tracking.statusText.${data.status}`)}</p>
               </div>
-            )}
-          </div>
+            </div>
+          )}
           <dl className="grid gap-4 text-sm">
             <div>
               <dt className="text-slate-600">{t('tracking.amount')}</dt>

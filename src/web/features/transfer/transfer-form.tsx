@@ -21,6 +21,8 @@ export interface PayoutField {
   text: string;
   currency: string;
   error: string | null;
+  /** Why the price gives more than typed (whole cents), said beside it; null when it gives what was typed. */
+  note: string | null;
   onChange: (text: string) => void;
   /** The sender typed in "You send": the payout is filled from it again. */
   onAmountTyped: () => void;
@@ -144,7 +146,8 @@ export const TransferFields = memo(function TransferFields({ rate, rateError, sa
         <Field name="amount" label={t('form.amountIn', { currency })} required onValueChange={payout.onAmountTyped}>
           <Input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" />
         </Field>
-        <FormField label={t('form.payoutIn', { currency: payout.currency })} error={payout.error ?? undefined}>
+        <FormField label={t('form.payoutIn', { currency: payout.currency })} error={payout.error ?? undefined}
+          hint={payout.note ? <span data-testid="payout-rounded">{payout.note}</span> : undefined}>
           <Input
             inputMode="decimal" autoComplete="off" value={payout.text} onChange={(e) => payout.onChange(e.target.value)}
             aria-invalid={payout.error ? true : undefined} data-testid="transfer-payout"

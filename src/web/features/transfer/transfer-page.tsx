@@ -50,7 +50,8 @@ export default function TransferPage() {
       const accepted = phoneRefusal(operators.data, destination, phone, lng);
       return accepted && t('validation:recipientPhoneOperator', accepted);
     },
-    limitError: () => price.corridorLimitError(price.live.quote) ?? senderLimitError(),
+    // The server's refusal as it was said while typing (one wording), else the same check here.
+    limitError: () => price.corridorLimitError(price.live.quote) ?? price.live.error?.message ?? senderLimitError(),
   };
   const form = useLazyCheckedForm(() => loadChecks().then((m) => m.transferChecks(rules)),
     withPrefill(initialValues(params.get('direction'), params.get('amount')), location.state));
@@ -115,9 +116,11 @@ export default function TransferPage() {
                 review.hold(held);
               }}
               onFailure={(err) => showError({ title: t('form.initiateFailed'), description: isApiError(err) ? err.message : t('form.initiateFailed') })}
-              onSchemaError={(field, message) => showError({
-                title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message),
-              })}
+              onSchemaError={(field, message) => {
+                // A refusal already said under the amount is not said again in a toast.
+                if (field === 'amount' && message && message === (price.live.error?.message ?? price.corridorLimitError(price.live.quote))) return;
+                showError({ title: field === 'amount' ? t('form.invalidAmount') : t('form.checkTitle'), description: errorText(message) });
+              }}
               onReset={() => {
                 form.reset(initialValues());
                 price.restart();

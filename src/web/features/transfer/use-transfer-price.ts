@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FeesResponse, PricePreview, RatesResponse } from '@core/api/pricing';
 import { amountExample, readAmount } from '@core/amount-input';
 import { CHANNELS, directionFor } from '@core/channels';
-import { toDecimal } from '@core/money';
+import { decimalToMinor, toDecimal } from '@core/money';
 import { formatDecimalText, moneyFromDecimal } from '@web/lib/format';
 import { useLiveQuote, type QuoteAsk } from '@web/lib/quotes';
 import type { PayoutField } from './transfer-form';
@@ -47,12 +47,21 @@ export function useTransferPrice(
     setTyped('amount');
     setPayoutText('');
   }, [direction]);
-  const quote = shown && shown.direction === direction && ask ? shown : null;
+  // A refused amount has no price: the last one (of another amount) is not shown as if it were its.
+  const quote = shown && shown.direction === direction && ask && !live.error ? shown : null;
   // What the recipient gets, typed: the amount to send is the server's answer.
   useEffect(() => {
     if (typed === 'payout' && live.quote) form.setValue('amount', formatDecimalText(live.quote.amount, lng));
   }, [typed, live.quote, form, lng]);
   const payoutShown = typed === 'payout' ? payoutText : quote ? formatDecimalText(quote.payout, lng) : '';
+  // What the recipient gets can be a little more than typed: the sender pays in whole cents, and
+  // the least of them that delivers the amount typed converts to a few units more (1 cent ≈ 6.55 FCFA).
+  const quotedPayout = quote && typed === 'payout' ? decimalToMinor(quote.payout, payoutCurrency) : null;
+  const payoutNote = quote && quotedPayout !== null && payoutReading.minor && quotedPayout > payoutReading.minor
+    ? t('form.payoutRounded', {
+      payout: moneyFromDecimal(quote.payout, payoutCurrency, lng), typed: moneyFromDecimal(toDecimal(payoutReading.minor, payoutCurrency), payoutCurrency, lng),
+      amount: moneyFromDecimal(quote.amount, currency, lng),
+    }) : null;
   const payoutError = typed === 'payout' && payoutReading.error && payoutReading.error !== 'empty'
     ? t(`common:amount.${payoutReading.error}`, { currency: payoutCurrency, example: amountExample(payoutCurrency, lng) }) : null;
   const corridorLimitError = (q: PricePreview | null) => q?.limit_error
@@ -64,13 +73,13 @@ export function useTransferPrice(
 
   // The same props while nothing they show changes: the fields are not drawn again for every answer.
   const payout = useMemo<PayoutField>(() => ({
-    text: payoutShown, currency: payoutCurrency, error: payoutError,
+    text: payoutShown, currency: payoutCurrency, error: payoutError, note: payoutNote,
     onChange: (text) => {
       setTyped('payout');
       setPayoutText(text);
     },
     onAmountTyped: () => setTyped('amount'),
-  }), [payoutShown, payoutCurrency, payoutError]);
+  }), [payoutShown, payoutCurrency, payoutError, payoutNote]);
 
   /** The form emptied: the amount sent is what the sender types again. */
   const restart = () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "payout_attempts" ADD COLUMN "correction_asked_at" timestamp with time zone;

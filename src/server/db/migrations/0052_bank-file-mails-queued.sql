@@ -1,0 +1,1 @@
+ALTER TABLE "bank_files" ADD COLUMN "mails_queued_at" timestamp with time zone;
