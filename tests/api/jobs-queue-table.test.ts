@@ -3,8 +3,8 @@ import { Logger, runOnce } from 'graphile-worker';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobRowInsert } from '@server/db/shared-sql/job-rows.js';
-import { endTakenJobs, JOB_KINDS, takeDueJobs } from '@server/modules/jobs/service.js';
+import { addJobs, jobRowInsert } from '@server/db/shared-sql/job-rows.js';
+import { endTakenJobs, enqueue, JOB_KINDS, takeDueJobs } from '@server/modules/jobs/service.js';
 import { jobWaker } from '@server/modules/jobs/waker.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -170,6 +170,54 @@ describe('a job due later, added without waking the workers (add_job_quietly)', 
         .rejects.toThrow(/no task no_such_kind/);
     } finally {
       await listener.end();
+    }
+  });
+});
+
+describe('a keyed job added while a worker is taking the waiting job of its key', () => {
+  /**
+   * Runs `add` while a worker's taking of the key's waiting job (get_job's update, before its
+   * commit) holds that row, and lets the taking commit once `add` waits on it.
+   */
+  async function addWhileTaken(key: string, add: () => Promise<unknown>): Promise<unknown> {
+    const taker = await t.database.pool.connect();
+    try {
+      await taker.query('begin');
+      await taker.query(`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test-worker', attempts = attempts + 1 where key = $1`, [key]);
+      const adding = add();
+      await expect.poll(async () => (await t.database.pool.query(`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database() and pid <> $1`, [(taker as unknown as { processID: number }).processID])).rows[0].n).toBe(1);
+      await taker.query('commit');
+      return await adding;
+    } finally {
+      taker.release();
+    }
+  }
+  const jobsOf = async (family: string) => (await t.database.pool.query(`select key is not null as keyed, payload->>'n' as n, locked_by, is_available
+    from graphile_worker._private_jobs where payload->>'family' = $1 order by id`, [family])).rows;
+  const first = (family: string) => t.database.pool.query(`select graphile_worker.add_job('payout_start', $1::json, job_key => $2)`, [JSON.stringify({ family, n: 1 }), `taken-${family}`]);
+
+  it('is lost by graphile-worker\'s add_job alone: no job added, the running one started before the change', async () => {
+    await first('raw');
+    const added = await addWhileTaken('taken-raw', () => t.database.pool.query(`select (graphile_worker.add_job('payout_start', $1::json, job_key => 'taken-raw')).id`, [JSON.stringify({ family: 'raw', n: 2 })]));
+    expect((added as { rows: { id: string | null }[] }).rows).toEqual([{ id: null }]);
+    expect(await jobsOf('raw')).toEqual([{ keyed: true, n: '1', locked_by: 'test-worker', is_available: false }]);
+  });
+
+  it('is added behind it by each of our ways of adding one: now, later, and many at once', async () => {
+    const ways = {
+      now: (family: string) => enqueue(t.database.db, 'payout_start', { family, n: 2 }, 25, `taken-${family}`),
+      later: (family: string) => enqueue(t.database.db, 'payout_start', { family, n: 2 }, 25, `taken-${family}`, new Date(Date.now() + 3_600_000)),
+      many: (family: string) => t.database.db.transaction((tx) => addJobs(tx, [{ identifier: 'payout_start', payload: { family, n: 2 }, max_attempts: 25, job_key: `taken-${family}` }])),
+    };
+    for (const [family, add] of Object.entries(ways)) {
+      await first(family);
+      await addWhileTaken(`taken-${family}`, () => add(family));
+      // The running one lost its key and will not be retried; the new one holds the key and waits.
+      expect({ family, jobs: await jobsOf(family) }).toEqual({ family, jobs: [
+        { keyed: false, n: '1', locked_by: 'test-worker', is_available: false },
+        { keyed: true, n: '2', locked_by: null, is_available: true },
+      ] });
     }
   });
 });

@@ -45,12 +45,18 @@ export interface JobSpec {
 /**
  * Adds many jobs in one statement through graphile-worker's `add_jobs` (one NOTIFY for all), in
  * the caller's transaction: a job per row of a set-wise change (a bank file's transfers), where
- * `add_job` would be a round trip each.
+ * `add_job` would be a round trip each. A keyed job `add_jobs` did not add (its key's waiting job
+ * was being taken by a worker: jobs/repo.ts addJob) is asked again.
  */
 export async function addJobs(tx: Tx, specs: readonly JobSpec[]): Promise<void> {
-  if (specs.length === 0) return;
-  await tx.execute(sql`select count(*) from graphile_worker.add_jobs(array(
-    select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements(${JSON.stringify(specs)}::json) j))`);
+  let left = specs;
+  for (let tries = 0; tries < 3 && left.length > 0; tries++) {
+    const { rows } = await tx.execute<{ key: string | null }>(sql`select key from graphile_worker.add_jobs(array(
+      select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements(${JSON.stringify(left)}::json) j))`);
+    const added = new Set(rows.map((r) => r.key));
+    left = left.filter((spec) => spec.job_key && !added.has(spec.job_key));
+  }
+  if (left.length > 0) throw new Error(`jobs of keys ${left.map((spec) => spec.job_key).join(', ')} were taken three times while being added`);
 }
 
 /** The payloads of the waiting (not taken) jobs of these keys, their rows locked until the transaction ends: key → payload. */

@@ -25,7 +25,17 @@ export async function addJob(db: Db | Tx, task: string, payload: unknown, maxAtt
     await db.execute(sql`select add_job_quietly(${task}, ${JSON.stringify(payload)}::json, ${maxAttempts}::smallint, ${key}::text, ${runAt.toISOString()}::timestamptz)`);
     return;
   }
-  await db.execute(sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${maxAttempts}::int, job_key => ${key}::text, run_at => ${runAt?.toISOString() ?? null}::timestamptz)`);
+  // graphile-worker's add_job adds nothing when a worker is taking the key's waiting job at that
+  // moment: it waits for the taking, then finds the job running. The change that called for this
+  // job (an approval given while its payout's start was being taken) would go unseen; asked again,
+  // add_job finds the job running and adds this one behind it. add_job_quietly and addJobs
+  // (db/shared-sql/job-rows.ts) ask again the same way.
+  for (let tries = 0; tries < 3; tries++) {
+    const { rows } = await db.execute<{ id: string | null }>(sql`select (graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json,
+      max_attempts => ${maxAttempts}::int, job_key => ${key}::text, run_at => ${runAt?.toISOString() ?? null}::timestamptz)).id::text as id`);
+    if (rows[0]?.id) return;
+  }
+  throw new Error(`the job of key ${key} was taken three times while being added`);
 }
 
 /**
