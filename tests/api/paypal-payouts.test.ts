@@ -12,7 +12,7 @@ import { createTransfer } from './admin-fixtures.js';
 // status as the truth, a lost answer asked about and never paid twice, unclaimed items waited for
 // and, when PayPal sends them back, left to staff. PayPal's webhooks are answered at once and bring
 // an enquiry forward only once PayPal, asked by a job afterwards, verified their signature for our
-// PAYPAL_WEBHOOK_ID.
+// PAYPAL_WEBHOOK_ID, on the very bytes PayPal sent.
 
 let t: TestApp;
 let unconfigured: TestApp;
@@ -54,11 +54,14 @@ const entries = (id: string, kind: string) => t.database.db.select().from(ledger
 /** Whether the sender got an e-mail about the transfer whose subject says this. */
 const senderToldOf = async (reference: string, subject: RegExp) => (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, sender.email)))
   .some((m) => m.subject.includes(reference) && subject.test(m.subject));
-const webhook = (body: unknown, headers: Record<string, string> = {}, app = t) => app.request({ method: 'POST', url: '/api/rails/paypal/webhook', payload: body as object, headers });
+const WEBHOOK_URL = '/api/rails/paypal/webhook';
+/** A webhook whose body is this very text, sent as JSON. */
+const webhook = (text: string, headers: Record<string, string> = {}, app = t) =>
+  app.request({ method: 'POST', url: WEBHOOK_URL, payload: text, headers: { 'content-type': 'application/json', ...headers } });
 /** PayPal's webhook as it arrives, signed for our webhook id. */
 const signed = async (eventType: string, batch: Parameters<PayPalServer['payouts']['webhook']>[1], app = t) => {
-  const { body, headers } = paypal.payouts.signedWebhook(eventType, batch);
-  return webhook(body, headers, app);
+  const { text, headers } = paypal.payouts.signedWebhook(eventType, batch);
+  return webhook(text, headers, app);
 };
 /** When the attempt's next enquiry is due (its waiting job), or undefined when none waits. */
 const nextEnquiry = async (attemptId: string, app = t) => {
@@ -226,10 +229,10 @@ describe('a payout to a PayPal account', () => {
     const batch = paypal.payouts.bySenderBatchId(attempt!.reference)!;
     const real = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.UNCLAIMED', batch);
     // PayPal's own webhook altered on the way to say the item succeeded; one signed for another account's webhook; one with no signature.
-    const altered = { ...(real.body as object), event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: { ...(real.body as { resource: object }).resource, transaction_status: 'SUCCESS' } };
+    const altered = JSON.stringify({ ...real.event, event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: { ...(real.event.resource as object), transaction_status: 'SUCCESS' } });
     const elsewhere = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', { ...batch, item: { ...batch.item, status: 'SUCCESS' } }, 'OTHERACCOUNTWEBHOOK');
-    for (const [body, headers] of [[altered, real.headers], [elsewhere.body, elsewhere.headers], [altered, {}]] as const) {
-      expect((await webhook(body, headers)).statusCode).toBe(200);
+    for (const [text, headers] of [[altered, real.headers], [elsewhere.text, elsewhere.headers], [altered, {}]] as const) {
+      expect((await webhook(text, headers)).statusCode).toBe(200);
     }
     // Each kept, marked unverified once its verification is done; PayPal was asked about the two that carried a signature.
     await verified();
@@ -240,7 +243,58 @@ describe('a payout to a PayPal account', () => {
     expect((await attempts(paid.id))[0]).toMatchObject({ state: 'pending', enquiries: asked });
     expect(await transfer(paid.id)).toMatchObject({ payout_status: 'not_sent' });
     expect(await entries(paid.id, 'payout')).toEqual([]);
-    expect((await webhook({ event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: {} })).statusCode).toBe(200);
+    expect((await webhook(JSON.stringify({ event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: {} }))).statusCode).toBe(200);
+  });
+
+  it('a webhook is verified on the bytes PayPal sent: its text however written is; one space added after signing is not, though the JSON is the same', async () => {
+    const email = 'exact.bytes@example.com';
+    paypal.payouts.receiverStatus(email, 'UNCLAIMED');
+    const paid = await paidTransfer(email);
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    for (let i = 0; i < 3; i++) await enquire(ctx(), attempt!.id);
+    const due = (await nextEnquiry(attempt!.id))!;
+    const asked = (await attempts(paid.id))[0]!.enquiries;
+    const batch = paypal.payouts.setItemStatus(attempt!.reference, 'SUCCESS');
+
+    // PayPal's signed webhook with a space added on the way: the same JSON, other bytes.
+    const real = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch);
+    const spaced = real.text.replace('{', '{ ');
+    expect(JSON.parse(spaced)).toEqual(real.event);
+    expect((await webhook(spaced, real.headers)).statusCode).toBe(200);
+    await verified();
+    expect((await stored(attempt!.reference)).map((c) => c.signature_ok)).toEqual([false]);
+    expect(await nextEnquiry(attempt!.id)).toEqual(due);
+    expect((await attempts(paid.id))[0]).toMatchObject({ state: 'pending', enquiries: asked });
+
+    // PayPal's event written otherwise than its re-encoding would be: indented, é escaped as \u00e9.
+    const event = { ...paypal.payouts.webhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch), summary: 'Paiement réclamé' };
+    const text = JSON.stringify(event, null, 2).replaceAll('é', '\\u00e9');
+    expect(text).toContain('"summary": "Paiement r\\u00e9clam\\u00e9"');
+    expect(JSON.stringify(JSON.parse(text))).not.toBe(text);
+    expect((await webhook(text, paypal.payouts.sign(text))).statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).status, { timeout: 12_000 }).toBe('completed');
+    await verified();
+    // Each kept as it arrived: the event PayPal sent, é and all.
+    expect((await stored(attempt!.reference)).map((c) => [c.signature_ok, c.body])).toEqual([[false, real.event], [true, event]]);
+    // Paid by the enquiry the verified webhook brought forward, once.
+    expect((await attempts(paid.id))[0]!.settled_at!.getTime()).toBeLessThan(due.getTime());
+    expect(paypal.payouts.made.get(attempt!.reference)).toBe(1);
+  });
+
+  it('a webhook body that is no JSON object, could not be stored, is not UTF-8 or is not sent as JSON: refused with a 4xx, nothing stored', async () => {
+    const kept = async () => (await t.database.db.select({ id: railCallbacks.id }).from(railCallbacks)).length;
+    const before = await kept();
+    for (const text of ['{"id": "WH-1",', '', '[]', 'null', '"WH-1"', '{"id": "WH-\\u0000"}']) {
+      const answer = await webhook(text);
+      expect(answer.statusCode, text).toBe(400);
+      expect(answer.json(), text).toMatchObject({ code: 'bad_request' });
+    }
+    const latin1 = Buffer.from('{"summary": "Paiement réclamé"}', 'latin1');
+    expect((await t.request({ method: 'POST', url: WEBHOOK_URL, payload: latin1, headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
+    const form = await t.request({ method: 'POST', url: WEBHOOK_URL, payload: 'id=WH-1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.statusCode).toBe(415);
+    expect(await kept()).toBe(before);
   });
 
   it('a verified webhook brings the enquiry forward; PayPal asked is what moves the attempt', async () => {
@@ -272,19 +326,19 @@ describe('a payout to a PayPal account', () => {
     const due = (await nextEnquiry(attempt!.id))!;
 
     const batch = paypal.payouts.setItemStatus(attempt!.reference, 'SUCCESS');
-    const { body, headers } = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch);
+    const { text, event, headers } = paypal.payouts.signedWebhook('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', batch);
     const release = paypal.payouts.holdVerifyNext();
     const calls = paypal.payouts.verifyCalls.length;
     const asked = () => paypal.payouts.verifyCalls.slice(calls).filter((c) => c.transmissionId === headers['paypal-transmission-id']);
-    expect((await webhook(body, headers)).statusCode).toBe(200);
+    expect((await webhook(text, headers)).statusCode).toBe(200);
     // Answered while PayPal's verification, held on its way, had not been answered.
     expect(asked().filter((c) => c.status !== null)).toEqual([]);
     expect(await stored(attempt!.reference)).toMatchObject([{ signature_ok: null }]);
 
     // The job's call reaches PayPal; the same event delivered again meanwhile is stored, not queued again.
     await expect.poll(() => asked().length, { timeout: 10_000 }).toBe(1);
-    expect((await webhook(body, headers)).statusCode).toBe(200);
-    const key = `paypal-webhook:${(body as { id: string }).id}`;
+    expect((await webhook(text, headers)).statusCode).toBe(200);
+    const key = `paypal-webhook:${event.id as string}`;
     expect((await t.database.db.execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${key}`)).rows[0]!.n).toBe(1);
 
     // PayPal answers 503: asked again later, then verified; the enquiry brought forward pays it.
@@ -305,7 +359,7 @@ describe('a payout to a PayPal account', () => {
     await verified();
     expect(verifications()).toBe(before);
     const huge = { event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', padding: 'x'.repeat(70_000) };
-    expect((await webhook(huge)).statusCode).toBe(413);
+    expect((await webhook(JSON.stringify(huge))).statusCode).toBe(413);
   });
 
   it('without PAYPAL_WEBHOOK_ID, webhooks are kept unchecked and move nothing: the payout follows its enquiries alone', async () => {

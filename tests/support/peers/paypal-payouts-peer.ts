@@ -8,9 +8,10 @@ import type { Failure } from '../paypal-server.js';
 // GET /v1/payments/payouts-item/{payout_item_id} read it; the test moves an item's status as PayPal
 // would (claimed, returned after 30 days, reversed) and sends PAYMENT.PAYOUTS-ITEM.* webhooks,
 // signed as PayPal signs them (SHA256withRSA over "transmission id|time|webhook id|CRC32 of the
-// body"), which POST /v1/notifications/verify-webhook-signature checks as PayPal does, answering
-// verification_status SUCCESS or FAILURE; it can be down (503) or hold a call on its way, and logs
-// each call it got.
+// body's bytes"), which POST /v1/notifications/verify-webhook-signature checks as PayPal does:
+// against the CRC32 of its webhook_event's text exactly as the call sent it (the webhook's bytes
+// re-encoded, even into the same JSON, are not what was signed), answering verification_status
+// SUCCESS or FAILURE; it can be down (503) or hold a call on its way, and logs each call it got.
 
 /** The payout item statuses PayPal reports. */
 export type ItemStatus = 'SUCCESS' | 'PENDING' | 'UNCLAIMED' | 'RETURNED' | 'ONHOLD' | 'BLOCKED' | 'REFUNDED' | 'REVERSED' | 'FAILED' | 'DENIED';
@@ -56,34 +57,42 @@ export class PayPalPayoutsPeer {
     return batch;
   }
 
-  /** PayPal's webhook body for an item's event, e.g. PAYMENT.PAYOUTS-ITEM.SUCCEEDED. */
-  webhook(eventType: string, batch: Pick<PayoutBatch, 'id' | 'item'>): unknown {
+  /** PayPal's webhook event about an item, e.g. PAYMENT.PAYOUTS-ITEM.SUCCEEDED, its members in PayPal's order. */
+  webhook(eventType: string, batch: Pick<PayoutBatch, 'id' | 'item'>): Record<string, unknown> {
     return {
-      id: `WH-${randomBytes(6).toString('hex').toUpperCase()}`, event_type: eventType, resource_type: 'payouts_item',
+      id: `WH-${randomBytes(6).toString('hex').toUpperCase()}`, event_version: '1.0', create_time: new Date().toISOString(),
+      resource_type: 'payouts_item', event_type: eventType, summary: `A payout item is now ${batch.item.status}`,
       resource: this.itemJson(batch),
     };
   }
 
   /**
-   * The webhook as PayPal delivers it: its body and the transmission headers signing it for
-   * `webhookId` (ours unless told: another account's webhook id makes a signature we do not verify).
+   * The webhook as PayPal delivers it: its body's text (the event as JSON), the event, and the
+   * transmission headers signing that text for `webhookId`.
    */
-  signedWebhook(eventType: string, batch: Pick<PayoutBatch, 'id' | 'item'>, webhookId = this.webhookId): { body: unknown; headers: Record<string, string> } {
-    const body = this.webhook(eventType, batch);
+  signedWebhook(eventType: string, batch: Pick<PayoutBatch, 'id' | 'item'>, webhookId = this.webhookId): { text: string; event: Record<string, unknown>; headers: Record<string, string> } {
+    const event = this.webhook(eventType, batch);
+    const text = JSON.stringify(event);
+    return { text, event, headers: this.sign(text, webhookId) };
+  }
+
+  /**
+   * The transmission headers PayPal sends a webhook's body with: its signature over that very
+   * text, for `webhookId` (ours unless told: another account's webhook id makes a signature we do
+   * not verify).
+   */
+  sign(text: string, webhookId = this.webhookId): Record<string, string> {
     const id = randomUUID();
     const time = new Date().toISOString();
-    const signature = sign('sha256', Buffer.from(this.signedText(id, time, webhookId, body)), this.keys.privateKey).toString('base64');
+    const signature = sign('sha256', Buffer.from(this.signedText(id, time, webhookId, text)), this.keys.privateKey).toString('base64');
     return {
-      body,
-      headers: {
-        'paypal-auth-algo': 'SHA256withRSA', 'paypal-cert-url': `${this.base()}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
-        'paypal-transmission-id': id, 'paypal-transmission-sig': signature, 'paypal-transmission-time': time,
-      },
+      'paypal-auth-algo': 'SHA256withRSA', 'paypal-cert-url': `${this.base()}/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77`,
+      'paypal-transmission-id': id, 'paypal-transmission-sig': signature, 'paypal-transmission-time': time,
     };
   }
 
-  private signedText(transmissionId: string, time: string, webhookId: string, event: unknown): string {
-    return `${transmissionId}|${time}|${webhookId}|${crc32(JSON.stringify(event))}`;
+  private signedText(transmissionId: string, time: string, webhookId: string, eventText: string): string {
+    return `${transmissionId}|${time}|${webhookId}|${crc32(eventText)}`;
   }
 
   /**
@@ -113,20 +122,21 @@ export class PayPalPayoutsPeer {
     const answer: Send = (status, json) => { call.status = status; send(status, json); };
     const fault = this.verifyFaults.shift();
     if (fault?.kind === 'held') {
-      void fault.released.then((then) => (then === 'down' ? answer(503, { name: 'SERVICE_UNAVAILABLE' }) : this.verdict(body, answer)));
+      void fault.released.then((then) => (then === 'down' ? answer(503, { name: 'SERVICE_UNAVAILABLE' }) : this.verdict(raw, body, answer)));
       return;
     }
     if (fault?.kind === 'down') return answer(503, { name: 'SERVICE_UNAVAILABLE' });
-    return this.verdict(body, answer);
+    return this.verdict(raw, body, answer);
   }
 
-  private verdict(body: Record<string, unknown>, send: Send): void {
+  private verdict(raw: string, body: Record<string, unknown>, send: Send): void {
     const fields = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id'] as const;
     const missing = fields.filter((f) => typeof body[f] !== 'string' || body[f] === '');
     if (missing.length > 0 || typeof body.webhook_event !== 'object' || body.webhook_event === null) {
       return send(400, { name: 'VALIDATION_ERROR', message: 'Invalid request - see details', details: [...missing, ...(body.webhook_event ? [] : ['webhook_event'])].map((field) => ({ field, issue: 'MISSING_REQUIRED_PARAMETER' })) });
     }
-    const text = this.signedText(body.transmission_id as string, body.transmission_time as string, body.webhook_id as string, body.webhook_event);
+    // The CRC32 of the event's text as the call carried it, not of the JSON it parses to.
+    const text = this.signedText(body.transmission_id as string, body.transmission_time as string, body.webhook_id as string, memberText(raw, 'webhook_event')!);
     let ok = false;
     try {
       ok = body.auth_algo === 'SHA256withRSA' && verify('sha256', Buffer.from(text), this.keys.publicKey, Buffer.from(body.transmission_sig as string, 'base64'));
@@ -202,4 +212,41 @@ export class PayPalPayoutsPeer {
       items: [this.itemJson(b)],
     };
   }
+}
+
+/**
+ * The exact text of a member's value in a JSON object's text, as it was written (undefined when the
+ * object has no such member). `json` is known to be a JSON object.
+ */
+function memberText(json: string, name: string): string | undefined {
+  for (let at = json.indexOf('{') + 1; at > 0 && at < json.length;) {
+    const keyStart = json.indexOf('"', at);
+    if (keyStart < 0) return undefined;
+    const keyEnd = stringEnd(json, keyStart);
+    const valueStart = json.indexOf(':', keyEnd) + 1;
+    const valueEnd = memberEnd(json, valueStart);
+    if (JSON.parse(json.slice(keyStart, keyEnd)) === name) return json.slice(valueStart, valueEnd).trim();
+    at = valueEnd + 1;
+  }
+  return undefined;
+}
+
+/** Where the JSON string opening at `start` ends (just past its closing quote). */
+function stringEnd(json: string, start: number): number {
+  let at = start + 1;
+  while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
+  return at + 1;
+}
+
+/** Where the member value starting at `start` ends: the comma or brace after it, outside any string or nesting. */
+function memberEnd(json: string, start: number): number {
+  let depth = 0;
+  for (let at = start; at < json.length; at++) {
+    const c = json[at];
+    if (c === '"') at = stringEnd(json, at) - 1;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && depth-- === 0) return at;
+    else if (c === ',' && depth === 0) return at;
+  }
+  return json.length;
 }

@@ -72,7 +72,7 @@ export class PayPalPayouts {
         amount: { value: order.amount, currency: order.currency },
       }],
     };
-    const answer = await this.call('POST', '/v1/payments/payouts', body);
+    const answer = await this.call('POST', '/v1/payments/payouts', JSON.stringify(body));
     if (answer.kind === 'none') return unknown(step('disburse', null, null, answer.message), answer.message);
     const { status, json } = answer;
     if (status === 201 || status === 200) return batchOutcome(json, step('disburse', status, null, null));
@@ -100,14 +100,17 @@ export class PayPalPayouts {
   /**
    * PayPal's own check of a webhook's signature (POST /v1/notifications/verify-webhook-signature),
    * with the transmission headers it came with and our webhook's id: true when PayPal answers
-   * SUCCESS, false on FAILURE, null when PayPal gave no readable answer.
+   * SUCCESS, false on FAILURE, null when PayPal gave no readable answer. `eventText` is the webhook's
+   * body exactly as PayPal sent it (a JSON object): it goes into the call as it is, since PayPal
+   * checks its signature against those bytes, not against a re-encoding of them.
    */
-  async verifyWebhook(webhookId: string, headers: WebhookHeaders, event: unknown): Promise<boolean | null> {
-    const answer = await this.call('POST', '/v1/notifications/verify-webhook-signature', {
+  async verifyWebhook(webhookId: string, headers: WebhookHeaders, eventText: string): Promise<boolean | null> {
+    const fields = JSON.stringify({
       auth_algo: headers['paypal-auth-algo'], cert_url: headers['paypal-cert-url'], transmission_id: headers['paypal-transmission-id'],
       transmission_sig: headers['paypal-transmission-sig'], transmission_time: headers['paypal-transmission-time'],
-      webhook_id: webhookId, webhook_event: event,
+      webhook_id: webhookId,
     });
+    const answer = await this.call('POST', '/v1/notifications/verify-webhook-signature', `${fields.slice(0, -1)},"webhook_event":${eventText}}`);
     if (answer.kind === 'none' || answer.status !== 200) return null;
     const verdict = z.object({ verification_status: z.enum(['SUCCESS', 'FAILURE']) }).safeParse(answer.json);
     return verdict.success ? verdict.data.verification_status === 'SUCCESS' : null;
@@ -132,12 +135,13 @@ export class PayPalPayouts {
     return body.access_token;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ kind: 'answer'; status: number; json: unknown } | { kind: 'none'; message: string }> {
+  /** One call to PayPal; `json` is the request body, already encoded. */
+  private async call(method: 'GET' | 'POST', path: string, json?: string): Promise<{ kind: 'answer'; status: number; json: unknown } | { kind: 'none'; message: string }> {
     try {
       const res = await fetch(new URL(path, this.options.baseUrl), {
         method,
         headers: { Authorization: `Bearer ${await this.accessToken()}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: json,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       return { kind: 'answer', status: res.status, json: await res.json().catch(() => ({})) };

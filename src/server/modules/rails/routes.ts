@@ -6,7 +6,7 @@ import { AppError } from '@core/errors.js';
 import { replies } from '@server/lib/contract.js';
 import { actorOf, requireUser } from '@server/lib/guards.js';
 import type { ApiModule } from '../module.js';
-import { PAYPAL_WEBHOOK_MAX_BYTES } from './paypal-webhooks.js';
+import { PAYPAL_WEBHOOK_MAX_BYTES, paypalWebhookText } from './paypal-webhooks.js';
 import { collectionStatus, listRails, payoutsOf, receiveCallback, receivePaypalWebhook, setBalanceWarning, setRailEnabled, startCollection } from './service.js';
 
 // Payout rails (docs/rules/payout-rails.md): their state for staff, the admin's switch, a
@@ -86,14 +86,20 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   // PayPal's webhooks (PAYMENT.PAYOUTS-ITEM.*) are signals like the operators' callbacks: stored
   // and answered at once; PayPal is asked afterwards, by a job, whether it sent one, and only then
-  // about the payout its item names (docs/rules/payout-rails.md#paypal-payouts).
-  app.post('/rails/paypal/webhook', {
-    config: { access: 'public' },
-    bodyLimit: PAYPAL_WEBHOOK_MAX_BYTES,
-    schema: { summary: "PayPal's payout item webhook: stored; once PayPal verifies its signature (PAYPAL_WEBHOOK_ID), PayPal is asked about the payout (operator)", response: replies({ 200: ReceivedSchema }) },
-  }, async (request) => {
-    await receivePaypalWebhook(ctx, request.body, request.headers);
-    return { received: true as const };
+  // about the payout its item names (docs/rules/payout-rails.md#paypal-payouts). Its body is read
+  // as the text PayPal sent and signed, and only as JSON, by a parser of a scope of its own (named
+  // app too: scripts/error-codes-declared.test.ts finds routes as app.<verb>).
+  await app.register(async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, paypalWebhookText);
+    app.post('/rails/paypal/webhook', {
+      config: { access: 'public' },
+      bodyLimit: PAYPAL_WEBHOOK_MAX_BYTES,
+      schema: { summary: "PayPal's payout item webhook: stored; once PayPal verifies its signature (PAYPAL_WEBHOOK_ID), PayPal is asked about the payout (operator)", response: replies({ 200: ReceivedSchema }) },
+    }, async (request) => {
+      await receivePaypalWebhook(ctx, typeof request.body === 'string' ? request.body : '', request.headers);
+      return { received: true as const };
+    });
   });
 };
 export default routes;
