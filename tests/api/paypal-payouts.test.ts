@@ -272,7 +272,7 @@ describe('a payout to a PayPal account', () => {
     const text = JSON.stringify(event, null, 2).replaceAll('é', '\\u00e9');
     expect(text).toContain('"summary": "Paiement r\\u00e9clam\\u00e9"');
     expect(JSON.stringify(JSON.parse(text))).not.toBe(text);
-    expect((await webhook(text, paypal.payouts.sign(text))).statusCode).toBe(200);
+    expect((await webhook(text, { ...paypal.payouts.sign(text), 'content-type': 'application/json; charset=utf-8' })).statusCode).toBe(200);
     await expect.poll(async () => (await transfer(paid.id)).status, { timeout: 12_000 }).toBe('completed');
     await verified();
     // Each kept as it arrived: the event PayPal sent, é and all.
