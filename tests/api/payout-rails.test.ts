@@ -219,6 +219,51 @@ describe('a payout through Airtel Money Gabon', () => {
     expect(await payoutEntries(paid.id)).toHaveLength(1);
   });
 
+  it('callbacks arriving together are each stored before their answer; one the database cannot store fails alone', async () => {
+    const paid = await Promise.all([paidTransfer(), paidTransfer(), paidTransfer()]);
+    airtel.failNext('disburse', { kind: 'lost' }, 3);
+    for (const p of paid) await startPayout(ctx(), p.id);
+    const references = await Promise.all(paid.map(async (p) => (await attempts(p.id))[0]!.reference));
+    const storedBefore = (await t.database.db.select().from(railCallbacks)).length;
+
+    // A burst, as operators send them: each attempt's callback three times, two forged, and one whose
+    // text PostgreSQL refuses (a NUL character), all at once.
+    const post = (id: string, message = 'paid') => t.request({ method: 'POST', url: '/api/rails/airtel/callback', payload: { transaction: { id, status_code: 'TS', message } } });
+    const burst = await Promise.all([
+      ...references.flatMap((reference) => [post(reference), post(reference), post(reference)]),
+      post(crypto.randomUUID()), post(crypto.randomUUID()),
+      post(references[0]!, 'paid\u0000'),
+    ]);
+    const refused = burst.pop();
+    expect(burst.map((a) => a.statusCode)).toEqual(Array(11).fill(200));
+    expect(refused!.statusCode).toBe(500);
+    expect((await t.database.db.select().from(railCallbacks)).length).toBe(storedBefore + 11);
+    // Each attempt named is asked about and paid once, whatever the callbacks said or how often.
+    for (const p of paid) await expect.poll(async () => (await attempts(p.id))[0]!.state, { timeout: 10_000 }).toBe('succeeded');
+    for (const reference of references) expect(airtel.paidCount(reference)).toBe(1);
+    for (const p of paid) expect(await payoutEntries(p.id)).toHaveLength(1);
+  });
+
+  it('an enquiry that answers an attempt while its request is on its way: the request\'s answer is written after it, the payout recorded once', async () => {
+    const paid = await paidTransfer();
+    airtel.failNext('disburse', { kind: 'held' });
+    const starting = startPayout(ctx(), paid.id);
+    await expect.poll(() => airtel.heldCount()).toBe(1);
+    const [attempt] = await attempts(paid.id);
+    // A callback's enquiry meanwhile: Airtel knows nothing of it yet.
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('unknown');
+
+    airtel.releaseHeld();
+    expect(await starting).toBe('sent');
+    const [answered] = await attempts(paid.id);
+    expect(answered!.state).toBe('succeeded');
+    expect(answered!.steps.map((s) => s.state)).toEqual(['unknown', 'succeeded']);
+    expect(airtel.paidCount(answered!.reference)).toBe(1);
+    expect(await payoutEntries(paid.id)).toHaveLength(1);
+    expect(await transfer(paid.id)).toMatchObject({ payout_status: 'sent', status: 'completed' });
+  });
+
   it('switched off mid-flight: the payout under way finishes as it is', async () => {
     const paid = await paidTransfer();
     airtel.failNext('disburse', { kind: 'lost' });

@@ -51,12 +51,6 @@ export async function removeJob(db: Db | Tx, key: string): Promise<void> {
   await db.execute(sql`select graphile_worker.remove_job(${key}::text)`);
 }
 
-/** The payload of the job of this key that no worker holds, its row locked (a worker skips it) until the transaction ends. */
-export async function waitingPayload(tx: Tx, key: string): Promise<unknown> {
-  const rows = await tx.execute(sql`select payload from graphile_worker._private_jobs where key = ${key} and locked_at is null for update`);
-  return (rows.rows[0] as { payload: unknown } | undefined)?.payload ?? null;
-}
-
 /**
  * Takes up to `count` other due jobs of the task for the worker running job `ownJobId` (a batch),
  * as graphile-worker takes one: locked by the same worker, their attempt counted. One the worker

@@ -31,12 +31,6 @@ export function enqueueOnce(db: Db | Tx, kind: JobKind, payload: unknown, maxAtt
 export const removeJob = (db: Db | Tx, key: string): Promise<void> => repo.removeJob(db, key);
 
 /**
- * The payload of the job of this key still waiting (not taken by a worker), locked until the
- * caller's transaction ends so no worker takes it meanwhile: to add to it before re-adding it.
- */
-export const waitingPayload = (tx: Tx, key: string): Promise<unknown> => repo.waitingPayload(tx, key);
-
-/**
  * A job to add in the very statement of the change that causes it (one round trip instead of a
  * transaction's several): the statement writes its row with db/shared-sql/job-rows.ts.
  */

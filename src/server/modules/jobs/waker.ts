@@ -13,14 +13,20 @@ const CHANNEL = 'jobs:insert';
 const EVERY_MS = 20;
 
 export interface JobWaker {
-  /** `count` jobs have committed: the workers hear of them within EVERY_MS. */
-  added(count: number): void;
+  /**
+   * `count` jobs have committed: the workers hear of them within EVERY_MS. Jobs a worker takes
+   * 'in batches' (with the others of their kind waiting: takeDueJobs, a payout's enquiries) wake
+   * one worker of each process however many came meanwhile, so they go in a few batches, not one
+   * per idle worker of a few jobs each, every batch costing its statements.
+   */
+  added(count: number, taken?: 'one by one' | 'in batches'): void;
   /** Sends what is pending now; nothing more afterwards. */
   close(): Promise<void>;
 }
 
 export function jobWaker(pool: pg.Pool, log: Logger): JobWaker {
   let pending = 0;
+  let batchPending = false;
   let lastSent = 0;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -29,8 +35,9 @@ export function jobWaker(pool: pg.Pool, log: Logger): JobWaker {
   function send() {
     timer = null;
     lastSent = Date.now();
-    const count = pending;
+    const count = pending + (batchPending ? 1 : 0);
     pending = 0;
+    batchPending = false;
     sending = pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ count })]).then(
       () => {},
       (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'waking the job workers failed; they find the jobs when they next look'),
@@ -38,9 +45,10 @@ export function jobWaker(pool: pg.Pool, log: Logger): JobWaker {
   }
 
   return {
-    added(count) {
+    added(count, taken = 'one by one') {
       if (closed) return;
-      pending += count;
+      if (taken === 'in batches') batchPending = true;
+      else pending += count;
       timer ??= setTimeout(send, Math.max(0, lastSent + EVERY_MS - Date.now()));
     },
     async close() {

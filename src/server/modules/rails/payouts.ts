@@ -317,15 +317,24 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome, 
 }
 
 /**
- * `applyOutcome` for the answers to a batch's sends, in one transaction: the attempts written in
- * one statement, the next enquiries of those still open in one and the waiting ones of those
- * ended removed in one, the succeeded payouts recorded set-wise (their books last). An attempt
- * answered meanwhile (by a callback's enquiry) has its answer written alone, as `applyOutcome` does.
+ * `applyOutcome` for the answers to a batch's sends or enquiries, in one transaction: the attempts
+ * written in one statement, the next enquiries of those still open in one and the waiting ones of
+ * those ended removed in one, the succeeded payouts recorded set-wise (their books last). The
+ * attempts answered meanwhile (a callback's enquiry racing the send) are read again, locked, and
+ * written as they now are, two statements for them all.
  */
 async function applyOutcomes(ctx: Ctx, answers: readonly { attempt: AttemptRow; outcome: MoneyOutcome }[]): Promise<void> {
   if (answers.length === 0) return;
   const written = await ctx.db.transaction(async (tx) => {
     const all = await writeOutcomes(tx, answers.map(({ attempt, outcome }) => ({ seen: attempt, outcome })), ctx.config.payoutUnknownAfterMs);
+    const meanwhile = answers.filter(({ attempt }) => !all.has(attempt.id));
+    if (meanwhile.length > 0) {
+      const current = new Map((await tx.select().from(payoutAttempts)
+        .where(sql`${payoutAttempts.id} = any(${sql.param(meanwhile.map(({ attempt }) => attempt.id))}::uuid[])`)
+        .orderBy(payoutAttempts.id).for('update')).map((a) => [a.id, a]));
+      const again = meanwhile.flatMap(({ attempt, outcome }) => (current.has(attempt.id) ? [{ seen: current.get(attempt.id)!, outcome }] : []));
+      for (const [id, w] of await writeOutcomes(tx, again, ctx.config.payoutUnknownAfterMs)) all.set(id, w);
+    }
     const done = [...all.values()];
     const askAgain = done.filter((w) => w.askAgainAt);
     await scheduleEnquiriesAt(tx, askAgain.map((w) => ({ attemptId: w.attempt.id, at: w.askAgainAt! })));
@@ -335,7 +344,6 @@ async function applyOutcomes(ctx: Ctx, answers: readonly { attempt: AttemptRow; 
     for (const w of done) if (w.reversed) await recordReversal(ctx, tx, w.attempt);
     return all;
   });
-  for (const { attempt, outcome } of answers) if (!written.has(attempt.id)) await applyOutcome(ctx, attempt.id, outcome);
   // After the commit, out of the payouts' way (as applyOutcome does).
   const rails = new Set(answers.filter(({ outcome }) => outcome.step.http_status !== null && outcome.step.http_status < 500).map(({ attempt }) => attempt.rail));
   for (const rail of rails) await railAnswered(ctx.db, rail);

@@ -5,13 +5,13 @@ import { parseAmount, toDecimal } from '@core/money.js';
 import { isMobileRail, RAIL_CURRENCY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
 import type { Db } from '@server/db/client.js';
-import { payoutAttempts, payoutRails, railCallbacks } from '@server/db/schema.js';
+import { payoutAttempts, payoutRails } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { attemptsOf, type AttemptRow } from './attempts.js';
 import { enquireCollectionSoon } from './collections.js';
 import { airtelCallbackReference } from './airtel.js';
+import { storeCallback } from './callback-store.js';
 import { mtnCallbackReference } from './mtn.js';
-import { enquireSoonSql } from './payouts.js';
 import { missingVariables, railConfigured } from './registry.js';
 import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
 
@@ -132,18 +132,15 @@ export async function payoutsOf(ctx: Ctx, transferId: string): Promise<PayoutAtt
  * An operator's callback: stored as it arrived, then, when it names an attempt of ours (a payout
  * or a collection), that attempt is asked about at once. Nothing else: only the operator's answer
  * to the enquiry moves an attempt, so a forged, repeated or out-of-order callback changes nothing.
- * Two statements for a payout's. PayPal's webhooks: paypal-webhooks.ts.
+ * A payout's takes one statement, shared with the callbacks arriving with it (callback-store.ts).
+ * PayPal's webhooks: paypal-webhooks.ts.
  */
 export async function receiveCallback(ctx: Pick<AppContext, 'config' | 'db' | 'jobWaker'>, operator: 'airtel' | 'mtn', body: unknown, headers: Record<string, string | string[] | undefined>): Promise<void> {
   const reference = operator === 'airtel' ? airtelCallbackReference(body, headers, ctx.config.AIRTEL_CALLBACK_SECRET) : mtnCallbackReference(body, headers);
   const signed = operator === 'airtel' && ctx.config.AIRTEL_CALLBACK_SECRET ? reference !== null : null;
-  // One statement, one commit: it stores what arrived, finds the payout it names and asks about it
-  // now. What arrived is kept whatever follows; a wake-up lost only waits for the workers' next look.
-  const { rows } = await ctx.db.execute<{ id: string }>(sql`with stored as (
-      insert into ${railCallbacks} (operator, reference, signature_ok, body) values (${operator}, ${reference}, ${signed}, ${JSON.stringify(body ?? {})}::jsonb)),
-    named as (select id from ${payoutAttempts} where ${reference !== null}::boolean and reference = ${reference ?? ''})
-    select id, ${enquireSoonSql(sql`id`)} from named`);
+  // What arrived is kept whatever follows; a wake-up lost only waits for the workers' next look.
+  const namedPayout = await storeCallback(ctx.db, { operator, reference, signature_ok: signed, body });
   if (reference === null) return;
-  if (rows[0]) ctx.jobWaker.added(1);
+  if (namedPayout) ctx.jobWaker.added(1, 'in batches');
   else await ctx.db.transaction((tx) => enquireCollectionSoon(tx, reference));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
 import { returnReasonKey } from '@core/bank.js';
@@ -8,9 +9,9 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { t, type Lang } from '@server/i18n.js';
 import type { Mailer, MailMessage } from '../mail/service.js';
-import { enqueue, waitingPayload, type NewJob } from '../jobs/service.js';
+import type { NewJob } from '../jobs/service.js';
 import { deliverMail, queueMail } from '../mail/service.js';
-import { addJobs, waitingPayloads, type JobSpec } from '@server/db/shared-sql/job-rows.js';
+import { addJobs, quietJobAdd, type JobSpec } from '@server/db/shared-sql/job-rows.js';
 import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
@@ -144,14 +145,7 @@ async function sendSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, request: Trans
     for (const step of steps) if (profile) await queueMail(ctx, tx, transferMail(ctx, [step], request, profile));
     return;
   }
-  const key = groupKey(request.id);
-  const waiting = GroupSchema.safeParse(await waitingPayload(tx, key));
-  const now = Date.now();
-  const group = waiting.success
-    ? { ...waiting.data, steps: [...waiting.data.steps, ...steps] }
-    : { mail_id: randomUUID(), transfer_id: request.id, first_at: new Date(now).toISOString(), steps };
-  const runAt = Math.min(now + windowSeconds * 1000, Date.parse(group.first_at) + 5 * windowSeconds * 1000);
-  await enqueue(tx, 'transfer_mail', group, ctx.config.JOB_MAX_ATTEMPTS, key, new Date(Math.max(runAt, now)));
+  await groupSteps(ctx, tx, [{ transferId: request.id, steps }]);
 }
 
 /**
@@ -166,23 +160,46 @@ function sendMany(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { req
 
 /** `sendMany` with steps of one transfer done together, in their order; without a grouping window, one e-mail per step as `sendSteps` sends. */
 async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
-  const windowSeconds = ctx.config.MAIL_GROUP_SECONDS;
-  const now = Date.now();
-  const first_at = new Date(now).toISOString();
-  const fresh = (id: string, steps: MailStep[]) => ({ mail_id: randomUUID(), transfer_id: id, first_at, steps });
-  if (windowSeconds === 0) {
-    await addJobs(tx, items.flatMap(({ request, steps }) => steps.map((step): JobSpec => ({ identifier: 'transfer_mail', payload: fresh(request.id, [step]), max_attempts: ctx.config.JOB_MAX_ATTEMPTS }))));
+  if (ctx.config.MAIL_GROUP_SECONDS === 0) {
+    const first_at = new Date().toISOString();
+    await addJobs(tx, items.flatMap(({ request, steps }) => steps.map((step): JobSpec => ({
+      identifier: 'transfer_mail', payload: { mail_id: randomUUID(), transfer_id: request.id, first_at, steps: [step] }, max_attempts: ctx.config.JOB_MAX_ATTEMPTS,
+    }))));
     return;
   }
-  const waiting = await waitingPayloads(tx, items.map((i) => groupKey(i.request.id)));
-  const specs = items.map(({ request, steps }): JobSpec => {
-    const key = groupKey(request.id);
-    const before = GroupSchema.safeParse(waiting.get(key));
-    const group = before.success ? { ...before.data, steps: [...before.data.steps, ...steps] } : fresh(request.id, steps);
-    const runAt = Math.min(now + windowSeconds * 1000, Date.parse(group.first_at) + 5 * windowSeconds * 1000);
-    return { identifier: 'transfer_mail', payload: group, max_attempts: ctx.config.JOB_MAX_ATTEMPTS, job_key: key, run_at: new Date(Math.max(runAt, now)).toISOString() };
-  });
-  await addJobs(tx, specs);
+  // One e-mail per transfer, its steps in order (named twice, its second job would replace the first).
+  const stepsOf = new Map<string, MailStep[]>();
+  for (const { request, steps } of items) stepsOf.set(request.id, [...(stepsOf.get(request.id) ?? []), ...steps]);
+  await groupSteps(ctx, tx, [...stepsOf].map(([transferId, steps]) => ({ transferId, steps })));
+}
+
+/**
+ * Each transfer's steps joined to its e-mail waiting, or a new e-mail of them, in one statement: the
+ * waiting e-mails' job rows read and locked (a worker skips them), the steps appended, and each job
+ * added again in 'replace' mode, due one window later but never past five windows from its first
+ * step (the workers' next poll finds one due now). Added without graphile-worker's NOTIFY
+ * (add_job_quietly): due later, it would wake idle workers of every process to find nothing due,
+ * and take the commit-time lock every notifying transaction queues for. The keys in one order, so
+ * two transactions adding to the same e-mails never wait on each other in a circle.
+ */
+async function groupSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, mails: readonly { transferId: string; steps: MailStep[] }[]): Promise<void> {
+  if (mails.length === 0) return;
+  const window = ctx.config.MAIL_GROUP_SECONDS * 1000;
+  const now = new Date();
+  const given = mails.map(({ transferId, steps }) => ({
+    key: groupKey(transferId), steps, fresh: { mail_id: randomUUID(), transfer_id: transferId, first_at: now.toISOString(), steps },
+  }));
+  await tx.execute(sql`with given as (select * from json_to_recordset(${JSON.stringify(given)}::json) as g(key text, steps jsonb, fresh jsonb)),
+      waiting as (select j.key, j.payload::jsonb as payload from graphile_worker._private_jobs j
+        where j.key = any(${sql.param(given.map((g) => g.key))}::text[]) and j.locked_at is null order by j.key for update),
+      grouped as (select g.key, case
+          when jsonb_typeof(w.payload->'steps') = 'array' and jsonb_typeof(w.payload->'mail_id') = 'string'
+            and jsonb_typeof(w.payload->'transfer_id') = 'string' and jsonb_typeof(w.payload->'first_at') = 'string'
+          then jsonb_set(w.payload, '{steps}', (w.payload->'steps') || g.steps) else g.fresh end as payload
+        from given g left join waiting w on w.key = g.key)
+    select ${quietJobAdd('transfer_mail', sql`payload::json`, ctx.config.JOB_MAX_ATTEMPTS, sql`key`, sql`greatest(${now.toISOString()}::timestamptz,
+      least(${new Date(now.getTime() + window).toISOString()}::timestamptz, (payload->>'first_at')::timestamptz + ${5 * window} * interval '1 millisecond'))`)}
+    from grouped order by key`);
 }
 
 /**

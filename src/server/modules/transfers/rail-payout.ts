@@ -106,6 +106,7 @@ export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, t
  * each transfer at most once: every write set-wise, the e-mails in one statement, the books last.
  */
 export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx, payouts: readonly { transferId: string; reference: string }[]): Promise<void> {
+  if (payouts.length === 0) return;
   const referenceOf = new Map(payouts.map((p) => [p.transferId, p.reference]));
   const rows = await lockRequests(tx, [...referenceOf.keys()]);
   if (rows.length !== referenceOf.size) throw new AppError('not_found');
