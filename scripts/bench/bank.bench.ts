@@ -2,8 +2,11 @@
 // - a 10,000-transfer pain.001.001.09 payment file written (the sepa package, exact control sums)
 //   in under 2 s, and "create bank file" of 10,000 ready transfers as a whole in under 2 s;
 // - a 50,000-line camt.053 read streaming and matched (one transaction, each line claimed by its
-//   bank reference and matched) in under 10 s with the importing process's memory under 300 MB
-//   (the import runs in a process of its own, as in the server, apart from the bench's setting up).
+//   bank reference and matched) in under 10 s with the importing process's memory under 300 MB.
+//   The import is measured as deployed: in a process of its own, apart from the bench's setting
+//   up, running this file compiled as `npm run build:server` compiles the server (esbuild, one ESM
+//   bundle) under the node flags `npm start` gives the server (--max-semi-space-size=64), not tsx.
+//   BANK_BENCH_PROFILE set: the time each kind of SQL statement took in it, the commit's included.
 // The statement is a business day's: most lines match (debits settling payouts in our bank files,
 // returns of some of them, senders' credits naming transfers awaiting a bank payment), the rest
 // are others' credits and debits that name nothing of ours. What each kind came to is printed.
@@ -14,6 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import pg from 'pg';
 import { loadConfig } from '@server/config.js';
 import { connect, startEmbeddedPostgres } from '@server/db/client.js';
 import { runMigrations } from '@server/db/migrate.js';
@@ -70,7 +75,30 @@ async function* statement(): AsyncGenerator<string> {
  * set): its memory is the importing process's, not the bench's with its setting up (30,000
  * transfers made, two bank files written) still in its heap.
  */
+/** BANK_BENCH_PROFILE set: the time each kind of SQL statement took in the import, summed, printed after it (the commit's deferred checks are the COMMIT's). */
+function profileStatements(): () => void {
+  const spent = new Map<string, { ms: number; calls: number }>();
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function timed(this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text ?? '?';
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+    const started = performance.now();
+    const result = query.apply(this, args);
+    if (result instanceof Promise) {
+      void result.finally(() => {
+        const row = spent.get(key) ?? { ms: 0, calls: 0 };
+        spent.set(key, { ms: row.ms + performance.now() - started, calls: row.calls + 1 });
+      }).catch(() => undefined);
+    }
+    return result;
+  } as typeof pg.Client.prototype.query;
+  return () => {
+    for (const [key, { ms, calls }] of [...spent].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) console.error(`${ms.toFixed(0).padStart(7)} ms ${String(calls).padStart(5)}× ${key}`);
+  };
+}
+
 async function importInChild(url: string, actorId: string) {
+  const printProfile = process.env.BANK_BENCH_PROFILE ? profileStatements() : null;
   const config = loadConfig({ DATABASE_URL: url, DATA_DIR: os.tmpdir(), NODE_ENV: 'test', BANK_IBAN: debtor.iban, BANK_BIC: debtor.bic, BANK_ACCOUNT_NAME: debtor.name });
   const database = connect(url, 4);
   try {
@@ -84,10 +112,25 @@ async function importInChild(url: string, actorId: string) {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     const { settled, payments, returned, unmatched } = result;
+    printProfile?.();
     console.log(JSON.stringify({ ms, baseline, peak, kinds: { settled, payments, returned, unmatched } }));
   } finally {
     await database.pool.end();
   }
+}
+
+/** The node flags `npm start` runs the server with (package.json). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/**
+ * This file compiled as scripts/build-server.mjs compiles the server (one ESM bundle, packages
+ * left in node_modules), so the import is measured as deployed, not through tsx. Written under
+ * node_modules/.cache, where the bundle finds the project's packages and root.
+ */
+async function compiledBench(): Promise<string> {
+  const outfile = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/bank-bench/bank.bench.mjs');
+  await build({ entryPoints: [fileURLToPath(import.meta.url)], outfile, bundle: true, platform: 'node', target: 'node24', format: 'esm', packages: 'external', tsconfig: 'tsconfig.json', logLevel: 'warning' });
+  return outfile;
 }
 
 if (process.env.BANK_BENCH_IMPORT) {
@@ -144,7 +187,7 @@ try {
     from generate_series(1, ${LINES.payments}) g`, [sender]);
   await database.pool.query('analyze');
 
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const child = spawnSync(process.execPath, ['--expose-gc', ...SERVER_NODE_FLAGS, await compiledBench()], {
     env: { ...process.env, BANK_BENCH_IMPORT: JSON.stringify({ url: postgres.url, actorId: actor.profile_id }) }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8',
   });
   if (child.status !== 0) throw new Error(`the import's process ended with ${child.status}`);

@@ -88,6 +88,20 @@ describe('a statement', () => {
     expect(await entries(transfer.id, 'payout')).toHaveLength(1);
   });
 
+  it('records a statement uploaded twice at the same moment once', async () => {
+    const transfer = await inAFile('210');
+    const due = await createTransfer(t, sender.id, { direction: 'EUR_EUR', amount: '70', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}T` });
+    const xml = camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `BNK-T-${transfer.reference}`, e2e: transfer.reference },
+      { credit: true, amount: due.total, ref: `IN-T-${due.reference}`, remittance: `Virement ${due.reference}` },
+    ]);
+    const both = (await Promise.all([importStatement(xml), importStatement(xml)])).map((r) => r.json().data);
+    expect(both.map((d) => [d.settled, d.payments, d.already_imported]).sort()).toEqual([[0, 0, 2], [1, 1, 0]]);
+    expect(await entries(transfer.id, 'payout')).toHaveLength(1);
+    expect(await entries(due.id, 'payment')).toHaveLength(1);
+    expect(await row(due.id)).toMatchObject({ payment_status: 'received', version: due.version + 1 });
+  });
+
   it('settles many payouts of one statement together, each as alone: its own timeline steps, books and bank reference', async () => {
     const first = await inAFile('120');
     const second = await inAFile('340');

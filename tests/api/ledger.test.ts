@@ -62,6 +62,26 @@ describe('the database keeps the books', () => {
     expect(await lineCount()).toBe(before + 2);
   });
 
+  it('checks every entry of a transaction at its commit, each of many, and refuses a line that unbalances an entry written before', async () => {
+    const before = await lineCount();
+    // Balanced entries, then one that is not, each written entry by entry, then all entries first and their lines after.
+    const balanced = entry([['paypal_usd', 'USD', '10'], ['customer_funds', 'USD', '-10']]);
+    expect(await inTransaction([...balanced, ...balanced, ...entry([['paypal_usd', 'USD', '7'], ['customer_funds', 'USD', '-6']]), ...balanced]))
+      .toMatch(/does not balance in USD: debits and credits differ by 1/);
+    expect(await inTransaction([
+      `insert into ledger_entries (kind, reference) select 'payment', 'TEST-' || g from generate_series(1, 3) g`,
+      `insert into ledger_lines (entry_id, account, currency, amount) select e.id, l.account, 'EUR', l.amount
+        from (select id, row_number() over (order by id) as n from ledger_entries order by id desc limit 3) e,
+        lateral (values ('paypal_eur', 5.00), ('customer_funds', case when e.n = 2 then -4.00 else -5.00 end)) as l(account, amount)`,
+    ])).toMatch(/does not balance in EUR/);
+    expect(await lineCount()).toBe(before);
+    // A line added later to a balanced entry of an earlier transaction.
+    expect(await inTransaction(balanced)).toBeNull();
+    expect(await inTransaction([`insert into ledger_lines (entry_id, account, currency, amount) values ((select max(id) from ledger_entries), 'fx', 'USD', 3)`]))
+      .toMatch(/does not balance in USD/);
+    expect(await lineCount()).toBe(before + 2);
+  });
+
   it('refuses UPDATE and DELETE of entries and lines, even to the owner', async () => {
     expect(await inTransaction(entry([['paypal_eur', 'EUR', '5'], ['customer_funds', 'EUR', '-5']]))).toBeNull();
     for (const statement of [
