@@ -1,7 +1,7 @@
 // The bank rail (docs/rules/bank-rail.md; figures in docs/benchmarks.md#bank-rail), its budgets:
 // - a 10,000-transfer pain.001.001.09 payment file written (the sepa package, exact control sums)
 //   in under 2 s, and "create bank file" of 10,000 ready transfers as a whole in under 2 s;
-// - a 50,000-line camt.053 read streaming and matched (one transaction, each line claimed by its
+// - a 50,000-line camt.053 read streaming and matched (one transaction, each line looked up by its
 //   bank reference and matched) in under 10 s with the importing process's memory under 300 MB.
 //   The import is measured as deployed: in a process of its own, apart from the bench's setting
 //   up, running this file compiled as `npm run build:server` compiles the server (esbuild, one ESM
