@@ -261,8 +261,8 @@ if (LATENCY) console.log(`last control cleared → request at the operator (${si
 // 2. RATE payouts a second for SECONDS, with operator callbacks posted meanwhile.
 const sustained: string[] = [];
 // The callbacks are posted and timed by a thread of their own: timed on this process's event loop,
-// busy recording payments and answering as the peer, each time also held what this process was
-// doing when the answer came in (measured: a p99 several times the server's).
+// busy recording payments and answering as the peer, each time would also hold whatever this
+// process was doing when the answer came in.
 const callbackClient = new Worker(`
   const { parentPort, workerData } = require('node:worker_threads');
   const times = [];
