@@ -59,10 +59,10 @@ export async function addJobs(tx: Tx, specs: readonly JobSpec[]): Promise<void> 
   if (left.length > 0) throw new Error(`jobs of keys ${left.map((spec) => spec.job_key).join(', ')} were taken three times while being added`);
 }
 
-/** The payloads of the waiting (not taken) jobs of these keys, their rows locked until the transaction ends: key → payload. */
+/** The payloads of the waiting (not taken) jobs of these keys, their rows locked in the keys' order until the transaction ends: key → payload. */
 export async function waitingPayloads(tx: Tx, keys: readonly string[]): Promise<Map<string, unknown>> {
   if (keys.length === 0) return new Map();
   const { rows } = await tx.execute<{ key: string; payload: unknown }>(sql`select key, payload from graphile_worker._private_jobs
-    where key = any(${sql.param(keys)}::text[]) and locked_at is null for update`);
+    where key = any(${sql.param(keys)}::text[]) and locked_at is null order by key for update`);
   return new Map(rows.map((r) => [r.key, r.payload]));
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isCurrency, parseAmount, formatMoney } from '@core/money.js';
 import { returnReasonKey } from '@core/bank.js';
@@ -11,7 +10,7 @@ import { t, type Lang } from '@server/i18n.js';
 import type { Mailer, MailMessage } from '../mail/service.js';
 import type { NewJob } from '../jobs/service.js';
 import { deliverMail, queueMail } from '../mail/service.js';
-import { addJobs, quietJobAdd, type JobSpec } from '@server/db/shared-sql/job-rows.js';
+import { addJobs, waitingPayloads, type JobSpec } from '@server/db/shared-sql/job-rows.js';
 import { findRequest, senderContact, type NoteRow, type TransferRequestRow } from './repo.js';
 
 // The sender's e-mails about a transfer (created, paid, each status change), in the language of
@@ -174,32 +173,25 @@ async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: rea
 }
 
 /**
- * Each transfer's steps joined to its e-mail waiting, or a new e-mail of them, in one statement: the
- * waiting e-mails' job rows read and locked (a worker skips them), the steps appended, and each job
- * added again in 'replace' mode, due one window later but never past five windows from its first
- * step (the workers' next poll finds one due now). Added without graphile-worker's NOTIFY
- * (add_job_quietly): due later, it would wake idle workers of every process to find nothing due,
- * and take the commit-time lock every notifying transaction queues for. The keys in one order, so
- * two transactions adding to the same e-mails never wait on each other in a circle.
+ * Each transfer's steps joined to its e-mail waiting, or a new e-mail of them: the waiting e-mails'
+ * job rows read and locked in one statement (a worker skips them), in the keys' order so two
+ * transactions adding to the same e-mails never wait on each other in a circle; the steps appended;
+ * and every job added again in 'replace' mode by one `add_jobs`, due one window later but never
+ * past five windows from its first step. Not a call of add_job_quietly per e-mail: for a
+ * 50,000-line bank statement's 40,000 e-mails that statement took 145 s, where add_jobs takes about 1.
  */
 async function groupSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, mails: readonly { transferId: string; steps: MailStep[] }[]): Promise<void> {
   if (mails.length === 0) return;
   const window = ctx.config.MAIL_GROUP_SECONDS * 1000;
-  const now = new Date();
-  const given = mails.map(({ transferId, steps }) => ({
-    key: groupKey(transferId), steps, fresh: { mail_id: randomUUID(), transfer_id: transferId, first_at: now.toISOString(), steps },
+  const now = Date.now();
+  const waiting = await waitingPayloads(tx, mails.map(({ transferId }) => groupKey(transferId)));
+  await addJobs(tx, mails.map(({ transferId, steps }): JobSpec => {
+    const key = groupKey(transferId);
+    const before = GroupSchema.safeParse(waiting.get(key));
+    const group = before.success ? { ...before.data, steps: [...before.data.steps, ...steps] } : { mail_id: randomUUID(), transfer_id: transferId, first_at: new Date(now).toISOString(), steps };
+    const runAt = Math.max(now, Math.min(now + window, Date.parse(group.first_at) + 5 * window));
+    return { identifier: 'transfer_mail', payload: group, max_attempts: ctx.config.JOB_MAX_ATTEMPTS, job_key: key, run_at: new Date(runAt).toISOString() };
   }));
-  await tx.execute(sql`with given as (select * from json_to_recordset(${JSON.stringify(given)}::json) as g(key text, steps jsonb, fresh jsonb)),
-      waiting as (select j.key, j.payload::jsonb as payload from graphile_worker._private_jobs j
-        where j.key = any(${sql.param(given.map((g) => g.key))}::text[]) and j.locked_at is null order by j.key for update),
-      grouped as (select g.key, case
-          when jsonb_typeof(w.payload->'steps') = 'array' and jsonb_typeof(w.payload->'mail_id') = 'string'
-            and jsonb_typeof(w.payload->'transfer_id') = 'string' and jsonb_typeof(w.payload->'first_at') = 'string'
-          then jsonb_set(w.payload, '{steps}', (w.payload->'steps') || g.steps) else g.fresh end as payload
-        from given g left join waiting w on w.key = g.key)
-    select ${quietJobAdd('transfer_mail', sql`payload::json`, ctx.config.JOB_MAX_ATTEMPTS, sql`key`, sql`greatest(${now.toISOString()}::timestamptz,
-      least(${new Date(now.getTime() + window).toISOString()}::timestamptz, (payload->>'first_at')::timestamptz + ${5 * window} * interval '1 millisecond'))`)}
-    from grouped order by key`);
 }
 
 /**
