@@ -1,7 +1,7 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@server/lib/free-port.js';
+import { inParallel } from '@server/lib/in-parallel.js';
 import { payoutAttempts, payoutNameHolds, transferRequests, type AttemptStep } from '@server/db/schema.js';
 import { balances } from '@server/modules/ledger/service.js';
 import { enquire, startPayout } from '@server/modules/rails/service.js';
@@ -46,22 +46,6 @@ const pick = <T>(weighted: [T, number][]): T => {
   for (const [value, w] of weighted) if ((r -= w) < 0) return value;
   return weighted.at(-1)![0];
 };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Runs `work` on every item, `width` at a time. */
-async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
-}
 
 const CALLBACK_SECRET = 'airtel-chaos-callback-key';
 /** What the payout jobs run with: the app's configuration and database. */

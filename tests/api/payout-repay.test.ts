@@ -1,7 +1,6 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@server/lib/free-port.js';
 import { auditLog, ledgerEntries, ledgerLines, mailOutbox, payoutAttempts, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { balances } from '@server/modules/ledger/service.js';
 import { startPayout } from '@server/modules/rails/service.js';
@@ -21,14 +20,6 @@ let airtel: AirtelPeer;
 let staff: TestUser;
 let secondStaff: TestUser;
 let admin: TestUser;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();

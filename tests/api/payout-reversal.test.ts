@@ -1,7 +1,6 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@server/lib/free-port.js';
 import { ledgerEntries, mailOutbox, payoutAttempts, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { balances } from '@server/modules/ledger/service.js';
 import { startPayout } from '@server/modules/rails/service.js';
@@ -18,14 +17,6 @@ import { createTransfer } from './admin-fixtures.js';
 let t: TestApp;
 let airtel: AirtelPeer;
 let staff: TestUser;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   airtel = await new AirtelPeer().start();

@@ -4,6 +4,7 @@ import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type AttemptSt
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { quietJobAdd } from '@server/db/shared-sql/job-rows.js';
+import { inParallel } from '@server/lib/in-parallel.js';
 import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
 import { endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
@@ -132,15 +133,6 @@ const recipientOf = (row: TransferRequestRow) => {
   const details = row.destination_details as { recipient_name?: string; recipient_phone?: string };
   return { name: details.recipient_name ?? '', msisdn: details.recipient_phone ?? '' };
 };
-
-/** Runs `work` over the items, at most `atOnce` at a time. */
-async function inParallel<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
-}
 
 /** What a payout's start reads of its rail's side: its latest attempt, its open name hold, whether the rail is on. */
 type RailSide = {
