@@ -74,6 +74,12 @@ describe('the database keeps the books', () => {
         from (select id, row_number() over (order by id) as n from ledger_entries order by id desc limit 3) e,
         lateral (values ('paypal_eur', 5.00), ('customer_funds', case when e.n = 2 then -4.00 else -5.00 end)) as l(account, amount)`,
     ])).toMatch(/does not balance in EUR/);
+    // An entry written in a savepoint rolled back, then one that is not balanced: the commit still checks it.
+    const unbalanced = entry([['paypal_usd', 'USD', '7'], ['customer_funds', 'USD', '-6']]);
+    expect(await inTransaction(['savepoint a', ...balanced, 'rollback to savepoint a', ...unbalanced])).toMatch(/does not balance in USD/);
+    expect(await inTransaction(['savepoint a', ...unbalanced, 'release savepoint a', ...balanced])).toMatch(/does not balance in USD/);
+    // The entries awaiting their check at the commit cannot be taken out of it.
+    expect(await inTransaction([...unbalanced, 'delete from ledger_unchecked'])).toMatch(/refused/);
     expect(await lineCount()).toBe(before);
     // A line added later to a balanced entry of an earlier transaction.
     expect(await inTransaction(balanced)).toBeNull();
