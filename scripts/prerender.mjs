@@ -1,5 +1,5 @@
-// Writes dist/pages/{lng}/{page}.html: dist/web/index.html with each public page's markup, title,
-// description and language filled in (src/web/prerender.tsx, built to dist/prerender by `vite build
+// Writes dist/pages/{lng}/{page}.html: dist/web/index.html with each public page's markup (a
+// signed-in page's heading), title, description and language filled in (src/web/prerender.tsx, built to dist/prerender by `vite build
 // --ssr`). The server sends these for the public routes (src/server/app.ts). Runs in `npm run build`.
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +25,9 @@ for (const lng of ['en', 'fr']) {
     let html = fill(template, /<html lang="[^"]*">/, `<html lang="${lng}">`);
     html = fill(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`);
     html = fill(html, /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(page.description)}" />`);
-    html = fill(html, /<div id="root">[\s\S]*?<\/div>(?=\s*<noscript>)/, `<div id="root" data-lng="${lng}">${page.html}</div>`);
+    // data-lng: the browser hydrates a whole page prerendered in that language (src/web/main.tsx).
+    const root = page.whole ? `<div id="root" data-lng="${lng}">` : '<div id="root">';
+    html = fill(html, /<div id="root">[\s\S]*?<\/div>(?=\s*<noscript>)/, `${root}${page.html}</div>`);
     writeFileSync(path.join(OUT, lng, `${fileName}.html`), html);
     count++;
   }

@@ -20,6 +20,18 @@ export interface PageRoute {
   prerendered?: boolean;
   /** Rendered without the TanStack Query client, whose code it then never loads (home page budget). */
   withoutQueryClient?: boolean;
+  /**
+   * A signed-in page's heading, the same for every sender: keys of the page's first namespace, and
+   * the page's width. Sent in the HTML (prerendered in every language) and shown while the session
+   * and the page's code load, so the page's largest text is on screen before any JavaScript runs.
+   */
+  heading?: PageHeading;
+}
+
+export interface PageHeading {
+  title: string;
+  description: string;
+  width?: 'wide';
 }
 
 const PUBLIC = ['public'];
@@ -46,8 +58,14 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/dev/outbox', page: 'auth/outbox-page', meta: 'outbox', namespaces: AUTH },
 
   { path: '/dashboard', page: 'dashboard/dashboard-page', meta: 'dashboard', namespaces: TRANSFER, access: 'auth' },
-  { path: '/transfer', page: 'transfer/transfer-page', meta: 'transfer', namespaces: TRANSFER, access: 'auth' },
-  { path: '/history', page: 'history/history-page', meta: 'history', namespaces: TRANSFER, access: 'auth' },
+  {
+    path: '/transfer', page: 'transfer/transfer-page', meta: 'transfer', namespaces: TRANSFER, access: 'auth',
+    heading: { title: 'form.title', description: 'form.description' },
+  },
+  {
+    path: '/history', page: 'history/history-page', meta: 'history', namespaces: TRANSFER, access: 'auth',
+    heading: { title: 'history.title', description: 'history.description', width: 'wide' },
+  },
   { path: '/profile', page: 'profile/profile-page', meta: 'profile', namespaces: [...AUTH, 'transfer'], access: 'auth' },
   { path: '/two-step', page: 'profile/two-step-page', meta: 'twoStep', namespaces: AUTH, access: 'auth' },
   { path: '/verify', page: 'verify/verify-page', meta: 'verify', namespaces: TRANSFER, access: 'auth' },
@@ -90,6 +108,9 @@ function matches(pattern: string, pathname: string): boolean {
 export function routeFor(pathname: string): PageRoute {
   return PAGE_ROUTES.find((r) => r !== NOT_FOUND_ROUTE && matches(r.path, pathname)) ?? NOT_FOUND_ROUTE;
 }
+
+/** A page sent as a prerendered file: a public page whole, a signed-in page its heading. */
+export const hasPrerenderedFile = (route: PageRoute): boolean => !!(route.prerendered || route.heading);
 
 /** The prerendered pages' file name in each language's folder: "/" → "index", "/fees" → "fees". */
 export function prerenderedFileName(route: PageRoute): string {

@@ -12,7 +12,7 @@ describe('prerendered public pages', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   for (const lang of ['en', 'fr']) {
     mkdirSync(path.join(dir, lang));
-    for (const name of ['index', 'fees']) writeFileSync(path.join(dir, lang, `${name}.html`), '<html></html>');
+    for (const name of ['index', 'fees', 'transfer']) writeFileSync(path.join(dir, lang, `${name}.html`), '<html></html>');
   }
   const pageFor = prerenderedPages(dir);
 
@@ -20,6 +20,8 @@ describe('prerendered public pages', () => {
     expect(pageFor('/', 'en')).toBe('en/index.html');
     expect(pageFor('/fees', 'fr')).toBe('fr/fees.html');
     expect(pageFor('/fees/', 'en')).toBe('en/fees.html');
+    // A signed-in page's heading.
+    expect(pageFor('/transfer', 'fr')).toBe('fr/transfer.html');
   });
 
   it('gives nothing for pages the build did not prerender, or paths that are not pages', () => {

@@ -28,12 +28,14 @@ if (container.dataset.lng && container.dataset.lng === browserLanguage(window)) 
     hydrateRoot(container, app);
   }));
 } else {
-  // A transition: React renders in small slices instead of one long task (Lighthouse TBT). The
-  // static shell of index.html stays on screen meanwhile.
+  // Drawn once the translations and the page's code are in, so the first thing drawn over the
+  // HTML's shell (and a signed-in page's heading in it) is the page or its own loading state, not
+  // the bare boot screen.
   // Its own task, after the one that ran the app's modules and started the translations: one
-  // long task would be counted whole against the page (Lighthouse TBT).
-  setTimeout(() => {
+  // long task would be counted whole against the page (Lighthouse TBT). A transition: React
+  // renders in small slices instead of one long task.
+  void Promise.all([initI18n(), preloadRoute(location.pathname)]).finally(() => setTimeout(() => {
     const root = createRoot(container);
     startTransition(() => root.render(app));
-  });
+  }));
 }

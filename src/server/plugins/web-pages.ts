@@ -29,9 +29,9 @@ export const webPages = shared('web-pages', async (app) => {
     }
     const pathname = request.url.split('?')[0] ?? '/';
     reply.header('Cache-Control', 'no-cache');
-    // Public pages come prerendered in the visitor's language: ?lng, the i18next cookie, then
-    // Accept-Language, as the browser would detect it
-    // (docs/decisions/012-one-route-list-one-language-detection.md). The browser hydrates them.
+    // Public pages (and signed-in pages' headings) come prerendered in the visitor's language: ?lng,
+    // the i18next cookie, then Accept-Language, as the browser would detect it
+    // (docs/decisions/012-one-route-list-one-language-detection.md).
     const query = new URLSearchParams(request.url.slice(pathname.length)).get('lng') ?? undefined;
     const lang = requestLanguage({ query, cookies: request.headers.cookie, acceptLanguage: request.headers['accept-language'] });
     const prerendered = prerenderedPage(pathname, lang);

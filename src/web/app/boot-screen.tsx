@@ -1,10 +1,12 @@
+import type { ReactNode } from 'react';
 import { APP_NAME, LogoMark } from './logo';
 
 /**
  * Shown while the first translations load: the same bare header as the static shell in index.html
- * (nothing is translated yet, so no text but the brand), then a spinner.
+ * (nothing is translated yet, so no text but the brand). The build puts a signed-in page's heading
+ * under it (`children`, src/web/prerender.tsx).
  */
-export function BootScreen() {
+export function BootScreen({ children }: { children?: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col" aria-busy="true">
       <header className="sticky top-0 z-40 border-b border-border bg-white">
@@ -15,7 +17,7 @@ export function BootScreen() {
           </span>
         </div>
       </header>
-      <main className="flex-1" />
+      <main className="flex-1">{children}</main>
     </div>
   );
 }

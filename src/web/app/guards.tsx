@@ -1,16 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { routeFor } from '@core/routes';
 import { PageHeader, PageShell } from '../components/page';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
 import { isStaff, useSession, type SessionUser } from '../lib/session';
+import { RouteHeadingPlaceholder } from '../components/route-heading';
 
 /** Signed-in routes: signed out (once the initial check is done) → /login, remembering where they were going. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
   const location = useLocation();
-  if (loading) return <LoadingState />;
+  // A page with a heading keeps it on screen from the HTML the server sent until it draws itself.
+  if (loading) return routeFor(location.pathname).heading ? <RouteHeadingPlaceholder path={location.pathname} /> : <LoadingState />;
   if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
   return <SecondFactorFirst user={user}>{children}</SecondFactorFirst>;
 }

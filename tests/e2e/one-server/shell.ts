@@ -1,6 +1,15 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGE_READS } from '@core/routes.js';
 import type { E2eApp } from '../support/fixtures.js';
+
+type Heading = { title: string; description: string };
+/** The send-money and history pages' heading and lead, as the translations say them. */
+function headings(lng: 'en' | 'fr'): Record<string, Heading> {
+  const words = JSON.parse(readFileSync(path.resolve(__dirname, `../../../src/locales/${lng}/transfer.json`), 'utf8')) as Record<string, Heading>;
+  return { '/transfer': words.form!, '/history': words.history! };
+}
 
 export function describeShell(app: E2eApp): void {
   describe('the app shell in Chromium', () => {
@@ -18,6 +27,45 @@ export function describeShell(app: E2eApp): void {
       await page.reload();
       await page.waitForURL(/\/login$/);
       expect(new URL(page.url()).pathname).toBe('/login');
+    });
+
+    it('the send-money and history pages arrive with their heading in the visitor\'s language, kept on screen until the page is drawn (390 px, English and French)', async () => {
+      for (const lng of ['en', 'fr'] as const) {
+        for (const [route, heading] of Object.entries(headings(lng))) {
+          const res = await fetch(`${app.server.url}${route}`, { headers: { 'accept-language': lng === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-US' } });
+          const html = await res.text();
+          expect(res.status, route).toBe(200);
+          expect(/<html lang="([^"]+)"/.exec(html)?.[1], route).toBe(lng);
+          expect(html, route).toMatch(new RegExp(`<main[^>]*>[\\s\\S]*<h1[^>]*>${heading.title}</h1><p[^>]*>${heading.description}</p>`));
+          // Not hydrated: the rest of the page is the sender's own, which the browser draws.
+          expect(html, route).not.toContain('data-lng');
+        }
+      }
+      const sender = { email: 'heading-first@example.test', password: 'Title-Before-Script-4', full_name: 'Ada Heading' };
+      await app.senderExists(sender);
+      for (const locale of ['en-US', 'fr-FR']) {
+        const words = headings(locale === 'fr-FR' ? 'fr' : 'en');
+        const page = await app.signedInPage(sender, { locale, width: 390 });
+        // The heading's text at each frame, from the page's HTML parsed until the test reads it.
+        await page.addInitScript(() => {
+          const seen: (string | null)[] = [];
+          (window as unknown as { headings: typeof seen }).headings = seen;
+          const look = () => {
+            seen.push(document.querySelector('main h1')?.textContent ?? null);
+            requestAnimationFrame(look);
+          };
+          document.addEventListener('DOMContentLoaded', look);
+        });
+        for (const [route, heading] of Object.entries(words)) {
+          await page.goto(`${app.server.url}${route}`);
+          // Drawn: the page's own form (the transfer form, the history's search).
+          await page.locator('main form').first().waitFor();
+          const seen = await page.evaluate(() => (window as unknown as { headings: (string | null)[] }).headings);
+          expect(seen.length, route).toBeGreaterThan(1);
+          expect(new Set(seen), `${route} (${locale}): the heading at every frame`).toEqual(new Set([heading.title]));
+        }
+        await page.close();
+      }
     });
 
     it('shows the 404 page for an unknown route, with a link home', async () => {

@@ -2,7 +2,8 @@ import { lazy, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { History as HistoryIcon, RefreshCw, Search } from 'lucide-react';
-import { PageHeader, PageShell } from '@web/components/page';
+import { PageShell } from '@web/components/page';
+import { RouteHeader } from '@web/components/route-heading';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
@@ -50,11 +51,7 @@ export default function HistoryPage() {
 
   return (
     <PageShell width="wide">
-      <PageHeader
-        title={t('history.title')}
-        description={t('history.description')}
-        actions={<Button asChild><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>}
-      />
+      <RouteHeader path="/history" actions={<Button asChild><Link to="/transfer">{t('dashboard.newTransfer')}</Link></Button>} />
       <Card className="p-4 sm:p-5">
         <form role="search" className="flex flex-col gap-3 md:flex-row md:items-end" onSubmit={(e) => { e.preventDefault(); setQ(search.trim()); }}>
           <div className="grid flex-1 gap-1.5">

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CHANNELS } from '@core/channels';
 import { amountExample } from '@core/amount-input';
 import { PageHeader, PageShell } from '@web/components/page';
+import { RouteHeader } from '@web/components/route-heading';
 import { Card } from '@web/components/ui/card';
 import { Form, useErrorText, useLazyCheckedForm } from '@web/components/ui/form';
 import { isApiError } from '@web/lib/api';
@@ -93,7 +94,7 @@ export default function TransferPage() {
 
   return (
     <PageShell>
-      <PageHeader title={t('form.title')} description={t('form.description')} />
+      <RouteHeader path="/transfer" />
       {formDrawn ? (<>
         <KycTransferNotice />
         <div className="grid gap-6 lg:grid-cols-[1fr_320px]">

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeFor, type PageHeading } from '@core/routes';
+import { PageHeader, PageShell } from './page';
+
+/** The heading of the page at `path` (src/core/routes.ts), or null for a page without one. */
+function headingOf(path: string): { heading: PageHeading; namespace: string } | null {
+  const route = routeFor(path);
+  return route.heading ? { heading: route.heading, namespace: route.namespaces[0]! } : null;
+}
+
+/** The page's heading as its route describes it: the page draws it, and so does its loading state. */
+export function RouteHeader({ path, actions }: { path: string; actions?: ReactNode }) {
+  const found = headingOf(path);
+  const { t } = useTranslation(found?.namespace);
+  if (!found) throw new Error(`${path} has no heading in src/core/routes.ts`);
+  return <PageHeader title={t(found.heading.title)} description={t(found.heading.description)} actions={actions} />;
+}
+
+/**
+ * What a page with a heading shows before it can draw itself (the session being checked, and in
+ * the HTML the server sends): its heading, where the page will draw it. Null for other pages.
+ */
+export function RouteHeadingPlaceholder({ path }: { path: string }) {
+  const found = headingOf(path);
+  if (!found) return null;
+  return (
+    <PageShell width={found.heading.width}>
+      <RouteHeader path={path} />
+    </PageShell>
+  );
+}
