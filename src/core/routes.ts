@@ -21,9 +21,10 @@ export interface PageRoute {
   /** Rendered without the TanStack Query client, whose code it then never loads (home page budget). */
   withoutQueryClient?: boolean;
   /**
-   * A signed-in page's heading, the same for every sender: keys of the page's first namespace, and
-   * the page's width. Sent in the HTML (prerendered in every language) and shown while the session
-   * and the page's code load, so the page's largest text is on screen before any JavaScript runs.
+   * A signed-in page's heading, the same for every sender but for their name (`{{name}}`): keys of
+   * the page's first namespace, and the page's width. Sent in the HTML (prerendered in every
+   * language) and shown while the session and the page's code load, so the page's largest text is
+   * on screen before the app's code has run.
    */
   heading?: PageHeading;
 }
@@ -57,7 +58,10 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/reset-password', page: 'auth/reset-password-page', meta: 'resetPassword', namespaces: AUTH },
   { path: '/dev/outbox', page: 'auth/outbox-page', meta: 'outbox', namespaces: AUTH },
 
-  { path: '/dashboard', page: 'dashboard/dashboard-page', meta: 'dashboard', namespaces: TRANSFER, access: 'auth' },
+  {
+    path: '/dashboard', page: 'dashboard/dashboard-page', meta: 'dashboard', namespaces: TRANSFER, access: 'auth',
+    heading: { title: 'dashboard.welcome', description: 'dashboard.description', width: 'wide' },
+  },
   {
     path: '/transfer', page: 'transfer/transfer-page', meta: 'transfer', namespaces: TRANSFER, access: 'auth',
     heading: { title: 'form.title', description: 'form.description' },

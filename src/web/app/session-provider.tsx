@@ -1,9 +1,9 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../lib/api';
-import { SessionContext, type Session, type SessionUser } from '../lib/session';
+import { displayName, SessionContext, type Session, type SessionUser } from '../lib/session';
 import { endSession, fetchMyProfile } from '../lib/session-api';
-import { readToken, writeToken, TOKEN_KEY } from '../lib/token-store';
+import { readToken, writeSenderName, writeToken, TOKEN_KEY } from '../lib/token-store';
 
 /** Where the OAuth callback lands with its ticket; /reset-password?token= is a reset link, not a ticket. */
 const TICKET_PATH = '/';
@@ -45,7 +45,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       // The first check takes the boot script's answer (src/web/lib/early-reads.ts).
       const me = await fetchMyProfile({ token: tok });
-      if (gen === generation.current) apply(() => setUser(me));
+      if (gen === generation.current) {
+        writeSenderName(displayName(me, ''));
+        apply(() => setUser(me));
+      }
       return me;
     } catch (e) {
       if (gen === generation.current) {

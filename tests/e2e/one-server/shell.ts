@@ -5,11 +5,18 @@ import { PAGE_READS } from '@core/routes.js';
 import type { E2eApp } from '../support/fixtures.js';
 
 type Heading = { title: string; description: string };
-/** The send-money and history pages' heading and lead, as the translations say them. */
-function headings(lng: 'en' | 'fr'): Record<string, Heading> {
-  const words = JSON.parse(readFileSync(path.resolve(__dirname, `../../../src/locales/${lng}/transfer.json`), 'utf8')) as Record<string, Heading>;
-  return { '/transfer': words.form!, '/history': words.history! };
+const words = (lng: 'en' | 'fr') => JSON.parse(readFileSync(path.resolve(__dirname, `../../../src/locales/${lng}/transfer.json`), 'utf8')) as Record<string, Record<string, string>>;
+/** The signed-in pages' heading and lead as the translations say them, the dashboard's greeting for `name`. */
+function headings(lng: 'en' | 'fr', name: string): Record<string, Heading> {
+  const w = words(lng);
+  return {
+    '/transfer': { title: w.form!.title!, description: w.form!.description! },
+    '/history': { title: w.history!.title!, description: w.history!.description! },
+    '/dashboard': { title: w.dashboard!.welcome!.replace('{{name}}', name), description: w.dashboard!.description! },
+  };
 }
+/** What shows each page is drawn by the app, not its HTML: the transfer form, the history's search, the dashboard's link to the history. */
+const DRAWN: Record<string, string> = { '/transfer': 'main form', '/history': 'main form', '/dashboard': 'main a[href="/history"]' };
 
 export function describeShell(app: E2eApp): void {
   describe('the app shell in Chromium', () => {
@@ -29,9 +36,10 @@ export function describeShell(app: E2eApp): void {
       expect(new URL(page.url()).pathname).toBe('/login');
     });
 
-    it('the send-money and history pages arrive with their heading in the visitor\'s language, kept on screen until the page is drawn (390 px, English and French)', async () => {
+    it('signed-in pages arrive with their heading in the visitor\'s language, kept on screen until the page is drawn; the dashboard greets the sender by name from the first frame once known (390 px, English and French)', async () => {
       for (const lng of ['en', 'fr'] as const) {
-        for (const [route, heading] of Object.entries(headings(lng))) {
+        // In the HTML, the dashboard's greeting has an empty place for the name.
+        for (const [route, heading] of Object.entries(headings(lng, '<span data-sender-name=""></span>'))) {
           const res = await fetch(`${app.server.url}${route}`, { headers: { 'accept-language': lng === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-US' } });
           const html = await res.text();
           expect(res.status, route).toBe(200);
@@ -44,26 +52,37 @@ export function describeShell(app: E2eApp): void {
       const sender = { email: 'heading-first@example.test', password: 'Title-Before-Script-4', full_name: 'Ada Heading' };
       await app.senderExists(sender);
       for (const locale of ['en-US', 'fr-FR']) {
-        const words = headings(locale === 'fr-FR' ? 'fr' : 'en');
         const page = await app.signedInPage(sender, { locale, width: 390 });
-        // The heading's text at each frame, from the page's HTML parsed until the test reads it.
+        // The heading as seen at each frame (its text, or "hidden"), from the page's HTML parsed
+        // until the test reads it.
         await page.addInitScript(() => {
           const seen: (string | null)[] = [];
           (window as unknown as { headings: typeof seen }).headings = seen;
           const look = () => {
-            seen.push(document.querySelector('main h1')?.textContent ?? null);
+            const h1 = document.querySelector('main h1');
+            seen.push(!h1 ? null : getComputedStyle(h1).visibility === 'hidden' ? 'hidden' : h1.textContent);
             requestAnimationFrame(look);
           };
           document.addEventListener('DOMContentLoaded', look);
         });
-        for (const [route, heading] of Object.entries(words)) {
+        const headingsSeen = async (route: string) => {
           await page.goto(`${app.server.url}${route}`);
-          // Drawn: the page's own form (the transfer form, the history's search).
-          await page.locator('main form').first().waitFor();
+          await page.locator(DRAWN[route]!).first().waitFor();
           const seen = await page.evaluate(() => (window as unknown as { headings: (string | null)[] }).headings);
           expect(seen.length, route).toBeGreaterThan(1);
-          expect(new Set(seen), `${route} (${locale}): the heading at every frame`).toEqual(new Set([heading.title]));
+          return new Set(seen);
+        };
+        const expected = headings(locale === 'fr-FR' ? 'fr' : 'en', sender.full_name);
+        // The first visit on this browser: the greeting stays unseen until the name is known.
+        expect(await headingsSeen('/dashboard'), `/dashboard (${locale}), first visit`).toEqual(new Set(['hidden', expected['/dashboard']!.title]));
+        for (const [route, heading] of Object.entries(expected)) {
+          expect(await headingsSeen(route), `${route} (${locale}): the heading at every frame`).toEqual(new Set([heading.title]));
         }
+        // Signed out, the name is gone with the session.
+        await page.getByRole('button', { name: locale === 'fr-FR' ? 'Ouvrir le menu' : 'Open menu' }).click();
+        await page.getByTestId('mobile-logout-button').click();
+        await page.waitForURL(`${app.server.url}/`);
+        expect(await page.evaluate(() => [localStorage.getItem('auth_token'), localStorage.getItem('auth_name')])).toEqual([null, null]);
         await page.close();
       }
     });

@@ -7,7 +7,8 @@ import { CancelTransferButton } from '@web/components/cancel-transfer';
 import { DeliveryNote, useDelivery } from '@web/components/delivery-note';
 import { KycCard } from '@web/components/kyc-limits';
 import { useKyc } from '@web/lib/kyc';
-import { PageHeader, PageShell } from '@web/components/page';
+import { PageShell } from '@web/components/page';
+import { RouteHeader } from '@web/components/route-heading';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -117,9 +118,9 @@ export default function DashboardPage() {
 
   return (
     <PageShell width="wide">
-      <PageHeader
-        title={t('dashboard.welcome', { name: displayName(user, t('common:user.fallback')) })}
-        description={t('dashboard.description')}
+      <RouteHeader
+        path="/dashboard"
+        name={displayName(user, t('common:user.fallback'))}
         actions={
           <>
             <Button asChild><Link to="/transfer"><Send aria-hidden />{t('dashboard.newTransfer')}</Link></Button>
