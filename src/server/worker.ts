@@ -14,7 +14,7 @@ import { runRescreen } from './modules/screening/rescreen.js';
 import { runMrzReadJob } from './modules/kyc/mrz.js';
 import { anyOperatorConfigured, runCollectionEnquireJob, runCollectionSendJob, runPayoutEnquireJob, runPayoutStartJob, runPaypalWebhookVerifyJob, runRailBalanceJob, runRailBalancesJob } from './modules/rails/service.js';
 import { deleteOldQuotes } from './modules/quotes/service.js';
-import { bankAccount, cutoffCron, runBankFileCutoff, runBankFileMailsJob, runStatementsDirImport } from './modules/bank/service.js';
+import { bankAccount, cutoffCron, runBankFileCutoff, runBankFileMailsJob, runStatementMailsJob, runStatementsDirImport } from './modules/bank/service.js';
 import { fetchEcbRates } from './modules/rates/ecb.js';
 import { finishInterruptedChecks } from './modules/transfers/initiate-transfer.js';
 import { runRefundJob } from './modules/transfers/refund-paypal-payment.js';
@@ -137,6 +137,8 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     rail_balances: () => runRailBalancesJob(deps),
     bank_file_cutoff: async () => { await runBankFileCutoff(deps); },
     bank_file_mails: (payload) => runBankFileMailsJob(deps, payload),
+    // The senders' e-mails about the payouts an import of a bank statement settled or returned (bank/statement-mails.ts).
+    bank_statement_mails: (payload) => runStatementMailsJob(deps, payload),
     bank_statements_fetch: async () => { await runStatementsDirImport(deps); },
   };
   // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each

@@ -20,8 +20,12 @@ let sender: TestUser;
 let staff: TestUser;
 let admin: TestUser;
 
+/** The e-mails the app sent, as its mailer was given them. */
+const mails: { to: string; subject: string; text: string }[] = [];
+const mailer = { send: async (m: { to: string; subject: string; text: string }) => { mails.push(m); }, close: () => undefined };
+
 beforeAll(async () => {
-  t = await createTestApp({ env: BANK });
+  t = await createTestApp({ env: BANK, mailer });
   [sender, staff, admin] = await Promise.all([createUser(t, { full_name: 'Awa Diallo' }), createUser(t, { role: 'manager' }), createUser(t, { role: 'admin' })]);
   await t.request({ method: 'PUT', url: '/api/rails/sepa_france', token: admin.token, payload: { enabled: true } });
 }, 60_000);
@@ -116,6 +120,35 @@ describe('a statement', () => {
       const [attempt] = await db().select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id));
       expect(attempt).toMatchObject({ state: 'succeeded', operator_id: `BNK-M-${transfer.reference}` });
     }
+  });
+
+  it("tells each sender once what the statement did to their payout, after the import; its e-mails' job run again sends none twice", async () => {
+    const paid = await inAFile('130');
+    const back = await inAFile('145');
+    await t.jobsDone();
+    const told = (transfer: { reference: string }) => mails.filter((m) => m.to === sender.email && m.text.includes(transfer.reference));
+    const before = { paid: told(paid).length, back: told(back).length };
+    const res = await importStatement(camt('053', [
+      { credit: false, amount: paid.payout_amount, ref: `BNK-E-${paid.reference}`, e2e: paid.reference },
+      { credit: true, amount: back.payout_amount, ref: `RET-E-${back.reference}`, e2e: back.reference, reason: 'AC04' },
+    ]));
+    expect(res.json().data).toMatchObject({ settled: 1, returned: 1 });
+    await t.jobsDone();
+    // Paid out and completed, in one e-mail with the bank's reference.
+    expect(told(paid).slice(before.paid).map((m) => [m.subject, /paid out/.test(m.text), m.text.includes(`BNK-E-${paid.reference}`), /completed/i.test(m.text)]))
+      .toEqual([[`Updates on your transfer ${paid.reference}`, true, true, true]]);
+    // Paid out and sent back by the bank in the same statement: one e-mail telling both, in order.
+    const [returned, ...more] = told(back).slice(before.back);
+    expect(more).toEqual([]);
+    expect(returned!.text.indexOf('was paid out')).toBeGreaterThan(0);
+    expect(returned!.text.indexOf('sent back the payout')).toBeGreaterThan(returned!.text.indexOf('was paid out'));
+
+    // The job run again (a worker killed after its commit, before the job ended): no second e-mail.
+    const { rows } = await t.database.pool.query('select id from bank_statement_mails where statement_id = $1', [res.json().data.id]);
+    expect(rows).toHaveLength(1);
+    await db().execute(sql`select graphile_worker.add_job('bank_statement_mails', json_build_object('id', ${rows[0].id}::text))`);
+    await t.jobsDone();
+    expect([told(paid).length, told(back).length]).toEqual([before.paid + 1, before.back + 1]);
   });
 
   it.each(['AC01', 'AC04', 'AC06', 'MS03'])('returns a paid payout (%s): reversed in the books, the transfer open again for staff, the reason kept', async (reason) => {

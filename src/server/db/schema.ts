@@ -1193,6 +1193,20 @@ export const bankStatements = pgTable('bank_statements', {
 ]);
 
 /**
+ * The senders' e-mails about the payouts one import of a statement settled or returned, queued by
+ * the worker after the import's commit (each step as the import did it, until then); `queued_at`
+ * set when they are, so a job run again after a crash queues none twice.
+ */
+export const bankStatementMails = pgTable('bank_statement_mails', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  statement_id: uuid('statement_id').notNull().references(() => bankStatements.id),
+  /** Each transfer's steps (notifications.ts DeferredSteps); emptied once queued. */
+  steps: jsonb('steps').notNull(),
+  created_at: createdAt(),
+  queued_at: timestamp('queued_at', { withTimezone: true }),
+});
+
+/**
  * A booked entry (or one transaction of a batch entry) of a bank statement and what it did: a
  * payout settled or returned, a sender's payment recorded, or nothing matched. Its key (the
  * bank's own reference) makes a second reading of it, in the same statement or a later one,

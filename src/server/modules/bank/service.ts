@@ -6,3 +6,4 @@ export { importBankStatement, listBankStatements, statementEntries, unmatchedBan
 export { eraseSendersBankFiles } from './erasure.js';
 export { cutoffCron, runBankFileCutoff } from './cutoff.js';
 export { runStatementsDirImport } from './statements-dir.js';
+export { runStatementMailsJob } from './statement-mails.js';

@@ -8,8 +8,9 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { bankStatementEntries, bankStatements, payoutAttempts, transferRequests, type AttemptStep } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { lockForPayments, recordPayments, recordRailPayouts, recordRailReturns, type PayableTransfer } from '../transfers/service.js';
+import { deferSteps, lockForPayments, recordPayments, recordRailPayouts, recordRailReturns, type DeferredSteps, type PayableTransfer } from '../transfers/service.js';
 import { CamtReader, type CamtLine } from './camt.js';
+import { queueStatementMails } from './statement-mails.js';
 
 // Bank statements (docs/rules/bank-rail.md#statements): each booked line of a camt.053 or
 // camt.054 settles or returns a payout of ours by its EndToEndId, records a sender's payment by
@@ -104,6 +105,9 @@ class Writes {
   readonly payments: { row: PayableTransfer['row']; body: { amount: string; reference: string } }[] = [];
   readonly settledTransfers = new Set<string>();
   readonly returnedTransfers = new Set<string>();
+
+  /** `mails`: the import's e-mails about payouts settled and returned, kept to be queued after its commit (statement-mails.ts). */
+  constructor(readonly mails: DeferredSteps) {}
 }
 
 /** A booked debit: the bank paid one of our payouts. */
@@ -163,17 +167,19 @@ async function moveAttempts(tx: Tx, state: 'succeeded' | 'reversed', moves: read
 /**
  * Writes what the batch's lines kept, in their kinds' order: payouts settled (attempts, then their
  * transfers as a rail's success records them), then returns (attempts, then their transfers), then
- * payments received; each kind a few statements for all.
+ * payments received; each kind a few statements for all. The payouts' e-mails are kept in `writes`.
  */
 async function writeAll(ctx: Ctx, tx: Tx, actor: Actor | null, writes: Writes) {
   await moveAttempts(tx, 'succeeded', writes.settled.flatMap((s) => (s.step ? [{ ...s, step: s.step }] : [])));
-  if (writes.settled.length > 0) {
-    await recordRailPayouts(ctx, tx, writes.settled.map(({ attempt, bankReference }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference })));
-  }
-  await moveAttempts(tx, 'reversed', writes.returned);
-  if (writes.returned.length > 0) {
-    await recordRailReturns(ctx, tx, writes.returned.map(({ attempt, bankReference, reason }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference, reason })));
-  }
+  await deferSteps(tx, writes.mails, async () => {
+    if (writes.settled.length > 0) {
+      await recordRailPayouts(ctx, tx, writes.settled.map(({ attempt, bankReference }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference })));
+    }
+    await moveAttempts(tx, 'reversed', writes.returned);
+    if (writes.returned.length > 0) {
+      await recordRailReturns(ctx, tx, writes.returned.map(({ attempt, bankReference, reason }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference, reason })));
+    }
+  });
   await recordPayments(ctx, actor, tx, writes.payments);
   writes.settled.length = 0;
   writes.returned.length = 0;
@@ -258,6 +264,7 @@ export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces:
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bank_statement_import'))`);
     let statementId: string | null = null;
     const counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
+    const mails: DeferredSteps = [];
     /** The first 1,000 lines this import wrote, which its answer lists. */
     const ids: number[] = [];
     const decoder = new TextDecoder('utf-8');
@@ -279,7 +286,7 @@ export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces:
       }
       counts.already_imported += lines.length - fresh.length;
       const batch = await BatchState.read(ctx, tx, actor, fresh.filter((f) => !f.quick).map((f) => f.line));
-      const writes = new Writes();
+      const writes = new Writes(mails);
       const matched: { line: CamtLine; key: string; outcome: Outcome }[] = [];
       for (const { line, key, quick } of fresh) {
         const outcome = quick ?? await matchLine(ctx, tx, batch, writes, actor, line, reader.msgId!);
@@ -319,6 +326,7 @@ export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces:
     await matching;
     const { kind, msgId } = read;
     statementId ??= await statementOf(tx, actor, msgId, kind, filename);
+    await queueStatementMails(ctx, tx, statementId, mails);
     await recordAudit(tx, actor, { action: 'bank_statement.import', target: 'bank_statement', id: statementId, after: { msg_id: msgId, kind, ...counts } });
     // The answer lists what this import did (settled, returned, paid, unmatched), at most 1,000 lines.
     const entries = ids.length === 0 ? [] : await entryRows(tx, ids);

@@ -11,7 +11,7 @@ import { recordAudit, type Actor } from '../audit/service.js';
  * Every kind of job the worker knows: an e-mail, the release of a PayPal authorization, the
  * refund of a PayPal capture, the daily erasure of closed accounts past their retention.
  */
-export const JOB_KINDS = ['mail', 'transfer_mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup', 'ecb_rates', 'monitoring_sweep', 'screening_rescreen', 'screening_import', 'screening_fetch', 'kyc_mrz_read', 'compliance_checks', 'payout_start', 'payout_enquire', 'collection_send', 'collection_enquire', 'rail_balance', 'rail_balances', 'bank_file_cutoff', 'bank_file_mails', 'bank_statements_fetch', 'paypal_webhook_verify'] as const;
+export const JOB_KINDS = ['mail', 'transfer_mail', 'paypal_void', 'paypal_refund', 'privacy_erasure', 'quote_cleanup', 'ecb_rates', 'monitoring_sweep', 'screening_rescreen', 'screening_import', 'screening_fetch', 'kyc_mrz_read', 'compliance_checks', 'payout_start', 'payout_enquire', 'collection_send', 'collection_enquire', 'rail_balance', 'rail_balances', 'bank_file_cutoff', 'bank_file_mails', 'bank_statement_mails', 'bank_statements_fetch', 'paypal_webhook_verify'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**

@@ -117,13 +117,42 @@ function transferMail(ctx: Pick<AppContext, 'config'>, steps: MailStep[], reques
 /** The key of the e-mail gathering a transfer's steps while it waits. */
 const groupKey = (transferId: string) => `transfer_mail:${transferId}`;
 
+const StepSchema = z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned', 'reversed', 'unclaimed', 'unclaimed_returned']), status: z.string(), message: z.string().nullish() });
+
 const GroupSchema = z.object({
   mail_id: z.uuid(),
   transfer_id: z.uuid(),
   /** When the first step of this e-mail happened: the e-mail never waits past five windows from it. */
   first_at: z.string(),
-  steps: z.array(z.object({ event: z.enum(['created', 'paid', 'payout', 'refunded', 'status', 'note', 'action', 'returned', 'reversed', 'unclaimed', 'unclaimed_returned']), status: z.string(), message: z.string().nullish() })).min(1),
+  steps: z.array(StepSchema).min(1),
 });
+
+/** Transfers' steps kept to be told later (`deferSteps`), in their order. */
+export const DeferredStepsSchema = z.array(z.object({ transfer_id: z.uuid(), steps: z.array(StepSchema).min(1) }));
+export type DeferredSteps = z.infer<typeof DeferredStepsSchema>;
+
+/** The transactions whose many-transfer e-mails are kept, not queued: see `deferSteps`. */
+const deferring = new WeakMap<Tx, DeferredSteps>();
+
+/**
+ * Runs `work` with the e-mails it queues in `tx` for many transfers at once (`notifySteps`,
+ * `notifyPayoutsSent`) kept in `into` instead, for a job to queue after the commit (`queueSteps`):
+ * a bank statement's 40,000 e-mails held its transaction for more than a second. The same
+ * e-mails, each step told as it was done.
+ */
+export async function deferSteps<T>(tx: Tx, into: DeferredSteps, work: () => Promise<T>): Promise<T> {
+  deferring.set(tx, into);
+  try {
+    return await work();
+  } finally {
+    deferring.delete(tx);
+  }
+}
+
+/** Queues the e-mails `deferSteps` kept, as they would have been queued then, in one statement. */
+export function queueSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, kept: DeferredSteps): Promise<void> {
+  return sendManySteps(ctx, tx, kept.map(({ transfer_id, steps }) => ({ request: { id: transfer_id }, steps })));
+}
 
 /**
  * Queues the sender's e-mail about one step of a transfer. With a grouping window
@@ -159,6 +188,11 @@ function sendMany(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { req
 
 /** `sendMany` with steps of one transfer done together, in their order; without a grouping window, one e-mail per step as `sendSteps` sends. */
 async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
+  const kept = deferring.get(tx);
+  if (kept) {
+    kept.push(...items.map(({ request, steps }) => ({ transfer_id: request.id, steps })));
+    return;
+  }
   if (ctx.config.MAIL_GROUP_SECONDS === 0) {
     const first_at = new Date().toISOString();
     await addJobs(tx, items.flatMap(({ request, steps }) => steps.map((step): JobSpec => ({
