@@ -97,6 +97,18 @@ describe('the database keeps the books', () => {
       expect(await inTransaction([statement]), statement).toMatch(/append-only/);
     }
   });
+
+  it('refuses a line naming no entry, alone or among lines of entries that exist', async () => {
+    const before = await lineCount();
+    expect(await inTransaction([`insert into ledger_lines (entry_id, account, currency, amount) values ((select max(id) + 1000 from ledger_entries), 'paypal_eur', 'EUR', 5)`]))
+      .toMatch(/no such entry/);
+    expect(await inTransaction([
+      `insert into ledger_entries (kind, reference) values ('payment', 'TEST')`,
+      `insert into ledger_lines (entry_id, account, currency, amount) values (currval('ledger_entries_id_seq'), 'paypal_eur', 'EUR', 5),
+        (currval('ledger_entries_id_seq'), 'customer_funds', 'EUR', -5), (currval('ledger_entries_id_seq') + 1000, 'fx', 'EUR', 1)`,
+    ])).toMatch(/no such entry/);
+    expect(await lineCount()).toBe(before);
+  });
 });
 
 describe('the balances', () => {

@@ -594,7 +594,11 @@ export const ledgerEntries = pgTable('ledger_entries', {
 /** Signed amounts: a debit is positive, a credit negative. */
 export const ledgerLines = pgTable('ledger_lines', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  entry_id: bigint('entry_id', { mode: 'number' }).notNull().references(() => ledgerEntries.id),
+  /**
+   * Its entry: checked once per statement by the lines' trigger (migration 0058), not a foreign key
+   * checked row by row (a bank statement writes 130,000 lines); entries are never deleted (0005).
+   */
+  entry_id: bigint('entry_id', { mode: 'number' }).notNull(),
   account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
   currency: text('currency', { enum: CURRENCIES }).notNull(),
   amount: numeric('amount', { precision: 20, scale: 2 }).notNull(),
@@ -1200,7 +1204,7 @@ export const bankStatements = pgTable('bank_statements', {
 export const bankStatementMails = pgTable('bank_statement_mails', {
   id: uuid('id').primaryKey().defaultRandom(),
   statement_id: uuid('statement_id').notNull().references(() => bankStatements.id),
-  /** Each transfer's steps (notifications.ts DeferredSteps); emptied once queued. */
+  /** The transfers told the same steps, each group with its steps (bank/statement-mails.ts); emptied once queued. */
   steps: jsonb('steps').notNull(),
   created_at: createdAt(),
   queued_at: timestamp('queued_at', { withTimezone: true }),
