@@ -8,7 +8,7 @@ import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { bankStatementEntries, bankStatements, payoutAttempts, transferRequests, type AttemptStep } from '@server/db/schema.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { deferSteps, lockForPayments, recordPayments, recordRailPayouts, recordRailReturns, type DeferredSteps, type PayableTransfer } from '../transfers/service.js';
+import { lockForPayments, recordPayments, recordRailPayouts, recordRailReturns, type DeferredSteps, type PayableTransfer } from '../transfers/service.js';
 import { CamtReader, type CamtLine } from './camt.js';
 import { queueStatementMails } from './statement-mails.js';
 
@@ -171,15 +171,13 @@ async function moveAttempts(tx: Tx, state: 'succeeded' | 'reversed', moves: read
  */
 async function writeAll(ctx: Ctx, tx: Tx, actor: Actor | null, writes: Writes) {
   await moveAttempts(tx, 'succeeded', writes.settled.flatMap((s) => (s.step ? [{ ...s, step: s.step }] : [])));
-  await deferSteps(tx, writes.mails, async () => {
-    if (writes.settled.length > 0) {
-      await recordRailPayouts(ctx, tx, writes.settled.map(({ attempt, bankReference }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference })));
-    }
-    await moveAttempts(tx, 'reversed', writes.returned);
-    if (writes.returned.length > 0) {
-      await recordRailReturns(ctx, tx, writes.returned.map(({ attempt, bankReference, reason }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference, reason })));
-    }
-  });
+  if (writes.settled.length > 0) {
+    await recordRailPayouts(ctx, tx, writes.settled.map(({ attempt, bankReference }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference })), writes.mails);
+  }
+  await moveAttempts(tx, 'reversed', writes.returned);
+  if (writes.returned.length > 0) {
+    await recordRailReturns(ctx, tx, writes.returned.map(({ attempt, bankReference, reason }) => ({ transferId: attempt.transfer_id, reference: bankReference ?? attempt.reference, reason })), writes.mails);
+  }
   await recordPayments(ctx, actor, tx, writes.payments);
   writes.settled.length = 0;
   writes.returned.length = 0;

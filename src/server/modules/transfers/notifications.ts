@@ -127,29 +127,16 @@ const GroupSchema = z.object({
   steps: z.array(StepSchema).min(1),
 });
 
-/** Transfers' steps kept to be told later (`deferSteps`), in their order. */
+/**
+ * Transfers' steps kept to be told later, in their order: given to `notifySteps` or
+ * `notifyPayoutsSent` (`keep`), their e-mails are kept there instead of queued, for a job to queue
+ * after the commit (`queueSteps`): a bank statement's 40,000 e-mails held its transaction for more
+ * than a second.
+ */
 export const DeferredStepsSchema = z.array(z.object({ transfer_id: z.uuid(), steps: z.array(StepSchema).min(1) }));
 export type DeferredSteps = z.infer<typeof DeferredStepsSchema>;
 
-/** The transactions whose many-transfer e-mails are kept, not queued: see `deferSteps`. */
-const deferring = new WeakMap<Tx, DeferredSteps>();
-
-/**
- * Runs `work` with the e-mails it queues in `tx` for many transfers at once (`notifySteps`,
- * `notifyPayoutsSent`) kept in `into` instead, for a job to queue after the commit (`queueSteps`):
- * a bank statement's 40,000 e-mails held its transaction for more than a second. The same
- * e-mails, each step told as it was done.
- */
-export async function deferSteps<T>(tx: Tx, into: DeferredSteps, work: () => Promise<T>): Promise<T> {
-  deferring.set(tx, into);
-  try {
-    return await work();
-  } finally {
-    deferring.delete(tx);
-  }
-}
-
-/** Queues the e-mails `deferSteps` kept, as they would have been queued then, in one statement. */
+/** Queues the e-mails a `keep` held, as they would have been queued then, in one statement. */
 export function queueSteps(ctx: Pick<AppContext, 'config'>, tx: Tx, kept: DeferredSteps): Promise<void> {
   return sendManySteps(ctx, tx, kept.map(({ transfer_id, steps }) => ({ request: { id: transfer_id }, steps })));
 }
@@ -187,10 +174,9 @@ function sendMany(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { req
 }
 
 /** `sendMany` with steps of one transfer done together, in their order; without a grouping window, one e-mail per step as `sendSteps` sends. */
-async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
-  const kept = deferring.get(tx);
-  if (kept) {
-    kept.push(...items.map(({ request, steps }) => ({ transfer_id: request.id, steps })));
+async function sendManySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[], keep?: DeferredSteps): Promise<void> {
+  if (keep) {
+    keep.push(...items.map(({ request, steps }) => ({ transfer_id: request.id, steps })));
     return;
   }
   if (ctx.config.MAIL_GROUP_SECONDS === 0) {
@@ -254,9 +240,9 @@ export function createdMailJob(ctx: Pick<AppContext, 'config'>): NewJob {
   };
 }
 
-/** Queues the senders' e-mails about steps of many transfers done together (a bank statement's), in one statement. */
-export function notifySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[]): Promise<void> {
-  return sendManySteps(ctx, tx, items);
+/** Queues the senders' e-mails about steps of many transfers done together (a bank statement's), in one statement; or keeps them in `keep`. */
+export function notifySteps(ctx: Pick<AppContext, 'config'>, tx: Tx, items: readonly { request: Pick<TransferRequestRow, 'id'>; steps: MailStep[] }[], keep?: DeferredSteps): Promise<void> {
+  return sendManySteps(ctx, tx, items, keep);
 }
 
 /** Queues the sender's e-mail about money recorded: payment received, payout sent, refund made. */
@@ -269,11 +255,11 @@ export function notifyPayoutSent(ctx: Pick<AppContext, 'config'>, tx: Tx, reques
   return sendSteps(ctx, tx, request, [{ event: 'payout', status: statusWhenSent }, ...(completed ? [{ event: 'status' as const, status: request.status, message: null }] : [])]);
 }
 
-/** `notifyPayoutSent` for many transfers at once (a bank statement's), their e-mails queued in one statement. */
-export function notifyPayoutsSent(ctx: Pick<AppContext, 'config'>, tx: Tx, sent: readonly { request: TransferRequestRow; statusWhenSent: string; completed: boolean }[]): Promise<void> {
+/** `notifyPayoutSent` for many transfers at once (a bank statement's), their e-mails queued in one statement; or kept in `keep`. */
+export function notifyPayoutsSent(ctx: Pick<AppContext, 'config'>, tx: Tx, sent: readonly { request: TransferRequestRow; statusWhenSent: string; completed: boolean }[], keep?: DeferredSteps): Promise<void> {
   return sendManySteps(ctx, tx, sent.map(({ request, statusWhenSent, completed }) => ({
     request, steps: [{ event: 'payout', status: statusWhenSent }, ...(completed ? [{ event: 'status' as const, status: request.status, message: null }] : [])],
-  })));
+  })), keep);
 }
 
 /** Queues the sender's e-mail about a payout the bank sent back: why (the bank's reason code) and what happens next. */

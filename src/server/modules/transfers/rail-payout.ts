@@ -7,7 +7,7 @@ import { approvalRequiredFor, approvalsRequiredFor } from '../approvals/service.
 import { activeHolds } from '../holds/service.js';
 import { postTransferEntries, postTransferEntry } from '../ledger/service.js';
 import { ledgerView } from './money-step.js';
-import { notifyPayoutSent, notifyPayoutsSent, notifyReturn, notifyReversal, notifyStatusChange, notifyStatusChanges, notifyUnclaimed } from './notifications.js';
+import { notifyPayoutSent, notifyPayoutsSent, notifyReturn, notifyReversal, notifyStatusChange, notifyStatusChanges, notifyUnclaimed, type DeferredSteps } from './notifications.js';
 import { findRequest, findRequests, lockRequest, lockRequests, writeMoney, writeRailPayoutSent, writeRailPayoutsSent, writeStatus, writeSystemStatuses, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
@@ -103,9 +103,10 @@ export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, t
 
 /**
  * `recordRailPayout` for many succeeded attempts at once (a bank statement's settled payouts),
- * each transfer at most once: every write set-wise, the e-mails in one statement, the books last.
+ * each transfer at most once: every write set-wise, the e-mails in one statement (or kept in
+ * `keep`, see notifications.ts), the books last.
  */
-export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx, payouts: readonly { transferId: string; reference: string }[]): Promise<void> {
+export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx, payouts: readonly { transferId: string; reference: string }[], keep?: DeferredSteps): Promise<void> {
   if (payouts.length === 0) return;
   const referenceOf = new Map(payouts.map((p) => [p.transferId, p.reference]));
   const rows = await lockRequests(tx, [...referenceOf.keys()]);
@@ -117,7 +118,7 @@ export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx,
     return { from, reference, complete: from.status !== 'completed' && !moneyActionError({ ...from, ...set }, 'complete') };
   });
   const written = new Map((await writeRailPayoutsSent(tx, sent, at)).map((r) => [r.id, r]));
-  await notifyPayoutsSent(ctx, tx, sent.map(({ from, complete }) => ({ request: written.get(from.id)!, statusWhenSent: from.status, completed: complete })));
+  await notifyPayoutsSent(ctx, tx, sent.map(({ from, complete }) => ({ request: written.get(from.id)!, statusWhenSent: from.status, completed: complete })), keep);
   await postTransferEntries(tx, sent.flatMap(({ from, reference, complete }) => {
     const view = ledgerView(written.get(from.id)!);
     return [{ kind: 'payout' as const, transfer: view, reference }, ...(complete ? [{ kind: 'fee' as const, transfer: view, reference: null }] : [])];

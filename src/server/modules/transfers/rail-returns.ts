@@ -3,7 +3,7 @@ import type { Tx } from '@server/db/client.js';
 import { postTransferEntries } from '../ledger/service.js';
 import { ledgerView } from './money-step.js';
 import { writeMoneys } from './money-sets.js';
-import { notifySteps } from './notifications.js';
+import { notifySteps, type DeferredSteps } from './notifications.js';
 import { lockRequests, writeSystemStatuses } from './repo.js';
 
 /**
@@ -11,9 +11,10 @@ import { lockRequests, writeSystemStatuses } from './repo.js';
  * each transfer at most once, with exactly its effects: those whose payout is not sent are left as
  * they are; the others' payout no longer sent (its timeline step noting the reason), their entries
  * reversed (and the fee's when it was earned), a completed transfer open again (processing), the
- * senders told why. Every kind of write is one statement for all.
+ * senders told why (or their e-mails kept in `keep`, see notifications.ts). Every kind of write is
+ * one statement for all.
  */
-export async function recordRailReturns(ctx: Pick<AppContext, 'config'>, tx: Tx, returns: readonly { transferId: string; reference: string; reason: string | null }[]): Promise<void> {
+export async function recordRailReturns(ctx: Pick<AppContext, 'config'>, tx: Tx, returns: readonly { transferId: string; reference: string; reason: string | null }[], keep?: DeferredSteps): Promise<void> {
   const byId = new Map(returns.map((r) => [r.transferId, r]));
   const sent = (await lockRequests(tx, [...byId.keys()])).filter((row) => row.payout_status === 'sent');
   if (sent.length === 0) return;
@@ -29,5 +30,5 @@ export async function recordRailReturns(ctx: Pick<AppContext, 'config'>, tx: Tx,
   const reopened = new Map((await writeSystemStatuses(tx, sent.filter((r) => r.status === 'completed').map((r) => returned.get(r.id)!), 'processing', null)).map((r) => [r.id, r.status]));
   await notifySteps(ctx, tx, sent.map((from) => ({
     request: from, steps: [{ event: 'returned' as const, status: reopened.get(from.id) ?? returned.get(from.id)!.status, message: byId.get(from.id)!.reason }],
-  })));
+  })), keep);
 }

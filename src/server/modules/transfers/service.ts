@@ -26,7 +26,7 @@ export { authorizePayPalReturn, paypalCheckout, transferOfOrder } from './paypal
 export { transferRequestToJson } from './serialize.js';
 export { lockForPayments, recordPayment, recordPayments, type PayableTransfer } from './record-payment.js';
 export { recordRailReturns } from './rail-returns.js';
-export { deferSteps, DeferredStepsSchema, queueSteps, type DeferredSteps } from './notifications.js';
+export { DeferredStepsSchema, queueSteps, type DeferredSteps } from './notifications.js';
 export { moveManyToProcessing, tellProcessing } from './rail-processing.js';
 export { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWait, railPayoutWaits, recordRailPayout, recordRailPayouts, recordRailReturn, tellSenderUnclaimed } from './rail-payout.js';
 export { queueRailPayout } from './queue-rail-payout.js';
