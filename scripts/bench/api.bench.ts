@@ -22,6 +22,7 @@ import { hashPassword } from '@server/modules/auth/password.js';
 import { TokenService } from '@server/modules/auth/tokens.js';
 import { publishedFees } from '@server/modules/fees/service.js';
 import { ANSWERED_REQUEST_COLUMNS } from '@server/modules/transfers/repo.js';
+import { serverNodeFlags } from './server-node-flags.js';
 
 // Many short rounds rather than a few long ones: this machine's speed drifts by a fifth from one
 // minute to the next, and cases measured side by side, again and again, drift alike.
@@ -89,7 +90,7 @@ try {
   // multi-process deployment.
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('building the server failed');
-  const product = await serve(['--max-semi-space-size=64', 'dist/server/main.js'], {
+  const product = await serve([...serverNodeFlags(), 'dist/server/main.js'], {
     NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir ?? os.tmpdir(), DATABASE_URL: databaseUrl,
     SESSION_SECRET: secret, DOCUMENT_KEY: randomBytes(32).toString('base64'), TRUST_PROXY: 'true', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`, ADMIN_EMAIL: 'bench-admin@example.test', ADMIN_PASSWORD: 'bench-admin-password',

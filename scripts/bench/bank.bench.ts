@@ -5,7 +5,7 @@
 //   bank reference and matched) in under 10 s with the importing process's memory under 300 MB.
 //   The import is measured as deployed: in a process of its own, apart from the bench's setting
 //   up, running this file compiled as `npm run build:server` compiles the server (esbuild, one ESM
-//   bundle) under the node flags `npm start` gives the server (--max-semi-space-size=64), not tsx.
+//   bundle) under the node flags `npm start` gives the server (server-node-flags.ts), not tsx.
 //   BANK_BENCH_PROFILE set: the time each kind of SQL statement took in it, the commit's included.
 // The statement is a business day's: most lines match (debits settling payouts in our bank files,
 // returns of some of them, senders' credits naming transfers awaiting a bank payment), the rest
@@ -18,6 +18,7 @@ import os from 'node:os';
 import { getHeapSpaceStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from './server-node-flags.js';
 import { build } from 'esbuild';
 import pg from 'pg';
 import { loadConfig } from '@server/config.js';
@@ -129,9 +130,6 @@ async function importInChild(url: string, actorId: string) {
   }
 }
 
-/** The node flags `npm start` runs the server with (package.json). */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
-
 /**
  * This file compiled as scripts/build-server.mjs compiles the server (one ESM bundle, packages
  * left in node_modules), so the import is measured as deployed, not through tsx. Written under
@@ -197,7 +195,7 @@ try {
     from generate_series(1, ${LINES.payments}) g`, [sender]);
   await database.pool.query('analyze');
 
-  const child = spawnSync(process.execPath, ['--expose-gc', ...SERVER_NODE_FLAGS, await compiledBench()], {
+  const child = spawnSync(process.execPath, ['--expose-gc', ...serverNodeFlags(), await compiledBench()], {
     env: { ...process.env, BANK_BENCH_IMPORT: JSON.stringify({ url: postgres.url, actorId: actor.profile_id }) }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8',
   });
   if (child.status !== 0) throw new Error(`the import's process ended with ${child.status}`);
