@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { routeFor } from '@core/routes';
 import { PageHeader, PageShell } from '../components/page';
 import { Button } from '../components/ui/button';
 import { LoadingState } from '../components/ui/spinner';
@@ -13,7 +12,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
   const location = useLocation();
   // A page with a heading keeps it on screen from the HTML the server sent until it draws itself.
-  if (loading) return routeFor(location.pathname).heading ? <RouteHeadingPlaceholder path={location.pathname} /> : <LoadingState />;
+  if (loading) return <RouteHeadingPlaceholder path={location.pathname} otherwise={<LoadingState />} />;
   if (!user) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
   return <SecondFactorFirst user={user}>{children}</SecondFactorFirst>;
 }

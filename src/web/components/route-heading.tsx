@@ -29,11 +29,11 @@ export function RouteHeader({ path, name = '', actions }: { path: string; name?:
 
 /**
  * What a page with a heading shows before it can draw itself (the session being checked, and in
- * the HTML the server sends): its heading, where the page will draw it. Null for other pages.
+ * the HTML the server sends): its heading, where the page will draw it; `otherwise` for other pages.
  */
-export function RouteHeadingPlaceholder({ path }: { path: string }) {
+export function RouteHeadingPlaceholder({ path, otherwise = null }: { path: string; otherwise?: ReactNode }) {
   const found = headingOf(path);
-  if (!found) return null;
+  if (!found) return <>{otherwise}</>;
   return (
     <PageShell width={found.heading.width}>
       <RouteHeader path={path} name={typeof window === 'undefined' ? '' : (readSenderName() ?? '')} />
