@@ -268,6 +268,62 @@ describe('a statement', () => {
     expect(await row(due.id)).toMatchObject({ payment_status: 'received', payment_amount: due.total });
   });
 
+  it('matches a long statement in order across its batches (1,000 lines each, two at a time): a payout settled in the first, returned in the third', async () => {
+    const transfer = await inAFile('180');
+    const due = await createTransfer(t, sender.id, { direction: 'EUR_EUR', amount: '70', recipient, reference: `MT-${Date.now().toString(36).toUpperCase()}L` });
+    const tag = Date.now();
+    const filler = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ credit: true, amount: '1.00', ref: `FILL-${tag}-${from + i}`, remittance: `Loyer ${from + i}` }));
+    const res = await importStatement(camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `SL-${transfer.reference}`, e2e: transfer.reference },
+      ...filler(0, 2_100),
+      { credit: true, amount: transfer.payout_amount, ref: `RL-${transfer.reference}`, e2e: transfer.reference, reason: 'AC04' },
+      { credit: true, amount: due.total, ref: `IL1-${due.reference}`, remittance: `Virement ${due.reference}` },
+      ...filler(2_100, 500),
+      { credit: true, amount: due.total, ref: `IL2-${due.reference}`, remittance: `Virement ${due.reference} encore` },
+    ]));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ settled: 1, returned: 1, payments: 1, unmatched: 2_601, already_imported: 0 });
+    const statementId = res.json().data.id as string;
+    const { rows } = await db().execute<{ outcome: string; key: string }>(sql`select outcome, entry_key as key from bank_statement_entries where statement_id = ${statementId}::uuid order by id`);
+    expect(rows).toHaveLength(2_604);
+    // Listed as the bank wrote them, whichever batch committed first.
+    expect(rows.map((r) => r.key.split(':')[1])).toEqual([`SL-${transfer.reference}`, ...Array.from({ length: 2_100 }, (_, i) => `FILL-${tag}-${i}`),
+      `RL-${transfer.reference}`, `IL1-${due.reference}`, ...Array.from({ length: 500 }, (_, i) => `FILL-${tag}-${2_100 + i}`), `IL2-${due.reference}`]);
+    expect([rows[0]!.outcome, rows[2_101]!.outcome, rows[2_102]!.outcome, rows[2_603]!.outcome]).toEqual(['settled', 'returned', 'payment', 'unmatched']);
+    expect(await row(transfer.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
+    for (const kind of ['payout', 'payout_reversal']) expect(await entries(transfer.id, kind)).toHaveLength(1);
+    expect(await row(due.id)).toMatchObject({ payment_status: 'received', payment_amount: due.total });
+    // The answer lists its first 1,000 lines, in the same order; imported again, it changes nothing.
+    expect(res.json().data.entries.map((e: { outcome: string }) => e.outcome).slice(0, 2)).toEqual(['settled', 'unmatched']);
+    expect(res.json().data.entries).toHaveLength(1_000);
+    const again = await importStatement(camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `SL-${transfer.reference}`, e2e: transfer.reference },
+      ...filler(0, 2_100),
+    ]));
+    expect(again.json().data).toMatchObject({ settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 2_101, entries: [] });
+  });
+
+  it('changes nothing for a statement cut off after more lines than a batch: refused whole', async () => {
+    const transfer = await inAFile('160');
+    const tag = Date.now();
+    const msgId = `CUT-${tag}`;
+    const whole = camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `SC-${transfer.reference}`, e2e: transfer.reference },
+      ...Array.from({ length: 2_500 }, (_, i) => ({ credit: true, amount: '2.00', ref: `CUT-${tag}-${i}`, remittance: `Facture ${i}` })),
+    ], msgId);
+    const res = await importStatement(whole.slice(0, whole.lastIndexOf('<Ntry>') + 40));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('bank_statement_invalid');
+    const { rows } = await db().execute<{ n: number }>(sql`select (select count(*)::int from bank_statements where msg_id = ${msgId})
+      + (select count(*)::int from bank_statement_entries where entry_key like ${`ref:CUT-${tag}-%`} or entry_key like ${`ref:SC-${transfer.reference}:%`}) as n`);
+    expect(rows[0]!.n).toBe(0);
+    expect(await row(transfer.id)).toMatchObject({ status: 'processing', payout_status: 'not_sent' });
+    const [attempt] = await db().select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transfer.id));
+    expect(attempt!.state).toBe('pending');
+    // The same statement whole is then imported as if never tried.
+    expect((await importStatement(whole)).json().data).toMatchObject({ settled: 1, unmatched: 2_500, already_imported: 0 });
+  });
+
   it('lists the lines that matched nothing for the reconciliation board, newest first, signed, with why', async () => {
     const tag = `${Date.now()}`;
     await importStatement(camt('053', [

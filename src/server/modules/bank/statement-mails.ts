@@ -5,9 +5,9 @@ import type { Tx } from '@server/db/client.js';
 import { enqueue } from '../jobs/service.js';
 import { DeferredStepsSchema, queueSteps, type DeferredSteps } from '../transfers/service.js';
 
-// The senders' e-mails about the payouts a statement's import settled or returned: kept with the
-// import and queued by one job after its commit, as a bank file's are (files.ts). Queued in the
-// import, 40,000 of them held its transaction for more than a second.
+// The senders' e-mails about the payouts a statement's import settled or returned: kept with each
+// batch of the import and queued by one job after its commit, as a bank file's are (files.ts).
+// Queued in the import, 40,000 of them held its transaction for more than a second.
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
 
@@ -30,7 +30,7 @@ function kept(steps: DeferredSteps): z.infer<typeof KeptSchema> {
   return [...told.values()];
 }
 
-/** Keeps the import's e-mails and queues the one job that queues them, in the import's transaction. */
+/** Keeps a batch's e-mails and queues the one job that queues them, in the batch's transaction. */
 export async function queueStatementMails(ctx: Ctx, tx: Tx, statementId: string, steps: DeferredSteps): Promise<void> {
   if (steps.length === 0) return;
   const { rows: [made] } = await tx.execute<{ id: string }>(sql`insert into bank_statement_mails (statement_id, steps)

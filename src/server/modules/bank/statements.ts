@@ -1,7 +1,13 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { finished } from 'node:stream/promises';
 import { desc, eq, inArray, and, sql } from 'drizzle-orm';
 import type { BankStatementJson, BankStatementResult, StatementEntryJson, UnmatchedBankLines } from '@core/api/bank.js';
 import type { StatementOutcome } from '@core/bank.js';
-import { AppError } from '@core/errors.js';
 import { parseAmount } from '@core/money.js';
 import { matchKeys } from '@core/reconciliation.js';
 import type { AppContext } from '@server/context.js';
@@ -39,7 +45,8 @@ function statementStep(line: CamtLine, state: 'succeeded' | 'reversed', msgId: s
   return { at: new Date().toISOString(), call: 'bank_statement', http_status: null, operator_code: line.returnReason, message: `${msgId} ${line.bankReference ?? line.position}`, state };
 }
 
-type Attempt = typeof payoutAttempts.$inferSelect;
+/** What matching reads of an attempt (its steps, the largest column, are appended to in SQL). */
+type Attempt = Pick<typeof payoutAttempts.$inferSelect, 'id' | 'transfer_id' | 'reference' | 'state' | 'amount'>;
 type Awaiting = { id: string; total: string };
 
 /**
@@ -55,7 +62,9 @@ class BatchState {
   static async read(ctx: Ctx, tx: Tx, actor: Actor | null, lines: CamtLine[]): Promise<BatchState> {
     const ends = [...new Set(lines.filter((l) => (!l.credit || l.returnReason || l.reversal) && l.endToEndId).map((l) => l.endToEndId!))];
     const names = [...new Set(lines.filter((l) => l.credit && !l.returnReason && !l.reversal).flatMap(transfersNamed))];
-    const attempts = ends.length === 0 ? [] : await tx.select().from(payoutAttempts)
+    const attempts = ends.length === 0 ? [] : await tx.select({
+      id: payoutAttempts.id, transfer_id: payoutAttempts.transfer_id, reference: payoutAttempts.reference, state: payoutAttempts.state, amount: payoutAttempts.amount,
+    }).from(payoutAttempts)
       .where(and(inArray(payoutAttempts.reference, ends), eq(payoutAttempts.rail, 'sepa_france'))).orderBy(payoutAttempts.id).for('update');
     const awaiting = names.length === 0 ? [] : await tx.select({ id: transferRequests.id, total: transferRequests.total, reference: transferRequests.reference })
       .from(transferRequests).where(and(inArray(transferRequests.reference, names), eq(transferRequests.payment_status, 'awaiting'), eq(transferRequests.currency, 'EUR')));
@@ -106,7 +115,7 @@ class Writes {
   readonly settledTransfers = new Set<string>();
   readonly returnedTransfers = new Set<string>();
 
-  /** `mails`: the import's e-mails about payouts settled and returned, kept to be queued after its commit (statement-mails.ts). */
+  /** `mails`: the batch's e-mails about payouts settled and returned, kept to be queued after its commit (statement-mails.ts). */
   constructor(readonly mails: DeferredSteps) {}
 }
 
@@ -196,32 +205,30 @@ function quickOutcome(line: CamtLine): Outcome | null {
   return null;
 }
 
-/** Of these line keys, those already written (by an earlier statement, an earlier import, or an earlier batch of this one). */
+/** Of these line keys, those already written (by an earlier statement or an earlier import). */
 async function knownKeys(tx: Tx, keys: string[]): Promise<Set<string>> {
   const { rows } = await tx.execute<{ key: string }>(sql`select entry_key as key from bank_statement_entries where entry_key = any(${sql.param(keys)}::text[])`);
   return new Set(rows.map((r) => r.key));
 }
 
 /**
- * Writes the batch's new lines with what each did, in one statement whose rows are one JSON
- * parameter (a query builder's row objects cost more than the insert itself): their ids, in the
- * lines' order. Each line is written once, its outcome decided: an insert and then an update of
+ * Writes the batch's new lines with what each did, under the ids taken for them (lineIds), in one
+ * statement whose rows are one JSON parameter (a query builder's row objects cost more than the
+ * insert itself). Each line is written once, its outcome decided: an insert and then an update of
  * the lines matched by lookup wrote 40,000 rows twice in a 50,000-line statement.
  */
-async function writeLines(tx: Tx, statementId: string, lines: { line: CamtLine; key: string; outcome: Outcome }[]): Promise<number[]> {
-  if (lines.length === 0) return [];
-  const values = lines.map(({ line, key, outcome: o }) => ({
-    k: key, o: o.outcome, t: o.transfer_id ?? null, f: o.flagged ?? false, n: o.note ?? null, c: line.credit,
+async function writeLines(tx: Tx, statementId: string, lines: { line: CamtLine; key: string; outcome: Outcome }[], ids: number[]): Promise<void> {
+  if (lines.length === 0) return;
+  const values = lines.map(({ line, key, outcome: o }, i) => ({
+    id: ids[i], k: key, o: o.outcome, t: o.transfer_id ?? null, f: o.flagged ?? false, n: o.note ?? null, c: line.credit,
     // An amount the bank wrote unreadably is kept as 0 (the line is flagged and its text is the bank's).
     a: parseAmount(line.amount, 'EUR') === null ? '0' : line.amount, cur: line.currency.slice(0, 3), b: line.bookedOn, e: line.endToEndId,
     r: line.remittance?.slice(0, 500) ?? null, rr: line.returnReason,
   }));
-  const result = await tx.execute<{ id: string }>(sql`
-    insert into bank_statement_entries (statement_id, entry_key, outcome, transfer_id, flagged, note, credit, amount, currency, booked_on, end_to_end_id, remittance, return_reason)
-    select ${statementId}::uuid, v.k, v.o, v.t, v.f, v.n, v.c, v.a::numeric, v.cur, v.b::date, v.e, v.r, v.rr
-    from json_to_recordset(${JSON.stringify(values)}::json) as v(k text, o text, t uuid, f boolean, n text, c boolean, a text, cur text, b text, e text, r text, rr text)
-    returning id`);
-  return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  await tx.execute(sql`
+    insert into bank_statement_entries (id, statement_id, entry_key, outcome, transfer_id, flagged, note, credit, amount, currency, booked_on, end_to_end_id, remittance, return_reason)
+    select v.id, ${statementId}::uuid, v.k, v.o, v.t, v.f, v.n, v.c, v.a::numeric, v.cur, v.b::date, v.e, v.r, v.rr
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(id bigint, k text, o text, t uuid, f boolean, n text, c boolean, a text, cur text, b text, e text, r text, rr text)`);
 }
 
 async function matchLine(ctx: Ctx, tx: Tx, batch: BatchState, writes: Writes, actor: Actor | null, line: CamtLine, msgId: string): Promise<Outcome> {
@@ -246,90 +253,174 @@ function entryJson(e: typeof bankStatementEntries.$inferSelect & { transfer_refe
   };
 }
 
-/** How many lines are matched in one go while the rest of the file arrives. */
-const BATCH = 2000;
+/** How many lines are matched in one go. */
+const BATCH = 1000;
+/** How many batches are matched at once, each in a transaction of its own on a connection of its own. */
+const AT_ONCE = 2;
+
+type Counts = { settled: number; returned: number; payments: number; unmatched: number; already_imported: number };
 
 /**
- * POST /api/bank/statements (staff): reads the statement as it arrives and matches each booked
- * line in one transaction with the statement; audited. Lines already read before change nothing
- * and are counted apart. `actor` null: read from BANK_STATEMENTS_DIR by the system.
+ * POST /api/bank/statements (staff): the statement is read whole first, its lines kept in a
+ * temporary file, so a file refused half-way (cut off, not a camt, too large) changes nothing; then
+ * its lines are matched, 1,000 at a time, two batches at once, each in a transaction of its own; audited.
+ * Lines already read before change nothing and are counted apart: an import stopped half-way (the
+ * database lost, say) leaves whole batches written, and the same file imported again does the rest.
+ * `actor` null: read from BANK_STATEMENTS_DIR by the system.
  */
 export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces: AsyncIterable<Buffer | string>, filename: string | null): Promise<BankStatementResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'bank-statement-'));
+  try {
+    const path = join(dir, 'lines.ndjson');
+    const { kind, msgId } = await keepChecked(pieces, path);
+    return await importKept(ctx, actor, path, { kind, msgId, filename });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Reads the statement to its end, writing its lines to `path` as they are read (one JSON text a
+ * line): its kind and id, or `bank_statement_invalid`.
+ */
+async function keepChecked(pieces: AsyncIterable<Buffer | string>, path: string): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
   const reader = new CamtReader();
-  return ctx.db.transaction(async (tx) => {
-    // One import at a time: a line is looked up by its key before it is matched and written, so
-    // two imports side by side could both find a line new and both record it.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bank_statement_import'))`);
-    let statementId: string | null = null;
-    const counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
-    const mails: DeferredSteps = [];
-    /** The first 1,000 lines this import wrote, which its answer lists. */
-    const ids: number[] = [];
-    const decoder = new TextDecoder('utf-8');
-    const flush = async (lines: CamtLine[]) => {
-      if (lines.length === 0) return;
-      if (!statementId) {
-        if (!reader.msgId || !reader.kind) throw new AppError('bank_statement_invalid');
-        statementId = await statementOf(tx, actor, reader.msgId, reader.kind, filename);
+  const decoder = new TextDecoder('utf-8');
+  const out = createWriteStream(path, { mode: 0o600 });
+  const keep = async (text: string) => {
+    reader.write(text);
+    const lines = reader.take();
+    if (lines.length > 0 && !out.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''))) await once(out, 'drain');
+  };
+  try {
+    for await (const piece of pieces) await keep(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
+    await keep(decoder.decode());
+    return reader.close();
+  } finally {
+    out.end();
+    await finished(out);
+  }
+}
+
+/** The statement's lines kept at `path`, matched. */
+async function importKept(ctx: Ctx, actor: Actor | null, path: string, read: { kind: 'camt.053' | 'camt.054'; msgId: string; filename: string | null }): Promise<BankStatementResult> {
+  // One import at a time, for its whole length: a line is looked up by its key before it is
+  // matched and written, so two imports side by side could both find a line new and both record it.
+  return ctx.db.transaction(async (holder) => {
+    await holder.execute(sql`select pg_advisory_xact_lock(hashtext('bank_statement_import'))`);
+    const statementId = await ctx.db.transaction((tx) => statementOf(tx, actor, read.msgId, read.kind, read.filename));
+    const counts: Counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
+    /** Each batch's new lines' ids, in the statement's order: the answer lists the first 1,000. */
+    const ids: number[][] = [];
+    /** The lines' keys met so far in this file: a line written twice in it counts once. */
+    const seen = new Set<string>();
+    /** Settles once the batch started last has locked what it touches: the next one locks after it. */
+    let turn: Promise<void> = Promise.resolve();
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+    const start = (lines: CamtLine[]) => {
+      const keyed: { line: CamtLine; key: string }[] = [];
+      for (const line of lines) {
+        const key = entryKey(read.msgId, line);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        keyed.push({ line, key });
       }
-      // The lines not written before are matched against what one read per batch found, in
-      // order, then written with their outcomes in one statement.
-      const keyed = lines.map((line) => ({ line, key: entryKey(reader.msgId!, line) }));
-      const known = await knownKeys(tx, keyed.map((k) => k.key));
-      const fresh: { line: CamtLine; key: string; quick: Outcome | null }[] = [];
-      for (const { line, key } of keyed) {
-        if (known.has(key)) continue;
-        known.add(key);
-        fresh.push({ line, key, quick: quickOutcome(line) });
-      }
-      counts.already_imported += lines.length - fresh.length;
-      const batch = await BatchState.read(ctx, tx, actor, fresh.filter((f) => !f.quick).map((f) => f.line));
-      const writes = new Writes(mails);
-      const matched: { line: CamtLine; key: string; outcome: Outcome }[] = [];
-      for (const { line, key, quick } of fresh) {
-        const outcome = quick ?? await matchLine(ctx, tx, batch, writes, actor, line, reader.msgId!);
-        matched.push({ line, key, outcome });
-        counts[outcome.outcome === 'payment' ? 'payments' : outcome.outcome]++;
-      }
-      await writeAll(ctx, tx, actor, writes);
-      const written = await writeLines(tx, statementId, matched);
-      ids.push(...written.slice(0, 1000 - ids.length));
-    };
-    // One batch is matched while the next is read: the database and the parser work side by
-    // side, and batches are still matched one after the other, in the statement's order.
-    let matching: Promise<void> = Promise.resolve();
-    const next = async (lines: CamtLine[]) => {
-      await matching;
-      matching = flush(lines);
-      matching.catch(() => undefined); // awaited at the next batch or the end
+      counts.already_imported += lines.length - keyed.length;
+      const place = ids.push([]) - 1;
+      const after = turn;
+      let locked!: () => void;
+      turn = new Promise((resolve) => { locked = resolve; });
+      const job: Promise<void> = matchBatch(ctx, actor, { statementId, msgId: read.msgId, lines: keyed }, after, locked)
+        .then((done) => {
+          for (const k of Object.keys(done.counts) as (keyof Counts)[]) counts[k] += done.counts[k];
+          ids[place] = done.ids;
+        }, (error: unknown) => { failure ??= { error }; })
+        .finally(() => {
+          locked(); // a batch that failed before its reads lets the next one go on to see the failure
+          running.delete(job);
+        });
+      running.add(job);
     };
     let waiting: CamtLine[] = [];
-    let read: { kind: 'camt.053' | 'camt.054'; msgId: string };
-    try {
-      for await (const piece of pieces) {
-        reader.write(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
-        for (const line of reader.take()) waiting.push(line);
-        if (waiting.length >= BATCH) {
-          await next(waiting);
-          waiting = [];
-        }
+    const flush = async (all: boolean) => {
+      while (!failure && (waiting.length >= BATCH || (all && waiting.length > 0))) {
+        while (running.size >= AT_ONCE) await Promise.race(running);
+        start(waiting.slice(0, BATCH));
+        waiting = waiting.slice(BATCH);
       }
-      reader.write(decoder.decode());
-      read = reader.close();
-      await next([...waiting, ...reader.take()]);
-    } finally {
-      // A refused file or a broken upload: the batch under way ends before the transaction does.
-      await matching.catch(() => undefined);
+    };
+    for await (const text of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+      waiting.push(JSON.parse(text) as CamtLine);
+      await flush(false);
+      if (failure) break;
     }
-    await matching;
-    const { kind, msgId } = read;
-    statementId ??= await statementOf(tx, actor, msgId, kind, filename);
-    await queueStatementMails(ctx, tx, statementId, mails);
-    await recordAudit(tx, actor, { action: 'bank_statement.import', target: 'bank_statement', id: statementId, after: { msg_id: msgId, kind, ...counts } });
-    // The answer lists what this import did (settled, returned, paid, unmatched), at most 1,000 lines.
-    const entries = ids.length === 0 ? [] : await entryRows(tx, ids);
-    return { id: statementId, msg_id: msgId, kind, ...counts, entries: entries.map(entryJson) };
+    await flush(true);
+    await Promise.all(running);
+    if (failure) throw (failure as { error: unknown }).error;
+    await recordAudit(holder, actor, { action: 'bank_statement.import', target: 'bank_statement', id: statementId, after: { msg_id: read.msgId, kind: read.kind, ...counts } });
+    const first = ids.flat().slice(0, 1000);
+    const entries = first.length === 0 ? [] : await entryRows(holder, first);
+    return { id: statementId, msg_id: read.msgId, kind: read.kind, ...counts, entries: entries.map(entryJson) };
   });
+}
+
+/** PostgreSQL found two transactions waiting on each other and ended this one: it may run again. */
+const deadlocked = (error: unknown) => ((error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code) === '40P01';
+
+/**
+ * One batch in a transaction of its own: its lines not written by an earlier import are matched
+ * in order against what one read found, then written with their outcomes. It reads and locks what
+ * it touches once the batch before it has (`after`), and says when it has (`locked`), so a line
+ * meets what every line before it in the file did, as if read one after the other. Two batches
+ * whose writes met in the opposite order (the books' or the counts' shared rows) run again.
+ */
+async function matchBatch(
+  ctx: Ctx, actor: Actor | null, batch: { statementId: string; msgId: string; lines: { line: CamtLine; key: string }[] },
+  after: Promise<void>, locked: () => void,
+): Promise<{ counts: Counts; ids: number[] }> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const counts: Counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
+        let state: BatchState;
+        let fresh: { line: CamtLine; key: string; quick: Outcome | null }[];
+        let ids: number[];
+        try {
+          await after;
+          const known = await knownKeys(tx, batch.lines.map((k) => k.key));
+          fresh = batch.lines.filter(({ key }) => !known.has(key)).map(({ line, key }) => ({ line, key, quick: quickOutcome(line) }));
+          counts.already_imported = batch.lines.length - fresh.length;
+          // The lines' ids taken now, in the batches' order: the statement's lines are listed as the bank wrote them.
+          ids = await lineIds(tx, fresh.length);
+          state = await BatchState.read(ctx, tx, actor, fresh.filter((f) => !f.quick).map((f) => f.line));
+        } finally {
+          locked();
+        }
+        const writes = new Writes([]);
+        const matched: { line: CamtLine; key: string; outcome: Outcome }[] = [];
+        for (const { line, key, quick } of fresh) {
+          const outcome = quick ?? await matchLine(ctx, tx, state, writes, actor, line, batch.msgId);
+          matched.push({ line, key, outcome });
+          counts[outcome.outcome === 'payment' ? 'payments' : outcome.outcome]++;
+        }
+        await writeAll(ctx, tx, actor, writes);
+        await writeLines(tx, batch.statementId, matched, ids);
+        await queueStatementMails(ctx, tx, batch.statementId, writes.mails);
+        return { counts, ids };
+      });
+    } catch (error) {
+      if (tries < 3 && deadlocked(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** `n` ids for a batch's new lines, in order. */
+async function lineIds(tx: Tx, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const { rows } = await tx.execute<{ id: string }>(sql`select nextval('bank_statement_entries_id_seq') as id from generate_series(1, ${n}::int)`);
+  return rows.map((r) => Number(r.id));
 }
 
 /** The statement's row, made at its first reading; a statement read again keeps its first row. */
