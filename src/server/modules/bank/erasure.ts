@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { SaxesParser } from 'saxes';
 import type { Tx } from '@server/db/client.js';
 import { bankFiles, payoutAttempts, transferRequests } from '@server/db/schema.js';
 
@@ -12,21 +13,56 @@ import { bankFiles, payoutAttempts, transferRequests } from '@server/db/schema.j
 export const ERASED_NAME = 'ERASED';
 export const ERASED_IBAN = 'XX00ERASED';
 
+/** Text and attribute values escaped as the sepa package writes them (pain001.ts), so what is kept reads byte for byte as written. */
+function escaped(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
+}
+
 /**
- * The file's XML with the credit transfers of `references` (EndToEndId → the transfer's reference)
- * erased. The file was written by us (pain001.ts), its texts in the SEPA character set, so no
- * name or remittance can hold markup.
+ * The file's XML, read with an XML parser and written again as it was, but for the credit
+ * transfers of `references` (EndToEndId → the transfer's reference): their creditor's name and
+ * IBAN, and their remittance text (which names the sender), replaced. A transfer's EndToEndId comes
+ * before its creditor and remittance (PmtId is CdtTrfTxInf's first element).
  */
 export function eraseCreditTransfers(xml: string, references: ReadonlyMap<string, string>): string {
-  return xml.replace(/<CdtTrfTxInf>[\s\S]*?<\/CdtTrfTxInf>/g, (block) => {
-    const endToEndId = /<EndToEndId>([^<]*)<\/EndToEndId>/.exec(block)?.[1];
-    const reference = endToEndId === undefined ? undefined : references.get(endToEndId);
-    if (reference === undefined) return block;
-    return block
-      .replace(/<Cdtr><Nm>[^<]*<\/Nm>/, `<Cdtr><Nm>${ERASED_NAME}</Nm>`)
-      .replace(/<CdtrAcct><Id><IBAN>[^<]*<\/IBAN>/, `<CdtrAcct><Id><IBAN>${ERASED_IBAN}</IBAN>`)
-      .replace(/<Ustrd>[^<]*<\/Ustrd>/, `<Ustrd>${reference}</Ustrd>`);
+  const parser = new SaxesParser();
+  const out: string[] = [];
+  const path: string[] = [];
+  let endToEndId = '';
+  /** The reference of the credit transfer being read, when it is erased. */
+  let erasing: string | undefined;
+  /** What replaces the text of the element being read, when it is one erased. */
+  const replacement = (): string | undefined => {
+    if (erasing === undefined) return undefined;
+    const [parent, name] = path.slice(-2);
+    if (name === 'Nm' && parent === 'Cdtr') return ERASED_NAME;
+    if (name === 'IBAN' && path.at(-3) === 'CdtrAcct') return ERASED_IBAN;
+    if (name === 'Ustrd' && parent === 'RmtInf') return erasing;
+    return undefined;
+  };
+  parser.on('xmldecl', (decl) => {
+    out.push(`<?xml version="${decl.version ?? '1.0'}"${decl.encoding ? ` encoding="${decl.encoding}"` : ''}${decl.standalone ? ` standalone="${decl.standalone}"` : ''}?>`);
   });
+  parser.on('opentag', (tag) => {
+    path.push(tag.name);
+    if (tag.name === 'EndToEndId') endToEndId = '';
+    const attributes = Object.entries(tag.attributes as Record<string, string>).map(([name, value]) => ` ${name}="${escaped(value)}"`).join('');
+    out.push(`<${tag.name}${attributes}${tag.isSelfClosing ? '/>' : '>'}`);
+  });
+  parser.on('text', (text) => {
+    if (path.at(-1) === 'EndToEndId') endToEndId += text;
+    if (replacement() === undefined) out.push(escaped(text));
+  });
+  parser.on('closetag', (tag) => {
+    const put = replacement();
+    if (put !== undefined) out.push(escaped(put));
+    if (tag.name === 'EndToEndId' && path.at(-3) === 'CdtTrfTxInf') erasing = references.get(endToEndId);
+    if (tag.name === 'CdtTrfTxInf') erasing = undefined;
+    if (!tag.isSelfClosing) out.push(`</${tag.name}>`);
+    path.pop();
+  });
+  parser.write(xml).close();
+  return out.join('');
 }
 
 /** Erases, in every stored bank file, the recipients' names and IBANs of this sender's payouts (and the sender's name in their remittance). */
