@@ -324,6 +324,36 @@ describe('a statement', () => {
     expect((await importStatement(whole)).json().data).toMatchObject({ settled: 1, unmatched: 2_500, already_imported: 0 });
   });
 
+  it('keeps the batches written when a later one fails, audits them as an import not complete, and does the rest when the file is imported again', async () => {
+    const transfer = await inAFile('140');
+    const tag = Date.now();
+    const msgId = `HALF-${tag}`;
+    // Three batches: the payout settled in the first, the line the database refuses alone in the third.
+    const xml = camt('053', [
+      { credit: false, amount: transfer.payout_amount, ref: `SH-${transfer.reference}`, e2e: transfer.reference },
+      ...Array.from({ length: 1_999 }, (_, i) => ({ credit: true, amount: '3.00', ref: `HALF-${tag}-${i}`, remittance: `Loyer ${i}` })),
+      { credit: true, amount: '3.00', ref: `BOOM-${tag}`, remittance: 'Loyer' },
+    ], msgId);
+    await t.database.pool.query(`create function refuse_boom() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`);
+    await t.database.pool.query(`create trigger refuse_boom before insert on bank_statement_entries for each row when (new.entry_key like 'ref:BOOM-%') execute function refuse_boom()`);
+    try {
+      expect((await importStatement(xml)).statusCode).toBe(500);
+    } finally {
+      await t.database.pool.query('drop trigger refuse_boom on bank_statement_entries; drop function refuse_boom()');
+    }
+    const [statement] = (await t.database.pool.query('select id from bank_statements where msg_id = $1', [msgId])).rows as { id: string }[];
+    const written = await db().execute<{ n: number }>(sql`select count(*)::int as n from bank_statement_entries where statement_id = ${statement!.id}::uuid`);
+    expect(written.rows[0]!.n).toBe(2_000);
+    expect(await row(transfer.id)).toMatchObject({ status: 'completed', payout_status: 'sent' });
+    const audits = () => db().select().from(auditLog).where(and(eq(auditLog.action, 'bank_statement.import'), eq(auditLog.target_id, statement!.id))).orderBy(auditLog.created_at);
+    expect((await audits()).map((a) => a.after)).toEqual([{ msg_id: msgId, kind: 'camt.053', settled: 1, returned: 0, payments: 0, unmatched: 1_999, already_imported: 0, complete: false }]);
+
+    const again = await importStatement(xml);
+    expect(again.json().data).toMatchObject({ settled: 0, unmatched: 1, already_imported: 2_000 });
+    expect((await audits()).map((a) => (a.after as { complete: boolean }).complete)).toEqual([false, true]);
+    expect(await entries(transfer.id, 'payout')).toHaveLength(1);
+  });
+
   it('lists the lines that matched nothing for the reconciliation board, newest first, signed, with why', async () => {
     const tag = `${Date.now()}`;
     await importStatement(camt('053', [

@@ -357,8 +357,14 @@ async function importKept(ctx: Ctx, actor: Actor | null, path: string, read: { k
     }
     await flush(true);
     await Promise.all(running);
-    if (failure) throw (failure as { error: unknown }).error;
-    await recordAudit(holder, actor, { action: 'bank_statement.import', target: 'bank_statement', id: statementId, after: { msg_id: read.msgId, kind: read.kind, ...counts } });
+    const audit = (complete: boolean) => ({ action: 'bank_statement.import' as const, target: 'bank_statement' as const, id: statementId, after: { msg_id: read.msgId, kind: read.kind, ...counts, complete } });
+    if (failure) {
+      // The batches written stay: the audit row says what they did, apart from the holder's
+      // transaction, which the error rolls back. The database failing that too, the error is the batch's.
+      await ctx.db.transaction((tx) => recordAudit(tx, actor, audit(false))).catch(() => undefined);
+      throw (failure as { error: unknown }).error;
+    }
+    await recordAudit(holder, actor, audit(true));
     const first = ids.flat().slice(0, 1000);
     const entries = first.length === 0 ? [] : await entryRows(holder, first);
     return { id: statementId, msg_id: read.msgId, kind: read.kind, ...counts, entries: entries.map(entryJson) };
@@ -373,7 +379,9 @@ const deadlocked = (error: unknown) => ((error as { cause?: { code?: string } })
  * in order against what one read found, then written with their outcomes. It reads and locks what
  * it touches once the batch before it has (`after`), and says when it has (`locked`), so a line
  * meets what every line before it in the file did, as if read one after the other. Two batches
- * whose writes met in the opposite order (the books' or the counts' shared rows) run again.
+ * whose writes met in the opposite order (the books' or the counts' shared rows) run again: the
+ * one run again locks anew, after the batches behind it may have (a return it would have preceded
+ * then books the payout first, and its own settling line finds the payout already reversed).
  */
 async function matchBatch(
   ctx: Ctx, actor: Actor | null, batch: { statementId: string; msgId: string; lines: { line: CamtLine; key: string }[] },
