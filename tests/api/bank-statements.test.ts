@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
@@ -354,6 +354,41 @@ describe('a statement', () => {
     expect(await entries(transfer.id, 'payout')).toHaveLength(1);
   });
 
+  it('runs a batch PostgreSQL ended as deadlocked again, three tries in all: once, the statement is imported whole and in order; three times, the import fails with the batch before kept', async () => {
+    const transfer = await inAFile('130');
+    const tag = Date.now();
+    const fill = (from: number) => Array.from({ length: 1_200 }, (_, i) => ({ credit: true, amount: '4.00', ref: `DL-${tag}-${from + i}`, remittance: `Loyer ${i}` }));
+    const keys = async (msgId: string) => (await db().execute<{ key: string }>(sql`select e.entry_key as key from bank_statement_entries e
+      join bank_statements s on s.id = e.statement_id where s.msg_id = ${msgId} order by e.id`)).rows.map((r) => r.key.split(':')[1]);
+    /** A line naming DEAD ended as deadlocked the first `times` it is written, by a test trigger. */
+    const deadlockFirst = (times: number) => t.database.pool.query(`alter sequence test_deadlocks restart; create or replace function deadlock_test() returns trigger language plpgsql as $$
+      begin if nextval('test_deadlocks') <= ${times} then raise exception 'deadlock detected by the test' using errcode = '40P01'; end if; return new; end $$`);
+    await t.database.pool.query('create sequence test_deadlocks');
+    await deadlockFirst(1);
+    await t.database.pool.query(`create trigger deadlock_test before insert on bank_statement_entries for each row when (new.entry_key like 'ref:DEAD%') execute function deadlock_test()`);
+    try {
+      // Two batches: the payout settled in the first, the line ended as deadlocked in the second.
+      const once = camt('053', [
+        { credit: false, amount: transfer.payout_amount, ref: `SD-${transfer.reference}`, e2e: transfer.reference },
+        ...fill(0), { credit: true, amount: '4.00', ref: `DEAD1-${tag}`, remittance: 'Loyer' },
+      ], `DL1-${tag}`);
+      const res = await importStatement(once);
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data).toMatchObject({ settled: 1, unmatched: 1_201, already_imported: 0 });
+      expect(await keys(`DL1-${tag}`)).toEqual([`SD-${transfer.reference}`, ...fill(0).map((l) => l.ref), `DEAD1-${tag}`]);
+      expect(await entries(transfer.id, 'payout')).toHaveLength(1);
+      expect(await row(transfer.id)).toMatchObject({ status: 'completed', payout_status: 'sent' });
+
+      await deadlockFirst(3);
+      const thrice = camt('053', [...fill(10_000), { credit: true, amount: '4.00', ref: `DEAD3-${tag}`, remittance: 'Loyer' }], `DL3-${tag}`);
+      expect((await importStatement(thrice)).statusCode).toBe(500);
+      expect((await t.database.pool.query(`select last_value from test_deadlocks`)).rows[0].last_value).toBe('3');
+      expect(await keys(`DL3-${tag}`)).toEqual(fill(10_000).slice(0, 1_000).map((l) => l.ref));
+    } finally {
+      await t.database.pool.query('drop trigger deadlock_test on bank_statement_entries; drop function deadlock_test(); drop sequence test_deadlocks');
+    }
+  });
+
   it('lists the lines that matched nothing for the reconciliation board, newest first, signed, with why', async () => {
     const tag = `${Date.now()}`;
     await importStatement(camt('053', [
@@ -380,6 +415,27 @@ describe('a statement', () => {
 });
 
 describe('a 20 MB statement', () => {
+  it("keeps the lines it has read in a file with no name while they wait their turn (freed by the system if the process dies), and closes it after", async () => {
+    const tag = Date.now();
+    const unnamedLinesFiles = () => readdirSync('/proc/self/fd').flatMap((fd) => {
+      try { return [readlinkSync(`/proc/self/fd/${fd}`)]; } catch { return []; }
+    }).filter((target) => target.endsWith('lines.ndjson (deleted)'));
+    const turn = await t.database.pool.connect();
+    try {
+      await turn.query(`select pg_advisory_lock(hashtext('bank_statement_import'))`);
+      const importing = importStatement(camt('053', [{ credit: true, amount: '6.00', ref: `WAIT-${tag}`, remittance: 'Loyer' }], `WAIT-${tag}`));
+      await expect.poll(async () => (await t.database.pool.query(`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query like '%bank_statement_import%' and pid <> pg_backend_pid()`)).rows[0].n, { timeout: 10_000 }).toBe(1);
+      expect(unnamedLinesFiles()).toHaveLength(1);
+      expect(readdirSync(tmpdir()).filter((name) => name.startsWith('bank-statement-'))).toEqual([]);
+      await turn.query(`select pg_advisory_unlock(hashtext('bank_statement_import'))`);
+      expect((await importing).json().data).toMatchObject({ unmatched: 1 });
+    } finally {
+      turn.release();
+    }
+    expect(unnamedLinesFiles()).toEqual([]);
+  });
+
   it('is read piece by piece with its memory under 200 MB', () => {
     const entry = (i: number) => `<Ntry><Amt Ccy="EUR">${(i % 9000) + 1}.25</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-11-27</Dt></BookgDt><AcctSvcrRef>BIG-${i}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>E2E-${i}</EndToEndId></Refs><RmtInf><Ustrd>Payment number ${i} for invoice ${i * 7} with a longer remittance text</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
     const reader = new CamtReader();
@@ -404,7 +460,7 @@ describe('a 20 MB statement', () => {
 });
 
 describe('statements from a folder (BANK_STATEMENTS_DIR)', () => {
-  it('the scheduled job imports each file dropped there once, by the system, and moves it; a copy is not imported again; a file that is no statement is set aside', async () => {
+  it('the scheduled job imports each file dropped there once, by the system, and moves it; a copy is not imported again; a file that is no statement or larger than 60 MB is set aside', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'camt-in-'));
     const fromDir = await createTestApp({ env: { ...BANK, BANK_STATEMENTS_DIR: dir } });
     try {
@@ -417,12 +473,15 @@ describe('statements from a folder (BANK_STATEMENTS_DIR)', () => {
       };
       writeFileSync(path.join(dir, 'day-1.xml'), xml);
       writeFileSync(path.join(dir, 'not-a-statement.xml'), '<Document><CstmrCdtTrfInitn/></Document>');
+      // Another statement, padded past 60 MB with the blanks XML allows between its elements.
+      const large = camt('053', [{ credit: false, amount: '5.00', ref: `DIR-LARGE-${due.reference}`, e2e: 'SUPPLIER-1' }]);
+      writeFileSync(path.join(dir, 'too-large.xml'), large.replace('<Ntry>', `${' '.repeat(60_000_000)}<Ntry>`));
       await fetchNow();
       const paid = (await fromDir.database.db.select().from(transferRequests).where(eq(transferRequests.id, due.id)))[0]!;
       expect(paid).toMatchObject({ payment_status: 'received', payment_amount: due.total, payment_recorded_by: null });
       expect(readdirSync(dir).sort()).toEqual(['imported', 'refused']);
       expect(readdirSync(path.join(dir, 'imported'))).toHaveLength(1);
-      expect(readdirSync(path.join(dir, 'refused'))).toHaveLength(1);
+      expect(readdirSync(path.join(dir, 'refused'))).toHaveLength(2);
 
       writeFileSync(path.join(dir, 'day-1-again.xml'), xml);
       await fetchNow();

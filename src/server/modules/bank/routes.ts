@@ -13,11 +13,10 @@ import { actorOf } from '@server/lib/guards.js';
 import { requireBoundary, uploadFailure } from '@server/lib/uploads.js';
 import type { ApiModule } from '../module.js';
 import { cancelBankFile, createBankFile, downloadBankFile, importBankStatement, listBankFiles, listBankStatements, statementEntries, unmatchedBankLines } from './service.js';
+import { MAX_STATEMENT_MB } from './statements.js';
 
 // The bank rail (docs/rules/bank-rail.md): the admin's payout files, staff's statement imports.
 
-/** A statement file: a day's camt.053 of a busy account is a few MB; 50,000 lines take about 40 MB. */
-const MAX_STATEMENT_MB = 60;
 const tooLarge = () => new AppError('upload_too_large', { vars: { max: MAX_STATEMENT_MB } });
 
 /** The part's bytes as they arrive; refused when the parser cut it at the limit or it never ended. */

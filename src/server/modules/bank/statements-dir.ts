@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, mkdir, readdir, rename } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { AppError } from '@core/errors.js';
 import type { AppContext } from '@server/context.js';
-import { importBankStatement } from './statements.js';
+import { importBankStatement, MAX_STATEMENT_MB } from './statements.js';
 
 // Statements fetched from a configured folder (docs/rules/bank-rail.md#statements-from-a-folder):
 // with BANK_STATEMENTS_DIR set, a scheduled job imports each camt file dropped there, by the
 // system, then moves it to `imported/` under its content's hash (`refused/` when it is not a
-// camt.053 or camt.054). A file whose content was imported before is moved without a second
-// import; one imported but not yet moved (a crash between the two) is read again, which changes
-// nothing (lines are known by the bank's reference).
+// camt.053 or camt.054, or is larger than an upload may be). A file whose content was imported
+// before is moved without a second import; one imported but not yet moved (a crash between the
+// two) is read again, which changes nothing (lines are known by the bank's reference).
 
 type Deps = Pick<AppContext, 'config' | 'db'> & { log: Logger };
 
@@ -38,6 +38,11 @@ export async function runStatementsDirImport(deps: Deps): Promise<number> {
   for (const name of names) {
     const file = path.join(dir, name);
     const hash = await sha256Of(file);
+    if ((await stat(file)).size > MAX_STATEMENT_MB * 1_000_000) {
+      deps.log.warn({ file: name, max_mb: MAX_STATEMENT_MB }, 'larger than a statement may be: moved to refused/');
+      await rename(file, path.join(refused, `${hash}.xml`));
+      continue;
+    }
     const done = path.join(imported, `${hash}.xml`);
     if (await exists(done)) {
       await rename(file, path.join(imported, `${hash}.again-${Date.now()}.xml`));

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -253,6 +253,9 @@ function entryJson(e: typeof bankStatementEntries.$inferSelect & { transfer_refe
   };
 }
 
+/** A statement file, uploaded or dropped in the folder: a day's camt.053 of a busy account is a few MB; 50,000 lines take about 40 MB. */
+export const MAX_STATEMENT_MB = 60;
+
 /** How many lines are matched in one go. */
 const BATCH = 1000;
 /** How many batches are matched at once, each in a transaction of its own on a connection of its own. */
@@ -262,31 +265,45 @@ type Counts = { settled: number; returned: number; payments: number; unmatched: 
 
 /**
  * POST /api/bank/statements (staff): the statement is read whole first, its lines kept in a
- * temporary file, so a file refused half-way (cut off, not a camt, too large) changes nothing; then
- * its lines are matched, 1,000 at a time, two batches at once, each in a transaction of its own; audited.
+ * temporary file with no name, so a file refused half-way (cut off, not a camt, too large)
+ * changes nothing; then its lines are matched, 1,000 at a time, two batches at once, each in a
+ * transaction of its own; audited.
  * Lines already read before change nothing and are counted apart: an import stopped half-way (the
  * database lost, say) leaves whole batches written, and the same file imported again does the rest.
  * `actor` null: read from BANK_STATEMENTS_DIR by the system.
  */
 export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces: AsyncIterable<Buffer | string>, filename: string | null): Promise<BankStatementResult> {
+  const file = await unnamedFile();
+  try {
+    const { kind, msgId } = await keepChecked(pieces, file);
+    return await importKept(ctx, actor, file, { kind, msgId, filename });
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * A temporary file already removed from its folder: what it holds (senders' names and
+ * remittances) is freed when it is closed or the process ends, killed mid-import included.
+ */
+async function unnamedFile(): Promise<FileHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'bank-statement-'));
   try {
-    const path = join(dir, 'lines.ndjson');
-    const { kind, msgId } = await keepChecked(pieces, path);
-    return await importKept(ctx, actor, path, { kind, msgId, filename });
+    return await open(join(dir, 'lines.ndjson'), 'w+', 0o600);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * Reads the statement to its end, writing its lines to `path` as they are read (one JSON text a
+ * Reads the statement to its end, writing its lines to `file` as they are read (one JSON text a
  * line): its kind and id, or `bank_statement_invalid`.
  */
-async function keepChecked(pieces: AsyncIterable<Buffer | string>, path: string): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
+async function keepChecked(pieces: AsyncIterable<Buffer | string>, file: FileHandle): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
   const reader = new CamtReader();
   const decoder = new TextDecoder('utf-8');
-  const out = createWriteStream(path, { mode: 0o600 });
+  // Streams on the descriptor itself: a FileHandle's own streams keep it from closing until they do.
+  const out = createWriteStream('', { fd: file.fd, autoClose: false });
   const keep = async (text: string) => {
     reader.write(text);
     const lines = reader.take();
@@ -302,8 +319,8 @@ async function keepChecked(pieces: AsyncIterable<Buffer | string>, path: string)
   }
 }
 
-/** The statement's lines kept at `path`, matched. */
-async function importKept(ctx: Ctx, actor: Actor | null, path: string, read: { kind: 'camt.053' | 'camt.054'; msgId: string; filename: string | null }): Promise<BankStatementResult> {
+/** The statement's lines kept in `file`, matched. */
+async function importKept(ctx: Ctx, actor: Actor | null, file: FileHandle, read: { kind: 'camt.053' | 'camt.054'; msgId: string; filename: string | null }): Promise<BankStatementResult> {
   // One import at a time, for its whole length: a line is looked up by its key before it is
   // matched and written, so two imports side by side could both find a line new and both record it.
   return ctx.db.transaction(async (holder) => {
@@ -350,7 +367,7 @@ async function importKept(ctx: Ctx, actor: Actor | null, path: string, read: { k
         waiting = waiting.slice(BATCH);
       }
     };
-    for await (const text of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    for await (const text of createInterface({ input: createReadStream('', { fd: file.fd, start: 0, encoding: 'utf8', autoClose: false }), crlfDelay: Infinity })) {
       waiting.push(JSON.parse(text) as CamtLine);
       await flush(false);
       if (failure) break;
