@@ -412,9 +412,7 @@ describe('a statement', () => {
     expect((await importStatement('not xml')).json().code).toBe('bank_statement_invalid');
     expect((await importStatement(camt('053', []), sender.token)).statusCode).toBe(403);
   });
-});
 
-describe('a 20 MB statement', () => {
   it("keeps the lines it has read in a file with no name while they wait their turn (freed by the system if the process dies), and closes it after", async () => {
     const tag = Date.now();
     const unnamedLinesFiles = () => readdirSync('/proc/self/fd').flatMap((fd) => {
@@ -436,6 +434,28 @@ describe('a 20 MB statement', () => {
     expect(unnamedLinesFiles()).toEqual([]);
   });
 
+  it("holds its turn for its whole length where the database ends a transaction idle for long (idle_in_transaction_session_timeout)", async () => {
+    const url = new URL(t.database.url);
+    url.searchParams.set('options', '-c idle_in_transaction_session_timeout=100');
+    const strict = await createTestApp({ env: BANK, databaseUrl: url.toString() });
+    try {
+      const clerk = await createUser(strict, { role: 'manager' });
+      const tag = Date.now();
+      // Three batches: the transaction holding the import's turn idles while they are matched.
+      const lines = Array.from({ length: 2_500 }, (_, i) => ({ credit: true, amount: '7.00', ref: `IDLE-${tag}-${i}`, remittance: `Loyer ${i}` }));
+      const res = await strict.request({
+        method: 'POST', url: '/api/bank/statements', token: clerk.token, headers: { 'content-type': 'multipart/form-data; boundary=----camt' },
+        payload: Buffer.from(`------camt\r\nContent-Disposition: form-data; name="file"; filename="s.xml"\r\nContent-Type: application/xml\r\n\r\n${camt('053', lines)}\r\n------camt--\r\n`),
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data).toMatchObject({ unmatched: 2_500 });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('a 20 MB statement', () => {
   it('is read piece by piece with its memory under 200 MB', () => {
     const entry = (i: number) => `<Ntry><Amt Ccy="EUR">${(i % 9000) + 1}.25</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-11-27</Dt></BookgDt><AcctSvcrRef>BIG-${i}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>E2E-${i}</EndToEndId></Refs><RmtInf><Ustrd>Payment number ${i} for invoice ${i * 7} with a longer remittance text</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
     const reader = new CamtReader();

@@ -325,6 +325,8 @@ async function importKept(ctx: Ctx, actor: Actor | null, file: FileHandle, read:
   // matched and written, so two imports side by side could both find a line new and both record it.
   return ctx.db.transaction(async (holder) => {
     await holder.execute(sql`select pg_advisory_xact_lock(hashtext('bank_statement_import'))`);
+    // The holder idles while the batches work: a server's idle-in-transaction timeout must not end it.
+    await holder.execute(sql`set local idle_in_transaction_session_timeout = 0`);
     const statementId = await ctx.db.transaction((tx) => statementOf(tx, actor, read.msgId, read.kind, read.filename));
     const counts: Counts = { settled: 0, returned: 0, payments: 0, unmatched: 0, already_imported: 0 };
     /** Each batch's new lines' ids, in the statement's order: the answer lists the first 1,000. */
