@@ -43,7 +43,7 @@ export function usesPayPal(ctx: Pick<AppContext, 'config'>, row: Pick<TransferRe
 }
 
 /** The figures a ledger entry is made from, as the row holds them. */
-export function ledgerView(row: TransferRequestRow) {
+export function ledgerView(row: Pick<TransferRequestRow, 'id' | 'source_provider' | 'destination_provider' | 'currency' | 'amount' | 'fee' | 'payout_amount' | 'payout_currency' | 'payment_amount'>) {
   return {
     id: row.id,
     source_provider: row.source_provider as keyof typeof CHANNELS,

@@ -256,7 +256,7 @@ export function notifyPayoutSent(ctx: Pick<AppContext, 'config'>, tx: Tx, reques
 }
 
 /** `notifyPayoutSent` for many transfers at once (a bank statement's), their e-mails queued in one statement; or kept in `keep`. */
-export function notifyPayoutsSent(ctx: Pick<AppContext, 'config'>, tx: Tx, sent: readonly { request: TransferRequestRow; statusWhenSent: string; completed: boolean }[], keep?: DeferredSteps): Promise<void> {
+export function notifyPayoutsSent(ctx: Pick<AppContext, 'config'>, tx: Tx, sent: readonly { request: Pick<TransferRequestRow, 'id' | 'status'>; statusWhenSent: string; completed: boolean }[], keep?: DeferredSteps): Promise<void> {
   return sendManySteps(ctx, tx, sent.map(({ request, statusWhenSent, completed }) => ({
     request, steps: [{ event: 'payout', status: statusWhenSent }, ...(completed ? [{ event: 'status' as const, status: request.status, message: null }] : [])],
   })), keep);

@@ -8,7 +8,7 @@ import { activeHolds } from '../holds/service.js';
 import { postTransferEntries, postTransferEntry } from '../ledger/service.js';
 import { ledgerView } from './money-step.js';
 import { notifyPayoutSent, notifyPayoutsSent, notifyReturn, notifyReversal, notifyStatusChange, notifyStatusChanges, notifyUnclaimed, type DeferredSteps } from './notifications.js';
-import { findRequest, findRequests, lockRequest, lockRequests, writeMoney, writeRailPayoutSent, writeRailPayoutsSent, writeStatus, writeSystemStatuses, type TransferRequestRow } from './repo.js';
+import { findRequest, findRequests, lockRailPayoutRows, lockRequest, lockRequests, writeMoney, writeRailPayoutSent, writeRailPayoutsSent, writeStatus, writeSystemStatuses, type TransferRequestRow } from './repo.js';
 
 // The transfer's side of a payout through an operator's rail (docs/rules/payout-rails.md): it
 // starts only once every control has cleared, and a succeeded attempt posts what a manual
@@ -109,7 +109,7 @@ export async function recordRailPayout(ctx: Pick<AppContext, 'config' | 'db'>, t
 export async function recordRailPayouts(ctx: Pick<AppContext, 'config'>, tx: Tx, payouts: readonly { transferId: string; reference: string }[], keep?: DeferredSteps): Promise<void> {
   if (payouts.length === 0) return;
   const referenceOf = new Map(payouts.map((p) => [p.transferId, p.reference]));
-  const rows = await lockRequests(tx, [...referenceOf.keys()]);
+  const rows = await lockRailPayoutRows(tx, [...referenceOf.keys()]);
   if (rows.length !== referenceOf.size) throw new AppError('not_found');
   const at = new Date();
   const sent = rows.map((from) => {
