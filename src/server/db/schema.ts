@@ -369,7 +369,8 @@ export const transactions = pgTable('transactions', {
 /** Append-only: who moved a transfer from which status to which, when, and why. */
 export const transferStatusHistory = pgTable('transfer_status_history', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  transfer_request_id: uuid('transfer_request_id').notNull().references(() => transferRequests.id),
+  /** Its transfer, checked once per insert statement (migration 0059), not by a foreign key per row. */
+  transfer_request_id: uuid('transfer_request_id').notNull(),
   from_status: text('from_status', { enum: TRANSFER_STATUSES }),
   to_status: text('to_status', { enum: TRANSFER_STATUSES }).notNull(),
   /** A money step that left the status as it was (payment received, payout sent, refund made…). */
@@ -572,7 +573,8 @@ export const mailDeliveries = pgTable('mail_deliveries', {
  */
 export const ledgerEntries = pgTable('ledger_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  transfer_request_id: uuid('transfer_request_id').references(() => transferRequests.id),
+  /** Its transfer, checked once per insert statement (migration 0059), not by a foreign key per row. */
+  transfer_request_id: uuid('transfer_request_id'),
   kind: text('kind', { enum: ENTRY_KINDS }).notNull(),
   /** The statement, operator, bank or PayPal reference of the movement. */
   reference: text('reference'),
@@ -1218,7 +1220,8 @@ export const bankStatementMails = pgTable('bank_statement_mails', {
  */
 export const bankStatementEntries = pgTable('bank_statement_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  statement_id: uuid('statement_id').notNull().references(() => bankStatements.id),
+  /** Its statement and its transfer (below), checked once per insert statement (migration 0059), not by a foreign key per row. */
+  statement_id: uuid('statement_id').notNull(),
   entry_key: text('entry_key').notNull().unique(),
   outcome: text('outcome', { enum: ['settled', 'returned', 'payment', 'unmatched'] }).notNull(),
   credit: boolean('credit').notNull(),
@@ -1229,7 +1232,7 @@ export const bankStatementEntries = pgTable('bank_statement_entries', {
   remittance: text('remittance'),
   /** The return's reason code (AC01, AC04, AC06, MS03…). */
   return_reason: text('return_reason'),
-  transfer_id: uuid('transfer_id').references(() => transferRequests.id),
+  transfer_id: uuid('transfer_id'),
   /** A payment of another amount than due, or a line that needs staff. */
   flagged: boolean('flagged').notNull().default(false),
   /** Why a line matched nothing, for staff. */
