@@ -494,18 +494,22 @@ export function lockRequests(tx: Tx, ids: readonly string[]): Promise<TransferRe
 export type RailPayoutRow = Pick<TransferRequestRow, 'id' | 'status' | 'version' | 'payment_status' | 'payout_status' | 'source_provider'
   | 'destination_provider' | 'currency' | 'amount' | 'fee' | 'payout_amount' | 'payout_currency' | 'payment_amount'>;
 
+const railPayoutFields = {
+  id: transferRequests.id, status: transferRequests.status, version: transferRequests.version, payment_status: transferRequests.payment_status,
+  payout_status: transferRequests.payout_status, source_provider: transferRequests.source_provider, destination_provider: transferRequests.destination_provider,
+  currency: transferRequests.currency, amount: transferRequests.amount, fee: transferRequests.fee, payout_amount: transferRequests.payout_amount,
+  payout_currency: transferRequests.payout_currency, payment_amount: transferRequests.payment_amount,
+};
+const railPayoutRows = rowsOf<RailPayoutRow>(railPayoutFields);
+
 /**
- * `lockRequests` reading only what recording a rail's payout needs: a bank statement locks
- * 30,000, whose whole rows cost their mapping more than the lock.
+ * `lockRequests` reading only what recording a rail's payout needs, without drizzle's mapping of
+ * each column: a bank statement locks 30,000, whose whole rows cost their mapping more than the lock.
  */
 export function lockRailPayoutRows(tx: Tx, ids: readonly string[]): Promise<RailPayoutRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  const t = transferRequests;
-  return tx.select({
-    id: t.id, status: t.status, version: t.version, payment_status: t.payment_status, payout_status: t.payout_status, source_provider: t.source_provider,
-    destination_provider: t.destination_provider, currency: t.currency, amount: t.amount, fee: t.fee, payout_amount: t.payout_amount,
-    payout_currency: t.payout_currency, payment_amount: t.payment_amount,
-  }).from(t).where(sql`${t.id} = any(${sql.param([...ids])}::uuid[])`).orderBy(t.created_at, t.id).for('update');
+  return railPayoutRows(tx, tx.select(railPayoutFields).from(transferRequests).where(sql`${transferRequests.id} = any(${sql.param([...ids])}::uuid[])`)
+    .orderBy(transferRequests.created_at, transferRequests.id).for('update')).execute();
 }
 
 export interface StatusWrite {
