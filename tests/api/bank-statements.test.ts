@@ -65,6 +65,11 @@ function importStatement(xml: string, token = staff.token) {
   return t.request({ method: 'POST', url: '/api/bank/statements', token, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
 }
 
+/** The files an import keeps its lines in that this process holds open (removed from their folder once opened). */
+const unnamedLinesFiles = () => readdirSync('/proc/self/fd').flatMap((fd) => {
+  try { return [readlinkSync(`/proc/self/fd/${fd}`)]; } catch { return []; }
+}).filter((target) => target.endsWith('lines.ndjson (deleted)'));
+
 /** A paid transfer to a French account, in a bank file: its attempt pending. */
 async function inAFile(amount = '200') {
   const transfer = await createTransfer(t, sender.id, { direction: 'EUR_EUR', paid: true, amount, recipient });
@@ -314,6 +319,7 @@ describe('a statement', () => {
     const res = await importStatement(whole.slice(0, whole.lastIndexOf('<Ntry>') + 40));
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('bank_statement_invalid');
+    expect(unnamedLinesFiles()).toEqual([]);
     const { rows } = await db().execute<{ n: number }>(sql`select (select count(*)::int from bank_statements where msg_id = ${msgId})
       + (select count(*)::int from bank_statement_entries where entry_key like ${`ref:CUT-${tag}-%`} or entry_key like ${`ref:SC-${transfer.reference}:%`}) as n`);
     expect(rows[0]!.n).toBe(0);
@@ -341,6 +347,8 @@ describe('a statement', () => {
     } finally {
       await t.database.pool.query('drop trigger refuse_boom on bank_statement_entries; drop function refuse_boom()');
     }
+    // Left half-way, the import closed the file its lines were kept in.
+    expect(unnamedLinesFiles()).toEqual([]);
     const [statement] = (await t.database.pool.query('select id from bank_statements where msg_id = $1', [msgId])).rows as { id: string }[];
     const written = await db().execute<{ n: number }>(sql`select count(*)::int as n from bank_statement_entries where statement_id = ${statement!.id}::uuid`);
     expect(written.rows[0]!.n).toBe(2_000);
@@ -415,9 +423,6 @@ describe('a statement', () => {
 
   it("keeps the lines it has read in a file with no name while they wait their turn (freed by the system if the process dies), and closes it after", async () => {
     const tag = Date.now();
-    const unnamedLinesFiles = () => readdirSync('/proc/self/fd').flatMap((fd) => {
-      try { return [readlinkSync(`/proc/self/fd/${fd}`)]; } catch { return []; }
-    }).filter((target) => target.endsWith('lines.ndjson (deleted)'));
     const turn = await t.database.pool.connect();
     try {
       await turn.query(`select pg_advisory_lock(hashtext('bank_statement_import'))`);

@@ -1,10 +1,11 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { close, createReadStream, createWriteStream, open, type ReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { desc, eq, and, sql } from 'drizzle-orm';
 import type { BankStatementJson, BankStatementResult, StatementEntryJson, UnmatchedBankLines } from '@core/api/bank.js';
 import type { StatementOutcome } from '@core/bank.js';
@@ -25,6 +26,9 @@ import { queueStatementMails } from './statement-mails.js';
 // bank's own reference: read again, in the same statement or in another, it changes nothing.
 
 type Ctx = Pick<AppContext, 'config' | 'db'>;
+
+const openFile = promisify(open);
+const closeFile = promisify(close);
 
 /** What one line did, as the entry row keeps it. */
 interface Outcome {
@@ -276,37 +280,45 @@ type Counts = { settled: number; returned: number; payments: number; unmatched: 
  * `actor` null: read from BANK_STATEMENTS_DIR by the system.
  */
 export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces: AsyncIterable<Buffer | string>, filename: string | null): Promise<BankStatementResult> {
-  const file = await unnamedFile();
+  const fd = await unnamedFile();
+  let read: { kind: 'camt.053' | 'camt.054'; msgId: string };
   try {
-    const { kind, msgId } = await keepChecked(pieces, file);
-    return await importKept(ctx, actor, file, { kind, msgId, filename });
+    read = await keepChecked(pieces, fd);
+  } catch (error) {
+    await closeFile(fd);
+    throw error;
+  }
+  // From here the lines' stream owns the file: it closes it once read, or once left (its read under way done first).
+  const lines = createReadStream('', { fd, start: 0, encoding: 'utf8' });
+  try {
+    return await importKept(ctx, actor, lines, { ...read, filename });
   } finally {
-    await file.close();
+    lines.destroy();
+    await finished(lines).catch(() => undefined);
   }
 }
 
 /**
- * A temporary file already removed from its folder: what it holds (senders' names and
- * remittances) is freed when it is closed or the process ends, killed mid-import included.
+ * A temporary file already removed from its folder, by its descriptor: what it holds (senders'
+ * names and remittances) is freed when it is closed or the process ends, killed mid-import included.
  */
-async function unnamedFile(): Promise<FileHandle> {
+async function unnamedFile(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'bank-statement-'));
   try {
-    return await open(join(dir, 'lines.ndjson'), 'w+', 0o600);
+    return await openFile(join(dir, 'lines.ndjson'), 'w+', 0o600);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * Reads the statement to its end, writing its lines to `file` as they are read (one JSON text a
- * line): its kind and id, or `bank_statement_invalid`.
+ * Reads the statement to its end, writing its lines to the file `fd` as they are read (one JSON
+ * text a line): its kind and id, or `bank_statement_invalid`.
  */
-async function keepChecked(pieces: AsyncIterable<Buffer | string>, file: FileHandle): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
+async function keepChecked(pieces: AsyncIterable<Buffer | string>, fd: number): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
   const reader = new CamtReader();
   const decoder = new TextDecoder('utf-8');
-  // Streams on the descriptor itself: a FileHandle's own streams keep it from closing until they do.
-  const out = createWriteStream('', { fd: file.fd, autoClose: false });
+  const out = createWriteStream('', { fd, autoClose: false });
   const keep = async (text: string) => {
     reader.write(text);
     const lines = reader.take();
@@ -322,8 +334,8 @@ async function keepChecked(pieces: AsyncIterable<Buffer | string>, file: FileHan
   }
 }
 
-/** The statement's lines kept in `file`, matched. */
-async function importKept(ctx: Ctx, actor: Actor | null, file: FileHandle, read: { kind: 'camt.053' | 'camt.054'; msgId: string; filename: string | null }): Promise<BankStatementResult> {
+/** The statement's lines kept, read from `lines`, matched. */
+async function importKept(ctx: Ctx, actor: Actor | null, lines: ReadStream, read: { kind: 'camt.053' | 'camt.054'; msgId: string; filename: string | null }): Promise<BankStatementResult> {
   // One import at a time, for its whole length: a line is looked up by its key before it is
   // matched and written, so two imports side by side could both find a line new and both record it.
   return ctx.db.transaction(async (holder) => {
@@ -372,7 +384,7 @@ async function importKept(ctx: Ctx, actor: Actor | null, file: FileHandle, read:
         waiting = waiting.slice(BATCH);
       }
     };
-    for await (const text of createInterface({ input: createReadStream('', { fd: file.fd, start: 0, encoding: 'utf8', autoClose: false }), crlfDelay: Infinity })) {
+    for await (const text of createInterface({ input: lines, crlfDelay: Infinity })) {
       waiting.push(JSON.parse(text) as CamtLine);
       await flush(false);
       if (failure) break;
