@@ -56,13 +56,13 @@ function camt(kind: '053' | '054', lines: Line[], msgId = `MSG-${++seq}-${Date.n
     <Acct><Id><IBAN>${BANK.BANK_IBAN}</IBAN></Id></Acct>${lines.map(ntry).join('')}</${block}></${root}></Document>`;
 }
 
-function importStatement(xml: string, token = staff.token) {
+function importStatement(xml: string, token = staff.token, app = t) {
   const boundary = '----camt';
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.xml"\r\nContent-Type: application/xml\r\n\r\n`),
     Buffer.from(xml), Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return t.request({ method: 'POST', url: '/api/bank/statements', token, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  return app.request({ method: 'POST', url: '/api/bank/statements', token, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
 }
 
 /** The files an import keeps its lines in that this process holds open (removed from their folder once opened). */
@@ -448,10 +448,7 @@ describe('a statement', () => {
       const tag = Date.now();
       // Three batches: the transaction holding the import's turn idles while they are matched.
       const lines = Array.from({ length: 2_500 }, (_, i) => ({ credit: true, amount: '7.00', ref: `IDLE-${tag}-${i}`, remittance: `Loyer ${i}` }));
-      const res = await strict.request({
-        method: 'POST', url: '/api/bank/statements', token: clerk.token, headers: { 'content-type': 'multipart/form-data; boundary=----camt' },
-        payload: Buffer.from(`------camt\r\nContent-Disposition: form-data; name="file"; filename="s.xml"\r\nContent-Type: application/xml\r\n\r\n${camt('053', lines)}\r\n------camt--\r\n`),
-      });
+      const res = await importStatement(camt('053', lines), clerk.token, strict);
       expect(res.statusCode).toBe(201);
       expect(res.json().data).toMatchObject({ unmatched: 2_500 });
     } finally {
@@ -506,6 +503,7 @@ describe('statements from a folder (BANK_STATEMENTS_DIR)', () => {
       expect(paid).toMatchObject({ payment_status: 'received', payment_amount: due.total, payment_recorded_by: null });
       expect(readdirSync(dir).sort()).toEqual(['imported', 'refused']);
       expect(readdirSync(path.join(dir, 'imported'))).toHaveLength(1);
+      expect(readdirSync(path.join(dir, 'refused')).filter((name) => name.startsWith('too-large-'))).toHaveLength(1);
       expect(readdirSync(path.join(dir, 'refused'))).toHaveLength(2);
 
       writeFileSync(path.join(dir, 'day-1-again.xml'), xml);

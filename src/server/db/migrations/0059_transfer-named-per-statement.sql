@@ -8,32 +8,22 @@ ALTER TABLE "bank_statement_entries" DROP CONSTRAINT "bank_statement_entries_sta
 ALTER TABLE "bank_statement_entries" DROP CONSTRAINT "bank_statement_entries_transfer_id_transfer_requests_id_fk";--> statement-breakpoint
 ALTER TABLE "ledger_entries" DROP CONSTRAINT "ledger_entries_transfer_request_id_transfer_requests_id_fk";--> statement-breakpoint
 ALTER TABLE "transfer_status_history" DROP CONSTRAINT "transfer_status_history_transfer_request_id_transfer_requests_id_fk";--> statement-breakpoint
-CREATE FUNCTION "history_transfer_exists"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  missing uuid;
-BEGIN
-  SELECT n.id INTO missing FROM (SELECT DISTINCT "transfer_request_id" AS id FROM new_rows) n
-    WHERE NOT EXISTS (SELECT FROM "transfer_requests" t WHERE t."id" = n.id) LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'timeline step of transfer % refused: no such transfer', missing USING ERRCODE = 'foreign_key_violation';
-  END IF;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE TRIGGER "transfer_status_history_transfer_named" AFTER INSERT ON "transfer_status_history"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "history_transfer_exists"();--> statement-breakpoint
-CREATE FUNCTION "ledger_entry_transfer_exists"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A timeline step's and a ledger entry's transfer, in their column of the same name.
+CREATE FUNCTION "transfer_named_exists"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   missing uuid;
 BEGIN
   SELECT n.id INTO missing FROM (SELECT DISTINCT "transfer_request_id" AS id FROM new_rows WHERE "transfer_request_id" IS NOT NULL) n
     WHERE NOT EXISTS (SELECT FROM "transfer_requests" t WHERE t."id" = n.id) LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'ledger entry of transfer % refused: no such transfer', missing USING ERRCODE = 'foreign_key_violation';
+    RAISE EXCEPTION '% row of transfer % refused: no such transfer', TG_TABLE_NAME, missing USING ERRCODE = 'foreign_key_violation';
   END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
+CREATE TRIGGER "transfer_status_history_transfer_named" AFTER INSERT ON "transfer_status_history"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "transfer_named_exists"();--> statement-breakpoint
 CREATE TRIGGER "ledger_entries_transfer_named" AFTER INSERT ON "ledger_entries"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "ledger_entry_transfer_exists"();--> statement-breakpoint
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "transfer_named_exists"();--> statement-breakpoint
 CREATE FUNCTION "statement_line_named_exist"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   missing uuid;

@@ -37,12 +37,13 @@ export async function runStatementsDirImport(deps: Deps): Promise<number> {
   let count = 0;
   for (const name of names) {
     const file = path.join(dir, name);
-    const hash = await sha256Of(file);
+    // Bounded before anything reads it, its hash included.
     if ((await stat(file)).size > MAX_STATEMENT_MB * 1_000_000) {
       deps.log.warn({ file: name, max_mb: MAX_STATEMENT_MB }, 'larger than a statement may be: moved to refused/');
-      await rename(file, path.join(refused, `${hash}.xml`));
+      await rename(file, path.join(refused, `too-large-${Date.now()}-${name}`));
       continue;
     }
+    const hash = await sha256Of(file);
     const done = path.join(imported, `${hash}.xml`);
     if (await exists(done)) {
       await rename(file, path.join(imported, `${hash}.again-${Date.now()}.xml`));

@@ -352,15 +352,15 @@ async function importKept(ctx: Ctx, actor: Actor | null, lines: ReadStream, read
     let turn: Promise<void> = Promise.resolve();
     const running = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
-    const start = (lines: CamtLine[]) => {
+    const start = (batch: CamtLine[]) => {
       const keyed: { line: CamtLine; key: string }[] = [];
-      for (const line of lines) {
+      for (const line of batch) {
         const key = entryKey(read.msgId, line);
         if (seen.has(key)) continue;
         seen.add(key);
         keyed.push({ line, key });
       }
-      counts.already_imported += lines.length - keyed.length;
+      counts.already_imported += batch.length - keyed.length;
       const place = ids.push([]) - 1;
       const after = turn;
       let locked!: () => void;
