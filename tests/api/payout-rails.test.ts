@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, ledgerEntries, payoutAttempts, payoutNameHolds, railCallbacks, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { placeHold, releaseHolds } from '@server/modules/holds/service.js';
-import { enquire, startPayout } from '@server/modules/rails/service.js';
+import { enquire, runPayoutStartJob, startPayout } from '@server/modules/rails/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
 import { MtnPeer } from '../support/peers/mtn-peer.js';
@@ -322,6 +322,21 @@ describe('a payout that starts by itself once its last control clears', () => {
       .toEqual({ n: 0 });
     expect(await attempts(held.id)).toEqual([]);
     expect(await t.database.db.select().from(payoutNameHolds).where(eq(payoutNameHolds.transfer_id, held.id))).toHaveLength(1);
+  });
+
+  it('starts a worker process takes within a quarter second of its last batch go together in the next: the first at once, the three after in one transaction', async () => {
+    const paid = await Promise.all(Array.from({ length: 4 }, () => paidTransfer()));
+    // A quarter second with no batch begun (the app's own worker may just have run one), then four of a process's workers taking their jobs at once.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await Promise.all(paid.map((p, n) => runPayoutStartJob(ctx(), { transfer_id: p.id }, { id: String(-1 - n) })));
+    const written = await Promise.all(paid.map(async (p) => {
+      const [attempt] = await attempts(p.id);
+      expect(attempt!.state).toBe('succeeded');
+      expect(airtel.paidCount(attempt!.reference)).toBe(1);
+      return attempt!.created_at.toISOString();
+    }));
+    expect(new Set(written.slice(1)).size).toBe(1);
+    expect(written[1]).not.toBe(written[0]);
   });
 
   it('a held transfer waits; once staff release the hold, it leaves', async () => {

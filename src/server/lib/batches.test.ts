@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { batched } from './batches.js';
 
 /** A run whose batches stay open until released, recording what each batch held. */
@@ -56,5 +56,31 @@ describe('batched calls', () => {
   it('a run that answers too few outputs fails its calls instead of answering undefined', async () => {
     const call = batched(async () => [], { maxSize: 10, maxRunning: 1 });
     await expect(call(1)).rejects.toThrow('a batch of 1 answered 0');
+  });
+
+  describe('with a least time between batches (everyMs)', () => {
+    afterEach(() => { vi.useRealTimers(); });
+
+    it('runs a call at once after a quiet spell; calls within a quarter second of that go together once it has passed, while the first still runs', async () => {
+      vi.useFakeTimers();
+      const { batches, run, releaseAll } = gatedRun();
+      const call = batched(run, { maxSize: 10, maxRunning: 5, everyMs: 250 });
+      const first = call(1);
+      expect(batches).toEqual([[1]]);
+      const later = [call(2), call(3)];
+      await vi.advanceTimersByTimeAsync(100);
+      const last = call(4);
+      await vi.advanceTimersByTimeAsync(149);
+      expect(batches).toEqual([[1]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1], [2, 3, 4]]);
+      // A quarter second after that batch began, a call goes at once again.
+      await vi.advanceTimersByTimeAsync(250);
+      const alone = call(5);
+      expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+      vi.useRealTimers();
+      await releaseAll();
+      expect(await Promise.all([first, ...later, last, alone])).toEqual([10, 20, 30, 40, 50]);
+    });
   });
 });

@@ -7,6 +7,11 @@ export interface BatchOptions {
   maxSize: number;
   /** Most batches running at a time; calls beyond wait for one to end, then go together. */
   maxRunning: number;
+  /**
+   * Least time between two batches' starts: calls arriving sooner wait for it and go together
+   * (a call after a quiet spell still goes at once). None: only maxRunning holds calls back.
+   */
+  everyMs?: number;
 }
 
 /**
@@ -17,6 +22,8 @@ export function batched<In, Out>(run: (inputs: In[]) => Promise<Out[]>, options:
   interface Call { input: In; resolve: (out: Out) => void; reject: (err: unknown) => void }
   let waiting: Call[] = [];
   let running = 0;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | null = null;
 
   async function runBatch(calls: Call[]) {
     try {
@@ -31,6 +38,15 @@ export function batched<In, Out>(run: (inputs: In[]) => Promise<Out[]>, options:
 
   function startNext() {
     while (running < options.maxRunning && waiting.length > 0) {
+      const early = lastStart + (options.everyMs ?? 0) - performance.now();
+      if (early > 0) {
+        timer ??= setTimeout(() => {
+          timer = null;
+          startNext();
+        }, early);
+        return;
+      }
+      lastStart = performance.now();
       const calls = waiting.slice(0, options.maxSize);
       waiting = waiting.slice(calls.length);
       running++;

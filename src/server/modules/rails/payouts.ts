@@ -4,6 +4,7 @@ import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type AttemptSt
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { quietJobAdd } from '@server/db/shared-sql/job-rows.js';
+import { batched } from '@server/lib/batches.js';
 import { inParallel } from '@server/lib/in-parallel.js';
 import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
 import { endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
@@ -396,36 +397,70 @@ const CALLBACK_ENQUIRY_KEY = 'payout-callback:';
 const TransferJobSchema = z.object({ transfer_id: z.uuid() });
 const AttemptJobSchema = z.object({ attempt_id: z.uuid() });
 
-/**
- * The payout_start job: a transfer whose controls may all have cleared. The worker takes the other
- * due starts waiting with it (up to STARTS_AT_ONCE in all) and starts them together (takeDueJobs).
- */
-export async function runPayoutStartJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
-  const own = TransferJobSchema.parse(payload).transfer_id;
-  const taken = (await takeDueJobs(ctx.db, job.id, 'payout_start', STARTS_AT_ONCE - 1))
-    .flatMap((t) => { const p = TransferJobSchema.safeParse(t.payload); return p.success ? [{ jobId: t.jobId, id: p.data.transfer_id }] : []; });
-  const results = await inBatch(ctx.db, job.id, taken, () => startPayouts(ctx, [own, ...taken.map((t) => t.id)]));
-  await endTakenJobs(ctx.db, job.id, taken.map((t) => {
-    const result = results.get(t.id);
-    return { jobId: t.jobId, error: result instanceof Error ? result.message : null };
-  }));
-  const mine = results.get(own);
-  if (mine instanceof Error) throw mine;
-}
-
-/** The payout_enquire job: an open attempt asked about, with the other due enquiries taken with it. */
-export async function runPayoutEnquireJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
-  const own = AttemptJobSchema.parse(payload).attempt_id;
-  const taken = (await takeDueJobs(ctx.db, job.id, 'payout_enquire', ENQUIRIES_AT_ONCE - 1))
-    .flatMap((t) => { const p = AttemptJobSchema.safeParse(t.payload); return p.success ? [{ jobId: t.jobId, id: p.data.attempt_id }] : []; });
-  await inBatch(ctx.db, job.id, taken, () => enquireMany(ctx, [own, ...taken.map((t) => t.id)]));
-  await endTakenJobs(ctx.db, job.id, taken.map((t) => ({ jobId: t.jobId, error: null })));
-}
-
 /** How many due enquiries a worker takes at once (its own job's and others waiting). */
 const ENQUIRIES_AT_ONCE = 50;
+/**
+ * Least time between two batches of a kind in one process. Under load the jobs its workers take
+ * meanwhile wait for the next batch and go together, with the due ones still waiting: at 100
+ * payouts a second, fewer and larger batches halved the CPU a payout costs (docs/benchmarks.md#payouts).
+ * A job after a quiet spell goes at once.
+ */
+export const BATCH_EVERY_MS = 250;
 
-/** A batch's work: when it throws, the jobs it took fail with its error (retried later) and so does the worker's own. */
+/** A job of a batch: what it names, and its own id (the batch takes the due ones as the first job's worker). */
+type BatchJob = { id: string; jobId: string };
+
+/**
+ * The jobs of `kind` this process's workers hold, done in batches (lib/batches.ts: at most one
+ * batch every BATCH_EVERY_MS), each with up to `atOnce` jobs in all: those held, and due ones
+ * waiting, taken (takeDueJobs) and ended here. `work` answers each id's result, or the error that
+ * fails its job alone (tried again later); when it throws, every job of its batch fails with it.
+ */
+function jobBatches<R>(kind: 'payout_start' | 'payout_enquire', atOnce: number, idOf: (payload: unknown) => string | null,
+  work: (ctx: Ctx, ids: string[]) => Promise<Map<string, R | Error>>) {
+  const perDatabase = new WeakMap<Db, (job: BatchJob) => Promise<R | Error | undefined>>();
+  return (ctx: Ctx, job: BatchJob) => {
+    let batch = perDatabase.get(ctx.db);
+    if (!batch) {
+      perDatabase.set(ctx.db, batch = batched(async (held: BatchJob[]) => {
+        const leader = held[0]!.jobId;
+        const taken = (await takeDueJobs(ctx.db, leader, kind, atOnce - held.length))
+          .flatMap((t) => { const id = idOf(t.payload); return id === null ? [] : [{ jobId: t.jobId, id }]; });
+        const results = await inBatch(ctx.db, leader, taken, () => work(ctx, [...held, ...taken].map((j) => j.id)));
+        await endTakenJobs(ctx.db, leader, taken.map((t) => {
+          const result = results.get(t.id);
+          return { jobId: t.jobId, error: result instanceof Error ? result.message : null };
+        }));
+        return held.map((h) => results.get(h.id));
+      }, { maxSize: atOnce, maxRunning: Number.POSITIVE_INFINITY, everyMs: BATCH_EVERY_MS }));
+    }
+    return batch(job);
+  };
+}
+
+const startBatches = jobBatches('payout_start', STARTS_AT_ONCE, (payload) => TransferJobSchema.safeParse(payload).data?.transfer_id ?? null, startPayouts);
+
+/**
+ * The payout_start job: a transfer whose controls may all have cleared, started in a batch with
+ * the other starts this process holds and those due (jobBatches).
+ */
+export async function runPayoutStartJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
+  const result = await startBatches(ctx, { id: TransferJobSchema.parse(payload).transfer_id, jobId: job.id });
+  if (result instanceof Error) throw result;
+}
+
+const enquiryBatches = jobBatches('payout_enquire', ENQUIRIES_AT_ONCE, (payload) => AttemptJobSchema.safeParse(payload).data?.attempt_id ?? null,
+  async (ctx, ids) => {
+    await enquireMany(ctx, ids);
+    return new Map();
+  });
+
+/** The payout_enquire job: an open attempt asked about, in a batch with the other enquiries held and due (jobBatches). */
+export async function runPayoutEnquireJob(ctx: Ctx, payload: unknown, job: { id: string }): Promise<void> {
+  await enquiryBatches(ctx, { id: AttemptJobSchema.parse(payload).attempt_id, jobId: job.id });
+}
+
+/** A batch's work: when it throws, the jobs it took fail with its error (retried later) and so do the workers' own. */
 async function inBatch<T>(db: Db, ownJobId: string, taken: readonly { jobId: string }[], work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -434,4 +469,3 @@ async function inBatch<T>(db: Db, ownJobId: string, taken: readonly { jobId: str
     throw err;
   }
 }
-
