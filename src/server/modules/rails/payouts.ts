@@ -412,9 +412,10 @@ type BatchJob = { id: string; jobId: string };
 
 /**
  * The jobs of `kind` this process's workers hold, done in batches (lib/batches.ts: at most one
- * batch every BATCH_EVERY_MS), each with up to `atOnce` jobs in all: those held, and due ones
- * waiting, taken (takeDueJobs) and ended here. `work` answers each id's result, or the error that
- * fails its job alone (tried again later); when it throws, every job of its batch fails with it.
+ * batch every BATCH_EVERY_MS per database handle, the one a process's workers share), each with up
+ * to `atOnce` jobs in all: those held, and due ones waiting, taken (takeDueJobs) and ended here.
+ * `work` answers each id's result, or the error that fails its job alone (tried again later); when
+ * it throws, every job of its batch fails with it.
  */
 function jobBatches<R>(kind: 'payout_start' | 'payout_enquire', atOnce: number, idOf: (payload: unknown) => string | null,
   work: (ctx: Ctx, ids: string[]) => Promise<Map<string, R | Error>>) {
