@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { catalog } from './support/catalogs.js';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 
@@ -13,7 +14,6 @@ import { scrollWidth } from './support/layout.js';
 const BANK = { BANK_IBAN: 'FR7630004000031234567890143', BANK_BIC: 'BNPAFRPP', BANK_ACCOUNT_NAME: 'Money Transfer SAS' };
 const app = useE2eApp({ smtp: true, env: () => BANK });
 const SENDER = { email: 'bank-sender@example.test', password: 'Bank-Returns-Happen-44', full_name: 'Awa Diallo' };
-const catalog = (lng: string, ns: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/${ns}.json`), 'utf8'));
 const ADMIN = catalog('en', 'admin');
 const SHOTS = '/tmp/shots';
 

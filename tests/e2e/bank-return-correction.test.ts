@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { catalog } from './support/catalogs.js';
 import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
@@ -13,7 +12,6 @@ import { shot } from './support/screenshots.js';
 const BANK = { BANK_IBAN: 'FR7630004000031234567890143', BANK_BIC: 'BNPAFRPP', BANK_ACCOUNT_NAME: 'Money Transfer SAS' };
 const app = useE2eApp({ smtp: true, env: () => BANK });
 const SENDER = { email: 'bank-correction@example.test', password: 'Bank-Account-Corrected-44', full_name: 'Awa Diallo' };
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/transfer.json`), 'utf8'));
 const RETURNED_IBAN = 'FR7630006000011234567890189';
 const CORRECTED_IBAN = 'FR7630006000019876543210076';
 
@@ -63,7 +61,7 @@ async function returnedPayout(): Promise<{ id: string; reference: string; payout
 describe('a bank payout sent back, the account corrected by its sender', () => {
   for (const lng of ['en', 'fr'] as const) {
     it(`is corrected on the transfer's page and paid again in the next file (${lng}, 390 px)`, async () => {
-      const tr = catalog(lng);
+      const tr = catalog(lng, 'transfer');
       const transfer = await returnedPayout();
       await app.api('POST', `/api/transfer-requests/${transfer.id}/payouts/ask-sender`, {}, admin);
 

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -12,27 +11,17 @@ import { shot } from './support/screenshots.js';
 // (its callback reaching the app, which asks Airtel), reads that the payment is received. A
 // refusal says why and lets them try again; the proof upload stays open beside it.
 
-const airtel = new AirtelPeer();
-beforeAll(async () => { await airtel.start(); });
-
-const app = useE2eApp({
-  smtp: true,
-  env: () => ({
-    ...airtel.env(),
-  }),
-});
+const { airtel, app } = useAirtelE2eApp();
 
 const PHONE = 390;
 const SENDER = { email: 'collect-sender@example.test', password: 'Approve-On-Phone-28', full_name: 'Marie Nguema' };
 const SENDER_PHONE = '+24177123456';
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/transfer.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('transfer');
 
 let token: string;
 
 beforeAll(async () => {
-  // Airtel posts its callbacks to the app; the admin switches the Airtel Money Gabon rail on.
-  airtel.callbackUrl = `${app.server.url}/api/rails/airtel/callback`;
+  // The admin switches the Airtel Money Gabon rail on.
   airtel.register(SENDER_PHONE, { first: 'Marie', last: 'Nguema' });
   const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
   await app.api('PUT', '/api/rails/airtel_gabon', { enabled: true }, admin);

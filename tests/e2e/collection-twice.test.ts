@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -11,24 +10,19 @@ import { shot } from './support/screenshots.js';
 // had recorded their payment by hand; the back office's Payouts tab lists it with both
 // references and what to do, and staff record the refund they made, after which it leaves the list.
 
-const airtel = new AirtelPeer();
-beforeAll(async () => { await airtel.start(); });
-
-const app = useE2eApp({ smtp: true, env: () => ({ ...airtel.env() }) });
+const { airtel, app } = useAirtelE2eApp();
 
 const DESKTOP = 1366;
 const PHONE = 390;
 const SENDER = { email: 'twice-sender@example.test', password: 'Paid-Twice-By-Phone-43', full_name: 'Marie Nguema' };
 const NUMBER = '+24177123456';
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/admin.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('admin');
 
 let senderToken: string;
 let adminToken: string;
 
 beforeAll(async () => {
   airtel.register(NUMBER, { first: 'Marie', last: 'Nguema' });
-  airtel.callbackUrl = `${app.server.url}/api/rails/airtel/callback`;
   adminToken = await app.tokenFor(BOOTSTRAP_ADMIN);
   await app.api('PUT', '/api/rails/airtel_gabon', { enabled: true }, adminToken);
   senderToken = await app.senderExists(SENDER, NUMBER);

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
 import { PayPalServer } from '../support/paypal-server.js';
-import { BOOTSTRAP_ADMIN, useE2eApp, valueOf } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN, valueOf } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -14,28 +13,18 @@ import { shot } from './support/screenshots.js';
 // received, and, with no one on staff doing anything, the PayPal Payouts rail pays the recipient:
 // their history and the tracking link say the transfer is completed, the money paid out.
 
-const airtel = new AirtelPeer();
 const paypal = new PayPalServer();
-beforeAll(async () => { await Promise.all([airtel.start(), paypal.start()]); });
-
-const app = useE2eApp({
-  smtp: true,
-  env: () => ({
-    ...airtel.env(),
-    PAYPAL_CLIENT_ID: paypal.clientId, PAYPAL_CLIENT_SECRET: paypal.clientSecret, PAYPAL_API_BASE: paypal.url,
-  }),
-});
+beforeAll(async () => { await paypal.start(); });
+const { airtel, app } = useAirtelE2eApp(() => ({ PAYPAL_CLIENT_ID: paypal.clientId, PAYPAL_CLIENT_SECRET: paypal.clientSecret, PAYPAL_API_BASE: paypal.url }));
 
 const PHONE = 390;
 const SENDER = { email: 'gabon-to-paypal@example.test', password: 'Libreville-To-PayPal-43', full_name: 'Marie Nguema' };
 const SENDER_PHONE = '+24177654321';
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/transfer.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('transfer');
 const RECIPIENT = { en: { name: 'John Smith', email: 'john.smith@example.test' }, fr: { name: 'Jean Dupont', email: 'jean.dupont@example.test' } } as const;
 
 beforeAll(async () => {
-  // Airtel posts its callbacks to the app; an admin switches both rails on through the API.
-  airtel.callbackUrl = `${app.server.url}/api/rails/airtel/callback`;
+  // An admin switches both rails on through the API.
   airtel.register(SENDER_PHONE, { first: 'Marie', last: 'Nguema' });
   const admin = await app.tokenFor(BOOTSTRAP_ADMIN);
   await app.api('PUT', '/api/rails/airtel_gabon', { enabled: true }, admin);

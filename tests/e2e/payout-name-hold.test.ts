@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { catalog } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -12,22 +11,13 @@ import { shot } from './support/screenshots.js';
 // a reason, which alone pays nothing; the admin, a second staff member, confirms it; Airtel pays
 // it once, and the recipient's tracking page says it is completed.
 
-const airtel = new AirtelPeer();
-beforeAll(async () => { await airtel.start(); });
-
-const app = useE2eApp({
-  smtp: true,
-  env: () => ({
-    ...airtel.env(),
-  }),
-});
+const { airtel, app } = useAirtelE2eApp();
 
 const PHONE = 390;
 const SENDER = { email: 'name-hold-sender@example.test', password: 'Pay-The-Right-Person-43', full_name: 'Awa Ondo' };
 const MANAGER = { email: 'name-hold-manager@example.test', password: 'Proposes-Not-Alone-43', full_name: 'Moïse Manager' };
 const NUMBER = '+24177654321';
 const HER_NUMBER = '+24177123456';
-const catalog = (lng: string, ns: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/${ns}.json`), 'utf8'));
 const TEXT = { en: { admin: catalog('en', 'admin'), transfer: catalog('en', 'transfer') }, fr: { admin: catalog('fr', 'admin'), transfer: catalog('fr', 'transfer') } } as const;
 
 let senderToken: string;

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -11,20 +10,11 @@ import { shot } from './support/screenshots.js';
 // admin switches Airtel on, sees its float balance read from the Airtel peer, sets a warning
 // level above it and sees the warning, and sees the payout waiting for float with the shortfall.
 
-const airtel = new AirtelPeer();
-beforeAll(async () => { await airtel.start(); });
-
-const app = useE2eApp({
-  smtp: true,
-  env: () => ({
-    ...airtel.env(),
-  }),
-});
+const { airtel, app } = useAirtelE2eApp();
 
 const PHONE = 390;
 const SENDER = { email: 'float-sender@example.test', password: 'Float-Waits-In-Order-43', full_name: 'Awa Sender' };
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/admin.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('admin');
 
 let admin: string;
 let sender: string;

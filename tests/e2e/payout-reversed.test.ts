@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AirtelPeer } from '../support/peers/airtel-peer.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
+import { useAirtelE2eApp } from './support/airtel-app.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -11,28 +10,18 @@ import { shot } from './support/screenshots.js';
 // operator, with the operator's code, and staff pay it again through the rail with a reason
 // (docs/rules/payout-rails.md#paying-again): Airtel pays once more and the transfer completes.
 
-const airtel = new AirtelPeer();
-beforeAll(async () => { await airtel.start(); });
-
-const app = useE2eApp({
-  smtp: true,
-  env: () => ({
-    ...airtel.env(),
-  }),
-});
+const { airtel, app } = useAirtelE2eApp();
 
 const PHONE = 390;
 const SENDER = { email: 'reversed-sender@example.test', password: 'Sent-Back-By-Airtel-43', full_name: 'Awa Mbina' };
 const NUMBER = '+24177123456';
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/admin.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('admin');
 
 let senderToken: string;
 let adminToken: string;
 
 beforeAll(async () => {
   airtel.register(NUMBER, { first: 'Marie', last: 'Nguema' });
-  airtel.callbackUrl = `${app.server.url}/api/rails/airtel/callback`;
   adminToken = await app.tokenFor(BOOTSTRAP_ADMIN);
   await app.api('PUT', '/api/rails/airtel_gabon', { enabled: true }, adminToken);
   senderToken = await app.senderExists(SENDER);

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { formatMoney, parseAmount, type Currency } from '@core/money.js';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMoney, parseAmount, type Currency } from '@core/money.js';
-import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 import { pdfText } from '../support/pdf-text.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { BOOTSTRAP_ADMIN, useE2eApp } from './support/fixtures.js';
 
 // The PDF receipt is a document a sender keeps (docs/rules/transfers.md#receipt), read as text in English and
 // French: the MT- reference as its title and its file name, amounts as the receipt's language
@@ -16,8 +15,7 @@ import { pdfText } from '../support/pdf-text.js';
 const app = useE2eApp({ smtp: true });
 
 const SENDER = { email: 'receipt-sender@example.test', password: 'Keep-This-Receipt-6', full_name: 'Aïcha Receipt' };
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/transfer.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('transfer');
 
 interface Transfer {
   id: string;

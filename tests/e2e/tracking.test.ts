@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { formatMoney, parseAmount } from '@core/money.js';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMoney, parseAmount } from '@core/money.js';
-import { useE2eApp, type TransferRef } from './support/fixtures.js';
 import { seriousViolations, withAxe } from './support/axe.js';
+import { inBothLanguages } from './support/catalogs.js';
+import { useE2eApp, type TransferRef } from './support/fixtures.js';
 import { scrollWidth } from './support/layout.js';
 import { shot } from './support/screenshots.js';
 
@@ -20,8 +19,7 @@ const SENDER = { email: 'tracking-sender@example.test', password: 'Follow-The-Mo
 const SENDER_PHONE = '+24174555666';
 const RECIPIENT_PHONE = '+24177123456';
 const PHONE = 360;
-const catalog = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../src/locales/${lng}/transfer.json`), 'utf8'));
-const TEXT = { en: catalog('en'), fr: catalog('fr') } as const;
+const TEXT = inBothLanguages('transfer');
 
 let token: string;
 let trackingPath: string;
