@@ -1,4 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { Logger, runOnce } from 'graphile-worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, ledgerEntries, payoutAttempts, payoutNameHolds, railCallbacks, transferRequests, transferStatusHistory } from '@server/db/schema.js';
 import { placeHold, releaseHolds } from '@server/modules/holds/service.js';
@@ -273,6 +274,37 @@ describe('a payout through Airtel Money Gabon', () => {
     await enquire(ctx(), attempt!.id);
     expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
     expect((await transfer(paid.id)).payout_status).toBe('sent');
+  });
+});
+
+describe('a batch of starts taking a due start whose payload names no transfer', () => {
+  // An app of its own with no worker running: only the graphile-worker below takes jobs.
+  let quiet: TestApp;
+  beforeAll(async () => {
+    quiet = await createTestApp({ env: { ...airtel.env(), RUN_WORKER: 'false' } });
+    const quietAdmin = await createUser(quiet, { role: 'admin' });
+    expect((await quiet.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: quietAdmin.token, payload: { enabled: true } })).statusCode).toBe(200);
+  }, 60_000);
+  afterAll(async () => { await quiet.close(); });
+
+  it('fails it as its own run would (unlocked, its error kept) and pays its own transfer once', async () => {
+    const quietSender = await createUser(quiet);
+    const paid = await createTransfer(quiet, quietSender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    const add = async (payload: unknown) => (await quiet.database.pool.query(`select (graphile_worker.add_job('payout_start', $1::json, max_attempts => 5)).id::text as id`, [JSON.stringify(payload)])).rows[0].id as string;
+    const good = await add({ transfer_id: paid.id });
+    const bad = await add({ transfer_id: 'not-a-transfer' });
+    const ran: string[] = [];
+    // A real graphile-worker runs the first job; its batch takes the other.
+    await runOnce({
+      pgPool: quiet.database.pool, concurrency: 1, logger: new Logger(() => () => {}),
+      taskList: { payout_start: async (payload, helpers) => { ran.push(helpers.job.id); await runPayoutStartJob({ config: quiet.config, db: quiet.database.db }, payload, helpers.job); } },
+    });
+    expect(ran).toEqual([good]);
+    const [attempt] = await quiet.database.db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, paid.id));
+    expect(attempt!.state).toBe('succeeded');
+    expect(airtel.paidCount(attempt!.reference)).toBe(1);
+    const { rows } = await quiet.database.pool.query('select attempts, last_error, locked_by, locked_at from graphile_worker._private_jobs where id = $1', [bad]);
+    expect(rows).toEqual([{ attempts: 1, last_error: 'payout_start: its payload names nothing to do', locked_by: null, locked_at: null }]);
   });
 });
 

@@ -405,7 +405,7 @@ const ENQUIRIES_AT_ONCE = 50;
  * payouts a second, fewer and larger batches halved the CPU a payout costs (docs/benchmarks.md#payouts).
  * A job after a quiet spell goes at once.
  */
-export const BATCH_EVERY_MS = 250;
+const BATCH_EVERY_MS = 250;
 
 /** A job of a batch: what it names, and its own id (the batch takes the due ones as the first job's worker). */
 type BatchJob = { id: string; jobId: string };
@@ -425,11 +425,12 @@ function jobBatches<R>(kind: 'payout_start' | 'payout_enquire', atOnce: number, 
     if (!batch) {
       perDatabase.set(ctx.db, batch = batched(async (held: BatchJob[]) => {
         const leader = held[0]!.jobId;
-        const taken = (await takeDueJobs(ctx.db, leader, kind, atOnce - held.length))
-          .flatMap((t) => { const id = idOf(t.payload); return id === null ? [] : [{ jobId: t.jobId, id }]; });
-        const results = await inBatch(ctx.db, leader, taken, () => work(ctx, [...held, ...taken].map((j) => j.id)));
-        await endTakenJobs(ctx.db, leader, taken.map((t) => {
-          const result = results.get(t.id);
+        const due = (await takeDueJobs(ctx.db, leader, kind, atOnce - held.length)).map((t) => ({ jobId: t.jobId, id: idOf(t.payload) }));
+        const taken = due.filter((t): t is BatchJob => t.id !== null);
+        const results = await inBatch(ctx.db, leader, due, () => work(ctx, [...held, ...taken].map((j) => j.id)));
+        // One whose payload names nothing fails as its own run would (left locked, it would wait for the lock's expiry).
+        await endTakenJobs(ctx.db, leader, due.map((t) => {
+          const result = t.id === null ? new Error(`${kind}: its payload names nothing to do`) : results.get(t.id);
           return { jobId: t.jobId, error: result instanceof Error ? result.message : null };
         }));
         return held.map((h) => results.get(h.id));
