@@ -44,6 +44,10 @@ let postgres = await startEmbeddedPostgres(dataDir);
 {
   const { pool: admin } = connect(postgres.url, 1);
   await admin.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+  // Planning timed too (a statement sent unnamed is planned on every run); with BENCH_STATEMENTS,
+  // the statements of functions and triggers listed as well (and counted among the statements).
+  await admin.query(`alter system set pg_stat_statements.track_planning = on`);
+  if (process.env.BENCH_STATEMENTS) await admin.query(`alter system set pg_stat_statements.track = 'all'`);
   await admin.end();
   await postgres.stop();
   postgres = await startEmbeddedPostgres(dataDir);
@@ -137,20 +141,23 @@ async function costs(label: string, before: Usage, payouts: number): Promise<voi
   console.log(`${label}: CPU per payout (${payouts}): server ${per(after.server - before.server)} ms, workers ${per(after.workers - before.workers)} ms,`
     + ` PostgreSQL ${per(after.postgres - before.postgres)} ms; together ${per(product)} ms (budget: well under 20 ms at 100/s on 2 cores);`
     + ` the bench (peer, payments recorded, callbacks) ${per(after.bench - before.bench)} ms`);
-  const { rows } = await pool.query(`select calls::int, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) as query
+  const { rows } = await pool.query(`select calls::int, total_exec_time, plans::int, total_plan_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) as query
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`);
-  const statements = rows as { calls: number; total_exec_time: number; query: string }[];
+  const statements = rows as { calls: number; total_exec_time: number; plans: number; total_plan_time: number; query: string }[];
   const calls = statements.reduce((sum, r) => sum + r.calls, 0);
   const time = statements.reduce((sum, r) => sum + r.total_exec_time, 0);
   console.log(`${label}: per payout ${((after.xacts - before.xacts) / Math.max(1, payouts)).toFixed(1)} transactions, ${(calls / Math.max(1, payouts)).toFixed(1)} statements, `
     + `${(time / Math.max(1, payouts)).toFixed(2)} ms executing them`);
   if (process.env.BENCH_STATEMENTS) {
     const top = (order: (a: typeof statements[number], b: typeof statements[number]) => number) => [...statements].sort(order).slice(0, Number(process.env.BENCH_STATEMENTS));
-    const line = (r: typeof statements[number]) => `  ${(r.calls / Math.max(1, payouts)).toFixed(2).padStart(6)}/payout ${(r.total_exec_time / Math.max(1, payouts)).toFixed(3).padStart(7)} ms  ${r.query}`;
+    const line = (r: typeof statements[number]) => `  ${(r.calls / Math.max(1, payouts)).toFixed(2).padStart(6)}/payout ${(r.total_exec_time / Math.max(1, payouts)).toFixed(3).padStart(7)} ms`
+      + ` planned ${(r.plans / Math.max(1, payouts)).toFixed(2).padStart(5)}/payout ${(r.total_plan_time / Math.max(1, payouts)).toFixed(3).padStart(6)} ms  ${r.query}`;
     console.log(`${label}: the top statements by time`);
     for (const r of top((a, b) => b.total_exec_time - a.total_exec_time)) console.log(line(r));
     console.log(`${label}: the top statements by calls`);
     for (const r of top((a, b) => b.calls - a.calls)) console.log(line(r));
+    console.log(`${label}: the top statements by planning time`);
+    for (const r of top((a, b) => b.total_plan_time - a.total_plan_time)) console.log(line(r));
   }
 }
 const resetStatements = () => pool.query('select pg_stat_statements_reset()');

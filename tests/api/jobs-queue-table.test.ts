@@ -3,6 +3,7 @@ import { Logger, runOnce } from 'graphile-worker';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMigrations } from '@server/db/migrate.js';
 import { addJobs, jobRowInsert } from '@server/db/shared-sql/job-rows.js';
 import { endTakenJobs, enqueue, JOB_KINDS, takeDueJobs } from '@server/modules/jobs/service.js';
 import { jobWaker } from '@server/modules/jobs/waker.js';
@@ -92,6 +93,24 @@ describe('the worker taking its next job', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the functions that add jobs', () => {
+  it('plan their statements once per connection, set again after graphile-worker migrates its schema', async () => {
+    const settings = async () => (await t.database.pool.query<{ name: string; config: string[] | null }>(`select p.proname as name, p.proconfig as config
+      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where (n.nspname = 'graphile_worker' and p.proname in ('add_job', 'add_jobs')) or p.proname = 'add_job_quietly' order by 1`)).rows;
+    const once = [
+      { name: 'add_job', config: ['plan_cache_mode=force_generic_plan'] },
+      { name: 'add_job_quietly', config: ['plan_cache_mode=force_generic_plan'] },
+      { name: 'add_jobs', config: ['plan_cache_mode=force_generic_plan'] },
+    ];
+    expect(await settings()).toEqual(once);
+    // An upgrade of graphile-worker creates its functions again, without the setting; the next start's migrations set it.
+    await t.database.pool.query(`alter function graphile_worker.add_jobs reset plan_cache_mode`);
+    await runMigrations(t.database);
+    expect(await settings()).toEqual(once);
   });
 });
 

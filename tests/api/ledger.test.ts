@@ -109,6 +109,41 @@ describe('the database keeps the books', () => {
     ])).toMatch(/no such entry/);
     expect(await lineCount()).toBe(before);
   });
+
+  it('checks an entry at its commit by reading its own lines, not the whole books, however many they hold', async () => {
+    // The books written by one large transaction, their entries awaiting its commit's check sampled
+    // meanwhile, as autovacuum may sample them during a bank statement's import: the planner then
+    // expects a transaction to have thousands of entries to check.
+    expect(await inTransaction([
+      `insert into ledger_entries (kind, reference) select 'payment', 'BOOKS-' || g from generate_series(1, 10000) g`,
+      `insert into ledger_lines (entry_id, account, currency, amount) select e.id, l.account, 'USD', l.amount
+        from ledger_entries e, (values ('paypal_usd', 10.00), ('customer_funds', -10.00)) as l(account, amount) where e.reference like 'BOOKS-%'`,
+      'analyze ledger_unchecked',
+    ])).toBeNull();
+    await t.database.pool.query('analyze ledger_lines');
+    // The plans of the statements the commit runs, as PostgreSQL's auto_explain writes them to the
+    // client; the plan a backend keeps using after its first checks (the generic one).
+    const client = await t.database.pool.connect();
+    const plans: string[] = [];
+    const onNotice = (notice: { message?: string }) => { if (notice.message) plans.push(notice.message); };
+    client.on('notice', onNotice);
+    try {
+      for (const setting of [`load 'auto_explain'`, 'set auto_explain.log_min_duration = 0', 'set auto_explain.log_nested_statements = on',
+        'set client_min_messages = log', 'set plan_cache_mode = force_generic_plan', 'begin', ...entry([['paypal_usd', 'USD', '10'], ['customer_funds', 'USD', '-10']]), 'commit']) {
+        await client.query(setting);
+      }
+    } finally {
+      client.off('notice', onNotice);
+      await client.query('reset all');
+      client.release(true);
+    }
+    const check = plans.filter((plan) => plan.includes('ledger_unchecked') && plan.includes('ledger_lines'));
+    expect(check).toHaveLength(1);
+    // Every read of the lines is a lookup of one entry's, by the entry index.
+    const reads = check[0]!.split('\n').flatMap((line, n, lines) => (/ on ledger_lines /.test(line) ? [`${line.trim()} ${lines[n + 1]!.trim()}`] : []));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read).toMatch(/^(->\s+)?Index Scan using ledger_lines_entry_idx on ledger_lines l .*Index Cond: \(entry_id = u\.entry_id\)$/);
+  });
 });
 
 describe('the balances', () => {

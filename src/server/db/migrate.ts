@@ -1,6 +1,6 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Logger, runMigrations as migrateJobQueue } from 'graphile-worker';
-import { indexLockedJobs, registerJobKinds } from '../modules/jobs/service.js';
+import { indexLockedJobs, planJobFunctionsOnce, registerJobKinds } from '../modules/jobs/service.js';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { connect, type Database } from './client.js';
 
@@ -17,6 +17,7 @@ export async function runMigrations(database: Database): Promise<void> {
     await migrateJobQueue({ pgPool: database.pool, logger: new Logger(() => () => {}) });
     await registerJobKinds(database.db);
     await indexLockedJobs(database.db);
+    await planJobFunctionsOnce(database.db);
   } catch (err) {
     const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
     if (code === '42501') {

@@ -62,6 +62,8 @@ export const queueStats = (db: Db): Promise<repo.QueueStats> => repo.queueStats(
 export const registerJobKinds = (db: Db): Promise<void> => repo.registerJobKinds(db, JOB_KINDS);
 
 export const indexLockedJobs = (db: Db): Promise<void> => repo.indexLockedJobs(db);
+/** The functions that add jobs keep their plans per connection (run with the migrations). */
+export const planJobFunctionsOnce = (db: Db): Promise<void> => repo.planJobFunctionsOnce(db);
 
 export const countParked = (db: Db): Promise<number> => repo.countParked(db);
 
