@@ -7,7 +7,9 @@
 // The product as a deployment runs it: the server (RUN_WORKER=false) and `npm run worker`
 // processes (BENCH_WORKERS, 3 by default), each a process of its own, on a temporary embedded
 // PostgreSQL; this process holds the peer and records the payments, and a thread of its own posts
-// and times the callbacks (half as many a second as payouts, in bursts).
+// and times the callbacks: half as many a second as payouts, each second's spread over it, as an
+// operator posts one as each of its payments ends (BENCH_CALLBACK_BURSTS=1: each second's at once,
+// the harsher pattern of the figures before 2026-11-30, where a burst's last waits for the 49 before it).
 // BENCH_RATE and BENCH_SECONDS change the load; BENCH_RECORDING how many payments are recorded at once. Figures only: nothing here fails on a budget.
 // Beside the wall-clock figures, what a busy machine does not change: the CPU each payout costs the
 // server, the workers and PostgreSQL (from /proc), and the statements and transactions it costs
@@ -272,8 +274,8 @@ const sustained: string[] = [];
 // process was doing when the answer came in.
 const callbackClient = new Worker(`
   const { parentPort, workerData } = require('node:worker_threads');
-  // node:http, its connections kept between bursts: fetch's own work per request, on a thread of a
-  // busy machine, was a large part of what a burst's last callback measured (docs/benchmarks.md#payouts).
+  // node:http, its connections kept: fetch's own work per request, on a thread of a busy machine,
+  // was a large part of what a burst's last callback measured (docs/benchmarks.md#payouts).
   const http = require('node:http');
   const agent = new http.Agent({ keepAlive: true });
   const times = [];
@@ -284,7 +286,8 @@ const callbackClient = new Worker(`
       errors = 0;
       return;
     }
-    await Promise.all(references.map(async (reference) => {
+    await Promise.all(references.map(async (reference, n) => {
+      if (!workerData.bursts) await new Promise((resolve) => setTimeout(resolve, (n * 1000) / references.length));
       const started = performance.now();
       const body = JSON.stringify({ transaction: { id: reference, message: 'Transaction is successful.', status_code: 'TS', airtel_money_id: 'MP000000' } });
       const status = await new Promise((resolve) => {
@@ -299,8 +302,8 @@ const callbackClient = new Worker(`
       if (status !== 200) errors += 1;
     }));
     parentPort.postMessage('sent');
-  });`, { eval: true, workerData: { url: `${server.url}/api/rails/airtel/callback` } });
-/** Has the client thread post these callbacks at once; resolves once all are answered (with null: its times and errors so far, which it then forgets). */
+  });`, { eval: true, workerData: { url: `${server.url}/api/rails/airtel/callback`, bursts: process.env.BENCH_CALLBACK_BURSTS === '1' } });
+/** Has the client thread post these callbacks over a second (or at once); resolves once all are answered (with null: its times and errors so far, which it then forgets). */
 const postCallbacks = <T>(references: string[] | null) => new Promise<T>((resolve) => {
   callbackClient.once('message', resolve);
   callbackClient.postMessage(references);
@@ -308,7 +311,7 @@ const postCallbacks = <T>(references: string[] | null) => new Promise<T>((resolv
 // The payouts' transfers made first: the callbacks are timed while the payments are offered, not
 // while those are written.
 const waiting = await newTransfers(RATE * SECONDS);
-// One burst first, not timed: as on a server that has been answering callbacks, its connections
+// One second's first, not timed: as on a server that has been answering callbacks, its connections
 // are open and its callback path compiled before the timing starts.
 // (The first part's payouts, or with BENCH_LATENCY=0 references naming none.)
 const latest = async () => ((await pool.query(`select reference from payout_attempts order by created_at desc limit ${CALLBACKS_PER_SECOND}`)).rows as { reference: string }[]).map((r) => r.reference);

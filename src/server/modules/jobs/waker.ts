@@ -11,13 +11,20 @@ const CHANNEL = 'jobs:insert';
 
 /** At most one NOTIFY this often, so a busy server sends a few a second instead of one a job. */
 const EVERY_MS = 20;
+/**
+ * Jobs taken in batches wake the workers at most this often: a worker process starts a batch of a
+ * kind at most every quarter second (rails/payouts.ts), so a wake-up sooner only has a worker take
+ * a job to hold until then. Callbacks arriving one by one at 50 a second each sent a NOTIFY, each
+ * waking a worker of every process to ask the queue for a job.
+ */
+const BATCH_EVERY_MS = 250;
 
 export interface JobWaker {
   /**
    * `count` jobs have committed: the workers hear of them within EVERY_MS. Jobs a worker takes
    * 'in batches' (with the others of their kind waiting: takeDueJobs, a payout's enquiries) wake
-   * one worker of each process however many came meanwhile, so they go in a few batches, not one
-   * per idle worker of a few jobs each, every batch costing its statements.
+   * one worker of each process however many came meanwhile, at most every BATCH_EVERY_MS, so they
+   * go in a few batches, not one per idle worker of a few jobs each, every batch costing its statements.
    */
   added(count: number, taken?: 'one by one' | 'in batches'): void;
   /** Sends what is pending now; nothing more afterwards. */
@@ -28,20 +35,39 @@ export function jobWaker(pool: pg.Pool, log: Logger): JobWaker {
   let pending = 0;
   let batchPending = false;
   let lastSent = 0;
+  let lastBatchSent = 0;
   let timer: NodeJS.Timeout | null = null;
+  let timerAt = 0;
   let closed = false;
   let sending: Promise<void> = Promise.resolve();
 
-  function send() {
+  /** The next NOTIFY at the soonest of what waits: a job taken one by one sooner than a batch's. */
+  function schedule() {
+    const at = pending > 0 ? lastSent + EVERY_MS : Math.max(lastSent + EVERY_MS, lastBatchSent + BATCH_EVERY_MS);
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(send, Math.max(0, at - Date.now()));
+  }
+
+  function send(all = false) {
     timer = null;
-    lastSent = Date.now();
-    const count = pending + (batchPending ? 1 : 0);
+    const now = Date.now();
+    const batch = batchPending && (all || now >= lastBatchSent + BATCH_EVERY_MS);
+    const count = pending + (batch ? 1 : 0);
     pending = 0;
-    batchPending = false;
-    sending = pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ count })]).then(
-      () => {},
-      (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'waking the job workers failed; they find the jobs when they next look'),
-    );
+    if (batch) {
+      batchPending = false;
+      lastBatchSent = now;
+    }
+    if (count > 0) {
+      lastSent = now;
+      sending = pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ count })]).then(
+        () => {},
+        (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'waking the job workers failed; they find the jobs when they next look'),
+      );
+    }
+    if (batchPending) schedule();
   }
 
   return {
@@ -49,13 +75,13 @@ export function jobWaker(pool: pg.Pool, log: Logger): JobWaker {
       if (closed) return;
       if (taken === 'in batches') batchPending = true;
       else pending += count;
-      timer ??= setTimeout(send, Math.max(0, lastSent + EVERY_MS - Date.now()));
+      schedule();
     },
     async close() {
       closed = true;
       if (timer) {
         clearTimeout(timer);
-        send();
+        send(true);
       }
       await sending;
     },
