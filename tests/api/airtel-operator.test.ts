@@ -71,11 +71,18 @@ describe('disbursement', () => {
     peer.setFloat('XAF', '10000000');
   });
 
-  it('is refused by the operator with a wrong PIN, and pays nothing', async () => {
-    const reference = randomUUID();
-    const outcome = kept(await client({ pin: '0000' }).disburse(payout(reference)));
-    expect(outcome).toMatchObject({ state: 'failed', reason: 'pin_refused', step: { http_status: 400, operator_code: 'ROUTER115' } });
-    expect(peer.paidCount(reference)).toBe(0);
+  it('is refused by the operator with a wrong PIN, and pays nothing, each time it is sent, while the right one pays', async () => {
+    const wrong = client({ pin: '0000' });
+    // The same encrypted PIN twice: the peer reads what a text says once and keeps it.
+    for (let i = 0; i < 2; i++) {
+      const reference = randomUUID();
+      const outcome = kept(await wrong.disburse(payout(reference)));
+      expect(outcome).toMatchObject({ state: 'failed', reason: 'pin_refused', step: { http_status: 400, operator_code: 'ROUTER115' } });
+      expect(peer.paidCount(reference)).toBe(0);
+      const paid = randomUUID();
+      expect(kept(await airtel.disburse(payout(paid))).state).toBe('succeeded');
+      expect(peer.paidCount(paid)).toBe(1);
+    }
   });
 
   it('fails with the operator\'s refusal code and pays nothing', async () => {
