@@ -1,7 +1,7 @@
 -- The books' check at commit (0056) reads each noted entry's lines through the lines' entry index,
 -- entry by entry. Written as a join, its plan (a generic one after a backend's first checks)
--- hashed the noted entries and read every line of the books to find theirs: 8 ms of a payment's
--- commit at 60,000 lines, and growing with the books. Same checks, same words.
+-- hashed the noted entries and read every line of the books to find theirs: 8 ms a commit at
+-- 60,000 lines, and growing with the books. Same checks, same words.
 CREATE OR REPLACE FUNCTION "ledger_check_balanced"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   bad record;
