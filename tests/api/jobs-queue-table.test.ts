@@ -100,12 +100,8 @@ describe('the functions that add jobs', () => {
   it('plan their statements once per connection, set again after graphile-worker migrates its schema', async () => {
     const settings = async () => (await t.database.pool.query<{ name: string; config: string[] | null }>(`select p.proname as name, p.proconfig as config
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where (n.nspname = 'graphile_worker' and p.proname in ('add_job', 'add_jobs')) or p.proname = 'add_job_quietly' order by 1`)).rows;
-    const once = [
-      { name: 'add_job', config: ['plan_cache_mode=force_generic_plan'] },
-      { name: 'add_job_quietly', config: ['plan_cache_mode=force_generic_plan'] },
-      { name: 'add_jobs', config: ['plan_cache_mode=force_generic_plan'] },
-    ];
+      where (n.nspname = 'graphile_worker' and p.proname in ('add_job', 'add_jobs')) or p.proname in ('add_job_quietly', 'add_jobs_quietly') order by 1`)).rows;
+    const once = ['add_job', 'add_job_quietly', 'add_jobs', 'add_jobs_quietly'].map((name) => ({ name, config: ['plan_cache_mode=force_generic_plan'] }));
     expect(await settings()).toEqual(once);
     // An upgrade of graphile-worker creates its functions again, without the setting; the next start's migrations set it.
     await t.database.pool.query(`alter function graphile_worker.add_jobs reset plan_cache_mode`);
@@ -187,6 +183,59 @@ describe('a job due later, added without waking the workers (add_job_quietly)', 
       await expect.poll(() => heard.length).toBe(2);
       await expect(t.database.pool.query(`select add_job_quietly('no_such_kind', '{}'::json, 1::smallint, null, $1::timestamptz)`, [later]))
         .rejects.toThrow(/no task no_such_kind/);
+    } finally {
+      await listener.end();
+    }
+  });
+});
+
+describe('jobs due later, added together without waking the workers (add_jobs_quietly)', () => {
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  const ROW = `task_id, job_queue_id, payload::text, priority, attempts, max_attempts, last_error, locked_at, locked_by, revision, flags, is_available, run_at`;
+  const rowsOf = async (keys: string[]) => (await t.database.pool.query(`select ${ROW} from graphile_worker._private_jobs where key = any($1) order by key`, [keys])).rows;
+  const spec = (key: string, payload: object, runAt: string | null) => ({ identifier: 'transfer_mail', payload, max_attempts: 25, job_key: key, run_at: runAt });
+  /** The specs added by graphile-worker's add_jobs, and the keys it answers. */
+  const byAddJobs = async (specs: object[]) => (await t.database.pool.query<{ key: string }>(`select key from graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements($1::json) j))`, [JSON.stringify(specs)])).rows.map((r) => r.key);
+  const byQuiet = async (specs: object[]) => (await t.database.pool.query<{ key: string }>(`select add_jobs_quietly($1::json) as key`, [JSON.stringify(specs)])).rows.map((r) => r.key);
+  const sorted = (keys: string[]) => [...keys].sort();
+  const lock = (key: string) => t.database.pool.query(`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test-worker', attempts = attempts + 1 where key = $1`, [key]);
+
+  it('writes the rows add_jobs writes, replaces the waiting jobs of their keys and adds one behind a running one, as add_jobs does', async () => {
+    for (const [family, add] of [['added', byAddJobs], ['quiet', byQuiet]] as const) {
+      expect(sorted(await add([spec(`many-${family}-1`, { family, n: 1 }, later), spec(`many-${family}-2`, { family, n: 1 }, null)]))).toEqual([`many-${family}-1`, `many-${family}-2`]);
+      await lock(`many-${family}-2`);
+      expect(sorted(await add([spec(`many-${family}-1`, { family, n: 2 }, later), spec(`many-${family}-2`, { family, n: 2 }, later)]))).toEqual([`many-${family}-1`, `many-${family}-2`]);
+    }
+    // Each family's jobs in order, their keys' family part left out: the same rows whichever function wrote them.
+    const jobs = async (family: string) => (await t.database.pool.query<{ key: string | null; n: string; revision: number; locked_by: string | null; run_at: Date }>(`select replace(key, $1, '') as key,
+      ${ROW.replace('payload::text', "payload->>'n' as n").replace('locked_at', 'locked_at is not null as locked')}
+      from graphile_worker._private_jobs where payload->>'family' = $2 order by key nulls last`, [`-${family}-`, family])).rows
+      .map((row) => ({ ...row, run_at: row.run_at.toISOString() === later ? 'later' : 'now' }));
+    const a = await jobs('added');
+    // The first replaced; the running second lost its key and is not retried; a new second waits behind it.
+    expect(a.map((row) => [row.key, row.n, row.revision, row.locked_by])).toEqual([
+      ['many1', '2', 1, null], ['many2', '2', 0, null], [null, '1', 0, 'test-worker'],
+    ]);
+    expect(await jobs('quiet')).toEqual(a);
+  });
+
+  it('wakes no worker, and refuses a kind of job the queue does not know, adding none', async () => {
+    const listener = new pg.Client({ connectionString: t.database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('LISTEN "jobs:insert"');
+    try {
+      await byQuiet([spec('quiet-many', { n: 1 }, later)]);
+      // A marker sent after it: once it arrives, a NOTIFY of the jobs' would have arrived before it.
+      await t.database.pool.query(`select pg_notify('jobs:insert', 'marker')`);
+      await expect.poll(() => heard.at(-1)).toBe('marker');
+      expect(heard).toEqual(['marker']);
+      await byAddJobs([spec('loud-many', { n: 1 }, later)]);
+      await expect.poll(() => heard.length).toBe(2);
+      await expect(byQuiet([spec('known', { n: 1 }, later), { ...spec('unknown', { n: 1 }, later), identifier: 'no_such_kind' }])).rejects.toThrow(/no task no_such_kind/);
+      expect(await rowsOf(['known', 'unknown'])).toEqual([]);
     } finally {
       await listener.end();
     }

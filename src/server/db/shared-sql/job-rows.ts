@@ -45,14 +45,26 @@ export interface JobSpec {
 /**
  * Adds many jobs in one statement through graphile-worker's `add_jobs` (one NOTIFY for all), in
  * the caller's transaction: a job per row of a set-wise change (a bank file's transfers), where
- * `add_job` would be a round trip each. A keyed job `add_jobs` did not add (its key's waiting job
- * was being taken by a worker: jobs/repo.ts addJob) is asked again.
+ * `add_job` would be a round trip each.
  */
-export async function addJobs(tx: Tx, specs: readonly JobSpec[]): Promise<void> {
+export function addJobs(tx: Tx, specs: readonly JobSpec[]): Promise<void> {
+  return addAll(tx, specs, (json) => sql`select key from graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements(${json}::json) j))`);
+}
+
+/**
+ * `addJobs` for jobs due later, without the NOTIFY (add_jobs_quietly, migration 0061): the workers
+ * find them by polling once they are due. A sender's grouped e-mail, due a window after its first step.
+ */
+export function addJobsDueLater(tx: Tx, specs: readonly JobSpec[]): Promise<void> {
+  return addAll(tx, specs, (json) => sql`select add_jobs_quietly(${json}::json) as key`);
+}
+
+/** Adds the jobs by `statement`; a keyed job it did not add (its key's waiting job was being taken by a worker: jobs/repo.ts addJob) is asked again. */
+async function addAll(tx: Tx, specs: readonly JobSpec[], statement: (json: string) => SQL): Promise<void> {
   let left = specs;
   for (let tries = 0; tries < 3 && left.length > 0; tries++) {
-    const { rows } = await tx.execute<{ key: string | null }>(sql`select key from graphile_worker.add_jobs(array(
-      select json_populate_record(null::graphile_worker.job_spec, j) from json_array_elements(${JSON.stringify(left)}::json) j))`);
+    const { rows } = await tx.execute<{ key: string | null }>(statement(JSON.stringify(left)));
     const added = new Set(rows.map((r) => r.key));
     left = left.filter((spec) => spec.job_key && !added.has(spec.job_key));
   }

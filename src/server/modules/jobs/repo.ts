@@ -90,7 +90,7 @@ export async function indexLockedJobs(db: Db): Promise<void> {
 }
 
 /**
- * The functions that add jobs (graphile-worker's add_job and add_jobs, our add_job_quietly) plan
+ * The functions that add jobs (graphile-worker's add_job and add_jobs, our quiet copies) plan
  * their statements once per connection: left to choose, PostgreSQL planned them again on every
  * call (a custom plan for each job's values), a tenth of its CPU at 100 payouts a second, for
  * plans that never change. Set after every migration: graphile-worker's own may create its
@@ -99,7 +99,7 @@ export async function indexLockedJobs(db: Db): Promise<void> {
 export async function planJobFunctionsOnce(db: Db): Promise<void> {
   await db.execute(sql.raw(`do $$ declare f regprocedure; begin
     for f in select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where (n.nspname = 'graphile_worker' and p.proname in ('add_job', 'add_jobs')) or (n.nspname = current_schema() and p.proname = 'add_job_quietly')
+      where (n.nspname = 'graphile_worker' and p.proname in ('add_job', 'add_jobs')) or (n.nspname = current_schema() and p.proname in ('add_job_quietly', 'add_jobs_quietly'))
     loop execute format('alter function %s set plan_cache_mode = force_generic_plan', f); end loop;
   end $$`));
 }
