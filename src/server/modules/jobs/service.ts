@@ -4,6 +4,9 @@ import { AppError } from '@core/errors.js';
 import * as repo from './repo.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 
+/** Least time between two batches of a kind in one worker process (waker.ts says why). */
+export { BATCH_EVERY_MS } from './waker.js';
+
 // Durable work (docs/decisions/014-durable-jobs.md): jobs are added in the caller's transaction,
 // done by the worker with retries and backoff, and parked for the admin once attempts run out.
 

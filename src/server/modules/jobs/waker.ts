@@ -12,12 +12,15 @@ const CHANNEL = 'jobs:insert';
 /** At most one NOTIFY this often, so a busy server sends a few a second instead of one a job. */
 const EVERY_MS = 20;
 /**
- * Jobs taken in batches wake the workers at most this often: a worker process starts a batch of a
- * kind at most every quarter second (rails/payouts.ts), so a wake-up sooner only has a worker take
- * a job to hold until then. Callbacks arriving one by one at 50 a second each sent a NOTIFY, each
- * waking a worker of every process to ask the queue for a job.
+ * Least time between two batches of a kind in one worker process (rails/payouts.ts). Under load the
+ * jobs its workers take meanwhile wait for the next batch and go together, with the due ones still
+ * waiting: at 100 payouts a second, fewer and larger batches halved the CPU a payout costs
+ * (docs/benchmarks.md#payouts). A job after a quiet spell goes at once. Jobs taken in batches wake
+ * the workers no more often: a wake-up sooner only has a worker take a job to hold until then
+ * (callbacks arriving one by one at 50 a second each sent a NOTIFY, each waking a worker of every
+ * process to ask the queue for a job).
  */
-const BATCH_EVERY_MS = 250;
+export const BATCH_EVERY_MS = 250;
 
 export interface JobWaker {
   /**

@@ -7,7 +7,7 @@ import { quietJobAdd } from '@server/db/shared-sql/job-rows.js';
 import { batched } from '@server/lib/batches.js';
 import { inParallel } from '@server/lib/in-parallel.js';
 import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type NameCheck } from '@server/db/schema.js';
-import { endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
+import { BATCH_EVERY_MS, endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWaits, recordRailPayout, recordRailPayouts, type TransferRequestRow } from '../transfers/service.js';
 import { openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
@@ -399,14 +399,6 @@ const AttemptJobSchema = z.object({ attempt_id: z.uuid() });
 
 /** How many due enquiries a worker takes at once (its own job's and others waiting). */
 const ENQUIRIES_AT_ONCE = 50;
-/**
- * Least time between two batches of a kind in one process. Under load the jobs its workers take
- * meanwhile wait for the next batch and go together, with the due ones still waiting: at 100
- * payouts a second, fewer and larger batches halved the CPU a payout costs (docs/benchmarks.md#payouts).
- * A job after a quiet spell goes at once.
- */
-const BATCH_EVERY_MS = 250;
-
 /** A job of a batch: what it names, and its own id (the batch takes the due ones as the first job's worker). */
 type BatchJob = { id: string; jobId: string };
 
