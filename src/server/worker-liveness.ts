@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 
 // A worker killed outright (SIGKILL, power, OOM) leaves its job locked, and graphile-worker frees
 // such locks only after 4 hours. Each worker process proves it is alive by holding, on a
-// connection of its own, one PostgreSQL advisory lock per worker id it runs; PostgreSQL drops a
-// session's locks when its connection dies with the process. Any live worker process looks, at
-// start and then every few seconds, for jobs locked by a worker whose lock nobody holds, and frees
-// them at once (WorkerUtils.forceUnlockWorkers): the job is retried within seconds, not hours.
+// connection of its own, one PostgreSQL advisory lock per id its jobs are locked by (its worker
+// pool's: the jobs' locked_by); PostgreSQL drops a session's locks when its connection dies with
+// the process. Any live worker process looks, at start and then every few seconds, for jobs
+// locked by an id whose lock nobody holds, and frees them at once (WorkerUtils.forceUnlockWorkers):
+// the job is retried within seconds, not hours.
 // docs/decisions/014-durable-jobs.md.
 
 /** The first key of every liveness lock (the second is hashtext(worker id)): "jobs" in ASCII. */
@@ -20,7 +21,7 @@ const LOCK_SPACE = 0x6a6f6273;
 const GRACE_SECONDS = 2;
 
 export interface WorkerLiveness {
-  /** Holds the lock naming `workerId` for as long as this process lives (or until close). */
+  /** Holds the lock naming `workerId` (the jobs' locked_by) for as long as this process lives (or until close). */
   hold(workerId: string): Promise<void>;
   /** Frees the jobs of workers whose lock is free (their process is gone); their ids. */
   sweep(): Promise<string[]>;

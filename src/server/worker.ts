@@ -141,8 +141,9 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     bank_statement_mails: (payload) => runStatementMailsJob(deps, payload),
     bank_statements_fetch: async () => { await runStatementsDirImport(deps); },
   };
-  // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): each
-  // worker holds its lock before asking for a job, and this process looks for dead ones.
+  // A worker process killed outright has its jobs taken over within seconds (worker-liveness.ts): its
+  // lock is held before a worker asks for a job, under the id that locks the jobs (graphile-worker
+  // locks them by the pool's id, not the worker's), and this process looks for dead ones.
   const log = deps.log.child({ component: 'jobs' });
   const liveness = workerLiveness({ pool: deps.pool, log, sweepEveryMs: LIVENESS_SWEEP_MS });
   const runner: Runner = await run({
@@ -150,7 +151,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     preset: {
       plugins: [{
         name: 'WorkerLivenessLocks', version: '1.0.0',
-        worker: { hooks: { startWorker: (_ctx, { worker }) => liveness.hold(worker.workerId) } },
+        worker: { hooks: { startWorker: (_ctx, { worker }) => liveness.hold(worker.workerPool.id) } },
       }],
     },
     taskList,

@@ -218,6 +218,28 @@ describe('e-mails are queued, not sent inside requests', () => {
     expect(mailsTo(smtp, sender.email, created)).toBe(1);
   }, 60_000);
 
+  it('a job running longer than the liveness sweeps (every 5 s, 2 s grace) in a live worker process is left to it: no other worker takes it over', async () => {
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    const t = await app({ RUN_WORKER: 'false' });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    smtp.stallMailTo(sender.email);
+    // Two live worker processes: each sweeps for the jobs of dead ones.
+    await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '20000' });
+    await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '20000' });
+    expect((await initiate(t, sender)).statusCode).toBe(201);
+    await expect.poll(() => smtp.connections, { timeout: 10_000 }).toBe(1);
+    const [taken] = await t.database.db.execute<{ locked_by: string }>(sql`select locked_by from graphile_worker.jobs`).then((r) => r.rows);
+    expect(taken?.locked_by).toBeTruthy();
+
+    // Through three sweeps of each process, the job stays with the worker that took it, on its first attempt.
+    for (const until = Date.now() + 16_000; Date.now() < until;) {
+      expect(await t.database.db.execute(sql`select locked_by, attempts from graphile_worker.jobs`).then((r) => r.rows)).toEqual([{ locked_by: taken!.locked_by, attempts: 1 }]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(smtp.connections).toBe(1);
+  }, 60_000);
+
   it('a job that keeps failing is parked, listed for the admin without its body, and a retry sends it', async () => {
     const port = await closedPort();
     const t = await app({ SMTP_URL: `smtp://127.0.0.1:${port}`, JOB_MAX_ATTEMPTS: '1' });
