@@ -292,6 +292,30 @@ describe('an attempt still unknown', () => {
   });
 });
 
+describe('an attempt the operator has not settled', () => {
+  it('keeps its transfer open: staff cannot reject it (the sender refunded, the recipient paid); once the operator pays, it completes', async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    airtel.scriptNext({ outcome: 'pending' });
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    const [attempt] = await attempts(paid.id);
+    expect(attempt!.state).toBe('pending');
+
+    const rejected = await t.request({ method: 'PATCH', url: `/api/transfer-requests/${paid.id}`, token: staff.token, payload: { status: 'rejected', note: 'stuck' } });
+    expect(rejected.statusCode).toBe(409);
+    expect(rejected.json().code).toBe('payout_attempt_open');
+    expect(await transfer(paid.id)).toMatchObject({ status: 'processing', payment_status: 'received' });
+    const refund = await post(`/api/transfer-requests/${paid.id}/refund`, staff.token, { reference: 'REFUND-OPEN-1' });
+    expect(refund.statusCode).toBe(409);
+
+    airtel.settle(attempt!.reference, 'TS');
+    await enquire(ctx(), attempt!.id);
+    expect(await transfer(paid.id)).toMatchObject({ status: 'completed', payment_status: 'received', payout_status: 'sent' });
+    expect(airtel.paidCount(attempt!.reference)).toBe(1);
+    const kinds = await t.database.db.execute<{ kind: string }>(sql`select kind from ledger_entries where transfer_request_id = ${paid.id}::uuid order by id`);
+    expect(kinds.rows.map((r) => r.kind)).not.toContain('refund_due');
+  });
+});
+
 describe("the staff details' attempts and name checks", () => {
   it('lists the name checks of a transfer for staff only', async () => {
     const { paid } = await heldByName();

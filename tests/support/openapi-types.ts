@@ -7239,7 +7239,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "approval_same_staff" | "bad_request" | "capture_needs_approval" | "complete_needs_approval" | "complete_needs_both" | "complete_needs_payment" | "complete_needs_payout" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "paypal_capture_refused" | "processing_needs_approval" | "reject_after_payout" | "status_update_failed" | "unauthenticated" | "validation_failed";
+                        code: "approval_same_staff" | "bad_request" | "capture_needs_approval" | "complete_needs_approval" | "complete_needs_both" | "complete_needs_payment" | "complete_needs_payout" | "compliance_hold" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_transfer" | "payout_attempt_open" | "paypal_capture_refused" | "processing_needs_approval" | "reject_after_payout" | "status_update_failed" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8426,7 +8426,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "bad_request" | "close_out_not_allowed" | "close_out_proposed" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
+                        code: "bad_request" | "close_out_not_allowed" | "close_out_proposed" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "payout_attempt_open" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };
@@ -8512,7 +8512,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "bad_request" | "close_out_not_allowed" | "close_out_not_proposed" | "close_out_same_staff" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "unauthenticated" | "validation_failed";
+                        code: "bad_request" | "close_out_not_allowed" | "close_out_not_proposed" | "close_out_same_staff" | "forbidden" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "own_case" | "payout_attempt_open" | "unauthenticated" | "validation_failed";
                         fields?: {
                             [key: string]: string;
                         };

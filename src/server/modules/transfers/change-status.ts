@@ -5,6 +5,7 @@ import type { StatusUpdate } from '@core/schemas.js';
 import { transitionError, type StatusActor, type TransferStatus } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Tx } from '@server/db/client.js';
+import { railPayoutBlock } from '@server/db/shared-sql/rail-payout-block.js';
 import { AppError, Message } from '@core/errors.js';
 import { approvalRequiredFor } from '../approvals/service.js';
 import { recordAudit } from '../audit/service.js';
@@ -72,9 +73,12 @@ async function changeStatus(ctx: AppContext, change: StatusChange): Promise<Tran
     const moneyRefusal = change.to === 'completed' ? moneyActionError(current, 'complete')
       : change.to === 'rejected' ? rejectError(current) : null;
     if (moneyRefusal) throw new AppError(moneyRefusal);
+    const closing = change.to === 'rejected' || change.to === 'cancelled';
+    // Closed while the operator's rail may still pay it, the sender would be refunded and the
+    // recipient paid (docs/rules/payout-rails.md#needs-attention).
+    if (closing && await railPayoutBlock(tx, current.id) === 'payout_attempt_open') throw new AppError('payout_attempt_open');
     // A PayPal payment is captured as staff take the transfer into processing: refused, the move fails.
     const paid = change.to === 'processing' ? await captureForProcessing(ctx, tx, current, change.actor) : current;
-    const closing = change.to === 'rejected' || change.to === 'cancelled';
     const written = await writeStatus(tx, {
       from: paid, to: change.to, actor: change.actor, note: change.note ?? null,
       paymentStatus: closing ? paymentAfterClosing(paid.payment_status) : paid.payment_status,

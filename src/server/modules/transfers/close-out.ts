@@ -5,6 +5,7 @@ import { isOwnCase } from '@core/own-case.js';
 import { OPEN_STATUSES } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
+import { railPayoutBlock } from '@server/db/shared-sql/rail-payout-block.js';
 import { recordAudit } from '../audit/service.js';
 import { auditSnapshot, type StaffActor } from './money-step.js';
 import { notifyStatusChange } from './notifications.js';
@@ -65,6 +66,8 @@ async function lockCloseable(tx: Tx, id: string, actor: StaffActor): Promise<{ r
   if (!(OPEN_STATUSES as readonly string[]).includes(row.status) || row.payout_status !== 'not_sent' || !alertId) {
     throw new AppError('close_out_not_allowed');
   }
+  // Rejected while the operator's rail may still pay it, the payout would go out all the same.
+  if (await railPayoutBlock(tx, row.id) === 'payout_attempt_open') throw new AppError('payout_attempt_open');
   return { row, alertId };
 }
 

@@ -176,7 +176,7 @@ const routes: ApiModule = async (app, { ctx }) => {
   // Staff move a transfer and record its money.
   app.patch('/transfer-requests/:id', {
     config: { access: 'staff' },
-    schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'capture_needs_approval', 'complete_needs_approval', 'complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'compliance_hold', 'own_transfer', 'paypal_capture_refused', 'paypal_capture_unavailable', 'processing_needs_approval', 'reject_after_payout', 'status_update_failed']) },
+    schema: { summary: 'Moves a transfer to another status, with an optional note to the sender (staff)', params: IdParamsSchema, body: StatusUpdateSchema, response: replies({ 200: TransferRequestResponseSchema }, ['approval_same_staff', 'capture_needs_approval', 'complete_needs_approval', 'complete_needs_both', 'complete_needs_payment', 'complete_needs_payout', 'compliance_hold', 'own_transfer', 'paypal_capture_refused', 'paypal_capture_unavailable', 'payout_attempt_open', 'processing_needs_approval', 'reject_after_payout', 'status_update_failed']) },
   }, async (request) => ({ data: await changeStatusAsStaff(forRequest(ctx, request), actorOf(request), request.params.id, request.body) }));
 
   // The money of a transfer (docs/rules/money-states.md): each answers 409 with the reason when its state refuses it.
@@ -222,7 +222,7 @@ const routes: ApiModule = async (app, { ctx }) => {
     config: { access: 'staff' },
     schema: {
       summary: 'Proposes to close out a transfer held by a confirmed sanctions match, with a reason kept internal (staff, audited)',
-      params: IdParamsSchema, body: CloseOutInputSchema, response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_proposed', 'own_case']),
+      params: IdParamsSchema, body: CloseOutInputSchema, response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_proposed', 'own_case', 'payout_attempt_open']),
     },
   }, async (request) => ({ data: await proposeCloseOut(forRequest(ctx, request), actorOf(request), request.params.id, request.body.reason) }));
 
@@ -232,7 +232,7 @@ const routes: ApiModule = async (app, { ctx }) => {
       summary: 'Confirms a proposed close-out, by a second staff member: the transfer is rejected, its money frozen, its sender told only that it cannot go ahead (staff, audited)',
       params: IdParamsSchema,
       body: z.object({}).optional().describe('Nothing: the confirmation is the caller\'s'),
-      response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_not_proposed', 'close_out_same_staff', 'own_case']),
+      response: replies({ 200: CloseOutResponseSchema }, ['close_out_not_allowed', 'close_out_not_proposed', 'close_out_same_staff', 'own_case', 'payout_attempt_open']),
     },
   }, async (request) => ({ data: await confirmCloseOut(forRequest(ctx, request), actorOf(request), request.params.id) }));
 
