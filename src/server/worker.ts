@@ -153,6 +153,10 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
         name: 'WorkerLivenessLocks', version: '1.0.0',
         worker: { hooks: { startWorker: (_ctx, { worker }) => liveness.hold(worker.workerPool.id) } },
       }],
+      // A job's end recorded through graphile-worker's batcher, even alone (0 ms): its failure stops
+      // the pool, which this process sees (below). Recorded directly, the write is not awaited, and
+      // its failure (the database restarting) ended the whole process, the server with it.
+      worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 },
     },
     taskList,
     // Scheduled work, given here so it never looks for a crontab file in the working directory.
@@ -171,9 +175,10 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
   });
   await liveness.sweep().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job worker liveness sweep failed'));
   let stopped: Promise<void> | null = null;
-  // graphile-worker retries recording a job's end while the database is unreachable (with backoff,
-  // for about five minutes); past that it stops the whole pool, and a worker that dies otherwise is
-  // not replaced: this process then takes no more jobs until it restarts, and its readiness says so.
+  // A job's end that cannot be recorded (the database unreachable) stops the whole pool, and a
+  // worker that dies otherwise is not replaced: this process then takes no more jobs until it
+  // restarts, and its readiness says so. Once the pool has stopped, its liveness lock is let go, so
+  // that another process takes over the jobs it left locked.
   let dead = false;
   let markDead = () => {};
   const died = new Promise<void>((resolve) => { markDead = resolve; });
@@ -184,7 +189,7 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     markDead();
   };
   runner.events.on('worker:stop', ({ error }) => { if (error) dies(error); });
-  runner.promise.then(() => dies('the job queue stopped'), dies);
+  runner.promise.then(() => dies('the job queue stopped'), dies).finally(() => { if (!stopped) void liveness.close(); });
   return {
     alive: () => !stopped && !dead,
     died,

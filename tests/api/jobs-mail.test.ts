@@ -9,6 +9,7 @@ import { databaseSwitch } from '../support/database-switch.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { SmtpListener } from '../support/smtp-listener.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { exitWithin, killServer, spawnServer } from '../support/server-process.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
 
 // E-mails are durable jobs (docs/decisions/014-durable-jobs.md): a request never waits on SMTP,
@@ -187,6 +188,37 @@ describe('e-mails are queued, not sent inside requests', () => {
     await database.down();
     expect(await exited).toBe(1);
   }, 40_000);
+
+  it("a server whose own job worker died (the database gone when its job ended) keeps running, and says so in its readiness once the database is back", async () => {
+    const smtp = await new SmtpListener().start();
+    cleanups.push(() => smtp.stop());
+    const t = await app({ RUN_WORKER: 'false' });
+    const sender = await createUser(t, { full_name: 'Awa Sender' });
+    smtp.stallMailTo(sender.email);
+    const database = await databaseSwitch(t.database.url, cleanups);
+    expect((await initiate(t, sender)).statusCode).toBe(201);
+    const server = await spawnServer({ DATABASE_URL: t.database.url, SMTP_URL: smtp.url, SMTP_TIMEOUT_MS: '1500' });
+    cleanups.push(() => killServer(server));
+    expect(server.url).not.toBe('');
+    // Its worker is on the stalled e-mail; the database goes away until the send has timed out.
+    await expect.poll(() => smtp.connections, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await database.down();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await database.up();
+    expect(await exitWithin(server, 0)).toBeNull();
+    await expect.poll(async () => {
+      const ready = await fetch(`${server.url}/api/health/ready`);
+      return { status: ready.status, body: await ready.json() as unknown };
+    }, { timeout: 15_000 }).toEqual({ status: 503, body: { status: 'error', down: ['job_worker'] } });
+    // It let go of the job it held: a worker process takes it over and the e-mail is sent, once.
+    const working = await new SmtpListener().start();
+    cleanups.push(() => working.stop());
+    await workerProcess(t, working.url);
+    await working.waitFor(sender.email, /created/, 20_000);
+    await expect.poll(async () => (await jobState(t)).length, { timeout: 10_000 }).toBe(0);
+    expect(mailsTo(working, sender.email, /created/)).toBe(1);
+  }, 90_000);
 
   it('a worker process killed outright mid-job: a new worker takes the job over within seconds, and it is done once', async () => {
     const silent = await silentServer();
