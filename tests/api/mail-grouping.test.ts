@@ -85,6 +85,31 @@ describe('e-mails about a transfer', () => {
     expect(mails.some((m) => m.raw.includes('Here is what happened'))).toBe(false);
   });
 
+  it('a step made while its e-mail is being sent waits in an e-mail of its own, and the one being sent keeps its retries: a failed send still reaches the sender', async () => {
+    const sender = await createUser(t, { language: 'en' });
+    const transfer = await createTransfer(t, sender.id, { status: 'pending' });
+    expect((await staff('en', 'POST', `/api/transfer-requests/${transfer.id}/payment`, { amount: '104.50', reference: 'STMT-11' })).statusCode).toBe(200);
+    // A worker takes the e-mail (as graphile-worker's get_job does) and is sending it.
+    const key = `transfer_mail:${transfer.id}`;
+    const taken = await t.database.pool.query(`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'a-worker', attempts = attempts + 1
+      where key = $1 returning id`, [key]);
+    expect(taken.rows).toHaveLength(1);
+    expect((await staff('en', 'PATCH', `/api/transfer-requests/${transfer.id}`, { status: 'processing' })).statusCode).toBe(200);
+
+    const { rows } = await t.database.pool.query<{ id: string; key: string | null; attempts: number; max_attempts: number; steps: string[] }>(`select id::text, key, attempts, max_attempts,
+        array(select s->>'event' from json_array_elements(payload->'steps') s) as steps
+      from graphile_worker._private_jobs where payload->>'transfer_id' = $1 and payload->'steps' is not null order by id`, [transfer.id]);
+    expect(rows).toEqual([
+      expect.objectContaining({ id: String(taken.rows[0].id), steps: ['paid'], attempts: 1, max_attempts: expect.toSatisfy((n: number) => n > 1) }),
+      expect.objectContaining({ key, steps: ['status'], attempts: 0 }),
+    ]);
+    // Its send fails: graphile-worker lets it go to be tried again; both e-mails then reach the sender.
+    await t.database.pool.query('update graphile_worker._private_jobs set locked_at = null, locked_by = null, run_at = now() where id = $1', [taken.rows[0].id]);
+    await t.jobsDone(30_000);
+    const mails = mailsAbout(sender.email, transfer.reference);
+    expect(mails.map((m) => /Subject: (.*)/.exec(m.raw)![1]).sort()).toEqual([`Payment received for transfer ${transfer.reference}`, `Transfer ${transfer.reference}: Processing`]);
+  });
+
   it('an internal note sends nothing; a note to the sender joins the steps around it', async () => {
     const sender = await createUser(t, { language: 'en' });
     const transfer = await createTransfer(t, sender.id, { status: 'pending' });

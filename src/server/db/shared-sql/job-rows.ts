@@ -71,10 +71,18 @@ async function addAll(tx: Tx, specs: readonly JobSpec[], statement: (json: strin
   if (left.length > 0) throw new Error(`jobs of keys ${left.map((spec) => spec.job_key).join(', ')} were taken three times while being added`);
 }
 
-/** The payloads of the waiting (not taken) jobs of these keys, their rows locked in the keys' order until the transaction ends: key → payload. */
+/**
+ * The payloads of the waiting (not taken) jobs of these keys, their rows locked in the keys' order
+ * until the transaction ends: key → payload. A job of one of these keys that a worker is running
+ * loses its key: the job added again under that key then waits beside it instead of replacing it,
+ * which in graphile-worker's 'replace' mode would spend the running job's attempts (a failed run
+ * not retried) though the new job does not carry its payload.
+ */
 export async function waitingPayloads(tx: Tx, keys: readonly string[]): Promise<Map<string, unknown>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await tx.execute<{ key: string; payload: unknown }>(sql`select key, payload from graphile_worker._private_jobs
+  const { rows } = await tx.execute<{ key: string; payload: unknown }>(sql`with running as (update graphile_worker._private_jobs set key = null
+      where key = any(${sql.param(keys)}::text[]) and locked_at is not null)
+    select key, payload from graphile_worker._private_jobs
     where key = any(${sql.param(keys)}::text[]) and locked_at is null order by key for update`);
   return new Map(rows.map((r) => [r.key, r.payload]));
 }
