@@ -55,7 +55,7 @@ describe('a request Airtel has not settled past PAYOUT_UNKNOWN_AFTER', () => {
     expect(sent.state).toBe('unknown');
     expect(await listed(created.id)).toEqual([]);
 
-    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '31 minutes'` }).where(eq(collectionAttempts.id, sent.id));
+    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '31 minutes'`, sent_at: sql`now() - interval '31 minutes'` }).where(eq(collectionAttempts.id, sent.id));
     airtel.failNext('collect_enquire', { kind: 'down' });
     await enquireCollection(ctx(), sent.id);
     expect((await attempt(sent.id)).needs_attention_at).not.toBeNull();

@@ -301,8 +301,8 @@ describe('the request sent by a durable job, once', () => {
     await sendCollection(ctx(), attempt!.id);
     expect(pushesOf(attempt!.reference)).toHaveLength(1);
     expect((await attemptsOf(created.id))[0]!.state).toBe('unknown');
-    // Airtel may not show a transaction it is still creating: only once the grace is over is "not found" believed.
-    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '3 minutes'` }).where(eq(collectionAttempts.id, attempt!.id));
+    // Airtel may not show a transaction it is still creating: only once the grace after the request left is over is "not found" believed.
+    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '3 minutes'`, sent_at: sql`now() - interval '3 minutes'` }).where(eq(collectionAttempts.id, attempt!.id));
     await enquireCollection(ctx(), attempt!.id);
     expect((await status(created.id)).collection).toMatchObject({ state: 'failed', reason: 'failed' });
     expect(airtel.pushes()).not.toContain(attempt!.reference);
@@ -311,6 +311,30 @@ describe('the request sent by a durable job, once', () => {
     const second = (await attemptsOf(created.id)).at(-1)!;
     expect(second.reference).not.toBe(attempt!.reference);
     expect(airtel.pushes().filter((r) => r === second.reference)).toHaveLength(1);
+  });
+});
+
+describe('the grace before "not found" is believed', () => {
+  it('counts from when the request left, not from when the sender asked: a push sent late and still on its way is asked about again, then recorded once approved', async () => {
+    const created = await gabonTransfer();
+    airtel.failNext('collect', { kind: 'held' });
+    expect((await ask(created.id)).statusCode).toBe(202);
+    await expect.poll(() => airtel.heldCount(), { timeout: 10_000 }).toBe(1);
+    const [attempt] = await attemptsOf(created.id);
+    // The send job ran 110 s after the sender asked (its workers busy), and left 10 s ago.
+    await t.database.pool.query(`update collection_attempts set created_at = now() - interval '120 seconds', sent_at = now() - interval '10 seconds' where id = $1`, [attempt!.id]);
+    await enquireCollection(ctx(), attempt!.id);
+    expect((await attemptsOf(created.id))[0]!.state).toBe('unknown');
+    expect((await status(created.id)).collection.state).toBe('approve_on_phone');
+
+    // The push reaches Airtel and the sender approves it.
+    airtel.releaseHeld();
+    await expect.poll(() => airtel.pushes().includes(attempt!.reference), { timeout: 10_000 }).toBe(true);
+    airtel.approve(attempt!.reference);
+    await enquireCollection(ctx(), attempt!.id);
+    expect((await status(created.id)).collection.state).toBe('received');
+    expect(await paymentEntries(created.id)).toHaveLength(1);
+    expect((await transfer(created.id)).payment_status).toBe('received');
   });
 });
 

@@ -162,7 +162,9 @@ async function applyOutcome(ctx: Ctx, attemptId: string, outcome: MoneyOutcome):
     const [current] = await tx.select().from(collectionAttempts).where(eq(collectionAttempts.id, attemptId)).for('update');
     if (!current) return null;
     const now = new Date();
-    const answer = answered(current, outcome, ctx.config.payoutUnknownAfterMs, now);
+    // Its age counts from when the request left (the send job may run long after the sender
+    // asked): a request still on its way is not yet "never created".
+    const answer = answered({ ...current, created_at: current.sent_at ?? current.created_at }, outcome, ctx.config.payoutUnknownAfterMs, now);
     const reference = answer.set.operator_id ?? current.reference;
     const recorded = answer.succeeded ? await recordCollectedPayment(ctx, tx, current.transfer_id, current.amount, reference) : true;
     if (!recorded) await bookReceivedTwice(tx, current, reference);
