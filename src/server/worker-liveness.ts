@@ -20,10 +20,21 @@ const LOCK_SPACE = 0x6a6f6273;
  */
 const GRACE_SECONDS = 2;
 
+/**
+ * A lock found free frees its jobs only when found free again this long after: a live process
+ * whose connection dropped (the database restarting, a failover) takes its locks again within a
+ * second or two, and its running jobs are not its to lose meanwhile.
+ */
+const CONFIRM_MS = 3_000;
+
 export interface WorkerLiveness {
-  /** Holds the lock naming `workerId` (the jobs' locked_by) for as long as this process lives (or until close). */
+  /**
+   * Holds the lock naming `workerId` (the jobs' locked_by) for as long as this process lives (or
+   * until close): taken when it resolves, or, held elsewhere meanwhile (a dropped connection's
+   * session not yet ended), taken as soon as it is free; after a lost connection, taken again.
+   */
   hold(workerId: string): Promise<void>;
-  /** Frees the jobs of workers whose lock is free (their process is gone); their ids. */
+  /** Frees the jobs of workers whose lock was free on two sweeps CONFIRM_MS apart (their process is gone); their ids. */
   sweep(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -33,6 +44,8 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
   const held = new Set<string>();
   /** The ids whose lock the current connection holds. */
   let taken = new Set<string>();
+  /** Ids of other processes found free by a sweep, and when first. */
+  const seenFree = new Map<string, number>();
   let holder: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
@@ -51,11 +64,8 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
       });
       await client.connect();
       taken = new Set();
-      for (const id of held) {
-        await take(client, id);
-        taken.add(id);
-      }
       holder = client;
+      await Promise.all([...held].map((id) => take(client, id)));
       return client;
     })().finally(() => { connecting = null; });
     return connecting;
@@ -70,16 +80,34 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
     }
   }
 
-  /** Takes one worker's lock; a sweep's brief try of the same key is waited out. */
-  async function take(client: pg.Client, workerId: string) {
-    for (let tries = 0; tries < 20; tries++) {
+  /**
+   * Takes one id's lock on `client`, resolving once taken or after a second of tries; held
+   * elsewhere, it goes on trying every second in the background for as long as `client` holds
+   * this process's locks.
+   */
+  function take(client: pg.Client, workerId: string): Promise<void> {
+    const tryOnce = async () => {
       const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as ok', [LOCK_SPACE, workerId]);
-      if (rows[0]?.ok) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    // Another live worker's id hashes to the same key: that key is held, so no sweep frees this
-    // worker's jobs early; only the quick takeover after a crash is lost for it.
-    log.warn({ worker: workerId }, 'job worker liveness lock held elsewhere (hash collision); its jobs wait 4 hours after a crash');
+      if (rows[0]?.ok) taken.add(workerId);
+      return !!rows[0]?.ok;
+    };
+    const current = () => !closed && holder === client;
+    const keepTrying = async () => {
+      // The session of a connection that dropped without a word, or another live id of the same hash.
+      log.warn({ worker: workerId }, 'job worker liveness lock held elsewhere; trying again every second');
+      while (current()) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        if (!current() || await tryOnce()) return;
+      }
+    };
+    return (async () => {
+      // A sweep's brief try of the same key is waited out.
+      for (let tries = 0; tries < 20 && current(); tries++) {
+        if (await tryOnce()) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (current()) void keepTrying().catch(() => {});
+    })().catch(() => {});
   }
 
   async function sweep(): Promise<string[]> {
@@ -87,15 +115,22 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
       `select distinct locked_by as worker from graphile_worker.jobs
         where locked_by is not null and locked_at < now() - make_interval(secs => $1)`, [GRACE_SECONDS]);
     const candidates = rows.map((r) => r.worker).filter((id) => !held.has(id));
+    for (const id of seenFree.keys()) if (!candidates.includes(id)) seenFree.delete(id);
     if (candidates.length === 0) return [];
     const dead: string[] = [];
+    const now = Date.now();
     const client = await pool.connect();
     try {
       for (const id of candidates) {
         const { rows: [free] } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as ok', [LOCK_SPACE, id]);
-        if (!free?.ok) continue;
+        if (!free?.ok) {
+          seenFree.delete(id);
+          continue;
+        }
         await client.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_SPACE, id]);
-        dead.push(id);
+        const first = seenFree.get(id);
+        if (first === undefined) seenFree.set(id, now);
+        else if (now - first >= CONFIRM_MS) dead.push(id);
       }
     } finally {
       client.release();
@@ -107,6 +142,7 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
     } finally {
       await utils.release();
     }
+    for (const id of dead) seenFree.delete(id);
     log.warn({ workers: dead }, 'jobs of job workers that died unlocked: they are retried now');
     return dead;
   }
@@ -127,12 +163,14 @@ export function workerLiveness(opts: { pool: pg.Pool; log: Logger; sweepEveryMs?
     async hold(workerId) {
       if (held.has(workerId)) return;
       held.add(workerId);
-      const client = await connection();
+      // Not connected (the database unreachable): taken with the others once a connection opens.
+      const client = await connection().catch((err: unknown) => {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job worker liveness lock not taken yet; trying again');
+        if (!closed) setTimeout(() => void retake(), 2_000);
+        return null;
+      });
       // A connection takes every held id's lock as it opens; an open one takes this one now.
-      if (!taken.has(workerId)) {
-        taken.add(workerId);
-        await take(client, workerId);
-      }
+      if (client && !taken.has(workerId)) await take(client, workerId);
     },
     sweep,
     async close() {

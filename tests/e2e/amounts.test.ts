@@ -43,7 +43,8 @@ async function setTierFee(direction: string, from: string, percentage: string) {
 describe('the home calculator reads amounts as the language writes them (defect 3)', () => {
   it('in English', async () => {
     const page = await app.page();
-    await page.goto(app.server.url);
+    // Typed once the prerendered page is hydrated: typed before, React's render replaces it.
+    await page.goto(app.server.url, { waitUntil: 'networkidle' });
     const amount = page.getByTestId('calculator-amount');
     const youSend = () => text(page, 'calc-you-send');
     for (const [typed, shown] of [['1,234.56', '$1,234.56'], ['USD 250', '$250.00'], ['$1,000', '$1,000.00']] as const) {
@@ -206,7 +207,7 @@ describe('on a phone, errors go with their cause and toasts cover no control (de
 describe('prices follow an admin\'s tier edit without a reload (defect 7)', () => {
   it('the open home page shows the new fee when the tiers refresh', async () => {
     const page = await app.page();
-    await page.goto(app.server.url);
+    await page.goto(app.server.url, { waitUntil: 'networkidle' });
     await page.getByTestId('calculator-amount').fill('150');
     await expect.poll(() => text(page, 'calc-fee')).toBe('$5.85');
     await setTierFee('USD_XAF', '100', '0.05');
