@@ -144,6 +144,24 @@ describe('a payout the float does not cover', () => {
     expect(await startPayout(ctx(), paid.id)).toBe('by_hand');
     await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
   });
+
+  it('switched off while a start asks the operator the name: nothing leaves through the rail, the payout is staff\'s to send by hand', async () => {
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+    airtel.setFloat('XAF', '100000000');
+    await readBalance(ctx(), 'airtel_gabon');
+    const paid = await paidTransfer('100');
+    const before = disbursements();
+    airtel.failNext('user', { kind: 'held' });
+    const starting = startPayout(ctx(), paid.id);
+    await expect.poll(() => airtel.heldCount(), { timeout: 10_000 }).toBe(1);
+    expect((await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } })).statusCode).toBe(200);
+    airtel.releaseHeld();
+    expect(await starting).toBe('by_hand');
+    expect(disbursements()).toBe(before);
+    expect(await attemptsOf(paid.id)).toEqual([]);
+    expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${paid.id}/payout`, token: staff.token, payload: { reference: 'AIRTEL-HAND-OFF' } })).statusCode).toBe(200);
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+  });
 });
 
 describe('the balance warning level', () => {

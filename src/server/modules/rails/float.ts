@@ -75,10 +75,13 @@ async function available(db: Db | Tx, rail: MobileRailId, balance: Balance): Pro
  * it waits, and leaves the queue when it goes. Two statements when it goes and waited for nothing.
  * `written`: the payout's attempt is already written in this transaction (counted in what the float
  * promised); then a payout that must wait is not queued here: the caller undoes the transaction
- * and takes the float again before writing anything, which queues it.
+ * and takes the float again before writing anything, which queues it. 'off': the rail was switched
+ * off since the start looked (switching locks the same row): nothing leaves through it, and staff
+ * send the payout by hand.
  */
-export async function takeFloat(tx: Tx, rail: MobileRailId, transferId: string, amount: string, written = false): Promise<'go' | 'wait'> {
+export async function takeFloat(tx: Tx, rail: MobileRailId, transferId: string, amount: string, written = false): Promise<'go' | 'wait' | 'off'> {
   const [row] = await tx.select().from(payoutRails).where(eq(payoutRails.id, rail)).for('update');
+  if (!row?.enabled) return 'off';
   const balance: Balance = { amount: row?.balance ?? null, currency: row?.balance_currency ?? null, read_at: row?.balance_read_at ?? null };
   const { rows } = await tx.execute<{ head: string | null; promised: string | null }>(sql`select ${head(rail)} as head,
     ${known(rail, balance) ? promised(rail, balance.read_at) : sql`null`} as promised`);
@@ -99,8 +102,9 @@ export async function takeFloat(tx: Tx, rail: MobileRailId, transferId: string, 
  * waited leave the queue); else 'wait', and the caller undoes the batch and takes the float for
  * each in turn. Two statements when it goes and none of them waited.
  */
-export async function takeFloatForAll(tx: Tx, rail: MobileRailId, transferIds: readonly string[]): Promise<'go' | 'wait'> {
+export async function takeFloatForAll(tx: Tx, rail: MobileRailId, transferIds: readonly string[]): Promise<'go' | 'wait' | 'off'> {
   const [row] = await tx.select().from(payoutRails).where(eq(payoutRails.id, rail)).for('update');
+  if (!row?.enabled) return 'off';
   const balance: Balance = { amount: row?.balance ?? null, currency: row?.balance_currency ?? null, read_at: row?.balance_read_at ?? null };
   const ids = sql.param([...transferIds]);
   const { rows } = await tx.execute<{ others: boolean; queued: boolean; promised: string | null }>(sql`select

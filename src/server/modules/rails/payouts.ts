@@ -100,17 +100,24 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
   for (const rail of new Set(orders.map((o) => o.rail))) {
     const ofRail = orders.filter((o) => o.rail === rail);
     const attempts = await openMany(ctx, rail, ofRail).catch(async (err: unknown) => {
+      if (err instanceof RailOff) {
+        for (const order of ofRail) results.set(order.transferId, 'by_hand');
+        return [];
+      }
       if (!(err instanceof FloatShort)) throw err;
       // The float does not cover them all, or others wait ahead of them: each in turn, queued when short.
       const one: AttemptRow[] = [];
       for (const order of ofRail) {
         const attempt = await openOrQueue(ctx, order);
-        if (attempt === 'float_wait') results.set(order.transferId, 'float_wait');
+        if (attempt === 'float_wait' || attempt === 'by_hand') results.set(order.transferId, attempt);
         else if (attempt) one.push(attempt);
       }
       return one;
     });
-    for (const order of ofRail) if (results.get(order.transferId) !== 'float_wait') results.set(order.transferId, 'already_live');
+    for (const order of ofRail) {
+      const result = results.get(order.transferId);
+      if (result !== 'float_wait' && result !== 'by_hand') results.set(order.transferId, 'already_live');
+    }
     for (const attempt of attempts) results.set(attempt.transfer_id, 'sent');
     opened.push(...attempts);
   }
@@ -182,6 +189,8 @@ async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | nu
 
 /** The float did not cover a payout whose attempt was written: its transaction is undone. */
 class FloatShort extends Error {}
+/** The rail was switched off while its payouts' names were checked: their attempts are undone. */
+class RailOff extends Error {}
 
 type MobileOrder = { transferId: string; rail: MobileRailId; msisdn: string; nameCheck: NameCheck };
 
@@ -215,17 +224,20 @@ function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[]):
     await scheduleEnquiries(tx, opened.map((a) => a.id), new Date(Date.now() + AFTER_A_LOST_ANSWER_MS));
     const openedIds = new Set(opened.map((a) => a.transfer_id));
     await markManyRailProcessing(ctx, tx, locked.filter((row) => openedIds.has(row.id)), null);
-    if (await takeFloatForAll(tx, rail, [...openedIds]) === 'wait') throw new FloatShort();
+    const float = await takeFloatForAll(tx, rail, [...openedIds]);
+    if (float === 'wait') throw new FloatShort();
+    if (float === 'off') throw new RailOff();
     return opened;
   });
 }
 
 /** The float taken first: the payout waits in the rail's queue when it is short, else its attempt opens. */
-function openOrQueue(ctx: Ctx, order: MobileOrder): Promise<AttemptRow | 'float_wait' | null> {
+function openOrQueue(ctx: Ctx, order: MobileOrder): Promise<AttemptRow | 'float_wait' | 'by_hand' | null> {
   return ctx.db.transaction(async (tx) => {
     const again = await lockForRailPayout(tx, order.transferId);
     if (!again || again.wait) return null;
-    if (await takeFloat(tx, order.rail, order.transferId, again.row.payout_amount) === 'wait') return 'float_wait';
+    const float = await takeFloat(tx, order.rail, order.transferId, again.row.payout_amount);
+    if (float !== 'go') return float === 'wait' ? 'float_wait' : 'by_hand';
     return openLocked(ctx, tx, order, again.row);
   });
 }
