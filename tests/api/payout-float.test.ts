@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, payoutAttempts, transferRequests } from '@server/db/schema.js';
-import { readBalance, startPayout } from '@server/modules/rails/service.js';
+import { readBalance, startPayout, startPayouts } from '@server/modules/rails/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -118,6 +118,30 @@ describe('a payout the float does not cover', () => {
     expect(disbursements()).toBe(before + 2);
     const states = async () => [...await attemptsOf(large.id), ...await attemptsOf(small.id)].map((a) => a.state);
     await expect.poll(states).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('in one batch of starts, keeps the order their controls cleared, whichever name the operator answers first', async () => {
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+    airtel.register('+24177000001', { first: 'Paul', last: 'Obame' });
+    const large = await paidTransfer('300');
+    const small = await createTransfer(t, sender.id, { paid: true, amount: '20', recipient: { recipient_name: 'Paul Obame', recipient_phone: '+24177000001' } });
+    // The float covers the small one only.
+    airtel.setFloat('XAF', String(xaf(small.payout_amount) + 100n));
+    await readBalance(ctx(), 'airtel_gabon');
+    const before = disbursements();
+    // The large one's name answers last.
+    airtel.failNext('user', { kind: 'held' });
+    const lookups = airtel.calls('GET', '/standard/v1/users/').length;
+    const starting = startPayouts(ctx(), [large.id, small.id]);
+    await expect.poll(() => airtel.calls('GET', '/standard/v1/users/').length - lookups, { timeout: 10_000 }).toBe(2);
+    airtel.releaseHeld();
+    const results = await starting;
+    expect([results.get(large.id), results.get(small.id)]).toEqual(['float_wait', 'float_wait']);
+    expect(disbursements()).toBe(before);
+    expect((await gabon()).queue.map((w) => w.reference)).toEqual([large.reference, small.reference]);
+    // Out of the way for the tests after.
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } });
+    await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
   });
 
   it('counts payouts still under way against the float: two that fit only one after the other do not both leave', async () => {

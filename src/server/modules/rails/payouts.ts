@@ -95,6 +95,10 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
     else results.set(row.id, decided);
   });
   for (const row of byPaypal) results.set(row.id, await startThroughPaypal(ctx, row.id, row.reference));
+  // In the order the starts were asked for (a batch's jobs by the time each payout's controls
+  // cleared), not the order their names answered: a rail's float serves them first in, first out.
+  const place = new Map(transferIds.map((id, i) => [id, i]));
+  orders.sort((a, b) => place.get(a.transferId)! - place.get(b.transferId)!);
 
   const opened: AttemptRow[] = [];
   for (const rail of new Set(orders.map((o) => o.rail))) {

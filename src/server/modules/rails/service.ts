@@ -18,7 +18,7 @@ import { emptyFloatQueue, floatQueue, queueBalanceRead } from './float.js';
 // Payout rails as staff and operators reach them (docs/rules/payout-rails.md): each rail's
 // state, the admin's switch, a transfer's attempts, and the operators' callbacks.
 
-export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout } from './payouts.js';
+export { enquire, runPayoutEnquireJob, runPayoutStartJob, startPayout, startPayouts } from './payouts.js';
 export { readBalance, runRailBalanceJob, runRailBalancesJob } from './balance.js';
 export { anyOperatorConfigured } from './registry.js';
 export { receivePaypalWebhook, runPaypalWebhookVerifyJob } from './paypal-webhooks.js';
