@@ -151,4 +151,19 @@ describe('closing out a confirmed match', () => {
     expect(frozen.json().data.totals).toEqual([{ currency: 'EUR', amount: '100.00', count: 1 }]);
     expect((await call(manager.token, 'GET', '/api/reconciliation/frozen')).statusCode).toBe(403);
   });
+
+  it('is refused while a payout attempt is one the operator has not settled: rejected, the payout could still go out', async () => {
+    const held = await send('Radomir Stepanovich Volkanov');
+    const alert = ((await call(manager.token, 'GET', '/api/screening/alerts?status=open')).json().data as { id: string; transfer: { id: string } | null }[])
+      .find((a) => a.transfer?.id === held.id)!;
+    await call(admin.token, 'POST', `/api/screening/alerts/${alert.id}/decision`, { decision: 'confirmed', note: 'Same man' });
+    await call(manager.token, 'POST', `/api/screening/alerts/${alert.id}/decision`, { decision: 'confirmed', note: 'Agreed' });
+    // Its payout had left through Airtel before the list matched him; the operator has not answered yet.
+    await t.database.pool.query(`insert into payout_attempts (transfer_id, seq, rail, reference, state, amount, currency, msisdn, name_check)
+      values ($1, 1, 'airtel_gabon', 'OPEN-ATTEMPT-1', 'pending', 1000, 'XAF', '+24177123456', '{"outcome": "match"}')`, [held.id]);
+    const proposed = await call(manager.token, 'POST', `/api/transfer-requests/${held.id}/close-out`, { reason: 'Confirmed match' });
+    expect(proposed.statusCode).toBe(409);
+    expect(proposed.json().code).toBe('payout_attempt_open');
+    expect((await call(manager.token, 'GET', `/api/transfer-requests/${held.id}`)).json().data.status).toBe('pending');
+  });
 });
