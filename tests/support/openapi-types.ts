@@ -7364,7 +7364,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "status_update_failed" | "unauthenticated";
+                        code: "bad_request" | "mfa_enrollment_required" | "mfa_required" | "not_found" | "payout_attempt_open" | "status_update_failed" | "unauthenticated";
                         fields?: {
                             [key: string]: string;
                         };

@@ -123,7 +123,7 @@ const routes: ApiModule = async (app, { ctx }) => {
 
   app.post('/transfer-requests/:id/cancel', {
     config: { access: 'user' },
-    schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }, ['status_update_failed']) },
+    schema: { summary: 'Cancels the caller\'s own pending transfer while nothing was paid out', params: IdParamsSchema, response: replies({ 200: TransferRequestResponseSchema }, ['payout_attempt_open', 'status_update_failed']) },
   }, async (request) => ({ data: await cancelOwn(ctx, requireUser(request), request.params.id) }));
 
   // The transfer's thread (docs/rules/back-office.md#notes-and-action-needed): staff notes, and the sender's answers.
