@@ -49,6 +49,16 @@ async function app(env: Record<string, string>): Promise<TestApp> {
   return t;
 }
 
+/** An app that only queues jobs (RUN_WORKER=false), its sender, and a mail server that takes their e-mail and never answers. */
+async function stalledMail(): Promise<{ smtp: SmtpListener; t: TestApp; sender: TestUser }> {
+  const smtp = await new SmtpListener().start();
+  cleanups.push(() => smtp.stop());
+  const t = await app({ RUN_WORKER: 'false' });
+  const sender = await createUser(t, { full_name: 'Awa Sender' });
+  smtp.stallMailTo(sender.email);
+  return { smtp, t, sender };
+}
+
 const transfer = {
   source_provider: 'airtel_gabon', destination_provider: 'paypal_usd', amount: '10000', currency: 'XAF',
   destination_details: { recipient_email: 'marie@example.test', recipient_name: 'Marie Curie' }, source_details: {},
@@ -173,11 +183,7 @@ describe('e-mails are queued, not sent inside requests', () => {
   }, 40_000);
 
   it('a worker process whose job worker died (the database gone when its job ended) exits with an error, for its supervisor to start another', async () => {
-    const smtp = await new SmtpListener().start();
-    cleanups.push(() => smtp.stop());
-    const t = await app({ RUN_WORKER: 'false' });
-    const sender = await createUser(t, { full_name: 'Awa Sender' });
-    smtp.stallMailTo(sender.email);
+    const { smtp, t, sender } = await stalledMail();
     const worker = await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '1500' });
     const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
     const database = await databaseSwitch(t.database.url, cleanups);
@@ -190,11 +196,7 @@ describe('e-mails are queued, not sent inside requests', () => {
   }, 40_000);
 
   it("a server whose own job worker died (the database gone when its job ended) keeps running, and says so in its readiness once the database is back", async () => {
-    const smtp = await new SmtpListener().start();
-    cleanups.push(() => smtp.stop());
-    const t = await app({ RUN_WORKER: 'false' });
-    const sender = await createUser(t, { full_name: 'Awa Sender' });
-    smtp.stallMailTo(sender.email);
+    const { smtp, t, sender } = await stalledMail();
     const database = await databaseSwitch(t.database.url, cleanups);
     expect((await initiate(t, sender)).statusCode).toBe(201);
     const server = await spawnServer({ DATABASE_URL: t.database.url, SMTP_URL: smtp.url, SMTP_TIMEOUT_MS: '1500' });
@@ -251,11 +253,7 @@ describe('e-mails are queued, not sent inside requests', () => {
   }, 60_000);
 
   it('a job running longer than the liveness sweeps (every 5 s, 2 s grace) in a live worker process is left to it: no other worker takes it over', async () => {
-    const smtp = await new SmtpListener().start();
-    cleanups.push(() => smtp.stop());
-    const t = await app({ RUN_WORKER: 'false' });
-    const sender = await createUser(t, { full_name: 'Awa Sender' });
-    smtp.stallMailTo(sender.email);
+    const { smtp, t, sender } = await stalledMail();
     // Two live worker processes: each sweeps for the jobs of dead ones.
     await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '20000' });
     await workerProcess(t, smtp.url, { SMTP_TIMEOUT_MS: '20000' });
