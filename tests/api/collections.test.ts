@@ -336,6 +336,20 @@ describe('the grace before "not found" is believed', () => {
     expect(await paymentEntries(created.id)).toHaveLength(1);
     expect((await transfer(created.id)).payment_status).toBe('received');
   });
+
+  it('is never given to a push Airtel said it already holds: its later "not found" leaves the request open, and the sender cannot ask again', async () => {
+    const created = await gabonTransfer();
+    airtel.failNext('collect', { kind: 'error', code: 'ESB000041' });
+    await collect(created.id);
+    const [attempt] = await attemptsOf(created.id);
+    expect(attempt!.state).toBe('unknown');
+    await t.database.db.update(collectionAttempts).set({ created_at: sql`now() - interval '10 minutes'`, sent_at: sql`now() - interval '10 minutes'` }).where(eq(collectionAttempts.id, attempt!.id));
+    await enquireCollection(ctx(), attempt!.id);
+    expect((await attemptsOf(created.id))[0]!.steps.map((s) => [s.operator_code, s.state])).toEqual([['ESB000041', 'unknown'], ['DP00800001025', 'unknown']]);
+    expect((await status(created.id)).collection.state).toBe('approve_on_phone');
+    expect((await ask(created.id)).statusCode).toBe(409);
+    expect(await attemptsOf(created.id)).toHaveLength(1);
+  });
 });
 
 describe('approve on my phone with MTN MoMo Rwanda', () => {

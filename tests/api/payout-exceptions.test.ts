@@ -293,6 +293,30 @@ describe('an attempt still unknown', () => {
 });
 
 describe('an attempt the operator has not settled', () => {
+  it('Airtel answered that it already holds the id, then its enquiry finds nothing: never failed by itself nor sent again; it goes to staff', async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true });
+    const sent = () => airtel.calls('POST', '/standard/v2/disbursements').length;
+    airtel.failNext('disburse', { kind: 'error', code: 'DP00900001017' });
+    await startPayout(ctx(), paid.id);
+    const before = sent();
+    const [attempt] = await attempts(paid.id);
+    expect(attempt).toMatchObject({ state: 'unknown' });
+    // Its 2 minutes of grace for "never created" long past.
+    await t.database.db.update(payoutAttempts).set({ created_at: new Date(Date.now() - 10 * 60_000) }).where(eq(payoutAttempts.id, attempt!.id));
+    await enquire(ctx(), attempt!.id);
+
+    const [after] = await attempts(paid.id);
+    expect(after).toMatchObject({ state: 'unknown', needs_attention_at: expect.any(Date) });
+    expect(after!.steps.map((s) => [s.call, s.operator_code, s.state])).toEqual([
+      ['disburse', 'DP00900001017', 'unknown'], ['disbursement', 'DP00900001015', 'unknown'],
+    ]);
+    const listed = (await exceptions()).json().data.find((e: { attempt: { id: string } | null }) => e.attempt?.id === attempt!.id);
+    expect(listed).toMatchObject({ kind: 'unknown', attempt: { state: 'unknown' } });
+    expect(await startPayout(ctx(), paid.id)).toBe('already_live');
+    expect(sent()).toBe(before);
+    expect((await transfer(paid.id)).payout_status).toBe('not_sent');
+  });
+
   it('keeps its transfer open: staff cannot reject it (the sender refunded, the recipient paid); once the operator pays, it completes', async () => {
     const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
     airtel.scriptNext({ outcome: 'pending' });

@@ -321,6 +321,23 @@ describe('a payout through MTN MoMo Rwanda', () => {
   });
 });
 
+describe('a payout through MTN MoMo Rwanda whose reference MTN says it holds', () => {
+  it('409 to the transfer, then 404 to its enquiry 10 minutes on: never failed by itself, never sent again', async () => {
+    const paid = await paidTransfer({ recipient_name: 'Jean Habimana', recipient_phone: '+250781234567' }, 'USD_RWF');
+    mtn.failNext('transfer', { kind: 'error', code: 'RESOURCE_ALREADY_EXIST', status: 409 });
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    expect(attempt).toMatchObject({ rail: 'mtn_rwanda', state: 'unknown' });
+    await t.database.db.update(payoutAttempts).set({ created_at: new Date(Date.now() - 10 * 60_000) }).where(eq(payoutAttempts.id, attempt!.id));
+    await enquire(ctx(), attempt!.id);
+    const [after] = await attempts(paid.id);
+    expect(after!.steps.map((s) => [s.http_status, s.state])).toEqual([[409, 'unknown'], [404, 'unknown']]);
+    expect(await startPayout(ctx(), paid.id)).toBe('already_live');
+    expect(mtn.calls('POST', '/disbursement/v1_0/transfer').filter((r) => r.headers['x-reference-id'] === attempt!.reference)).toHaveLength(1);
+    expect(mtn.paidCount(attempt!.reference)).toBe(0);
+  });
+});
+
 describe('a payout that starts by itself once its last control clears', () => {
   const sentOf = async (id: string) => (await transfer(id)).payout_status;
 

@@ -957,6 +957,8 @@ export interface AttemptStep {
   message: string | null;
   /** The attempt's state after this step. */
   state: (typeof ATTEMPT_STATES)[number];
+  /** The operator said it already holds a transaction under the attempt's reference (a duplicate). */
+  held?: true;
 }
 
 /**

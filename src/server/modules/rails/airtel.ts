@@ -34,11 +34,13 @@ type Call = OperatorStep['call'];
 type Body = Record<string, unknown>;
 /** Airtel's answer (HTTP status, and the body when it was JSON), or why none came. */
 type Answer = { status: number; body: Body } | { status: null; reason: 'timeout' | 'connection_lost' | 'token_unavailable'; message: string };
-type Verdict = { state: 'succeeded' | 'pending' } | { state: 'failed' | 'unknown'; reason: string };
+type Verdict = { state: 'succeeded' | 'pending' } | { state: 'failed'; reason: string } | { state: 'unknown'; reason: string; held?: true };
 interface Token { value: string; renewAt: number }
 
 const failed = (reason: string): Verdict => ({ state: 'failed', reason });
 const unknown = (reason: string): Verdict => ({ state: 'unknown', reason });
+/** Airtel says it already holds a transaction under this id: only its status says how it stands. */
+const held = (reason: string): Verdict => ({ state: 'unknown', reason, held: true });
 
 /**
  * Disbursement codes (DP009…) as Airtel documents them. Only a refusal is `failed`; an ambiguous,
@@ -49,9 +51,9 @@ const DISBURSE_CODES: Record<string, Verdict> = {
   DP00900001001: { state: 'succeeded' },
   DP00900001006: { state: 'pending' },
   DP00900001000: unknown('ambiguous'),
-  DP00900001011: unknown('already_exists'),
+  DP00900001011: held('already_exists'),
   DP00900001014: unknown('operator_timeout'),
-  DP00900001017: unknown('duplicate_id'),
+  DP00900001017: held('duplicate_id'),
   DP00900001003: failed('limit_reached'),
   DP00900001004: failed('invalid_amount'),
   DP00900001005: failed('failed'),
@@ -80,8 +82,12 @@ const COLLECT_CODES: Record<string, Verdict> = {
   DP00800001029: failed('expired'),
 };
 
-/** Refusals of the router in front of every API (result_code): the request went no further. */
+/**
+ * The router's answers in front of every API (result_code): a refusal, the request went no
+ * further; or the id already used, by a transaction the router holds.
+ */
 const ROUTER_REFUSALS: Record<string, Verdict> = {
+  ESB000041: held('already_exists'),
   ROUTER001: failed('wallet_not_configured'),
   ROUTER003: failed('missing_parameters'),
   ROUTER005: failed('country_not_configured'),

@@ -4,7 +4,7 @@ import { parseAmount, toDecimal } from '@core/money.js';
 import { enquiryDelayMs, type AttemptState, type RailId } from '@core/rails.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { payoutAttempts, type AttemptStep, type NameCheck } from '@server/db/schema.js';
-import type { MobileMoneyOperator, MoneyOutcome, OperatorStep } from './operator.js';
+import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 
 // A payout's attempts through an operator (docs/rules/payout-rails.md): each attempt's reference
 // is written before its request leaves; only the operator's answer moves it; an unknown outcome
@@ -65,8 +65,11 @@ export async function openAttempts(tx: Tx, orders: readonly AttemptOrder[]): Pro
   }))).onConflictDoNothing().returning();
 }
 
-/** The state an operator's answer leaves an attempt in, or null when the answer changes nothing. */
-export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: number): AttemptState | null {
+/**
+ * The state an operator's answer leaves an attempt in, or null when the answer changes nothing.
+ * `held`: the operator said before that it holds a transaction under the attempt's reference.
+ */
+export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: number, held = false): AttemptState | null {
   // A paid payout the operator, asked again, now says failed: it took the money back (reversals.ts).
   if (current === 'succeeded') return outcome.state === 'failed' && outcome.step.call === 'disbursement' ? 'reversed' : null;
   if (current === 'failed' || current === 'reversed') return null;
@@ -79,19 +82,22 @@ export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: n
       // An enquiry that failed says nothing new about a pending attempt.
       return current === 'pending' ? null : 'unknown';
     case 'not_found':
-      // Never created: only after the grace period, and only for an attempt that was never accepted.
-      if (current === 'pending') return null;
+      // Never created: only after the grace period, and only for an attempt the operator never
+      // accepted nor said it held (its "not found" then contradicts it: staff decide).
+      if (current === 'pending' || held) return null;
       return ageMs >= NEVER_CREATED_AFTER_MS ? 'failed' : 'unknown';
   }
 }
 
 /** The step an attempt keeps of an answer: the operator's words, the time, and the state it left. */
-function stepOf(step: OperatorStep, state: AttemptState): AttemptStep {
-  return { at: step.at, call: step.call, http_status: step.http_status, operator_code: step.operator_code, message: step.message, state };
+function stepOf(outcome: MoneyOutcome, state: AttemptState): AttemptStep {
+  const { step } = outcome;
+  const held = outcome.state === 'unknown' && outcome.held ? { held: true as const } : {};
+  return { at: step.at, call: step.call, http_status: step.http_status, operator_code: step.operator_code, message: step.message, state, ...held };
 }
 
 /** What an answer moves on any attempt, a payout's or a collection's. */
-export type AnsweredAttempt = Pick<AttemptRow, 'state' | 'created_at' | 'enquiries' | 'operator_id' | 'needs_attention_at' | 'settled_at'>;
+export type AnsweredAttempt = Pick<AttemptRow, 'state' | 'created_at' | 'enquiries' | 'operator_id' | 'needs_attention_at' | 'settled_at' | 'steps'>;
 
 /** What an answer leaves an attempt as: the columns to write, the step to append, and what follows. */
 export interface Answered {
@@ -115,7 +121,7 @@ export interface Answered {
  */
 export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknownAfterMs: number, now: Date): Answered {
   const ageMs = now.getTime() - current.created_at.getTime();
-  const state = nextState(current.state, outcome, ageMs) ?? current.state;
+  const state = nextState(current.state, outcome, ageMs, current.steps.some((s) => s.held)) ?? current.state;
   const open = state === 'submitting' || state === 'pending' || state === 'unknown';
   const enquiry = outcome.step.call === 'disbursement' || outcome.step.call === 'collection';
   const enquiries = current.enquiries + (enquiry ? 1 : 0);
@@ -131,7 +137,7 @@ export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknow
       updated_at: now,
       settled_at: open ? null : current.settled_at ?? now,
     },
-    step: JSON.stringify([stepOf(outcome.step, state)]),
+    step: JSON.stringify([stepOf(outcome, state)]),
     reason: failedNow ? (outcome.state === 'failed' ? outcome.reason : 'never_created') : null,
     succeeded: state === 'succeeded' && current.state !== 'succeeded',
     reversed: state === 'reversed' && current.state === 'succeeded',

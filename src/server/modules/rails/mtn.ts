@@ -116,7 +116,7 @@ export class MtnOperator implements MobileMoneyOperator {
     const step = this.step(call, answer);
     if (answer.status === 202) return { state: 'pending', operator_id: null, step };
     // A reused reference: MTN holds a transaction under it already, only its status says which.
-    if (answer.status === 409) return { state: 'unknown', reason: 'RESOURCE_ALREADY_EXIST', step };
+    if (answer.status === 409) return { state: 'unknown', reason: 'RESOURCE_ALREADY_EXIST', step, held: true };
     // Any other 4xx is the gateway refusing the request: nothing was created.
     if (answer.status !== null && answer.status >= 400 && answer.status < 500) return { state: 'failed', reason: failureReason(answer), step };
     return { state: 'unknown', reason: failureReason(answer), step };

@@ -20,13 +20,14 @@ export interface OperatorStep {
  * - `succeeded`: the money moved.
  * - `failed`: the operator confirms nothing moved (a new attempt may follow).
  * - `unknown`: no answer, a late answer, a 5xx or an ambiguous code: ask again, never send again.
+ *   `held`: the operator said it already holds a transaction under this reference (a duplicate).
  * - `not_found`: (status enquiry only) the operator holds no transaction with that reference.
  */
 export type MoneyOutcome =
   | { state: 'pending'; operator_id: string | null; step: OperatorStep }
   | { state: 'succeeded'; operator_id: string | null; step: OperatorStep }
   | { state: 'failed'; reason: string; step: OperatorStep }
-  | { state: 'unknown'; reason: string; step: OperatorStep }
+  | { state: 'unknown'; reason: string; step: OperatorStep; held?: true }
   | { state: 'not_found'; step: OperatorStep };
 
 /** The name the operator holds for a number, or why there is none. */
