@@ -314,6 +314,27 @@ describe('the request sent by a durable job, once', () => {
   });
 });
 
+describe("the operator's credentials removed while a request waits on the phone", () => {
+  it('goes to staff at once and is still asked about on its schedule; the sender is not told it failed', async () => {
+    const created = await gabonTransfer();
+    await collect(created.id);
+    const [attempt] = await attemptsOf(created.id);
+    expect(attempt!.state).toBe('pending');
+    await enquireCollection({ config: { ...t.config, AIRTEL_CLIENT_SECRET: undefined }, db: t.database.db }, attempt!.id);
+    const [unasked] = await attemptsOf(created.id);
+    expect(unasked).toMatchObject({ state: 'pending', needs_attention_at: expect.any(Date) });
+    expect(unasked!.steps.at(-1)).toMatchObject({ call: 'collection', http_status: null, message: 'rail not configured' });
+    expect((await status(created.id)).collection.state).toBe('approve_on_phone');
+    const next = await t.database.pool.query(`select 1 from graphile_worker.jobs where key = $1`, [`collection-enquire:${attempt!.id}`]);
+    expect(next.rows).toHaveLength(1);
+
+    airtel.approve(attempt!.reference);
+    await enquireCollection(ctx(), attempt!.id);
+    expect((await status(created.id)).collection.state).toBe('received');
+    expect(await paymentEntries(created.id)).toHaveLength(1);
+  });
+});
+
 describe('the grace before "not found" is believed', () => {
   it('counts from when the request left, not from when the sender asked: a push sent late and still on its way is asked about again, then recorded once approved', async () => {
     const created = await gabonTransfer();

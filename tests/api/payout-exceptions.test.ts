@@ -293,6 +293,33 @@ describe('an attempt still unknown', () => {
 });
 
 describe('an attempt the operator has not settled', () => {
+  it("the operator's credentials removed while it is pending: it goes to staff at once, is still asked about on its schedule, and never sent again", async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true });
+    airtel.scriptNext({ outcome: 'pending' });
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    expect(attempt!.state).toBe('pending');
+    const sent = airtel.calls('POST', '/standard/v2/disbursements').length;
+
+    // A worker started again without the Airtel variables.
+    await enquire({ config: { ...t.config, AIRTEL_CLIENT_SECRET: undefined }, db: t.database.db }, attempt!.id);
+    const [unasked] = await attempts(paid.id);
+    expect(unasked).toMatchObject({ state: 'pending', needs_attention_at: expect.any(Date) });
+    expect(unasked!.steps.at(-1)).toMatchObject({ call: 'disbursement', http_status: null, message: 'rail not configured', state: 'pending' });
+    const listed = (await exceptions()).json().data.find((e: { attempt: { id: string } | null }) => e.attempt?.id === attempt!.id);
+    expect(listed).toMatchObject({ kind: 'unknown', attempt: { state: 'pending' } });
+    const next = await t.database.pool.query(`select run_at from graphile_worker.jobs where key = $1`, [`payout-enquire:${attempt!.id}`]);
+    expect(next.rows).toHaveLength(1);
+
+    // The credentials back: Airtel is asked, and the payout recorded once.
+    airtel.settle(attempt!.reference, 'TS');
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
+    expect(airtel.paidCount(attempt!.reference)).toBe(1);
+    expect(airtel.calls('POST', '/standard/v2/disbursements').length).toBe(sent);
+    expect((await transfer(paid.id)).payout_status).toBe('sent');
+  });
+
   it('Airtel answered that it already holds the id, then its enquiry finds nothing: never failed by itself nor sent again; it goes to staff', async () => {
     const paid = await createTransfer(t, sender.id, { paid: true });
     const sent = () => airtel.calls('POST', '/standard/v2/disbursements').length;

@@ -89,6 +89,16 @@ export function nextState(current: AttemptState, outcome: MoneyOutcome, ageMs: n
   }
 }
 
+/**
+ * What an enquiry writes when the operator's credentials are no longer set: nobody can ask it, so
+ * the attempt goes to staff at once and is asked about again on its schedule (the credentials may
+ * come back).
+ */
+export function notConfigured(call: 'disbursement' | 'collection'): MoneyOutcome {
+  return { state: 'unknown', reason: NOT_CONFIGURED, step: { at: new Date().toISOString(), call, http_status: null, operator_code: null, message: 'rail not configured' } };
+}
+const NOT_CONFIGURED = 'not_configured';
+
 /** The step an attempt keeps of an answer: the operator's words, the time, and the state it left. */
 function stepOf(outcome: MoneyOutcome, state: AttemptState): AttemptStep {
   const { step } = outcome;
@@ -126,7 +136,8 @@ export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknow
   const enquiry = outcome.step.call === 'disbursement' || outcome.step.call === 'collection';
   const enquiries = current.enquiries + (enquiry ? 1 : 0);
   const operatorId = 'operator_id' in outcome && outcome.operator_id ? outcome.operator_id : current.operator_id;
-  const overdue = open && state !== 'pending' && ageMs >= unknownAfterMs;
+  const unaskable = outcome.state === 'unknown' && outcome.reason === NOT_CONFIGURED;
+  const overdue = open && (unaskable || (state !== 'pending' && ageMs >= unknownAfterMs));
   const failedNow = state === 'failed' && current.state !== 'failed';
   return {
     set: {

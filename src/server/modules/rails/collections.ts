@@ -16,7 +16,7 @@ import { payoutNumber } from '../operators/service.js';
 import {
   awaitingSendersPayment, lockAwaitingPayment, recordCollectedPayment, sendersTransfer, type TransferRequestRow,
 } from '../transfers/service.js';
-import { answered, operatorAmount } from './attempts.js';
+import { answered, notConfigured, operatorAmount } from './attempts.js';
 import type { MobileMoneyCollector, MoneyOutcome } from './operator.js';
 import { AFTER_A_LOST_ANSWER_MS, ENQUIRY_JOB_ATTEMPTS, railOf, railOn } from './payouts.js';
 import { railOperator } from './registry.js';
@@ -148,8 +148,7 @@ export async function enquireCollection(ctx: Ctx, attemptId: string): Promise<vo
   const [attempt] = await ctx.db.select().from(collectionAttempts).where(eq(collectionAttempts.id, attemptId));
   if (!attempt || !['submitting', 'pending', 'unknown'].includes(attempt.state)) return;
   const operator = railOperator(ctx.config, attempt.rail);
-  if (!operator) return;
-  await applyOutcome(ctx, attemptId, await operator.collection(attempt.reference));
+  await applyOutcome(ctx, attemptId, operator ? await operator.collection(attempt.reference) : notConfigured('collection'));
 }
 
 /**

@@ -40,7 +40,8 @@ const reversedAt = (attempt: AttemptRow) => attempt.steps.findLast((s) => s.stat
 
 /**
  * GET /api/payout-exceptions (staff): name checks no one decided yet, attempts still unknown past
- * PAYOUT_UNKNOWN_AFTER, and failed or reversed attempts with nothing after them, oldest first.
+ * PAYOUT_UNKNOWN_AFTER or open on a rail whose credentials were removed, and failed or reversed
+ * attempts with nothing after them, oldest first.
  */
 export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]> {
   const holds = await ctx.db.select({ hold: payoutNameHolds, transfer: TRANSFER }).from(payoutNameHolds)
@@ -50,7 +51,7 @@ export async function payoutExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]>
   const latest = sql`${payoutAttempts.seq} = (select max(later.seq) from payout_attempts later where later.transfer_id = ${payoutAttempts.transfer_id})`;
   const attempts = await ctx.db.select({ attempt: payoutAttempts, transfer: TRANSFER }).from(payoutAttempts)
     .innerJoin(transferRequests, eq(transferRequests.id, payoutAttempts.transfer_id))
-    .where(and(open, latest, sql`(${and(inArray(payoutAttempts.state, ['submitting', 'unknown']), isNotNull(payoutAttempts.needs_attention_at))}
+    .where(and(open, latest, sql`(${and(inArray(payoutAttempts.state, ['submitting', 'pending', 'unknown']), isNotNull(payoutAttempts.needs_attention_at))}
       or ${and(settledForStaff, isNull(payoutAttempts.resolution), eq(transferRequests.payout_status, 'not_sent'))})`));
   const fourEyes = await ctx.db.transaction(async (tx) => new Map(await Promise.all(holds.map(async ({ transfer }) =>
     [transfer.id, await approvalRequiredFor(tx, transfer)] as const))));

@@ -10,7 +10,7 @@ import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type Na
 import { BATCH_EVERY_MS, endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWaits, recordRailPayout, recordRailPayouts, type TransferRequestRow } from '../transfers/service.js';
-import { openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
+import { notConfigured, openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
 import { leaveFloatQueue, readBalanceAfterPayout, takeFloat, takeFloatForAll } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal, tellSenderOfItem } from './paypal-payouts.js';
@@ -286,6 +286,7 @@ async function enquireMany(ctx: Ctx, attemptIds: readonly string[]): Promise<voi
     if (attempt.rail === 'paypal_payouts') return enquirePaypal(ctx, attempt);
     const operator = railOperator(ctx.config, attempt.rail);
     if (operator) answers.push({ attempt, outcome: await operator.disbursement(attempt.reference) });
+    else if (attempt.state !== 'succeeded') answers.push({ attempt, outcome: notConfigured('disbursement') });
   });
   await applyOutcomes(ctx, answers);
 }
