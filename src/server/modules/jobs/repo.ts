@@ -69,9 +69,34 @@ export async function takeDueJobs(db: Db, ownJobId: string, task: string, count:
   return rows.map((r) => ({ jobId: r.id, payload: r.payload }));
 }
 
-/** Jobs taken by `takeDueJobs` ended as graphile-worker ends one: removed when done, else unlocked to run again after its backoff with their error. */
+/**
+ * Pauses before ending taken jobs again when the statement failed (its connection lost, the
+ * database restarting): left locked by a live worker, they would wait 4 hours, as neither
+ * graphile-worker nor the liveness sweep frees them sooner. Together shorter than a failed job's
+ * least backoff (e s), so a repeat after a try that committed unseen never unlocks one taken again.
+ */
+const END_AGAIN_AFTER_MS = [250, 500, 1_000];
+
+/**
+ * Jobs taken by `takeDueJobs` ended as graphile-worker ends one: removed when done, else unlocked
+ * to run again after its backoff with their error. Still failing after the repeats, the error fails
+ * the batch's own jobs; if graphile-worker cannot record that either (the database still away), it
+ * stops the worker pool, and the liveness sweep frees all its jobs, these included.
+ */
 export async function endTakenJobs(db: Db, ownJobId: string, taken: readonly { jobId: string; error: string | null }[]): Promise<void> {
   if (taken.length === 0) return;
+  for (const pause of END_AGAIN_AFTER_MS) {
+    try {
+      return await endTaken(db, ownJobId, taken);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  await endTaken(db, ownJobId, taken);
+}
+
+/** One try; safe to repeat: a job already ended is no longer locked by the worker. */
+async function endTaken(db: Db, ownJobId: string, taken: readonly { jobId: string; error: string | null }[]): Promise<void> {
   await db.execute(sql`with own as (select locked_by from graphile_worker._private_jobs where id = ${ownJobId}::bigint),
     t as (select * from json_to_recordset(${JSON.stringify(taken)}::json) as t("jobId" bigint, error text)),
     done as (delete from graphile_worker._private_jobs j using t, own where j.id = t."jobId" and t.error is null and j.locked_by = own.locked_by)

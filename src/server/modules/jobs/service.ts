@@ -46,7 +46,7 @@ export interface NewJob { kind: JobKind; payload: unknown; maxAttempts: number }
 export const takeDueJobs = (db: Db, ownJobId: string, kind: JobKind, count: number): Promise<{ jobId: string; payload: unknown }[]> =>
   repo.takeDueJobs(db, ownJobId, kind, count);
 
-/** Ends jobs taken by `takeDueJobs`: removed when done (error null), else retried later with graphile-worker's backoff. */
+/** Ends jobs taken by `takeDueJobs`: removed when done (error null), else retried later with graphile-worker's backoff; tried again for about 2 s when the database fails it. */
 export const endTakenJobs = (db: Db, ownJobId: string, taken: readonly { jobId: string; error: string | null }[]): Promise<void> =>
   repo.endTakenJobs(db, ownJobId, taken);
 
