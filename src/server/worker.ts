@@ -188,11 +188,15 @@ export async function startWorker(deps: WorkerDeps): Promise<JobWorker> {
     log.error({ err: error instanceof Error ? error.message : String(error) }, 'a job worker stopped: this process takes no more jobs until it restarts');
     markDead();
   };
+  // A runner that stopped itself (its pool gone) refuses to stop again: stop() then awaits its end,
+  // whose error `dies` has already logged, instead of failing the shutdown.
+  let runnerStopped = false;
+  runner.events.on('stop', () => { runnerStopped = true; });
   runner.events.on('worker:stop', ({ error }) => { if (error) dies(error); });
   runner.promise.then(() => dies('the job queue stopped'), dies).finally(() => { if (!stopped) void liveness.close(); });
   return {
     alive: () => !stopped && !dead,
     died,
-    stop: () => (stopped ??= runner.stop().finally(() => liveness.close())),
+    stop: () => (stopped ??= (runnerStopped ? runner.promise.catch(() => {}) : runner.stop()).finally(() => liveness.close())),
   };
 }
