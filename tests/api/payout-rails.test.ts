@@ -187,6 +187,23 @@ describe('a payout through Airtel Money Gabon', () => {
     expect((await transfer(paid.id)).payout_status).toBe('not_sent');
   });
 
+  it("two starts of one transfer at once: the one that looked before the other's attempt failed opens no second attempt; staff decide", async () => {
+    const paid = await paidTransfer();
+    const before = disbursements();
+    // The first start's name check is on its way while a second start pays and Airtel refuses it.
+    airtel.failNext('user', { kind: 'held' });
+    const first = startPayout(ctx(), paid.id);
+    await expect.poll(() => airtel.heldCount()).toBe(1);
+    airtel.scriptNext({ outcome: 'fail', code: 'DP00900001013' });
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    expect((await attempts(paid.id)).map((a) => a.state)).toEqual(['failed']);
+
+    airtel.releaseHeld();
+    expect(await first).toBe('after_failure');
+    expect((await attempts(paid.id)).map((a) => a.state)).toEqual(['failed']);
+    expect(disbursements()).toBe(before + 1);
+  });
+
   it('stopped between writing the attempt and sending it: the enquiry asks Airtel and never sends', async () => {
     const paid = await paidTransfer();
     // What a process killed right after the attempt's commit leaves: the attempt, no request.

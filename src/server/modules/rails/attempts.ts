@@ -66,6 +66,22 @@ export async function openAttempts(tx: Tx, orders: readonly AttemptOrder[]): Pro
 }
 
 /**
+ * Each transfer's latest attempt, locked, in the transaction about to open a new one, before its
+ * transfer is locked (the order in which an answer's transaction locks them): an answer being
+ * written to it is waited for and read as committed, and none is written until this transaction
+ * ends. Two starts of one transfer at once then never open a second attempt after the first one
+ * failed, which is staff's to decide.
+ */
+export async function lockLatestAttempts(tx: Tx, transferIds: readonly string[]): Promise<Map<string, Pick<AttemptRow, 'state' | 'resolution'>>> {
+  if (transferIds.length === 0) return new Map();
+  const { rows } = await tx.execute<{ transfer_id: string; state: AttemptState; resolution: AttemptRow['resolution'] }>(sql`select a.transfer_id, a.state, a.resolution
+    from ${payoutAttempts} a where a.transfer_id = any(${sql.param([...transferIds])}::uuid[])
+      and a.seq = (select max(b.seq) from ${payoutAttempts} b where b.transfer_id = a.transfer_id)
+    order by a.id for update`);
+  return new Map(rows.map(({ transfer_id, ...last }) => [transfer_id, last]));
+}
+
+/**
  * The state an operator's answer leaves an attempt in, or null when the answer changes nothing.
  * `held`: the operator said before that it holds a transaction under the attempt's reference.
  */

@@ -10,7 +10,7 @@ import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type Na
 import { BATCH_EVERY_MS, endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWaits, recordRailPayout, recordRailPayouts, type TransferRequestRow } from '../transfers/service.js';
-import { notConfigured, openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
+import { lockLatestAttempts, notConfigured, openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
 import { leaveFloatQueue, readBalanceAfterPayout, takeFloat, takeFloatForAll } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal, tellSenderOfItem } from './paypal-payouts.js';
@@ -101,9 +101,10 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
   orders.sort((a, b) => place.get(a.transferId)! - place.get(b.transferId)!);
 
   const opened: AttemptRow[] = [];
+  const stopped = new Map<string, StartResult>();
   for (const rail of new Set(orders.map((o) => o.rail))) {
     const ofRail = orders.filter((o) => o.rail === rail);
-    const attempts = await openMany(ctx, rail, ofRail).catch(async (err: unknown) => {
+    const attempts = await openMany(ctx, rail, ofRail, stopped).catch(async (err: unknown) => {
       if (err instanceof RailOff) {
         for (const order of ofRail) results.set(order.transferId, 'by_hand');
         return [];
@@ -112,7 +113,7 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
       // The float does not cover them all, or others wait ahead of them: each in turn, queued when short.
       const one: AttemptRow[] = [];
       for (const order of ofRail) {
-        const attempt = await openOrQueue(ctx, order);
+        const attempt = await openOrQueue(ctx, order, stopped);
         if (attempt === 'float_wait' || attempt === 'by_hand') results.set(order.transferId, attempt);
         else if (attempt) one.push(attempt);
       }
@@ -120,7 +121,7 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
     });
     for (const order of ofRail) {
       const result = results.get(order.transferId);
-      if (result !== 'float_wait' && result !== 'by_hand') results.set(order.transferId, 'already_live');
+      results.set(order.transferId, stopped.get(order.transferId) ?? (result === 'float_wait' || result === 'by_hand' ? result : 'already_live'));
     }
     for (const attempt of attempts) results.set(attempt.transfer_id, 'sent');
     opened.push(...attempts);
@@ -173,10 +174,8 @@ async function railSides(db: Db, transfers: readonly { id: string; rail: RailId 
  */
 async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | null, side: RailSide): Promise<StartResult | 'paypal' | MobileOrder> {
   const { last, hold, enabled } = side;
-  // A payout the operator took back waits for staff: pay again (through the rail or by hand), or refund.
-  if (last?.state === 'reversed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'waiting';
-  // After a confirmed failure staff choose: a new attempt, or the payout by hand.
-  if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
+  const word = staffWordAwaited(last);
+  if (word) return word;
   if (paysByPaypal(row.destination_provider)) return 'paypal';
   const operator = rail && enabled ? railOperator(ctx.config, rail) : null;
   if (!rail || !operator) return 'by_hand';
@@ -189,6 +188,29 @@ async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | nu
     return 'name_hold';
   }
   return { transferId: row.id, rail, msisdn, nameCheck };
+}
+
+/** What a payout waits for when its latest attempt failed or was taken back and staff have not said what follows; null when nothing. */
+function staffWordAwaited(last: Pick<AttemptRow, 'state' | 'resolution'> | null | undefined): StartResult | null {
+  // A payout the operator took back waits for staff: pay again (through the rail or by hand), or refund.
+  if (last?.state === 'reversed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'waiting';
+  // After a confirmed failure staff choose: a new attempt, or the payout by hand.
+  if (last?.state === 'failed' && last.resolution !== 'retried') return last.resolution === 'by_hand' ? 'by_hand' : 'after_failure';
+  return null;
+}
+
+/**
+ * The transfers free to open an attempt, as their latest attempts stand once locked (a start
+ * that looked before another's attempt failed finds it failed); those waiting for staff's word
+ * are left out, their result in `stopped`.
+ */
+async function freeToOpen(tx: Tx, transferIds: readonly string[], stopped: Map<string, StartResult>): Promise<string[]> {
+  const latest = await lockLatestAttempts(tx, transferIds);
+  return transferIds.filter((id) => {
+    const word = staffWordAwaited(latest.get(id));
+    if (word) stopped.set(id, word);
+    return !word;
+  });
 }
 
 /** The float did not cover a payout whose attempt was written: its transaction is undone. */
@@ -216,9 +238,10 @@ async function openLocked(ctx: Ctx, tx: Tx, order: MobileOrder, row: TransferReq
  * commit). Throws FloatShort (all undone) when the float does not cover them all or another payout
  * waits for it ahead of them. Those already under way or no longer ready get no attempt.
  */
-function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[]): Promise<AttemptRow[]> {
+function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[], stopped: Map<string, StartResult>): Promise<AttemptRow[]> {
   return ctx.db.transaction(async (tx) => {
-    const locked = (await lockManyForRailPayout(tx, orders.map((o) => o.transferId))).filter((l) => !l.wait).map((l) => l.row);
+    const free = await freeToOpen(tx, orders.map((o) => o.transferId), stopped);
+    const locked = (await lockManyForRailPayout(tx, free)).filter((l) => !l.wait).map((l) => l.row);
     if (locked.length === 0) return [];
     const orderOf = new Map(orders.map((o) => [o.transferId, o]));
     const opened = await openAttempts(tx, locked.map((row) => ({
@@ -236,8 +259,9 @@ function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[]):
 }
 
 /** The float taken first: the payout waits in the rail's queue when it is short, else its attempt opens. */
-function openOrQueue(ctx: Ctx, order: MobileOrder): Promise<AttemptRow | 'float_wait' | 'by_hand' | null> {
+function openOrQueue(ctx: Ctx, order: MobileOrder, stopped: Map<string, StartResult>): Promise<AttemptRow | 'float_wait' | 'by_hand' | null> {
   return ctx.db.transaction(async (tx) => {
+    if ((await freeToOpen(tx, [order.transferId], stopped)).length === 0) return null;
     const again = await lockForRailPayout(tx, order.transferId);
     if (!again || again.wait) return null;
     const float = await takeFloat(tx, order.rail, order.transferId, again.row.payout_amount);
@@ -250,7 +274,9 @@ function openOrQueue(ctx: Ctx, order: MobileOrder): Promise<AttemptRow | 'float_
 async function startThroughPaypal(ctx: Ctx, transferId: string, transferReference: string): Promise<StartResult> {
   const payouts = await paypalOn(ctx.db, ctx.config);
   if (!payouts) return 'by_hand';
+  const stopped = new Map<string, StartResult>();
   const attempt = await ctx.db.transaction(async (tx) => {
+    if ((await freeToOpen(tx, [transferId], stopped)).length === 0) return null;
     const again = await lockForRailPayout(tx, transferId);
     if (!again || again.wait) return null;
     const opened = await openPaypalAttempt(tx, again.row);
@@ -260,7 +286,7 @@ async function startThroughPaypal(ctx: Ctx, transferId: string, transferReferenc
     }
     return opened;
   });
-  if (!attempt) return 'already_live';
+  if (!attempt) return stopped.get(transferId) ?? 'already_live';
   await applyOutcome(ctx, attempt.id, await payouts.send(paypalOrder(attempt, transferReference)), attempt);
   return 'sent';
 }
