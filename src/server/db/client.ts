@@ -32,12 +32,18 @@ export interface Database {
 // with status 0, hiding a test runner's failure. Every caller stops the database itself instead.
 for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
 
+/**
+ * What a lost connection's log line says: PostgreSQL's message and code. Not the error itself: the
+ * pool hangs the client on it, whose cancel key, host and user would be logged with it.
+ */
+const lostConnection = (err: Error & { code?: string }) => ({ err: err.message, code: err.code });
+
 export function connect(url: string, max = 10, log?: Logger): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection dropped by the server (restart, failover) must not crash the process.
-  pool.on('error', (err) => log?.warn({ err }, 'idle database connection lost'));
+  pool.on('error', (err) => log?.warn(lostConnection(err), 'idle database connection lost'));
   // …nor one lost while checked out: its query fails and the pool drops it, without an unhandled 'error' event.
-  pool.on('connect', (client) => client.on('error', (err) => log?.warn({ err }, 'database connection lost')));
+  pool.on('connect', (client) => client.on('error', (err) => log?.warn(lostConnection(err), 'database connection lost')));
   const db = drizzle(pool, { schema });
   return { db, pool, url, close: () => pool.end() };
 }
