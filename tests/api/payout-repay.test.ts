@@ -102,6 +102,9 @@ describe('a payout Airtel took back, paid again through the rail', () => {
     // The books: the second payout numbered 2 after the reversal of the first; the sender's money all paid out.
     const entries = await entriesOf(transfer.id);
     expect(entries.map((e) => `${e.kind}#${e.sequence}`)).toEqual(['payment#1', 'payout#1', 'fee#1', 'payout_reversal#1', 'fee_reversal#1', 'payout#2', 'fee#2']);
+    // The admin's ledger shows each entry's number too.
+    const shown = await t.request({ method: 'GET', url: `/api/ledger/entries?transfer_id=${transfer.id}`, token: admin.token });
+    expect(shown.json().data.map((e: { kind: string; sequence: number }) => `${e.kind}#${e.sequence}`)).toEqual(entries.map((e) => `${e.kind}#${e.sequence}`));
     expect(Number(await netOn(transfer.id, 'customer_funds'))).toBe(0);
     expect(Number(await netOn(transfer.id, 'airtel_gabon'))).toBe(-Number(transfer.payout_amount));
     expect(await booksBalanced()).toBe(true);

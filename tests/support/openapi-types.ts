@@ -9378,6 +9378,7 @@ export interface operations {
                             transfer_request_id: string | null;
                             /** @enum {string} */
                             kind: "payment" | "payout" | "fee" | "refund_due" | "refund" | "payout_reversal" | "fee_reversal" | "duplicate_payment" | "duplicate_refund";
+                            sequence: number;
                             reference: string | null;
                             actor_profile_id: string | null;
                             created_at: string;

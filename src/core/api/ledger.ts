@@ -35,6 +35,8 @@ const LedgerEntrySchema = z.object({
   id: z.number().int(),
   transfer_request_id: z.uuid().nullable(),
   kind: z.enum(ENTRY_KINDS),
+  /** 1, or the number of a payout (fee, their reversals, a duplicate payment) paid again after a return. */
+  sequence: z.number().int().min(1),
   reference: z.string().nullable(),
   actor_profile_id: z.uuid().nullable(),
   created_at: isoDateTime(),

@@ -59,7 +59,7 @@ export async function balances(db: Db): Promise<LedgerBalances> {
 export async function transferEntries(db: Db, transferId: string): Promise<LedgerEntry[]> {
   const entries = await entriesOfTransfer(db, transferId);
   return entries.map((e) => ({
-    id: e.id, transfer_request_id: e.transfer_request_id, kind: e.kind, reference: e.reference,
+    id: e.id, transfer_request_id: e.transfer_request_id, kind: e.kind, sequence: e.sequence, reference: e.reference,
     actor_profile_id: e.actor_profile_id, created_at: e.created_at.toISOString(),
     lines: e.lines.map((l) => ({ id: l.id, account: l.account, currency: l.currency, amount: l.amount })),
   }));
