@@ -133,6 +133,57 @@ describe('a payout to a PayPal account', () => {
     expect(paypal.payouts.made.get(unknown!.reference)).toBe(1);
   });
 
+  it('a reused sender_batch_id answered with no link to its batch: unknown, never failed, so staff cannot send a second one; nothing booked', async () => {
+    const paid = await paidTransfer();
+    paypal.failNext('payouts', { kind: 'lost' });
+    await startPayout(ctx(), paid.id);
+    const [lost] = await attempts(paid.id);
+    paypal.payouts.duplicateAnswer = 'no_link';
+    try {
+      await enquire(ctx(), lost!.id);
+    } finally {
+      paypal.payouts.duplicateAnswer = 'link';
+    }
+    const [asked] = await attempts(paid.id);
+    expect(asked).toMatchObject({ state: 'unknown', operator_id: null });
+    expect(asked!.steps.at(-1)).toMatchObject({ call: 'disbursement', http_status: 400, operator_code: 'Duplicate batch request', state: 'unknown' });
+    const retry = await t.request({ method: 'POST', url: `/api/transfer-requests/${paid.id}/payouts/retry`, token: staff.token, payload: {} });
+    expect(retry.json().code).toBe('payout_attempt_open');
+    expect(paypal.payouts.made.get(lost!.reference)).toBe(1);
+    expect(await entries(paid.id, 'payout')).toHaveLength(0);
+    // Asked again, PayPal's usual answer links the batch: paid, booked once.
+    await enquire(ctx(), lost!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('succeeded');
+    expect(await entries(paid.id, 'payout')).toHaveLength(1);
+  });
+
+  it('no answer for 29 days: the sender_batch_id, which PayPal keeps 30 days, is not sent again; the attempt stays with staff', async () => {
+    const paid = await paidTransfer();
+    paypal.failNext('payouts', { kind: 'down' });
+    await startPayout(ctx(), paid.id);
+    const [unknown] = await attempts(paid.id);
+    await t.database.db.update(payoutAttempts).set({ created_at: new Date(Date.now() - 29 * 24 * 3600_000) }).where(eq(payoutAttempts.id, unknown!.id));
+    const sent = paypal.calls('payouts').length;
+    await enquire(ctx(), unknown!.id);
+    expect(paypal.calls('payouts').length).toBe(sent);
+    expect((await attempts(paid.id))[0]).toMatchObject({ state: 'unknown', needs_attention_at: expect.any(Date) });
+    expect(paypal.payouts.bySenderBatchId(unknown!.reference)).toBeUndefined();
+  });
+
+  it("PayPal's credentials removed while a payout is unclaimed: it goes to staff at once and keeps its enquiry", async () => {
+    const email = 'credentials.removed@example.com';
+    paypal.payouts.receiverStatus(email, 'UNCLAIMED');
+    const paid = await paidTransfer(email);
+    await startPayout(ctx(), paid.id);
+    const [attempt] = await attempts(paid.id);
+    expect(attempt).toMatchObject({ state: 'pending', needs_attention_at: null });
+    await enquire({ config: { ...t.config, PAYPAL_CLIENT_SECRET: undefined }, db: t.database.db }, attempt!.id);
+    expect((await attempts(paid.id))[0]).toMatchObject({ state: 'pending', needs_attention_at: expect.any(Date) });
+    const listed = (await t.request({ method: 'GET', url: '/api/payout-exceptions', token: staff.token })).json().data as { transfer: { id: string } }[];
+    expect(listed.some((e) => e.transfer.id === paid.id)).toBe(true);
+    expect(await nextEnquiry(attempt!.id)).toBeInstanceOf(Date);
+  });
+
   it('unclaimed: pending, nothing booked, until the recipient claims it; their webhook brings the enquiry forward', async () => {
     const email = 'no.account.yet@example.com';
     paypal.payouts.receiverStatus(email, 'UNCLAIMED');

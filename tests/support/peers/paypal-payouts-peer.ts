@@ -32,6 +32,11 @@ export class PayPalPayoutsPeer {
   readonly made = new Map<string, number>();
   /** The status a new item to this e-mail gets; SUCCESS otherwise (an e-mail with no PayPal account: UNCLAIMED). */
   private statusFor = new Map<string, ItemStatus>();
+  /**
+   * How PayPal answers a reused sender_batch_id: the link to the first batch in its details, as the
+   * sandbox answers; or, as older answers did, "Duplicate batch request" with no link.
+   */
+  duplicateAnswer: 'link' | 'no_link' = 'link';
 
   /** The id of the webhook the app registered with PayPal (the app's PAYPAL_WEBHOOK_ID). */
   readonly webhookId = '8PT597110X687430LKGECATA';
@@ -174,11 +179,14 @@ export class PayPalPayoutsPeer {
     }
     const first = this.bySenderBatchId(senderBatchId);
     if (first) {
-      return send(400, {
+      return send(400, this.duplicateAnswer === 'link' ? {
         name: 'USER_BUSINESS_ERROR', message: 'User business error.',
-        details: [{ field: 'SENDER_BATCH_ID', issue: `Batch with given sender_batch_id already exists` }],
-        links: [{ href: `${this.base()}/v1/payments/payouts/${first.id}`, rel: 'self', method: 'GET' }],
-      });
+        details: [{
+          field: 'SENDER_BATCH_ID', location: 'body', issue: 'Batch with given sender_batch_id already exists',
+          link: [{ href: `${this.base()}/v1/payments/payouts/${first.id}`, rel: 'self', method: 'GET', encType: 'application/json' }],
+        }],
+        links: [],
+      } : { name: 'USER_BUSINESS_ERROR', message: 'User business error.', details: [{ field: 'SENDER_BATCH_ID', issue: 'Duplicate batch request' }] });
     }
     const status = this.statusFor.get(item.receiver.toLowerCase()) ?? 'SUCCESS';
     const batch: PayoutBatch = {

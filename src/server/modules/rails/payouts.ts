@@ -320,7 +320,9 @@ async function enquireMany(ctx: Ctx, attemptIds: readonly string[]): Promise<voi
 async function enquirePaypal(ctx: Ctx, attempt: AttemptRow): Promise<void> {
   const payouts = paypalPayouts(ctx.config);
   const [transfer] = await ctx.db.select({ reference: transferRequests.reference }).from(transferRequests).where(eq(transferRequests.id, attempt.transfer_id));
-  if (payouts && transfer) await applyOutcome(ctx, attempt.id, await payouts.status(paypalOrder(attempt, transfer.reference), attempt.operator_id), attempt);
+  // Without PayPal's credentials nobody can ask: an open attempt goes to staff (a paid one stays as it is).
+  if (!transfer || (!payouts && attempt.state === 'succeeded')) return;
+  await applyOutcome(ctx, attempt.id, payouts ? await payouts.status(paypalOrder(attempt, transfer.reference), attempt.operator_id) : notConfigured('disbursement'), attempt);
 }
 
 /**

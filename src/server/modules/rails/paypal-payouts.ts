@@ -36,7 +36,15 @@ export interface PayPalPayoutOrder {
   currency: 'USD' | 'EUR';
   /** Shown to the recipient in PayPal's e-mail. */
   note: string;
+  /** When the attempt was written: its sender_batch_id was first sent then. */
+  writtenAt: Date;
 }
+
+/**
+ * PayPal refuses a reused sender_batch_id for 30 days: past that (a day to spare), the batch is
+ * not asked for again under it, which could make a second payout.
+ */
+const SENDER_BATCH_ID_KEPT_MS = 29 * 24 * 3600_000;
 
 const ItemSchema = z.object({
   payout_item_id: z.string().optional(),
@@ -48,11 +56,12 @@ const BatchSchema = z.object({
   batch_header: z.object({ payout_batch_id: z.string(), batch_status: z.string() }),
   items: z.array(ItemSchema).optional(),
 });
+const LinksSchema = z.array(z.object({ href: z.string(), rel: z.string().optional() }));
 const ErrorSchema = z.object({
   name: z.string().optional(),
   message: z.string().optional(),
-  details: z.array(z.object({ issue: z.string().optional(), field: z.string().optional() })).optional(),
-  links: z.array(z.object({ href: z.string(), rel: z.string().optional() })).optional(),
+  details: z.array(z.object({ issue: z.string().optional(), field: z.string().optional(), link: LinksSchema.optional() })).optional(),
+  links: LinksSchema.optional(),
 });
 
 export interface PayPalPayoutsOptions { baseUrl: string; clientId: string; clientSecret: string; timeoutMs: number }
@@ -82,6 +91,8 @@ export class PayPalPayouts {
     // The sender_batch_id was used before: that first batch is the payout, asked about by its id.
     if (duplicate) return this.batch(duplicate);
     const said = step('disburse', status, code, error?.message ?? null);
+    // Used before, with no link to the batch: PayPal holds a payout under it, its state unknown.
+    if (error?.details?.some((d) => d.field?.toUpperCase() === 'SENDER_BATCH_ID')) return { state: 'unknown', reason: 'sender_batch_id_used', step: said, held: true };
     // Refused before any batch was made (bad e-mail, currency, funds): nothing moved.
     if (status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 429) return { state: 'failed', reason: code ?? `HTTP ${status}`, step: said };
     return unknown(said, code ?? `HTTP ${status}`);
@@ -93,8 +104,12 @@ export class PayPalPayouts {
    * sender_batch_id: PayPal answers with the first batch (or makes it, if the first never
    * arrived), never a second payout.
    */
-  status(order: PayPalPayoutOrder, batchId: string | null): Promise<MoneyOutcome> {
-    return batchId ? this.batch(batchId) : this.send(order).then((outcome) => asEnquiry(outcome));
+  async status(order: PayPalPayoutOrder, batchId: string | null): Promise<MoneyOutcome> {
+    if (batchId) return this.batch(batchId);
+    if (Date.now() - order.writtenAt.getTime() >= SENDER_BATCH_ID_KEPT_MS) {
+      return unknown(step('disbursement', null, null, 'not asked again: PayPal keeps a sender_batch_id 30 days'), 'sender_batch_id_expired');
+    }
+    return asEnquiry(await this.send(order));
   }
 
   /**
@@ -159,9 +174,10 @@ function unknown(s: OperatorStep, reason: string): MoneyOutcome {
   return { state: 'unknown', reason, step: s };
 }
 
-/** The first batch's id from PayPal's answer to a reused sender_batch_id (its link to that batch). */
+/** The first batch's id from PayPal's answer to a reused sender_batch_id (its link to that batch, in the answer's details or beside them). */
 function firstBatchId(error: z.infer<typeof ErrorSchema> | undefined): string | null {
-  const href = error?.links?.find((l) => /\/v1\/payments\/payouts\/[^/]+$/.test(l.href))?.href;
+  const links = [...(error?.details ?? []).flatMap((d) => d.link ?? []), ...(error?.links ?? [])];
+  const href = links.find((l) => /\/v1\/payments\/payouts\/[^/]+$/.test(l.href))?.href;
   return href ? decodeURIComponent(href.split('/').at(-1)!) : null;
 }
 
@@ -240,7 +256,7 @@ export function paypalOrder(attempt: AttemptRow, transferReference: string): Pay
   return {
     // The amount column keeps two decimals, as PayPal takes USD and EUR.
     reference: attempt.reference, email: attempt.email!, amount: attempt.amount, currency: attempt.currency as 'USD' | 'EUR',
-    note: `Transfer ${transferReference}`,
+    note: `Transfer ${transferReference}`, writtenAt: attempt.created_at,
   };
 }
 
