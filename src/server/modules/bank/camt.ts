@@ -31,6 +31,9 @@ export interface CamtLine {
 
 const ROOTS: Record<string, CamtKind> = { BkToCstmrStmt: 'camt.053', BkToCstmrDbtCdtNtfctn: 'camt.054' };
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+/** A camt's elements lie about 15 deep: a file nested far deeper is no statement, only costly to read. */
+const MAX_DEPTH = 40;
+const compactIban = (iban: string) => iban.replace(/\s+/g, '').toUpperCase();
 
 interface OpenEntry {
   index: number;
@@ -44,7 +47,10 @@ interface OpenEntry {
   transactions: Partial<CamtLine>[];
 }
 
-/** Reads a camt.053 or camt.054 message written to it piece by piece; refuses (`bank_statement_invalid`) anything else. */
+/**
+ * Reads a camt.053 or camt.054 message written to it piece by piece; refuses (`bank_statement_invalid`)
+ * anything else, and a statement or notification of another account than `iban` (when given).
+ */
 export class CamtReader {
   private readonly parser = new SaxesParser();
   private readonly path: string[] = [];
@@ -52,6 +58,8 @@ export class CamtReader {
   private entry: OpenEntry | null = null;
   private tx: Partial<CamtLine> | null = null;
   private remittance: string[] = [];
+  /** How many RtrInf elements are open: a reason code inside one is a return's. */
+  private inReturn = 0;
   private entries = 0;
   kind: CamtKind | null = null;
   msgId: string | null = null;
@@ -59,11 +67,13 @@ export class CamtReader {
   private lines: CamtLine[] = [];
   private readonly refusal: XmlRefusal = new XmlRefusal('bank_statement_invalid');
 
-  constructor() {
+  constructor(private readonly iban?: string) {
     this.parser.on('opentag', (tag) => {
       const name = localName(tag.name);
       this.path.push(name);
       this.text = '';
+      if (this.path.length > MAX_DEPTH) throw new Error('nested too deep');
+      if (name === 'RtrInf') this.inReturn++;
       if (this.path.length === 1 && name !== 'Document') throw new Error('not an ISO 20022 document');
       if (this.path.length === 2) {
         this.kind = ROOTS[name] ?? null;
@@ -88,6 +98,11 @@ export class CamtReader {
       const value = this.text.trim();
       this.text = '';
       if (name === 'MsgId' && parent === 'GrpHdr' && this.path.length === 4) this.msgId = value;
+      // Stmt (or Ntfctn) / Acct / Id / IBAN: each statement's account must be the business's.
+      if (name === 'IBAN' && this.path.length === 6 && this.path[3] === 'Acct' && this.iban && compactIban(value) !== compactIban(this.iban)) {
+        throw new Error('a statement of another account');
+      }
+      if (name === 'RtrInf') this.inReturn--;
       const e = this.entry;
       if (e && !this.tx) {
         if (name === 'Amt' && parent === 'Ntry') e.amount = value;
@@ -96,8 +111,8 @@ export class CamtReader {
         // Version 2 to 7 write the status as text; version 8 and later inside Cd.
         else if ((name === 'Sts' || (name === 'Cd' && parent === 'Sts')) && value) e.status = value;
         else if ((name === 'Dt' || name === 'DtTm') && parent === 'BookgDt') e.bookedOn = value.slice(0, 10);
+        // Not NtryRef: banks number it within each statement, so it names no entry across them.
         else if (name === 'AcctSvcrRef' && parent === 'Ntry') e.reference = value;
-        else if (name === 'NtryRef' && parent === 'Ntry' && !e.reference) e.reference = value;
       }
       if (e && this.tx) {
         if (name === 'Amt' && (parent === 'TxDtls' || this.parentIs('TxAmt'))) this.tx.amount = value;
@@ -105,7 +120,7 @@ export class CamtReader {
         else if (name === 'AcctSvcrRef' && parent === 'Refs') this.tx.bankReference = value;
         else if (name === 'Ustrd' && parent === 'RmtInf') this.remittance.push(value);
         else if (name === 'Ref' && parent === 'CdtrRefInf') this.remittance.push(value);
-        else if (name === 'Cd' && parent === 'Rsn' && this.path.includes('RtrInf')) this.tx.returnReason = value;
+        else if (name === 'Cd' && parent === 'Rsn' && this.inReturn > 0) this.tx.returnReason = value;
         else if (name === 'TxDtls') {
           this.tx.remittance = this.remittance.length ? this.remittance.join(' ') : null;
           e.transactions.push(this.tx);
@@ -132,7 +147,8 @@ export class CamtReader {
   /** A booked entry becomes its lines: one per transaction detail, or itself. Pending and informational entries are left. */
   private closeEntry(e: OpenEntry) {
     if (e.status !== 'BOOK' || e.amount === null || e.credit === null) return;
-    const transactions = e.transactions.length > 0 ? e.transactions : [{}];
+    // A batch booking whose details give no amounts is one line of the entry's amount (unmatched, for staff), not none.
+    const transactions = e.transactions.some((tx) => tx.amount !== undefined) || e.transactions.length === 1 ? e.transactions : [{}];
     transactions.forEach((tx, i) => {
       const single = transactions.length === 1;
       const amount = tx.amount ?? (single ? e.amount : null);

@@ -27,7 +27,7 @@ interface DestinationDetails { iban?: string; bic?: string; account_holder?: str
 interface Originator { originator?: { full_name?: string | null } }
 
 /**
- * Transfers to a French account paid in, open, not paid out, with no payout under way, and none
+ * Transfers to a French account paid in (the amount due), open, not paid out, with no payout under way, and none
  * sent back unless staff chose to pay it again through the bank to an IBAN no payout was returned
  * from (the sender corrected it): the file's candidates, oldest first.
  */
@@ -36,6 +36,8 @@ async function candidates(tx: Tx): Promise<string[]> {
     eq(transferRequests.destination_provider, 'bank_france'),
     eq(transferRequests.payout_status, 'not_sent'),
     eq(transferRequests.payment_status, 'received'),
+    // Another amount than due was recorded: staff look before anything is paid out.
+    eq(transferRequests.payment_flagged, false),
     inArray(transferRequests.status, ['pending', 'processing']),
     sql`not exists (select 1 from payout_attempts a where a.transfer_id = ${transferRequests.id} and (a.state in ('submitting', 'pending', 'unknown', 'succeeded')
       or (a.state = 'reversed' and (a.resolution is distinct from 'retried'

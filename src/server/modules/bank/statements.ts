@@ -140,12 +140,14 @@ function settle(batch: BatchState, writes: Writes, line: CamtLine, minor: number
 }
 
 /** A credit with a return reason: the bank sent one of our payouts back. */
-function giveBack(batch: BatchState, writes: Writes, line: CamtLine, msgId: string): Outcome {
+function giveBack(batch: BatchState, writes: Writes, line: CamtLine, minor: number, msgId: string): Outcome {
   const attempt = batch.attempt(line.endToEndId);
   if (!attempt) return { outcome: 'unmatched', flagged: true, note: 'a return naming no payout of ours' };
   if (attempt.state !== 'pending' && attempt.state !== 'succeeded') {
     return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: `a return of a payout that is ${attempt.state}` };
   }
+  // The books take back the payout's amount: only a return of that amount is one.
+  if (parseAmount(attempt.amount, 'EUR') !== minor) return { outcome: 'unmatched', transfer_id: attempt.transfer_id, flagged: true, note: `the bank returned another amount than the payout's ${attempt.amount}` };
   // A return read before the payment it returns: the payment happened, so it is booked first.
   if (attempt.state === 'pending') {
     writes.settled.push({ attempt, step: null, bankReference: line.bankReference });
@@ -248,7 +250,7 @@ async function matchLine(ctx: Ctx, tx: Tx, batch: BatchState, writes: Writes, ac
     if (writes.returnedTransfers.has(transfer) || ((!line.credit || batch.attempt(line.endToEndId)?.state === 'pending') && writes.settledTransfers.has(transfer))) {
       await writeAll(ctx, tx, actor, writes);
     }
-    return line.credit ? giveBack(batch, writes, line, msgId) : settle(batch, writes, line, minor, msgId);
+    return line.credit ? giveBack(batch, writes, line, minor, msgId) : settle(batch, writes, line, minor, msgId);
   }
   return payment(batch, writes, line, msgId);
 }
@@ -283,7 +285,7 @@ export async function importBankStatement(ctx: Ctx, actor: Actor | null, pieces:
   const fd = await unnamedFile();
   let read: { kind: 'camt.053' | 'camt.054'; msgId: string };
   try {
-    read = await keepChecked(pieces, fd);
+    read = await keepChecked(pieces, fd, ctx.config.BANK_IBAN);
   } catch (error) {
     await closeFile(fd);
     throw error;
@@ -313,10 +315,11 @@ async function unnamedFile(): Promise<number> {
 
 /**
  * Reads the statement to its end, writing its lines to the file `fd` as they are read (one JSON
- * text a line): its kind and id, or `bank_statement_invalid`.
+ * text a line): its kind and id, or `bank_statement_invalid` (also for another account than
+ * `iban`, the business's).
  */
-async function keepChecked(pieces: AsyncIterable<Buffer | string>, fd: number): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
-  const reader = new CamtReader();
+async function keepChecked(pieces: AsyncIterable<Buffer | string>, fd: number, iban: string | undefined): Promise<{ kind: 'camt.053' | 'camt.054'; msgId: string }> {
+  const reader = new CamtReader(iban);
   const decoder = new TextDecoder('utf-8');
   const out = createWriteStream('', { fd, autoClose: false });
   const keep = async (text: string) => {

@@ -15,11 +15,12 @@ import { findRequest, findRequests, lockRailPayoutRows, lockRequest, lockRequest
 // payout posts.
 
 /** Why a transfer's payout cannot start by itself now; null when every control has cleared. */
-export type PayoutWait = 'closed' | 'not_paid' | 'already_sent' | 'held' | 'needs_approval';
+export type PayoutWait = 'closed' | 'not_paid' | 'already_sent' | 'held' | 'payment_flagged' | 'needs_approval';
 
 /**
- * Locks the transfer and says whether its payout may start now: open, paid, not yet paid out,
- * no compliance hold, and approved by a second staff member when its amount needs it.
+ * Locks the transfer and says whether its payout may start now: open, paid the amount due (a
+ * payment recorded with another amount is flagged, for staff), not yet paid out, no compliance
+ * hold, and approved by a second staff member when its amount needs it.
  */
 export async function lockForRailPayout(tx: Tx, transferId: string): Promise<{ row: TransferRequestRow; wait: PayoutWait | null } | null> {
   const row = await lockRequest(tx, transferId);
@@ -48,7 +49,8 @@ function payoutWait(row: TransferRequestRow, held: boolean, approvalRequired: bo
     : refusal === 'payout_already_sent' ? 'already_sent'
       : refusal ? 'not_paid'
         : held ? 'held'
-          : unapprovedError(row, approvalRequired, 'payout') ? 'needs_approval' : null;
+          : row.payment_flagged ? 'payment_flagged'
+            : unapprovedError(row, approvalRequired, 'payout') ? 'needs_approval' : null;
 }
 
 /** `railPayoutWait` for many transfers (a worker's batch of payouts), nothing locked, each check one query for all. */
