@@ -368,6 +368,14 @@ describe('a payout that starts by itself once its last control clears', () => {
     expect(airtel.paidCount(attempt!.reference)).toBe(1);
   });
 
+  it('staff record a payment short of the total (flagged): nothing leaves by itself; staff look first', async () => {
+    const created = await createTransfer(t, sender.id, { recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    const recorded = await t.request({ method: 'POST', url: `/api/transfer-requests/${created.id}/payment`, token: staff.token, payload: { amount: '1.00', reference: 'STMT-7702' } });
+    expect(recorded.json().data).toMatchObject({ payment_status: 'received', payment_flagged: true });
+    expect(await startPayout(ctx(), created.id)).toBe('waiting');
+    expect(await attempts(created.id)).toEqual([]);
+  });
+
   it('payments recorded together leave together: each paid once, one whose name differs held, no start left waiting', async () => {
     const marie = { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' };
     const created = await Promise.all([...Array.from({ length: 8 }, () => createTransfer(t, sender.id, { recipient: marie })),
