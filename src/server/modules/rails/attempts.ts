@@ -160,7 +160,8 @@ export function answered(current: AnsweredAttempt, outcome: MoneyOutcome, unknow
       state,
       operator_id: operatorId,
       enquiries,
-      needs_attention_at: overdue ? current.needs_attention_at ?? now : open ? current.needs_attention_at : null,
+      // An operator that answers "pending" holds it and is asked on: nothing for staff (unless nobody can ask).
+      needs_attention_at: overdue ? current.needs_attention_at ?? now : open && state !== 'pending' ? current.needs_attention_at : null,
       updated_at: now,
       settled_at: open ? null : current.settled_at ?? now,
     },

@@ -3,7 +3,6 @@ import type { CollectionAttemptStaffJson } from '@core/api/collections.js';
 import type { ChannelId } from '@core/channels.js';
 import type { PayoutExceptionJson } from '@core/api/payout-exceptions.js';
 import { AppError } from '@core/errors.js';
-import { FINAL_STATUSES } from '@core/status.js';
 import type { AppContext } from '@server/context.js';
 import type { Db, Tx } from '@server/db/client.js';
 import { collectionAttempts, transferRequests } from '@server/db/schema.js';
@@ -66,14 +65,13 @@ function exceptionOf(attempt: CollectionRow, transfer: TransferFields): PayoutEx
 }
 
 /**
- * The collections for staff's "needs attention": still unknown past PAYOUT_UNKNOWN_AFTER on a
- * transfer still open, and money received twice nobody gave back yet (whatever the transfer's
- * state since: the money is the sender's).
+ * The collections for staff's "needs attention": still open past PAYOUT_UNKNOWN_AFTER (or on a
+ * rail whose credentials were removed), whatever the transfer's state since (it may still take the
+ * sender's money), and money received twice nobody gave back yet (the money is the sender's).
  */
 export async function collectionExceptions(ctx: Ctx): Promise<PayoutExceptionJson[]> {
   return (await needingAttention(ctx.db))
-    .filter(({ attempt, transfer }) => isTwice(attempt)
-      || (['submitting', 'unknown'].includes(attempt.state) && !(FINAL_STATUSES as readonly string[]).includes(transfer.status)))
+    .filter(({ attempt }) => isTwice(attempt) || ['submitting', 'pending', 'unknown'].includes(attempt.state))
     .map(({ attempt, transfer }) => exceptionOf(attempt, transfer));
 }
 

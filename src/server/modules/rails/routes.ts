@@ -76,6 +76,8 @@ const routes: ApiModule = async (app, { ctx }) => {
       method,
       url: `/rails/${operator}/callback`,
       config: { access: 'public' },
+      // A callback is a few hundred bytes: one far larger is refused unread, never stored.
+      bodyLimit: CALLBACK_MAX_BYTES,
       schema: { summary: `${operator === 'airtel' ? 'Airtel Money' : 'MTN MoMo'}'s callback (${method}): stored, then the operator is asked (operator)`, response: replies({ 200: ReceivedSchema }) },
       handler: async (request) => {
         await receiveCallback(ctx, operator, request.body, request.headers);
@@ -103,3 +105,5 @@ const routes: ApiModule = async (app, { ctx }) => {
   });
 };
 export default routes;
+
+const CALLBACK_MAX_BYTES = 64 * 1024;
