@@ -133,6 +133,20 @@ describe('a payout to a PayPal account', () => {
     expect(paypal.payouts.made.get(unknown!.reference)).toBe(1);
   });
 
+  it('a token PayPal no longer takes (401) is renewed and the call made once more: the payout leaves at once, once', async () => {
+    const paid = await paidTransfer();
+    await startPayout(ctx(), paid.id);
+    paypal.revokeTokens();
+    const next = await paidTransfer();
+    expect(await startPayout(ctx(), next.id)).toBe('sent');
+    const [attempt] = await attempts(next.id);
+    expect(attempt).toMatchObject({ state: 'pending', operator_id: expect.any(String) });
+    paypal.revokeTokens();
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(next.id))[0]).toMatchObject({ state: 'succeeded' });
+    expect(paypal.payouts.made.get(attempt!.reference)).toBe(1);
+  });
+
   it('a reused sender_batch_id answered with no link to its batch: unknown, never failed, so staff cannot send a second one; nothing booked', async () => {
     const paid = await paidTransfer();
     paypal.failNext('payouts', { kind: 'lost' });

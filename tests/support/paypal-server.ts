@@ -41,10 +41,16 @@ export class PayPalServer {
   /** PayPal Payouts: batches by sender_batch_id, their items' statuses, and PayPal's webhooks. */
   readonly payouts = new PayPalPayoutsPeer(() => this.url);
   private tokens = new Set<string>();
+
   private byRequestId = new Map<string, string>();
   /** First answers of Payments v2 calls by PayPal-Request-Id, replayed as they were. */
   private answers = new Map<string, { status: number; body: unknown }>();
   private failures = new Map<PayPalOperation, Failure[]>();
+
+  /** Every token stops being accepted (PayPal revoked them, or restarted): the next call with one answers 401. */
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
 
   /**
    * The next `times` calls of this kind fail: `down` answers 503 doing nothing, `lost` does the

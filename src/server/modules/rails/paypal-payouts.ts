@@ -150,8 +150,12 @@ export class PayPalPayouts {
     return body.access_token;
   }
 
-  /** One call to PayPal; `json` is the request body, already encoded. */
-  private async call(method: 'GET' | 'POST', path: string, json?: string): Promise<{ kind: 'answer'; status: number; json: unknown } | { kind: 'none'; message: string }> {
+  /**
+   * One call to PayPal; `json` is the request body, already encoded. A token PayPal no longer takes
+   * (401: revoked, or PayPal restarted) is dropped and the call made once more with a new one:
+   * kept, it would fail every call until its own expiry, hours later.
+   */
+  private async call(method: 'GET' | 'POST', path: string, json?: string, renewed = false): Promise<{ kind: 'answer'; status: number; json: unknown } | { kind: 'none'; message: string }> {
     try {
       const res = await fetch(new URL(path, this.options.baseUrl), {
         method,
@@ -159,6 +163,10 @@ export class PayPalPayouts {
         body: json,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      if (res.status === 401 && !renewed) {
+        this.token = null;
+        return await this.call(method, path, json, true);
+      }
       return { kind: 'answer', status: res.status, json: await res.json().catch(() => ({})) };
     } catch (error) {
       return { kind: 'none', message: error instanceof Error ? error.message : 'no answer' };
