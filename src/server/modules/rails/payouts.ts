@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { compareNames, isMobileRail, nameCheckPays, RAIL_COUNTRY, type AttemptState, type MobileRailId, type RailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
@@ -149,8 +149,8 @@ const recipientOf = (row: TransferRequestRow) => {
 
 /** What a payout's start reads of its rail's side: its latest attempt, its open name hold, whether the rail is on. */
 type RailSide = {
-  last: Pick<AttemptRow, 'state' | 'resolution'> | null;
-  hold: { decision: string | null; name_check: NameCheck } | null;
+  last: Pick<AttemptRow, 'state' | 'resolution'> & { created_at: string } | null;
+  hold: { id: string; decision: string | null; name_check: NameCheck; created_at: string } | null;
   enabled: boolean | null;
 };
 
@@ -158,9 +158,9 @@ type RailSide = {
 async function railSides(db: Db, transfers: readonly { id: string; rail: RailId | null }[]): Promise<Map<string, RailSide>> {
   if (transfers.length === 0) return new Map();
   const { rows } = await db.execute<RailSide & { id: string }>(sql`select v.id,
-      (select json_build_object('state', a.state, 'resolution', a.resolution) from ${payoutAttempts} a
+      (select json_build_object('state', a.state, 'resolution', a.resolution, 'created_at', a.created_at) from ${payoutAttempts} a
         where a.transfer_id = v.id order by a.seq desc limit 1) as last,
-      (select json_build_object('decision', h.decision, 'name_check', h.name_check) from ${payoutNameHolds} h
+      (select json_build_object('id', h.id, 'decision', h.decision, 'name_check', h.name_check, 'created_at', h.created_at) from ${payoutNameHolds} h
         where h.transfer_id = v.id and h.closed_at is null limit 1) as hold,
       (select r.enabled from ${payoutRails} r where r.id = v.rail) as enabled
     from json_to_recordset(${JSON.stringify(transfers)}::json) as v(id uuid, rail text)`);
@@ -173,13 +173,22 @@ async function railSides(db: Db, transfers: readonly { id: string; rail: RailId 
  * not be asked the name: not a verdict on the recipient, so the job tries again later.
  */
 async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | null, side: RailSide): Promise<StartResult | 'paypal' | MobileOrder> {
-  const { last, hold, enabled } = side;
+  const { last, enabled } = side;
   const word = staffWordAwaited(last);
   if (word) return word;
+  // One under way (another start opened it): this start checks no name and opens nothing.
+  if (last && isOpen(last.state)) return 'already_live';
   if (paysByPaypal(row.destination_provider)) return 'paypal';
   const operator = rail && enabled ? railOperator(ctx.config, rail) : null;
   if (!rail || !operator) return 'by_hand';
+  let { hold } = side;
   if (hold && hold.decision !== 'pay_anyway') return 'name_hold';
+  // Staff paid anyway on that check for one attempt: once an attempt went on it (and failed or was
+  // sent back, and staff chose to try again), the name is checked again; a mismatch waits for staff again.
+  if (hold && last && Date.parse(last.created_at) > Date.parse(hold.created_at)) {
+    await ctx.db.update(payoutNameHolds).set({ closed_at: new Date() }).where(and(eq(payoutNameHolds.id, hold.id), isNull(payoutNameHolds.closed_at)));
+    hold = null;
+  }
   const { name, msisdn } = recipientOf(row);
   const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, name, RAIL_COUNTRY[rail]);
   if (nameCheck.outcome === 'unavailable') throw new Error(`${rail}: the registered name could not be read`);
