@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, payoutAttempts, transferRequests } from '@server/db/schema.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, payoutAttempts, payoutRails, transferRequests } from '@server/db/schema.js';
 import { readBalance, startPayout, startPayouts } from '@server/modules/rails/service.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { AirtelPeer } from '../support/peers/airtel-peer.js';
@@ -185,6 +185,74 @@ describe('a payout the float does not cover', () => {
     expect(await attemptsOf(paid.id)).toEqual([]);
     expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${paid.id}/payout`, token: staff.token, payload: { reference: 'AIRTEL-HAND-OFF' } })).statusCode).toBe(200);
     await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+  });
+});
+
+describe('a balance reading as the operator answers it', () => {
+  // Each with the rail's queue empty: switched off (its waiting payouts left to staff) and on again.
+  beforeEach(async () => {
+    for (const enabled of [false, true]) await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled } });
+    airtel.balanceAnswer = null;
+  });
+
+  it('counts from when it was asked: one answered late, a payout paid meanwhile, neither shows the money still there nor lets a payout it no longer covers leave', async () => {
+    const [first, second] = await Promise.all([paidTransfer('100'), paidTransfer('100')]);
+    // The float covers what the tests before left under way, and then one of these two, not both.
+    const { rows: [open] } = await t.database.pool.query<{ sum: string }>(`select coalesce(sum(amount), 0)::bigint::text as sum from payout_attempts
+      where rail = 'airtel_gabon' and state in ('submitting', 'pending', 'unknown')`);
+    const float = BigInt(open!.sum) + xaf(first.payout_amount) + xaf(second.payout_amount) - 1n;
+    airtel.setFloat('XAF', float.toString());
+    await readBalance(ctx(), 'airtel_gabon');
+    // Airtel reads its balance for a new reading; its answer takes 3 s, while the first payout is paid.
+    const asked = airtel.calls('GET', '/standard/v1/users/balance').length;
+    airtel.failNext('balance', { kind: 'late', ms: 3_000 });
+    const reading = readBalance(ctx(), 'airtel_gabon');
+    await expect.poll(() => airtel.calls('GET', '/standard/v1/users/balance').length, { timeout: 5_000 }).toBe(asked + 1);
+    expect(await startPayout(ctx(), first.id)).toBe('sent');
+    await reading;
+    expect(await startPayout(ctx(), second.id)).toBe('float_wait');
+    expect(await attemptsOf(second.id)).toEqual([]);
+    // The readings after the payout (the one it queued included) show what Airtel holds now.
+    await readBalance(ctx(), 'airtel_gabon');
+    expect((await gabon()).balance?.amount).toBe((float - xaf(first.payout_amount)).toString());
+  });
+
+  it('in another currency than the rail\'s is no reading: the last one stands, and the rails answer', async () => {
+    airtel.setFloat('XAF', '10');
+    await readBalance(ctx(), 'airtel_gabon');
+    airtel.balanceAnswer = { balance: '1000.50', currency: 'EUR' };
+    await expect(readBalance(ctx(), 'airtel_gabon')).rejects.toThrow(/EUR, not XAF/);
+    expect((await gabon()).balance).toMatchObject({ amount: '10', currency: 'XAF' });
+    const paid = await paidTransfer('100');
+    expect(await startPayout(ctx(), paid.id)).toBe('float_wait');
+  });
+
+  it('with a fraction of a franc is kept in whole francs, rounded down', async () => {
+    airtel.balanceAnswer = { balance: '2500000.50', currency: 'XAF' };
+    await readBalance(ctx(), 'airtel_gabon');
+    expect((await gabon()).balance).toMatchObject({ amount: '2500000', currency: 'XAF' });
+    airtel.balanceAnswer = null;
+    airtel.setFloat('XAF', '2500000');
+    const paid = await paidTransfer('100');
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+  });
+
+  it('a waiting payout staff send by hand no longer shows as waiting, counts in no shortfall, and holds no payout back', async () => {
+    airtel.setFloat('XAF', '10');
+    await readBalance(ctx(), 'airtel_gabon');
+    const paid = await paidTransfer('100');
+    expect(await startPayout(ctx(), paid.id)).toBe('float_wait');
+    const waiting = await gabon();
+    expect(waiting.queue.map((w) => w.reference)).toEqual([paid.reference]);
+    expect((await t.request({ method: 'POST', url: `/api/transfer-requests/${paid.id}/payout`, token: staff.token, payload: { reference: 'AIRTEL-HAND-FLOAT' } })).statusCode).toBe(200);
+    const after = await gabon();
+    expect(after).toMatchObject({ waiting: 0, queue: [] });
+    expect(xaf(after.shortfall!)).toBe(xaf(waiting.shortfall!) - xaf(paid.payout_amount));
+    // A payout the float covers now leaves at once, not behind the one sent by hand.
+    airtel.setFloat('XAF', '100000000');
+    await t.database.db.update(payoutRails).set({ balance: '100000000' }).where(eq(payoutRails.id, 'airtel_gabon'));
+    const next = await paidTransfer('100');
+    expect(await startPayout(ctx(), next.id)).toBe('sent');
   });
 });
 

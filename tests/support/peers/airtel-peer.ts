@@ -109,6 +109,8 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
   readonly reversals: Payment[] = [];
   /** How payers answer the USSD pushes; null: each waits until the test settles it. */
   pushScript: PushScript | null = null;
+  /** The balance enquiry's answer as a test words it (decimals, another currency); null: the float held, in the country's currency. */
+  balanceAnswer: { balance: string; currency: string } | null = null;
   /** Where Airtel posts callbacks (set in the application's settings); null: none sent. */
   callbackUrl: string | null = null;
   /** Airtel's callback authentication key; null: callbacks carry no hash. */
@@ -359,7 +361,7 @@ export class AirtelPeer extends LoopbackPeer<AirtelOperation> {
   private balance(req: PeerRequest & { country: Country }, fault: Fault | undefined): PeerAnswer {
     if (fault?.kind === 'error') return envelope(fault.code, false, undefined, fault.status ?? 200);
     const currency = COUNTRIES[req.country].currency;
-    return envelope('DP02100000001', true, { balance: this.floatOf(currency), currency, account_status: 'Active' });
+    return envelope('DP02100000001', true, { ...(this.balanceAnswer ?? { balance: this.floatOf(currency), currency }), account_status: 'Active' });
   }
 
   /** ROUTER116 when the PIN cannot be decrypted, ROUTER115 when it is not the wallet's; null when right. */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { MOBILE_RAIL_IDS, RAIL_COUNTRY, RAIL_CURRENCY, type MobileRailId } from '@core/rails.js';
 import type { AppContext } from '@server/context.js';
@@ -21,12 +21,19 @@ type Ctx = Pick<AppContext, 'config' | 'db'>;
 export async function readBalance(ctx: Ctx, rail: MobileRailId): Promise<void> {
   const operator = railOperator(ctx.config, rail);
   if (!operator) return;
+  // The reading counts from when it was asked: a payout that ends while the operator answers is
+  // then counted as still to come out of it (float.ts), never as already out.
+  const askedAt = new Date();
   const answer = await operator.balance(RAIL_CURRENCY[rail], RAIL_COUNTRY[rail]);
   if (answer.state !== 'ok') throw new Error(`${rail}: the balance could not be read (${answer.reason})`);
-  const now = new Date();
+  if (answer.currency !== RAIL_CURRENCY[rail]) throw new Error(`${rail}: the balance came in ${answer.currency}, not ${RAIL_CURRENCY[rail]}`);
+  // Whole francs, rounded down: what the float can pay (an operator may write "2500000.50").
+  const whole = /^(\d+)(?:\.\d+)?$/.exec(answer.amount)?.[1];
+  if (whole === undefined) throw new Error(`${rail}: the balance is no amount (${answer.amount})`);
+  // A reading asked before the one kept (its answer late) is not kept over it.
   await ctx.db.update(payoutRails)
-    .set({ balance: answer.amount, balance_currency: answer.currency, balance_read_at: now, last_ok_at: now })
-    .where(eq(payoutRails.id, rail));
+    .set({ balance: whole, balance_currency: answer.currency, balance_read_at: askedAt, last_ok_at: new Date() })
+    .where(and(eq(payoutRails.id, rail), or(isNull(payoutRails.balance_read_at), lt(payoutRails.balance_read_at, askedAt))));
   await releaseWaiting(ctx, rail);
 }
 

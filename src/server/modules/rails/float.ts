@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { parseAmount, toDecimal } from '@core/money.js';
 import { RAIL_CURRENCY, type MobileRailId, type RailId } from '@core/rails.js';
 import type { Db, Tx } from '@server/db/client.js';
@@ -52,9 +52,17 @@ const promised = (rail: MobileRailId, readAt: Date) => sql`(select coalesce(sum(
   where ${payoutAttempts.rail} = ${rail} and (${payoutAttempts.state} in ('submitting', 'pending', 'unknown')
     or (${payoutAttempts.state} = 'succeeded' and ${payoutAttempts.settled_at} > ${readAt.toISOString()}::timestamptz)))`;
 
+/**
+ * A waiting payout still the rail's to send: one paid by hand, or whose transfer closed, meanwhile
+ * leaves the queue only when its turn comes (or a start looks at it), and until then neither
+ * holds the others back nor shows as waiting.
+ */
+const stillToSend = (transferId: SQL) => sql`exists (select 1 from ${transferRequests} t where t.id = ${transferId}
+  and t.payout_status = 'not_sent' and t.status not in ('completed', 'rejected', 'cancelled'))`;
+
 /** The first payout waiting for the rail's float, as a scalar subquery. */
-const head = (rail: MobileRailId) => sql`(select ${payoutFloatWaits.transfer_id} from ${payoutFloatWaits}
-  where ${payoutFloatWaits.rail} = ${rail} order by ${payoutFloatWaits.since}, ${payoutFloatWaits.transfer_id} limit 1)`;
+const head = (rail: MobileRailId) => sql`(select w.transfer_id from ${payoutFloatWaits} w
+  where w.rail = ${rail} and ${stillToSend(sql`w.transfer_id`)} order by w.since, w.transfer_id limit 1)`;
 
 /**
  * What the float still holds for new payouts, in minor units: the balance as last read, less what
@@ -108,7 +116,7 @@ export async function takeFloatForAll(tx: Tx, rail: MobileRailId, transferIds: r
   const balance: Balance = { amount: row?.balance ?? null, currency: row?.balance_currency ?? null, read_at: row?.balance_read_at ?? null };
   const ids = sql.param([...transferIds]);
   const { rows } = await tx.execute<{ others: boolean; queued: boolean; promised: string | null }>(sql`select
-    exists (select 1 from ${payoutFloatWaits} w where w.rail = ${rail} and w.transfer_id <> all(${ids}::uuid[])) as others,
+    exists (select 1 from ${payoutFloatWaits} w where w.rail = ${rail} and w.transfer_id <> all(${ids}::uuid[]) and ${stillToSend(sql`w.transfer_id`)}) as others,
     exists (select 1 from ${payoutFloatWaits} w where w.transfer_id = any(${ids}::uuid[])) as queued,
     ${known(rail, balance) ? promised(rail, balance.read_at) : sql`null`} as promised`);
   const { others, queued, promised: sum } = rows[0]!;
@@ -145,7 +153,8 @@ export interface FloatQueue {
 export async function floatQueue(db: Db, rail: MobileRailId, balance: Balance): Promise<FloatQueue> {
   const rows = await db.select({ transfer_id: payoutFloatWaits.transfer_id, reference: transferRequests.reference, amount: payoutFloatWaits.amount, since: payoutFloatWaits.since })
     .from(payoutFloatWaits).innerJoin(transferRequests, eq(transferRequests.id, payoutFloatWaits.transfer_id))
-    .where(eq(payoutFloatWaits.rail, rail)).orderBy(asc(payoutFloatWaits.since), asc(payoutFloatWaits.transfer_id));
+    .where(and(eq(payoutFloatWaits.rail, rail), stillToSend(sql`${payoutFloatWaits.transfer_id}`)))
+    .orderBy(asc(payoutFloatWaits.since), asc(payoutFloatWaits.transfer_id));
   const currency = RAIL_CURRENCY[rail];
   const left = await available(db, rail, balance);
   const waitingSum = rows.reduce((sum, r) => sum + minor(r.amount, rail), 0);
