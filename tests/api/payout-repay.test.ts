@@ -241,6 +241,26 @@ function importStatement(xml: string) {
   return t.request({ method: 'POST', url: '/api/bank/statements', token: staff.token, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
 }
 
+describe('a payout Airtel took back, paid again through the rail switched off meanwhile', () => {
+  it('is left to staff by hand, as any payout of a rail switched off: "Record payout" records it, nothing leaves through Airtel', async () => {
+    const { transfer } = await reversedByAirtel();
+    expect((await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } })).statusCode).toBe(200);
+    try {
+      const before = disbursements();
+      expect((await payAgain(transfer.id, staff.token, 'retried', 'Wallet active again')).statusCode).toBe(200);
+      await t.jobsDone();
+      expect((await attemptsOf(transfer.id)).map((a) => [a.state, a.resolution, a.resolved_by])).toEqual([['reversed', 'by_hand', null]]);
+      expect(await audits('payout_attempt.pay_again', (await attemptsOf(transfer.id))[0]!.id)).toHaveLength(1);
+      const recorded = await post(`/api/transfer-requests/${transfer.id}/payout`, secondStaff.token, { reference: 'AIRTEL-PORTAL-9' });
+      expect(recorded.statusCode).toBe(200);
+      expect(await transferOf(transfer.id)).toMatchObject({ payout_status: 'sent', payout_reference: 'AIRTEL-PORTAL-9' });
+      expect(disbursements()).toBe(before);
+    } finally {
+      await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: true } });
+    }
+  });
+});
+
 describe('a SEPA payout the bank returned', () => {
   it('goes into no file to the account that returned it; once the IBAN is corrected and staff pay again, the next file takes it, and it is paid once', async () => {
     const sender = await createUser(t, { full_name: 'Awa Diallo' });

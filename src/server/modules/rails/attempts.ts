@@ -233,6 +233,19 @@ export function send(operator: MobileMoneyOperator, attempt: AttemptRow, country
   return operator.disburse({ reference: attempt.reference, msisdn: attempt.msisdn!, amount: operatorAmount(attempt.amount, currency), currency, country, note });
 }
 
+/**
+ * Transfers whose latest attempt failed or was sent back and staff chose to try again through its
+ * rail, which a start then found off (or its credentials gone): staff's to send by hand, as any
+ * payout of a rail switched off. The attempt's resolution says so, set by no one (the staff
+ * member's choice stays in the audit log).
+ */
+export async function leaveRetriedByHand(db: Db, transferIds: readonly string[]): Promise<void> {
+  if (transferIds.length === 0) return;
+  await db.execute(sql`update ${payoutAttempts} a set resolution = 'by_hand', resolved_by = null, resolved_at = now()
+    where a.transfer_id = any(${sql.param([...transferIds])}::uuid[]) and a.resolution = 'retried' and a.state in ('failed', 'reversed')
+      and a.seq = (select max(b.seq) from ${payoutAttempts} b where b.transfer_id = a.transfer_id)`);
+}
+
 /** A transfer's attempts, newest first. */
 export function attemptsOf(db: Db | Tx, transferId: string): Promise<AttemptRow[]> {
   return db.select().from(payoutAttempts).where(eq(payoutAttempts.transfer_id, transferId)).orderBy(desc(payoutAttempts.seq));

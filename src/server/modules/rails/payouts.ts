@@ -10,7 +10,7 @@ import { payoutAttempts, payoutNameHolds, payoutRails, transferRequests, type Na
 import { BATCH_EVERY_MS, endTakenJobs, enqueue, removeJob, takeDueJobs } from '../jobs/service.js';
 import { numberOperator } from '../operators/service.js';
 import { lockForRailPayout, lockManyForRailPayout, markManyRailProcessing, markRailProcessing, railPayoutWaits, recordRailPayout, recordRailPayouts, type TransferRequestRow } from '../transfers/service.js';
-import { lockLatestAttempts, notConfigured, openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
+import { leaveRetriedByHand, lockLatestAttempts, notConfigured, openAttempt, openAttempts, send, writeOutcome, writeOutcomes, type AttemptRow } from './attempts.js';
 import { leaveFloatQueue, readBalanceAfterPayout, takeFloat, takeFloatForAll } from './float.js';
 import type { MobileMoneyOperator, MoneyOutcome } from './operator.js';
 import { openPaypalAttempt, paypalOn, paypalOrder, paypalPayouts, paysByPaypal, tellSenderOfItem } from './paypal-payouts.js';
@@ -139,6 +139,7 @@ export async function startPayouts(ctx: Ctx, transferIds: readonly string[]): Pr
   // waits for float. One sent left the queue as it took its float.
   const left = [...results].filter(([, r]) => r !== 'float_wait' && r !== 'sent' && !(r instanceof Error)).map(([id]) => id);
   await leaveFloatQueue(ctx.db, left);
+  await leaveRetriedByHand(ctx.db, [...results].filter(([, r]) => r === 'by_hand').map(([id]) => id));
   return results;
 }
 
