@@ -70,6 +70,28 @@ describe('a start while an attempt is under way', () => {
   });
 });
 
+describe('a name check answered after the sender corrected the recipient', () => {
+  it('holds nothing and sends nothing: the corrected recipient, checked by its own start, is what is paid', async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' } });
+    // A first start's question about the number is on its way…
+    airtel.failNext('user', { kind: 'held' });
+    const late = startPayout(ctx(), paid.id);
+    await expect.poll(() => airtel.heldCount(), { timeout: 10_000 }).toBe(1);
+    // …while a second start finds Paul Obame's name on it, staff ask the sender, and the sender corrects the number.
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    const [hold] = await holds(paid.id);
+    expect((await post(`/api/payout-name-holds/${hold!.id}/ask-sender`, staff.token)).statusCode).toBe(200);
+    const corrected = await t.request({ method: 'PUT', url: `/api/transfer-requests/${paid.id}/recipient`, token: sender.token, payload: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    expect(corrected.statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).payout_status, { timeout: 10_000 }).toBe('sent');
+
+    airtel.releaseHeld();
+    await late;
+    expect((await holds(paid.id)).filter((h) => h.closed_at === null)).toEqual([]);
+    expect((await attempts(paid.id)).map((a) => [a.msisdn, a.state])).toEqual([['+24177123456', 'succeeded']]);
+  });
+});
+
 describe('paying again through the rail after a payout paid anyway was sent back', () => {
   it('checks the name again: the "pay anyway" stood for the first attempt only, and the mismatch waits for staff again', async () => {
     const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' } });

@@ -72,7 +72,7 @@ describe('the rails as staff see them and the admin switches them', () => {
     expect((await t.request({ method: 'GET', url: '/api/rails', token: sender.token })).statusCode).toBe(403);
     const off = await t.request({ method: 'PUT', url: '/api/rails/airtel_gabon', token: admin.token, payload: { enabled: false } });
     expect(off.json().data).toMatchObject({ id: 'airtel_gabon', configured: true, enabled: false });
-    const audited = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'payout_rail.update'));
+    const audited = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'payout_rail.update')).orderBy(asc(auditLog.id));
     expect(audited.at(-1)).toMatchObject({ target_type: 'payout_rail', target_id: 'airtel_gabon', actor_profile_id: admin.id, before: { enabled: true }, after: { enabled: false } });
     expect((await t.request({ method: 'PUT', url: '/api/rails/nowhere', token: admin.token, payload: { enabled: true } })).statusCode).toBe(404);
 

@@ -194,7 +194,12 @@ async function decide(ctx: Ctx, row: TransferRequestRow, rail: MobileRailId | nu
   const nameCheck = hold ? hold.name_check : await checkName(operator, msisdn, name, RAIL_COUNTRY[rail]);
   if (nameCheck.outcome === 'unavailable') throw new Error(`${rail}: the registered name could not be read`);
   if (!hold && !nameCheckPays(nameCheck.outcome)) {
-    await ctx.db.insert(payoutNameHolds).values({ transfer_id: row.id, rail, name_check: nameCheck }).onConflictDoNothing();
+    // Held only for the recipient checked, the payout still to send: a correction (or a payout) since leaves it to what followed.
+    await ctx.db.execute(sql`insert into ${payoutNameHolds} (transfer_id, rail, name_check)
+      select t.id, ${rail}, ${JSON.stringify(nameCheck)}::jsonb from ${transferRequests} t
+      where t.id = ${row.id} and t.payout_status = 'not_sent' and t.destination_details ->> 'recipient_phone' = ${msisdn}
+        and t.destination_details ->> 'recipient_name' = ${name}
+      on conflict do nothing`);
     return 'name_hold';
   }
   return { transferId: row.id, rail, msisdn, nameCheck };
@@ -221,6 +226,15 @@ async function freeToOpen(tx: Tx, transferIds: readonly string[], stopped: Map<s
     if (word) stopped.set(id, word);
     return !word;
   });
+}
+
+/**
+ * The recipient, as the transfer now locked names them, is the one whose name was checked: a
+ * correction committed since (its own start queued) leaves this order unsent.
+ */
+function asChecked(row: TransferRequestRow, order: MobileOrder): boolean {
+  const { name, msisdn } = recipientOf(row);
+  return msisdn === order.msisdn && name === order.nameCheck.recipient_name;
 }
 
 /** The float did not cover a payout whose attempt was written: its transaction is undone. */
@@ -251,9 +265,9 @@ async function openLocked(ctx: Ctx, tx: Tx, order: MobileOrder, row: TransferReq
 function openMany(ctx: Ctx, rail: MobileRailId, orders: readonly MobileOrder[], stopped: Map<string, StartResult>): Promise<AttemptRow[]> {
   return ctx.db.transaction(async (tx) => {
     const free = await freeToOpen(tx, orders.map((o) => o.transferId), stopped);
-    const locked = (await lockManyForRailPayout(tx, free)).filter((l) => !l.wait).map((l) => l.row);
-    if (locked.length === 0) return [];
     const orderOf = new Map(orders.map((o) => [o.transferId, o]));
+    const locked = (await lockManyForRailPayout(tx, free)).filter((l) => !l.wait && asChecked(l.row, orderOf.get(l.row.id)!)).map((l) => l.row);
+    if (locked.length === 0) return [];
     const opened = await openAttempts(tx, locked.map((row) => ({
       ...orderOf.get(row.id)!, amount: row.payout_amount, currency: row.payout_currency as 'XAF' | 'RWF',
     })));
@@ -273,7 +287,7 @@ function openOrQueue(ctx: Ctx, order: MobileOrder, stopped: Map<string, StartRes
   return ctx.db.transaction(async (tx) => {
     if ((await freeToOpen(tx, [order.transferId], stopped)).length === 0) return null;
     const again = await lockForRailPayout(tx, order.transferId);
-    if (!again || again.wait) return null;
+    if (!again || again.wait || !asChecked(again.row, order)) return null;
     const float = await takeFloat(tx, order.rail, order.transferId, again.row.payout_amount);
     if (float !== 'go') return float === 'wait' ? 'float_wait' : 'by_hand';
     return openLocked(ctx, tx, order, again.row);
