@@ -62,6 +62,8 @@ const disbursements = () => airtel.calls('POST', '/standard/v2/disbursements').l
 const exceptions = async (token = staff.token) => t.request({ method: 'GET', url: '/api/payout-exceptions', token });
 const post = (url: string, token: string, payload: object = {}) => t.request({ method: 'POST', url, token, payload });
 const sentOf = async (id: string) => (await transfer(id)).payout_status;
+/** The operator asked a number's registered name, so far. */
+const nameLookups = () => airtel.calls('GET', '/standard/v1/users/').filter((c) => !c.path.startsWith('/standard/v1/users/balance')).length;
 
 async function heldByName(amount = '100') {
   const paid = await mismatched(amount);
@@ -374,5 +376,83 @@ describe("the staff details' attempts and name checks", () => {
     expect(listed.json().data).toEqual([expect.objectContaining({ name_check: expect.objectContaining({ registered_name: 'Paul Obame' }) })]);
     expect((await t.request({ method: 'GET', url: `/api/transfer-requests/${paid.id}/payouts/name-holds`, token: sender.token })).statusCode).toBe(403);
     expect(await t.database.db.select().from(payoutNameHolds).where(and(eq(payoutNameHolds.transfer_id, paid.id)))).toHaveLength(1);
+  });
+});
+
+// When the name is checked, and when a check already made stands: never by a start while an
+// attempt is under way; a "pay anyway" for one attempt only; a check answered after a correction
+// acts on nothing.
+describe('a start while an attempt is under way', () => {
+  it('checks no name and opens no hold (the register may have changed since): the attempt pays the number on record, once', async () => {
+    const number = '+24177999001';
+    airtel.register(number, { first: 'Marie', last: 'Nguema' });
+    const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: number } });
+    airtel.scriptNext({ outcome: 'pending' });
+    expect(await startPayout(ctx(), paid.id)).toBe('sent');
+    const [attempt] = await attempts(paid.id);
+    expect(attempt!.state).toBe('pending');
+
+    // The payout's start runs again (queued twice), and the operator's register now names someone else.
+    airtel.register(number, { first: 'Paul', last: 'Obame' });
+    const lookups = nameLookups();
+    expect(await startPayout(ctx(), paid.id)).toBe('already_live');
+    expect(nameLookups()).toBe(lookups);
+    expect(await holds(paid.id)).toEqual([]);
+
+    airtel.settle(attempt!.reference, 'TS');
+    await enquire(ctx(), attempt!.id);
+    expect((await attempts(paid.id)).map((a) => a.state)).toEqual(['succeeded']);
+    expect((await transfer(paid.id)).destination_details).toMatchObject({ recipient_phone: number });
+  });
+});
+
+describe('a name check answered after the sender corrected the recipient', () => {
+  it('holds nothing and sends nothing: the corrected recipient, checked by its own start, is what is paid', async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' } });
+    // A first start's question about the number is on its way…
+    airtel.failNext('user', { kind: 'held' });
+    const late = startPayout(ctx(), paid.id);
+    await expect.poll(() => airtel.heldCount(), { timeout: 10_000 }).toBe(1);
+    // …while a second start finds Paul Obame's name on it, staff ask the sender, and the sender corrects the number.
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    const [hold] = await holds(paid.id);
+    expect((await post(`/api/payout-name-holds/${hold!.id}/ask-sender`, staff.token)).statusCode).toBe(200);
+    const corrected = await t.request({ method: 'PUT', url: `/api/transfer-requests/${paid.id}/recipient`, token: sender.token, payload: { recipient_name: 'Marie Nguema', recipient_phone: '+24177123456' } });
+    expect(corrected.statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).payout_status, { timeout: 10_000 }).toBe('sent');
+
+    airtel.releaseHeld();
+    await late;
+    expect((await holds(paid.id)).filter((h) => h.closed_at === null)).toEqual([]);
+    expect((await attempts(paid.id)).map((a) => [a.msisdn, a.state])).toEqual([['+24177123456', 'succeeded']]);
+  });
+});
+
+describe('paying again through the rail after a payout paid anyway was sent back', () => {
+  it('checks the name again: the "pay anyway" stood for the first attempt only, and the mismatch waits for staff again', async () => {
+    const paid = await createTransfer(t, sender.id, { paid: true, recipient: { recipient_name: 'Marie Nguema', recipient_phone: '+24177654321' } });
+    expect(await startPayout(ctx(), paid.id)).toBe('name_hold');
+    const [hold] = await holds(paid.id);
+    expect((await post(`/api/payout-name-holds/${hold!.id}/pay-anyway`, staff.token, { reason: 'her husband' })).statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).payout_status, { timeout: 10_000 }).toBe('sent');
+    const [first] = await attempts(paid.id);
+    airtel.reverse(first!.reference);
+    await enquire(ctx(), first!.id);
+    expect((await attempts(paid.id))[0]!.state).toBe('reversed');
+
+    const lookups = nameLookups();
+    const again = await post(`/api/transfer-requests/${paid.id}/payouts/pay-again`, staff.token, { how: 'retried', reason: 'operator error' });
+    expect(again.statusCode).toBe(200);
+    // The start it queued has run once the new check is held (other tests' enquiries stay queued here).
+    await expect.poll(async () => (await holds(paid.id)).length, { timeout: 10_000 }).toBe(2);
+    expect(nameLookups()).toBeGreaterThan(lookups);
+    expect((await attempts(paid.id)).map((a) => a.state)).toEqual(['reversed']);
+    expect((await holds(paid.id)).map((h) => [h.decision, h.closed_at === null])).toEqual([['pay_anyway', false], [null, true]]);
+
+    // Staff pay anyway again: that attempt goes, on the new check.
+    const [, fresh] = await holds(paid.id);
+    expect((await post(`/api/payout-name-holds/${fresh!.id}/pay-anyway`, staff.token, { reason: 'her husband, still' })).statusCode).toBe(200);
+    await expect.poll(async () => (await transfer(paid.id)).payout_status, { timeout: 10_000 }).toBe('sent');
+    expect((await attempts(paid.id)).map((a) => a.state)).toEqual(['reversed', 'succeeded']);
   });
 });
